@@ -1,0 +1,44 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const pureFolders = [
+  'src/graph/**',
+  'src/plan/**',
+  'src/collect/**/parse-*.ts',
+  'src/collect/logs/**',
+  'src/config/schema.ts',
+  'src/config/resolve-config.ts',
+  'src/config/rules.ts',
+  'src/report/build-*.ts',
+  'src/report/render-*.ts',
+];
+const impureModules = ['commander', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'execa', 'ssh2', 'undici', 'pino'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/**', 'bin/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  { files: ['src/cli.ts', 'src/commands/**', 'bench/**', 'test/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  {
+    files: ['src/graph/**', 'src/plan/**', 'src/config/**', 'src/collect/**', 'src/report/**', 'src/run/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'commander', message: 'core folders never import commander' }] }] },
+  },
+  {
+    files: pureFolders,
+    rules: {
+      'no-restricted-imports': ['error', { paths: impureModules.map((name) => ({ name, message: 'pure module: no I/O' })) }],
+    },
+  },
+  { files: ['**/*.js', 'vitest.config.ts', 'eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+);

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { FleetFileSchema, type Config, type FleetFile, type LogSource, type ResolvedLog } from './schema.js';
+import { formatIssues } from './format-issues.js';
+import { fleetRules } from './rules.js';
+import type { YamlPath } from './parse-fleet-yaml.js';
+
+/** Values from the environment and flags; flags win over env, env over the file. */
+export interface ConfigOverrides {
+  arch?: string | undefined;
+  targets?: string[] | undefined;
+  registryName?: string | undefined;
+  costsPath?: string | undefined;
+  bakePrintPath?: string | undefined;
+}
+
+export interface ValidateConfigOptions {
+  raw: unknown;
+  source: string;
+  lineOf?: (path: YamlPath, key?: string) => number | undefined;
+  overrides?: ConfigOverrides;
+}
+
+export interface ValidateConfigResult {
+  config: Config | undefined;
+  errors: string[];
+  warnings: string[];
+}
+
+/** Environment variables the config honours (PERF_ARCH, PERF_TARGETS, REGISTRY_NAME). */
+export function readEnvOverrides(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
+  const list = (value: string | undefined) =>
+    value === undefined || value.trim() === '' ? undefined : value.split(/[\s,]+/).filter(Boolean);
+  return {
+    arch: env.PERF_ARCH || undefined,
+    targets: list(env.PERF_TARGETS),
+    registryName: env.REGISTRY_NAME || undefined,
+  };
+}
+
+/** Merge override layers: later layers win where they set a value. */
+export function mergeOverrides(...layers: ConfigOverrides[]): ConfigOverrides {
+  const merged: ConfigOverrides = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer) as [keyof ConfigOverrides, never][]) {
+      if (value !== undefined) merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+function resolveLog(fleet: FleetFile, log: LogSource | undefined): ResolvedLog | undefined {
+  if (!log) return undefined;
+  const ssh = log.ssh ?? fleet.nodes.find((node) => node.name === log.node)?.ssh;
+  return ssh ? { ssh, path: log.path } : undefined;
+}
+
+function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides): Config {
+  const baseDir = source.startsWith('<') ? process.cwd() : path.dirname(source);
+  const fromBase = (file: string) => path.resolve(baseDir, file);
+  return {
+    source,
+    arch: overrides.arch ?? fleet.arch,
+    targets: overrides.targets ?? fleet.targets,
+    costsPath: overrides.costsPath ? path.resolve(overrides.costsPath) : fromBase(fleet.costs),
+    bakeFile: fleet.bake.file === undefined ? undefined : fromBase(fleet.bake.file),
+    bakePrintPath: overrides.bakePrintPath
+      ? path.resolve(overrides.bakePrintPath)
+      : fleet.bake.print === undefined
+        ? undefined
+        : fromBase(fleet.bake.print),
+    registry: {
+      url: fleet.registry.url.replace(/\/+$/, ''),
+      name: overrides.registryName ?? fleet.registry.name,
+      coldSuffix: fleet.registry.cold_suffix,
+      log: resolveLog(fleet, fleet.registry.log),
+      logFormat: fleet.registry.log_format,
+      cachePatterns: fleet.registry.cache_patterns,
+    },
+    sccache: {
+      url: fleet.sccache.url,
+      keyPrefix: fleet.sccache.key_prefix,
+      log: resolveLog(fleet, fleet.sccache.log),
+    },
+    nodes: fleet.nodes.map((node) => ({
+      name: node.name,
+      builder: node.builder,
+      linkMbps: node.link_mbps,
+      speed: node.speed,
+      nodeExporterUrl: node.node_exporter,
+      ssh: node.ssh,
+      address: node.address ?? node.ssh?.host,
+    })),
+    publish: fleet.publish && { ssh: fleet.publish.ssh, path: fleet.publish.path, url: fleet.publish.url },
+  };
+}
+
+// Pure: schema, then cross-field rules, then overrides. Collects every problem before giving up.
+export function validateConfig({ raw, source, lineOf = () => undefined, overrides = {} }: ValidateConfigOptions): ValidateConfigResult {
+  const parsed = FleetFileSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    return { config: undefined, errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf }), warnings: [] };
+  }
+  const ctx = { fleet: parsed.data, source, lineOf, errors: [] as string[], warnings: [] as string[] };
+  for (const rule of fleetRules) rule(ctx);
+  if (ctx.errors.length > 0) return { config: undefined, errors: ctx.errors, warnings: ctx.warnings };
+  return { config: toConfig(parsed.data, source, overrides), errors: [], warnings: ctx.warnings };
+}

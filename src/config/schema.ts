@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+// fleet.yaml: the fleet manifest. Keys are snake_case in the file; the resolved Config is camelCase.
+// Every field carries a description so it reaches rocm-perf.schema.json (editor completion).
+
+const Name = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-", starting with a letter or digit');
+
+export const SshTargetSchema = z
+  .strictObject({
+    host: z.string().min(1).describe('Host name or address to ssh to.'),
+    user: z.string().min(1).optional().describe('Remote user; default: the local user.'),
+    port: z.number().int().min(1).max(65535).optional().describe('ssh port; default 22.'),
+    identity_file: z.string().min(1).optional().describe('Private key file; default: the ssh agent or ~/.ssh/id_ed25519.'),
+  })
+  .describe('How to reach a host over ssh.');
+
+export const LogSourceSchema = z
+  .strictObject({
+    node: Name.optional().describe('The node (from `nodes`) whose ssh settings reach the log host.'),
+    ssh: SshTargetSchema.optional().describe('ssh settings of the log host, when it is not a build node.'),
+    path: z.string().min(1).describe('Absolute path of the log file on that host.'),
+  })
+  .describe('Where a service writes its log. Give `node` or `ssh`; `local: true` style access is `ssh.host: localhost`.');
+
+export const NodeSchema = z
+  .strictObject({
+    name: Name.describe('Node name, unique in the fleet.'),
+    builder: Name.describe('The buildx builder (`docker buildx --builder <name>`) that runs on this node.'),
+    link_mbps: z
+      .number()
+      .positive()
+      .describe('Upload throughput from this node to the registry/cache store, in MB/s (MB = 10^6 bytes).'),
+    speed: z.number().positive().default(1).describe('Relative compile speed; build seconds are divided by it. Default 1.'),
+    node_exporter: z.url().describe('URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.'),
+    ssh: SshTargetSchema.optional().describe('ssh settings for this node (needed when it hosts a log).'),
+    address: z
+      .string()
+      .optional()
+      .describe('Client address this node uses towards the store (to attribute log lines); default: the ssh host.'),
+  })
+  .describe('A build node.');
+
+export const RegistrySchema = z
+  .strictObject({
+    url: z.url().describe('Registry base URL, e.g. http://registry.fleet.lan:5000.'),
+    name: Name.default('rocm').describe('Namespace (REGISTRY_NAME) for tags, caches and PUB_* refs.'),
+    cold_suffix: z.string().default('-coldrun').describe('Appended to `name` for cold runs.'),
+    log: LogSourceSchema.optional().describe('The registry log, sliced into each run dir.'),
+    log_format: z.enum(['zot', 'distribution']).default('zot').describe('Zot session log or CNCF Distribution JSON log.'),
+    cache_patterns: z
+      .array(z.string().min(1))
+      .default(['*/cache:*'])
+      .describe('Glob patterns on `<repository>:<tag>` that mark a write as a cache export rather than an image.'),
+  })
+  .describe('The OCI registry (Zot or docker-registry).');
+
+export const SccacheSchema = z
+  .strictObject({
+    url: z.url().describe('WebDAV root of the compiler cache, e.g. http://strix:8080/sccache/.'),
+    key_prefix: z.string().min(1).describe('The live key prefix (SCCACHE_WEBDAV_KEY_PREFIX), e.g. rocm/gfx1201.'),
+    log: LogSourceSchema.optional().describe('The nginx access log written with .builders/nginx-sccache.conf.'),
+  })
+  .describe('The sccache WebDAV store served by nginx.');
+
+export const BakeSchema = z
+  .strictObject({
+    file: z.string().min(1).optional().describe('Bake file; when set, `docker buildx bake -f <file> --print` is run.'),
+    print: z.string().min(1).optional().describe('A saved `docker buildx bake --print` JSON, used when `file` is not set.'),
+  })
+  .describe('Where the target graph comes from.');
+
+export const PublishSchema = z
+  .strictObject({
+    ssh: SshTargetSchema.describe('The web host to upload the site to over SFTP.'),
+    path: z.string().min(1).describe('Directory on the web host that serves the site.'),
+    url: z.url().optional().describe('Public URL of the site, for links.'),
+  })
+  .describe('Where `rocm-perf publish --push` uploads the static site.');
+
+export const FleetFileSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('JSON schema reference for editors.'),
+    arch: z.string().min(1).default('gfx1201').describe('GPU architecture (PERF_ARCH).'),
+    targets: z
+      .array(Name)
+      .min(1)
+      .default(['wheels', 'pytorch'])
+      .describe('Targets or groups to plan and build (PERF_TARGETS).'),
+    costs: z.string().min(1).default('.builders/target-costs').describe('Target cost file, relative to fleet.yaml.'),
+    bake: BakeSchema.default({}),
+    registry: RegistrySchema,
+    sccache: SccacheSchema,
+    nodes: z.array(NodeSchema).min(1).describe('The build nodes.'),
+    publish: PublishSchema.optional(),
+  })
+  .describe('rocm-perf fleet manifest (fleet.yaml).');
+
+export type RawFleetFile = z.input<typeof FleetFileSchema>;
+export type FleetFile = z.output<typeof FleetFileSchema>;
+export type SshTarget = z.output<typeof SshTargetSchema>;
+export type LogSource = z.output<typeof LogSourceSchema>;
+
+/** A node as the rest of the program sees it. */
+export interface FleetNode {
+  name: string;
+  builder: string;
+  linkMbps: number;
+  speed: number;
+  nodeExporterUrl: string;
+  ssh: SshTarget | undefined;
+  address: string | undefined;
+}
+
+export interface ResolvedLog {
+  ssh: SshTarget;
+  path: string;
+}
+
+/** The resolved config: fleet.yaml after defaults, env and flags, with paths absolute. */
+export interface Config {
+  /** Absolute path of the fleet file, or '<defaults>'. */
+  source: string;
+  arch: string;
+  targets: string[];
+  costsPath: string;
+  bakeFile: string | undefined;
+  bakePrintPath: string | undefined;
+  registry: {
+    url: string;
+    name: string;
+    coldSuffix: string;
+    log: ResolvedLog | undefined;
+    logFormat: 'zot' | 'distribution';
+    cachePatterns: string[];
+  };
+  sccache: { url: string; keyPrefix: string; log: ResolvedLog | undefined };
+  nodes: FleetNode[];
+  publish: { ssh: SshTarget; path: string; url: string | undefined } | undefined;
+}

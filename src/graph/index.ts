@@ -1,0 +1,2 @@
+export { BakePrintSchema, parseComposable, listTargetLinks, type BakePrint, type BakeTarget } from './bake-print.js';
+export { buildGraph, findCycles, orderTopologically, type TargetGraph } from './build-graph.js';

@@ -1,0 +1,52 @@
+import { Command } from 'commander';
+import { UsageError } from './shared/errors.js';
+import { commonFlags } from './commands/options.js';
+
+// The commander tree only. Each action lazy-imports its command, so `--help` loads nothing heavy.
+
+function addCommon(command: Command): Command {
+  return command
+    .addOption(commonFlags.fleet())
+    .addOption(commonFlags.logLevel())
+    .addOption(commonFlags.debug());
+}
+
+function addPlanInputs(command: Command): Command {
+  return command
+    .addOption(commonFlags.costs())
+    .addOption(commonFlags.bakeJson())
+    .addOption(commonFlags.targets())
+    .addOption(commonFlags.arch());
+}
+
+function notBuiltYet(name: string): () => never {
+  return () => {
+    throw new UsageError(`\`rocm-perf ${name}\` is not built yet`, {
+      hint: 'see the open issues; nothing was run',
+    });
+  };
+}
+
+export function createProgram(): Command {
+  const program = new Command('rocm-perf')
+    .description('Build-fleet telemetry for the ROCm wheels: plan, run instrumented builds, report, serve, publish.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  addPlanInputs(addCommon(program.command('plan')))
+    .description('place every target on a node (builds nothing)')
+    .addOption(commonFlags.json())
+    .option('--strategy <name>', 'placement strategy (see --compare)')
+    .option('--compare', 'every strategy side by side', false)
+    .option('--out <dir>', 'write plan.json into DIR')
+    .action(async (options: Record<string, unknown>) => {
+      const { runPlanCommand } = await import('./commands/plan.js');
+      await runPlanCommand(options as never);
+    });
+
+  for (const name of ['cold', 'warm', 'bench', 'report', 'serve', 'publish', 'contracts', 'costs']) {
+    addCommon(program.command(name)).description(`(not built yet) ${name}`).allowUnknownOption().allowExcessArguments().action(notBuiltYet(name));
+  }
+  return program;
+}
