@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+// run.json: written by the harnesses (cold, warm, bench) while a run is live and at finalize; read by
+// report, serve, diff and costs. One schema for writer and reader.
+
+export const RUN_VERSION = 1;
+
+export const HarnessSchema = z.enum(['cold', 'warm', 'bench']);
+export type Harness = z.infer<typeof HarnessSchema>;
+
+export const TargetOutcomeSchema = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('pending'), node: z.string() }),
+  z.strictObject({ status: z.literal('running'), node: z.string(), startedAtMs: z.number() }),
+  z.strictObject({
+    status: z.literal('ok'),
+    node: z.string(),
+    startedAtMs: z.number(),
+    finishedAtMs: z.number(),
+    buildRef: z.string().optional().describe('buildx.build.ref from the metadata file'),
+  }),
+  z.strictObject({
+    status: z.literal('failed'),
+    node: z.string(),
+    startedAtMs: z.number(),
+    finishedAtMs: z.number(),
+    exitCode: z.number().nullable(),
+    error: z.string(),
+    buildRef: z.string().optional(),
+  }),
+  z.strictObject({
+    status: z.literal('skipped'),
+    node: z.string(),
+    reason: z.string().describe('e.g. "dependency pytorch failed" or "interrupted"'),
+  }),
+]);
+export type TargetOutcome = z.infer<typeof TargetOutcomeSchema>;
+
+export const RunFileSchema = z.strictObject({
+  version: z.literal(RUN_VERSION),
+  stamp: z.string(),
+  harness: HarnessSchema,
+  /** Registry namespace the run pushed into (e.g. rocm-coldrun). */
+  namespace: z.string(),
+  arch: z.string(),
+  /** sccache key prefix the run used (a cold run has its own). */
+  sccachePrefix: z.string(),
+  /** The live sccache prefix of the fleet, for telling the two apart in the cache log. */
+  liveSccachePrefix: z.string(),
+  fleetPath: z.string(),
+  status: z.enum(['running', 'completed', 'failed', 'interrupted']),
+  startedAtMs: z.number(),
+  /** When the measured run began (after preflight and bootstrap). */
+  measuredStartedAtMs: z.number().nullable(),
+  finishedAtMs: z.number().nullable(),
+  exitCode: z.number().nullable(),
+  nodes: z.array(
+    z.strictObject({ name: z.string(), builder: z.string(), address: z.string().optional(), linkMbps: z.number(), speed: z.number() }),
+  ),
+  targets: z.record(z.string(), TargetOutcomeSchema),
+  /** Images built and pushed before the measured run (not sampled). */
+  bootstrapped: z.array(z.string()),
+  registryCachePatterns: z.array(z.string()),
+  registryLogFormat: z.enum(['zot', 'distribution']),
+  warnings: z.array(z.string()),
+});
+export type RunFile = z.infer<typeof RunFileSchema>;
