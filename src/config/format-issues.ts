@@ -16,7 +16,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing (the key is missing)';
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   const text = JSON.stringify(value);
-  const shown = text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  const shown = text === undefined ? typeof value : text.length > 60 ? `${text.slice(0, 57)}...` : text;
   return `\`${shown}\` (${type})`;
 }
 

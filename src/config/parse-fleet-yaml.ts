@@ -7,7 +7,7 @@ export interface ParsedYaml {
   /** Syntax errors, already located as `file:line: message`. */
   errors: string[];
   /** 1-based line of the value at `path` (or of `key` inside it), when the document has it. */
-  lineOf(path: YamlPath, key?: string): number | undefined;
+  lineOf: (path: YamlPath, key?: string) => number | undefined;
 }
 
 // Parse YAML keeping source positions, so config errors can name the line.

@@ -3,9 +3,11 @@ import { z } from 'zod';
 // fleet.yaml: the fleet manifest. Keys are snake_case in the file; the resolved Config is camelCase.
 // Every field carries a description so it reaches rocm-perf.schema.json (editor completion).
 
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
 const Name = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, ".", "_" or "-", starting with a letter or digit');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-", starting with a letter or digit');
 
 export const SshTargetSchema = z
   .strictObject({
@@ -33,7 +35,7 @@ export const NodeSchema = z
       .positive()
       .describe('Upload throughput from this node to the registry/cache store, in MB/s (MB = 10^6 bytes).'),
     speed: z.number().positive().default(1).describe('Relative compile speed; build seconds are divided by it. Default 1.'),
-    node_exporter: z.url().describe('URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.'),
+    node_exporter: HttpUrl.describe('URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.'),
     ssh: SshTargetSchema.optional().describe('ssh settings for this node (needed when it hosts a log).'),
     address: z
       .string()
@@ -44,7 +46,7 @@ export const NodeSchema = z
 
 export const RegistrySchema = z
   .strictObject({
-    url: z.url().describe('Registry base URL, e.g. http://registry.fleet.lan:5000.'),
+    url: HttpUrl.describe('Registry base URL, e.g. http://registry.fleet.lan:5000.'),
     name: Name.default('rocm').describe('Namespace (REGISTRY_NAME) for tags, caches and PUB_* refs.'),
     cold_suffix: z.string().default('-coldrun').describe('Appended to `name` for cold runs.'),
     log: LogSourceSchema.optional().describe('The registry log, sliced into each run dir.'),
@@ -58,7 +60,7 @@ export const RegistrySchema = z
 
 export const SccacheSchema = z
   .strictObject({
-    url: z.url().describe('WebDAV root of the compiler cache, e.g. http://strix:8080/sccache/.'),
+    url: HttpUrl.describe('WebDAV root of the compiler cache, e.g. http://strix:8080/sccache/.'),
     key_prefix: z.string().min(1).describe('The live key prefix (SCCACHE_WEBDAV_KEY_PREFIX), e.g. rocm/gfx1201.'),
     log: LogSourceSchema.optional().describe('The nginx access log written with .builders/nginx-sccache.conf.'),
   })
@@ -75,7 +77,7 @@ export const PublishSchema = z
   .strictObject({
     ssh: SshTargetSchema.describe('The web host to upload the site to over SFTP.'),
     path: z.string().min(1).describe('Directory on the web host that serves the site.'),
-    url: z.url().optional().describe('Public URL of the site, for links.'),
+    url: HttpUrl.optional().describe('Public URL of the site, for links.'),
   })
   .describe('Where `rocm-perf publish --push` uploads the static site.');
 

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseYamlWithLines } from '../../../src/config/parse-fleet-yaml.js';
+import { readEnvOverrides, mergeOverrides, validateConfig } from '../../../src/config/resolve-config.js';
+import { renderFleetJsonSchema } from '../../../src/config/fleet-json-schema.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const SOURCE = '/fleet/fleet.yaml';
+
+const base = `
+registry:
+  url: http://registry.test:5000
+sccache:
+  url: http://cache.test:8080/sccache/
+  key_prefix: rocm/gfx1201
+nodes:
+  - name: alpha
+    builder: alpha
+    link_mbps: 100
+    node_exporter: http://alpha:9100/metrics
+  - name: beta
+    builder: beta
+    link_mbps: 4.3
+    speed: 1.2
+    node_exporter: http://beta:9100/metrics
+`;
+
+function validate(text: string, overrides = {}) {
+  const parsed = parseYamlWithLines(text, SOURCE);
+  expect(parsed.errors).toEqual([]);
+  return validateConfig({ raw: parsed.value, source: SOURCE, lineOf: parsed.lineOf, overrides });
+}
+
+describe('validateConfig', () => {
+  it('resolves a minimal fleet with defaults, camelCase and absolute paths', () => {
+    const { config, errors } = validate(base);
+    expect(errors).toEqual([]);
+    expect(config?.arch).toBe('gfx1201');
+    expect(config?.targets).toEqual(['wheels', 'pytorch']);
+    expect(config?.costsPath).toBe('/fleet/.builders/target-costs');
+    expect(config?.registry).toMatchObject({ url: 'http://registry.test:5000', name: 'rocm', coldSuffix: '-coldrun', logFormat: 'zot' });
+    expect(config?.nodes.map((n) => [n.name, n.linkMbps, n.speed])).toEqual([
+      ['alpha', 100, 1],
+      ['beta', 4.3, 1.2],
+    ]);
+  });
+
+  it.each([
+    ['an unknown key', base.replace('    speed: 1.2', '    sped: 1.2'), /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: remove it/],
+    ['a wrong type', base.replace('link_mbps: 100', 'link_mbps: fast'), /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `"fast"` \(string\)\. Fix: set it to a number/],
+    ['a missing field', base.replace('    builder: beta\n', ''), /nodes\[1\]\.builder: .*got nothing \(the key is missing\)\. Fix: add this key/],
+    ['a non-positive link', base.replace('link_mbps: 100', 'link_mbps: 0'), /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `0` \(number\)/],
+    ['a bad URL', base.replace('http://alpha:9100/metrics', 'alpha:9100'), /nodes\[0\]\.node_exporter: .*`"alpha:9100"`/],
+  ])('names file, line, key, value and fix for %s', (_name, text, pattern) => {
+    const { config, errors } = validate(text);
+    expect(config).toBeUndefined();
+    expect(errors.join('\n')).toMatch(pattern);
+  });
+
+  it('rejects a duplicate node name at the line of the second one', () => {
+    const { errors } = validate(base.replace('name: beta', 'name: alpha'));
+    expect(errors).toEqual([
+      expect.stringMatching(/fleet\.yaml:12: nodes\[1\]\.name: duplicate node `alpha` \(first at nodes\[0\]\)/),
+    ]);
+  });
+
+  it('lists every problem at once', () => {
+    const text = base.replace('link_mbps: 100', 'link_mbps: -1').replace('speed: 1.2', 'speed: fast\n    colour: red');
+    const { errors } = validate(text);
+    expect(errors.length).toBe(3);
+  });
+
+  it('requires log hosts to resolve to a node with ssh', () => {
+    const text = base.replace('  key_prefix: rocm/gfx1201', '  key_prefix: rocm/gfx1201\n  log:\n    node: gamma\n    path: /var/log/x.log');
+    const { errors } = validate(text);
+    expect(errors).toEqual([expect.stringMatching(/sccache\.log\.node: no node named `gamma`\. Fix: use one of alpha, beta/)]);
+  });
+
+  it('applies precedence defaults < file < env < flags', () => {
+    const env = readEnvOverrides({ PERF_ARCH: 'gfx1250', PERF_TARGETS: 'vllm-wheel, triton-wheel', REGISTRY_NAME: 'ci' });
+    const flags = { arch: 'gfx942' };
+    const { config } = validate(`arch: gfx1100\n${base}`, mergeOverrides(env, flags));
+    expect(config?.arch).toBe('gfx942');
+    expect(config?.targets).toEqual(['vllm-wheel', 'triton-wheel']);
+    expect(config?.registry.name).toBe('ci');
+  });
+
+  it('reports YAML syntax errors with a line', () => {
+    const parsed = parseYamlWithLines('nodes:\n  - name: [unclosed\n', SOURCE);
+    expect(parsed.errors[0]).toMatch(/^\/fleet\/fleet\.yaml:\d+: YAML syntax/);
+  });
+
+  it('accepts the shipped fleet.yaml', () => {
+    const text = readFileSync(path.join(repoRoot, 'fleet.yaml'), 'utf8');
+    const { config, errors } = validate(text);
+    expect(errors).toEqual([]);
+    expect(config?.nodes.map((n) => n.name)).toEqual(['strix', 'forge', 'anvil', 'bench', 'kiln']);
+    expect(config?.sccache.log?.ssh.host).toBe('strix.fleet.lan');
+  });
+});
+
+describe('rocm-perf.schema.json', () => {
+  it('matches the zod schema (run `npx tsx scripts/generate-schema.ts` after changing it)', async () => {
+    await expect(renderFleetJsonSchema()).toMatchFileSnapshot(path.join(repoRoot, 'rocm-perf.schema.json'));
+  });
+});
