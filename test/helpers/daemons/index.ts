@@ -1,0 +1,15 @@
+export { cleanupAllSync, cleanupStaleLeftovers, registerResource } from './cleanup-registry.js';
+export type { Resource } from './cleanup-registry.js';
+export { findFreePort } from './free-port.js';
+export { startNginx, toTestSccacheConf } from './nginx.js';
+export type { RunningNginx, StartNginxOptions } from './nginx.js';
+export { startNodeExporter } from './node-exporter.js';
+export type { RunningNodeExporter, StartNodeExporterOptions } from './node-exporter.js';
+export { createPortProbe, isListeningBy, isTcpOpen, readTail, runCommand, sleep, startDaemon } from './process.js';
+export type { DaemonProcess, StartDaemonOptions } from './process.js';
+export { startRegistry } from './registry.js';
+export type { RunningRegistry, StartRegistryOptions } from './registry.js';
+export { startSshd } from './sshd.js';
+export type { RunningSshd, StartSshdOptions } from './sshd.js';
+export { createTempDir } from './temp-dir.js';
+export type { TempDir } from './temp-dir.js';

@@ -1,0 +1,51 @@
+// Debian's prometheus-node-exporter with a lean collector set, on loopback or inside a network namespace.
+import path from 'node:path';
+import { findFreePort } from './free-port.js';
+import { createPortProbe, startDaemon } from './process.js';
+import { createTempDir } from './temp-dir.js';
+
+export interface StartNodeExporterOptions {
+  netns?: string;
+  host?: string;
+  port?: number;
+}
+
+export interface RunningNodeExporter {
+  url: string;
+  logPath: string;
+  stop: () => Promise<void>;
+}
+
+export const nodeExporterBinary = '/usr/bin/prometheus-node-exporter';
+const leanCollectors = ['cpu', 'meminfo', 'diskstats', 'netdev', 'loadavg', 'filesystem', 'stat', 'time'];
+
+export async function startNodeExporter(options: StartNodeExporterOptions = {}): Promise<RunningNodeExporter> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? (options.netns === undefined ? await findFreePort(host) : 9100);
+  const dir = createTempDir('node-exporter');
+  const args = [
+    `--web.listen-address=${host}:${port}`,
+    '--collector.disable-defaults',
+    ...leanCollectors.map((name) => `--collector.${name}`),
+  ];
+  const logPath = path.join(dir.path, 'node-exporter.log');
+  const daemon = await startDaemon({
+    name: 'prometheus-node-exporter',
+    command: nodeExporterBinary,
+    args,
+    netns: options.netns,
+    logPath,
+    isReady: createPortProbe({ netns: options.netns, port }),
+  }).catch((error: unknown) => {
+    dir.remove();
+    throw error;
+  });
+  return {
+    url: `http://${host}:${port}/metrics`,
+    logPath,
+    stop: async () => {
+      await daemon.stop();
+      dir.remove();
+    },
+  };
+}
