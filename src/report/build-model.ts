@@ -1,0 +1,140 @@
+import { DATA_VERSION, type DataFile, type RunInfo, type StreamSummary, type Summary, type TargetSummary } from './data-file.js';
+import { buildCriticalPath } from './build-critical-path.js';
+import { buildNodes } from './build-nodes.js';
+import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary.js';
+import { buildSeries } from './build-series.js';
+import { buildTargets, round, UNKNOWN_NODE } from './build-targets.js';
+import { buildStreamSummary, buildWarnings } from './build-warnings.js';
+import type { Interval } from './intervals.js';
+import type { RunInputs } from './run-inputs.js';
+
+// Run inputs (parsed records) → the data.json model. Pure: no I/O, no clock (generatedAtMs arrives as input).
+
+export function buildReportModel(inputs: RunInputs): DataFile {
+  const live = inputs.run?.status === 'running';
+  const lanes = buildLanes(inputs);
+  const builderOf = (node: string): string => lanes.find((l) => l.node === node)?.builder ?? node;
+  const provisionalOrigin = inputs.run?.measuredStartedAtMs ?? earliestStart(inputs) ?? inputs.generatedAtMs;
+  const { targets, bands } = buildTargets({ inputs, originMs: provisionalOrigin, builderOf });
+  const window = buildWindow({ inputs, targets, live });
+  const criticalPath = buildCriticalPath({ targets, deps: depsOf(inputs) });
+  const onPath = new Set(criticalPath.targets);
+  const markedTargets = targets.map((t) => ({ ...t, onCriticalPath: onPath.has(t.target) }));
+  const summary = buildSummary({ inputs, targets: markedTargets, lanes, window, live, criticalPath });
+  const originMs = window?.[0] ?? provisionalOrigin;
+  return {
+    version: DATA_VERSION,
+    generatedAtMs: inputs.generatedAtMs,
+    run: buildRunInfo(inputs),
+    summary,
+    timeline: {
+      originMs,
+      endMs: Math.max(window?.[1] ?? originMs, lastSampleMs(inputs) ?? originMs),
+      lanes,
+      bands,
+      planned: buildPlanned(inputs, originMs),
+    },
+    series: buildSeries({ samples: inputs.samples, lanes, pointsPerSeries: inputs.seriesPoints ?? 1000 }),
+  };
+}
+
+interface SummaryOptions {
+  inputs: RunInputs;
+  targets: TargetSummary[];
+  lanes: { node: string; builder: string }[];
+  window: Interval | undefined;
+  live: boolean;
+  criticalPath: { targets: string[]; seconds: number | null };
+}
+
+function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: SummaryOptions): Summary {
+  const nodeOf = buildAddressLookup(inputs);
+  const sccache = buildSccacheSummary({ records: inputs.sccache, prefix: inputs.run?.sccachePrefix, nodeOf });
+  const registry = buildRegistrySummary(inputs.registry);
+  const streams: Record<string, StreamSummary> = Object.fromEntries(
+    [...inputs.streams].sort((a, b) => a.name.localeCompare(b.name)).map((s) => [s.name, buildStreamSummary(s, live)]),
+  );
+  return {
+    harness: inputs.run?.harness ?? 'unknown',
+    namespace: inputs.run?.namespace ?? null,
+    makespanSeconds: window ? round((window[1] - window[0]) / 1000) : null,
+    plannedMakespanSeconds: inputs.plan ? round(inputs.plan.makespanSeconds) : null,
+    lowerBoundSeconds: inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null,
+    targets,
+    nodes: buildNodes({ lanes, targets, samples: inputs.samples, window }),
+    sccache,
+    registry,
+    criticalPath: { measured: criticalPath.targets, measuredSeconds: criticalPath.seconds, planned: [...(inputs.plan?.criticalPath ?? [])] },
+    streams,
+    warnings: buildWarnings({ inputs, streams, targets, sccache, registry, live }),
+  };
+}
+
+function buildRunInfo(inputs: RunInputs): RunInfo {
+  const { run, plan } = inputs;
+  return {
+    stamp: inputs.stamp,
+    harness: run?.harness ?? 'unknown',
+    namespace: run?.namespace ?? null,
+    arch: run?.arch ?? null,
+    status: run?.status ?? 'unknown',
+    startedAtMs: run ? (run.measuredStartedAtMs ?? run.startedAtMs) : null,
+    finishedAtMs: run?.finishedAtMs ?? null,
+    hasRunFile: run !== undefined,
+    hasPlanFile: plan !== undefined,
+    strategy: plan?.strategy ?? null,
+    artifacts: [...inputs.artifacts],
+  };
+}
+
+/** Lanes: run.json's nodes in fleet order, then any other node a target or a sample names. */
+function buildLanes(inputs: RunInputs): { node: string; builder: string }[] {
+  const lanes = (inputs.run?.nodes ?? []).map((n) => ({ node: n.name, builder: n.builder }));
+  const seen = new Set(lanes.map((l) => l.node));
+  const extra = [
+    ...Object.values(inputs.plan?.targets ?? {}).map((t) => t.node),
+    ...Object.values(inputs.run?.targets ?? {}).map((t) => t.node),
+    ...inputs.samples.map((s) => s.node),
+  ];
+  for (const node of [...new Set(extra)].sort()) {
+    if (!seen.has(node)) lanes.push({ node, builder: node });
+    seen.add(node);
+  }
+  const traced = new Set(inputs.traces.map((t) => t.target));
+  const unplaced = [...traced].some((t) => !inputs.run?.targets[t] && !inputs.plan?.targets[t]);
+  if (unplaced && !seen.has(UNKNOWN_NODE)) lanes.push({ node: UNKNOWN_NODE, builder: UNKNOWN_NODE });
+  return lanes;
+}
+
+function buildWindow({ inputs, targets, live }: { inputs: RunInputs; targets: TargetSummary[]; live: boolean }): Interval | undefined {
+  const starts = targets.flatMap((t) => (t.startMs === null ? [] : [t.startMs]));
+  const ends = targets.flatMap((t) => (t.endMs === null ? (t.startMs !== null && live ? [inputs.generatedAtMs] : []) : [t.endMs]));
+  if (starts.length === 0 || ends.length === 0) return undefined;
+  const origin = inputs.run?.measuredStartedAtMs ?? Math.min(...starts);
+  const end = Math.max(...ends);
+  return end > origin ? [origin, end] : undefined;
+}
+
+function earliestStart(inputs: RunInputs): number | undefined {
+  const starts = [...inputs.traces.map((t) => t.startMs), ...inputs.samples.map((s) => s.tsMs)];
+  return starts.length ? Math.min(...starts) : undefined;
+}
+
+function lastSampleMs(inputs: RunInputs): number | undefined {
+  return inputs.samples.length ? Math.max(...inputs.samples.map((s) => s.tsMs)) : undefined;
+}
+
+function depsOf(inputs: RunInputs): Record<string, readonly string[]> {
+  return Object.fromEntries(Object.entries(inputs.plan?.targets ?? {}).map(([name, t]) => [name, t.deps]));
+}
+
+function buildPlanned(inputs: RunInputs, originMs: number): DataFile['timeline']['planned'] {
+  return Object.entries(inputs.plan?.targets ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([target, t]) => ({ target, node: t.node, startMs: originMs + t.startSeconds * 1000, endMs: originMs + t.finishSeconds * 1000 }));
+}
+
+function buildAddressLookup(inputs: RunInputs): (address: string) => string {
+  const map = new Map((inputs.run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name] as const] : [])));
+  return (address) => map.get(address) ?? address;
+}

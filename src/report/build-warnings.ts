@@ -1,0 +1,103 @@
+import { findStreamWarnings } from '../collect/types.js';
+import type { ReportWarning, StreamSummary, Summary, TargetSummary } from './data-file.js';
+import type { RunInputs, StreamInput } from './run-inputs.js';
+
+// Loud warnings are the ones where a figure in the report may be a silent 0: a stream with bytes but no records,
+// a present-but-empty stream, a finished target without its trace, a cold run touching the live cache.
+// `report` exits 1 when any is loud.
+
+export function buildStreamSummary(stream: StreamInput, live: boolean): StreamSummary {
+  const { stats } = stream;
+  const warnings = stream.present ? findStreamWarnings(stats) : [];
+  if (stream.present && stats.bytes === 0 && !live) {
+    warnings.unshift(`${stream.name}: present but empty (0 bytes); every figure drawn from it would read 0`);
+  }
+  return {
+    source: stats.source,
+    present: stream.present,
+    bytes: stats.bytes,
+    lines: stats.lines,
+    records: stats.records,
+    skipped: stats.skipped,
+    rejected: stats.rejected,
+    skippedByReason: stats.skippedByReason,
+    rejectedExamples: stats.rejectedExamples.slice(0, 5),
+    warnings,
+  };
+}
+
+export interface WarningsOptions {
+  inputs: RunInputs;
+  streams: Record<string, StreamSummary>;
+  targets: readonly TargetSummary[];
+  sccache: Summary['sccache'];
+  registry: Summary['registry'];
+  live: boolean;
+}
+
+export function buildWarnings(options: WarningsOptions): ReportWarning[] {
+  return [...streamWarnings(options), ...targetWarnings(options), ...cacheWarnings(options), ...runWarnings(options)];
+}
+
+function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarning[] {
+  const warnings: ReportWarning[] = [];
+  for (const [name, stream] of Object.entries(streams)) {
+    for (const message of stream.warnings) warnings.push({ level: 'loud', stream: name, message });
+    if (!stream.present && !name.startsWith('trace-') && !live) {
+      warnings.push({ level: 'note', stream: name, message: `${name}: not in the run dir; its figures are absent, not 0` });
+    }
+  }
+  if (!inputs.run) {
+    warnings.push({ level: 'note', stream: 'run.json', message: 'run.json absent: harness unknown, nodes not attributed' });
+  }
+  return warnings;
+}
+
+function targetWarnings({ targets, inputs }: WarningsOptions): ReportWarning[] {
+  const traced = new Set(inputs.traces.map((t) => t.target));
+  const warnings: ReportWarning[] = [];
+  for (const target of targets) {
+    const finished = target.status === 'ok' || target.status === 'failed';
+    if (finished && !traced.has(target.target)) {
+      warnings.push({
+        level: 'loud',
+        stream: `trace-${target.target}.json`,
+        message: `trace-${target.target}.json: missing for a finished target; its build/total/upload figures read 0`,
+      });
+    }
+    if (target.uploadsWithoutSize > 0) {
+      warnings.push({
+        level: 'note',
+        stream: `trace-${target.target}.json`,
+        message: `${target.target}: ${target.uploadsWithoutSize} upload spans carry no size; uploadBytes counts the others only`,
+      });
+    }
+  }
+  return warnings;
+}
+
+function cacheWarnings({ inputs, sccache, registry }: WarningsOptions): ReportWarning[] {
+  const warnings: ReportWarning[] = [];
+  const outside = sccache.outsidePrefix;
+  if (inputs.run?.harness === 'cold' && outside.hits + outside.writes > 0) {
+    warnings.push({
+      level: 'loud',
+      stream: 'sccache.log',
+      message:
+        `cold run touched the cache outside its prefix ${sccache.prefix ?? '?'}: ${outside.hits} hits, ${outside.writes} writes;` +
+        ' a cold run must neither hit nor evict the live cache',
+    });
+  }
+  if (registry.writesWithoutSize > 0) {
+    warnings.push({
+      level: 'note',
+      stream: 'zot.jsonl',
+      message: `${registry.writesWithoutSize} registry writes carry no size; bytesWritten counts the others only`,
+    });
+  }
+  return warnings;
+}
+
+function runWarnings({ inputs }: WarningsOptions): ReportWarning[] {
+  return (inputs.run?.warnings ?? []).map((message) => ({ level: 'note', stream: 'run.json', message }));
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+// data.json: the report's model, written by `report` and `serve`, read by the page (the same schema is bundled
+// into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in
+// docs/data-json.md. Every number in it was produced by `run.harness`.
+
+export const DATA_VERSION = 1;
+
+export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
+export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
+
+export const PhaseSchema = z
+  .enum(['setup', 'steps', 'upload', 'export', 'running'])
+  .describe('running: the target is in flight and its build record has not landed yet.');
+export type Phase = z.infer<typeof PhaseSchema>;
+
+const Seconds = z.number().finite().min(0);
+const Ms = z.number().finite();
+const Count = z.number().int().min(0);
+
+export const RunInfoSchema = z.strictObject({
+  stamp: z.string().describe('Run directory name, e.g. 20260314T092100Z.'),
+  harness: HarnessLabelSchema.describe('Which harness produced every number here; `unknown` when run.json is absent.'),
+  namespace: z.string().nullable().describe('Registry namespace the run pushed into; null when unknown.'),
+  arch: z.string().nullable(),
+  status: z.enum(['running', 'completed', 'failed', 'interrupted', 'unknown']),
+  startedAtMs: Ms.nullable().describe('Start of the measured run (after bootstrap), epoch ms.'),
+  finishedAtMs: Ms.nullable(),
+  hasRunFile: z.boolean(),
+  hasPlanFile: z.boolean(),
+  strategy: z.string().nullable().describe('Placement strategy from plan.json.'),
+  artifacts: z.array(z.string()).describe('Lines of artifacts.txt: what ended up published.'),
+});
+
+export type RunInfo = z.infer<typeof RunInfoSchema>;
+
+export const TargetSummarySchema = z.strictObject({
+  target: z.string(),
+  node: z.string().describe('Node that ran it (run.json, else plan.json, else `unknown`).'),
+  builder: z.string(),
+  status: z.enum(['ok', 'failed', 'running', 'pending', 'skipped', 'unknown']),
+  startMs: Ms.nullable().describe('Start of the build record, epoch ms.'),
+  endMs: Ms.nullable(),
+  buildSeconds: Seconds.describe('Span of the target’s own steps.'),
+  totalSeconds: Seconds.describe('The whole build record.'),
+  exportSeconds: Seconds.describe('totalSeconds − buildSeconds: setup plus export, uploads included.'),
+  uploadSeconds: Seconds.describe('Union of the HTTP PUT/POST spans (registry uploads).'),
+  uploadBytes: Count.describe('Bytes of the uploads whose size the trace recorded.'),
+  uploadsWithoutSize: Count.describe('Upload spans with no recorded size (not counted in uploadBytes).'),
+  cachedSteps: Count,
+  totalSteps: Count,
+  plannedNode: z.string().nullable(),
+  plannedStartSeconds: Seconds.nullable().describe('From plan.json, seconds after the measured start.'),
+  plannedFinishSeconds: Seconds.nullable(),
+  onCriticalPath: z.boolean().describe('On the measured critical path.'),
+});
+export type TargetSummary = z.infer<typeof TargetSummarySchema>;
+
+export const NodeSummarySchema = z.strictObject({
+  node: z.string(),
+  builder: z.string(),
+  targets: z.array(z.string()),
+  busySeconds: Seconds.describe('Union of its targets’ records within the makespan.'),
+  idleSeconds: Seconds,
+  utilisationPct: z.number().min(0).max(100).nullable(),
+  cpuMeanPct: z.number().nullable().describe('Mean CPU busy % over the makespan, from samples.jsonl.'),
+  cpuPeakPct: z.number().nullable(),
+  memPeakPct: z.number().nullable(),
+  samples: Count,
+  sampleGaps: Count.describe('Scrapes that failed (ok: false).'),
+});
+export type NodeSummary = z.infer<typeof NodeSummarySchema>;
+
+export const SccacheCountsSchema = z.strictObject({
+  hits: Count,
+  misses: Count,
+  writes: Count,
+  bytesRead: Count,
+  bytesWritten: Count,
+});
+export type SccacheCounts = z.infer<typeof SccacheCountsSchema>;
+
+export const RegistryCountsSchema = z.strictObject({
+  bytesWritten: Count,
+  blobsWritten: Count,
+  manifestsWritten: Count,
+});
+export type RegistryCounts = z.infer<typeof RegistryCountsSchema>;
+
+export const StreamSummarySchema = z.strictObject({
+  source: z.string(),
+  present: z.boolean(),
+  bytes: Count,
+  lines: Count,
+  records: Count,
+  skipped: Count,
+  rejected: Count,
+  skippedByReason: z.record(z.string(), Count),
+  rejectedExamples: z.array(z.strictObject({ line: z.number().int(), reason: z.string() })),
+  warnings: z.array(z.string()),
+});
+export type StreamSummary = z.infer<typeof StreamSummarySchema>;
+
+export const WarningSchema = z.strictObject({
+  level: z.enum(['loud', 'note']).describe('loud: a number in this report may be a silent 0; `report` exits 1.'),
+  stream: z.string().nullable(),
+  message: z.string(),
+});
+export type ReportWarning = z.infer<typeof WarningSchema>;
+
+export const SummarySchema = z.strictObject({
+  harness: HarnessLabelSchema,
+  namespace: z.string().nullable(),
+  makespanSeconds: Seconds.nullable().describe('First target start to last target end (measured).'),
+  plannedMakespanSeconds: Seconds.nullable(),
+  lowerBoundSeconds: Seconds.nullable(),
+  targets: z.array(TargetSummarySchema),
+  nodes: z.array(NodeSummarySchema),
+  sccache: z.strictObject({
+    prefix: z.string().nullable().describe('The run’s key prefix; null when unknown (all records counted).'),
+    total: SccacheCountsSchema,
+    perNode: z.record(z.string(), SccacheCountsSchema),
+    outsidePrefix: SccacheCountsSchema.describe('Traffic under other prefixes (e.g. the live cache) in the window.'),
+  }),
+  registry: z.strictObject({
+    cache: RegistryCountsSchema,
+    image: RegistryCountsSchema,
+    writesWithoutSize: Count.describe('Writes whose size the log did not say (not counted in bytesWritten).'),
+  }),
+  criticalPath: z.strictObject({
+    measured: z.array(z.string()).describe('Last-finishing target back through what it waited for.'),
+    measuredSeconds: Seconds.nullable(),
+    planned: z.array(z.string()),
+  }),
+  streams: z.record(z.string(), StreamSummarySchema),
+  warnings: z.array(WarningSchema),
+});
+export type Summary = z.infer<typeof SummarySchema>;
+
+export const BandSchema = z.strictObject({
+  target: z.string(),
+  node: z.string(),
+  phase: PhaseSchema,
+  startMs: Ms,
+  endMs: Ms,
+  commands: z.array(z.string()).describe('steps: the instructions the band covers; upload: one line per request.'),
+  bytes: Count.nullable(),
+});
+export type Band = z.infer<typeof BandSchema>;
+
+export const TimelineSchema = z.strictObject({
+  originMs: Ms.describe('Measured start; planned times are relative to it.'),
+  endMs: Ms,
+  lanes: z.array(z.strictObject({ node: z.string(), builder: z.string() })),
+  bands: z.array(BandSchema),
+  planned: z.array(z.strictObject({ target: z.string(), node: z.string(), startMs: Ms, endMs: Ms })),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;
+
+export const SeriesSchema = z.strictObject({
+  node: z.string(),
+  builder: z.string(),
+  metric: z.enum(['cpu', 'mem']),
+  points: z.array(z.tuple([Ms, z.number().nullable()])).describe('[epoch ms, percent]; null marks a gap.'),
+});
+export type Series = z.infer<typeof SeriesSchema>;
+
+export const DataFileSchema = z.strictObject({
+  version: z.literal(DATA_VERSION),
+  generatedAtMs: Ms,
+  run: RunInfoSchema,
+  summary: SummarySchema,
+  timeline: TimelineSchema,
+  series: z.array(SeriesSchema),
+});
+export type DataFile = z.infer<typeof DataFileSchema>;

@@ -1,0 +1,34 @@
+// Human units for the report text and the chart's hover. Pure.
+
+/** 38m52s, 1h02m03s, 7.5s. */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return 'n/a';
+  if (seconds < 10) return `${Math.round(seconds * 10) / 10}s`;
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h${pad(m)}m${pad(s)}s`;
+  return m > 0 ? `${m}m${pad(s)}s` : `${s}s`;
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+/** Decimal units (1 GB = 10^9 bytes), as the link_mbps figures are. */
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null || !Number.isFinite(bytes)) return 'n/a';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
+}
+
+export function formatPct(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)}%`;
+}

@@ -1,0 +1,35 @@
+import type { RegistryRecord, Sample, SccacheRecord, StreamStats, TargetTrace } from '../collect/types.js';
+import type { RunFile } from '../run/run-file.js';
+
+// What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
+
+/** The part of plan.json the report uses (mapped from PlanFileSchema in read-run-dir.ts). */
+export interface ReportPlan {
+  strategy: string;
+  makespanSeconds: number;
+  lowerBoundSeconds: number;
+  targets: Readonly<Record<string, { node: string; startSeconds: number; finishSeconds: number; deps: readonly string[] }>>;
+  criticalPath: readonly string[];
+}
+
+export interface StreamInput {
+  /** Stable key in data.json `streams`, e.g. `zot.jsonl` or `trace-pytorch.json`. */
+  name: string;
+  present: boolean;
+  stats: StreamStats;
+}
+
+export interface RunInputs {
+  stamp: string;
+  run: RunFile | undefined;
+  plan: ReportPlan | undefined;
+  samples: readonly Sample[];
+  traces: readonly TargetTrace[];
+  sccache: readonly SccacheRecord[];
+  registry: readonly RegistryRecord[];
+  artifacts: readonly string[];
+  streams: readonly StreamInput[];
+  generatedAtMs: number;
+  /** LTTB budget per series (default 1000 points). */
+  seriesPoints?: number;
+}
