@@ -119,6 +119,8 @@ export interface TraceStep {
   cached: boolean;
   /** The Dockerfile instruction, e.g. `RUN make -j64`, when the step name carries one. */
   instruction: string | undefined;
+  /** The step's span ended with an error status (absent when it did not). */
+  failed?: boolean;
 }
 
 export type UploadKind = 'image' | 'cache' | 'unknown';

@@ -1,0 +1,136 @@
+import { ParseError } from '../../shared/errors.js';
+import { createStreamStats, findStreamWarnings, type StreamStats, type TargetTrace } from '../types.js';
+import { buildTraceUploads } from './build-trace-uploads.js';
+import { isStepSpan, toTraceStep } from './build-trace-steps.js';
+import { findTargetSolve } from './find-target-solve.js';
+import { decodeJaegerTrace, isJaegerDocument } from './parse-jaeger-trace.js';
+import { decodeOtlpTrace, isOtlpDocument } from './parse-otlp-trace.js';
+import { decodeSpanStream, decodeSpanStubArray, isSpanStub } from './parse-span-stream.js';
+import { buildSpanTree } from './span-tree.js';
+import type { DecodedSpans, TraceSpan } from './trace-span.js';
+
+// A BuildKit build record's trace → one target's TargetTrace. Accepts the stored span stream (concatenated
+// OTel Go SDK span stubs), `docker buildx history trace` Jaeger JSON and OTLP/JSON. Stats count span objects
+// as lines: records = spans of this target's record, skipped = spans of sibling targets' solves, rejected =
+// span objects that could not be read.
+
+export interface ParseBuildkitTraceOptions {
+  /** File name or label for stats and errors, e.g. `trace-triton-wheel.json`. */
+  source: string;
+  /** The bake target; picks its solve when sibling targets share the record's trace. */
+  target?: string | undefined;
+  /** The target's Dockerfile stage (bake `target` field) when it differs from the bake target name. */
+  stage?: string | undefined;
+  /** cache-to refs (`reg/rocm/cache:triton`): uploads to these are cache exports. */
+  cacheRefs?: readonly string[];
+  /** Image tags the target pushes. */
+  imageRefs?: readonly string[];
+}
+
+export interface ParsedBuildkitTrace {
+  trace: TargetTrace;
+  stats: StreamStats;
+  /** findStreamWarnings plus attribution warnings; show them, never drop them. */
+  warnings: string[];
+  encoding: DecodedSpans['encoding'];
+}
+
+export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOptions): ParsedBuildkitTrace {
+  const decoded = decodeTrace(text, options.source);
+  const stats = createStreamStats(options.source);
+  stats.bytes = Buffer.byteLength(text, 'utf8');
+  stats.lines = decoded.seen;
+  stats.rejected = decoded.rejected.length;
+  stats.rejectedExamples = decoded.rejected.slice(0, 5);
+  const tree = buildSpanTree(decoded.spans);
+  const solve = findTargetSolve(decoded.spans, tree, { target: options.target, stage: options.stage });
+  const own = decoded.spans.filter((span) => !solve.siblingIds.has(span.spanId));
+  stats.records = own.length;
+  if (solve.siblingIds.size > 0) {
+    stats.skipped = decoded.spans.length - own.length;
+    stats.skippedByReason['sibling target'] = stats.skipped;
+  }
+  const inSolve = decoded.spans.filter((span) => solve.ownIds.has(span.spanId));
+  const trace = buildTargetTrace({ target: options.target ?? '', all: decoded.spans, inSolve, tree, options });
+  const warnings = [...findStreamWarnings(stats), ...solve.warnings];
+  if (decoded.spans.length === 0) warnings.push(`${options.source}: the trace holds no spans; build, total and upload figures are missing`);
+  else if (trace.totalSteps === 0) warnings.push(`${options.source}: ${decoded.spans.length} spans but no step spans under a Solve; build time is unknown`);
+  return { trace, stats, warnings, encoding: decoded.encoding };
+}
+
+function decodeTrace(text: string, source: string): DecodedSpans {
+  const trimmed = text.trimStart();
+  if (trimmed === '') {
+    throw new ParseError(source, undefined, 'empty trace', {
+      hint: 'BuildKit writes the trace up to 3 s after the build; export the record with `docker buildx history export --finalize`',
+    });
+  }
+  const first = trimmed[0];
+  if (first !== '{' && first !== '[') throw new ParseError(source, 1, `not a trace: expected JSON, got ${JSON.stringify(trimmed.slice(0, 20))}`);
+  const document = tryParseJson(text);
+  const decoded = document === undefined ? decodeSpanStream(text) : decodeDocument(document, source);
+  if (decoded.seen > 0 && decoded.spans.length === 0) {
+    const firstReason = decoded.rejected[0];
+    throw new ParseError(source, firstReason?.line, `none of the ${decoded.seen} span objects could be read: ${firstReason?.reason ?? ''}`);
+  }
+  return decoded;
+}
+
+function decodeDocument(document: unknown, source: string): DecodedSpans {
+  if (Array.isArray(document)) return decodeSpanStubArray(document);
+  if (isJaegerDocument(document)) return decodeJaegerTrace(document);
+  if (isOtlpDocument(document)) return decodeOtlpTrace(document);
+  if (isSpanStub(document)) return decodeSpanStubArray([document]);
+  const keys = typeof document === 'object' && document !== null ? Object.keys(document).slice(0, 5).join(', ') : typeof document;
+  throw new ParseError(source, 1, `not a known trace encoding (top-level keys: ${keys || 'none'}); expected a BuildKit span stream, Jaeger {"data":[…]} or OTLP {"resourceSpans":[…]}`);
+}
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+interface BuildTargetTraceInput {
+  target: string;
+  all: readonly TraceSpan[];
+  inSolve: readonly TraceSpan[];
+  tree: ReturnType<typeof buildSpanTree>;
+  options: ParseBuildkitTraceOptions;
+}
+
+function buildTargetTrace({ target, all, inSolve, tree, options }: BuildTargetTraceInput): TargetTrace {
+  const steps = inSolve.filter(isStepSpan).map(toTraceStep).sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+  const [startMs, endMs] = toExtent(all);
+  const [buildStartMs, buildEndMs] = toExtent(steps);
+  return {
+    target,
+    startMs: startMs ?? 0,
+    endMs: endMs ?? 0,
+    totalSeconds: toSeconds(startMs, endMs),
+    buildStartMs,
+    buildEndMs,
+    buildSeconds: toSeconds(buildStartMs, buildEndMs),
+    steps,
+    uploads: buildTraceUploads(inSolve, tree, { cacheRefs: options.cacheRefs ?? [], imageRefs: options.imageRefs ?? [] }),
+    cachedSteps: steps.filter((step) => step.cached).length,
+    totalSteps: steps.length,
+  };
+}
+
+function toExtent(items: readonly { startMs: number; endMs: number }[]): [number | undefined, number | undefined] {
+  if (items.length === 0) return [undefined, undefined];
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const item of items) {
+    if (item.startMs < start) start = item.startMs;
+    if (item.endMs > end) end = item.endMs;
+  }
+  return [start, end];
+}
+
+function toSeconds(startMs: number | undefined, endMs: number | undefined): number {
+  return startMs === undefined || endMs === undefined ? 0 : Math.max(0, endMs - startMs) / 1000;
+}

@@ -1,0 +1,35 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Sample } from '../types.js';
+
+// samples.jsonl: one JSON line per node per scrape, appended as the sampler produces them.
+
+export interface SamplesWriter {
+  write(sample: Sample): void;
+  close(): Promise<void>;
+}
+
+export function toSampleLine(sample: Sample): string {
+  return `${JSON.stringify(sample)}\n`;
+}
+
+/** Appends to `path` (created if missing). Pass `write` as the sampler's `onSample`. */
+export function createSamplesWriter(path: string): SamplesWriter {
+  const stream = createWriteStream(path, { flags: 'a' });
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  return {
+    write(sample) {
+      stream.write(toSampleLine(sample));
+    },
+    async close() {
+      if (failure === undefined && !stream.destroyed) {
+        stream.end();
+        await once(stream, 'close');
+      }
+      if (failure !== undefined) throw failure;
+    },
+  };
+}
