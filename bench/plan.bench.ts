@@ -1,0 +1,130 @@
+// `npm run bench:plan`: plan quality (makespan ÷ lower bound) per strategy on seeded random instances, planning
+// time at 300 targets × 24 nodes, and the shipped gfx1201 scenario. Prints a table; exits 1 if a target is missed.
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { loadPlanInputs } from '../src/config/load-plan-inputs.js';
+import { createPlan, STRATEGY_NAMES, type CostInput, type PlanNode, type StrategyName } from '../src/plan/index.js';
+import { createRandom, type Random } from '../src/plan/random.js';
+
+interface Instance {
+  graph: { targets: string[]; deps: Record<string, string[]> };
+  costs: Map<string, CostInput>;
+  nodes: PlanNode[];
+}
+
+interface InstanceShape {
+  targets: [number, number];
+  nodes: [number, number];
+}
+
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 200);
+const SEED = Number(process.env.BENCH_SEED ?? 20261202);
+const createdAt = '2026-01-01T00:00:00.000Z';
+
+function logUniform(random: Random, low: number, high: number): number {
+  return Math.exp(Math.log(low) + random.next() * (Math.log(high) - Math.log(low)));
+}
+
+function between(random: Random, [low, high]: [number, number]): number {
+  return low + random.int(high - low + 1);
+}
+
+// Builds 2–90 min and exports 0.2–12.4 GB, like the scenario; links 4–900 MB/s; speeds 0.6–1.3; ≤ 2 deps each.
+function createInstance(random: Random, shape: InstanceShape): Instance {
+  const n = between(random, shape.targets);
+  const m = between(random, shape.nodes);
+  const targets = Array.from({ length: n }, (_, j) => `t${String(j).padStart(3, '0')}`);
+  const deps: Record<string, string[]> = {};
+  const costs = new Map<string, CostInput>();
+  targets.forEach((name, j) => {
+    const count = Math.min(j, random.int(3));
+    const picked = new Set<string>();
+    while (picked.size < count) picked.add(targets[random.int(j)]!);
+    deps[name] = [...picked];
+    costs.set(name, { buildSeconds: logUniform(random, 120, 5400), cacheBytes: Math.round(logUniform(random, 2e8, 1.24e10)) });
+  });
+  const nodes = Array.from({ length: m }, (_, i) => ({
+    name: `n${i}`,
+    builder: `n${i}`,
+    linkMbps: logUniform(random, 4, 900),
+    speed: 0.6 + random.next() * 0.7,
+  }));
+  return { graph: { targets, deps }, costs, nodes };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+}
+
+function measure(instance: Instance, strategy: StrategyName): { ratio: number; ms: number } {
+  const started = performance.now();
+  const plan = createPlan({ ...instance, strategy, arch: 'bench', createdAt });
+  return { ratio: plan.makespanSeconds / plan.lowerBoundSeconds, ms: performance.now() - started };
+}
+
+function runRandom(): Map<StrategyName, { ratios: number[]; ms: number[] }> {
+  const random = createRandom(SEED);
+  const results = new Map(STRATEGY_NAMES.map((name) => [name, { ratios: [] as number[], ms: [] as number[] }]));
+  for (let k = 0; k < INSTANCES; k++) {
+    const instance = createInstance(random, { targets: [8, 40], nodes: [3, 8] });
+    for (const strategy of STRATEGY_NAMES) {
+      const { ratio, ms } = measure(instance, strategy);
+      results.get(strategy)!.ratios.push(ratio);
+      results.get(strategy)!.ms.push(ms);
+    }
+  }
+  return results;
+}
+
+function printRandom(results: ReturnType<typeof runRandom>): void {
+  console.log(`random instances: ${INSTANCES} (seed ${SEED}; 8–40 targets, 3–8 nodes, links 4–900 MB/s, speeds 0.6–1.3, ≤ 2 deps)`);
+  console.log('strategy     median    p90      max      at LB   mean ms');
+  for (const [name, { ratios, ms }] of results) {
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const atBound = sorted.filter((r) => r <= 1 + 1e-6).length / sorted.length;
+    const meanMs = ms.reduce((a, b) => a + b, 0) / ms.length;
+    const cells = [quantile(sorted, 0.5), quantile(sorted, 0.9), sorted.at(-1) ?? NaN].map((r) => r.toFixed(4).padEnd(9));
+    console.log(`${name.padEnd(12)} ${cells.join('')}${`${(atBound * 100).toFixed(0)}%`.padEnd(8)}${meanMs.toFixed(1)}`);
+  }
+}
+
+function timeLarge(): { strategy: StrategyName; ms: number; ratio: number }[] {
+  const instance = createInstance(createRandom(SEED + 1), { targets: [300, 300], nodes: [24, 24] });
+  return STRATEGY_NAMES.map((strategy) => {
+    measure(instance, strategy);
+    const runs = [0, 1, 2].map(() => measure(instance, strategy));
+    const ms = Math.min(...runs.map((run) => run.ms));
+    return { strategy, ms, ratio: runs[0]!.ratio };
+  });
+}
+
+async function runScenario(): Promise<{ strategy: StrategyName; makespan: number; bound: number }[]> {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const inputs = await loadPlanInputs({ fleetPath: path.join(root, 'fleet.yaml'), env: {} });
+  return STRATEGY_NAMES.map((strategy) => {
+    const plan = createPlan({ graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes, strategy, arch: inputs.config.arch, createdAt });
+    return { strategy, makespan: plan.makespanSeconds, bound: plan.lowerBoundSeconds };
+  });
+}
+
+const random = runRandom();
+printRandom(random);
+const large = timeLarge();
+console.log('\n300 targets × 24 nodes: planning time (best of 3, including the lower bound)');
+for (const row of large) console.log(`${row.strategy.padEnd(12)} ${row.ms.toFixed(1).padStart(8)} ms   ratio ${row.ratio.toFixed(4)}`);
+const scenario = await runScenario();
+console.log('\nshipped gfx1201 scenario (fleet.yaml)');
+for (const row of scenario) {
+  console.log(`${row.strategy.padEnd(12)} makespan ${row.makespan.toFixed(1).padStart(8)} s   LB ${row.bound.toFixed(1)} s   ratio ${(row.makespan / row.bound).toFixed(4)}`);
+}
+const best = [...random.get('heft-ls')!.ratios].sort((a, b) => a - b);
+const checks = [
+  ['heft-ls median ≤ 1.03', quantile(best, 0.5) <= 1.03],
+  ['heft-ls p90 ≤ 1.12', quantile(best, 0.9) <= 1.12],
+  ['300 × 24 heft-ls < 200 ms', (large.find((row) => row.strategy === 'heft-ls')?.ms ?? Infinity) < 200],
+  ['scenario heft-ls at its lower bound', scenario.some((row) => row.strategy === 'heft-ls' && row.makespan <= row.bound * (1 + 1e-9))],
+] as const;
+console.log('');
+for (const [label, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'} ${label}`);
+if (checks.some(([, ok]) => !ok)) process.exitCode = 1;

@@ -1,0 +1,86 @@
+import { InternalError } from '../shared/errors.js';
+import type { PlanNode } from './cost-model.js';
+import { findLowerBound, type LowerBound } from './lower-bound.js';
+import { placeTargets, toStrategyName, type StrategyName } from './place-targets.js';
+import { PLAN_VERSION, type Plan, type PlanTarget } from './plan-file.js';
+import { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
+import { simulateIndexed, type IndexedSimulation } from './simulate-plan.js';
+
+// Graph + costs + nodes → the versioned plan document. Pure: `createdAt` arrives as a parameter. The reported
+// times are the simulator's, so the plan and its simulation agree by construction.
+
+export interface CreatePlanOptions {
+  graph: PlanGraph;
+  costs: ReadonlyMap<string, CostInput>;
+  nodes: readonly PlanNode[];
+  /** Strategy name; default `heft-ls`. Unknown names throw a UsageError listing the valid ones. */
+  strategy?: string;
+  arch: string;
+  /** ISO 8601 time of planning. */
+  createdAt: string;
+  /** Seed of the local search (deterministic for a given seed). */
+  seed?: number;
+  /** Local-search budget in schedule evaluations. */
+  maxEvaluations?: number;
+}
+
+function toTargets(problem: PlanProblem, sim: IndexedSimulation, assign: Int32Array, waitFor: number[][]): Record<string, PlanTarget> {
+  const names = (list: readonly number[]) => list.map((k) => problem.names[k]!).sort();
+  const targets: Record<string, PlanTarget> = {};
+  problem.names.forEach((name, j) => {
+    const i = assign[j]!;
+    targets[name] = {
+      node: problem.nodes[i]!.name,
+      startSeconds: sim.timing.start[j]!,
+      finishSeconds: sim.timing.finish[j]!,
+      buildSeconds: problem.build[j * problem.m + i]!,
+      exportSeconds: problem.exportSeconds[j * problem.m + i]!,
+      deps: names(problem.preds[j]!),
+      waitFor: names(waitFor[j]!),
+    };
+  });
+  return targets;
+}
+
+function toQueues(problem: PlanProblem, order: readonly number[], assign: Int32Array): Record<string, string[]> {
+  const queues: Record<string, string[]> = {};
+  for (const node of problem.nodes) queues[node.name] = [];
+  for (const j of order) queues[problem.nodes[assign[j]!]!.name]!.push(problem.names[j]!);
+  return queues;
+}
+
+function toLowerBoundEntry(problem: PlanProblem, bound: LowerBound): Plan['lowerBound'] {
+  const { pathSeconds, loadSeconds, windowSeconds, targetSeconds, path } = bound;
+  return { pathSeconds, loadSeconds, windowSeconds, targetSeconds, path: path.map((j) => problem.names[j]!) };
+}
+
+/** The public planning entry point (used by `rocm-perf plan` and the run harnesses). */
+export function createPlan(options: CreatePlanOptions): Plan {
+  const strategy: StrategyName = toStrategyName(options.strategy);
+  const problem = createProblem(options);
+  const { placement, waitFor } = placeTargets(problem, { strategy, seed: options.seed, maxEvaluations: options.maxEvaluations });
+  const sim = simulateIndexed(problem, { ...placement, waitFor });
+  const bound = findLowerBound(problem);
+  const lowerBoundSeconds = bound.lowerBoundSeconds;
+  if (lowerBoundSeconds > sim.makespanSeconds * (1 + 1e-9)) {
+    throw new InternalError(`lower bound ${lowerBoundSeconds} s exceeds the makespan ${sim.makespanSeconds} s`);
+  }
+  return {
+    version: PLAN_VERSION,
+    strategy,
+    arch: options.arch,
+    createdAt: options.createdAt,
+    makespanSeconds: sim.makespanSeconds,
+    lowerBoundSeconds,
+    gap: lowerBoundSeconds > 0 ? Math.max(0, sim.makespanSeconds / lowerBoundSeconds - 1) : 0,
+    lowerBound: toLowerBoundEntry(problem, bound),
+    queues: toQueues(problem, placement.order, placement.assign),
+    targets: toTargets(problem, sim, placement.assign, waitFor),
+    criticalPath: sim.criticalChain.map((j) => problem.names[j]!),
+    nodes: problem.nodes.map((node, i) => ({ ...pickNode(node), ...sim.usage[i]! })),
+  };
+}
+
+function pickNode({ name, builder, linkMbps, speed }: PlanNode): PlanNode {
+  return { name, builder, linkMbps, speed };
+}

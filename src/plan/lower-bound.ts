@@ -1,0 +1,146 @@
+import { toMinCosts, type PlanProblem } from './problem.js';
+
+// Lower bounds on the optimal makespan (no schedule can beat them), all under the plan's cost model:
+// - path: the longest dependency chain with every target at its cheapest node;
+// - load: the fractional assignment bound. By LP duality, for ANY node weights y ≥ 0 with Σy = 1,
+//   Σ_j min_i y_i·p_ij ≤ T for every feasible T; we search y by exponentiated-gradient ascent and keep the best;
+// - window: the load bound applied to the targets that cannot start before `a` (head) and cannot finish later
+//   than T − b (tail): T ≥ a + b + load(those targets);
+// - target: the most expensive target at its cheapest node.
+
+export interface LowerBound {
+  lowerBoundSeconds: number;
+  pathSeconds: number;
+  loadSeconds: number;
+  windowSeconds: number;
+  targetSeconds: number;
+  /** The chain that gives `pathSeconds`, first to last. */
+  path: number[];
+}
+
+const ASCENT_STEPS = 160;
+const WINDOW_VALUES = 12;
+
+/** Σ_{j∈S} min_i y_i·p_ij, and each node's load when every target sits at its y-cheapest node. */
+function dualValue(problem: PlanProblem, subset: readonly number[], y: Float64Array, loads: Float64Array): number {
+  const { m, cost } = problem;
+  loads.fill(0);
+  let value = 0;
+  for (const j of subset) {
+    let best = Infinity;
+    let bestNode = 0;
+    for (let i = 0; i < m; i++) {
+      const weighted = y[i]! * cost[j * m + i]!;
+      if (weighted < best) {
+        best = weighted;
+        bestNode = i;
+      }
+    }
+    value += best;
+    loads[bestNode]! += cost[j * m + bestNode]!;
+  }
+  return value;
+}
+
+/** Start from y_i ∝ 1 / (node i's total cost), exact for uniform machines. */
+function initialWeights(problem: PlanProblem, subset: readonly number[]): Float64Array {
+  const y = new Float64Array(problem.m);
+  let sum = 0;
+  for (let i = 0; i < problem.m; i++) {
+    let total = 0;
+    for (const j of subset) total += problem.cost[j * problem.m + i]!;
+    y[i] = total > 0 ? 1 / total : 1;
+    sum += y[i]!;
+  }
+  for (let i = 0; i < problem.m; i++) y[i]! /= sum;
+  return y;
+}
+
+/** Best fractional-load lower bound found for a subset of targets. */
+export function findLoadBound(problem: PlanProblem, subset: readonly number[], steps = ASCENT_STEPS): number {
+  if (subset.length === 0) return 0;
+  const y = initialWeights(problem, subset);
+  const loads = new Float64Array(problem.m);
+  let best = 0;
+  for (let step = 0; step < steps; step++) {
+    const value = dualValue(problem, subset, y, loads);
+    best = Math.max(best, value);
+    if (value <= 0) break;
+    const rate = 2 / Math.sqrt(step + 1);
+    let sum = 0;
+    for (let i = 0; i < problem.m; i++) {
+      y[i]! *= Math.exp(Math.max(-20, Math.min(20, (rate * (loads[i]! - value)) / value)));
+      sum += y[i]!;
+    }
+    for (let i = 0; i < problem.m; i++) y[i] = Math.max(y[i]! / sum, 1e-12);
+  }
+  return best;
+}
+
+interface HeadsTails {
+  head: Float64Array;
+  tail: Float64Array;
+  own: Float64Array;
+}
+
+function toHeadsTails(problem: PlanProblem): HeadsTails {
+  const own = toMinCosts(problem);
+  const head = new Float64Array(problem.n);
+  const tail = new Float64Array(problem.n);
+  for (const j of problem.topo) for (const d of problem.preds[j]!) head[j] = Math.max(head[j]!, head[d]! + own[d]!);
+  for (let q = problem.topo.length - 1; q >= 0; q--) {
+    const j = problem.topo[q]!;
+    for (const k of problem.succs[j]!) tail[j] = Math.max(tail[j]!, tail[k]! + own[k]!);
+  }
+  return { head, tail, own };
+}
+
+function findPath(problem: PlanProblem, { head, tail, own }: HeadsTails): { seconds: number; path: number[] } {
+  let seconds = 0;
+  let current = problem.n > 0 ? 0 : -1;
+  for (let j = 0; j < problem.n; j++) {
+    const through = head[j]! + own[j]! + tail[j]!;
+    if (through > seconds) [seconds, current] = [through, j];
+  }
+  // Walk back to the chain's first target, then forward along the tails.
+  const isOnHead = (d: number, j: number) => head[d]! + own[d]! === head[j]!;
+  const isOnTail = (j: number, k: number) => own[k]! + tail[k]! === tail[j]!;
+  while (current >= 0 && head[current]! > 0) current = problem.preds[current]!.find((d) => isOnHead(d, current)) ?? -1;
+  const path: number[] = [];
+  while (current >= 0) {
+    path.push(current);
+    const from = current;
+    current = tail[from]! > 0 ? (problem.succs[from]!.find((k) => isOnTail(from, k)) ?? -1) : -1;
+  }
+  return { seconds, path };
+}
+
+function pickValues(values: Float64Array): number[] {
+  const distinct = [...new Set(values)].sort((a, b) => a - b);
+  if (distinct.length <= WINDOW_VALUES) return distinct;
+  return Array.from({ length: WINDOW_VALUES }, (_, k) => distinct[Math.floor((k * (distinct.length - 1)) / (WINDOW_VALUES - 1))]!);
+}
+
+function findWindowBound(problem: PlanProblem, { head, tail }: HeadsTails): number {
+  let best = 0;
+  for (const a of pickValues(head)) {
+    for (const b of pickValues(tail)) {
+      if (a === 0 && b === 0) continue;
+      const subset: number[] = [];
+      for (let j = 0; j < problem.n; j++) if (head[j]! >= a && tail[j]! >= b) subset.push(j);
+      if (subset.length > 1) best = Math.max(best, a + b + findLoadBound(problem, subset, 40));
+    }
+  }
+  return best;
+}
+
+export function findLowerBound(problem: PlanProblem): LowerBound {
+  const headsTails = toHeadsTails(problem);
+  const { seconds: pathSeconds, path } = findPath(problem, headsTails);
+  const all = Array.from({ length: problem.n }, (_, j) => j);
+  const loadSeconds = findLoadBound(problem, all);
+  const windowSeconds = findWindowBound(problem, headsTails);
+  const targetSeconds = Math.max(0, ...headsTails.own);
+  const lowerBoundSeconds = Math.max(pathSeconds, loadSeconds, windowSeconds, targetSeconds);
+  return { lowerBoundSeconds, pathSeconds, loadSeconds, windowSeconds, targetSeconds, path };
+}

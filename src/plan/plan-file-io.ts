@@ -1,0 +1,34 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ArtifactError } from '../shared/errors.js';
+import { parsePlanFile, type Plan } from './plan-file.js';
+
+// The only I/O in src/plan: plan.json in and out, through PlanFileSchema.
+
+export const PLAN_FILE_NAME = 'plan.json';
+
+/** Writes DIR/plan.json (creating DIR) and returns its path. */
+export async function writePlanFile(dir: string, plan: Plan): Promise<string> {
+  const file = path.join(dir, PLAN_FILE_NAME);
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, `${JSON.stringify(plan, null, 2)}\n`);
+  return file;
+}
+
+/** Reads a plan.json (or DIR/plan.json) back through the schema. */
+export async function readPlanFile(fileOrDir: string): Promise<Plan> {
+  const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, PLAN_FILE_NAME);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new ArtifactError(file, `cannot read the plan: ${(cause as Error).message}`, { cause, hint: 'run `rocm-perf plan --out DIR` first' });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new ArtifactError(file, `not JSON: ${(cause as Error).message}`, { cause, hint: 're-run `rocm-perf plan`' });
+  }
+  return parsePlanFile(raw, file);
+}

@@ -1,0 +1,125 @@
+import { ConfigError } from '../shared/errors.js';
+import { toBuildSeconds, toExportSeconds, type PlanNode } from './cost-model.js';
+
+// The packer's working form: targets and nodes as indices, costs as flat matrices (target-major), so the
+// search loops touch typed arrays only. Targets are sorted by name, so index order is the tie-break order.
+
+export interface PlanProblem {
+  /** Target names, sorted; a target's index is its position here. */
+  names: string[];
+  nodes: PlanNode[];
+  n: number;
+  m: number;
+  preds: number[][];
+  succs: number[][];
+  /** cost[j * m + i] = build + export of target j on node i, seconds. */
+  cost: Float64Array;
+  build: Float64Array;
+  exportSeconds: Float64Array;
+  /** A topological order, ties by name. */
+  topo: number[];
+  /** Node indices sorted by node name: the tie-break order when two nodes are equally good. */
+  nodeOrder: number[];
+}
+
+export interface PlanGraph {
+  targets: readonly string[];
+  deps: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface CostInput {
+  buildSeconds: number | undefined;
+  cacheBytes: number | undefined;
+}
+
+export interface CreateProblemOptions {
+  graph: PlanGraph;
+  costs: ReadonlyMap<string, CostInput>;
+  nodes: readonly PlanNode[];
+}
+
+function findInputErrors({ graph, costs, nodes }: CreateProblemOptions): string[] {
+  const errors: string[] = [];
+  if (nodes.length === 0) errors.push('no nodes to plan on. Fix: list at least one node in fleet.yaml.');
+  for (const node of nodes) {
+    if (!(node.linkMbps > 0)) errors.push(`node ${node.name}: link_mbps must be > 0, got \`${node.linkMbps}\`.`);
+    if (!(node.speed > 0)) errors.push(`node ${node.name}: speed must be > 0, got \`${node.speed}\`.`);
+  }
+  for (const target of graph.targets) {
+    const cost = costs.get(target);
+    if (cost?.buildSeconds === undefined || cost.cacheBytes === undefined) {
+      errors.push(`target ${target}: needs both a build and a cache figure. Fix: add them to the target costs.`);
+    }
+  }
+  return errors;
+}
+
+/** Kahn's algorithm; ties by index (= name). Throws on a cycle. */
+export function toTopologicalOrder(preds: readonly (readonly number[])[], succs: readonly (readonly number[])[]): number[] {
+  const indegree = preds.map((list) => list.length);
+  const ready: number[] = [];
+  indegree.forEach((count, index) => {
+    if (count === 0) ready.push(index);
+  });
+  const order: number[] = [];
+  while (ready.length > 0) {
+    ready.sort((a, b) => b - a);
+    const next = ready.pop() as number;
+    order.push(next);
+    for (const succ of succs[next] ?? []) {
+      indegree[succ] = (indegree[succ] ?? 0) - 1;
+      if (indegree[succ] === 0) ready.push(succ);
+    }
+  }
+  if (order.length !== preds.length) throw new ConfigError('target graph', ['dependency cycle among the planned targets. Fix: break one `target:` link.']);
+  return order;
+}
+
+function buildLinks(names: readonly string[], deps: PlanGraph['deps']): { preds: number[][]; succs: number[][] } {
+  const index = new Map(names.map((name, i) => [name, i]));
+  const preds = names.map(() => [] as number[]);
+  const succs = names.map(() => [] as number[]);
+  names.forEach((name, j) => {
+    const list = [...new Set(deps[name] ?? [])].map((dep) => index.get(dep)).filter((i) => i !== undefined);
+    for (const dep of list.sort((a, b) => a - b)) {
+      preds[j]?.push(dep);
+      succs[dep]?.push(j);
+    }
+  });
+  return { preds, succs };
+}
+
+export function createProblem(options: CreateProblemOptions): PlanProblem {
+  const errors = findInputErrors(options);
+  if (errors.length > 0) throw new ConfigError('plan inputs', errors);
+  const names = [...new Set(options.graph.targets)].sort();
+  const nodes = [...options.nodes];
+  const n = names.length;
+  const m = nodes.length;
+  const { preds, succs } = buildLinks(names, options.graph.deps);
+  const build = new Float64Array(n * m);
+  const exportSeconds = new Float64Array(n * m);
+  const cost = new Float64Array(n * m);
+  names.forEach((name, j) => {
+    const figures = options.costs.get(name);
+    const target = { buildSeconds: figures?.buildSeconds ?? 0, cacheBytes: figures?.cacheBytes ?? 0 };
+    nodes.forEach((node, i) => {
+      build[j * m + i] = toBuildSeconds(target, node);
+      exportSeconds[j * m + i] = toExportSeconds(target, node);
+      cost[j * m + i] = (build[j * m + i] ?? 0) + (exportSeconds[j * m + i] ?? 0);
+    });
+  });
+  const nodeOrder = nodes.map((_, i) => i).sort((a, b) => (nodes[a]!.name < nodes[b]!.name ? -1 : nodes[a]!.name > nodes[b]!.name ? 1 : a - b));
+  return { names, nodes, n, m, preds, succs, cost, build, exportSeconds, topo: toTopologicalOrder(preds, succs), nodeOrder };
+}
+
+/** Cheapest cost of each target over all nodes. */
+export function toMinCosts(problem: PlanProblem, cost: Float64Array = problem.cost): Float64Array {
+  const out = new Float64Array(problem.n);
+  for (let j = 0; j < problem.n; j++) {
+    let best = Infinity;
+    for (let i = 0; i < problem.m; i++) best = Math.min(best, cost[j * problem.m + i] ?? Infinity);
+    out[j] = best;
+  }
+  return out;
+}
