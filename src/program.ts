@@ -45,7 +45,26 @@ export function createProgram(): Command {
       await runPlanCommand(options as never);
     });
 
-  for (const name of ['cold', 'warm', 'bench', 'report', 'serve', 'publish', 'contracts', 'costs']) {
+  addCommon(program.command('contracts'))
+    .description('check every producer/consumer pair still agrees (reads files only)')
+    .addOption(commonFlags.json())
+    .addOption(commonFlags.costs())
+    .addOption(commonFlags.bakeJson())
+    .option('--repo <dir>', 'repository root holding the producer files (default: the current directory)')
+    .option('--conf <file>', 'nginx sccache conf (default: .builders/nginx-sccache.conf)')
+    .option('--makefile <file>', 'Makefile with the perf-* shims (default: Makefile)')
+    .option('--schema-json <file>', 'shipped JSON schema of fleet.yaml (default: rocm-perf.schema.json)')
+    .option('--zot-config <file>', "the registry host's Zot config, to check its log settings")
+    .option('--remote', 'also fetch the nginx conf deployed on the cache host over ssh (read-only)', false)
+    .option('--deployed-conf <path>', 'path of the deployed nginx conf on the cache host', '/etc/nginx/conf.d/sccache.conf')
+    .option('--only <pairs>', 'comma-separated pairs to check')
+    .option('--verbose', 'print what each pair checked', false)
+    .action(async (options: Record<string, unknown>, command: Command) => {
+      const { runContractsCommand } = await import('./commands/contracts.js');
+      await runContractsCommand(options as never, { fleetFromDefault: command.getOptionValueSource('fleet') === 'default' });
+    });
+
+  for (const name of ['cold', 'warm', 'bench', 'report', 'serve', 'publish', 'costs']) {
     addCommon(program.command(name)).description(`(not built yet) ${name}`).allowUnknownOption().allowExcessArguments().action(notBuiltYet(name));
   }
   return program;

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { parseYamlWithLines, type YamlPath } from '../config/parse-fleet-yaml.js';
+import type { FleetRegistryLog } from './check-registry-log.js';
+
+// The few fleet.yaml values the other pairs need, read leniently: an invalid fleet.yaml fails the fleet-schema
+// pair, and must not stop the other pairs from being checked.
+
+export interface SshFacts {
+  host: string;
+  user: string | undefined;
+  port: number | undefined;
+  identityFile: string | undefined;
+}
+
+export interface FleetFacts {
+  targets: string[];
+  /** Absolute paths, resolved against fleet.yaml's directory. */
+  costsPath: string;
+  bakePrintPath: string | undefined;
+  registryLog: FleetRegistryLog;
+  /** ssh settings of the sccache log host (the cache host), for `--remote`. */
+  cacheHost: SshFacts | undefined;
+}
+
+type Raw = Record<string, unknown>;
+
+function asRecord(value: unknown): Raw {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Raw) : {};
+}
+
+function asString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function toSsh(value: unknown): SshFacts | undefined {
+  const ssh = asRecord(value);
+  const host = asString(ssh.host);
+  if (host === undefined) return undefined;
+  return { host, user: asString(ssh.user), port: typeof ssh.port === 'number' ? ssh.port : undefined, identityFile: asString(ssh.identity_file) };
+}
+
+function findLogHost(raw: Raw, log: Raw): SshFacts | undefined {
+  const direct = toSsh(log.ssh);
+  if (direct) return direct;
+  const nodes = Array.isArray(raw.nodes) ? raw.nodes.map(asRecord) : [];
+  return toSsh(nodes.find((node) => node.name === log.node)?.ssh);
+}
+
+// Pure: fleet.yaml text → the values the contracts need, with the schema's defaults.
+export function readFleetFacts(text: string, fleetPath: string): FleetFacts {
+  const parsed = parseYamlWithLines(text, fleetPath);
+  const raw = asRecord(parsed.value);
+  const baseDir = path.dirname(path.resolve(fleetPath));
+  const registry = asRecord(raw.registry);
+  const registryLog = asRecord(registry.log);
+  const sccacheLog = asRecord(asRecord(raw.sccache).log);
+  const lineOf = (at: YamlPath, key?: string) => parsed.lineOf(at, key);
+  const bakePrint = asString(asRecord(raw.bake).print);
+  return {
+    targets: Array.isArray(raw.targets) ? raw.targets.filter((name): name is string => typeof name === 'string') : ['wheels', 'pytorch'],
+    costsPath: path.resolve(baseDir, asString(raw.costs) ?? '.builders/target-costs'),
+    bakePrintPath: bakePrint === undefined ? undefined : path.resolve(baseDir, bakePrint),
+    registryLog: {
+      fleetPath,
+      logFormat: registry.log_format === 'distribution' ? 'distribution' : 'zot',
+      logPath: asString(registryLog.path),
+      logPathLine: lineOf(['registry', 'log'], 'path') ?? lineOf(['registry']),
+      logFormatLine: lineOf(['registry'], 'log_format') ?? lineOf(['registry']),
+    },
+    cacheHost: findLogHost(raw, sccacheLog),
+  };
+}

@@ -1,0 +1,160 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderFleetJsonSchema } from '../config/fleet-json-schema.js';
+import { checkArtifactSchemas } from './check-artifact-schemas.js';
+import { checkFleetSchema } from './check-fleet-schema.js';
+import { checkMakefileShims, type CliCommandSpec } from './check-makefile-shims.js';
+import { checkRegistryLog } from './check-registry-log.js';
+import { checkTargetCosts } from './check-target-costs.js';
+import { at, createContractResult, createSkippedResult, type ContractPair, type ContractResult, type SourceLocation } from './contract-result.js';
+import { findEnvReads } from './find-env-reads.js';
+import { readFleetFacts, type FleetFacts } from './read-fleet-facts.js';
+import { readSourceTree } from './read-source-tree.js';
+import { runNginxContracts } from './run-nginx-contracts.js';
+import { verifyArtifactRoundTrips } from './verify-artifact-round-trips.js';
+
+// The runner: read every producer and consumer file, run the pure checks, collect one result per pair.
+
+export interface ContractPaths {
+  fleet: string;
+  nginxConf: string;
+  makefile: string;
+  schemaJson: string;
+  /** Default: fleet.yaml's `costs`. */
+  costs: string | undefined;
+  /** Default: fleet.yaml's `bake.print`. */
+  bakeJson: string | undefined;
+}
+
+export interface RunContractsOptions {
+  repoDir: string;
+  paths?: Partial<ContractPaths>;
+  zotConfigPath?: string | undefined;
+  /** Also check the nginx conf deployed on the cache host, fetched over ssh. */
+  remote?: { deployedConfPath: string } | undefined;
+  /** The CLI as createProgram() defines it (the command layer enumerates it; core never imports commander). */
+  cli: { commands: CliCommandSpec[]; programAt: SourceLocation; extraEnvReads?: ReadonlyMap<string, SourceLocation> };
+  only?: readonly ContractPair[] | undefined;
+}
+
+export interface ContractsReport {
+  version: 1;
+  ok: boolean;
+  repoDir: string;
+  results: ContractResult[];
+}
+
+interface Context {
+  repoDir: string;
+  paths: ContractPaths;
+  fleetText: string | undefined;
+  facts: FleetFacts;
+  show: (absolute: string) => string;
+}
+
+/** The program's own root (holds src/ or dist/ with this file): where the CLI's code lives. */
+const codeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const programRoot = path.dirname(codeDir);
+
+function readOptional(file: string): string | undefined {
+  return existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : undefined;
+}
+
+function missing(pair: ContractPair, title: string, file: string, consumer: SourceLocation): ContractResult {
+  const problem = { message: `${file} is missing. Fix: restore it, or point the matching flag at it.`, producer: at(file), consumer };
+  return createContractResult({ pair, title, problems: [problem] });
+}
+
+function checkCostsPair(ctx: Context): ContractResult {
+  const costsPath = ctx.paths.costs ?? ctx.facts.costsPath;
+  const printPath = ctx.paths.bakeJson ?? ctx.facts.bakePrintPath;
+  const title = `${ctx.show(costsPath)} ↔ bake graph`;
+  if (printPath === undefined) return createSkippedResult('target-costs', title, 'fleet.yaml sets no bake.print; pass --bake-json FILE');
+  const costsText = readOptional(costsPath);
+  const printText = readOptional(printPath);
+  if (costsText === undefined) return missing('target-costs', title, ctx.show(costsPath), at(ctx.show(printPath)));
+  if (printText === undefined) return missing('target-costs', title, ctx.show(printPath), at(ctx.show(costsPath)));
+  return checkTargetCosts({ costsText, costsPath: ctx.show(costsPath), printText, printPath: ctx.show(printPath), requested: ctx.facts.targets });
+}
+
+function checkRegistryPair(ctx: Context, zotConfigPath: string | undefined): ContractResult {
+  const title = `Zot config ↔ ${ctx.show(ctx.paths.fleet)} registry.log`;
+  if (zotConfigPath === undefined) return createSkippedResult('registry-log', title, 'no Zot config given; pass --zot-config FILE (the registry host\'s config.json)');
+  const zotConfigText = readFileSync(zotConfigPath, 'utf8');
+  return checkRegistryLog({ zotConfigText, zotConfigPath: ctx.show(zotConfigPath), fleet: { ...ctx.facts.registryLog, fleetPath: ctx.show(ctx.paths.fleet) } });
+}
+
+async function checkArtifactPair(ctx: Context): Promise<ContractResult> {
+  const sources = readSourceTree({ rootDir: ctx.repoDir, dir: 'src', extensions: ['.ts', '.js', '.mjs', '.html'], exclude: ['src/contracts/'] });
+  const { result, modules } = checkArtifactSchemas({ sources });
+  if (sources.length === 0) return createSkippedResult('artifact-schemas', result.title, `no source tree at ${ctx.show(path.join(ctx.repoDir, 'src'))}`);
+  if (realpathSync(ctx.repoDir) !== realpathSync(programRoot)) {
+    result.notes.push('round trip through the built schemas skipped: --repo is not this program\'s own tree');
+    return result;
+  }
+  const roundTrips = await verifyArtifactRoundTrips({ modules, codeDir });
+  return createContractResult({ pair: result.pair, title: result.title, problems: [...result.problems, ...roundTrips.problems], notes: [...result.notes, ...roundTrips.notes] });
+}
+
+function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): ContractResult {
+  const makefileText = readOptional(ctx.paths.makefile);
+  if (makefileText === undefined) return missing('makefile-shims', 'Makefile ↔ CLI', ctx.show(ctx.paths.makefile), cli.programAt);
+  const ownSources = readSourceTree({ rootDir: programRoot, dir: path.relative(programRoot, codeDir), extensions: ['.ts', '.js'], exclude: [] });
+  const envReads = new Map([...(cli.extraEnvReads ?? []), ...findEnvReads(ownSources)]);
+  const makefileDir = path.dirname(ctx.paths.makefile);
+  const isFile = (relative: string) => existsSync(path.resolve(makefileDir, relative));
+  return checkMakefileShims({ makefileText, makefilePath: ctx.show(ctx.paths.makefile), commands: cli.commands, programAt: cli.programAt, envReads, isFile });
+}
+
+function checkFleetPair(ctx: Context): ContractResult {
+  const fleetPath = ctx.show(ctx.paths.fleet);
+  if (ctx.fleetText === undefined) return missing('fleet-schema', `${fleetPath} ↔ schema`, fleetPath, at('src/config/schema.ts'));
+  return checkFleetSchema({
+    fleetText: ctx.fleetText,
+    fleetPath,
+    schemaJsonText: readOptional(ctx.paths.schemaJson),
+    schemaJsonPath: ctx.show(ctx.paths.schemaJson),
+    generatedSchemaText: renderFleetJsonSchema(),
+  });
+}
+
+function resolvePaths(repoDir: string, given: Partial<ContractPaths>): ContractPaths {
+  const resolve = (file: string | undefined, fallback: string) => path.resolve(repoDir, file ?? fallback);
+  return {
+    fleet: resolve(given.fleet, 'fleet.yaml'),
+    nginxConf: resolve(given.nginxConf, '.builders/nginx-sccache.conf'),
+    makefile: resolve(given.makefile, 'Makefile'),
+    schemaJson: resolve(given.schemaJson, 'rocm-perf.schema.json'),
+    costs: given.costs === undefined ? undefined : path.resolve(repoDir, given.costs),
+    bakeJson: given.bakeJson === undefined ? undefined : path.resolve(repoDir, given.bakeJson),
+  };
+}
+
+function createContext(repoDir: string, given: Partial<ContractPaths>): Context {
+  const paths = resolvePaths(repoDir, given);
+  const fleetText = readOptional(paths.fleet);
+  const show = (absolute: string) => {
+    const relative = path.relative(repoDir, absolute);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+  };
+  return { repoDir, paths, fleetText, facts: readFleetFacts(fleetText ?? '', paths.fleet), show };
+}
+
+// I/O shell: every pair, each independent of the others' failures.
+export async function runContracts(options: RunContractsOptions): Promise<ContractsReport> {
+  const repoDir = path.resolve(options.repoDir);
+  const ctx = createContext(repoDir, options.paths ?? {});
+  const wanted = (pair: ContractPair) => options.only === undefined || options.only.length === 0 || options.only.includes(pair);
+  const results: ContractResult[] = [];
+  if (wanted('nginx-log-format') || wanted('nginx-deployed-conf')) {
+    const nginx = await runNginxContracts({ confPath: ctx.paths.nginxConf, show: ctx.show, remote: options.remote, cacheHost: ctx.facts.cacheHost });
+    results.push(...nginx.filter((result) => wanted(result.pair)));
+  }
+  if (wanted('registry-log')) results.push(checkRegistryPair(ctx, options.zotConfigPath));
+  if (wanted('target-costs')) results.push(checkCostsPair(ctx));
+  if (wanted('artifact-schemas')) results.push(await checkArtifactPair(ctx));
+  if (wanted('makefile-shims')) results.push(checkMakefilePair(ctx, options.cli));
+  if (wanted('fleet-schema')) results.push(checkFleetPair(ctx));
+  return { version: 1, ok: results.every((result) => result.ok), repoDir, results };
+}
