@@ -1,4 +1,8 @@
-import { loadPlanInputs } from '../config/load-plan-inputs.js';
+import { performance } from 'node:perf_hooks';
+import { loadPlanInputs, type PlanInputs } from '../config/load-plan-inputs.js';
+import { createPlan, renderComparison, renderPlan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, toStrategyName, type Plan, type StrategyName } from '../plan/index.js';
+import { writePlanFile } from '../plan/plan-file-io.js';
+import { systemClock } from '../shared/clock.js';
 import { parseTargetList, type PlanInputOptions } from './options.js';
 
 export interface PlanCommandOptions extends PlanInputOptions {
@@ -7,11 +11,35 @@ export interface PlanCommandOptions extends PlanInputOptions {
   out?: string;
 }
 
-// Placeholder until the packer lands: validates the inputs and prints the graph.
+function planWith(inputs: PlanInputs, strategy: StrategyName, createdAt: string): Plan {
+  const { graph, costs, config } = inputs;
+  return createPlan({ graph, costs, nodes: config.nodes, strategy, arch: config.arch, createdAt });
+}
+
+function compareStrategies(inputs: PlanInputs, createdAt: string) {
+  return STRATEGY_NAMES.map((strategy) => {
+    const started = performance.now();
+    const plan = planWith(inputs, strategy, createdAt);
+    const planningMs = performance.now() - started;
+    const { makespanSeconds, lowerBoundSeconds } = plan;
+    return { strategy, description: STRATEGY_DESCRIPTIONS[strategy], makespanSeconds, lowerBoundSeconds, planningMs };
+  });
+}
+
+// `rocm-perf plan`: place every target on a node. Builds nothing.
 export async function runPlanCommand(options: PlanCommandOptions): Promise<void> {
+  const strategy = toStrategyName(options.strategy);
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
     flags: { arch: options.arch, targets: parseTargetList(options.targets), costsPath: options.costs, bakePrintPath: options.bakeJson },
   });
-  console.log(JSON.stringify(inputs.graph, null, 2));
+  for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
+  const createdAt = new Date(systemClock.nowMs()).toISOString();
+  if (options.compare) {
+    const rows = compareStrategies(inputs, createdAt);
+    process.stdout.write(options.json ? `${JSON.stringify({ strategies: rows }, null, 2)}\n` : renderComparison(rows));
+  }
+  const plan = planWith(inputs, strategy, createdAt);
+  if (options.out !== undefined) console.error(`wrote ${await writePlanFile(options.out, plan)}`);
+  if (!options.compare) process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));
 }

@@ -58,10 +58,11 @@ function toLowerBoundEntry(problem: PlanProblem, bound: LowerBound): Plan['lower
 export function createPlan(options: CreatePlanOptions): Plan {
   const strategy: StrategyName = toStrategyName(options.strategy);
   const problem = createProblem(options);
-  const { placement, waitFor } = placeTargets(problem, { strategy, seed: options.seed, maxEvaluations: options.maxEvaluations });
-  const sim = simulateIndexed(problem, { ...placement, waitFor });
   const bound = findLowerBound(problem);
   const lowerBoundSeconds = bound.lowerBoundSeconds;
+  const { seed, maxEvaluations } = options;
+  const { placement, waitFor } = placeTargets(problem, { strategy, seed, maxEvaluations, lowerBoundSeconds });
+  const sim = simulateIndexed(problem, { ...placement, waitFor });
   if (lowerBoundSeconds > sim.makespanSeconds * (1 + 1e-9)) {
     throw new InternalError(`lower bound ${lowerBoundSeconds} s exceeds the makespan ${sim.makespanSeconds} s`);
   }

@@ -12,6 +12,8 @@ export interface ImproveOptions {
   start: Placement;
   maxEvaluations: number;
   seed: number;
+  /** Stop as soon as the makespan reaches this (a lower bound): nothing can beat it. */
+  stopAtSeconds?: number;
 }
 
 interface Score {
@@ -28,6 +30,7 @@ interface SearchState {
   score: Score;
   evaluations: number;
   maxEvaluations: number;
+  stopAtSeconds: number;
   random: Random;
 }
 
@@ -42,6 +45,7 @@ function isBetter(a: Score, b: Score): boolean {
 function evaluate(state: SearchState): Score {
   state.evaluations++;
   const makespan = evaluateOrder(state.problem, { order: state.order, assign: state.assign, timing: state.timing });
+  if (makespan <= state.stopAtSeconds) state.maxEvaluations = state.evaluations;
   let total = 0;
   for (const f of state.timing.finish) total += f;
   return { makespan, total };
@@ -144,7 +148,7 @@ function perturb(state: SearchState): void {
   state.score = evaluate(state);
 }
 
-export function improvePlacement(problem: PlanProblem, { start, maxEvaluations, seed }: ImproveOptions): Placement {
+export function improvePlacement(problem: PlanProblem, { start, maxEvaluations, seed, stopAtSeconds = 0 }: ImproveOptions): Placement {
   const state: SearchState = {
     problem,
     order: [...start.order],
@@ -154,6 +158,7 @@ export function improvePlacement(problem: PlanProblem, { start, maxEvaluations, 
     score: { makespan: Infinity, total: Infinity },
     evaluations: 0,
     maxEvaluations,
+    stopAtSeconds: stopAtSeconds * (1 + 1e-9),
     random: createRandom(seed),
   };
   state.order.forEach((j, q) => (state.pos[j] = q));

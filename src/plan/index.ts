@@ -5,3 +5,4 @@ export { DEFAULT_STRATEGY, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, isStrategyName
 export { PLAN_VERSION, PlanFileSchema, parsePlanFile, type Plan, type PlanTarget } from './plan-file.js';
 export { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
 export { simulatePlan, type DurationNoise, type Simulation, type SimulatePlanOptions } from './simulate-plan.js';
+export { renderClock, renderComparison, renderDuration, renderPlan, type StrategyComparisonRow } from './render-plan.js';

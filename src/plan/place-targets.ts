@@ -30,6 +30,8 @@ export interface PlaceOptions {
   seed?: number;
   /** Local-search budget in schedule evaluations; default scales with the instance. */
   maxEvaluations?: number;
+  /** A lower bound on the makespan: the search stops once it reaches it. */
+  lowerBoundSeconds?: number;
 }
 
 export function isStrategyName(name: string): name is StrategyName {
@@ -52,7 +54,7 @@ function defaultBudget(problem: PlanProblem): number {
   return Math.max(300, Math.min(20_000, Math.floor(2e6 / (problem.n + edges + problem.m))));
 }
 
-function placeBest(problem: PlanProblem, seed: number, maxEvaluations: number | undefined): Placement {
+function placeBest(problem: PlanProblem, { seed = 1, maxEvaluations, lowerBoundSeconds }: Omit<PlaceOptions, 'strategy'>): Placement {
   const mean = toUpwardRanks(problem, toTargetWeights(problem, 'mean'));
   const optimistic = toUpwardRanks(problem, toTargetWeights(problem, 'min'));
   const candidates = [
@@ -67,7 +69,8 @@ function placeBest(problem: PlanProblem, seed: number, maxEvaluations: number | 
     const makespan = makespanOf(problem, candidate);
     if (makespan < bestMakespan) [best, bestMakespan] = [candidate, makespan];
   }
-  return improvePlacement(problem, { start: best, seed, maxEvaluations: maxEvaluations ?? defaultBudget(problem) });
+  const budget = maxEvaluations ?? defaultBudget(problem);
+  return improvePlacement(problem, { start: best, seed, maxEvaluations: budget, stopAtSeconds: lowerBoundSeconds });
 }
 
 /** Stage k = longest dependency chain (in edges) leading to the target; stage k waits for all of stage k − 1. */
@@ -79,11 +82,11 @@ export function toStageWaits(problem: PlanProblem): number[][] {
   return Array.from({ length: problem.n }, (_, j) => (depth[j]! > 0 ? [...(byStage[depth[j]! - 1] ?? [])] : []));
 }
 
-export function placeTargets(problem: PlanProblem, { strategy, seed = 1, maxEvaluations }: PlaceOptions): StrategyResult {
+export function placeTargets(problem: PlanProblem, { strategy, ...options }: PlaceOptions): StrategyResult {
   const waitFor = problem.preds.map((list) => [...list]);
   switch (strategy) {
     case 'heft-ls':
-      return { placement: placeBest(problem, seed, maxEvaluations), waitFor };
+      return { placement: placeBest(problem, options), waitFor };
     case 'heft':
       return { placement: listSchedule(problem, { priority: toUpwardRanks(problem, toTargetWeights(problem, 'mean')), insertion: true }), waitFor };
     case 'lpt':
