@@ -70,7 +70,7 @@ const logHostsResolve: Rule = (ctx) => {
 const slowLinkWarning: Rule = (ctx) => {
   const links = ctx.fleet.nodes.map((node) => node.link_mbps);
   const ratio = Math.max(...links) / Math.min(...links);
-  if (ratio > 100) {
+  if (ratio > 1000) {
     ctx.warnings.push(`${ctx.source}: uplinks span a factor of ${ratio.toFixed(0)}; check link_mbps is in MB/s, not Mbit/s.`);
   }
 };
