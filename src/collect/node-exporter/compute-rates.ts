@@ -58,19 +58,18 @@ function computeRates(previous: ScrapeSnapshot, current: MetricFamilies, tsMs: n
   const bootAfter = firstValue(current, 'node_boot_time_seconds');
   if (bootBefore !== undefined && bootAfter !== undefined && Math.abs(bootAfter - bootBefore) > 1) return undefined;
   const seconds = toIntervalSeconds(previous, current, tsMs);
-  if (seconds === undefined) return undefined;
-  const perSecond = (family: string, isExcluded: (device: string) => boolean): number | null => {
-    const delta = sumDeltas(previous.families.get(family), current.get(family), (labels) => !isExcluded(labels.device ?? ''));
+  const perSecond = (family: string, excluded: RegExp): number | null => {
+    if (seconds === undefined) return null;
+    const delta = sumDeltas(previous.families.get(family), current.get(family), (labels) => !excluded.test(labels.device ?? ''));
     return delta === undefined ? null : delta / seconds;
   };
-  const isDiskExcluded = (device: string) => excludedDiskDevice.test(device);
-  const isNetExcluded = (device: string) => excludedNetDevice.test(device);
   return {
+    // A ratio of summed deltas: needs no interval, and scrape-timing jitter cancels out.
     cpuBusyPct: toCpuBusyPct(previous.families, current),
-    diskReadBps: perSecond('node_disk_read_bytes_total', isDiskExcluded),
-    diskWriteBps: perSecond('node_disk_written_bytes_total', isDiskExcluded),
-    netRxBps: perSecond('node_network_receive_bytes_total', isNetExcluded),
-    netTxBps: perSecond('node_network_transmit_bytes_total', isNetExcluded),
+    diskReadBps: perSecond('node_disk_read_bytes_total', excludedDiskDevice),
+    diskWriteBps: perSecond('node_disk_written_bytes_total', excludedDiskDevice),
+    netRxBps: perSecond('node_network_receive_bytes_total', excludedNetDevice),
+    netTxBps: perSecond('node_network_transmit_bytes_total', excludedNetDevice),
   };
 }
 
