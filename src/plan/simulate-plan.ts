@@ -166,7 +166,7 @@ function toExecutionOrder(problem: PlanProblem, queueOf: number[][], waitFor: re
 
 // Public entry: simulate named queues. Deterministic; `durationNoise` perturbs durations reproducibly.
 export function simulatePlan(options: SimulatePlanOptions): Simulation {
-  const targets = Object.values(options.queues).flat();
+  const targets = [...Object.values(options.queues).flat(), ...Object.keys(options.waitFor), ...Object.values(options.waitFor).flat()];
   const problem = createProblem({ graph: { targets, deps: options.waitFor }, costs: options.costs, nodes: options.nodes });
   const { assign, queueOf } = toAssignment(problem, options.queues);
   const waitFor = problem.preds;
