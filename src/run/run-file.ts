@@ -35,6 +35,19 @@ export const TargetOutcomeSchema = z.discriminatedUnion('status', [
 ]);
 export type TargetOutcome = z.infer<typeof TargetOutcomeSchema>;
 
+export const LogSliceSchema = z.strictObject({
+  kind: z.enum(['sccache', 'registry']),
+  /** File in the run dir: sccache.log, zot.jsonl (Zot) or registry.jsonl (Distribution). */
+  file: z.string(),
+  host: z.string(),
+  remotePath: z.string(),
+  startOffset: z.number().int().nonnegative(),
+  endOffset: z.number().int().nonnegative(),
+  sizeBytes: z.number().int().nonnegative(),
+  warning: z.string().optional(),
+});
+export type LogSliceEntry = z.infer<typeof LogSliceSchema>;
+
 export const RunFileSchema = z.strictObject({
   version: z.literal(RUN_VERSION),
   stamp: z.string(),
@@ -62,5 +75,14 @@ export const RunFileSchema = z.strictObject({
   registryCachePatterns: z.array(z.string()),
   registryLogFormat: z.enum(['zot', 'distribution']),
   warnings: z.array(z.string()),
+  // Added by the harness (all optional, so older run.json files still read):
+  /** cold = no caches; warm = caches on. bench runs warm, one target at a time. */
+  mode: z.enum(['cold', 'warm']).optional(),
+  /** Placement strategy of plan.json. */
+  strategy: z.string().optional(),
+  /** The cache log slices in the run dir: byte offsets of the run window in the remote file. */
+  logs: z.array(LogSliceSchema).optional(),
+  /** SIGINT or SIGTERM when the run was interrupted. */
+  interruptedBy: z.string().optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

@@ -1,0 +1,36 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../shared/logger.js';
+import type { runHistoryTrace } from './executors/buildx.js';
+
+// After each target, its build record's trace goes to trace-<target>.json. Fetches run in the
+// background (dependents do not wait for them); finalize awaits whatever is in flight.
+
+export interface TraceCollector {
+  collect(job: { target: string; builder: string; buildRef: string }): void;
+  /** Waits for every fetch started so far; returns one warning per trace that could not be had. */
+  settle(): Promise<string[]>;
+}
+
+export function createTraceCollector({ runDir, fetchTrace, logger }: { runDir: string; fetchTrace: typeof runHistoryTrace; logger: Logger }): TraceCollector {
+  const pending: Promise<string | undefined>[] = [];
+  const fetchOne = async ({ target, builder, buildRef }: { target: string; builder: string; buildRef: string }) => {
+    const outcome = await fetchTrace({ builder, buildRef });
+    if (!outcome.ok) {
+      logger.warn({ target, buildRef, command: outcome.command, error: outcome.errorTail }, 'trace fetch failed');
+      return `no trace for ${target}: \`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}`;
+    }
+    await writeFile(path.join(runDir, `trace-${target}.json`), outcome.stdout);
+    logger.info({ target, buildRef, bytes: outcome.stdout.length }, 'trace saved');
+    return undefined;
+  };
+  return {
+    collect(job) {
+      pending.push(fetchOne(job).catch((error: unknown) => `no trace for ${job.target}: ${(error as Error).message}`));
+    },
+    async settle() {
+      const results = await Promise.all(pending);
+      return results.filter((warning): warning is string => warning !== undefined);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { request } from 'undici';
+import type { Config } from '../config/schema.js';
+import { runBuildxInspect } from './executors/buildx.js';
+import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
+import { buildSizeCommand } from './capture-logs.js';
+import type { PreflightProbes } from './preflight.js';
+import { fetchManifestExists, fetchRegistryStatus } from './registry-client.js';
+import { loadDockerCredentials } from './read-docker-auth.js';
+
+// The real probes behind preflight: buildx, undici, the OCI registry client and ssh2.
+
+async function fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<number> {
+  const response = await request(url, { method, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  await response.body.dump();
+  return response.statusCode;
+}
+
+export async function createPreflightProbes(config: Config, connect: ConnectRemoteHost = connectRemoteHost): Promise<PreflightProbes> {
+  const baseUrl = config.registry.url;
+  const credentials = await loadDockerCredentials(new URL(baseUrl).host);
+  return {
+    inspectBuilder: (builder) => runBuildxInspect(builder),
+    fetchStatus,
+    pingRegistry: () => fetchRegistryStatus('/v2/', { baseUrl, credentials, method: 'GET' }),
+    manifestExists: (repository, reference) => fetchManifestExists(repository, reference, { baseUrl, credentials }),
+    async checkRemoteLog(ssh, path) {
+      const host = await connect(ssh);
+      try {
+        const result = await host.run(buildSizeCommand(path), { timeoutMs: 15_000 });
+        if (result.exitCode !== 0) throw new Error(`cannot read it: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+      } finally {
+        host.close();
+      }
+    },
+  };
+}

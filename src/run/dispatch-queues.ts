@@ -1,0 +1,95 @@
+import path from 'node:path';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
+import type { CommandOutcome, RunBakeOptions } from './executors/buildx.js';
+import type { RunContext } from './load-run-context.js';
+import { runNodeQueues, type Executor, type QueueEvent, type SettledOutcome } from './node-queue.js';
+import type { Progress } from './progress.js';
+import { readBuildMetadata } from './read-build-metadata.js';
+import type { RunFileWriter } from './run-file-writer.js';
+import type { TraceCollector } from './collect-traces.js';
+
+// Phase 4, the measured run: every node's queue through buildx, run.json kept current, each
+// finished target's trace fetched in the background.
+
+export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
+
+/** Environment every build gets: the run's namespace, and published inputs (target: contexts only resolve within one builder). */
+export function toBuildEnv(context: RunContext): Record<string, string> {
+  return { REGISTRY_NAME: context.settings.namespace, PUBLISHED_INPUTS: '1' };
+}
+
+export function createBuildxExecutor({ context, bake }: { context: RunContext; bake: Bake }): Executor {
+  const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
+  const { settings } = context;
+  return {
+    async run(job, { signal }) {
+      const metadataFile = path.join(context.runDir, `meta-${job.target}.json`);
+      const outcome = await bake({
+        builder: builders.get(job.node) ?? job.node,
+        target: job.target,
+        metadataFile,
+        statusFile: path.join(context.runDir, `status-${job.target}.jsonl`),
+        bakeFile: context.config.bakeFile,
+        noCache: settings.noCache,
+        clearCacheTo: settings.clearCacheTo,
+        sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
+        push: true,
+        cwd: path.dirname(context.fleetPath),
+        env: toBuildEnv(context),
+        signal,
+      });
+      const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
+      const buildRef = metadata?.['buildx.build.ref'];
+      if (outcome.ok) return { ok: true, buildRef };
+      return { ok: false, exitCode: outcome.exitCode, error: outcome.errorTail || `\`${outcome.command}\` exited ${outcome.exitCode ?? 'without a code'}`, buildRef };
+    },
+  };
+}
+
+export interface DispatchQueuesOptions {
+  context: RunContext;
+  executor: Executor;
+  clock: Clock;
+  signal: AbortSignal;
+  logger: Logger;
+  progress: Progress;
+  runFile: RunFileWriter;
+  traces: TraceCollector;
+}
+
+export async function dispatchQueues(options: DispatchQueuesOptions): Promise<Record<string, SettledOutcome>> {
+  const { context, runFile, logger, progress, traces } = options;
+  const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
+  const onEvent = (event: QueueEvent) => {
+    progress.onQueueEvent(event);
+    if (event.type === 'started') {
+      logger.info({ phase: 'measured', target: event.target, node: event.node }, 'target started');
+      runFile
+        .update((run) => {
+          run.targets[event.target] = { status: 'running', node: event.node, startedAtMs: event.atMs };
+        })
+        .catch((error: unknown) => logger.error({ err: error }, 'run.json update failed'));
+      return;
+    }
+    const { outcome } = event;
+    logger.info({ phase: 'measured', target: event.target, outcome }, `target ${outcome.status}`);
+    runFile
+      .update((run) => {
+        run.targets[event.target] = outcome;
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'run.json update failed'));
+    if (outcome.status !== 'skipped' && outcome.buildRef) {
+      traces.collect({ target: event.target, builder: builders.get(outcome.node) ?? outcome.node, buildRef: outcome.buildRef });
+    }
+  };
+  return runNodeQueues({
+    queues: context.plan.queues,
+    deps: context.waitFor,
+    executor: options.executor,
+    clock: options.clock,
+    signal: options.signal,
+    maxConcurrent: context.settings.maxConcurrent,
+    onEvent,
+  });
+}

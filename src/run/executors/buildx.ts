@@ -1,0 +1,155 @@
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import { execa } from 'execa';
+
+// The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
+// fetch a build record's trace. Expected failures come back as values (reject: false).
+
+export interface BakeArgsOptions {
+  builder: string;
+  target: string;
+  metadataFile: string;
+  bakeFile?: string | undefined;
+  noCache: boolean;
+  clearCacheTo: boolean;
+  sccachePrefix?: string | undefined;
+  push: boolean;
+}
+
+/** Pure: the argv after `docker` for one target's bake. */
+export function buildBakeArgs(options: BakeArgsOptions): string[] {
+  const args = ['buildx', 'bake'];
+  if (options.bakeFile) args.push('-f', options.bakeFile);
+  args.push('--builder', options.builder, '--metadata-file', options.metadataFile, '--progress=rawjson');
+  if (options.noCache) args.push('--no-cache');
+  if (options.clearCacheTo) args.push('--set', '*.cache-to=');
+  if (options.sccachePrefix !== undefined) args.push('--set', `*.args.SCCACHE_WEBDAV_KEY_PREFIX=${options.sccachePrefix}`);
+  if (options.push) args.push('--push');
+  args.push(options.target);
+  return args;
+}
+
+export interface CommandOutcome {
+  ok: boolean;
+  exitCode: number | null;
+  command: string;
+  /** The last lines of human-readable stderr (JSON status lines excluded), for error messages. */
+  errorTail: string;
+  stdout: string;
+}
+
+export interface RunBakeOptions extends BakeArgsOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** The rawjson status stream (stderr) is written here. */
+  statusFile: string;
+  signal: AbortSignal;
+}
+
+/** Non-JSON stderr lines and vertex errors: what a person needs to see when a build fails. */
+export function collectErrorLine(line: string, tail: string[]): void {
+  const trimmed = line.trim();
+  if (trimmed === '') return;
+  if (trimmed.startsWith('{')) {
+    const match = /"error":"((?:[^"\\]|\\.)+)"/.exec(trimmed);
+    if (match?.[1]) tail.push(JSON.parse(`"${match[1]}"`) as string);
+  } else tail.push(trimmed);
+  if (tail.length > 12) tail.splice(0, tail.length - 12);
+}
+
+export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> {
+  const args = buildBakeArgs(options);
+  const subprocess = execa('docker', args, {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: true,
+    reject: false,
+    cancelSignal: options.signal,
+    forceKillAfterDelay: 10_000,
+    buffer: { stdout: true, stderr: false },
+    stdin: 'ignore',
+  });
+  const statusStream = createWriteStream(options.statusFile);
+  const tail: string[] = [];
+  subprocess.stderr.pipe(statusStream);
+  const lines = createInterface({ input: subprocess.stderr, crlfDelay: Infinity });
+  lines.on('line', (line) => collectErrorLine(line, tail));
+  const result = await subprocess;
+  await finished(statusStream).catch(() => undefined);
+  const ok = !result.failed && result.exitCode === 0;
+  const why = result.isCanceled ? 'cancelled' : result.timedOut ? 'timed out' : undefined;
+  return {
+    ok,
+    exitCode: result.exitCode ?? null,
+    command: `docker ${args.join(' ')}`,
+    errorTail: [why, ...tail].filter(Boolean).join('\n'),
+    stdout: String(result.stdout ?? ''),
+  };
+}
+
+async function runDocker(args: string[], options: { timeoutMs: number; signal?: AbortSignal }): Promise<CommandOutcome> {
+  const result = await execa('docker', args, {
+    reject: false,
+    timeout: options.timeoutMs,
+    ...(options.signal ? { cancelSignal: options.signal } : {}),
+    stdin: 'ignore',
+  });
+  return {
+    ok: !result.failed && result.exitCode === 0,
+    exitCode: result.exitCode ?? null,
+    command: `docker ${args.join(' ')}`,
+    errorTail: (result.timedOut ? `timed out after ${options.timeoutMs} ms\n` : '') + String(result.stderr ?? '').trim().split('\n').slice(-6).join('\n'),
+    stdout: String(result.stdout ?? ''),
+  };
+}
+
+/** Preflight: the builder answers and its nodes start. */
+export function runBuildxInspect(builder: string, timeoutMs = 60_000): Promise<CommandOutcome> {
+  return runDocker(['buildx', 'inspect', '--bootstrap', '--builder', builder], { timeoutMs });
+}
+
+/** `buildx.build.ref` is `<builder>/<node>/<id>`; history commands take the bare id. */
+export function toHistoryId(buildRef: string): string {
+  return buildRef.split('/').at(-1) ?? buildRef;
+}
+
+export interface FetchTraceOptions {
+  builder: string;
+  buildRef: string;
+  /** Bounded: attempts × delay. BuildKit saves a trace up to 3 s after the build. */
+  attempts?: number;
+  retryDelayMs?: number;
+  signal?: AbortSignal;
+}
+
+function isRunningRecord(stdout: string): boolean {
+  try {
+    const record = JSON.parse(stdout) as { Status?: unknown };
+    return typeof record.Status === 'string' && record.Status.toLowerCase() === 'running';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until the record is no longer running (`history inspect`), then fetches its trace
+ * (`history trace` prints Jaeger JSON when stdout is not a TTY; it finalizes the record itself),
+ * retrying a bounded number of times while the trace is missing.
+ */
+export async function runHistoryTrace(options: FetchTraceOptions): Promise<CommandOutcome> {
+  const { builder, buildRef, attempts = 5, retryDelayMs = 1_000 } = options;
+  const id = toHistoryId(buildRef);
+  let last: CommandOutcome | undefined;
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (attempt > 0) await delay(retryDelayMs * attempt);
+    const inspect = await runDocker(['buildx', 'history', 'inspect', '--builder', builder, '--format', 'json', id], { timeoutMs: 30_000 });
+    if (inspect.ok && isRunningRecord(inspect.stdout)) continue;
+    last = await runDocker(['buildx', 'history', 'trace', '--builder', builder, id], { timeoutMs: 60_000 });
+    if (last.ok && last.stdout.trim().startsWith('{')) return last;
+  }
+  return (
+    last ?? { ok: false, exitCode: null, command: `docker buildx history trace --builder ${builder} ${id}`, errorTail: 'the record was still running', stdout: '' }
+  );
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { Config } from '../config/schema.js';
+import { loadPlanInputs } from '../config/load-plan-inputs.js';
+import type { ConfigOverrides } from '../config/resolve-config.js';
+import type { BakePrint, TargetGraph } from '../graph/index.js';
+import { createPlan, type Plan } from '../plan/index.js';
+import { readPlanFile } from '../plan/plan-file-io.js';
+import type { Clock } from '../shared/clock.js';
+import { UsageError } from '../shared/errors.js';
+import { findQueueProblems } from './node-queue.js';
+import type { Harness } from './run-file.js';
+import { createRunSettings, type RunSettings } from './run-settings.js';
+import { createRunDir } from './run-stamp.js';
+
+// Phase 1: config, graph and plan (the same packer as `rocm-perf plan`, or a saved plan.json).
+
+export interface RunContext {
+  harness: Harness;
+  stamp: string;
+  root: string;
+  /** `<root>/<stamp>`, created exclusively; removed again if preflight fails. */
+  runDir: string;
+  fleetPath: string;
+  config: Config;
+  graph: TargetGraph;
+  print: BakePrint;
+  plan: Plan;
+  settings: RunSettings;
+  /** target → what its queue waits for (in-run deps, plus stage barriers for `stages`). */
+  waitFor: Record<string, string[]>;
+  warnings: string[];
+}
+
+export interface LoadRunContextOptions {
+  harness: Harness;
+  fleetPath: string;
+  flags: ConfigOverrides;
+  root: string;
+  strategy?: string | undefined;
+  /** Reuse a saved plan.json instead of planning now. */
+  planPath?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  clock: Clock;
+}
+
+/** A saved plan must cover exactly the run's targets, on nodes the fleet has. */
+export function findPlanMismatches(plan: Plan, graph: TargetGraph, config: Config): string[] {
+  const problems: string[] = [];
+  const planned = new Set(Object.keys(plan.targets));
+  const wanted = new Set(graph.targets);
+  const missing = graph.targets.filter((target) => !planned.has(target));
+  const extra = [...planned].filter((target) => !wanted.has(target)).sort();
+  if (missing.length > 0) problems.push(`the plan has no place for ${missing.join(', ')}`);
+  if (extra.length > 0) problems.push(`the plan places targets the run does not build: ${extra.join(', ')}`);
+  const nodes = new Set(config.nodes.map((node) => node.name));
+  for (const node of Object.keys(plan.queues)) if (!nodes.has(node)) problems.push(`the plan queues work on ${node}, which fleet.yaml does not list`);
+  return problems;
+}
+
+export async function loadRunContext(options: LoadRunContextOptions): Promise<RunContext> {
+  const { harness, fleetPath, flags, env, clock } = options;
+  const inputs = await loadPlanInputs({ fleetPath, flags, env });
+  const { config, graph, print, costs } = inputs;
+  const plan = options.planPath
+    ? await readPlanFile(path.resolve(options.planPath))
+    : createPlan({ graph, costs, nodes: config.nodes, strategy: options.strategy, arch: config.arch, createdAt: new Date(clock.nowMs()).toISOString() });
+  const waitFor = Object.fromEntries(Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]));
+  const problems = [...(options.planPath ? findPlanMismatches(plan, graph, config) : []), ...findQueueProblems(plan.queues, waitFor)];
+  if (problems.length > 0) {
+    throw new UsageError(`the plan cannot be run:\n  ${problems.join('\n  ')}`, { hint: 're-run `rocm-perf plan --out DIR` for these targets, or drop --plan' });
+  }
+  const root = path.resolve(options.root);
+  const { stamp, dir } = await createRunDir({ root, clock });
+  const settings = createRunSettings({ harness, config, stamp, env });
+  return { harness, stamp, root, runDir: dir, fleetPath: config.source, config, graph, print, plan, settings, waitFor, warnings: [...inputs.warnings] };
+}

@@ -1,0 +1,105 @@
+import type { SshTarget } from '../config/schema.js';
+import { PreflightError } from '../shared/errors.js';
+import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from './bootstrap.js';
+import type { CommandOutcome } from './executors/buildx.js';
+import type { RunContext } from './load-run-context.js';
+
+// Phase 2: everything the run needs answers, before anything starts. Every problem is listed at once.
+
+export interface PreflightProbes {
+  inspectBuilder(builder: string): Promise<CommandOutcome>;
+  /** HTTP status of a plain request; throws on connection errors. */
+  fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<number>;
+  /** `GET /v2/` with the auth dance; throws on connection errors. */
+  pingRegistry(): Promise<number>;
+  manifestExists: ManifestExists;
+  /** Connects over ssh and reads the log's size; throws with a message on any failure. */
+  checkRemoteLog(ssh: SshTarget, path: string): Promise<void>;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function checkBuilders(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  const byBuilder = new Map<string, string[]>();
+  for (const node of context.config.nodes) byBuilder.set(node.builder, [...(byBuilder.get(node.builder) ?? []), node.name]);
+  const results = await Promise.all(
+    [...byBuilder].map(async ([builder, nodes]) => {
+      const outcome = await probes.inspectBuilder(builder).catch((error: unknown) => ({ ok: false, command: `docker buildx inspect --bootstrap --builder ${builder}`, errorTail: errorText(error) }));
+      if (outcome.ok) return undefined;
+      return `builder ${builder} (node ${nodes.join(', ')}): \`${outcome.command}\` failed: ${outcome.errorTail.trim() || 'no output'}. Fix: create or start the builder, or correct nodes[].builder in fleet.yaml`;
+    }),
+  );
+  return results.filter((problem): problem is string => problem !== undefined);
+}
+
+async function checkNodeExporters(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  const results = await Promise.all(
+    context.config.nodes.map(async (node) => {
+      try {
+        const status = await probes.fetchStatus(node.nodeExporterUrl, 'GET');
+        if (status === 200) return undefined;
+        return `node_exporter of ${node.name} at ${node.nodeExporterUrl} answered ${status}. Fix: check nodes[].node_exporter in fleet.yaml`;
+      } catch (error) {
+        return `node_exporter of ${node.name} at ${node.nodeExporterUrl} does not answer: ${errorText(error)}. Fix: start prometheus-node-exporter on ${node.name}, or correct nodes[].node_exporter`;
+      }
+    }),
+  );
+  return results.filter((problem): problem is string => problem !== undefined);
+}
+
+async function checkRegistry(context: RunContext, probes: PreflightProbes): Promise<{ ok: boolean; problems: string[] }> {
+  const url = `${context.config.registry.url}/v2/`;
+  try {
+    const status = await probes.pingRegistry();
+    if (status === 200) return { ok: true, problems: [] };
+    const fix = status === 401 ? 'log in (docker login) so ~/.docker/config.json holds credentials' : 'check registry.url in fleet.yaml';
+    return { ok: false, problems: [`registry ${url} answered ${status}. Fix: ${fix}`] };
+  } catch (error) {
+    return { ok: false, problems: [`registry ${url} does not answer: ${errorText(error)}. Fix: start the registry, or correct registry.url in fleet.yaml`] };
+  }
+}
+
+async function checkSccache(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  const url = context.config.sccache.url;
+  try {
+    const status = await probes.fetchStatus(url, 'OPTIONS');
+    if (status >= 200 && status < 300) return [];
+    return [`sccache WebDAV ${url} answered OPTIONS with ${status}. Fix: enable dav_ext_methods OPTIONS (see .builders/nginx-sccache.conf), or correct sccache.url`];
+  } catch (error) {
+    return [`sccache WebDAV ${url} does not answer: ${errorText(error)}. Fix: start nginx with .builders/nginx-sccache.conf, or correct sccache.url`];
+  }
+}
+
+async function checkLogs(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  const logs = [
+    { what: 'registry log', key: 'registry.log', log: context.config.registry.log },
+    { what: 'sccache log', key: 'sccache.log', log: context.config.sccache.log },
+  ];
+  const results = await Promise.all(
+    logs.map(async ({ what, key, log }) => {
+      if (!log) return undefined;
+      try {
+        await probes.checkRemoteLog(log.ssh, log.path);
+        return undefined;
+      } catch (error) {
+        return `${what} ${log.path} on ${log.ssh.host}: ${errorText(error)}. Fix: check ssh access and ${key} in fleet.yaml`;
+      }
+    }),
+  );
+  return results.filter((problem): problem is string => problem !== undefined);
+}
+
+/** Runs every check concurrently; returns what bootstrap must build, or throws PreflightError listing all problems. */
+export async function runPreflight(context: RunContext, probes: PreflightProbes): Promise<BootstrapPlan> {
+  const [builders, exporters, registry, sccache, logs] = await Promise.all([
+    checkBuilders(context, probes),
+    checkNodeExporters(context, probes),
+    checkRegistry(context, probes),
+    checkSccache(context, probes),
+    checkLogs(context, probes),
+  ]);
+  const bootstrap: BootstrapPlan = registry.ok ? await findBootstrapPlan(context, probes.manifestExists) : { targets: [], missing: [], problems: [] };
+  const problems = [...builders, ...exporters, ...registry.problems, ...sccache, ...logs, ...bootstrap.problems];
+  if (problems.length > 0) throw new PreflightError(problems, { hint: 'fix every line above and run again; nothing was built or pushed' });
+  return bootstrap;
+}

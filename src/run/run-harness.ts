@@ -1,0 +1,223 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { createSampler, createSamplesWriter, type CreateSamplerOptions, type Sampler } from '../collect/index.js';
+import type { ConfigOverrides } from '../config/resolve-config.js';
+import { writePlanFile } from '../plan/plan-file-io.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { runBootstrap } from './bootstrap.js';
+import { createLogCapture, type LogCapture, type LogSource } from './capture-logs.js';
+import { createTraceCollector } from './collect-traces.js';
+import { createPreflightProbes } from './create-preflight-probes.js';
+import { createBuildxExecutor, dispatchQueues, toBuildEnv, type Bake } from './dispatch-queues.js';
+import { runBake, runHistoryTrace } from './executors/buildx.js';
+import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
+import { finalizeRun, type MeasuredResources } from './finalize-run.js';
+import { loadRunContext, type RunContext } from './load-run-context.js';
+import type { SettledOutcome } from './node-queue.js';
+import type { PreflightProbes } from './preflight.js';
+import { runPreflight } from './preflight.js';
+import { createProgress, type Progress } from './progress.js';
+import { RUN_VERSION, type Harness, type RunFile } from './run-file.js';
+import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
+import { acquireRunLock, type RunLock } from './run-lock.js';
+
+// cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
+
+export interface HarnessDeps {
+  clock: Clock;
+  bake: Bake;
+  fetchTrace: typeof runHistoryTrace;
+  connect: ConnectRemoteHost;
+  createProbes: (context: RunContext) => Promise<PreflightProbes>;
+  createSampler: (options: CreateSamplerOptions) => Sampler;
+  /** Writes data.json, report.md and index.html; returns warnings. */
+  writeReport: (runDir: string) => Promise<string[]>;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export interface RunHarnessOptions {
+  harness: Harness;
+  fleetPath: string;
+  flags: ConfigOverrides;
+  root: string;
+  strategy?: string | undefined;
+  planPath?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
+  signal: AbortSignal;
+  sampleIntervalMs?: number;
+  logPollIntervalMs?: number;
+  deps?: Partial<HarnessDeps>;
+}
+
+export interface HarnessResult {
+  runDir: string;
+  exitCode: number;
+  run: RunFile;
+}
+
+const defaultDeps = (): HarnessDeps => ({
+  clock: systemClock,
+  bake: runBake,
+  fetchTrace: runHistoryTrace,
+  connect: connectRemoteHost,
+  createProbes: (context) => createPreflightProbes(context.config),
+  createSampler,
+  writeReport: () => Promise.resolve(['the report module is not available in this build; run `rocm-perf report` later']),
+  stderr: process.stderr,
+});
+
+function createInitialRun(context: RunContext, nowMs: number): RunFile {
+  const { config, settings, plan } = context;
+  return {
+    version: RUN_VERSION,
+    stamp: context.stamp,
+    harness: context.harness,
+    mode: settings.mode,
+    namespace: settings.namespace,
+    arch: config.arch,
+    sccachePrefix: settings.sccachePrefix,
+    liveSccachePrefix: settings.liveSccachePrefix,
+    fleetPath: context.fleetPath,
+    strategy: plan.strategy,
+    status: 'running',
+    startedAtMs: nowMs,
+    measuredStartedAtMs: null,
+    finishedAtMs: null,
+    exitCode: null,
+    nodes: config.nodes.map((node) => ({ name: node.name, builder: node.builder, ...(node.address ? { address: node.address } : {}), linkMbps: node.linkMbps, speed: node.speed })),
+    targets: Object.fromEntries(Object.entries(plan.targets).map(([target, entry]) => [target, { status: 'pending' as const, node: entry.node }])),
+    bootstrapped: [],
+    registryCachePatterns: config.registry.cachePatterns,
+    registryLogFormat: config.registry.logFormat,
+    warnings: [...context.warnings],
+  };
+}
+
+export function toLogSources(context: RunContext): LogSource[] {
+  const { registry, sccache } = context.config;
+  const sources: LogSource[] = [];
+  if (sccache.log) sources.push({ kind: 'sccache', file: 'sccache.log', ...sccache.log });
+  if (registry.log) sources.push({ kind: 'registry', file: registry.logFormat === 'zot' ? 'zot.jsonl' : 'registry.jsonl', ...registry.log });
+  return sources;
+}
+
+interface Live {
+  context: RunContext;
+  deps: HarnessDeps;
+  logger: Logger;
+  progress: Progress;
+  runFile: RunFileWriter;
+  options: RunHarnessOptions;
+  bootstrapTargets: readonly string[];
+}
+
+async function startMeasured({ context, deps, logger, runFile, options }: Live): Promise<MeasuredResources> {
+  const samples = createSamplesWriter(path.join(context.runDir, 'samples.jsonl'));
+  const sampler = deps.createSampler({
+    nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
+    intervalMs: options.sampleIntervalMs ?? 2_000,
+    onSample: (sample) => samples.write(sample),
+  });
+  sampler.start();
+  const sources = toLogSources(context);
+  let logCapture: LogCapture | undefined = createLogCapture({ sources, runDir: context.runDir, connect: deps.connect, logger });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await logCapture.start();
+    timer = setInterval(() => void logCapture?.poll(), options.logPollIntervalMs ?? 5_000);
+  } catch (error) {
+    logger.error({ err: error }, 'log capture did not start');
+    await runFile.update((run) => void run.warnings.push(`cache log capture did not start: ${(error as Error).message}`));
+    logCapture = undefined;
+  }
+  const capture = logCapture;
+  return {
+    stopSampler: async () => {
+      if (timer) clearInterval(timer);
+      try {
+        await sampler.stop();
+      } finally {
+        await samples.close();
+      }
+    },
+    logCapture: capture,
+    traces: createTraceCollector({ runDir: context.runDir, fetchTrace: deps.fetchTrace, logger }),
+  };
+}
+
+function interruptedOutcomes(context: RunContext): Record<string, SettledOutcome> {
+  return Object.fromEntries(Object.entries(context.plan.targets).map(([target, entry]) => [target, { status: 'skipped' as const, node: entry.node, reason: 'interrupted' }]));
+}
+
+async function runPhases(live: Live): Promise<HarnessResult> {
+  const { context, deps, logger, progress, runFile, options } = live;
+  const { signal } = options;
+  let resources: MeasuredResources | undefined;
+  let outcomes: Record<string, SettledOutcome> = {};
+  try {
+    progress.phase('bootstrap');
+    const bootstrapped = await runBootstrap({
+      context,
+      targets: live.bootstrapTargets,
+      bake: deps.bake,
+      env: toBuildEnv(context),
+      signal,
+      logger,
+      onTarget: (target, node) => progress.note(`bootstrap: building ${target} on ${node} (warm, pushed, not sampled)`),
+    });
+    await runFile.update((run) => void (run.bootstrapped = bootstrapped));
+    if (signal.aborted) outcomes = interruptedOutcomes(context);
+    else {
+      progress.phase(`measured run: ${context.harness} into ${context.settings.namespace}`);
+      await runFile.update((run) => void (run.measuredStartedAtMs = deps.clock.nowMs()));
+      resources = await startMeasured(live);
+      const executor = createBuildxExecutor({ context, bake: deps.bake });
+      outcomes = await dispatchQueues({ context, executor, clock: deps.clock, signal, logger, progress, runFile, traces: resources.traces });
+    }
+  } catch (error) {
+    logger.error({ err: error }, 'run aborted by an error');
+    const fatal = `the run stopped: ${(error as Error).message}`;
+    await finalizeRun({ context, runFile, resources, outcomes, interruptedBy: undefined, fatal, clock: deps.clock, logger, writeReport: deps.writeReport });
+    throw error;
+  } finally {
+    progress.stop();
+  }
+  progress.phase('finalize');
+  const interruptedBy = signal.aborted ? String(signal.reason ?? 'SIGINT') : undefined;
+  const run = await finalizeRun({ context, runFile, resources, outcomes, interruptedBy, clock: deps.clock, logger, writeReport: deps.writeReport });
+  progress.note(`run ${context.stamp}: ${run.status} (exit ${run.exitCode}); ${context.runDir}`);
+  return { runDir: context.runDir, exitCode: run.exitCode ?? 1, run };
+}
+
+export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
+  const deps = { ...defaultDeps(), ...options.deps };
+  const context = await loadRunContext({ ...options, clock: deps.clock });
+  const logger = createLogger({ level: 'debug', destination: path.join(context.runDir, 'run.log') });
+  const progress = createProgress({ plan: context.plan, clock: deps.clock, stream: deps.stderr });
+  logger.info({ harness: context.harness, settings: context.settings, plan: context.plan.queues }, 'run loaded');
+  let lock: RunLock | undefined;
+  let bootstrapTargets: string[];
+  try {
+    lock = await acquireRunLock({ root: context.root, namespace: context.settings.namespace, stamp: context.stamp, nowMs: deps.clock.nowMs() });
+    progress.phase('preflight');
+    const bootstrap = await runPreflight(context, await deps.createProbes(context));
+    bootstrapTargets = bootstrap.targets;
+    logger.info({ bootstrap }, 'preflight passed');
+  } catch (error) {
+    await lock?.release();
+    logger.flush();
+    await rm(context.runDir, { recursive: true, force: true });
+    throw error;
+  }
+  await writePlanFile(context.runDir, context.plan);
+  const runFile = createRunFileWriter(context.runDir, createInitialRun(context, deps.clock.nowMs()));
+  await runFile.update(() => undefined);
+  try {
+    return await runPhases({ context, deps, logger, progress, runFile, options, bootstrapTargets });
+  } finally {
+    await lock.release();
+    logger.flush();
+  }
+}
