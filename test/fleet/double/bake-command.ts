@@ -1,0 +1,102 @@
+// `docker buildx bake`: flags → definition → resolve → print, or hand the build to a worker inside the builder's
+// network namespace.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readFleetState, type FleetState } from '../fleet-state.js';
+import { toBakeDefinition, type BakeDefinition } from './bake-definition.js';
+import type { BakeJob } from './bake-job.js';
+import { CliError, type CommandIo } from './cli-error.js';
+import { buildxPersistentFlags, getArray, getBool, getString, parseFlags, type FlagSpec } from './parse-flags.js';
+import { progressModes, type ProgressMode } from './progress.js';
+import { renderBakePrint, resolveBake } from './resolve-bake.js';
+
+export const bakeFlags: readonly FlagSpec[] = [
+  ...buildxPersistentFlags,
+  { name: 'file', kind: 'stringArray', short: 'f' },
+  { name: 'set', kind: 'stringArray' },
+  { name: 'no-cache', kind: 'bool' },
+  { name: 'push', kind: 'bool' },
+  { name: 'print', kind: 'bool' },
+  { name: 'metadata-file', kind: 'string' },
+  { name: 'progress', kind: 'string' },
+  { name: 'pull', kind: 'bool' },
+  { name: 'provenance', kind: 'string' },
+  { name: 'sbom', kind: 'string' },
+  { name: 'allow', kind: 'stringArray' },
+  { name: 'load', kind: 'bool', unimplemented: true },
+  { name: 'list', kind: 'string' },
+  { name: 'call', kind: 'string', unimplemented: true },
+  { name: 'check', kind: 'bool', unimplemented: true },
+  { name: 'var', kind: 'stringArray', unimplemented: true },
+];
+
+function readDefinition(files: readonly string[], state: FleetState, cwd: string): BakeDefinition {
+  const paths = files.length > 0 ? files.map((f) => path.resolve(cwd, f)) : [existsSync(path.join(cwd, 'docker-bake.json')) ? path.join(cwd, 'docker-bake.json') : state.bakeDefinitionPath];
+  const merged: BakeDefinition = { group: {}, target: {} };
+  for (const file of paths) {
+    if (!file.endsWith('.json')) throw new CliError(`${file}: the rocm-perf fleet double reads JSON bake files only (the \`bake --print\` form)`);
+    if (!existsSync(file)) throw new CliError(`failed to read ${file}: open ${file}: no such file or directory`);
+    const definition = toBakeDefinition(JSON.parse(readFileSync(file, 'utf8')), file);
+    Object.assign(merged.group, definition.group);
+    for (const [name, target] of Object.entries(definition.target)) merged.target[name] = { ...merged.target[name], ...target };
+  }
+  return merged;
+}
+
+function toProgress(value: string | undefined): ProgressMode {
+  const mode = value ?? 'auto';
+  if (!(progressModes as readonly string[]).includes(mode)) throw new CliError(`invalid progress mode "${mode}"`);
+  return mode as ProgressMode;
+}
+
+export function resolveBuilder(flag: string | undefined, state: FleetState): string {
+  const name = flag ?? process.env.BUILDX_BUILDER ?? state.defaultBuilder;
+  if (!state.builders[name]) throw new CliError(`no builder "${name}" found`);
+  return name;
+}
+
+function runWorker(state: FleetState, builder: string, jobPath: string): Promise<number> {
+  const netns = state.builders[builder]!.netns;
+  const entry = process.argv[1]!;
+  const args = ['netns', 'exec', netns, process.execPath, ...process.execArgv, entry, '__fleet-bake-worker', jobPath];
+  const child = spawn('ip', args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
+    child.once('error', () => resolve(1));
+  });
+}
+
+export async function runBakeCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  const flags = parseFlags(argv, bakeFlags);
+  if (getBool(flags, 'help')) return io.out('Usage:  docker buildx bake [OPTIONS] [TARGET...]\n'), 0;
+  if (getBool(flags, 'print') && getString(flags, 'list') !== undefined) throw new CliError('--print and --list are mutually exclusive');
+  if (getString(flags, 'list') !== undefined) throw new CliError('--list is a real buildx flag the rocm-perf fleet double does not implement');
+  const progress = toProgress(getString(flags, 'progress'));
+  const state = readFleetState(io.statePath());
+  const resolved = resolveBake({
+    definition: readDefinition(getArray(flags, 'file'), state, process.cwd()),
+    names: flags.args,
+    overrides: getArray(flags, 'set'),
+    push: getBool(flags, 'push'),
+    noCache: getBool(flags, 'no-cache'),
+  });
+  if (getBool(flags, 'print')) return io.out(`${renderBakePrint(resolved)}\n`), 0;
+  const builder = resolveBuilder(getString(flags, 'builder'), state);
+  const metadataFile = getString(flags, 'metadata-file');
+  const job: BakeJob = {
+    version: 1,
+    statePath: io.statePath(),
+    builder,
+    targets: resolved.targets,
+    requested: resolved.requested,
+    progress,
+    ...(metadataFile === undefined ? {} : { metadataFile: path.resolve(metadataFile) }),
+    command: ['docker', 'buildx', 'bake', ...argv].join(' '),
+  };
+  const jobsDir = path.join(state.stateDir, 'jobs');
+  mkdirSync(jobsDir, { recursive: true });
+  const jobPath = path.join(jobsDir, `${Date.now()}-${process.pid}.json`);
+  writeFileSync(jobPath, JSON.stringify(job));
+  return runWorker(state, builder, jobPath);
+}

@@ -1,0 +1,130 @@
+// The bake definition the double reads (the JSON form `bake --print` prints, which bake also accepts as a file),
+// normalised so composable attributes are always flat string maps.
+import { z } from 'zod';
+
+export type Attrs = Record<string, string>;
+
+const Composable = z.array(z.union([z.string(), z.record(z.string(), z.union([z.string(), z.boolean(), z.number()]))])).optional();
+const StringMap = z.record(z.string(), z.string().nullable()).optional();
+
+export const RawBakeTargetSchema = z.looseObject({
+  description: z.string().optional(),
+  inherits: z.array(z.string()).optional(),
+  annotations: z.array(z.string()).optional(),
+  attest: Composable,
+  context: z.string().optional(),
+  contexts: StringMap,
+  dockerfile: z.string().optional(),
+  'dockerfile-inline': z.string().optional(),
+  args: StringMap,
+  labels: StringMap,
+  tags: z.array(z.string()).optional(),
+  'cache-from': Composable,
+  'cache-to': Composable,
+  target: z.string().optional(),
+  secret: Composable,
+  ssh: Composable,
+  platforms: z.array(z.string()).optional(),
+  output: Composable,
+  pull: z.boolean().optional(),
+  'no-cache': z.boolean().optional(),
+  network: z.string().optional(),
+  'no-cache-filter': z.array(z.string()).optional(),
+  'shm-size': z.string().optional(),
+  ulimits: z.array(z.string()).optional(),
+  call: z.string().optional(),
+  entitlements: z.array(z.string()).optional(),
+  'extra-hosts': StringMap,
+});
+
+export const RawBakeDefinitionSchema = z.looseObject({
+  group: z.record(z.string(), z.looseObject({ description: z.string().optional(), targets: z.array(z.string()).default([]) })).optional(),
+  target: z.record(z.string(), RawBakeTargetSchema).default({}),
+});
+
+export interface BakeTarget {
+  description?: string;
+  inherits?: string[];
+  annotations?: string[];
+  attest?: Attrs[];
+  context?: string;
+  contexts?: Record<string, string | null>;
+  dockerfile?: string;
+  'dockerfile-inline'?: string;
+  args?: Record<string, string | null>;
+  labels?: Record<string, string | null>;
+  tags?: string[];
+  'cache-from'?: Attrs[];
+  'cache-to'?: Attrs[];
+  target?: string;
+  secret?: Attrs[];
+  ssh?: Attrs[];
+  platforms?: string[];
+  output?: Attrs[];
+  pull?: boolean;
+  'no-cache'?: boolean;
+  network?: string;
+  'no-cache-filter'?: string[];
+  'shm-size'?: string;
+  ulimits?: string[];
+  call?: string;
+  entitlements?: string[];
+  'extra-hosts'?: Record<string, string | null>;
+}
+
+export interface BakeDefinition {
+  group: Record<string, { description?: string; targets: string[] }>;
+  target: Record<string, BakeTarget>;
+}
+
+/** Key order of Go's `bake.Target` struct, which `--print` follows. */
+export const targetKeyOrder: readonly (keyof BakeTarget)[] = [
+  'description', 'inherits', 'annotations', 'attest', 'context', 'contexts', 'dockerfile', 'dockerfile-inline', 'args',
+  'labels', 'tags', 'cache-from', 'cache-to', 'target', 'secret', 'ssh', 'platforms', 'output', 'pull', 'no-cache',
+  'network', 'no-cache-filter', 'shm-size', 'ulimits', 'call', 'entitlements', 'extra-hosts',
+];
+
+export const composableKeys = ['attest', 'cache-from', 'cache-to', 'secret', 'ssh', 'output'] as const;
+type ComposableKey = (typeof composableKeys)[number];
+
+/** `type=registry,ref=x,mode=max` → map; a bare value means a registry ref (cache) or a local dest (output). */
+export function parseComposable(key: ComposableKey, value: string): Attrs {
+  if (!value.includes('=')) {
+    if (key === 'cache-from' || key === 'cache-to') return { type: 'registry', ref: value };
+    if (key === 'output') return { type: 'local', dest: value };
+    return { id: value };
+  }
+  const attrs: Attrs = {};
+  for (const field of value.split(',')) {
+    const eq = field.indexOf('=');
+    if (eq === -1) throw new Error(`invalid value ${field}`);
+    attrs[field.slice(0, eq).trim().toLowerCase()] = field.slice(eq + 1);
+  }
+  return attrs;
+}
+
+function toAttrs(key: ComposableKey, entry: string | Record<string, string | boolean | number>): Attrs {
+  if (typeof entry === 'string') return parseComposable(key, entry);
+  return Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, String(v)]));
+}
+
+export function toBakeDefinition(raw: unknown, source: string): BakeDefinition {
+  const parsed = RawBakeDefinitionSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`${source}: not a bake definition: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const target: Record<string, BakeTarget> = {};
+  for (const [name, rawTarget] of Object.entries(parsed.data.target)) {
+    const t = { ...rawTarget } as Record<string, unknown>;
+    for (const key of composableKeys) {
+      const list = rawTarget[key];
+      if (list !== undefined) t[key] = list.map((entry) => toAttrs(key, entry));
+    }
+    target[name] = t;
+  }
+  const group: BakeDefinition['group'] = {};
+  for (const [name, g] of Object.entries(parsed.data.group ?? {})) {
+    group[name] = g.description === undefined ? { targets: g.targets } : { description: g.description, targets: g.targets };
+  }
+  return { group, target };
+}

@@ -1,0 +1,79 @@
+// Runs inside the builder's network namespace: builds the job's targets (linked ones first, the rest in
+// parallel), records history and traces, writes the metadata file when everything succeeded.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFleetState } from '../fleet-state.js';
+import { BakeJobSchema, type BakeJob } from './bake-job.js';
+import { buildTarget, type TargetOutcome } from './build-target.js';
+import { toLinkedTargets } from './build-steps.js';
+import { createCpuBurner } from './cpu-burner.js';
+import { writeHistoryRecord } from './history-store.js';
+import { createProgressWriter } from './progress.js';
+import { createTraceRecorder, renderSpanStream } from './spans.js';
+import type { BuildEnv } from './build-context.js';
+
+function readJob(jobPath: string): BakeJob {
+  const parsed = BakeJobSchema.parse(JSON.parse(readFileSync(jobPath, 'utf8')));
+  return { ...parsed, targets: parsed.targets };
+}
+
+function scheduleTargets(job: BakeJob, build: (name: string) => Promise<TargetOutcome>): Promise<TargetOutcome[]> {
+  const started = new Map<string, Promise<TargetOutcome>>();
+  const start = (name: string): Promise<TargetOutcome> => {
+    const existing = started.get(name);
+    if (existing) return existing;
+    const target = job.targets[name]!;
+    const deps = toLinkedTargets({ target } as Parameters<typeof toLinkedTargets>[0]).filter((dep) => dep in job.targets);
+    const promise = Promise.all(deps.map(start)).then((outcomes) => {
+      const failed = outcomes.find((o) => o.error !== undefined);
+      if (failed) return { name, record: failed.record, metadata: {}, error: `canceled: dependency ${failed.name} failed` };
+      return build(name);
+    });
+    started.set(name, promise);
+    return promise;
+  };
+  return Promise.all(Object.keys(job.targets).map(start));
+}
+
+export async function runBakeWorker(jobPath: string): Promise<number> {
+  const job = readJob(jobPath);
+  const state = readFleetState(job.statePath);
+  const builderState = state.builders[job.builder]!;
+  const recorder = createTraceRecorder();
+  const names = Object.keys(job.targets);
+  const bakeSpan = recorder.startSpan({ name: `bake ${job.requested.join(' ')}`, service: 'buildx', attrs: { command: job.command } });
+  recorder.startSpan({ name: 'load buildkit capabilities', parent: bakeSpan, service: 'buildx' }).end();
+  const burner = createCpuBurner(state.cpuDutyCycle);
+  const env: BuildEnv = {
+    state,
+    builder: job.builder,
+    node: builderState.node,
+    recorder,
+    bakeSpan,
+    progress: createProgressWriter({ mode: job.progress, write: (line) => process.stderr.write(`${line}\n`) }),
+    burner,
+    sccacheEndpoint: state.sccacheUrl,
+    userAgent: `buildkit/${state.buildkitVersion.split('.').slice(0, 2).join('.')}`,
+  };
+  const outcomes = await scheduleTargets(job, (name) => {
+    const endpoint = job.targets[name]!.args?.SCCACHE_WEBDAV_ENDPOINT;
+    const prefixed = names.length > 1 ? createProgressWriter({ mode: job.progress, write: (line) => process.stderr.write(`${line}\n`), prefix: name }) : env.progress;
+    return buildTarget({ ...env, progress: prefixed, sccacheEndpoint: endpoint ?? env.sccacheEndpoint }, name, job.targets[name]!);
+  });
+  await burner.close();
+  bakeSpan.end();
+  const traceBlob = renderSpanStream(recorder.toStubs());
+  for (const outcome of outcomes) if (!outcome.error?.startsWith('canceled')) writeHistoryRecord(state.stateDir, outcome.record, traceBlob);
+  const failures = outcomes.filter((o) => o.error !== undefined);
+  for (const failure of failures) process.stderr.write(`ERROR: target ${failure.name}: ${failure.error}\n`);
+  if (failures.length > 0) return 1;
+  if (job.metadataFile) writeMetadataFile(job.metadataFile, outcomes);
+  return 0;
+}
+
+function writeMetadataFile(filePath: string, outcomes: readonly TargetOutcome[]): void {
+  const body = Object.fromEntries([...outcomes].sort((a, b) => a.name.localeCompare(b.name)).map((o) => [o.name, o.metadata]));
+  const temp = `${filePath}.tmp-${process.pid}`;
+  writeFileSync(temp, `${JSON.stringify(body, null, 2)}\n`);
+  renameSync(temp, filePath);
+}
+

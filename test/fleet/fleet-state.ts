@@ -1,0 +1,68 @@
+// The state file the fleet writes for the `docker` double (env ROCM_PERF_FLEET_STATE). Read back through zod.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const fleetStateEnvVar = 'ROCM_PERF_FLEET_STATE';
+
+export const BuilderStateSchema = z.strictObject({
+  /** Network namespace the builder's work runs in. */
+  netns: z.string().min(1),
+  /** BuildKit node name, `<builder>0`. */
+  node: z.string().min(1),
+  /** The node's address on the fleet bridge. */
+  address: z.string().min(1),
+});
+
+export const TargetStateSchema = z.strictObject({
+  /** Scaled compile seconds of the target (all sccache misses, nothing layer-cached). */
+  buildSeconds: z.number().nonnegative(),
+  /** Bytes the image push uploads (layers + config + manifest, roughly). */
+  imageBytes: z.number().int().nonnegative(),
+  /** Bytes the registry cache export uploads. */
+  cacheBytes: z.number().int().nonnegative(),
+  /** Source revision; the layer cache only hits when the cache-from manifest was written for this revision. */
+  revision: z.string().min(1).default('1'),
+  /** Number of sccache compile units the main RUN step splits into. */
+  compileUnits: z.number().int().positive(),
+  /** Size of one sccache entry. */
+  sccacheEntryBytes: z.number().int().positive(),
+});
+
+export const FleetStateSchema = z.strictObject({
+  version: z.literal(1),
+  runId: z.string().min(1),
+  /** Where the double keeps history records and traces. */
+  stateDir: z.string().min(1),
+  defaultBuilder: z.string().min(1),
+  builders: z.record(z.string(), BuilderStateSchema),
+  /** sccache WebDAV endpoint (nginx on the bridge), used unless a target passes SCCACHE_WEBDAV_ENDPOINT. */
+  sccacheUrl: z.string().min(1),
+  /** The registry as clients see it (the Zot-logging proxy). */
+  registryUrl: z.string().min(1),
+  /** The bake definition used when no `-f` is given (the box's `--print` JSON). */
+  bakeDefinitionPath: z.string().min(1),
+  targets: z.record(z.string(), TargetStateSchema),
+  /** Fraction of each second the CPU burner spins (1 = a full core). */
+  cpuDutyCycle: z.number().min(0).max(1).default(1),
+  /** BuildKit version the double claims (decides span attribute keys only in name). */
+  buildkitVersion: z.string().default('v0.27.1'),
+});
+
+export type FleetState = z.output<typeof FleetStateSchema>;
+export type RawFleetState = z.input<typeof FleetStateSchema>;
+export type TargetState = z.output<typeof TargetStateSchema>;
+
+export function readFleetState(statePath: string): FleetState {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(statePath, 'utf8'));
+  } catch (error) {
+    throw new Error(`${statePath}: cannot read the fleet state (${String(error)}); start the fleet with \`npm run fleet:up\``, { cause: error });
+  }
+  const parsed = FleetStateSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`${statePath}: not a fleet state file of version 1 (${issues}); restart the fleet`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,10 @@
+export { boxNodes, boxTargets, defaultBoxScale } from './box-scenario.js';
+export type { BoxScale } from './box-scenario.js';
+export { createBoxFleet } from './create-box-fleet.js';
+export type { BoxFleetFiles, CreateBoxFleetOptions } from './create-box-fleet.js';
+export { assertFleetCanStart, findFleetBlocker, fleetTestCommand } from './fleet-prerequisites.js';
+export { fleetStateEnvVar, readFleetState } from './fleet-state.js';
+export type { FleetState } from './fleet-state.js';
+export { cleanupStaleFleets } from './network.js';
+export { startFleet } from './start-fleet.js';
+export type { FleetNodeHandle, RunningFleet, StartFleetOptions } from './start-fleet.js';
