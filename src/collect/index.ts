@@ -16,3 +16,5 @@ export { readSamples } from './node-exporter/read-samples.js';
 export * from './types.js';
 export { parseBuildkitTrace } from './buildkit/parse-trace.js';
 export type { ParseBuildkitTraceOptions, ParsedBuildkitTrace } from './buildkit/parse-trace.js';
+export { buildTraceGap } from './buildkit/build-trace-gap.js';
+export type { TraceGap } from './buildkit/build-trace-gap.js';
