@@ -8,7 +8,7 @@ import type { RunInputs, StreamInput } from './run-inputs.js';
 
 export function buildStreamSummary(stream: StreamInput, live: boolean): StreamSummary {
   const { stats } = stream;
-  const warnings = stream.present ? findStreamWarnings(stats) : [];
+  const warnings = stream.present ? [...findStreamWarnings(stats), ...(stream.extraWarnings ?? [])] : [];
   if (stream.present && stats.bytes === 0 && !live) {
     warnings.unshift(`${stream.name}: present but empty (0 bytes); every figure drawn from it would read 0`);
   }

@@ -17,6 +17,8 @@ export interface StreamInput {
   name: string;
   present: boolean;
   stats: StreamStats;
+  /** The parser's own warnings beyond StreamStats (e.g. a trace with spans but no steps); shown loud. */
+  extraWarnings?: readonly string[];
 }
 
 export interface RunInputs {

@@ -1,0 +1,47 @@
+import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArtifactError } from '../shared/errors.js';
+import { ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
+
+// The page's two scripts, served or copied beside index.html so it works offline: ECharts from the installed
+// `echarts` package, and the page bundle built by `npm run build` (scripts/build-page.ts → dist/page/).
+
+export interface PageAssets {
+  [ECHARTS_SCRIPT]: Buffer;
+  [PAGE_SCRIPT]: Buffer;
+}
+
+export function resolveEchartsScript(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('echarts')), ECHARTS_SCRIPT);
+}
+
+/** dist/page/report-page.js, found from src/report (dev, tests) or dist/report (installed). */
+export function pageBundleCandidates(): string[] {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return [path.resolve(here, '../page', PAGE_SCRIPT), path.resolve(here, '../../dist/page', PAGE_SCRIPT)];
+}
+
+async function findPageBundle(): Promise<string> {
+  for (const candidate of pageBundleCandidates()) {
+    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+  }
+  throw new ArtifactError(pageBundleCandidates()[1]!, 'the report page bundle is missing', {
+    hint: 'run `npm run build` (it bundles src/report/page/report-page.ts with esbuild)',
+  });
+}
+
+let cached: Promise<PageAssets> | undefined;
+
+export function readPageAssets(): Promise<PageAssets> {
+  cached ??= (async () => ({
+    [ECHARTS_SCRIPT]: await readFile(resolveEchartsScript()),
+    [PAGE_SCRIPT]: await readFile(await findPageBundle()),
+  }))().catch((error: unknown) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}

@@ -1,0 +1,111 @@
+import type { ECharts } from 'echarts';
+import { buildChartLayoutFor, buildChartOption } from '../build-chart-option.js';
+import { DataFileSchema, type DataFile } from '../data-file.js';
+import { renderSummaryHtml, renderWarningsHtml } from '../render-summary-html.js';
+
+// The browser side of index.html (bundled with esbuild into report-page.js; ECharts is the global from
+// echarts.min.js). Every data.json is checked against DataFileSchema — the same zod schema `report` writes
+// with — before it reaches the chart. Polls with If-None-Match; a 304 costs nothing. Legend state survives
+// updates because the option is rebuilt with it.
+
+declare const echarts: { init: (dom: HTMLElement, theme?: string | null, opts?: { renderer?: string }) => ECharts };
+
+interface PageState {
+  chart: ECharts;
+  model: DataFile;
+  selected: Record<string, boolean>;
+  etag: string | null;
+  updates: number;
+  lastError: string | null;
+}
+
+declare global {
+  interface Window {
+    rocmPerf?: PageState;
+  }
+}
+
+export function parseDataFile(json: unknown): { model: DataFile } | { error: string } {
+  const result = DataFileSchema.safeParse(json);
+  if (result.success) return { model: result.data };
+  const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  return { error: `data.json does not match the report schema (version ${String((json as { version?: unknown } | null)?.version)}): ${issues.join('; ')}` };
+}
+
+function byId(id: string): HTMLElement {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`page element #${id} missing`);
+  return element;
+}
+
+function showError(state: Pick<PageState, 'lastError'>, message: string | null): void {
+  state.lastError = message;
+  const box = byId('error');
+  box.textContent = message ?? '';
+  box.style.display = message ? 'block' : 'none';
+}
+
+function paint(state: PageState, model: DataFile): void {
+  const container = byId('chart');
+  const { height } = buildChartLayoutFor(model);
+  const resized = container.style.height !== `${height}px`;
+  container.style.height = `${height}px`;
+  if (resized) state.chart.resize();
+  state.chart.setOption(buildChartOption(model, { interactive: true, selected: state.selected }), { replaceMerge: ['series'] });
+  byId('warnings').innerHTML = renderWarningsHtml(model);
+  byId('summary').innerHTML = renderSummaryHtml(model);
+  state.model = model;
+}
+
+function setStatus(text: string): void {
+  byId('status').textContent = text;
+}
+
+async function poll(state: PageState, src: string): Promise<void> {
+  const headers: Record<string, string> = state.etag ? { 'If-None-Match': state.etag } : {};
+  const response = await fetch(src, { headers, cache: 'no-cache' });
+  if (response.status === 304) return;
+  if (!response.ok) throw new Error(`GET ${src}: HTTP ${response.status}`);
+  const parsed = parseDataFile(await response.json());
+  if ('error' in parsed) {
+    showError(state, parsed.error);
+    return;
+  }
+  state.etag = response.headers.get('ETag');
+  if (parsed.model.generatedAtMs !== state.model.generatedAtMs || state.updates === 0) {
+    paint(state, parsed.model);
+    state.updates += 1;
+  }
+  showError(state, null);
+  setStatus(`data.json generated ${new Date(parsed.model.generatedAtMs).toISOString().replace('.000Z', 'Z')}${parsed.model.run.status === 'running' ? ' · live' : ''}`);
+}
+
+function start(): void {
+  const script = document.currentScript as HTMLScriptElement | null;
+  const pollMs = Number(script?.dataset.pollMs ?? 2000);
+  const src = script?.dataset.src ?? 'data.json';
+  const parsed = parseDataFile(JSON.parse(byId('initial-data').textContent ?? 'null'));
+  const chart = echarts.init(byId('chart'), null, { renderer: 'canvas' });
+  if ('error' in parsed) {
+    showError({ lastError: null }, parsed.error);
+    return;
+  }
+  const state: PageState = { chart, model: parsed.model, selected: {}, etag: null, updates: 0, lastError: null };
+  window.rocmPerf = state;
+  paint(state, parsed.model);
+  chart.on('legendselectchanged', (event: unknown) => {
+    // Each legend reports only its own names; merge so the other legends' state is kept.
+    state.selected = { ...state.selected, ...(event as { selected: Record<string, boolean> }).selected };
+    paint(state, state.model);
+  });
+  window.addEventListener('resize', () => chart.resize());
+  if (location.protocol === 'file:' || !(pollMs > 0)) return;
+  const tick = (): void => {
+    poll(state, src)
+      .catch((error: unknown) => setStatus(`poll failed: ${error instanceof Error ? error.message : String(error)}; retrying`))
+      .finally(() => setTimeout(tick, pollMs));
+  };
+  setTimeout(tick, pollMs);
+}
+
+if (typeof document !== 'undefined') start();

@@ -1,0 +1,67 @@
+import type { DataFile, SccacheCounts } from './data-file.js';
+import { formatBytes, formatDuration, formatPct } from './format-units.js';
+
+// The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
+// data.json update, so both always agree. Pure; every value is escaped.
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('');
+  return `<table><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+export function renderWarningsHtml(model: DataFile): string {
+  const items = model.summary.warnings.map((w) => `<li class="${w.level}">${w.level === 'loud' ? '⚠ ' : ''}${escapeHtml(w.message)}</li>`);
+  return items.length ? `<ul class="warnings">${items.join('')}</ul>` : '';
+}
+
+export function renderSummaryHtml(model: DataFile): string {
+  const { summary } = model;
+  const harness = summary.harness;
+  const targets = table(
+    ['target', 'node', 'status', 'build', 'total', 'gap (setup+export)', 'upload', 'uploaded', 'cached steps', 'plan start → finish', 'critical'],
+    summary.targets.map((t) => [
+      t.target,
+      t.node,
+      t.status,
+      formatDuration(t.buildSeconds),
+      formatDuration(t.totalSeconds),
+      formatDuration(t.exportSeconds),
+      formatDuration(t.uploadSeconds),
+      formatBytes(t.uploadBytes),
+      `${t.cachedSteps}/${t.totalSteps}`,
+      t.plannedStartSeconds === null ? '—' : `+${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
+      t.onCriticalPath ? 'yes' : '',
+    ]),
+  );
+  const nodes = table(
+    ['node', 'builder', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],
+    summary.nodes.map((n) => [n.node, n.builder, formatDuration(n.busySeconds), formatDuration(n.idleSeconds), formatPct(n.utilisationPct), formatPct(n.cpuMeanPct), formatPct(n.cpuPeakPct), formatPct(n.memPeakPct), String(n.sampleGaps)]),
+  );
+  const sccacheRow = (who: string, c: SccacheCounts): string[] => [who, String(c.hits), String(c.misses), String(c.writes), formatBytes(c.bytesRead), formatBytes(c.bytesWritten)];
+  const sccache = table(['sccache', 'hits', 'misses', 'writes', 'read', 'written'], [
+    sccacheRow('total', summary.sccache.total),
+    ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
+    sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
+  ]);
+  const r = summary.registry;
+  const registry = table(['registry writes', 'bytes', 'blobs', 'manifests'], [
+    ['cache', formatBytes(r.cache.bytesWritten), String(r.cache.blobsWritten), String(r.cache.manifestsWritten)],
+    ['image', formatBytes(r.image.bytesWritten), String(r.image.blobsWritten), String(r.image.manifestsWritten)],
+  ]);
+  const streams = table(['stream', 'bytes', 'lines', 'records', 'skipped', 'rejected'],
+    Object.entries(summary.streams).map(([name, s]) => [s.present ? name : `${name} (absent)`, String(s.bytes), String(s.lines), String(s.records), String(s.skipped), String(s.rejected)]));
+  return [
+    `<h2>Targets <small>(${escapeHtml(harness)} harness)</small></h2>${targets}`,
+    `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,
+    `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)</small></h2>${sccache}`,
+    `<h2>Registry writes <small>(${escapeHtml(harness)} harness)</small></h2>${registry}`,
+    `<h2>Critical path</h2><p>measured (${escapeHtml(formatDuration(summary.criticalPath.measuredSeconds))}): ${escapeHtml(summary.criticalPath.measured.join(' → ') || 'none')}</p>` +
+      `<p>planned: ${escapeHtml(summary.criticalPath.planned.join(' → ') || 'no plan.json')}</p>`,
+    `<h2>Input streams</h2>${streams}`,
+  ].join('\n');
+}

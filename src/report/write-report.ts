@@ -1,0 +1,50 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DataFile } from './data-file.js';
+import { readPageAssets } from './page-assets.js';
+import { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
+import { renderHtml } from './render-html.js';
+import { renderReportMd } from './render-report-md.js';
+
+// Writes a run's report files into its dir: data.json, report.md with timeline.svg and targets.svg beside it,
+// index.html with echarts.min.js and report-page.js beside it. Each file is written beside and renamed, so a
+// reader (serve, a browser polling data.json) never sees half a file.
+
+export const REPORT_FILES = {
+  data: 'data.json',
+  markdown: 'report.md',
+  timeline: 'timeline.svg',
+  targets: 'targets.svg',
+  html: 'index.html',
+} as const;
+
+export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  await writeFile(temp, content);
+  await rename(temp, file);
+}
+
+export function serialiseModel(model: DataFile): string {
+  return `${JSON.stringify(model)}\n`;
+}
+
+export interface WriteReportOptions {
+  dir: string;
+  model: DataFile;
+}
+
+/** Renders everything first (so a render failure writes nothing), then writes. Returns the paths written. */
+export async function writeReport({ dir, model }: WriteReportOptions): Promise<string[]> {
+  const assets = await readPageAssets();
+  const files: [string, string | Buffer][] = [
+    [REPORT_FILES.data, serialiseModel(model)],
+    [REPORT_FILES.timeline, renderChartSvg(model)],
+    [REPORT_FILES.targets, renderTargetsSvg(model)],
+    [REPORT_FILES.markdown, renderReportMd({ model, charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets } })],
+    [REPORT_FILES.html, renderHtml({ model, assetBase: './' })],
+    ...(Object.entries(assets) as [string, Buffer][]),
+  ];
+  await mkdir(dir, { recursive: true });
+  for (const [name, content] of files) await writeFileAtomic(path.join(dir, name), content);
+  return files.map(([name]) => path.join(dir, name));
+}
