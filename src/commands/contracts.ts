@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { CONTRACT_PAIRS, renderContractsReport, runContracts, type CliCommandSpec, type ContractPair, type ContractPaths, type SourceLocation } from '../contracts/index.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { createProgram } from '../program.js';
@@ -61,6 +62,8 @@ function toPaths(options: ContractsCommandOptions, fleetFromDefault: boolean): P
 
 // Thin: flags → runContracts → print; exit 1 when any pair disagrees.
 export async function runContractsCommand(options: ContractsCommandOptions, { fleetFromDefault = false } = {}): Promise<void> {
+  // Each schema is parsed a handful of times in this short process: zod's JIT compile would cost more than it saves.
+  z.config({ jitless: true });
   const repoDir = existingPath('--repo', options.repo ?? process.cwd()) ?? process.cwd();
   const { commands, envVars } = listCliCommands();
   const report = await runContracts({

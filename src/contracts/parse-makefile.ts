@@ -38,15 +38,15 @@ function joinContinuations(text: string): MakeRecipeLine[] {
 // Pure: Makefile text → variables, exported names and rules (targets with their recipe lines).
 export function parseMakefile(text: string): ParsedMakefile {
   const parsed: ParsedMakefile = { variables: new Map(), exported: [], rules: [] };
-  let rule: MakeRule | undefined;
+  let recipe: MakeRecipeLine[] | undefined;
   for (const { text: raw, line } of joinContinuations(text)) {
     if (raw.startsWith('\t')) {
-      if (rule && raw.trim() !== '' && !raw.trim().startsWith('#')) rule.recipe.push({ text: raw.trim(), line });
+      if (recipe && raw.trim() !== '' && !raw.trim().startsWith('#')) recipe.push({ text: raw.trim(), line });
       continue;
     }
     const stripped = raw.replace(/#.*$/, '').trim();
     if (stripped === '') continue;
-    rule = undefined;
+    recipe = undefined;
     const exportOnly = /^export\s+([^=]+)$/.exec(stripped);
     if (exportOnly?.[1]) {
       for (const name of exportOnly[1].split(/\s+/).filter(Boolean)) parsed.exported.push({ name, line });
@@ -60,10 +60,9 @@ export function parseMakefile(text: string): ParsedMakefile {
     }
     const ruleMatch = RULE.exec(stripped);
     if (ruleMatch?.[1]) {
-      for (const target of ruleMatch[1].split(/\s+/).filter(Boolean)) {
-        rule = { target, line, recipe: [] };
-        parsed.rules.push(rule);
-      }
+      const shared: MakeRecipeLine[] = [];
+      recipe = shared;
+      for (const target of ruleMatch[1].split(/\s+/).filter(Boolean)) parsed.rules.push({ target, line, recipe: shared });
     }
   }
   return parsed;

@@ -18,6 +18,8 @@ export interface FleetFacts {
   costsPath: string;
   bakePrintPath: string | undefined;
   registryLog: FleetRegistryLog;
+  /** fleet.yaml `sccache.log.path` and its line: the file the sccache collector slices. */
+  sccacheLog: { fleetPath: string; path: string | undefined; line: number | undefined };
   /** ssh settings of the sccache log host (the cache host), for `--remote`. */
   cacheHost: SshFacts | undefined;
 }
@@ -67,6 +69,7 @@ export function readFleetFacts(text: string, fleetPath: string): FleetFacts {
       logPathLine: lineOf(['registry', 'log'], 'path') ?? lineOf(['registry']),
       logFormatLine: lineOf(['registry'], 'log_format') ?? lineOf(['registry']),
     },
+    sccacheLog: { fleetPath, path: asString(sccacheLog.path), line: lineOf(['sccache', 'log'], 'path') ?? lineOf(['sccache']) },
     cacheHost: findLogHost(raw, sccacheLog),
   };
 }

@@ -148,7 +148,7 @@ export async function runContracts(options: RunContractsOptions): Promise<Contra
   const wanted = (pair: ContractPair) => options.only === undefined || options.only.length === 0 || options.only.includes(pair);
   const results: ContractResult[] = [];
   if (wanted('nginx-log-format') || wanted('nginx-deployed-conf')) {
-    const nginx = await runNginxContracts({ confPath: ctx.paths.nginxConf, show: ctx.show, remote: options.remote, cacheHost: ctx.facts.cacheHost });
+    const nginx = await runNginxContracts({ confPath: ctx.paths.nginxConf, repoDir, show: ctx.show, facts: ctx.facts, remote: options.remote });
     results.push(...nginx.filter((result) => wanted(result.pair)));
   }
   if (wanted('registry-log')) results.push(checkRegistryPair(ctx, options.zotConfigPath));

@@ -1,0 +1,37 @@
+import { connectRemoteHost, quoteShell } from '../run/executors/remote-host.js';
+import type { SshFacts } from './read-fleet-facts.js';
+
+// Read-only: `cat` one file on a remote host over ssh (the run/ executor). Loaded only under --remote, so the
+// command's usual path never loads ssh2.
+
+export interface FetchRemoteFileOptions {
+  host: SshFacts;
+  path: string;
+  timeoutMs?: number;
+}
+
+export interface FetchedRemoteFile {
+  label: string;
+  path: string;
+  /** Undefined when the file could not be read; `error` says why. */
+  text: string | undefined;
+  error: string | undefined;
+}
+
+export async function fetchRemoteFile({ host, path, timeoutMs = 15_000 }: FetchRemoteFileOptions): Promise<FetchedRemoteFile> {
+  const target = { host: host.host, user: host.user, port: host.port, identity_file: host.identityFile };
+  let label = `${host.user ?? ''}${host.user ? '@' : ''}${host.host}`;
+  try {
+    const remote = await connectRemoteHost(target, { timeoutMs });
+    label = remote.label;
+    try {
+      const result = await remote.run(`cat -- ${quoteShell(path)}`, { timeoutMs });
+      if (result.exitCode === 0) return { label, path, text: result.stdout.toString('utf8'), error: undefined };
+      return { label, path, text: undefined, error: `\`cat ${path}\` exited ${String(result.exitCode)}: ${result.stderr.trim()}` };
+    } finally {
+      remote.close();
+    }
+  } catch (error) {
+    return { label, path, text: undefined, error: (error as Error).message };
+  }
+}
