@@ -37,7 +37,7 @@ export function createProgram(): Command {
   addPlanInputs(addCommon(program.command('plan')))
     .description('place every target on a node (builds nothing)')
     .addOption(commonFlags.json())
-    .option('--strategy <name>', 'placement strategy (see --compare)')
+    .option('--strategy <name>', 'placement strategy: heft-ls (default), heft, lpt, build-only, stages')
     .option('--compare', 'every strategy side by side', false)
     .option('--out <dir>', 'write plan.json into DIR')
     .action(async (options: Record<string, unknown>) => {
