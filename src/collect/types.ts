@@ -83,9 +83,13 @@ export interface SccacheRecord {
   kind: SccacheKind;
   /** hit: body bytes sent; write: request content length; otherwise 0. */
   bytes: number;
+  /** Set on a write whose request carried no Content-Length: `bytes` is 0 but the size is unknown. */
+  bytesUnknown?: boolean;
   /** Key prefix: the URI path between the location root and the 3-level key, e.g. `rocm/gfx1201`. */
   keyPrefix: string | undefined;
   durationMs: number;
+  /** The fleet node whose address made the request, when the reader was given an address → node map. */
+  node?: string;
 }
 
 // ---- registry (Zot session log or CNCF Distribution JSON log) ----
@@ -108,6 +112,8 @@ export interface RegistryRecord {
   durationMs: number | null;
   /** Matched a cache pattern (`registry.cache_patterns`). */
   isCache: boolean;
+  /** The fleet node whose address made the request, when the reader was given an address → node map. */
+  node?: string;
 }
 
 // ---- BuildKit trace, per target ----

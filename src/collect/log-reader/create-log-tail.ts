@@ -1,0 +1,85 @@
+// An incremental reader of one append-only log file: the first read finds the window's start by binary search,
+// later reads parse only the bytes appended since. A file that shrank or was replaced starts over (`reset`).
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import type { StreamStats } from '../types.js';
+import type { LogCursor, LogWindow } from '../logs/log-cursor.js';
+import { createLogCursor, feedLogCursor, flushLogCursor } from '../logs/log-cursor.js';
+import type { LogLineParser } from '../logs/line-outcome.js';
+import { findWindowOffset } from './find-window-offset.js';
+
+export interface LogTailOptions<R, A = undefined> extends LogLineParser<R> {
+  path: string;
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  /** How far lines may be out of time order; default 5000 ms. */
+  slackMs?: number;
+  /** Label for StreamStats; default the file's base name. */
+  source?: string;
+  chunkBytes?: number;
+  /** Running aggregate over every record kept, updated in place as records arrive (re-created on reset). */
+  aggregate?: { create: () => A; add: (aggregate: A, record: R) => void };
+}
+
+export interface LogTailRead<R, A = undefined> {
+  /** Records kept since the previous read. */
+  records: R[];
+  /** Cumulative since the cursor (re)started. */
+  stats: StreamStats;
+  aggregate: A;
+  /** The file shrank or was replaced, so the cursor started over. */
+  reset: boolean;
+  /** File offset the next read starts from. */
+  offset: number;
+}
+
+export interface LogTail<R, A = undefined> {
+  /** New records since the last read. The last line is kept back until its newline arrives. */
+  read(): Promise<LogTailRead<R, A>>;
+  /** Like read, then also parses an unterminated last line (for one-shot reads of a finished log). */
+  readToEnd(): Promise<LogTailRead<R, A>>;
+}
+
+interface TailState<A> {
+  cursor: LogCursor | undefined;
+  inode: number | undefined;
+  aggregate: A;
+}
+
+export function createLogTail<R extends { tsMs: number }, A = undefined>(options: LogTailOptions<R, A>): LogTail<R, A> {
+  const window: LogWindow = { fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs ?? 5000 };
+  const source = options.source ?? path.basename(options.path);
+  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
+  const createAggregate = () => options.aggregate?.create() as A;
+  const state: TailState<A> = { cursor: undefined, inode: undefined, aggregate: createAggregate() };
+  const add = options.aggregate?.add;
+  const onRecord = add === undefined ? undefined : (record: R) => add(state.aggregate, record);
+  const feedOptions = { parser: options, window, onRecord };
+
+  async function read(final: boolean): Promise<LogTailRead<R, A>> {
+    const handle = await open(options.path, 'r');
+    try {
+      const { size, ino } = await handle.stat();
+      const reset = state.cursor !== undefined && (size < state.cursor.offset || ino !== state.inode);
+      if (state.cursor === undefined || reset) {
+        const start = window.fromMs === undefined ? 0 : await findWindowOffset({ handle, sizeBytes: size, targetMs: window.fromMs - window.slackMs, timeOfLine: options.timeOfLine });
+        state.cursor = createLogCursor(source, start);
+        state.inode = ino;
+        state.aggregate = createAggregate();
+      }
+      const cursor = state.cursor;
+      const records: R[] = [];
+      while (cursor.offset < size && !cursor.pastWindow) {
+        const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - cursor.offset), cursor.offset);
+        if (bytesRead === 0) break;
+        for (const record of feedLogCursor(cursor, chunk.subarray(0, bytesRead), feedOptions)) records.push(record);
+      }
+      if (final) for (const record of flushLogCursor(cursor, feedOptions)) records.push(record);
+      return { records, stats: structuredClone(cursor.stats), aggregate: state.aggregate, reset, offset: cursor.offset };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  return { read: () => read(false), readToEnd: () => read(true) };
+}

@@ -1,0 +1,33 @@
+// Glob patterns on `<repository>:<tag>` (fleet.yaml `registry.cache_patterns`): `*` matches any run of characters
+// (including `/`), `?` one character; everything else is literal.
+
+function toGlobRegExp(pattern: string): RegExp {
+  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  return new RegExp(`^${body}$`, 's');
+}
+
+export interface CacheMatcher {
+  /** A manifest `<repository>:<tag>` (or `<repository>@<digest>`) matched against the full patterns. */
+  isCacheManifest(repository: string, reference: string): boolean;
+  /** A blob has no tag: it is cache when a pattern whose tag part is `*` matches its repository. */
+  isCacheRepository(repository: string): boolean;
+}
+
+function splitPattern(pattern: string): { repository: string; tag: string } {
+  const colon = pattern.lastIndexOf(':');
+  return colon < 0 ? { repository: pattern, tag: '*' } : { repository: pattern.slice(0, colon), tag: pattern.slice(colon + 1) };
+}
+
+export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
+  const full = patterns.map(toGlobRegExp);
+  const repositoryOnly = patterns
+    .map(splitPattern)
+    .filter((part) => part.tag === '*')
+    .map((part) => toGlobRegExp(part.repository));
+  const isCacheRepository = (repository: string) => repositoryOnly.some((regExp) => regExp.test(repository));
+  return {
+    isCacheManifest: (repository, reference) =>
+      reference.includes(':') ? isCacheRepository(repository) : full.some((regExp) => regExp.test(`${repository}:${reference}`)),
+    isCacheRepository,
+  };
+}

@@ -1,0 +1,62 @@
+// OCI distribution routes, from a logged request path (path plus raw query). Repository names may contain `/`,
+// so the path is split at the LAST `/blobs/`, `/manifests/`, `/tags/list` or `/referrers/`.
+
+export type RegistryRoute =
+  | { kind: 'blob'; repository: string; digest: string }
+  | { kind: 'upload-start'; repository: string; digest: string | undefined; mount: string | undefined }
+  | { kind: 'upload'; repository: string; uuid: string; digest: string | undefined }
+  | { kind: 'manifest'; repository: string; reference: string }
+  | { kind: 'tags'; repository: string }
+  | { kind: 'referrers'; repository: string }
+  | { kind: 'other' };
+
+const other: RegistryRoute = { kind: 'other' };
+
+function decodeSafely(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function readQueryParam(query: string, name: string): string | undefined {
+  if (query === '' || !query.includes(name)) return undefined;
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=');
+    const key = equals < 0 ? pair : pair.slice(0, equals);
+    if (key === name) return equals < 0 ? '' : decodeSafely(pair.slice(equals + 1).replaceAll('+', ' '));
+  }
+  return undefined;
+}
+
+function toBlobRoute(repository: string, rest: string, query: string): RegistryRoute {
+  if (rest === 'uploads' || rest === 'uploads/') {
+    return { kind: 'upload-start', repository, digest: readQueryParam(query, 'digest'), mount: readQueryParam(query, 'mount') };
+  }
+  if (rest.startsWith('uploads/')) {
+    return { kind: 'upload', repository, uuid: rest.slice('uploads/'.length), digest: readQueryParam(query, 'digest') };
+  }
+  return rest === '' || rest.includes('/') ? other : { kind: 'blob', repository, digest: decodeSafely(rest) };
+}
+
+/** The route of a `/v2/…` request path; `{ kind: 'other' }` for anything else (catalog, base, non-OCI). */
+export function parseRegistryPath(pathWithQuery: string): RegistryRoute {
+  const questionMark = pathWithQuery.indexOf('?');
+  const pathPart = questionMark < 0 ? pathWithQuery : pathWithQuery.slice(0, questionMark);
+  const query = questionMark < 0 ? '' : pathWithQuery.slice(questionMark + 1);
+  if (!pathPart.startsWith('/v2/')) return other;
+  const name = pathPart.slice(4);
+  const blobs = name.lastIndexOf('/blobs/');
+  const manifests = name.lastIndexOf('/manifests/');
+  const split = Math.max(blobs, manifests);
+  if (split > 0 && split === blobs) return toBlobRoute(name.slice(0, blobs), name.slice(blobs + 7), query);
+  if (split > 0) {
+    const reference = decodeSafely(name.slice(manifests + 11));
+    return reference === '' || reference.includes('/') ? other : { kind: 'manifest', repository: name.slice(0, manifests), reference };
+  }
+  if (name.endsWith('/tags/list') && name.length > 10) return { kind: 'tags', repository: name.slice(0, -10) };
+  const referrers = name.lastIndexOf('/referrers/');
+  return referrers > 0 ? { kind: 'referrers', repository: name.slice(0, referrers) } : other;
+}

@@ -1,0 +1,74 @@
+// RFC 3339 timestamps with 0–9 fractional digits (Go's RFC3339Nano) and nginx's $time_iso8601, parsed by hand:
+// Date.parse is slow on the hot path and its handling of 9 fractional digits is not specified.
+
+let cachedDay = -1;
+let cachedDayMs = 0;
+
+function digits(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const code = text.charCodeAt(i) - 48;
+    if (code < 0 || code > 9) return -1;
+    value = value * 10 + code;
+  }
+  return value;
+}
+
+function toDayMs(year: number, month: number, day: number): number {
+  const key = (year * 100 + month) * 100 + day;
+  if (key !== cachedDay) {
+    cachedDay = key;
+    cachedDayMs = Date.UTC(year, month - 1, day);
+  }
+  return cachedDayMs;
+}
+
+let fractionEnd = 0;
+
+/** Fraction digits from `start` → ms (truncated); sets fractionEnd to the index after the digits. */
+function readFractionMs(text: string, start: number): number {
+  let index = start;
+  let ms = 0;
+  let scale = 100;
+  for (let code = text.charCodeAt(index); code >= 48 && code <= 57; code = text.charCodeAt(++index)) {
+    ms += (code - 48) * scale;
+    scale /= 10;
+  }
+  fractionEnd = index;
+  return Math.floor(ms + 1e-9);
+}
+
+/** Zone at `index` (`Z`, `+hh:mm`, `+hhmm`) → offset ms, or undefined; it must end the text. */
+function readZoneMs(text: string, index: number): number | undefined {
+  const code = text.charCodeAt(index);
+  if ((code === 90 || code === 122) && index + 1 === text.length) return 0;
+  if (code !== 43 && code !== 45) return undefined;
+  const colon = text.charCodeAt(index + 3) === 58 ? 1 : 0;
+  if (index + 5 + colon !== text.length) return undefined;
+  const hours = digits(text, index + 1, 2);
+  const minutes = digits(text, index + 3 + colon, 2);
+  if (hours < 0 || minutes < 0 || hours > 23 || minutes > 59) return undefined;
+  return (code === 45 ? -1 : 1) * (hours * 60 + minutes) * 60_000;
+}
+
+/** Epoch ms (fraction below 1 ms truncated) of an RFC 3339 timestamp, or undefined when it is not one. */
+export function parseRfc3339Ms(text: string): number | undefined {
+  if (text.length < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  const separator = text.charCodeAt(10);
+  if (separator !== 84 && separator !== 116 && separator !== 32) return undefined;
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hours = digits(text, 11, 2);
+  const minutes = digits(text, 14, 2);
+  const seconds = digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 60) return undefined;
+  const dot = text.charCodeAt(19);
+  const hasFraction = dot === 46 || dot === 44;
+  const fractionMs = hasFraction ? readFractionMs(text, 20) : 0;
+  const zoneAt = hasFraction ? fractionEnd : 19;
+  if (hasFraction && (zoneAt === 20 || zoneAt > 29)) return undefined;
+  const zoneMs = readZoneMs(text, zoneAt);
+  if (zoneMs === undefined) return undefined;
+  return toDayMs(year, month, day) + ((hours * 60 + minutes) * 60 + seconds) * 1000 + fractionMs - zoneMs;
+}

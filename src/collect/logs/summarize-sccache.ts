@@ -1,0 +1,82 @@
+// sccache records → totals, per node, per key prefix, and the live vs this run's prefix split.
+import type { SccacheRecord } from '../types.js';
+
+export interface SccacheTotals {
+  requests: number;
+  hits: number;
+  misses: number;
+  writes: number;
+  overhead: number;
+  other: number;
+  /** Writes whose size is unknown (no Content-Length): their bytes are not in bytesWritten. */
+  bytesUnknown: number;
+  bytesRead: number;
+  bytesWritten: number;
+}
+
+export interface SccacheSummary {
+  totals: SccacheTotals;
+  /** Keyed by node name, or by client address when no node is known. */
+  byNode: Record<string, SccacheTotals>;
+  /** Keyed by key prefix; requests without one (directory PROPFINDs, stray paths) under `(none)`. */
+  byPrefix: Record<string, SccacheTotals>;
+  /** Requests under the fleet's live prefix. */
+  live: SccacheTotals;
+  /** Requests under this run's own prefix (a cold run), when given. */
+  run: SccacheTotals | undefined;
+}
+
+export interface SummarizeSccacheOptions {
+  livePrefix: string;
+  runPrefix?: string | undefined;
+}
+
+export function createSccacheTotals(): SccacheTotals {
+  return { requests: 0, hits: 0, misses: 0, writes: 0, overhead: 0, other: 0, bytesUnknown: 0, bytesRead: 0, bytesWritten: 0 };
+}
+
+export function addSccacheRecord(totals: SccacheTotals, record: SccacheRecord): void {
+  totals.requests++;
+  switch (record.kind) {
+    case 'hit':
+      totals.hits++;
+      totals.bytesRead += record.bytes;
+      break;
+    case 'miss':
+      totals.misses++;
+      break;
+    case 'write':
+      totals.writes++;
+      totals.bytesWritten += record.bytes;
+      if (record.bytesUnknown === true) totals.bytesUnknown++;
+      break;
+    case 'overhead':
+      totals.overhead++;
+      break;
+    case 'other':
+      totals.other++;
+      break;
+  }
+}
+
+const trimSlashes = (prefix: string) => prefix.replace(/^\/+|\/+$/g, '');
+
+function addTo(groups: Record<string, SccacheTotals>, key: string, record: SccacheRecord): void {
+  const totals = (groups[key] ??= createSccacheTotals());
+  addSccacheRecord(totals, record);
+}
+
+export function summarizeSccache(records: Iterable<SccacheRecord>, options: SummarizeSccacheOptions): SccacheSummary {
+  const livePrefix = trimSlashes(options.livePrefix);
+  const runPrefix = options.runPrefix === undefined ? undefined : trimSlashes(options.runPrefix);
+  const summary: SccacheSummary = { totals: createSccacheTotals(), byNode: {}, byPrefix: {}, live: createSccacheTotals(), run: runPrefix === undefined ? undefined : createSccacheTotals() };
+  for (const record of records) {
+    addSccacheRecord(summary.totals, record);
+    addTo(summary.byNode, record.node ?? record.clientAddress, record);
+    const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
+    addTo(summary.byPrefix, prefix ?? '(none)', record);
+    if (prefix === livePrefix) addSccacheRecord(summary.live, record);
+    if (summary.run !== undefined && prefix === runPrefix) addSccacheRecord(summary.run, record);
+  }
+  return summary;
+}
