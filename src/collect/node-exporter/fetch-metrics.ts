@@ -19,7 +19,7 @@ export const fetchMetricsText: FetchMetrics = async (url, { signal, dispatcher }
     headers: { accept: 'text/plain;version=0.0.4' },
   });
   if (response.statusCode !== 200) {
-    await response.body.dump();
+    await response.body.dump({ limit: 64 * 1024, signal });
     throw new HttpError(url, response.statusCode, `answered HTTP ${response.statusCode}; expected 200 with the metrics text`);
   }
   return response.body.text();
