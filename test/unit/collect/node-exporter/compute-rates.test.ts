@@ -91,6 +91,16 @@ describe('computeSample', () => {
     expect(sample).toMatchObject({ diskWriteBps: 2000, netRxBps: 5000 });
   });
 
+  it("falls back to the sampler's clock when the node's clock stepped backwards (skew, NTP step)", () => {
+    const sample = computeSample({
+      node: 'n1',
+      previous: { tsMs: 0, families: families(scrape(0, 'node_time_seconds 500')) },
+      current: families(scrape(2, 'node_time_seconds 400')),
+      tsMs: 2000,
+    });
+    expect(sample).toMatchObject({ diskWriteBps: 4000, netRxBps: 10000 });
+  });
+
   it('nulls the rates of a counter that went backwards and keeps the others', () => {
     const before = families(scrape(2));
     const after = families(scrape(2).replace('node_network_receive_bytes_total{device="eth0"} 20000', 'node_network_receive_bytes_total{device="eth0"} 5'));

@@ -141,6 +141,13 @@ describe('parseMetrics edge cases', () => {
     expect(stats).toMatchObject({ lines: 2, records: 1, rejected: 1, rejectedExamples: [{ line: 2, reason }] });
   });
 
+  it('survives invalid UTF-8: replacement characters in a label value are kept, in a name rejected', () => {
+    const bytes = Buffer.concat([Buffer.from('x{dev="sd'), Buffer.from([0xff, 0xfe]), Buffer.from('a"} 1\nn'), Buffer.from([0xc3]), Buffer.from(' 2\n')]);
+    const { families, stats } = parseMetrics(bytes.toString('utf8'));
+    expect(families.get('x')?.samples[0]?.labels.dev).toBe('sd\ufffd\ufffda');
+    expect(stats).toMatchObject({ lines: 2, records: 1, rejected: 1 });
+  });
+
   it('keeps a label named __proto__ as a plain label', () => {
     const sample = parseMetrics('x{__proto__="p"} 1\n').families.get('x')?.samples[0];
     expect(sample?.labels.__proto__).toBe('p');
