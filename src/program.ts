@@ -64,7 +64,48 @@ export function createProgram(): Command {
       await runContractsCommand(options as never, { fleetFromDefault: command.getOptionValueSource('fleet') === 'default' });
     });
 
-  for (const name of ['cold', 'warm', 'bench', 'report', 'serve', 'publish', 'costs']) {
+  addCommon(program.command('report'))
+    .description('data.json, report.md with SVG charts and index.html for a run dir (default: the newest run)')
+    .argument('[run-dir]', 'the run dir (default: the newest under --root)')
+    .addOption(commonFlags.root())
+    .addOption(commonFlags.json())
+    .action(async (runDir: string | undefined, options: Record<string, unknown>) => {
+      const { runReportCommand } = await import('./commands/report.js');
+      await runReportCommand({ ...options, runDir } as never);
+    });
+
+  const harnesses = [
+    ['cold', 'cold run: --no-cache, own sccache prefix, pushes into the coldrun namespace, cache export off', async () => (await import('./commands/cold.js')).runColdCommand],
+    ['warm', 'warm run: caches on, pushes, cache export kept and measured as upload', async () => (await import('./commands/warm.js')).runWarmCommand],
+    ['bench', 'one target at a time across the fleet, isolated sccache prefix: what each target costs', async () => (await import('./commands/bench.js')).runBenchCommand],
+  ] as const;
+  for (const [name, description, load] of harnesses) {
+    addPlanInputs(addCommon(program.command(name)))
+      .description(description)
+      .addOption(commonFlags.root())
+      .addOption(commonFlags.json())
+      .option('--strategy <name>', 'placement strategy for the plan (default: the packer\'s)')
+      .option('--plan <file>', 'run a saved plan.json instead of planning now')
+      .option('--sample-interval-ms <ms>', 'node_exporter scrape interval', '2000')
+      .action(async (options: Record<string, unknown>) => {
+        const run = await load();
+        await run(options as never);
+      });
+  }
+
+  addCommon(program.command('costs'))
+    .description('derive build seconds and cache bytes from a run\'s traces and rewrite the target costs')
+    .requiredOption('--from <run>', 'run dir (or a stamp under --root)')
+    .addOption(commonFlags.root())
+    .addOption(commonFlags.costs())
+    .option('--out <file>', 'write here instead of the costs file fleet.yaml names')
+    .option('--dry-run', 'print the new file instead of writing it', false)
+    .action(async (options: Record<string, unknown>) => {
+      const { runCostsCommand } = await import('./commands/costs.js');
+      await runCostsCommand(options as never);
+    });
+
+  for (const name of ['serve', 'publish']) {
     addCommon(program.command(name)).description(`(not built yet) ${name}`).allowUnknownOption().allowExcessArguments().action(notBuiltYet(name));
   }
   return program;

@@ -37,7 +37,7 @@ export type TargetOutcome = z.infer<typeof TargetOutcomeSchema>;
 
 export const LogSliceSchema = z.strictObject({
   kind: z.enum(['sccache', 'registry']),
-  /** File in the run dir: sccache.log, zot.jsonl (Zot) or registry.jsonl (Distribution). */
+  /** File in the run dir: sccache.log, or zot.jsonl for the registry log (either format; see registryLogFormat). */
   file: z.string(),
   host: z.string(),
   remotePath: z.string(),

@@ -57,6 +57,14 @@ export interface HarnessResult {
   run: RunFile;
 }
 
+/** data.json, report.md and index.html for a run dir; returns the report's loud warnings. */
+export async function writeRunReport(runDir: string): Promise<string[]> {
+  const { buildReportModel, readRunInputs, writeReport } = await import('../report/index.js');
+  const model = buildReportModel(await readRunInputs({ dir: runDir, generatedAtMs: Date.now() }));
+  await writeReport({ dir: runDir, model });
+  return model.summary.warnings.filter((warning) => warning.level === 'loud').map((warning) => warning.message);
+}
+
 const defaultDeps = (): HarnessDeps => ({
   clock: systemClock,
   bake: runBake,
@@ -64,7 +72,7 @@ const defaultDeps = (): HarnessDeps => ({
   connect: connectRemoteHost,
   createProbes: (context) => createPreflightProbes(context.config),
   createSampler,
-  writeReport: () => Promise.resolve(['the report module is not available in this build; run `rocm-perf report` later']),
+  writeReport: writeRunReport,
   stderr: process.stderr,
 });
 
@@ -99,7 +107,8 @@ export function toLogSources(context: RunContext): LogSource[] {
   const { registry, sccache } = context.config;
   const sources: LogSource[] = [];
   if (sccache.log) sources.push({ kind: 'sccache', file: 'sccache.log', ...sccache.log });
-  if (registry.log) sources.push({ kind: 'registry', file: registry.logFormat === 'zot' ? 'zot.jsonl' : 'registry.jsonl', ...registry.log });
+  // Always zot.jsonl (the report's name for the registry stream); run.json's registryLogFormat says which parser.
+  if (registry.log) sources.push({ kind: 'registry', file: 'zot.jsonl', ...registry.log });
   return sources;
 }
 

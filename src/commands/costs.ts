@@ -1,0 +1,50 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '../config/load-config.js';
+import { parseTargetCosts, renderTargetCosts } from '../config/parse-target-costs.js';
+import { ConfigError, UsageError } from '../shared/errors.js';
+import { deriveTargetCosts } from '../run/derive-target-costs.js';
+import { readRunDirFile, readRunTraces } from '../run/read-run-traces.js';
+import type { CommonOptions } from './options.js';
+
+export interface CostsCommandOptions extends CommonOptions {
+  from: string;
+  root: string;
+  costs?: string;
+  out?: string;
+  dryRun: boolean;
+}
+
+async function resolveRunDir(from: string, root: string): Promise<string> {
+  for (const candidate of [path.resolve(from), path.resolve(root, from)]) {
+    if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
+  }
+  throw new UsageError(`--from ${from}: no such run dir (looked in . and ${root})`, { hint: 'pass a run dir or a stamp under --root' });
+}
+
+// `rocm-perf costs --from RUN`: build seconds and cache bytes from a run's traces → .builders/target-costs.
+export async function runCostsCommand(options: CostsCommandOptions): Promise<void> {
+  const runDir = await resolveRunDir(options.from, options.root);
+  const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { costsPath: options.costs } });
+  const currentText = await readFile(config.costsPath, 'utf8').catch(() => '');
+  const current = parseTargetCosts(currentText, config.costsPath);
+  if (current.errors.length > 0) throw new ConfigError(config.costsPath, current.errors);
+  const run = await readRunDirFile(runDir);
+  const { traces, warnings } = await readRunTraces(runDir);
+  if (traces.size === 0) throw new UsageError(`${runDir} holds no trace-<target>.json files`, { hint: 'costs come from a finished run with traces' });
+  const derived = deriveTargetCosts({ run, traces, current: current.costs });
+  const header = [
+    'Target costs (rocm-perf plan reads this; `rocm-perf costs --from RUN` rewrites it).',
+    'build <target> <seconds>  compile cost, roughly node-independent',
+    'cache <target> <bytes>    what the target transfers when it exports, from a normal (warm, pushing) run',
+    `Last derived from run ${run.stamp} (${run.harness}, ${run.namespace}): build updated for ${derived.updated.build.length}, cache for ${derived.updated.cache.length} target(s).`,
+  ];
+  const text = renderTargetCosts(derived.costs, header);
+  const out = options.out ? path.resolve(options.out) : config.costsPath;
+  for (const line of [...warnings, ...derived.notes]) console.error(`note: ${line}`);
+  if (options.dryRun) console.log(text.trimEnd());
+  else {
+    await writeFile(out, text);
+    console.log(`${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}`);
+  }
+}
