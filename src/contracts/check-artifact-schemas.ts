@@ -121,7 +121,7 @@ function importsModule(file: SourceFile, modulePath: string, index: SourceIndex,
 }
 
 /** A version of its own: a `…VERSION… = <n>` constant, a bare `z.literal(<n>)` version, or `.version !== <n>`. */
-const OWN_VERSION = /^\s*(?:export\s+)?const\s+\w*VERSION\w*\s*=\s*\d|\bversion\s*:\s*z\.literal\(\s*\d|\.version\s*[!=]==?\s*\d/m;
+const OWN_VERSION = /^[ \t]*(?:export\s+)?const\s+\w*VERSION\w*\s*=\s*\d|\bversion\s*:\s*z\.literal\(\s*\d|\.version\s*[!=]==?\s*\d/m;
 
 function checkToucher(toucher: Toucher, module: ArtifactSchemaModule, index: SourceIndex): ContractProblem[] {
   const { file, line, role } = toucher;
