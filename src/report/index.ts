@@ -1,0 +1,12 @@
+// The public API of report/: the data.json model, its builders and renderers, and the run-dir I/O.
+export { DATA_VERSION, DataFileSchema, type DataFile, type ReportWarning } from './data-file.js';
+export { buildReportModel } from './build-model.js';
+export { buildChartOption, buildChartLayoutFor } from './build-chart-option.js';
+export { renderHtml, ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
+export { renderReportMd } from './render-report-md.js';
+export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
+export { readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
+export { writeReport, writeFileAtomic, serialiseModel, REPORT_FILES } from './write-report.js';
+export { readPageAssets } from './page-assets.js';
+export { listRuns, findNewestRun, type RunEntry } from './list-runs.js';
+export type { RunInputs, ReportPlan, StreamInput } from './run-inputs.js';

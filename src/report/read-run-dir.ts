@@ -1,0 +1,170 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createStreamStats, parseBuildkitTrace, readSamples, type StreamStats, type TargetTrace } from '../collect/index.js';
+// TODO(collect): import these from ../collect/index.js once exported there.
+import { readRegistryLog } from '../collect/log-reader/read-registry-log.js';
+import { readSccacheLog } from '../collect/log-reader/read-sccache-log.js';
+import { parsePlanFile } from '../plan/index.js';
+import { RunFileSchema, type RunFile } from '../run/run-file.js';
+import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
+import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
+
+// A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
+// sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
+// must pass their schemas.
+
+export const RUN_FILES = { samples: 'samples.jsonl', sccache: 'sccache.log', registry: 'zot.jsonl', artifacts: 'artifacts.txt' } as const;
+export const TRACE_FILE = /^trace-(.+)\.json$/;
+
+export async function readRunFile(dir: string): Promise<RunFile | undefined> {
+  const raw = await readJsonIfPresent(path.join(dir, 'run.json'));
+  if (raw === undefined) return undefined;
+  const parsed = RunFileSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new ArtifactError(path.join(dir, 'run.json'), `not a valid run file: ${issues.join('; ')}`, {
+    hint: 'run.json is written by `rocm-perf cold|warm|bench`; a file from another version needs the matching rocm-perf',
+  });
+}
+
+export async function readReportPlan(dir: string): Promise<ReportPlan | undefined> {
+  const file = path.join(dir, 'plan.json');
+  const raw = await readJsonIfPresent(file);
+  if (raw === undefined) return undefined;
+  const plan = parsePlanFile(raw, file);
+  return {
+    strategy: plan.strategy,
+    makespanSeconds: plan.makespanSeconds,
+    lowerBoundSeconds: plan.lowerBoundSeconds,
+    criticalPath: plan.criticalPath,
+    targets: Object.fromEntries(Object.entries(plan.targets).map(([name, t]) => [name, { node: t.node, startSeconds: t.startSeconds, finishSeconds: t.finishSeconds, deps: t.deps }])),
+  };
+}
+
+async function readJsonIfPresent(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ArtifactError(file, `cannot read: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, { cause: error, hint: 'the file is truncated or was written by something else' });
+  }
+}
+
+export async function isPresent(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function absentStream(name: string): StreamInput {
+  return { name, present: false, stats: createStreamStats(name) };
+}
+
+/** Client address → node name, from run.json. */
+export function buildAddressToNode(run: RunFile | undefined): Record<string, string> {
+  return Object.fromEntries((run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name]] : [])));
+}
+
+export async function readTraceFiles(dir: string): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
+  const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
+  const traces: TargetTrace[] = [];
+  const streams: StreamInput[] = [];
+  for (const name of names) {
+    const result = await readTraceFile(path.join(dir, name));
+    if (result.trace) traces.push(result.trace);
+    streams.push(result.stream);
+  }
+  return { traces, streams };
+}
+
+export async function readTraceFile(file: string): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
+  const name = path.basename(file);
+  const target = TRACE_FILE.exec(name)?.[1] ?? name;
+  const text = await readFile(file, 'utf8');
+  try {
+    const parsed = parseBuildkitTrace(text, { source: name, target });
+    return { trace: parsed.trace, stream: { name, present: true, stats: parsed.stats, extraWarnings: parsed.warnings.filter((w) => !w.includes('found no records')) } };
+  } catch (error) {
+    if (!isRocmPerfError(error)) throw error;
+    const stats: StreamStats = { ...createStreamStats(name), bytes: Buffer.byteLength(text), lines: text.split('\n').length - 1 };
+    stats.rejected = text.trim() === '' ? 0 : 1;
+    return { trace: undefined, stream: { name, present: true, stats, extraWarnings: [error.message] } };
+  }
+}
+
+export interface ReadRunInputsOptions {
+  dir: string;
+  generatedAtMs: number;
+  seriesPoints?: number;
+}
+
+/** Reads a whole run dir once (report, publish, and serve for finished runs). */
+export async function readRunInputs({ dir, generatedAtMs, seriesPoints }: ReadRunInputsOptions): Promise<RunInputs> {
+  const run = await readRunFile(dir);
+  const plan = await readReportPlan(dir);
+  const addressToNode = buildAddressToNode(run);
+  const file = (name: string): string => path.join(dir, name);
+  const samplesRead = (await isPresent(file(RUN_FILES.samples))) ? await readSamples(file(RUN_FILES.samples)) : undefined;
+  const sccacheRead = (await isPresent(file(RUN_FILES.sccache))) ? await readSccacheLog({ path: file(RUN_FILES.sccache), addressToNode }) : undefined;
+  const registryRead = (await isPresent(file(RUN_FILES.registry)))
+    ? await readRegistryLog({ path: file(RUN_FILES.registry), format: run?.registryLogFormat ?? 'zot', cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'], addressToNode })
+    : undefined;
+  const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
+  const { traces, streams: traceStreams } = await readTraceFiles(dir);
+  const streams: StreamInput[] = [
+    toStream(RUN_FILES.samples, samplesRead?.stats),
+    toStream(RUN_FILES.sccache, sccacheRead?.stats),
+    toStream(RUN_FILES.registry, registryRead?.stats),
+    artifacts.stream,
+    ...traceStreams,
+  ];
+  return {
+    stamp: path.basename(path.resolve(dir)),
+    run,
+    plan,
+    samples: samplesRead?.samples ?? [],
+    traces,
+    sccache: sccacheRead?.records ?? [],
+    registry: registryRead?.records ?? [],
+    artifacts: artifacts.lines,
+    streams,
+    generatedAtMs,
+    seriesPoints,
+  };
+}
+
+function toStream(name: string, stats: StreamStats | undefined): StreamInput {
+  return stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name);
+}
+
+/** artifacts.txt: one published artifact per line (wheelhouse.py); blank and `#` lines are skipped. */
+export async function readArtifacts(file: string): Promise<{ lines: string[]; stream: StreamInput }> {
+  const name = path.basename(file);
+  if (!(await isPresent(file))) return { lines: [], stream: absentStream(name) };
+  const text = await readFile(file, 'utf8');
+  const stats = createStreamStats(name);
+  stats.bytes = Buffer.byteLength(text);
+  const lines: string[] = [];
+  const rawLines = text.split('\n');
+  if (rawLines[rawLines.length - 1] === '') rawLines.pop();
+  for (const raw of rawLines) {
+    stats.lines += 1;
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) {
+      stats.skipped += 1;
+      stats.skippedByReason.blank = (stats.skippedByReason.blank ?? 0) + 1;
+    } else {
+      lines.push(line);
+      stats.records += 1;
+    }
+  }
+  return { lines, stream: { name, present: true, stats } };
+}

@@ -1,0 +1,51 @@
+import { escapeHtml } from './render-summary-html.js';
+
+// The list of runs, newest first, with a selector: serve's `/` and publish's top page. The selector's script is
+// an external file (RUNS_INDEX_SCRIPT), so the page runs under a CSP with no inline script; the list of links
+// works without it.
+
+export interface RunListItem {
+  stamp: string;
+  href: string;
+  harness: string;
+  status: string;
+  namespace: string | null;
+}
+
+export const RUNS_INDEX_SCRIPT_NAME = 'runs-index.js';
+export const RUNS_INDEX_SCRIPT = `(function(){var s=document.getElementById('run-select');if(s)s.addEventListener('change',function(){if(s.value)location.href=s.value;});})();\n`;
+
+export interface RenderRunsIndexOptions {
+  title: string;
+  runs: readonly RunListItem[];
+  /** Where runs-index.js lives, relative to the page. */
+  assetBase: string;
+  /** One line under the title, e.g. what serve exposes. */
+  note?: string;
+}
+
+export function renderRunsIndex({ title, runs, assetBase, note }: RenderRunsIndexOptions): string {
+  const label = (r: RunListItem): string => `${r.stamp} — ${r.harness}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
+  const options = runs.map((r) => `<option value="${escapeHtml(r.href)}">${escapeHtml(label(r))}</option>`).join('');
+  const items = runs.map((r) => `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.stamp)}</a> <span>${escapeHtml(r.harness)}${r.namespace ? ` · ${escapeHtml(r.namespace)}` : ''} · ${escapeHtml(r.status)}</span></li>`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}li{margin:3px 0}li span{color:#666}select{font-size:14px;min-width:28em}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${note ? `<p>${escapeHtml(note)}</p>` : ''}
+<p><label for="run-select">Run: </label><select id="run-select"><option value="">choose a run (newest first)…</option>${options}</select></p>
+<p>${runs.length} run${runs.length === 1 ? '' : 's'}, newest first. Numbers from cold, warm and bench runs answer different questions; each page says which harness produced it.</p>
+<ul id="runs">
+${items}
+</ul>
+<script src="${escapeHtml(assetBase)}${RUNS_INDEX_SCRIPT_NAME}"></script>
+</body>
+</html>
+`;
+}
