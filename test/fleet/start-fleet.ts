@@ -18,7 +18,7 @@ import { boxNodes, defaultBoxScale, type BoxScale } from './box-scenario.js';
 import { createBoxFleet, repoRoot, type BoxFleetFiles, type BoxFleetNode } from './create-box-fleet.js';
 import { assertFleetCanStart } from './fleet-prerequisites.js';
 import { createRunId } from './fleet-names.js';
-import { fleetStateEnvVar } from './fleet-state.js';
+import { fleetStateEnvVar, readFleetState } from './fleet-state.js';
 import { installDockerDouble } from './install-double.js';
 import { cleanupStaleFleets, createBridge, createNodeNetwork } from './network.js';
 import { seedImage } from './seed-registry.js';
@@ -56,7 +56,17 @@ export interface RunningFleet {
   };
   knownHostsPath: string;
   files: BoxFleetFiles;
+  /** Simulates a source change: the targets' layer cache misses on their next build (sccache still hits). */
+  bumpRevisions: (targets?: readonly string[]) => void;
   stop: () => Promise<void>;
+}
+
+function bumpRevisionsIn(statePath: string, targets: readonly string[] | undefined): void {
+  const state = readFleetState(statePath);
+  for (const [name, target] of Object.entries(state.targets)) {
+    if (targets === undefined || targets.includes(name)) target.revision = String(Number(target.revision) + 1 || 2);
+  }
+  writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 async function pickPort(host: string, preferred: number): Promise<number> {
@@ -120,7 +130,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const binDir = path.join(dir.path, 'bin');
     installDockerDouble(binDir);
     const env = { PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, [fleetStateEnvVar]: files.statePath };
-    return { runId, dir: dir.path, fleetPath: files.fleetPath, statePath: files.statePath, env, nodes, services, knownHostsPath, files, stop };
+    return { runId, dir: dir.path, fleetPath: files.fleetPath, statePath: files.statePath, env, nodes, services, knownHostsPath, files, bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets), stop };
   } catch (error) {
     await stop();
     throw error;

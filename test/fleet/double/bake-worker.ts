@@ -43,20 +43,22 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
   const bakeSpan = recorder.startSpan({ name: `bake ${job.requested.join(' ')}`, service: 'buildx', attrs: { command: job.command } });
   recorder.startSpan({ name: 'load buildkit capabilities', parent: bakeSpan, service: 'buildx' }).end();
   const burner = createCpuBurner(state.cpuDutyCycle);
+  const numbers = new Map<string, number>();
+  const write = (line: string) => process.stderr.write(`${line}\n`);
   const env: BuildEnv = {
     state,
     builder: job.builder,
     node: builderState.node,
     recorder,
     bakeSpan,
-    progress: createProgressWriter({ mode: job.progress, write: (line) => process.stderr.write(`${line}\n`) }),
+    progress: createProgressWriter({ mode: job.progress, write, numbers }),
     burner,
     sccacheEndpoint: state.sccacheUrl,
     userAgent: `buildkit/${state.buildkitVersion.split('.').slice(0, 2).join('.')}`,
   };
   const outcomes = await scheduleTargets(job, (name) => {
     const endpoint = job.targets[name]!.args?.SCCACHE_WEBDAV_ENDPOINT;
-    const prefixed = names.length > 1 ? createProgressWriter({ mode: job.progress, write: (line) => process.stderr.write(`${line}\n`), prefix: name }) : env.progress;
+    const prefixed = names.length > 1 ? createProgressWriter({ mode: job.progress, write, prefix: name, numbers }) : env.progress;
     return buildTarget({ ...env, progress: prefixed, sccacheEndpoint: endpoint ?? env.sccacheEndpoint }, name, job.targets[name]!);
   });
   await burner.close();

@@ -37,7 +37,7 @@ export async function runInternalSteps(env: BuildEnv, run: TargetRun): Promise<v
 }
 
 function toStepNames(run: TargetRun): { from: string; copies: string[]; compile: string; pack: string; count: number } {
-  const base = toDockerImageContexts(run)[0]?.[0] ?? 'scratch';
+  const base = toDockerImageContexts(run)[0]?.[1] ?? 'scratch';
   const copies = [...toLinkedTargets(run).map((name) => `COPY --from=${name} /wheels /deps/${name}`), 'COPY . /src'];
   const count = 3 + copies.length;
   const width = String(count).length;

@@ -23,13 +23,13 @@ export interface ProgressWriter {
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : toGoRfc3339Nano(ms));
 
-export function createProgressWriter(options: { mode: ProgressMode; write: (line: string) => void; prefix?: string | undefined }): ProgressWriter {
+export function createProgressWriter(options: { mode: ProgressMode; write: (line: string) => void; prefix?: string | undefined; numbers?: Map<string, number> }): ProgressWriter {
   const { mode, write } = options;
   const label = (name: string) => {
     if (!options.prefix) return name;
     return name.startsWith('[') ? `[${options.prefix} ${name.slice(1)}` : `[${options.prefix}] ${name}`;
   };
-  const numbers = new Map<string, number>();
+  const numbers = options.numbers ?? new Map<string, number>();
   const numberOf = (digest: string) => {
     if (!numbers.has(digest)) numbers.set(digest, numbers.size + 1);
     return numbers.get(digest)!;

@@ -1,0 +1,171 @@
+// The fleet in a box itself: per-node network counters, shaped links, the docker double's flag discipline, and a
+// full bake through the double leaving metadata, a trace, nginx lines and registry/Zot lines behind.
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRunId, toNetnsName } from '../fleet/fleet-names.js';
+import { cleanupStaleFleets, findFleetBlocker, readFleetState, startFleet, type RunningFleet } from '../fleet/index.js';
+
+const execFileAsync = promisify(execFile);
+let fleet: RunningFleet | undefined;
+
+beforeAll(async () => {
+  const blocker = findFleetBlocker();
+  if (blocker) throw new Error(blocker);
+  fleet = await startFleet({ scale: { timeScale: 1 / 1000 } });
+}, 90_000);
+
+afterAll(async () => {
+  await fleet?.stop();
+});
+
+function running(): RunningFleet {
+  if (!fleet) throw new Error('the fleet did not start (see the beforeAll error)');
+  return fleet;
+}
+
+async function readTxBytes(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(url)).text();
+  const out = new Map<string, number>();
+  for (const match of text.matchAll(/^node_network_transmit_bytes_total\{device="([^"]+)"\} (\S+)$/gm)) out.set(match[1]!, Number(match[2]));
+  return out;
+}
+
+/** PUTs `sizeBytes` to nginx from inside a node's namespace; returns the wall time in ms. */
+async function uploadFrom(netns: string, url: string, sizeBytes: number): Promise<number> {
+  const script = `const b=Buffer.alloc(${sizeBytes},7);const t=performance.now();const r=await fetch(${JSON.stringify(url)},{method:'PUT',body:b});if(r.status>=300)throw new Error('status '+r.status);console.log(performance.now()-t)`;
+  const { stdout } = await execFileAsync('ip', ['netns', 'exec', netns, process.execPath, '--input-type=module', '-e', script]);
+  return Number(stdout.trim());
+}
+
+function runDocker(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('docker', args, { cwd, env: { ...process.env, ...running().env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const readJsonLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('nodes', () => {
+  it("each node's node_exporter reports that node's own network counters", async () => {
+    const { nodes, services } = running();
+    const before = await Promise.all(nodes.map((n) => readTxBytes(n.nodeExporterUrl)));
+    for (const counters of before) expect([...counters.keys()]).toEqual(['eth0']);
+    const sender = nodes.find((n) => n.name === 'bench')!;
+    await uploadFrom(sender.netns, `${services.sccacheUrl}probe/tx-counter`, 3_000_000);
+    const after = await Promise.all(nodes.map((n) => readTxBytes(n.nodeExporterUrl)));
+    nodes.forEach((node, i) => {
+      const delta = after[i]!.get('eth0')! - before[i]!.get('eth0')!;
+      if (node === sender) expect(delta).toBeGreaterThan(3_000_000);
+      else expect(delta).toBeLessThan(500_000);
+    });
+  });
+
+  it('an upload from the WiFi-like node takes about link-ratio longer than from a wired one', async () => {
+    const { nodes, services } = running();
+    const wired = nodes.find((n) => n.name === 'forge')!;
+    const wifi = nodes.find((n) => n.name === 'kiln')!;
+    const linkRatio = wired.linkMbps / wifi.linkMbps;
+    expect(linkRatio).toBeCloseTo(25, 0);
+    const wiredBytes = 4_000_000;
+    const wifiBytes = 400_000;
+    const wiredMs = await uploadFrom(wired.netns, `${services.sccacheUrl}probe/wired`, wiredBytes);
+    const wifiMs = await uploadFrom(wifi.netns, `${services.sccacheUrl}probe/wifi`, wifiBytes);
+    const wiredMbps = wiredBytes / 1e3 / wiredMs;
+    const wifiMbps = wifiBytes / 1e3 / wifiMs;
+    expect(wiredMbps).toBeGreaterThan(wired.linkMbps * 0.7);
+    expect(wiredMbps).toBeLessThan(wired.linkMbps * 1.3);
+    expect(wiredMbps / wifiMbps).toBeGreaterThan(linkRatio * 0.7);
+    expect(wiredMbps / wifiMbps).toBeLessThan(linkRatio * 1.3);
+  });
+
+  it('removes namespaces left behind by a dead run', async () => {
+    const child = spawn('true');
+    const deadPid = child.pid!;
+    await new Promise((resolve) => child.once('exit', resolve));
+    const name = toNetnsName(createRunId(deadPid), 'stale');
+    await execFileAsync('ip', ['netns', 'add', name]);
+    expect(cleanupStaleFleets()).toContain(`netns ${name}`);
+    const { stdout } = await execFileAsync('ip', ['netns', 'list']);
+    expect(stdout).not.toContain(name);
+    expect(stdout).toContain(running().nodes[0]!.netns);
+  });
+});
+
+describe('the docker double', () => {
+  it.each([
+    [['buildx', 'bake', '--frobnicate'], 'unknown flag: --frobnicate', "See 'docker buildx bake --help'."],
+    [['buildx', 'bake', '--set', 'pytorch.no-cache'], 'ERROR: invalid override pytorch.no-cache, expected target.name=value', undefined],
+    [['buildx', 'bake', '--print', '--list=type=targets'], 'ERROR: --print and --list are mutually exclusive', undefined],
+    [['buildx', 'history', 'trace', '--json'], 'unknown flag: --json', "See 'docker buildx history trace --help'."],
+  ])('refuses %j', async (args, firstLine, secondLine) => {
+    const result = await runDocker(args, running().dir);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toBe(firstLine);
+    if (secondLine) expect(lines[1]).toBe(secondLine);
+  });
+
+  it('bakes a small target end to end: metadata, trace, nginx, registry and Zot lines', async () => {
+    const box = running();
+    const metadataPath = path.join(box.dir, 'metadata.json');
+    const result = await runDocker(['buildx', 'bake', '--builder', 'forge', '--push', '--metadata-file', metadataPath, '--progress=rawjson', 'bitsandbytes-wheel'], box.dir);
+    expect(result.stderr).not.toContain('ERROR');
+    expect(result.code).toBe(0);
+    const vertexNames = result.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { vertexes?: { name: string }[] }).flatMap((s) => s.vertexes ?? []).map((v) => v.name);
+    expect(vertexNames).toContain('[bitsandbytes-wheel stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel');
+    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<string, Record<string, unknown>>;
+    const ref = String(metadata['bitsandbytes-wheel']?.['buildx.build.ref']);
+    expect(ref).toMatch(/^forge\/forge0\/[a-z0-9]{25}$/);
+    expect(metadata['bitsandbytes-wheel']?.['image.name']).toBe(`${box.services.registryUrl.slice('http://'.length)}/rocm/bitsandbytes-wheel:gfx1201`);
+    expect(metadata.pytorch?.['buildx.build.ref']).toMatch(/^forge\/forge0\//);
+
+    const trace = await runDocker(['buildx', 'history', 'trace', '--builder', 'forge', ref.split('/')[2]!], box.dir);
+    expect(trace.code).toBe(0);
+    const spans = (JSON.parse(trace.stdout) as { data: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[] }).data[0]!.spans;
+    const names = spans.map((s) => s.operationName);
+    expect(names).toContain('moby.buildkit.v1.Control/Solve');
+    expect(names).toContain('[stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel');
+    const blobPuts = spans.filter((s) => s.operationName === 'HTTP PUT' && s.tags.some((t) => t.key === 'url.full' && String(t.value).includes('/blobs/uploads/')));
+    expect(blobPuts.length).toBeGreaterThan(0);
+    expect(blobPuts.every((s) => Number(s.tags.find((t) => t.key === 'http.request.header.content-length')?.value) > 0)).toBe(true);
+
+    const forge = box.nodes.find((n) => n.name === 'forge')!;
+    const nginx = readJsonLines(box.services.nginxLogPath).filter((l) => l.remote_addr === forge.address);
+    expect(nginx.some((l) => l.method === 'GET' && l.status === 404 && String(l.uri).startsWith('/sccache/rocm/gfx1201/'))).toBe(true);
+    expect(nginx.some((l) => l.method === 'PUT' && l.status === 201 && Number(l.content_length) > 0)).toBe(true);
+
+    const zot = readJsonLines(box.services.zotLogPath).filter((l) => String(l.clientIP).startsWith(`${forge.address}:`));
+    expect(Object.keys(zot[0]!)).toEqual(['time', 'level', 'message', 'module', 'component', 'clientIP', 'method', 'path', 'statusCode', 'latency', 'bodySize', 'headers', 'caller', 'func', 'goroutine']);
+    expect(zot.some((l) => l.method === 'PUT' && String(l.path).includes('/v2/rocm/cache/manifests/bitsandbytes-wheel-gfx1201') && l.statusCode === 201)).toBe(true);
+    expect(zot.some((l) => l.method === 'PUT' && String(l.path).includes('digest=sha256%3A') && Number((l.headers as Record<string, string[]>)['Content-Length']?.[0]) > 0)).toBe(true);
+    const registryJson = readFileSync(box.services.registryLogPath, 'utf8').split('\n').filter((l) => l.startsWith('{'));
+    expect(registryJson.some((l) => l.includes('"http.request.method":"PUT"') && l.includes('bitsandbytes-wheel'))).toBe(true);
+  });
+
+  it('a rebuild after a source change misses the layer cache but hits sccache', async () => {
+    const box = running();
+    box.bumpRevisions(['bitsandbytes-wheel']);
+    const metadataPath = path.join(box.dir, 'metadata-rebuild.json');
+    const result = await runDocker(['buildx', 'bake', '--builder', 'anvil', '--push', '--metadata-file', metadataPath, '--progress=quiet', 'bitsandbytes-wheel'], box.dir);
+    expect(result.code).toBe(0);
+    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<string, Record<string, unknown>>;
+    const readTruth = (name: string) => {
+      const id = String(metadata[name]?.['buildx.build.ref']).split('/')[2]!;
+      const record = JSON.parse(readFileSync(path.join(readFleetState(box.statePath).stateDir, 'history/anvil', `${id}.json`), 'utf8')) as { truth: { layerCacheHit: boolean; sccache: { hits: number; misses: number } } };
+      return record.truth;
+    };
+    expect(readTruth('pytorch').layerCacheHit).toBe(true);
+    const rebuilt = readTruth('bitsandbytes-wheel');
+    expect(rebuilt.layerCacheHit).toBe(false);
+    expect(rebuilt.sccache.misses).toBe(0);
+    expect(rebuilt.sccache.hits).toBe(readFleetState(box.statePath).targets['bitsandbytes-wheel']!.compileUnits);
+  });
+});
