@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as delay } from 'node:timers/promises';
+import { SAMPLES_VERSION, type CreateSamplerOptions, type Sampler } from '../../../src/collect/index.js';
+import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
+import type { RemoteHost } from '../../../src/run/executors/remote-host.js';
+import type { HarnessDeps } from '../../../src/run/run-harness.js';
+import type { PreflightProbes } from '../../../src/run/preflight.js';
+
+// A small fleet on disk (fleet.yaml, target-costs, bake print) and fakes for every outside party of the
+// harness: buildx, node_exporter, the registry, the log host. The "remote" logs are local files that the
+// fake builds append to, read through the real shell commands the log capture sends.
+
+const run = promisify(execFile);
+
+export const FLEET_TARGETS = ['pytorch', 'a-wheel', 'b-wheel', 'c-wheel'] as const;
+
+export function writeFleetFixture(): { dir: string; fleetPath: string; sccacheLog: string; registryLog: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-harness-'));
+  const sccacheLog = path.join(dir, 'remote', 'sccache.json.log');
+  const registryLog = path.join(dir, 'remote', 'zot.log');
+  mkdirSync(path.dirname(sccacheLog));
+  writeFileSync(sccacheLog, '{"before":"the run"}\n');
+  writeFileSync(registryLog, '{"before":"the run"}\n');
+  const image = (name: string) => `registry.test:5000/rocm/${name}:gfx1201`;
+  const base = { 'rocm-base': `docker-image://${image('rocm-base')}` };
+  const print = {
+    group: { default: { targets: ['wheels', 'pytorch'] }, wheels: { targets: ['a-wheel', 'b-wheel', 'c-wheel'] } },
+    target: {
+      'rocm-base': { context: '.', dockerfile: 'base.Dockerfile', tags: [image('rocm-base')] },
+      pytorch: { context: '.', contexts: base, tags: [image('pytorch')] },
+      'a-wheel': { context: '.', contexts: { ...base, pytorch: 'target:pytorch' }, tags: [image('a-wheel')] },
+      'b-wheel': { context: '.', contexts: { ...base, pytorch: 'target:pytorch', 'a-wheel': 'target:a-wheel' }, tags: [image('b-wheel')] },
+      'c-wheel': { context: '.', contexts: { ...base, toolchain: 'docker-image://registry.test:5000/rocm/toolchain:1' }, tags: [image('c-wheel')] },
+    },
+  };
+  writeFileSync(path.join(dir, 'bake-print.json'), JSON.stringify(print));
+  writeFileSync(
+    path.join(dir, 'target-costs'),
+    ['build pytorch 40', 'build a-wheel 10', 'build b-wheel 10', 'build c-wheel 20', 'build rocm-base 5', 'cache pytorch 1000000', 'cache a-wheel 100', 'cache b-wheel 100', 'cache c-wheel 100', 'cache rocm-base 10', ''].join('\n'),
+  );
+  const ssh = `{ host: store.test, user: builder }`;
+  writeFileSync(
+    path.join(dir, 'fleet.yaml'),
+    [
+      'arch: gfx1201',
+      'targets: [wheels, pytorch]',
+      'costs: target-costs',
+      'bake: { print: bake-print.json }',
+      'registry:',
+      '  url: http://registry.test:5000',
+      '  name: rocm',
+      `  log: { ssh: ${ssh}, path: ${registryLog} }`,
+      'sccache:',
+      '  url: http://store.test:8080/sccache/',
+      '  key_prefix: rocm/gfx1201',
+      `  log: { ssh: ${ssh}, path: ${sccacheLog} }`,
+      'nodes:',
+      ...['forge', 'anvil', 'kiln'].map((name) => `  - { name: ${name}, builder: ${name}-b, link_mbps: ${name === 'kiln' ? 1 : 100}, node_exporter: http://${name}.test:9100/metrics }`),
+      '',
+    ].join('\n'),
+  );
+  return { dir, fleetPath: path.join(dir, 'fleet.yaml'), sccacheLog, registryLog, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface BakeCall {
+  options: RunBakeOptions;
+  startedAtMs: number;
+  finishedAtMs: number;
+}
+
+export interface FakeWorld {
+  deps: Partial<HarnessDeps>;
+  bakes: BakeCall[];
+  traceFetches: string[];
+  missingImages: Set<string>;
+  running: () => number;
+  maxRunning: () => number;
+}
+
+export interface FakeWorldOptions {
+  sccacheLog: string;
+  registryLog: string;
+  durationMs?: Record<string, number>;
+  failing?: Record<string, string>;
+  probeProblems?: Partial<Record<'builder' | 'exporter' | 'registry' | 'sccache' | 'log', boolean>>;
+  missingImages?: string[];
+  onBakeStart?: (target: string) => void;
+}
+
+const jaegerTrace = (target: string) =>
+  JSON.stringify({ data: [{ traceID: 'aa', spans: [{ traceID: 'aa', spanID: '01', operationName: `[${target} 1/1] RUN make`, references: [], startTime: 1_000_000, duration: 500_000, tags: [] }], processes: {} }] });
+
+function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
+  let running = 0;
+  let maxRunning = 0;
+  world.running = () => running;
+  world.maxRunning = () => maxRunning;
+  return async (bake: RunBakeOptions): Promise<CommandOutcome> => {
+    const startedAtMs = Date.now();
+    running += 1;
+    maxRunning = Math.max(maxRunning, running);
+    options.onBakeStart?.(bake.target);
+    writeFileSync(bake.statusFile, `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`);
+    appendFileSync(options.sccacheLog, `{"target":"${bake.target}","prefix":"${bake.sccachePrefix ?? 'live'}"}\n`);
+    appendFileSync(options.registryLog, `{"push":"${bake.env.REGISTRY_NAME}/${bake.target}"}\n`);
+    const cancelled = await delay(options.durationMs?.[bake.target] ?? 30, false, { signal: bake.signal }).then(
+      () => false,
+      () => true,
+    );
+    running -= 1;
+    world.bakes.push({ options: bake, startedAtMs, finishedAtMs: Date.now() });
+    const command = `docker buildx bake ${bake.target}`;
+    if (cancelled) return { ok: false, exitCode: 130, command, errorTail: 'cancelled', stdout: '' };
+    const failure = options.failing?.[bake.target];
+    if (failure) return { ok: false, exitCode: 1, command, errorTail: failure, stdout: '' };
+    const ref = `${bake.builder}/${bake.builder}0/id${bake.target.replace(/-/g, '')}`;
+    writeFileSync(bake.metadataFile, JSON.stringify({ [bake.target]: { 'buildx.build.ref': ref, 'image.name': `registry.test:5000/${bake.env.REGISTRY_NAME}/${bake.target}:gfx1201`, 'containerimage.digest': 'sha256:abc' } }));
+    return { ok: true, exitCode: 0, command, errorTail: '', stdout: '' };
+  };
+}
+
+/** Runs the capture's shell commands locally: the remote files are local paths. */
+const localHost: RemoteHost = {
+  label: 'builder@store.test',
+  async run(command) {
+    try {
+      const { stdout, stderr } = await run('sh', ['-c', command], { encoding: 'buffer' });
+      return { exitCode: 0, stdout, stderr: stderr.toString() };
+    } catch (error) {
+      const failure = error as { code?: number; stdout?: Buffer; stderr?: Buffer };
+      return { exitCode: failure.code ?? 1, stdout: failure.stdout ?? Buffer.alloc(0), stderr: String(failure.stderr ?? '') };
+    }
+  },
+  close: () => undefined,
+};
+
+function createFakeSampler(options: CreateSamplerOptions): Sampler {
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    for (const node of options.nodes) {
+      options.onSample({ version: SAMPLES_VERSION, node: node.name, tsMs: Date.now(), ok: true, cpuBusyPct: 50, memUsedPct: 20, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 });
+    }
+  };
+  return {
+    start: () => {
+      tick();
+      timer = setInterval(tick, 10);
+    },
+    stop: () => {
+      clearInterval(timer);
+      return Promise.resolve();
+    },
+  };
+}
+
+function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): PreflightProbes {
+  const broken = options.probeProblems ?? {};
+  const refuse = (what: string) => Promise.reject(new Error(`connect ECONNREFUSED (${what})`));
+  return {
+    inspectBuilder: (builder) =>
+      Promise.resolve({ ok: !broken.builder, exitCode: broken.builder ? 1 : 0, command: `docker buildx inspect --bootstrap --builder ${builder}`, errorTail: broken.builder ? 'ERROR: no builder found' : '', stdout: '' }),
+    fetchStatus: (url) => (broken.exporter && url.includes('9100')) || (broken.sccache && url.includes('8080')) ? refuse(url) : Promise.resolve(200),
+    pingRegistry: () => (broken.registry ? refuse('registry') : Promise.resolve(200)),
+    manifestExists: (repository, reference) => Promise.resolve(!world.missingImages.has(`${repository}:${reference}`)),
+    checkRemoteLog: () => (broken.log ? Promise.reject(new Error('All configured authentication methods failed')) : Promise.resolve()),
+  };
+}
+
+export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
+  const world: FakeWorld = { deps: {}, bakes: [], traceFetches: [], missingImages: new Set(options.missingImages), running: () => 0, maxRunning: () => 0 };
+  world.deps = {
+    bake: createFakeBake(world, options),
+    fetchTrace: ({ buildRef }) => {
+      world.traceFetches.push(buildRef);
+      const target = buildRef.split('/').at(-1) ?? '';
+      return Promise.resolve({ ok: true, exitCode: 0, command: 'docker buildx history trace', errorTail: '', stdout: jaegerTrace(target) });
+    },
+    connect: () => Promise.resolve(localHost),
+    createProbes: () => Promise.resolve(createFakeProbes(world, options)),
+    createSampler: createFakeSampler,
+    writeReport: (runDir) => {
+      writeFileSync(path.join(runDir, 'report.md'), '# fake report\n');
+      return Promise.resolve([]);
+    },
+    stderr: { write: () => true } as unknown as NodeJS.WritableStream,
+  };
+  return world;
+}
