@@ -19,7 +19,10 @@ export interface LowerBound {
 }
 
 const ASCENT_STEPS = 160;
-const WINDOW_VALUES = 12;
+// Head and tail values tried by the window bound: 12 each for small graphs, fewer above 50 targets (cost ∝ n²).
+function toWindowValueCount(n: number): number {
+  return Math.max(6, Math.min(12, Math.floor(600 / Math.max(1, n))));
+}
 
 /** Σ_{j∈S} min_i y_i·p_ij, and each node's load when every target sits at its y-cheapest node. */
 function dualValue(problem: PlanProblem, subset: readonly number[], y: Float64Array, loads: Float64Array): number {
@@ -117,8 +120,9 @@ function findPath(problem: PlanProblem, { head, tail, own }: HeadsTails): { seco
 
 function pickValues(values: Float64Array): number[] {
   const distinct = [...new Set(values)].sort((a, b) => a - b);
-  if (distinct.length <= WINDOW_VALUES) return distinct;
-  return Array.from({ length: WINDOW_VALUES }, (_, k) => distinct[Math.floor((k * (distinct.length - 1)) / (WINDOW_VALUES - 1))]!);
+  const count = toWindowValueCount(values.length);
+  if (distinct.length <= count) return distinct;
+  return Array.from({ length: count }, (_, k) => distinct[Math.floor((k * (distinct.length - 1)) / (count - 1))]!);
 }
 
 function findWindowBound(problem: PlanProblem, { head, tail }: HeadsTails): number {
