@@ -1,0 +1,37 @@
+// `npm run fleet:up`: starts the fleet in a box for a demo and prints what to export; Ctrl-C tears it all down.
+// Options: --time-scale <n> (default 1/150 of the scenario's seconds), --duty <0..1> (CPU burn per core).
+import { startFleet } from '../test/fleet/index.js';
+
+function readOption(name: string): number | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return undefined;
+  const raw = process.argv[index + 1] ?? '';
+  const value = raw.includes('/') ? Number(raw.split('/')[0]) / Number(raw.split('/')[1]) : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name}: expected a positive number or a fraction like 1/150, got \`${raw}\``);
+  return value;
+}
+
+const timeScale = readOption('time-scale');
+const duty = readOption('duty');
+const fleet = await startFleet({ ...(timeScale ? { scale: { timeScale } } : {}), ...(duty ? { cpuDutyCycle: Math.min(1, duty) } : {}) });
+const lines = [
+  `# fleet in a box ${fleet.runId} is up (${fleet.nodes.map((n) => `${n.name} ${n.address} ${n.linkMbps} MB/s`).join(', ')})`,
+  `export PATH='${fleet.env.PATH}'`,
+  `export ROCM_PERF_FLEET_STATE='${fleet.env.ROCM_PERF_FLEET_STATE}'`,
+  `export ROCM_PERF_FLEET='${fleet.fleetPath}'`,
+  `# e.g.: rocm-perf plan --config "$ROCM_PERF_FLEET"; docker buildx bake --print`,
+  `# logs: nginx ${fleet.services.nginxLogPath}  zot ${fleet.services.zotLogPath}  registry ${fleet.services.registryLogPath}`,
+  `# ssh known_hosts: ${fleet.knownHostsPath}`,
+  '# press Ctrl-C here to tear the box down',
+];
+console.log(lines.join('\n'));
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  await fleet.stop();
+  console.log('# fleet stopped and removed');
+  process.exit(0);
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependListener(signal, () => void shutdown());
+setInterval(() => undefined, 60_000);
