@@ -16,13 +16,13 @@ const duty = readOption('duty');
 const fleet = await startFleet({ ...(timeScale ? { scale: { timeScale } } : {}), ...(duty ? { cpuDutyCycle: Math.min(1, duty) } : {}) });
 const lines = [
   `# fleet in a box ${fleet.runId} is up (${fleet.nodes.map((n) => `${n.name} ${n.address} ${n.linkMbps} MB/s`).join(', ')})`,
-  `export PATH='${fleet.env.PATH}'`,
+  `export PATH="${fleet.env.PATH.split(':')[0]}:$PATH"`,
   `export ROCM_PERF_FLEET_STATE='${fleet.env.ROCM_PERF_FLEET_STATE}'`,
-  `export ROCM_PERF_FLEET='${fleet.fleetPath}'`,
-  `# e.g.: rocm-perf plan --config "$ROCM_PERF_FLEET"; docker buildx bake --print`,
+  `export PERF_FLEET='${fleet.fleetPath}'`,
+  `# e.g.: rocm-perf plan; docker buildx bake --print; docker buildx bake --builder forge --push bitsandbytes-wheel`,
   `# logs: nginx ${fleet.services.nginxLogPath}  zot ${fleet.services.zotLogPath}  registry ${fleet.services.registryLogPath}`,
   `# ssh known_hosts: ${fleet.knownHostsPath}`,
-  '# press Ctrl-C here to tear the box down',
+  `# press Ctrl-C here (or kill -INT ${process.pid}) to tear the box down`,
 ];
 console.log(lines.join('\n'));
 let stopping = false;

@@ -76,7 +76,7 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
     port,
     user: 'root',
     privateKeyPath,
-    knownHostsLine: `[${host}]:${port} ${hostKey}`,
+    knownHostsLine: `${port === 22 ? host : `[${host}]:${port}`} ${hostKey}`,
     logPath,
     stop: async () => {
       await daemon.stop();
