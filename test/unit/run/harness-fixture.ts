@@ -1,20 +1,16 @@
-import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SAMPLES_VERSION, type CreateSamplerOptions, type Sampler } from '../../../src/collect/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
-import type { RemoteHost } from '../../../src/run/executors/remote-host.js';
+import { localHost } from './local-host.js';
 import type { HarnessDeps } from '../../../src/run/run-harness.js';
 import type { PreflightProbes } from '../../../src/run/preflight.js';
 
 // A small fleet on disk (fleet.yaml, target-costs, bake print) and fakes for every outside party of the
 // harness: buildx, node_exporter, the registry, the log host. The "remote" logs are local files that the
 // fake builds append to, read through the real shell commands the log capture sends.
-
-const run = promisify(execFile);
 
 export const FLEET_TARGETS = ['pytorch', 'a-wheel', 'b-wheel', 'c-wheel'] as const;
 
@@ -122,21 +118,6 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     return { ok: true, exitCode: 0, command, errorTail: '', stdout: '' };
   };
 }
-
-/** Runs the capture's shell commands locally: the remote files are local paths. */
-const localHost: RemoteHost = {
-  label: 'builder@store.test',
-  async run(command) {
-    try {
-      const { stdout, stderr } = await run('sh', ['-c', command], { encoding: 'buffer' });
-      return { exitCode: 0, stdout, stderr: stderr.toString() };
-    } catch (error) {
-      const failure = error as { code?: number; stdout?: Buffer; stderr?: Buffer };
-      return { exitCode: failure.code ?? 1, stdout: failure.stdout ?? Buffer.alloc(0), stderr: String(failure.stderr ?? '') };
-    }
-  },
-  close: () => undefined,
-};
 
 function createFakeSampler(options: CreateSamplerOptions): Sampler {
   let timer: NodeJS.Timeout | undefined;
