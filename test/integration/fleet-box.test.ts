@@ -113,6 +113,21 @@ describe('the docker double', () => {
     if (secondLine) expect(lines[1]).toBe(secondLine);
   });
 
+  it('prints the resolved definition the way buildx does: cleared cache-to, push folded into output, linked target cacheonly', async () => {
+    const result = await runDocker(['buildx', 'bake', '--print', '--push', '--set', '*.cache-to=', '--set', 'pytorch-wheel.args.EXTRA=1', 'pytorch-wheel'], running().dir);
+    expect(result.code).toBe(0);
+    const print = JSON.parse(result.stdout) as { group: Record<string, { targets: string[] }>; target: Record<string, Record<string, unknown>> };
+    expect(print.group).toEqual({ default: { targets: ['pytorch-wheel'] } });
+    expect(Object.keys(print.target)).toEqual(['pytorch', 'pytorch-wheel']);
+    expect(print.target['pytorch-wheel']).not.toHaveProperty('cache-to');
+    expect(print.target['pytorch-wheel']?.output).toEqual([{ push: 'true', type: 'image' }]);
+    expect(print.target['pytorch-wheel']?.args).toMatchObject({ EXTRA: '1', SCCACHE_WEBDAV_KEY_PREFIX: 'rocm/gfx1201' });
+    expect(print.target.pytorch?.output).toEqual([{ type: 'cacheonly' }]);
+    expect(Object.keys(print.target['pytorch-wheel']!)).toEqual(['context', 'contexts', 'dockerfile', 'args', 'tags', 'cache-from', 'platforms', 'output']);
+    const inspect = await runDocker(['buildx', 'inspect', '--bootstrap', '--builder', 'kiln'], running().dir);
+    expect(inspect.stdout.split('\n')[0]).toBe('Name:          kiln');
+  });
+
   it('bakes a small target end to end: metadata, trace, nginx, registry and Zot lines', async () => {
     const box = running();
     const metadataPath = path.join(box.dir, 'metadata.json');
