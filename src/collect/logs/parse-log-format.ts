@@ -76,6 +76,14 @@ function splitTemplate(template: string): { literals: string[]; variables: strin
   return { literals, variables };
 }
 
+function toJsonKey(name: string, raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    throw new ParseError(`log_format ${name}`, undefined, `key ${JSON.stringify(raw)} is not a valid JSON string; fix its escapes`);
+  }
+}
+
 function toFields(name: string, literals: string[], variables: string[]): LogFormatField[] {
   return variables.map((variable, index) => {
     const match = keyBeforeValue.exec(literals[index] ?? '');
@@ -83,7 +91,7 @@ function toFields(name: string, literals: string[], variables: string[]): LogFor
     if (match === null || (quoted && !(literals[index + 1] ?? '').startsWith('"'))) {
       throw new ParseError(`log_format ${name}`, undefined, `$${variable} is not a whole JSON value ("key":$var or "key":"$var"); give each variable its own key`);
     }
-    return { key: JSON.parse(`"${match[1]}"`) as string, variable, quoted };
+    return { key: toJsonKey(name, match[1] ?? ''), variable, quoted };
   });
 }
 

@@ -50,18 +50,29 @@ function toZotEntry(fields: ZotFields): LineOutcome<RegistryEntry> {
   });
 }
 
-const str = '"((?:[^"\\\\]|\\\\.)*)"';
-const skipStr = '"(?:[^"\\\\]|\\\\.)*"';
-const request = `"clientIP":${str},"method":${str},"path":${str},"statusCode":(\\d+),"latency":${str},"bodySize":(\\d+),"headers":\\{(.*?)\\}`;
+// A JSON string exactly: no raw control characters, only valid escapes. Numbers without leading zeros.
+const chars = '(?:[^"\\\\\\u0000-\\u001f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*';
+const str = `"(${chars})"`;
+const skipStr = `"${chars}"`;
+const int = '(0|[1-9]\\d*)';
+const headerArray = `\\[(?:${skipStr}(?:,${skipStr})*)?\\]`;
+const headerPair = `${skipStr}:${headerArray}`;
+const headers = `\\{((?:${headerPair}(?:,${headerPair})*)?)\\}`;
+const request = `"clientIP":${str},"method":${str},"path":${str},"statusCode":${int},"latency":${str},"bodySize":${int},"headers":${headers}`;
 // Groups: 1 time, 2 username, 3 clientIP, 4 method, 5 path, 6 statusCode, 7 latency, 8 bodySize, 9 headers.
 const slogLine = new RegExp(
-  `^\\{"time":${str},"level":"info","message":"HTTP API","module":"http"(?:,"username":${str})?,"component":"session",${request},"caller":${skipStr},"func":${skipStr},"goroutine":\\d+\\}$`,
+  `^\\{"time":${str},"level":"info","message":"HTTP API","module":"http"(?:,"username":${str})?,"component":"session",${request},"caller":${skipStr},"func":${skipStr},"goroutine":(?:0|[1-9]\\d*)\\}$`,
 );
 // Groups: 1 username, 2 clientIP, 3 method, 4 path, 5 statusCode, 6 latency, 7 bodySize, 8 headers, 9 time.
 const zerologLine = new RegExp(
-  `^\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":\\d+,"caller":${skipStr},"time":${str},"message":"HTTP API"\\}$`,
+  `^\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":(?:0|[1-9]\\d*),"caller":${skipStr},"time":${str},"message":"HTTP API"\\}$`,
 );
-const contentLengthHeader = /(?:^|,)"Content-Length":\["(\d*)"/;
+const contentLengthHeader = new RegExp(`(?:^|,)"Content-Length":\\[${str}`);
+
+function readContentLengthHeader(headersText: string): string | undefined {
+  const match = contentLengthHeader.exec(headersText);
+  return match === null ? undefined : decodeJsonString(match[1] ?? '');
+}
 
 function readLayout(line: string): ZotFields | undefined {
   const slog = slogLine.exec(line);
@@ -77,11 +88,11 @@ function readLayout(line: string): ZotFields | undefined {
     statusCode: Number(match[at + 4]),
     latency: decodeJsonString(match[at + 5] ?? ''),
     bodySize: Number(match[at + 6]),
-    contentLength: contentLengthHeader.exec(match[at + 7] ?? '')?.[1],
+    contentLength: readContentLengthHeader(match[at + 7] ?? ''),
   };
 }
 
-const isBlankTail = (line: string, end: number) => end === line.length || line.slice(end).trim() === '';
+const isBlankTail = (line: string, end: number) => end === line.length || /^[ \t\r\n]*$/.test(line.slice(end));
 
 function readContentLength(line: string, found: Int32Array): unknown {
   const start = found[2 * slot.headers] ?? -1;
@@ -143,4 +154,9 @@ export function timeOfZotLine(line: string): number | undefined {
   if (start < 0) return undefined;
   const end = line.indexOf('"', start + timeKey.length);
   return end < 0 ? undefined : parseRfc3339Ms(line.slice(start + timeKey.length, end));
+}
+
+/** Whether a line takes the fast path (matches one of the two known layouts exactly); for tests and benchmarks. */
+export function isKnownZotLayout(line: string): boolean {
+  return slogLine.test(line) || zerologLine.test(line);
 }

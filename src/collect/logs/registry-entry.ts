@@ -30,6 +30,7 @@ export function toClientIp(address: string): string {
 export function toContentLength(value: unknown): number | null {
   const text = Array.isArray(value) ? (value[0] as unknown) : value;
   if (typeof text !== 'string' && typeof text !== 'number') return null;
+  if (typeof text === 'string' && !/^\d{1,15}$/.test(text)) return null;
   const bytes = Number(text);
-  return String(text).trim() !== '' && Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : null;
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : null;
 }

@@ -14,16 +14,26 @@ function skipSpace(text: string, index: number): number {
   return index;
 }
 
-/** Index just past the closing quote of the string opening at `index`, or -1. */
+// JSON forbids raw control characters inside strings; matching them is the point here.
+// eslint-disable-next-line no-control-regex
+const invalidInString = /[\u0000-\u001f]|\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/;
+
+/** Index just past the closing quote of the string opening at `index`, or -1 (also for a bad escape or control char). */
 export function skipString(text: string, index: number): number {
   let end = text.indexOf('"', index + 1);
+  let sawBackslash = false;
   while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+    sawBackslash = true;
     let backslashes = 1;
     while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
     if (backslashes % 2 === 0) break;
     end = text.indexOf('"', end + 1);
   }
-  return end < 0 ? -1 : end + 1;
+  if (end < 0) return -1;
+  if (sawBackslash || hasControlOrBackslash(text, index + 1, end)) {
+    if (invalidInString.test(text.slice(index + 1, end))) return -1;
+  }
+  return end + 1;
 }
 
 const scalarPattern = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
@@ -114,6 +124,14 @@ export function readWalkedValue(text: string, found: Int32Array, slot: number): 
 
 function hasBackslash(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) === BACKSLASH) return true;
+  return false;
+}
+
+function hasControlOrBackslash(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 32 || code === BACKSLASH) return true;
+  }
   return false;
 }
 
