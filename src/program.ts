@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { UsageError } from './shared/errors.js';
 import { commonFlags } from './commands/options.js';
 
@@ -105,7 +105,18 @@ export function createProgram(): Command {
       await runCostsCommand(options as never);
     });
 
-  for (const name of ['serve', 'publish']) {
+  addCommon(program.command('serve'))
+    .description('live chart of every run on :8090 (binds every interface unless --bind/PERF_BIND)')
+    .addOption(commonFlags.root())
+    .addOption(new Option('--bind <address>', 'address to listen on').env('PERF_BIND').default('0.0.0.0'))
+    .addOption(new Option('--port <port>', 'port to listen on').env('PERF_PORT').default('8090'))
+    .option('--refresh-seconds <s>', 'regenerate a polled run’s data.json at most this often', '3')
+    .action(async (options: Record<string, unknown>) => {
+      const { runServeCommand } = await import('./commands/serve.js');
+      await runServeCommand(options as never);
+    });
+
+  for (const name of ['publish']) {
     addCommon(program.command(name)).description(`(not built yet) ${name}`).allowUnknownOption().allowExcessArguments().action(notBuiltYet(name));
   }
   return program;

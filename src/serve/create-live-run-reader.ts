@@ -1,0 +1,113 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { RegistryRecord, SccacheRecord, StreamStats, TargetTrace } from '../collect/index.js';
+// TODO(collect): import these from ../collect/index.js once exported there.
+import { createLogTail, type LogTail } from '../collect/log-reader/create-log-tail.js';
+import { createRegistryLineParser } from '../collect/logs/create-registry-line-parser.js';
+import { createSccacheParser } from '../collect/logs/create-shipped-sccache-parser.js';
+import { absentStream, buildAddressToNode, isPresent, readArtifacts, readReportPlan, readRunFile, readTraceFile, RUN_FILES, TRACE_FILE } from '../report/read-run-dir.js';
+import type { RunInputs, StreamInput } from '../report/run-inputs.js';
+import type { RunFile } from '../run/run-file.js';
+import { createSamplesTail, type SamplesTail } from './read-samples-tail.js';
+
+// A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and
+// samples.jsonl by byte offset, so each refresh parses only what was appended; traces are parsed once per
+// (mtime, size). `changed` says whether anything new arrived, so an unchanged run is not rebuilt.
+
+type Inputs = Omit<RunInputs, 'generatedAtMs'>;
+
+interface Tailed<R> {
+  tail: LogTail<R>;
+  records: R[];
+  stats: StreamStats;
+}
+
+export interface LiveRunReader {
+  read(): Promise<{ inputs: Inputs; changed: boolean }>;
+}
+
+async function signature(file: string): Promise<string> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
+}
+
+async function readTailed<R>(tailed: Tailed<R>): Promise<boolean> {
+  const read = await tailed.tail.read();
+  tailed.records = read.reset ? read.records : tailed.records.concat(read.records);
+  const changed = read.reset || read.records.length > 0 || read.stats.lines !== tailed.stats.lines;
+  tailed.stats = read.stats;
+  return changed;
+}
+
+export function createLiveRunReader(dir: string): LiveRunReader {
+  const file = (name: string): string => path.join(dir, name);
+  let samples: SamplesTail | undefined;
+  let sccache: Tailed<SccacheRecord> | undefined;
+  let registry: Tailed<RegistryRecord> | undefined;
+  const traces = new Map<string, { sig: string; trace: TargetTrace | undefined; stream: StreamInput }>();
+  let lastSignature = '';
+
+  function createTails(run: RunFile | undefined): void {
+    const addressToNode = buildAddressToNode(run);
+    const sccacheParser = createSccacheParser({ addressToNode });
+    sccache ??= { tail: createLogTail({ path: file(RUN_FILES.sccache), ...sccacheParser }), records: [], stats: absentStream(RUN_FILES.sccache).stats };
+    const registryParser = createRegistryLineParser({ format: run?.registryLogFormat ?? 'zot', cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'], addressToNode });
+    registry ??= { tail: createLogTail({ path: file(RUN_FILES.registry), ...registryParser }), records: [], stats: absentStream(RUN_FILES.registry).stats };
+  }
+
+  async function readTraces(): Promise<boolean> {
+    let changed = false;
+    const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
+    for (const name of names) {
+      const sig = await signature(file(name));
+      if (traces.get(name)?.sig === sig) continue;
+      traces.set(name, { sig, ...(await readTraceFile(file(name))) });
+      changed = true;
+    }
+    return changed;
+  }
+
+  return {
+    async read() {
+      const run = await readRunFile(dir);
+      const plan = await readReportPlan(dir);
+      createTails(run);
+      samples ??= createSamplesTail(file(RUN_FILES.samples));
+      const present = {
+        samples: await isPresent(file(RUN_FILES.samples)),
+        sccache: await isPresent(file(RUN_FILES.sccache)),
+        registry: await isPresent(file(RUN_FILES.registry)),
+      };
+      const samplesRead = present.samples ? await samples.read() : undefined;
+      let changed = samplesRead?.changed ?? false;
+      if (present.sccache && (await readTailed(sccache!))) changed = true;
+      if (present.registry && (await readTailed(registry!))) changed = true;
+      if (await readTraces()) changed = true;
+      const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
+      const sig = [await signature(file('run.json')), await signature(file('plan.json')), artifacts.stream.stats.bytes].join('|');
+      if (sig !== lastSignature) changed = true;
+      lastSignature = sig;
+      const stream = (name: string, isThere: boolean, stats: StreamStats | undefined): StreamInput => (isThere && stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name));
+      return {
+        changed,
+        inputs: {
+          stamp: path.basename(dir),
+          run,
+          plan,
+          samples: samplesRead?.samples ?? [],
+          traces: [...traces.values()].flatMap((t) => (t.trace ? [t.trace] : [])),
+          sccache: present.sccache ? sccache!.records : [],
+          registry: present.registry ? registry!.records : [],
+          artifacts: artifacts.lines,
+          streams: [
+            stream(RUN_FILES.samples, present.samples, samplesRead?.stats),
+            stream(RUN_FILES.sccache, present.sccache, sccache?.stats),
+            stream(RUN_FILES.registry, present.registry, registry?.stats),
+            artifacts.stream,
+            ...[...traces.values()].map((t) => t.stream),
+          ],
+        },
+      };
+    },
+  };
+}

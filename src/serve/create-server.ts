@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { listRuns } from '../report/list-runs.js';
+import { readPageAssets } from '../report/page-assets.js';
+import { readRunFile } from '../report/read-run-dir.js';
+import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME, type RunListItem } from '../report/render-runs-index.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { createRunCache, type RunCache } from './create-run-cache.js';
+import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
+
+// `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
+// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404).
+
+export interface ServeOptions {
+  root: string;
+  bind: string;
+  port: number;
+  /** data.json of a polled run is regenerated at most this often (background). */
+  refreshMs?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  clock?: Clock;
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+interface Reply {
+  status: number;
+  body?: string | Buffer;
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
+  const body = reply.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body);
+  response.writeHead(reply.status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': reply.type ?? 'text/plain; charset=utf-8',
+    'Content-Length': String(body.length),
+    ...reply.headers,
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+async function isInside(child: string, parent: string): Promise<boolean> {
+  const real = await realpath(child).catch(() => undefined);
+  return real !== undefined && (real === parent || real.startsWith(parent + path.sep));
+}
+
+interface Context {
+  root: string;
+  realRoot: string;
+  cache: RunCache;
+}
+
+async function resolveRunDir(context: Context, stamp: string): Promise<string | undefined> {
+  const dir = path.join(context.root, stamp);
+  if (!(await isInside(dir, context.realRoot))) return undefined;
+  return (await stat(dir).catch(() => undefined))?.isDirectory() ? dir : undefined;
+}
+
+async function listRunItems(root: string): Promise<RunListItem[]> {
+  const runs = await listRuns(root);
+  return Promise.all(
+    runs.map(async (r) => {
+      const run = await readRunFile(r.dir).catch(() => undefined);
+      return { stamp: r.stamp, href: `/runs/${encodeURIComponent(r.stamp)}/`, harness: run?.harness ?? 'unknown', status: run?.status ?? 'unknown', namespace: run?.namespace ?? null };
+    }),
+  );
+}
+
+async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply> {
+  switch (route.kind) {
+    case 'bad-request':
+      return { status: 400, body: `bad request: ${route.reason}\n` };
+    case 'not-found':
+      return { status: 404, body: 'not found\n' };
+    case 'index': {
+      const all = await listRunItems(context.root);
+      const inside = await Promise.all(all.map(async (r) => (await resolveRunDir(context, r.stamp)) !== undefined));
+      const runs = all.filter((_, i) => inside[i]);
+      return { status: 200, type: TYPES['.html'], body: renderRunsIndex({ title: 'rocm-perf runs', runs, assetBase: '/assets/', note: `Runs under ${context.root}, served live by rocm-perf serve.` }) };
+    }
+    case 'asset': {
+      if (route.name === RUNS_INDEX_SCRIPT_NAME) return { status: 200, type: TYPES['.js'], body: RUNS_INDEX_SCRIPT, headers: { 'Cache-Control': 'no-cache' } };
+      const assets = await readPageAssets();
+      return { status: 200, type: TYPES['.js'], body: assets[route.name as keyof typeof assets], headers: { 'Cache-Control': 'max-age=3600' } };
+    }
+    case 'run-redirect':
+      return { status: 301, headers: { Location: `/runs/${encodeURIComponent(route.stamp)}/` } };
+    default:
+      return answerRun(context, request, route);
+  }
+}
+
+async function answerRun(context: Context, request: IncomingMessage, route: Extract<Route, { stamp: string }>): Promise<Reply> {
+  const dir = await resolveRunDir(context, route.stamp);
+  if (!dir) return { status: 404, body: 'no such run\n' };
+  if (route.kind === 'run-file') {
+    const file = path.join(dir, route.file);
+    if (!(await isInside(file, await realpath(dir)))) return { status: 404, body: 'not found\n' };
+    return { status: 200, type: TYPES[path.extname(route.file)], body: await readFile(file) };
+  }
+  const snapshot = await context.cache.get(dir);
+  if (route.kind === 'run-page') return { status: 200, type: TYPES['.html'], body: snapshot.html, headers: { 'Cache-Control': 'no-cache' } };
+  const headers = { ETag: snapshot.etag, 'Cache-Control': 'no-cache', ...(snapshot.error ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') } : {}) };
+  if (request.headers['if-none-match'] === snapshot.etag) return { status: 304, headers };
+  return { status: 200, type: TYPES['.json'], body: snapshot.body, headers };
+}
+
+async function handle(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    send(request, response, { status: 405, body: 'read-only: GET and HEAD only\n', headers: { Allow: 'GET, HEAD' } });
+    return;
+  }
+  try {
+    send(request, response, await answer(context, request, routeRequest(request.url ?? '/')));
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    send(request, response, missing ? { status: 404, body: 'not found\n' } : { status: 500, body: `error: ${error instanceof Error ? error.message : String(error)}\n` });
+  }
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const root = path.resolve(options.root);
+  const realRoot = await realpath(root);
+  const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
+  const context: Context = { root, realRoot, cache };
+  const server = createServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: 500 }, (request, response) => {
+    void handle(context, request, response);
+  });
+  server.keepAliveTimeout = 5000;
+  server.maxHeadersCount = 100;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.bind, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
+  return {
+    server,
+    url: `http://${host}:${port}/`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cache.close();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { parentPort } from 'node:worker_threads';
+import { buildReportModel } from '../report/build-model.js';
+import { renderHtml } from '../report/render-html.js';
+import { serialiseModel } from '../report/write-report.js';
+import { createLiveRunReader, type LiveRunReader } from './create-live-run-reader.js';
+import type { RegenReply, RegenRequest } from './regen-protocol.js';
+
+// Runs in a worker thread: reads run dirs incrementally and builds data.json and the page, so the server's
+// event loop never waits on a parse or a model build. One reader (with its cursors) per run dir.
+
+const readers = new Map<string, LiveRunReader>();
+
+async function regenerate(request: RegenRequest): Promise<RegenReply> {
+  const reader = readers.get(request.dir) ?? createLiveRunReader(request.dir);
+  readers.set(request.dir, reader);
+  const { inputs, changed } = await reader.read();
+  if (!changed && request.haveSnapshot) return { id: request.id, kind: 'unchanged' };
+  const model = buildReportModel({ ...inputs, generatedAtMs: Date.now() });
+  const body = serialiseModel(model);
+  return {
+    id: request.id,
+    kind: 'built',
+    body,
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    html: renderHtml({ model, assetBase: '/assets/', indexHref: '/' }),
+    live: model.run.status === 'running',
+  };
+}
+
+parentPort?.on('message', (request: RegenRequest) => {
+  regenerate(request)
+    .then((reply) => parentPort?.postMessage(reply))
+    .catch((error: unknown) => parentPort?.postMessage({ id: request.id, kind: 'error', message: error instanceof Error ? error.message : String(error) } satisfies RegenReply));
+});

@@ -1,0 +1,180 @@
+import { appendFile, copyFile, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { Client } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/serve/index.js';
+import { DataFileSchema } from '../../src/report/data-file.js';
+import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
+import { buildPageBundle } from '../../scripts/build-page.js';
+import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+
+// `serve` on 127.0.0.1 with a temp runs root: traversal in every spelling, wrong methods, slow headers, ETags,
+// and a run dir being written while it is polled.
+
+const STAMP = '20260314T092000Z';
+let temp: TempDir;
+let outside: TempDir;
+let server: RunningServer;
+let client: Client;
+
+async function get(pathname: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+  const response = await client.request({ path: pathname, method: (init.method ?? 'GET'), headers: init.headers });
+  const body = await response.body.text();
+  return { status: response.statusCode, headers: response.headers, body };
+}
+
+beforeAll(async () => {
+  await buildPageBundle();
+  temp = createTempDir('serve');
+  outside = createTempDir('serve-outside');
+  await writeFile(path.join(outside.path, 'secret.txt'), 'TOP-SECRET\n');
+  await writeFixtureRun({ dir: path.join(temp.path, STAMP), stamp: STAMP, nodeCount: 2, durationSeconds: 600, seed: 9, sampleIntervalMs: 5000 });
+  await writeFile(path.join(temp.path, STAMP, 'report.md'), '# report\n');
+  await mkdir(path.join(temp.path, '20260101T000000Z'));
+  await writeFile(path.join(temp.path, '20260101T000000Z', 'run.json'), '{}');
+  await symlink(path.join(outside.path, 'secret.txt'), path.join(temp.path, STAMP, 'timeline.svg'));
+  await mkdir(path.join(outside.path, 'evil-run'));
+  await writeFile(path.join(outside.path, 'evil-run', 'samples.jsonl'), '');
+  await symlink(path.join(outside.path, 'evil-run'), path.join(temp.path, '20991231T000000Z'));
+  server = await startServer({ root: temp.path, bind: '127.0.0.1', port: 0, refreshMs: 200, headersTimeoutMs: 1000, requestTimeoutMs: 5000 });
+  client = new Client(server.url.replace(/\/$/, ''));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  temp?.remove();
+  outside?.remove();
+});
+
+describe('serve: what it serves', () => {
+  it('lists runs newest first, skipping a symlink that points out of the root', async () => {
+    const { status, body, headers } = await get('/');
+    expect(status).toBe(200);
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(body.indexOf(STAMP)).toBeGreaterThan(0);
+    expect(body.indexOf(STAMP)).toBeLessThan(body.indexOf('20260101T000000Z'));
+    expect(body).not.toContain('20991231T000000Z');
+  });
+
+  it('serves a run page, its data.json (valid against the schema) and the offline assets', async () => {
+    const page = await get(`/runs/${STAMP}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('src="/assets/echarts.min.js"');
+    const data = await get(`/runs/${STAMP}/data.json`);
+    expect(data.status).toBe(200);
+    expect(DataFileSchema.parse(JSON.parse(data.body)).run.harness).toBe('warm');
+    const echarts = await get('/assets/echarts.min.js');
+    expect(echarts.status).toBe(200);
+    expect(echarts.body.length).toBeGreaterThan(500_000);
+    expect((await get(`/runs/${STAMP}`)).status).toBe(301);
+    expect((await get(`/runs/${STAMP}/report.md`)).body).toBe('# report\n');
+  });
+
+  it('answers a conditional GET with 304 while nothing changed, and HEAD without a body', async () => {
+    const first = await get(`/runs/${STAMP}/data.json`);
+    const etag = String(first.headers.etag);
+    const again = await get(`/runs/${STAMP}/data.json`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    const head = await get(`/runs/${STAMP}/data.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(first.body));
+    expect(head.body).toBe('');
+  });
+});
+
+describe('serve: nothing outside the runs root', () => {
+  it.each([
+    '/runs/../../etc/passwd',
+    '/../../../etc/passwd',
+    '/runs/%2e%2e/%2e%2e/etc/passwd',
+    '/runs/..%2f..%2f..%2fetc%2fpasswd',
+    '/runs/%252e%252e/%252e%252e/etc/passwd',
+    '/runs/%25252e%25252e/etc/passwd',
+    '/runs/..%5c..%5cetc%5cpasswd',
+    '/runs/x/%00/data.json',
+    '/assets/..%2f..%2fpackage.json',
+    '/runs/%2e/data.json',
+    '/runs/20991231T000000Z/data.json',
+    `/runs/${STAMP}/timeline.svg`,
+    `/runs/${STAMP}/run.json`,
+    `/runs/${STAMP}/../../../tmp/secret.txt`,
+  ])('refuses %s', async (pathname) => {
+    const { status, body } = await get(pathname);
+    expect([400, 404]).toContain(status);
+    expect(body).not.toContain('TOP-SECRET');
+    expect(body).not.toContain('root:');
+  });
+});
+
+describe('serve: read-only and timeouts', () => {
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('answers %s with 405 and Allow', async (method) => {
+    const { status, headers } = await get(`/runs/${STAMP}/data.json`, { method });
+    expect(status).toBe(405);
+    expect(headers.allow).toBe('GET, HEAD');
+  });
+
+  it('drops a client that sends its headers too slowly', async () => {
+    const url = new URL(server.url);
+    const started = Date.now();
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', () => resolve(received));
+      setTimeout(() => socket.destroy(), 10_000).unref();
+    });
+    const elapsed = Date.now() - started;
+    expect(outcome === '' || outcome.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(9000);
+  });
+});
+
+describe('serve: a run being written while polled', () => {
+  it('picks up appended lines and a new trace without a poll waiting on the parse', async () => {
+    const full = path.join(temp.path, '.full');
+    await writeFixtureRun({ dir: full, stamp: '20260315T000000Z', nodeCount: 2, durationSeconds: 600, seed: 4, status: 'running', sampleIntervalMs: 5000 });
+    const live = path.join(temp.path, '20260315T000000Z');
+    await mkdir(live);
+    for (const name of ['run.json', 'plan.json', 'trace-pytorch.json']) await copyFile(path.join(full, name), path.join(live, name));
+    const halves: Record<string, [string, string]> = {};
+    for (const name of ['samples.jsonl', 'sccache.log', 'zot.jsonl']) {
+      const lines = (await readFile(path.join(full, name), 'utf8')).split(/(?<=\n)/);
+      const cut = Math.floor(lines.length / 2);
+      halves[name] = [lines.slice(0, cut).join(''), lines.slice(cut).join('')];
+      await writeFile(path.join(live, name), halves[name][0]);
+    }
+    const url = '/runs/20260315T000000Z/data.json';
+    const first = await get(url);
+    const before = DataFileSchema.parse(JSON.parse(first.body));
+    expect(before.run.status).toBe('running');
+    expect(before.summary.targets.filter((t) => t.totalSeconds > 0).map((t) => t.target)).toEqual(['pytorch']);
+
+    for (const name of Object.keys(halves)) await appendFile(path.join(live, name), halves[name]![1]);
+    await cp(path.join(full, 'trace-triton-wheel.json'), path.join(live, 'trace-triton-wheel.json'));
+
+    let etag = String(first.headers.etag);
+    let after = before;
+    for (let attempt = 0; attempt < 100 && after.summary.streams['zot.jsonl']!.records <= before.summary.streams['zot.jsonl']!.records; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const poll = await get(url, { headers: { 'if-none-match': etag } });
+      expect([200, 304]).toContain(poll.status);
+      if (poll.status === 200) {
+        etag = String(poll.headers.etag);
+        after = DataFileSchema.parse(JSON.parse(poll.body));
+      }
+    }
+    expect(after.summary.streams['zot.jsonl']!.records).toBeGreaterThan(before.summary.streams['zot.jsonl']!.records);
+    expect(after.summary.streams['samples.jsonl']!.records).toBeGreaterThan(before.summary.streams['samples.jsonl']!.records);
+    expect(after.summary.targets.find((t) => t.target === 'triton-wheel')!.totalSeconds).toBeGreaterThan(0);
+    // run.json already calls every target finished; only the traces not copied yet are flagged.
+    const loud = after.summary.warnings.filter((w) => w.level === 'loud').map((w) => w.stream);
+    expect(loud.length).toBeGreaterThan(0);
+    expect(loud.every((s) => s !== null && /^trace-.+\.json$/.test(s) && !['trace-pytorch.json', 'trace-triton-wheel.json'].includes(s))).toBe(true);
+  });
+});
