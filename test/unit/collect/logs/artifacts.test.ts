@@ -1,0 +1,41 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listArtifacts, parseArtifacts, readArtifacts, renderArtifacts, writeArtifacts } from '../../../../src/collect/artifacts.js';
+import { ArtifactError } from '../../../../src/shared/errors.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-artifacts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('artifacts.txt', () => {
+  it('lists the wheels of a wheelhouse with sizes and round-trips them through the file', async () => {
+    const wheelhouse = path.join(dir, 'wheelhouse');
+    rmSync(wheelhouse, { recursive: true, force: true });
+    mkdirSync(wheelhouse);
+    writeFileSync(path.join(wheelhouse, 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl'), Buffer.alloc(1234));
+    writeFileSync(path.join(wheelhouse, 'triton-3.5.0-cp312-cp312-linux_x86_64.whl'), Buffer.alloc(10));
+    writeFileSync(path.join(wheelhouse, 'build.log'), 'not a wheel');
+    const artifacts = await listArtifacts({ wheelhouseDir: wheelhouse });
+    expect(artifacts).toEqual([
+      { kind: 'wheel', name: 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 1234 },
+      { kind: 'wheel', name: 'triton-3.5.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 10 },
+    ]);
+    const file = path.join(dir, 'artifacts.txt');
+    await writeArtifacts({ path: file, artifacts: [...artifacts, { kind: 'image', name: 'rocm/api:latest' }] });
+    expect(await readArtifacts(file)).toEqual([...artifacts, { kind: 'image', name: 'rocm/api:latest' }]);
+  });
+
+  it.each([
+    ['wheel\tx.whl\t1\n', 'expected the header `# rocm-perf artifacts version 1`'],
+    ['# rocm-perf artifacts version 1\nwheel\tx.whl\tmany\n', 'line 2: not an artifact line'],
+    ['# rocm-perf artifacts version 1\nimage\tno-tag\n', 'line 2: not an artifact line'],
+  ])('rejects %j naming the line', (text, message) => {
+    expect(() => parseArtifacts(text)).toThrow(ArtifactError);
+    expect(() => parseArtifacts(text)).toThrow(message);
+  });
+
+  it('renders an empty list as the header alone', () => {
+    expect(renderArtifacts([])).toBe('# rocm-perf artifacts version 1\n');
+  });
+});
