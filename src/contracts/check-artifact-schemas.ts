@@ -74,7 +74,7 @@ function findTouchers(index: SourceIndex, spec: ArtifactSpec, module: { path: st
   const identifiers = [spec.schemaExport, module?.versionExport].filter((name): name is string => name !== undefined);
   const identifier = new RegExp(`\\b(?:${identifiers.join('|')})\\b`);
   return [...index.byPath.values()].flatMap((file) => {
-    if (file.path === module?.path) return [];
+    if (file.path === module?.path || ![spec.fileName, ...identifiers].some((word) => file.text.includes(word))) return [];
     const code = index.codeOf(file);
     const named = identifier.exec(code);
     const hit = literal.exec(code) ?? named;

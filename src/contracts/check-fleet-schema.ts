@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseYamlWithLines } from '../config/parse-fleet-yaml.js';
+import { parseYamlWithLines, type ParsedYaml } from '../config/parse-fleet-yaml.js';
 import { validateConfig } from '../config/resolve-config.js';
 import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
 
@@ -13,6 +13,8 @@ export interface CheckFleetSchemaOptions {
   schemaJsonPath: string;
   /** renderFleetJsonSchema() of the running program: what the zod schema generates now. */
   generatedSchemaText: string;
+  /** fleet.yaml already parsed with parseYamlWithLines (saves a second parse). */
+  parsedFleet?: ParsedYaml | undefined;
 }
 
 const ZOD_SCHEMA_FILE = 'src/config/schema.ts';
@@ -43,7 +45,7 @@ function lineOfLocated(message: string, file: string): number | undefined {
 
 function checkFleetValidates(options: CheckFleetSchemaOptions): ContractProblem[] {
   const { fleetText, fleetPath } = options;
-  const parsed = parseYamlWithLines(fleetText, fleetPath);
+  const parsed = options.parsedFleet ?? parseYamlWithLines(fleetText, fleetPath);
   const errors = parsed.errors.length > 0 ? parsed.errors : validateConfig({ raw: parsed.value, source: fleetPath, lineOf: parsed.lineOf }).errors;
   return errors.map((message) => ({ message, producer: at(fleetPath, lineOfLocated(message, fleetPath)), consumer: at(ZOD_SCHEMA_FILE) }));
 }

@@ -11,6 +11,7 @@ const PATTERNS = [/\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[\s*['"]([A-Z][A-Z0-9_]*
 export function findEnvReads(sources: readonly SourceFile[]): Map<string, SourceLocation> {
   const reads = new Map<string, SourceLocation>();
   for (const file of sources) {
+    if (!file.text.includes('env')) continue;
     const code = stripComments(file.text);
     for (const pattern of PATTERNS) {
       for (const match of code.matchAll(pattern)) {

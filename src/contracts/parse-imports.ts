@@ -27,24 +27,33 @@ function resolveSpecifier(fromFile: string, specifier: string): string | undefin
   return joined.replace(/\.(m?js)$/, '.ts');
 }
 
-function lineAt(text: string, offset: number): number {
-  return text.slice(0, offset).split('\n').length;
+/** 1-based line of `offset`, counting from a known (offset, line) pair so a forward scan stays linear. */
+function createLineCounter(text: string): (offset: number) => number {
+  let lastOffset = 0;
+  let lastLine = 1;
+  return (offset) => {
+    if (offset < lastOffset) [lastOffset, lastLine] = [0, 1];
+    for (let i = lastOffset; i < offset; i += 1) if (text.charCodeAt(i) === 10) lastLine += 1;
+    lastOffset = offset;
+    return lastLine;
+  };
 }
 
 // Pure: the relative imports (static, re-exports, dynamic) of one file at repo-relative path `file`.
 export function parseImports(file: string, text: string): ImportFact[] {
   const code = stripComments(text);
+  const lineAt = createLineCounter(code);
   const facts: ImportFact[] = [];
   for (const match of code.matchAll(STATIC)) {
     const resolved = resolveSpecifier(file, match[4] ?? '');
     if (resolved === undefined) continue;
     const bindings = match[3] ?? '';
     const typeOnly = match[2] !== undefined || (/^\{[^}]*\}$/.test(bindings.trim()) && bindings.replace(/[{}\s]/g, '').split(',').filter(Boolean).every((name) => name.startsWith('type')));
-    facts.push({ resolved, typeOnly, reExport: match[1] === 'export', line: lineAt(code, match.index) });
+    facts.push({ resolved, typeOnly, reExport: match[1] === 'export', line: lineAt(match.index) });
   }
   for (const match of code.matchAll(DYNAMIC)) {
     const resolved = resolveSpecifier(file, match[1] ?? '');
-    if (resolved !== undefined) facts.push({ resolved, typeOnly: false, reExport: false, line: lineAt(code, match.index) });
+    if (resolved !== undefined) facts.push({ resolved, typeOnly: false, reExport: false, line: lineAt(match.index) });
   }
   return facts;
 }

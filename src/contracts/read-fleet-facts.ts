@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseYamlWithLines, type YamlPath } from '../config/parse-fleet-yaml.js';
+import { parseYamlWithLines, type ParsedYaml, type YamlPath } from '../config/parse-fleet-yaml.js';
 import type { FleetRegistryLog } from './check-registry-log.js';
 
 // The few fleet.yaml values the other pairs need, read leniently: an invalid fleet.yaml fails the fleet-schema
@@ -48,9 +48,8 @@ function findLogHost(raw: Raw, log: Raw): SshFacts | undefined {
   return toSsh(nodes.find((node) => node.name === log.node)?.ssh);
 }
 
-// Pure: fleet.yaml text → the values the contracts need, with the schema's defaults.
-export function readFleetFacts(text: string, fleetPath: string): FleetFacts {
-  const parsed = parseYamlWithLines(text, fleetPath);
+// Pure: fleet.yaml text (or its parse, to parse once) → the values the contracts need, with the schema's defaults.
+export function readFleetFacts(text: string, fleetPath: string, parsed: ParsedYaml = parseYamlWithLines(text, fleetPath)): FleetFacts {
   const raw = asRecord(parsed.value);
   const baseDir = path.dirname(path.resolve(fleetPath));
   const registry = asRecord(raw.registry);

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderFleetJsonSchema } from '../config/fleet-json-schema.js';
-import { checkArtifactSchemas } from './check-artifact-schemas.js';
+import { parseYamlWithLines, type ParsedYaml } from '../config/parse-fleet-yaml.js';
+import { checkArtifactSchemas, type SourceFile } from './check-artifact-schemas.js';
 import { checkFleetSchema } from './check-fleet-schema.js';
 import { checkMakefileShims, type CliCommandSpec } from './check-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
@@ -47,8 +48,11 @@ export interface ContractsReport {
 
 interface Context {
   repoDir: string;
+  /** Source trees read once and shared by the pairs (the artifact and env scans often read the same tree). */
+  readTree: (rootDir: string, dir: string) => SourceFile[];
   paths: ContractPaths;
   fleetText: string | undefined;
+  parsedFleet: ParsedYaml;
   facts: FleetFacts;
   show: (absolute: string) => string;
 }
@@ -86,7 +90,7 @@ function checkRegistryPair(ctx: Context, zotConfigPath: string | undefined): Con
 }
 
 async function checkArtifactPair(ctx: Context): Promise<ContractResult> {
-  const sources = readSourceTree({ rootDir: ctx.repoDir, dir: 'src', extensions: ['.ts', '.js', '.mjs', '.html'], exclude: ['src/contracts/'] });
+  const sources = ctx.readTree(ctx.repoDir, 'src').filter((file) => !file.path.startsWith('src/contracts/'));
   const { result, modules } = checkArtifactSchemas({ sources });
   if (sources.length === 0) return createSkippedResult('artifact-schemas', result.title, `no source tree at ${ctx.show(path.join(ctx.repoDir, 'src'))}`);
   if (realpathSync(ctx.repoDir) !== realpathSync(programRoot)) {
@@ -100,7 +104,8 @@ async function checkArtifactPair(ctx: Context): Promise<ContractResult> {
 function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): ContractResult {
   const makefileText = readOptional(ctx.paths.makefile);
   if (makefileText === undefined) return missing('makefile-shims', 'Makefile ↔ CLI', ctx.show(ctx.paths.makefile), cli.programAt);
-  const ownSources = readSourceTree({ rootDir: programRoot, dir: path.relative(programRoot, codeDir), extensions: ['.ts', '.js'], exclude: [] });
+  const ownSrc = existsSync(path.join(programRoot, 'src')) ? 'src' : path.relative(programRoot, codeDir);
+  const ownSources = ctx.readTree(programRoot, ownSrc).filter((file) => /\.(ts|js)$/.test(file.path));
   const envReads = new Map([...(cli.extraEnvReads ?? []), ...findEnvReads(ownSources)]);
   const makefileDir = path.dirname(ctx.paths.makefile);
   const isFile = (relative: string) => existsSync(path.resolve(makefileDir, relative));
@@ -116,6 +121,7 @@ function checkFleetPair(ctx: Context): ContractResult {
     schemaJsonText: readOptional(ctx.paths.schemaJson),
     schemaJsonPath: ctx.show(ctx.paths.schemaJson),
     generatedSchemaText: renderFleetJsonSchema(),
+    parsedFleet: ctx.parsedFleet,
   });
 }
 
@@ -138,7 +144,15 @@ function createContext(repoDir: string, given: Partial<ContractPaths>): Context 
     const relative = path.relative(repoDir, absolute);
     return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
   };
-  return { repoDir, paths, fleetText, facts: readFleetFacts(fleetText ?? '', paths.fleet), show };
+  const trees = new Map<string, SourceFile[]>();
+  const readTree = (rootDir: string, dir: string) => {
+    const key = path.join(realpathSync(rootDir), dir);
+    const tree = trees.get(key) ?? readSourceTree({ rootDir, dir, extensions: ['.ts', '.js', '.mjs', '.html'] });
+    trees.set(key, tree);
+    return tree;
+  };
+  const parsedFleet = parseYamlWithLines(fleetText ?? '', show(paths.fleet));
+  return { repoDir, readTree, paths, fleetText, parsedFleet, facts: readFleetFacts(fleetText ?? '', paths.fleet, parsedFleet), show };
 }
 
 // I/O shell: every pair, each independent of the others' failures.
