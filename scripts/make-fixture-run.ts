@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderArtifacts } from '../src/collect/index.js';
 import { renderPlanFile, renderRunFile } from './fixture-run/render-run-files.js';
 import { renderSamples, renderSccacheLog, renderZotLog } from './fixture-run/render-logs.js';
 import { renderTrace } from './fixture-run/render-trace.js';
@@ -42,7 +43,11 @@ export async function writeFixtureRun(options: FixtureRunOptions): Promise<strin
     'samples.jsonl': renderSamples(run, { intervalMs: options.sampleIntervalMs ?? 1000 }),
     'sccache.log': renderSccacheLog(run, { prefix }),
     'zot.jsonl': options.registryLog === 'empty' ? '' : options.registryLog === 'drifted' ? driftedZotLog(zot) : zot,
-    'artifacts.txt': run.targets.filter((t) => t.name.endsWith('-wheel')).map((t) => `${t.name.replace(/-wheel$/, '')}-1.0.0-cp312-cp312-linux_x86_64.whl`).join('\n') + '\n',
+    'artifacts.txt': renderArtifacts(
+      run.targets
+        .filter((t) => t.name.endsWith('-wheel'))
+        .map((t, i) => ({ kind: 'wheel' as const, name: `${t.name.replace(/-wheel$/, '').replace(/-/g, '_')}-1.0.0-cp312-cp312-linux_x86_64.whl`, sizeBytes: 40_000_000 + i * 1_000_003 })),
+    ),
   };
   for (const target of run.targets) files[`trace-${target.name}.json`] = renderTrace(run, target);
   if (options.withRunFile !== false) files['run.json'] = renderRunFile(run, options.status ?? 'completed');

@@ -1,9 +1,15 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createStreamStats, parseBuildkitTrace, readSamples, type StreamStats, type TargetTrace } from '../collect/index.js';
-// TODO(collect): import these from ../collect/index.js once exported there.
-import { readRegistryLog } from '../collect/log-reader/read-registry-log.js';
-import { readSccacheLog } from '../collect/log-reader/read-sccache-log.js';
+import {
+  createStreamStats,
+  parseArtifacts,
+  parseBuildkitTrace,
+  readRegistryLog,
+  readSamples,
+  readSccacheLog,
+  type StreamStats,
+  type TargetTrace,
+} from '../collect/index.js';
 import { parsePlanFile } from '../plan/index.js';
 import { RunFileSchema, type RunFile } from '../run/run-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
@@ -145,26 +151,33 @@ function toStream(name: string, stats: StreamStats | undefined): StreamInput {
   return stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name);
 }
 
-/** artifacts.txt: one published artifact per line (wheelhouse.py); blank and `#` lines are skipped. */
+/**
+ * artifacts.txt: the versioned format (`# rocm-perf artifacts version 1`, tab-separated, read through the collectors'
+ * schema); a file without that header (an older harness) is read as one artifact per line.
+ */
 export async function readArtifacts(file: string): Promise<{ lines: string[]; stream: StreamInput }> {
   const name = path.basename(file);
   if (!(await isPresent(file))) return { lines: [], stream: absentStream(name) };
   const text = await readFile(file, 'utf8');
-  const stats = createStreamStats(name);
-  stats.bytes = Buffer.byteLength(text);
-  const lines: string[] = [];
   const rawLines = text.split('\n');
   if (rawLines[rawLines.length - 1] === '') rawLines.pop();
-  for (const raw of rawLines) {
-    stats.lines += 1;
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) {
-      stats.skipped += 1;
-      stats.skippedByReason.blank = (stats.skippedByReason.blank ?? 0) + 1;
-    } else {
-      lines.push(line);
-      stats.records += 1;
-    }
+  const stats: StreamStats = { ...createStreamStats(name), bytes: Buffer.byteLength(text), lines: rawLines.length };
+  const blank = rawLines.filter((l) => l.trim() === '' || l.startsWith('#')).length;
+  stats.skipped = blank;
+  if (blank) stats.skippedByReason['blank or comment'] = blank;
+  if (!text.startsWith('# rocm-perf artifacts version')) {
+    const lines = rawLines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    stats.records = lines.length;
+    return { lines, stream: { name, present: true, stats } };
   }
-  return { lines, stream: { name, present: true, stats } };
+  try {
+    const artifacts = parseArtifacts(text, name);
+    stats.records = artifacts.length;
+    const lines = artifacts.map((a) => (a.kind === 'wheel' ? `wheel ${a.name} (${a.sizeBytes} bytes)` : `image ${a.name}`));
+    return { lines, stream: { name, present: true, stats } };
+  } catch (error) {
+    if (!isRocmPerfError(error)) throw error;
+    stats.rejected = stats.lines - blank;
+    return { lines: [], stream: { name, present: true, stats, extraWarnings: [error.message] } };
+  }
 }

@@ -1,10 +1,15 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RegistryRecord, SccacheRecord, StreamStats, TargetTrace } from '../collect/index.js';
-// TODO(collect): import these from ../collect/index.js once exported there.
-import { createLogTail, type LogTail } from '../collect/log-reader/create-log-tail.js';
-import { createRegistryLineParser } from '../collect/logs/create-registry-line-parser.js';
-import { createSccacheParser } from '../collect/logs/create-shipped-sccache-parser.js';
+import {
+  createLogTail,
+  createRegistryLineParser,
+  createSccacheParser,
+  type LogTail,
+  type RegistryRecord,
+  type SccacheRecord,
+  type StreamStats,
+  type TargetTrace,
+} from '../collect/index.js';
 import { absentStream, buildAddressToNode, isPresent, readArtifacts, readReportPlan, readRunFile, readTraceFile, RUN_FILES, TRACE_FILE } from '../report/read-run-dir.js';
 import type { RunInputs, StreamInput } from '../report/run-inputs.js';
 import type { RunFile } from '../run/run-file.js';
