@@ -1,0 +1,81 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataFileSchema } from '../../src/report/data-file.js';
+import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
+import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+
+// `rocm-perf report` as users run it: the built CLI on generated run dirs. A present-but-empty or drifted
+// zot.jsonl must warn loudly on stderr and exit 1, while still writing the report.
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(repoRoot, 'dist/cli.js');
+let temp: TempDir;
+
+function runReport(args: string[]) {
+  return execa(process.execPath, [cli, 'report', ...args], { reject: false, env: { NO_COLOR: '1', PERF_ROOT: temp.path }, extendEnv: true });
+}
+
+async function makeRun(name: string, registryLog: 'ok' | 'empty' | 'drifted', extra: { withRunFile?: boolean } = {}): Promise<string> {
+  return writeFixtureRun({ dir: path.join(temp.path, name), stamp: name, nodeCount: 2, durationSeconds: 900, seed: 2, sampleIntervalMs: 5000, registryLog, ...extra });
+}
+
+beforeAll(async () => {
+  await stat(cli).catch(() => {
+    throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
+  });
+  temp = createTempDir('report-e2e');
+});
+
+afterAll(() => temp?.remove());
+
+describe('rocm-perf report', () => {
+  it('writes data.json, report.md with its SVGs and index.html with its scripts, exit 0', async () => {
+    const dir = await makeRun('20260301T000000Z', 'ok');
+    const result = await runReport([dir, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const out = JSON.parse(result.stdout) as { harness: string; files: string[] };
+    expect(out.harness).toBe('warm');
+    for (const name of ['data.json', 'report.md', 'timeline.svg', 'targets.svg', 'index.html', 'echarts.min.js', 'report-page.js']) {
+      expect((await stat(path.join(dir, name))).size).toBeGreaterThan(0);
+    }
+    const md = await readFile(path.join(dir, 'report.md'), 'utf8');
+    expect(md).toContain('](timeline.svg)');
+    expect(md).toContain('](targets.svg)');
+    expect(md).toContain('**Harness: warm**');
+    const svg = await readFile(path.join(dir, 'timeline.svg'), 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('CPU busy (solid) and memory used (dashed)');
+    DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
+  });
+
+  it.each([
+    ['empty', 'zot.jsonl: present but empty (0 bytes)'],
+    ['drifted', 'but found no records'],
+  ] as const)('warns loudly and exits 1 on a %s zot.jsonl, still writing the report', async (variant, message) => {
+    const dir = await makeRun(`20260302T00000${variant === 'empty' ? 1 : 2}Z`, variant);
+    const result = await runReport([dir]);
+    expect(result.exitCode).toBe(1);
+    const firstLine = result.stderr.split('\n')[0]!;
+    expect(firstLine).toMatch(/^WARNING: zot\.jsonl: /);
+    expect(firstLine).toContain(message);
+    expect(result.stderr).toContain('error: 1 loud warning(s)');
+    const model = DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
+    expect(model.summary.streams['zot.jsonl']!.records).toBe(0);
+    expect(model.summary.warnings.filter((w) => w.level === 'loud').map((w) => w.stream)).toEqual(['zot.jsonl']);
+    expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toContain('Loud warnings');
+  });
+
+  it('labels a run dir holding only the spec files as harness unknown, and defaults to the newest run', async () => {
+    await makeRun('20991231T235959Z', 'ok', { withRunFile: false });
+    const result = await runReport([]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('report (unknown harness) written to');
+    expect(result.stdout).toContain('20991231T235959Z');
+    const md = await readFile(path.join(temp.path, '20991231T235959Z', 'report.md'), 'utf8');
+    expect(md).toContain('**Harness: unknown**');
+  });
+});
