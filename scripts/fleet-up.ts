@@ -16,7 +16,7 @@ const duty = readOption('duty');
 const fleet = await startFleet({ ...(timeScale ? { scale: { timeScale } } : {}), ...(duty ? { cpuDutyCycle: Math.min(1, duty) } : {}) });
 const lines = [
   `# fleet in a box ${fleet.runId} is up (${fleet.nodes.map((n) => `${n.name} ${n.address} ${n.linkMbps} MB/s`).join(', ')})`,
-  `export PATH="${fleet.env.PATH.split(':')[0]}:$PATH"`,
+  `export PATH="${fleet.env.PATH.split(':')[0] ?? ''}:$PATH"`,
   `export ROCM_PERF_FLEET_STATE='${fleet.env.ROCM_PERF_FLEET_STATE}'`,
   `export PERF_FLEET='${fleet.fleetPath}'`,
   `# e.g.: rocm-perf plan; docker buildx bake --print; docker buildx bake --builder forge --push bitsandbytes-wheel`,

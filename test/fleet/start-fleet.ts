@@ -41,7 +41,7 @@ export interface RunningFleet {
   fleetPath: string;
   statePath: string;
   /** PATH with the double first, plus the state variable: pass to the CLI under test. */
-  env: Record<string, string>;
+  env: { PATH: string; ROCM_PERF_FLEET_STATE: string };
   nodes: FleetNodeHandle[];
   services: {
     bridgeAddress: string;
