@@ -6,3 +6,6 @@ export { PLAN_VERSION, PlanFileSchema, parsePlanFile, type Plan, type PlanTarget
 export { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
 export { simulatePlan, type DurationNoise, type Simulation, type SimulatePlanOptions } from './simulate-plan.js';
 export { renderClock, renderComparison, renderDuration, renderPlan, type StrategyComparisonRow } from './render-plan.js';
+export { buildCriticalDrag, type BuildCriticalDragOptions, type CriticalDrag, type CriticalPathEntry, type PlannedTiming, type RealisedSchedule, type ScheduledTarget, type TargetVersusPlan } from './critical-drag.js';
+export { toIdleSplit, type NodeIdle } from './split-idle.js';
+export { toScheduleFromRun, type RunSchedule, type ScheduledRunTarget, type ToScheduleFromRunOptions } from './to-schedule-from-run.js';

@@ -1,0 +1,70 @@
+// Idle time of each node in a realised schedule, split as the simulator splits it (docs/planning.md): during an
+// idle interval, the part in which some target anywhere was ready (every dependency finished) but not started is
+// placement loss; the rest is dependency wait.
+
+export interface NodeIdle {
+  name: string;
+  busySeconds: number;
+  idleSeconds: number;
+  dependencyWaitSeconds: number;
+  placementLossSeconds: number;
+}
+
+export interface IdleSplitInput {
+  names: readonly string[];
+  node: readonly string[];
+  start: Float64Array;
+  finish: Float64Array;
+  deps: readonly (readonly number[])[];
+  makespanSeconds: number;
+  /** Nodes to report even if they ran nothing. */
+  nodeNames?: readonly string[];
+}
+
+function toReadyIntervals({ start, finish, deps }: IdleSplitInput): [number, number][] {
+  const spans: [number, number][] = [];
+  start.forEach((startAt, j) => {
+    let readyAt = 0;
+    for (const d of deps[j]!) readyAt = Math.max(readyAt, finish[d]!);
+    if (startAt > readyAt) spans.push([readyAt, startAt]);
+  });
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  return merged;
+}
+
+function overlapSeconds(from: number, to: number, intervals: readonly [number, number][]): number {
+  let total = 0;
+  for (const [a, b] of intervals) total += Math.max(0, Math.min(to, b) - Math.max(from, a));
+  return total;
+}
+
+/** One entry per node, sorted by name. Overlapping targets on one node (should not happen) count once as busy. */
+export function toIdleSplit(input: IdleSplitInput): NodeIdle[] {
+  const ready = toReadyIntervals(input);
+  const nodes = [...new Set([...(input.nodeNames ?? []), ...input.node])].sort();
+  return nodes.map((name) => {
+    const usage: NodeIdle = { name, busySeconds: 0, idleSeconds: 0, dependencyWaitSeconds: 0, placementLossSeconds: 0 };
+    const addIdle = (from: number, to: number) => {
+      if (to <= from) return;
+      const loss = overlapSeconds(from, to, ready);
+      usage.idleSeconds += to - from;
+      usage.placementLossSeconds += loss;
+      usage.dependencyWaitSeconds += to - from - loss;
+    };
+    const own = input.names.flatMap((_, j) => (input.node[j] === name ? [j] : [])).sort((a, b) => input.start[a]! - input.start[b]!);
+    let free = 0;
+    for (const j of own) {
+      addIdle(free, input.start[j]!);
+      usage.busySeconds += Math.max(0, input.finish[j]! - Math.max(free, input.start[j]!));
+      free = Math.max(free, input.finish[j]!);
+    }
+    addIdle(free, input.makespanSeconds);
+    return usage;
+  });
+}
