@@ -19,15 +19,24 @@ interface Timing {
 /** CPU time of this process's waited-for children (Linux /proc: cutime + cstime, in 10 ms ticks), or NaN. */
 function readChildrenCpuMs(): number {
   if (!existsSync('/proc/self/stat')) return NaN;
-  const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync('/proc/self/stat', 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 function timeOnce(args: string[]): Timing {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'bin/rocm-perf.js'), ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'bin/rocm-perf.js'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const wallMs = performance.now() - started;
-  if (result.status !== 0) throw new Error(`rocm-perf ${args.join(' ')} exited ${String(result.status)}:\n${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(
+      `rocm-perf ${args.join(' ')} exited ${String(result.status)}:\n${result.stdout}${result.stderr}`,
+    );
   return { wallMs, cpuMs: readChildrenCpuMs() };
 }
 
@@ -55,7 +64,11 @@ function line(label: string, sorted: readonly number[]): string {
 
 const startup = measure(['--version']);
 const contracts = measure(['contracts']);
-console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}, ${RUNS} runs each`);
+console.log(
+  `node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}, ${RUNS} runs each`,
+);
 console.log(line('node bin/rocm-perf.js --version (wall)', startup.wall));
 console.log(line('node bin/rocm-perf.js contracts (wall)', contracts.wall));
 console.log(line('node bin/rocm-perf.js contracts (child CPU)', contracts.cpu));

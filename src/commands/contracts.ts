@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { CONTRACT_PAIRS, renderContractsReport, runContracts, type CliCommandSpec, type ContractPair, type ContractPaths, type SourceLocation } from '../contracts/index.js';
+import {
+  CONTRACT_PAIRS,
+  renderContractsReport,
+  runContracts,
+  type CliCommandSpec,
+  type ContractPair,
+  type ContractPaths,
+  type SourceLocation,
+} from '../contracts/index.js';
 import { ExitCode, UsageError } from '../shared/errors.js';
 import { createProgram } from '../program.js';
 import type { CommonOptions } from './options.js';
@@ -24,12 +32,19 @@ export interface ContractsCommandOptions extends CommonOptions {
 const PROGRAM_AT: SourceLocation = { file: 'src/program.ts', line: undefined };
 
 /** The CLI as createProgram() defines it, read without running any action. */
-export function listCliCommands(program: Command = createProgram()): { commands: CliCommandSpec[]; envVars: Map<string, SourceLocation> } {
+export function listCliCommands(program: Command = createProgram()): {
+  commands: CliCommandSpec[];
+  envVars: Map<string, SourceLocation>;
+} {
   const envVars = new Map<string, SourceLocation>();
   const commands = program.commands.map((command) => {
     for (const option of command.options) if (option.envVar) envVars.set(option.envVar, PROGRAM_AT);
     const flags = command.options.flatMap((option) => (option.long ? [option.long] : []));
-    return { name: command.name(), flags: [...flags, '--help'], built: !command.description().startsWith('(not built yet)') };
+    return {
+      name: command.name(),
+      flags: [...flags, '--help'],
+      built: !command.description().startsWith('(not built yet)'),
+    };
   });
   return { commands, envVars };
 }
@@ -38,14 +53,20 @@ function parseOnly(value: string | undefined): ContractPair[] | undefined {
   if (value === undefined) return undefined;
   const names = value.split(/[\s,]+/).filter(Boolean);
   const unknown = names.filter((name) => !CONTRACT_PAIRS.includes(name as ContractPair));
-  if (unknown.length > 0) throw new UsageError(`--only: unknown pair(s) ${unknown.join(', ')}`, { hint: `use ${CONTRACT_PAIRS.join(', ')}` });
+  if (unknown.length > 0)
+    throw new UsageError(`--only: unknown pair(s) ${unknown.join(', ')}`, {
+      hint: `use ${CONTRACT_PAIRS.join(', ')}`,
+    });
   return names as ContractPair[];
 }
 
 function existingPath(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const absolute = path.resolve(value);
-  if (!existsSync(absolute)) throw new UsageError(`${flag} ${value}: no such file or directory`, { hint: `check the path given to ${flag}` });
+  if (!existsSync(absolute))
+    throw new UsageError(`${flag} ${value}: no such file or directory`, {
+      hint: `check the path given to ${flag}`,
+    });
   return absolute;
 }
 
@@ -61,7 +82,10 @@ function toPaths(options: ContractsCommandOptions, fleetFromDefault: boolean): P
 }
 
 // Thin: flags → runContracts → print; exit 1 when any pair disagrees.
-export async function runContractsCommand(options: ContractsCommandOptions, { fleetFromDefault = false } = {}): Promise<void> {
+export async function runContractsCommand(
+  options: ContractsCommandOptions,
+  { fleetFromDefault = false } = {},
+): Promise<void> {
   // Each schema is parsed a handful of times in this short process: zod's JIT compile would cost more than it saves.
   z.config({ jitless: true });
   const repoDir = existingPath('--repo', options.repo ?? process.cwd()) ?? process.cwd();

@@ -33,7 +33,8 @@ function pick<T>(items: readonly T[], variant: number): T | undefined {
 
 function build(schema: z.ZodType, variant: number, unsupported: string[], depth: number): unknown {
   const def = defOf(schema);
-  const inner = (next: z.ZodType | undefined) => (next === undefined || depth > 20 ? undefined : build(next, variant, unsupported, depth + 1));
+  const inner = (next: z.ZodType | undefined) =>
+    next === undefined || depth > 20 ? undefined : build(next, variant, unsupported, depth + 1);
   switch (def.type) {
     case 'object':
       return Object.fromEntries(Object.entries(def.shape ?? {}).map(([key, value]) => [key, inner(value)]));
@@ -84,9 +85,15 @@ export function countVariants(schema: z.ZodType, depth = 0): number {
     ...Object.values(def.shape ?? {}),
     ...(def.options ?? []),
     ...(def.items ?? []),
-    ...[def.innerType, def.in, def.element, def.valueType].filter((child): child is z.ZodType => child !== undefined),
+    ...[def.innerType, def.in, def.element, def.valueType].filter(
+      (child): child is z.ZodType => child !== undefined,
+    ),
   ];
-  const own = Math.max(def.options?.length ?? 1, Object.keys(def.entries ?? {}).length || 1, def.type === 'nullable' ? 2 : 1);
+  const own = Math.max(
+    def.options?.length ?? 1,
+    Object.keys(def.entries ?? {}).length || 1,
+    def.type === 'nullable' ? 2 : 1,
+  );
   return depth > 20 ? own : Math.max(own, ...children.map((child) => countVariants(child, depth + 1)));
 }
 

@@ -30,12 +30,24 @@ function firstDifferentLine(a: string, b: string): number {
 function checkJsonSchemaDrift(options: CheckFleetSchemaOptions): ContractProblem[] {
   const { schemaJsonText, schemaJsonPath, generatedSchemaText } = options;
   if (schemaJsonText === undefined) {
-    return [{ message: `${schemaJsonPath} is missing. Fix: run \`${REGENERATE}\` and commit it.`, producer: at(ZOD_SCHEMA_FILE), consumer: at(schemaJsonPath) }];
+    return [
+      {
+        message: `${schemaJsonPath} is missing. Fix: run \`${REGENERATE}\` and commit it.`,
+        producer: at(ZOD_SCHEMA_FILE),
+        consumer: at(schemaJsonPath),
+      },
+    ];
   }
   if (schemaJsonText === generatedSchemaText) return [];
   const line = firstDifferentLine(schemaJsonText, generatedSchemaText);
   const expected = generatedSchemaText.split('\n')[line - 1] ?? '(end of file)';
-  return [{ message: `${schemaJsonPath} differs from the schema the zod definition generates, first at line ${line} (expected \`${expected.trim()}\`). Fix: run \`${REGENERATE}\`.`, producer: at(ZOD_SCHEMA_FILE), consumer: at(schemaJsonPath, line) }];
+  return [
+    {
+      message: `${schemaJsonPath} differs from the schema the zod definition generates, first at line ${line} (expected \`${expected.trim()}\`). Fix: run \`${REGENERATE}\`.`,
+      producer: at(ZOD_SCHEMA_FILE),
+      consumer: at(schemaJsonPath, line),
+    },
+  ];
 }
 
 function lineOfLocated(message: string, file: string): number | undefined {
@@ -46,8 +58,15 @@ function lineOfLocated(message: string, file: string): number | undefined {
 function checkFleetValidates(options: CheckFleetSchemaOptions): ContractProblem[] {
   const { fleetText, fleetPath } = options;
   const parsed = options.parsedFleet ?? parseYamlWithLines(fleetText, fleetPath);
-  const errors = parsed.errors.length > 0 ? parsed.errors : validateConfig({ raw: parsed.value, source: fleetPath, lineOf: parsed.lineOf }).errors;
-  return errors.map((message) => ({ message, producer: at(fleetPath, lineOfLocated(message, fleetPath)), consumer: at(ZOD_SCHEMA_FILE) }));
+  const errors =
+    parsed.errors.length > 0
+      ? parsed.errors
+      : validateConfig({ raw: parsed.value, source: fleetPath, lineOf: parsed.lineOf }).errors;
+  return errors.map((message) => ({
+    message,
+    producer: at(fleetPath, lineOfLocated(message, fleetPath)),
+    consumer: at(ZOD_SCHEMA_FILE),
+  }));
 }
 
 /** The editor's `$schema` reference (modeline or key) must name the shipped schema file. */
@@ -59,12 +78,22 @@ function checkSchemaReference(options: CheckFleetSchemaOptions): ContractProblem
   if (reference === undefined || /^[a-z]+:\/\//.test(reference)) return [];
   const resolved = path.resolve(path.dirname(options.fleetPath), reference);
   if (resolved === path.resolve(options.schemaJsonPath)) return [];
-  return [{ message: `$schema points at \`${reference}\`, not the shipped ${path.basename(options.schemaJsonPath)}. Fix: point it at ${path.relative(path.dirname(options.fleetPath), options.schemaJsonPath) || options.schemaJsonPath}.`, producer: at(options.fleetPath, index + 1), consumer: at(options.schemaJsonPath) }];
+  return [
+    {
+      message: `$schema points at \`${reference}\`, not the shipped ${path.basename(options.schemaJsonPath)}. Fix: point it at ${path.relative(path.dirname(options.fleetPath), options.schemaJsonPath) || options.schemaJsonPath}.`,
+      producer: at(options.fleetPath, index + 1),
+      consumer: at(options.schemaJsonPath),
+    },
+  ];
 }
 
 // Pure: the shipped JSON schema is exactly what the zod schema generates, and fleet.yaml validates against it.
 export function checkFleetSchema(options: CheckFleetSchemaOptions): ContractResult {
   const title = `${options.fleetPath} + ${options.schemaJsonPath} ↔ ${ZOD_SCHEMA_FILE}`;
-  const problems = [...checkJsonSchemaDrift(options), ...checkFleetValidates(options), ...checkSchemaReference(options)];
+  const problems = [
+    ...checkJsonSchemaDrift(options),
+    ...checkFleetValidates(options),
+    ...checkSchemaReference(options),
+  ];
   return createContractResult({ pair: 'fleet-schema', title, problems });
 }

@@ -1,4 +1,10 @@
-import { at, createContractResult, type ContractProblem, type ContractResult, type SourceLocation } from './contract-result.js';
+import {
+  at,
+  createContractResult,
+  type ContractProblem,
+  type ContractResult,
+  type SourceLocation,
+} from './contract-result.js';
 import { escapeRegExp } from './find-line.js';
 import { parseMakefile, type MakeRule, type ParsedMakefile } from './parse-makefile.js';
 
@@ -56,29 +62,61 @@ function checkInvocation(invocation: Invocation, options: CheckMakefileShimsOpti
   const command = options.commands.find((candidate) => candidate.name === subcommand);
   if (!command) {
     const known = options.commands.map((candidate) => candidate.name).join(', ');
-    return [{ message: `${rule.target} runs \`rocm-perf ${subcommand ?? ''}\`, which is not a subcommand of the CLI. Fix: use one of ${known}.`, producer, consumer: options.programAt }];
+    return [
+      {
+        message: `${rule.target} runs \`rocm-perf ${subcommand ?? ''}\`, which is not a subcommand of the CLI. Fix: use one of ${known}.`,
+        producer,
+        consumer: options.programAt,
+      },
+    ];
   }
   return invocation.flags
     .filter((flag) => !command.flags.includes(flag) && flag !== '--help')
-    .map((flag) => ({ message: `${rule.target} passes \`${flag}\` to \`rocm-perf ${command.name}\`, which has no such option. Fix: use one of ${command.flags.join(', ')}.`, producer, consumer: options.programAt }));
+    .map((flag) => ({
+      message: `${rule.target} passes \`${flag}\` to \`rocm-perf ${command.name}\`, which has no such option. Fix: use one of ${command.flags.join(', ')}.`,
+      producer,
+      consumer: options.programAt,
+    }));
 }
 
-function checkCliPath(makefile: ParsedMakefile, cliVariable: string, options: CheckMakefileShimsOptions): ContractProblem[] {
+function checkCliPath(
+  makefile: ParsedMakefile,
+  cliVariable: string,
+  options: CheckMakefileShimsOptions,
+): ContractProblem[] {
   const variable = makefile.variables.get(cliVariable);
   const script = variable?.value.split(/\s+/).find((word) => word.endsWith('.js'));
   if (!variable || script === undefined || options.isFile(script)) return [];
-  return [{ message: `${cliVariable} runs \`${script}\`, which does not exist. Fix: point it at bin/rocm-perf.js.`, producer: at(options.makefilePath, variable.line), consumer: at(script) }];
+  return [
+    {
+      message: `${cliVariable} runs \`${script}\`, which does not exist. Fix: point it at bin/rocm-perf.js.`,
+      producer: at(options.makefilePath, variable.line),
+      consumer: at(script),
+    },
+  ];
 }
 
-function checkExports(makefile: ParsedMakefile, options: CheckMakefileShimsOptions, pendingCommands: string[]): { problems: ContractProblem[]; notes: string[] } {
+function checkExports(
+  makefile: ParsedMakefile,
+  options: CheckMakefileShimsOptions,
+  pendingCommands: string[],
+): { problems: ContractProblem[]; notes: string[] } {
   const problems: ContractProblem[] = [];
   const pending: string[] = [];
   for (const { name, line } of makefile.exported) {
     if (options.envReads.has(name)) continue;
     if (pendingCommands.length > 0) pending.push(name);
-    else problems.push({ message: `the Makefile exports ${name} but the CLI never reads it. Fix: read it in the CLI (an option's .env('${name}')), or stop exporting it.`, producer: at(options.makefilePath, line), consumer: options.programAt });
+    else
+      problems.push({
+        message: `the Makefile exports ${name} but the CLI never reads it. Fix: read it in the CLI (an option's .env('${name}')), or stop exporting it.`,
+        producer: at(options.makefilePath, line),
+        consumer: options.programAt,
+      });
   }
-  const notes = pending.length === 0 ? [] : [`exported but not read yet (${pendingCommands.join(', ')} not built yet): ${pending.join(', ')}`];
+  const notes =
+    pending.length === 0
+      ? []
+      : [`exported but not read yet (${pendingCommands.join(', ')} not built yet): ${pending.join(', ')}`];
   return { problems, notes };
 }
 
@@ -88,7 +126,12 @@ export function checkMakefileShims(options: CheckMakefileShimsOptions): Contract
   const makefile = parseMakefile(options.makefileText);
   const cliVariable = findCliVariable(makefile);
   if (cliVariable === undefined) {
-    const problem = { message: 'no variable runs rocm-perf (e.g. `ROCM_PERF ?= node bin/rocm-perf.js`). Fix: define one and use it in the perf-* recipes.', producer: at(options.makefilePath), consumer: options.programAt };
+    const problem = {
+      message:
+        'no variable runs rocm-perf (e.g. `ROCM_PERF ?= node bin/rocm-perf.js`). Fix: define one and use it in the perf-* recipes.',
+      producer: at(options.makefilePath),
+      consumer: options.programAt,
+    };
     return createContractResult({ pair: 'makefile-shims', title, problems: [problem] });
   }
   const problems: ContractProblem[] = [...checkCliPath(makefile, cliVariable, options)];
@@ -97,7 +140,11 @@ export function checkMakefileShims(options: CheckMakefileShimsOptions): Contract
   for (const rule of shims) {
     const invocations = findInvocations(rule, cliVariable);
     if (invocations.length === 0) {
-      problems.push({ message: `${rule.target} does not call $(${cliVariable}). Fix: make the shim run \`$(${cliVariable}) <subcommand>\`.`, producer: at(options.makefilePath, rule.line), consumer: options.programAt });
+      problems.push({
+        message: `${rule.target} does not call $(${cliVariable}). Fix: make the shim run \`$(${cliVariable}) <subcommand>\`.`,
+        producer: at(options.makefilePath, rule.line),
+        consumer: options.programAt,
+      });
     }
     for (const invocation of invocations) {
       problems.push(...checkInvocation(invocation, options));
@@ -107,6 +154,9 @@ export function checkMakefileShims(options: CheckMakefileShimsOptions): Contract
   }
   const exports = checkExports(makefile, options, [...pendingCommands].sort());
   problems.push(...exports.problems);
-  const notes = [`${shims.length} perf-* shims, ${makefile.exported.length} exported variables`, ...exports.notes];
+  const notes = [
+    `${shims.length} perf-* shims, ${makefile.exported.length} exported variables`,
+    ...exports.notes,
+  ];
   return createContractResult({ pair: 'makefile-shims', title, problems, notes });
 }

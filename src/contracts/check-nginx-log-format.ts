@@ -1,7 +1,13 @@
 import { createSccacheParser, sccacheLogFormatName } from '../collect/logs/create-shipped-sccache-parser.js';
 import { parseLogFormat, tokenizeNginxConf, type LogFormatSpec } from '../collect/logs/parse-log-format.js';
 import { renderShippedSccacheModule } from '../collect/logs/render-shipped-sccache-module.js';
-import { at, createContractResult, type ContractPair, type ContractProblem, type ContractResult } from './contract-result.js';
+import {
+  at,
+  createContractResult,
+  type ContractPair,
+  type ContractProblem,
+  type ContractResult,
+} from './contract-result.js';
 import { escapeRegExp, findLine } from './find-line.js';
 
 // Pair 1: nginx's `log_format sccache_json` (producer) vs the sccache log parser (consumer). The parser is derived
@@ -24,7 +30,17 @@ export interface CheckNginxLogFormatOptions {
 const PARSER_FILE = 'src/collect/logs/parse-log-format.ts';
 const CLASSIFIER_FILE = 'src/collect/logs/classify-sccache.ts';
 /** escape=json logs a missing variable as nothing, so only variables that always print digits may go unquoted. */
-const ALWAYS_DIGITS = new Set(['status', 'msec', 'request_length', 'body_bytes_sent', 'bytes_sent', 'request_time', 'connection', 'connection_requests', 'pid']);
+const ALWAYS_DIGITS = new Set([
+  'status',
+  'msec',
+  'request_length',
+  'body_bytes_sent',
+  'bytes_sent',
+  'request_time',
+  'connection',
+  'connection_requests',
+  'pid',
+]);
 
 function formatLine(confText: string): number | undefined {
   return findLine(confText, new RegExp(`log_format\\s+${sccacheLogFormatName}\\b`));
@@ -32,10 +48,16 @@ function formatLine(confText: string): number | undefined {
 
 function variableLine(confText: string, variable: string): number | undefined {
   const from = confText.search(new RegExp(`log_format\\s+${sccacheLogFormatName}\\b`));
-  return findLine(confText, new RegExp(`\\$\\{?${escapeRegExp(variable)}\\b`), Math.max(0, from)) ?? formatLine(confText);
+  return (
+    findLine(confText, new RegExp(`\\$\\{?${escapeRegExp(variable)}\\b`), Math.max(0, from)) ??
+    formatLine(confText)
+  );
 }
 
-function deriveParser(options: CheckNginxLogFormatOptions, problems: ContractProblem[]): LogFormatSpec | undefined {
+function deriveParser(
+  options: CheckNginxLogFormatOptions,
+  problems: ContractProblem[],
+): LogFormatSpec | undefined {
   const producer = at(options.confPath, formatLine(options.confText));
   try {
     const spec = parseLogFormat(options.confText, sccacheLogFormatName);
@@ -43,7 +65,11 @@ function deriveParser(options: CheckNginxLogFormatOptions, problems: ContractPro
     return spec;
   } catch (error) {
     const consumer = at(/needs \$|escape=/.test((error as Error).message) ? CLASSIFIER_FILE : PARSER_FILE);
-    problems.push({ message: `the sccache log parser cannot be derived from it: ${(error as Error).message}`, producer, consumer });
+    problems.push({
+      message: `the sccache log parser cannot be derived from it: ${(error as Error).message}`,
+      producer,
+      consumer,
+    });
     return undefined;
   }
 }
@@ -60,26 +86,48 @@ function checkQuoting(spec: LogFormatSpec, options: CheckNginxLogFormatOptions):
 
 function checkAccessLog(options: CheckNginxLogFormatOptions): ContractProblem[] {
   const tokens = tokenizeNginxConf(options.confText);
-  const index = tokens.findIndex((token, i) => token === 'access_log' && tokens[i + 2] === sccacheLogFormatName);
+  const index = tokens.findIndex(
+    (token, i) => token === 'access_log' && tokens[i + 2] === sccacheLogFormatName,
+  );
   const fleetAt = at(options.fleetLog?.fleetPath ?? 'fleet.yaml', options.fleetLog?.line);
   if (index < 0) {
-    return [{ message: `no \`access_log <file> ${sccacheLogFormatName};\`, so nothing is written in the format the parser reads. Fix: add it to the WebDAV location.`, producer: at(options.confPath, formatLine(options.confText)), consumer: fleetAt }];
+    return [
+      {
+        message: `no \`access_log <file> ${sccacheLogFormatName};\`, so nothing is written in the format the parser reads. Fix: add it to the WebDAV location.`,
+        producer: at(options.confPath, formatLine(options.confText)),
+        consumer: fleetAt,
+      },
+    ];
   }
   const logPath = tokens[index + 1] ?? '';
   const fleetPath = options.fleetLog?.path;
   if (fleetPath === undefined || fleetPath === logPath) return [];
-  return [{ message: `nginx writes the sccache log to \`${logPath}\` but fleet.yaml sccache.log.path is \`${fleetPath}\`. Fix: make them the same file.`, producer: at(options.confPath, findLine(options.confText, /^\s*access_log\s/m)), consumer: fleetAt }];
+  return [
+    {
+      message: `nginx writes the sccache log to \`${logPath}\` but fleet.yaml sccache.log.path is \`${fleetPath}\`. Fix: make them the same file.`,
+      producer: at(options.confPath, findLine(options.confText, /^\s*access_log\s/m)),
+      consumer: fleetAt,
+    },
+  ];
 }
 
 function checkEmbedded(options: CheckNginxLogFormatOptions): ContractProblem[] {
   const embedded = options.embedded;
   if (embedded === undefined || embedded.text === renderShippedSccacheModule(options.confText)) return [];
   const what = embedded.text === undefined ? 'is missing' : 'embeds another version of the conf';
-  return [{ message: `${embedded.path} ${what}, so the built CLI parses with a stale log_format. Fix: run \`npx tsx scripts/embed-sccache-conf.ts\` and rebuild.`, producer: at(options.confPath, formatLine(options.confText)), consumer: at(embedded.path, 3) }];
+  return [
+    {
+      message: `${embedded.path} ${what}, so the built CLI parses with a stale log_format. Fix: run \`npx tsx scripts/embed-sccache-conf.ts\` and rebuild.`,
+      producer: at(options.confPath, formatLine(options.confText)),
+      consumer: at(embedded.path, 3),
+    },
+  ];
 }
 
 function describeField(field: LogFormatSpec['fields'][number] | undefined): string {
-  return field === undefined ? 'nothing' : `"${field.key}":${field.quoted ? `"$${field.variable}"` : `$${field.variable}`}`;
+  return field === undefined
+    ? 'nothing'
+    : `"${field.key}":${field.quoted ? `"$${field.variable}"` : `$${field.variable}`}`;
 }
 
 function checkAgainstShipped(spec: LogFormatSpec, options: CheckNginxLogFormatOptions): ContractProblem[] {
@@ -87,11 +135,23 @@ function checkAgainstShipped(spec: LogFormatSpec, options: CheckNginxLogFormatOp
   const shipped = parseLogFormat(options.shipped.confText, sccacheLogFormatName);
   const problems: ContractProblem[] = [];
   const fix = `Fix: deploy ${options.shipped.confPath} to the cache host and reload nginx.`;
-  if (spec.escape !== shipped.escape) problems.push({ message: `escape=${spec.escape} deployed, escape=${shipped.escape} shipped. ${fix}`, producer: at(options.confPath, formatLine(options.confText)), consumer: at(options.shipped.confPath, formatLine(options.shipped.confText)) });
+  if (spec.escape !== shipped.escape)
+    problems.push({
+      message: `escape=${spec.escape} deployed, escape=${shipped.escape} shipped. ${fix}`,
+      producer: at(options.confPath, formatLine(options.confText)),
+      consumer: at(options.shipped.confPath, formatLine(options.shipped.confText)),
+    });
   for (const want of shipped.fields) {
     const have = spec.fields.find((field) => field.key === want.key);
     if (have?.variable === want.variable && have.quoted === want.quoted) continue;
-    problems.push({ message: `deployed log_format has ${describeField(have)} where the shipped one has ${describeField(want)}. ${fix}`, producer: at(options.confPath, have ? variableLine(options.confText, have.variable) : formatLine(options.confText)), consumer: at(options.shipped.confPath, variableLine(options.shipped.confText, want.variable)) });
+    problems.push({
+      message: `deployed log_format has ${describeField(have)} where the shipped one has ${describeField(want)}. ${fix}`,
+      producer: at(
+        options.confPath,
+        have ? variableLine(options.confText, have.variable) : formatLine(options.confText),
+      ),
+      consumer: at(options.shipped.confPath, variableLine(options.shipped.confText, want.variable)),
+    });
   }
   return problems;
 }
@@ -104,6 +164,10 @@ export function checkNginxLogFormat(options: CheckNginxLogFormatOptions): Contra
   const spec = deriveParser(options, problems);
   if (spec) problems.push(...checkQuoting(spec, options), ...checkAgainstShipped(spec, options));
   problems.push(...checkAccessLog(options), ...checkEmbedded(options));
-  const notes = spec ? [`${spec.fields.length} fields, escape=${spec.escape}: ${spec.fields.map((field) => field.key).join(', ')}`] : [];
+  const notes = spec
+    ? [
+        `${spec.fields.length} fields, escape=${spec.escape}: ${spec.fields.map((field) => field.key).join(', ')}`,
+      ]
+    : [];
   return createContractResult({ pair, title, problems, notes });
 }

@@ -23,11 +23,20 @@ export interface RoundTripOutcome {
 }
 
 function readVersionLiteral(parsed: unknown): unknown {
-  return parsed !== null && typeof parsed === 'object' ? (parsed as { version?: unknown }).version : undefined;
+  return parsed !== null && typeof parsed === 'object'
+    ? (parsed as { version?: unknown }).version
+    : undefined;
 }
 
 // Pure: push every variant through encode → JSON.parse → schema.safeParse and compare.
-export function checkSchemaRoundTrip({ fileName, modulePath, schema, version, versionExport, encode = (value) => JSON.stringify(value) }: RoundTripOptions): RoundTripOutcome {
+export function checkSchemaRoundTrip({
+  fileName,
+  modulePath,
+  schema,
+  version,
+  versionExport,
+  encode = (value) => JSON.stringify(value),
+}: RoundTripOptions): RoundTripOutcome {
   const where = at(modulePath);
   const problems: ContractProblem[] = [];
   const variants = countVariants(schema);
@@ -38,15 +47,28 @@ export function checkSchemaRoundTrip({ fileName, modulePath, schema, version, ve
     if (example.unsupported.length > 0 || !written.success) continue;
     const read = schema.safeParse(JSON.parse(encode(written.data)) as unknown);
     if (!read.success || !isDeepStrictEqual(read.data, written.data)) {
-      const why = read.success ? 'it reads back different' : read.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-      problems.push({ message: `${fileName}: a valid document does not survive write → read (${why}). Fix: keep the schema to JSON types.`, producer: where, consumer: where });
+      const why = read.success
+        ? 'it reads back different'
+        : read.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+      problems.push({
+        message: `${fileName}: a valid document does not survive write → read (${why}). Fix: keep the schema to JSON types.`,
+        producer: where,
+        consumer: where,
+      });
       continue;
     }
     if (readVersionLiteral(read.data) !== version) {
-      problems.push({ message: `${fileName}: the schema's version literal is ${String(readVersionLiteral(read.data))} but ${versionExport} is ${String(version)}. Fix: build the schema from ${versionExport}.`, producer: where, consumer: where });
+      problems.push({
+        message: `${fileName}: the schema's version literal is ${String(readVersionLiteral(read.data))} but ${versionExport} is ${String(version)}. Fix: build the schema from ${versionExport}.`,
+        producer: where,
+        consumer: where,
+      });
     }
     proven += 1;
   }
-  const notes = proven === 0 ? [`${fileName}: no example document could be generated; round trip not proven`] : [`${fileName}: ${proven}/${variants} generated documents round-tripped through ${modulePath}`];
+  const notes =
+    proven === 0
+      ? [`${fileName}: no example document could be generated; round trip not proven`]
+      : [`${fileName}: ${proven}/${variants} generated documents round-tripped through ${modulePath}`];
   return { problems, notes };
 }

@@ -1,4 +1,10 @@
-import { BakePrintSchema, buildGraph, parseComposable, type BakePrint, type BakeTarget } from '../graph/index.js';
+import {
+  BakePrintSchema,
+  buildGraph,
+  parseComposable,
+  type BakePrint,
+  type BakeTarget,
+} from '../graph/index.js';
 import { parseTargetCosts, type TargetCost } from '../config/parse-target-costs.js';
 import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
 import { findJsonKeyLine, findLine } from './find-line.js';
@@ -68,10 +74,18 @@ function checkMissing(ctx: Context, planned: readonly string[]): void {
     const cost = ctx.costs.get(target);
     const consumer = at(printPath, findJsonKeyLine(printText, target, 'target'));
     if (cost?.buildSeconds === undefined) {
-      ctx.problems.push({ message: `target \`${target}\` is planned but has no \`build ${target} <seconds>\` line. Fix: add one (or run \`rocm-perf costs --from RUN\`).`, producer: at(costsPath), consumer });
+      ctx.problems.push({
+        message: `target \`${target}\` is planned but has no \`build ${target} <seconds>\` line. Fix: add one (or run \`rocm-perf costs --from RUN\`).`,
+        producer: at(costsPath),
+        consumer,
+      });
     }
     if (cost?.cacheBytes === undefined) {
-      ctx.problems.push({ message: `target \`${target}\` is planned but has no \`cache ${target} <bytes>\` line. Fix: add one, in bytes from a warm (pushing) run.`, producer: at(costsPath), consumer });
+      ctx.problems.push({
+        message: `target \`${target}\` is planned but has no \`cache ${target} <bytes>\` line. Fix: add one, in bytes from a warm (pushing) run.`,
+        producer: at(costsPath),
+        consumer,
+      });
     }
   }
 }
@@ -98,18 +112,36 @@ function checkPlausible(ctx: Context): void {
     if (!bakeTarget) continue;
     const consumer = at(printPath, findJsonKeyLine(printText, target, 'target'));
     if (cost.buildSeconds !== undefined && cost.buildSeconds < 1) {
-      ctx.problems.push({ message: `build ${target} ${cost.buildSeconds}: a build of under 1 s is not a measurement. Fix: take the seconds from a cold run (\`rocm-perf costs --from RUN\`).`, producer: at(costsPath, cost.buildLine), consumer });
+      ctx.problems.push({
+        message: `build ${target} ${cost.buildSeconds}: a build of under 1 s is not a measurement. Fix: take the seconds from a cold run (\`rocm-perf costs --from RUN\`).`,
+        producer: at(costsPath, cost.buildLine),
+        consumer,
+      });
     }
-    if (cost.cacheBytes !== undefined && cost.cacheBytes < MIN_PLAUSIBLE_CACHE_BYTES && isPushingTarget(bakeTarget)) {
-      ctx.problems.push({ message: `cache ${target} ${cost.cacheBytes}: \`${target}\` pushes (output/cache-to), so its export cannot be ${cost.cacheBytes} bytes. Fix: write bytes (not MB/GB) from a warm, pushing run; a cold run's --no-push under-counts.`, producer: at(costsPath, cost.cacheLine), consumer });
+    if (
+      cost.cacheBytes !== undefined &&
+      cost.cacheBytes < MIN_PLAUSIBLE_CACHE_BYTES &&
+      isPushingTarget(bakeTarget)
+    ) {
+      ctx.problems.push({
+        message: `cache ${target} ${cost.cacheBytes}: \`${target}\` pushes (output/cache-to), so its export cannot be ${cost.cacheBytes} bytes. Fix: write bytes (not MB/GB) from a warm, pushing run; a cold run's --no-push under-counts.`,
+        producer: at(costsPath, cost.cacheLine),
+        consumer,
+      });
     }
   }
 }
 
 function noteUnrequested(ctx: Context, planned: readonly string[]): string[] {
   const plannedSet = new Set(planned);
-  const uncosted = Object.keys(ctx.print.target).filter((name) => !plannedSet.has(name) && ctx.costs.get(name)?.buildSeconds === undefined);
-  return uncosted.length === 0 ? [] : [`outside fleet.yaml's targets and without costs (\`--targets all\` would fail): ${uncosted.sort().join(', ')}`];
+  const uncosted = Object.keys(ctx.print.target).filter(
+    (name) => !plannedSet.has(name) && ctx.costs.get(name)?.buildSeconds === undefined,
+  );
+  return uncosted.length === 0
+    ? []
+    : [
+        `outside fleet.yaml's targets and without costs (\`--targets all\` would fail): ${uncosted.sort().join(', ')}`,
+      ];
 }
 
 // Pure: every planned target has both lines, no line names a vanished target, and the figures are plausible.
@@ -117,16 +149,25 @@ export function checkTargetCosts(options: CheckTargetCostsOptions): ContractResu
   const title = `${options.costsPath} ↔ bake graph ${options.printPath}`;
   const problems: ContractProblem[] = [];
   const parsedCosts = parseTargetCosts(options.costsText, options.costsPath);
-  for (const error of parsedCosts.errors) problems.push({ message: error, producer: at(options.costsPath, lineOfLocated(error)), consumer: at(PARSER_FILE) });
+  for (const error of parsedCosts.errors)
+    problems.push({
+      message: error,
+      producer: at(options.costsPath, lineOfLocated(error)),
+      consumer: at(PARSER_FILE),
+    });
   const print = parsePrint(options, problems);
   if (!print) return createContractResult({ pair: 'target-costs', title, problems });
   const built = buildGraph({ print, requested: options.requested, source: options.printPath });
-  for (const error of built.errors) problems.push({ message: error, producer: at(options.costsPath), consumer: at(options.printPath) });
+  for (const error of built.errors)
+    problems.push({ message: error, producer: at(options.costsPath), consumer: at(options.printPath) });
   const ctx: Context = { options, print, costs: parsedCosts.costs, problems };
   const planned = built.graph?.targets ?? [];
   checkMissing(ctx, planned);
   checkStale(ctx);
   checkPlausible(ctx);
-  const notes = [`${planned.length} planned targets, ${parsedCosts.costs.size} costed`, ...noteUnrequested(ctx, planned)];
+  const notes = [
+    `${planned.length} planned targets, ${parsedCosts.costs.size} costed`,
+    ...noteUnrequested(ctx, planned),
+  ];
   return createContractResult({ pair: 'target-costs', title, problems, notes });
 }

@@ -41,7 +41,13 @@ export interface CreateResultOptions {
   skipped?: boolean;
 }
 
-export function createContractResult({ pair, title, problems, notes = [], skipped = false }: CreateResultOptions): ContractResult {
+export function createContractResult({
+  pair,
+  title,
+  problems,
+  notes = [],
+  skipped = false,
+}: CreateResultOptions): ContractResult {
   return { pair, title, ok: problems.length === 0, skipped, problems, notes };
 }
 

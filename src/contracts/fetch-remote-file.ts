@@ -18,7 +18,11 @@ export interface FetchedRemoteFile {
   error: string | undefined;
 }
 
-export async function fetchRemoteFile({ host, path, timeoutMs = 15_000 }: FetchRemoteFileOptions): Promise<FetchedRemoteFile> {
+export async function fetchRemoteFile({
+  host,
+  path,
+  timeoutMs = 15_000,
+}: FetchRemoteFileOptions): Promise<FetchedRemoteFile> {
   const target = { host: host.host, user: host.user, port: host.port, identity_file: host.identityFile };
   let label = `${host.user ?? ''}${host.user ? '@' : ''}${host.host}`;
   try {
@@ -26,8 +30,14 @@ export async function fetchRemoteFile({ host, path, timeoutMs = 15_000 }: FetchR
     label = remote.label;
     try {
       const result = await remote.run(`cat -- ${quoteShell(path)}`, { timeoutMs });
-      if (result.exitCode === 0) return { label, path, text: result.stdout.toString('utf8'), error: undefined };
-      return { label, path, text: undefined, error: `\`cat ${path}\` exited ${String(result.exitCode)}: ${result.stderr.trim()}` };
+      if (result.exitCode === 0)
+        return { label, path, text: result.stdout.toString('utf8'), error: undefined };
+      return {
+        label,
+        path,
+        text: undefined,
+        error: `\`cat ${path}\` exited ${String(result.exitCode)}: ${result.stderr.trim()}`,
+      };
     } finally {
       remote.close();
     }

@@ -5,7 +5,11 @@ import { stripComments } from './parse-imports.js';
 
 // Environment variables a program's code reads: `env.NAME`, `env['NAME']`, and commander's `.env('NAME')`.
 
-const PATTERNS = [/\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\]/g, /\.env\(\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\)/g];
+const PATTERNS = [
+  /\benv\.([A-Z][A-Z0-9_]*)\b/g,
+  /\benv\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\]/g,
+  /\.env\(\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\)/g,
+];
 
 // Pure: name → first place it is read.
 export function findEnvReads(sources: readonly SourceFile[]): Map<string, SourceLocation> {
@@ -16,7 +20,8 @@ export function findEnvReads(sources: readonly SourceFile[]): Map<string, Source
     for (const pattern of PATTERNS) {
       for (const match of code.matchAll(pattern)) {
         const name = match[1];
-        if (name !== undefined && !reads.has(name)) reads.set(name, at(file.path, toLineNumber(code, match.index)));
+        if (name !== undefined && !reads.has(name))
+          reads.set(name, at(file.path, toLineNumber(code, match.index)));
       }
     }
   }

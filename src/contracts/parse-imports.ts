@@ -17,7 +17,9 @@ const DYNAMIC = /import\(\s*['"]([^'"]+)['"]\s*\)/g;
 /** Comments removed, string contents and line breaks kept, so offsets still map to lines. */
 export function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\/|(^|[^:\\'"`])\/\/[^\n]*/g, (match, prefix: string | undefined) =>
-    match.startsWith('/*') ? match.replace(/[^\n]/g, ' ') : `${prefix ?? ''}${' '.repeat(match.length - (prefix ?? '').length)}`,
+    match.startsWith('/*')
+      ? match.replace(/[^\n]/g, ' ')
+      : `${prefix ?? ''}${' '.repeat(match.length - (prefix ?? '').length)}`,
   );
 }
 
@@ -48,12 +50,20 @@ export function parseImports(file: string, text: string): ImportFact[] {
     const resolved = resolveSpecifier(file, match[4] ?? '');
     if (resolved === undefined) continue;
     const bindings = match[3] ?? '';
-    const typeOnly = match[2] !== undefined || (/^\{[^}]*\}$/.test(bindings.trim()) && bindings.replace(/[{}\s]/g, '').split(',').filter(Boolean).every((name) => name.startsWith('type')));
+    const typeOnly =
+      match[2] !== undefined ||
+      (/^\{[^}]*\}$/.test(bindings.trim()) &&
+        bindings
+          .replace(/[{}\s]/g, '')
+          .split(',')
+          .filter(Boolean)
+          .every((name) => name.startsWith('type')));
     facts.push({ resolved, typeOnly, reExport: match[1] === 'export', line: lineAt(match.index) });
   }
   for (const match of code.matchAll(DYNAMIC)) {
     const resolved = resolveSpecifier(file, match[1] ?? '');
-    if (resolved !== undefined) facts.push({ resolved, typeOnly: false, reExport: false, line: lineAt(match.index) });
+    if (resolved !== undefined)
+      facts.push({ resolved, typeOnly: false, reExport: false, line: lineAt(match.index) });
   }
   return facts;
 }

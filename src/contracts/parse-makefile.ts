@@ -24,7 +24,9 @@ function joinContinuations(text: string): MakeRecipeLine[] {
   const out: MakeRecipeLine[] = [];
   let pending: MakeRecipeLine | undefined;
   text.split(/\r?\n/).forEach((raw, index) => {
-    const current: MakeRecipeLine = pending ? { text: `${pending.text} ${raw.trimStart()}`, line: pending.line } : { text: raw, line: index + 1 };
+    const current: MakeRecipeLine = pending
+      ? { text: `${pending.text} ${raw.trimStart()}`, line: pending.line }
+      : { text: raw, line: index + 1 };
     if (current.text.endsWith('\\')) pending = { text: current.text.slice(0, -1), line: current.line };
     else {
       pending = undefined;
@@ -62,7 +64,8 @@ export function parseMakefile(text: string): ParsedMakefile {
     if (ruleMatch?.[1]) {
       const shared: MakeRecipeLine[] = [];
       recipe = shared;
-      for (const target of ruleMatch[1].split(/\s+/).filter(Boolean)) parsed.rules.push({ target, line, recipe: shared });
+      for (const target of ruleMatch[1].split(/\s+/).filter(Boolean))
+        parsed.rules.push({ target, line, recipe: shared });
     }
   }
   return parsed;

@@ -38,7 +38,12 @@ function toSsh(value: unknown): SshFacts | undefined {
   const ssh = asRecord(value);
   const host = asString(ssh.host);
   if (host === undefined) return undefined;
-  return { host, user: asString(ssh.user), port: typeof ssh.port === 'number' ? ssh.port : undefined, identityFile: asString(ssh.identity_file) };
+  return {
+    host,
+    user: asString(ssh.user),
+    port: typeof ssh.port === 'number' ? ssh.port : undefined,
+    identityFile: asString(ssh.identity_file),
+  };
 }
 
 function findLogHost(raw: Raw, log: Raw): SshFacts | undefined {
@@ -49,7 +54,11 @@ function findLogHost(raw: Raw, log: Raw): SshFacts | undefined {
 }
 
 // Pure: fleet.yaml text (or its parse, to parse once) → the values the contracts need, with the schema's defaults.
-export function readFleetFacts(text: string, fleetPath: string, parsed: ParsedYaml = parseYamlWithLines(text, fleetPath)): FleetFacts {
+export function readFleetFacts(
+  text: string,
+  fleetPath: string,
+  parsed: ParsedYaml = parseYamlWithLines(text, fleetPath),
+): FleetFacts {
   const raw = asRecord(parsed.value);
   const baseDir = path.dirname(path.resolve(fleetPath));
   const registry = asRecord(raw.registry);
@@ -58,7 +67,9 @@ export function readFleetFacts(text: string, fleetPath: string, parsed: ParsedYa
   const lineOf = (at: YamlPath, key?: string) => parsed.lineOf(at, key);
   const bakePrint = asString(asRecord(raw.bake).print);
   return {
-    targets: Array.isArray(raw.targets) ? raw.targets.filter((name): name is string => typeof name === 'string') : ['wheels', 'pytorch'],
+    targets: Array.isArray(raw.targets)
+      ? raw.targets.filter((name): name is string => typeof name === 'string')
+      : ['wheels', 'pytorch'],
     costsPath: path.resolve(baseDir, asString(raw.costs) ?? '.builders/target-costs'),
     bakePrintPath: bakePrint === undefined ? undefined : path.resolve(baseDir, bakePrint),
     registryLog: {
@@ -68,7 +79,11 @@ export function readFleetFacts(text: string, fleetPath: string, parsed: ParsedYa
       logPathLine: lineOf(['registry', 'log'], 'path') ?? lineOf(['registry']),
       logFormatLine: lineOf(['registry'], 'log_format') ?? lineOf(['registry']),
     },
-    sccacheLog: { fleetPath, path: asString(sccacheLog.path), line: lineOf(['sccache', 'log'], 'path') ?? lineOf(['sccache']) },
+    sccacheLog: {
+      fleetPath,
+      path: asString(sccacheLog.path),
+      line: lineOf(['sccache', 'log'], 'path') ?? lineOf(['sccache']),
+    },
     cacheHost: findLogHost(raw, sccacheLog),
   };
 }

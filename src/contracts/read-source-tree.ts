@@ -14,13 +14,23 @@ export interface ReadSourceTreeOptions {
   exclude?: readonly string[];
 }
 
-export function readSourceTree({ rootDir, dir, extensions, exclude = [] }: ReadSourceTreeOptions): SourceFile[] {
+export function readSourceTree({
+  rootDir,
+  dir,
+  extensions,
+  exclude = [],
+}: ReadSourceTreeOptions): SourceFile[] {
   const start = path.join(rootDir, dir);
   if (!existsSync(start)) return [];
   const entries = readdirSync(start, { recursive: true, withFileTypes: true });
   const files: SourceFile[] = [];
   for (const entry of entries) {
-    if (!entry.isFile() || !extensions.some((ext) => entry.name.endsWith(ext)) || entry.name.endsWith('.d.ts')) continue;
+    if (
+      !entry.isFile() ||
+      !extensions.some((ext) => entry.name.endsWith(ext)) ||
+      entry.name.endsWith('.d.ts')
+    )
+      continue;
     const absolute = path.join(entry.parentPath, entry.name);
     const relative = path.relative(rootDir, absolute).split(path.sep).join('/');
     if (exclude.some((prefix) => relative.startsWith(prefix))) continue;

@@ -8,7 +8,11 @@ function where(location: SourceLocation): string {
 }
 
 function renderProblem(problem: ContractProblem): string[] {
-  return [`    - ${problem.message}`, `      producer ${where(problem.producer)}`, `      consumer ${where(problem.consumer)}`];
+  return [
+    `    - ${problem.message}`,
+    `      producer ${where(problem.producer)}`,
+    `      consumer ${where(problem.consumer)}`,
+  ];
 }
 
 function renderResult(result: ContractResult, verbose: boolean): string[] {
@@ -20,13 +24,17 @@ function renderResult(result: ContractResult, verbose: boolean): string[] {
 }
 
 // Pure: the report as text for a terminal.
-export function renderContractsReport(report: ContractsReport, { verbose = false }: { verbose?: boolean } = {}): string {
+export function renderContractsReport(
+  report: ContractsReport,
+  { verbose = false }: { verbose?: boolean } = {},
+): string {
   const failed = report.results.filter((result) => !result.ok);
   const skipped = report.results.filter((result) => result.skipped);
   const agreeing = report.results.length - failed.length - skipped.length;
   const lines = report.results.flatMap((result) => renderResult(result, verbose));
-  const summary = failed.length === 0
-    ? `contracts: ${agreeing} pairs agree${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}`
-    : `contracts: ${failed.length} of ${report.results.length} pairs disagree: ${failed.map((result) => result.pair).join(', ')}`;
+  const summary =
+    failed.length === 0
+      ? `contracts: ${agreeing} pairs agree${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}`
+      : `contracts: ${failed.length} of ${report.results.length} pairs disagree: ${failed.map((result) => result.pair).join(', ')}`;
   return `${[...lines, summary].join('\n')}\n`;
 }

@@ -8,7 +8,14 @@ import { checkFleetSchema } from './check-fleet-schema.js';
 import { checkMakefileShims, type CliCommandSpec } from './check-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
 import { checkTargetCosts } from './check-target-costs.js';
-import { at, createContractResult, createSkippedResult, type ContractPair, type ContractResult, type SourceLocation } from './contract-result.js';
+import {
+  at,
+  createContractResult,
+  createSkippedResult,
+  type ContractPair,
+  type ContractResult,
+  type SourceLocation,
+} from './contract-result.js';
 import { findEnvReads } from './find-env-reads.js';
 import { readFleetFacts, type FleetFacts } from './read-fleet-facts.js';
 import { readSourceTree } from './read-source-tree.js';
@@ -35,7 +42,11 @@ export interface RunContractsOptions {
   /** Also check the nginx conf deployed on the cache host, fetched over ssh. */
   remote?: { deployedConfPath: string } | undefined;
   /** The CLI as createProgram() defines it (the command layer enumerates it; core never imports commander). */
-  cli: { commands: CliCommandSpec[]; programAt: SourceLocation; extraEnvReads?: ReadonlyMap<string, SourceLocation> };
+  cli: {
+    commands: CliCommandSpec[];
+    programAt: SourceLocation;
+    extraEnvReads?: ReadonlyMap<string, SourceLocation>;
+  };
   only?: readonly ContractPair[] | undefined;
 }
 
@@ -66,7 +77,11 @@ function readOptional(file: string): string | undefined {
 }
 
 function missing(pair: ContractPair, title: string, file: string, consumer: SourceLocation): ContractResult {
-  const problem = { message: `${file} is missing. Fix: restore it, or point the matching flag at it.`, producer: at(file), consumer };
+  const problem = {
+    message: `${file} is missing. Fix: restore it, or point the matching flag at it.`,
+    producer: at(file),
+    consumer,
+  };
   return createContractResult({ pair, title, problems: [problem] });
 }
 
@@ -74,47 +89,84 @@ function checkCostsPair(ctx: Context): ContractResult {
   const costsPath = ctx.paths.costs ?? ctx.facts.costsPath;
   const printPath = ctx.paths.bakeJson ?? ctx.facts.bakePrintPath;
   const title = `${ctx.show(costsPath)} ↔ bake graph`;
-  if (printPath === undefined) return createSkippedResult('target-costs', title, 'fleet.yaml sets no bake.print; pass --bake-json FILE');
+  if (printPath === undefined)
+    return createSkippedResult('target-costs', title, 'fleet.yaml sets no bake.print; pass --bake-json FILE');
   const costsText = readOptional(costsPath);
   const printText = readOptional(printPath);
-  if (costsText === undefined) return missing('target-costs', title, ctx.show(costsPath), at(ctx.show(printPath)));
-  if (printText === undefined) return missing('target-costs', title, ctx.show(printPath), at(ctx.show(costsPath)));
-  return checkTargetCosts({ costsText, costsPath: ctx.show(costsPath), printText, printPath: ctx.show(printPath), requested: ctx.facts.targets });
+  if (costsText === undefined)
+    return missing('target-costs', title, ctx.show(costsPath), at(ctx.show(printPath)));
+  if (printText === undefined)
+    return missing('target-costs', title, ctx.show(printPath), at(ctx.show(costsPath)));
+  return checkTargetCosts({
+    costsText,
+    costsPath: ctx.show(costsPath),
+    printText,
+    printPath: ctx.show(printPath),
+    requested: ctx.facts.targets,
+  });
 }
 
 function checkRegistryPair(ctx: Context, zotConfigPath: string | undefined): ContractResult {
   const title = `Zot config ↔ ${ctx.show(ctx.paths.fleet)} registry.log`;
-  if (zotConfigPath === undefined) return createSkippedResult('registry-log', title, 'no Zot config given; pass --zot-config FILE (the registry host\'s config.json)');
+  if (zotConfigPath === undefined)
+    return createSkippedResult(
+      'registry-log',
+      title,
+      "no Zot config given; pass --zot-config FILE (the registry host's config.json)",
+    );
   const zotConfigText = readFileSync(zotConfigPath, 'utf8');
-  return checkRegistryLog({ zotConfigText, zotConfigPath: ctx.show(zotConfigPath), fleet: { ...ctx.facts.registryLog, fleetPath: ctx.show(ctx.paths.fleet) } });
+  return checkRegistryLog({
+    zotConfigText,
+    zotConfigPath: ctx.show(zotConfigPath),
+    fleet: { ...ctx.facts.registryLog, fleetPath: ctx.show(ctx.paths.fleet) },
+  });
 }
 
 async function checkArtifactPair(ctx: Context): Promise<ContractResult> {
   const sources = ctx.readTree(ctx.repoDir, 'src').filter((file) => !file.path.startsWith('src/contracts/'));
   const { result, modules } = checkArtifactSchemas({ sources });
-  if (sources.length === 0) return createSkippedResult('artifact-schemas', result.title, `no source tree at ${ctx.show(path.join(ctx.repoDir, 'src'))}`);
+  if (sources.length === 0)
+    return createSkippedResult(
+      'artifact-schemas',
+      result.title,
+      `no source tree at ${ctx.show(path.join(ctx.repoDir, 'src'))}`,
+    );
   if (realpathSync(ctx.repoDir) !== realpathSync(programRoot)) {
-    result.notes.push('round trip through the built schemas skipped: --repo is not this program\'s own tree');
+    result.notes.push("round trip through the built schemas skipped: --repo is not this program's own tree");
     return result;
   }
   const roundTrips = await verifyArtifactRoundTrips({ modules, codeDir });
-  return createContractResult({ pair: result.pair, title: result.title, problems: [...result.problems, ...roundTrips.problems], notes: [...result.notes, ...roundTrips.notes] });
+  return createContractResult({
+    pair: result.pair,
+    title: result.title,
+    problems: [...result.problems, ...roundTrips.problems],
+    notes: [...result.notes, ...roundTrips.notes],
+  });
 }
 
 function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): ContractResult {
   const makefileText = readOptional(ctx.paths.makefile);
-  if (makefileText === undefined) return missing('makefile-shims', 'Makefile ↔ CLI', ctx.show(ctx.paths.makefile), cli.programAt);
+  if (makefileText === undefined)
+    return missing('makefile-shims', 'Makefile ↔ CLI', ctx.show(ctx.paths.makefile), cli.programAt);
   const ownSrc = existsSync(path.join(programRoot, 'src')) ? 'src' : path.relative(programRoot, codeDir);
   const ownSources = ctx.readTree(programRoot, ownSrc).filter((file) => /\.(ts|js)$/.test(file.path));
   const envReads = new Map([...(cli.extraEnvReads ?? []), ...findEnvReads(ownSources)]);
   const makefileDir = path.dirname(ctx.paths.makefile);
   const isFile = (relative: string) => existsSync(path.resolve(makefileDir, relative));
-  return checkMakefileShims({ makefileText, makefilePath: ctx.show(ctx.paths.makefile), commands: cli.commands, programAt: cli.programAt, envReads, isFile });
+  return checkMakefileShims({
+    makefileText,
+    makefilePath: ctx.show(ctx.paths.makefile),
+    commands: cli.commands,
+    programAt: cli.programAt,
+    envReads,
+    isFile,
+  });
 }
 
 function checkFleetPair(ctx: Context): ContractResult {
   const fleetPath = ctx.show(ctx.paths.fleet);
-  if (ctx.fleetText === undefined) return missing('fleet-schema', `${fleetPath} ↔ schema`, fleetPath, at('src/config/schema.ts'));
+  if (ctx.fleetText === undefined)
+    return missing('fleet-schema', `${fleetPath} ↔ schema`, fleetPath, at('src/config/schema.ts'));
   return checkFleetSchema({
     fleetText: ctx.fleetText,
     fleetPath,
@@ -147,22 +199,38 @@ function createContext(repoDir: string, given: Partial<ContractPaths>): Context 
   const trees = new Map<string, SourceFile[]>();
   const readTree = (rootDir: string, dir: string) => {
     const key = path.join(realpathSync(rootDir), dir);
-    const tree = trees.get(key) ?? readSourceTree({ rootDir, dir, extensions: ['.ts', '.js', '.mjs', '.html'] });
+    const tree =
+      trees.get(key) ?? readSourceTree({ rootDir, dir, extensions: ['.ts', '.js', '.mjs', '.html'] });
     trees.set(key, tree);
     return tree;
   };
   const parsedFleet = parseYamlWithLines(fleetText ?? '', show(paths.fleet));
-  return { repoDir, readTree, paths, fleetText, parsedFleet, facts: readFleetFacts(fleetText ?? '', paths.fleet, parsedFleet), show };
+  return {
+    repoDir,
+    readTree,
+    paths,
+    fleetText,
+    parsedFleet,
+    facts: readFleetFacts(fleetText ?? '', paths.fleet, parsedFleet),
+    show,
+  };
 }
 
 // I/O shell: every pair, each independent of the others' failures.
 export async function runContracts(options: RunContractsOptions): Promise<ContractsReport> {
   const repoDir = path.resolve(options.repoDir);
   const ctx = createContext(repoDir, options.paths ?? {});
-  const wanted = (pair: ContractPair) => options.only === undefined || options.only.length === 0 || options.only.includes(pair);
+  const wanted = (pair: ContractPair) =>
+    options.only === undefined || options.only.length === 0 || options.only.includes(pair);
   const results: ContractResult[] = [];
   if (wanted('nginx-log-format') || wanted('nginx-deployed-conf')) {
-    const nginx = await runNginxContracts({ confPath: ctx.paths.nginxConf, repoDir, show: ctx.show, facts: ctx.facts, remote: options.remote });
+    const nginx = await runNginxContracts({
+      confPath: ctx.paths.nginxConf,
+      repoDir,
+      show: ctx.show,
+      facts: ctx.facts,
+      remote: options.remote,
+    });
     results.push(...nginx.filter((result) => wanted(result.pair)));
   }
   if (wanted('registry-log')) results.push(checkRegistryPair(ctx, options.zotConfigPath));

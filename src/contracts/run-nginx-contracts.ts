@@ -23,29 +23,66 @@ function readEmbedded(repoDir: string): { path: string; text: string | undefined
   return { path: EMBEDDED_MODULE, text: existsSync(file) ? readFileSync(file, 'utf8') : undefined };
 }
 
-async function checkDeployed(options: RunNginxContractsOptions, shipped: { confText: string; confPath: string }): Promise<ContractResult> {
+async function checkDeployed(
+  options: RunNginxContractsOptions,
+  shipped: { confText: string; confPath: string },
+): Promise<ContractResult> {
   const host = options.facts.cacheHost;
   if (host === undefined) {
-    throw new UsageError('--remote: fleet.yaml names no cache host (sccache.log.node with ssh settings, or sccache.log.ssh)', { hint: 'set sccache.log in fleet.yaml, or run without --remote' });
+    throw new UsageError(
+      '--remote: fleet.yaml names no cache host (sccache.log.node with ssh settings, or sccache.log.ssh)',
+      { hint: 'set sccache.log in fleet.yaml, or run without --remote' },
+    );
   }
   const { fetchRemoteFile } = await import('./fetch-remote-file.js');
   const fetched = await fetchRemoteFile({ host, path: options.remote?.deployedConfPath ?? '' });
   const confPath = `${fetched.label}:${fetched.path}`;
   if (fetched.text === undefined) {
-    const problem = { message: `could not read the deployed conf: ${fetched.error}. Fix: check --deployed-conf and the ssh settings of the cache host.`, producer: at(confPath), consumer: at(shipped.confPath) };
-    return createContractResult({ pair: 'nginx-deployed-conf', title: `${confPath} (deployed) ↔ sccache log parser`, problems: [problem] });
+    const problem = {
+      message: `could not read the deployed conf: ${fetched.error}. Fix: check --deployed-conf and the ssh settings of the cache host.`,
+      producer: at(confPath),
+      consumer: at(shipped.confPath),
+    };
+    return createContractResult({
+      pair: 'nginx-deployed-conf',
+      title: `${confPath} (deployed) ↔ sccache log parser`,
+      problems: [problem],
+    });
   }
-  return checkNginxLogFormat({ confText: fetched.text, confPath, pair: 'nginx-deployed-conf', fleetLog: options.facts.sccacheLog, shipped });
+  return checkNginxLogFormat({
+    confText: fetched.text,
+    confPath,
+    pair: 'nginx-deployed-conf',
+    fleetLog: options.facts.sccacheLog,
+    shipped,
+  });
 }
 
 export async function runNginxContracts(options: RunNginxContractsOptions): Promise<ContractResult[]> {
   const confPath = options.show(options.confPath);
   if (!existsSync(options.confPath)) {
-    const problem = { message: `${confPath} is missing. Fix: restore it, or pass --conf FILE.`, producer: at(confPath), consumer: at('src/collect/logs/parse-log-format.ts') };
-    return [createContractResult({ pair: 'nginx-log-format', title: `${confPath} ↔ sccache log parser`, problems: [problem] })];
+    const problem = {
+      message: `${confPath} is missing. Fix: restore it, or pass --conf FILE.`,
+      producer: at(confPath),
+      consumer: at('src/collect/logs/parse-log-format.ts'),
+    };
+    return [
+      createContractResult({
+        pair: 'nginx-log-format',
+        title: `${confPath} ↔ sccache log parser`,
+        problems: [problem],
+      }),
+    ];
   }
   const confText = readFileSync(options.confPath, 'utf8');
-  const results = [checkNginxLogFormat({ confText, confPath, fleetLog: options.facts.sccacheLog, embedded: readEmbedded(options.repoDir) })];
+  const results = [
+    checkNginxLogFormat({
+      confText,
+      confPath,
+      fleetLog: options.facts.sccacheLog,
+      embedded: readEmbedded(options.repoDir),
+    }),
+  ];
   if (options.remote) results.push(await checkDeployed(options, { confText, confPath }));
   return results;
 }

@@ -22,16 +22,26 @@ function toRuntimePath(codeDir: string, modulePath: string): string {
 }
 
 function isZodSchema(value: unknown): value is z.ZodType {
-  return value !== null && typeof value === 'object' && '_zod' in value && typeof (value as z.ZodType).safeParse === 'function';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    '_zod' in value &&
+    typeof (value as z.ZodType).safeParse === 'function'
+  );
 }
 
-export async function verifyArtifactRoundTrips({ modules, codeDir }: VerifyRoundTripsOptions): Promise<{ problems: ContractProblem[]; notes: string[] }> {
+export async function verifyArtifactRoundTrips({
+  modules,
+  codeDir,
+}: VerifyRoundTripsOptions): Promise<{ problems: ContractProblem[]; notes: string[] }> {
   const problems: ContractProblem[] = [];
   const notes: string[] = [];
   for (const module of modules) {
     const runtimePath = toRuntimePath(codeDir, module.modulePath);
     if (!existsSync(runtimePath)) {
-      notes.push(`${module.fileName}: ${path.basename(runtimePath)} is not built; run \`npm run build\` for the round trip`);
+      notes.push(
+        `${module.fileName}: ${path.basename(runtimePath)} is not built; run \`npm run build\` for the round trip`,
+      );
       continue;
     }
     const exports = (await import(pathToFileURL(runtimePath).href)) as Record<string, unknown>;
@@ -39,10 +49,20 @@ export async function verifyArtifactRoundTrips({ modules, codeDir }: VerifyRound
     const version = exports[module.versionExport];
     if (!isZodSchema(schema) || version !== module.version) {
       const message = `${module.fileName}: the built ${path.basename(runtimePath)} does not match its source (${module.schemaExport} or ${module.versionExport}=${module.version} differs). Fix: run \`npm run build\`.`;
-      problems.push({ message, producer: at(module.modulePath), consumer: at(path.relative(path.dirname(codeDir), runtimePath)) });
+      problems.push({
+        message,
+        producer: at(module.modulePath),
+        consumer: at(path.relative(path.dirname(codeDir), runtimePath)),
+      });
       continue;
     }
-    const outcome = checkSchemaRoundTrip({ fileName: module.fileName, modulePath: module.modulePath, schema, version, versionExport: module.versionExport });
+    const outcome = checkSchemaRoundTrip({
+      fileName: module.fileName,
+      modulePath: module.modulePath,
+      schema,
+      version,
+      versionExport: module.versionExport,
+    });
     problems.push(...outcome.problems);
     notes.push(...outcome.notes);
   }

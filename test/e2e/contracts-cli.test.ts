@@ -21,12 +21,24 @@ interface CliResult {
 
 interface JsonReport {
   ok: boolean;
-  results: { pair: string; ok: boolean; skipped: boolean; problems: { message: string; producer: { file: string; line?: number }; consumer: { file: string; line?: number } }[] }[];
+  results: {
+    pair: string;
+    ok: boolean;
+    skipped: boolean;
+    problems: {
+      message: string;
+      producer: { file: string; line?: number };
+      consumer: { file: string; line?: number };
+    }[];
+  }[];
 }
 
 function runCli(args: string[], cwd = repoRoot): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'contracts', ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [bin, 'contracts', ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -58,12 +70,14 @@ function edit(dir: string, file: string, change: (text: string) => string): void
   const target = path.join(dir, file);
   const before = readFileSync(target, 'utf8');
   const after = change(before);
-  if (after === before) throw new Error(`mutation of ${file} changed nothing; the fixture no longer matches the repo`);
+  if (after === before)
+    throw new Error(`mutation of ${file} changed nothing; the fixture no longer matches the repo`);
   writeFileSync(target, after);
 }
 
 beforeAll(() => {
-  if (!existsSync(path.join(repoRoot, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(path.join(repoRoot, 'dist/cli.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
 });
 
 describe('rocm-perf contracts on the real repo', () => {
@@ -80,8 +94,18 @@ describe('rocm-perf contracts on the real repo', () => {
     expect(result.status).toBe(0);
     const report = parseReport(result);
     expect(report.ok).toBe(true);
-    expect(report.results.map((entry) => entry.pair)).toEqual(['nginx-log-format', 'registry-log', 'target-costs', 'artifact-schemas', 'makefile-shims', 'fleet-schema']);
-    expect(report.results.find((entry) => entry.pair === 'artifact-schemas')).toMatchObject({ ok: true, skipped: false });
+    expect(report.results.map((entry) => entry.pair)).toEqual([
+      'nginx-log-format',
+      'registry-log',
+      'target-costs',
+      'artifact-schemas',
+      'makefile-shims',
+      'fleet-schema',
+    ]);
+    expect(report.results.find((entry) => entry.pair === 'artifact-schemas')).toMatchObject({
+      ok: true,
+      skipped: false,
+    });
   });
 
   it('passes on an unchanged copy given with --repo', async () => {
@@ -93,16 +117,76 @@ describe('rocm-perf contracts on the real repo', () => {
 
 describe('mutations: change one producer in a temp copy, and its pair fails', () => {
   const mutations: [string, string, string, (text: string) => string, RegExp][] = [
-    ['rename a logged variable', 'nginx-log-format', '.builders/nginx-sccache.conf', (text) => text.replace('$request_method', '$request_verb'), /needs \$request_method/],
-    ['rename a log key', 'nginx-log-format', '.builders/nginx-sccache.conf', (text) => text.replace('"status":$status', '"code":$status'), /embeds another version of the conf/],
-    ['unquote a field that can be empty', 'nginx-log-format', '.builders/nginx-sccache.conf', (text) => text.replace('"content_length":"$content_length"', '"content_length":$content_length'), /\$content_length can be empty/],
-    ['drop a cost line', 'target-costs', '.builders/target-costs', (text) => text.replace(/^cache aiter-wheel .*\n/m, ''), /no `cache aiter-wheel <bytes>` line/],
-    ['add a stale cost line', 'target-costs', '.builders/target-costs', (text) => `${text}build rccl-wheel 600\n`, /stale line for `rccl-wheel`/],
-    ['zero the export of a pushing target', 'target-costs', '.builders/target-costs', (text) => text.replace(/^cache vllm-wheel .*$/m, 'cache vllm-wheel 0'), /cannot be 0 bytes/],
-    ['bump the schema version in the schema module to a bare number', 'artifact-schemas', 'src/run/run-file.ts', (text) => text.replace('z.literal(RUN_VERSION)', 'z.literal(2)'), /the version is the bare number 2/],
-    ['rename a Makefile subcommand', 'makefile-shims', 'Makefile', (text) => text.replace('$(ROCM_PERF) warm', '$(ROCM_PERF) perfwarm'), /perf-warm runs `rocm-perf perfwarm`, which is not a subcommand/],
-    ['add an unknown key to fleet.yaml', 'fleet-schema', 'fleet.yaml', (text) => text.replace('arch: gfx1201\n', 'arch: gfx1201\nachitecture: gfx1201\n'), /achitecture/],
-    ['hand-edit the JSON schema', 'fleet-schema', 'rocm-perf.schema.json', (text) => text.replace('"additionalProperties": false', '"additionalProperties": true'), /differs from the schema the zod definition generates/],
+    [
+      'rename a logged variable',
+      'nginx-log-format',
+      '.builders/nginx-sccache.conf',
+      (text) => text.replace('$request_method', '$request_verb'),
+      /needs \$request_method/,
+    ],
+    [
+      'rename a log key',
+      'nginx-log-format',
+      '.builders/nginx-sccache.conf',
+      (text) => text.replace('"status":$status', '"code":$status'),
+      /embeds another version of the conf/,
+    ],
+    [
+      'unquote a field that can be empty',
+      'nginx-log-format',
+      '.builders/nginx-sccache.conf',
+      (text) => text.replace('"content_length":"$content_length"', '"content_length":$content_length'),
+      /\$content_length can be empty/,
+    ],
+    [
+      'drop a cost line',
+      'target-costs',
+      '.builders/target-costs',
+      (text) => text.replace(/^cache aiter-wheel .*\n/m, ''),
+      /no `cache aiter-wheel <bytes>` line/,
+    ],
+    [
+      'add a stale cost line',
+      'target-costs',
+      '.builders/target-costs',
+      (text) => `${text}build rccl-wheel 600\n`,
+      /stale line for `rccl-wheel`/,
+    ],
+    [
+      'zero the export of a pushing target',
+      'target-costs',
+      '.builders/target-costs',
+      (text) => text.replace(/^cache vllm-wheel .*$/m, 'cache vllm-wheel 0'),
+      /cannot be 0 bytes/,
+    ],
+    [
+      'bump the schema version in the schema module to a bare number',
+      'artifact-schemas',
+      'src/run/run-file.ts',
+      (text) => text.replace('z.literal(RUN_VERSION)', 'z.literal(2)'),
+      /the version is the bare number 2/,
+    ],
+    [
+      'rename a Makefile subcommand',
+      'makefile-shims',
+      'Makefile',
+      (text) => text.replace('$(ROCM_PERF) warm', '$(ROCM_PERF) perfwarm'),
+      /perf-warm runs `rocm-perf perfwarm`, which is not a subcommand/,
+    ],
+    [
+      'add an unknown key to fleet.yaml',
+      'fleet-schema',
+      'fleet.yaml',
+      (text) => text.replace('arch: gfx1201\n', 'arch: gfx1201\nachitecture: gfx1201\n'),
+      /achitecture/,
+    ],
+    [
+      'hand-edit the JSON schema',
+      'fleet-schema',
+      'rocm-perf.schema.json',
+      (text) => text.replace('"additionalProperties": false', '"additionalProperties": true'),
+      /differs from the schema the zod definition generates/,
+    ],
   ];
 
   it.each(mutations)('%s → %s fails (exit 1)', async (_name, pair, file, change, message) => {
@@ -114,19 +198,31 @@ describe('mutations: change one producer in a temp copy, and its pair fails', ()
     expect(failingPairs(report)).toEqual([pair]);
     const problems = report.results.find((entry) => entry.pair === pair)?.problems ?? [];
     expect(problems.map((problem) => problem.message).join('\n')).toMatch(message);
-    expect(problems.every((problem) => problem.producer.file !== '' && problem.consumer.file !== '')).toBe(true);
+    expect(problems.every((problem) => problem.producer.file !== '' && problem.consumer.file !== '')).toBe(
+      true,
+    );
   });
 
   it('a writer that keeps its own version (bumped on one side) fails artifact-schemas', async () => {
     const dir = copyRepo();
-    const writer = "import { writeFile } from 'node:fs/promises';\n\nconst RUN_VERSION = 2;\n\nexport async function writeProbe(dir: string): Promise<void> {\n  await writeFile(`${dir}/run.json`, JSON.stringify({ version: RUN_VERSION }));\n}\n";
+    const writer =
+      "import { writeFile } from 'node:fs/promises';\n\nconst RUN_VERSION = 2;\n\nexport async function writeProbe(dir: string): Promise<void> {\n  await writeFile(`${dir}/run.json`, JSON.stringify({ version: RUN_VERSION }));\n}\n";
     writeFileSync(path.join(dir, 'src/run/write-probe.ts'), writer);
     const result = await runCli(['--repo', dir, '--json'], '/');
     expect(result.status).toBe(1);
-    const problems = parseReport(result).results.find((entry) => entry.pair === 'artifact-schemas')?.problems ?? [];
-    expect(problems.map((problem) => [problem.producer, problem.message.replace(/ at line .*| so it .*/, '')])).toEqual([
-      [{ file: 'src/run/write-probe.ts', line: 3 }, 'run.json: src/run/write-probe.ts (writer) has a version of its own'],
-      [{ file: 'src/run/write-probe.ts', line: 6 }, 'run.json: src/run/write-probe.ts (writer) does not import src/run/run-file.ts,'],
+    const problems =
+      parseReport(result).results.find((entry) => entry.pair === 'artifact-schemas')?.problems ?? [];
+    expect(
+      problems.map((problem) => [problem.producer, problem.message.replace(/ at line .*| so it .*/, '')]),
+    ).toEqual([
+      [
+        { file: 'src/run/write-probe.ts', line: 3 },
+        'run.json: src/run/write-probe.ts (writer) has a version of its own',
+      ],
+      [
+        { file: 'src/run/write-probe.ts', line: 6 },
+        'run.json: src/run/write-probe.ts (writer) does not import src/run/run-file.ts,',
+      ],
     ]);
   });
 
@@ -135,8 +231,12 @@ describe('mutations: change one producer in a temp copy, and its pair fails', ()
     edit(dir, '.builders/target-costs', (text) => `${text}cache old-wheel 100000000\n`);
     const result = await runCli(['--repo', dir], '/');
     expect(result.status).toBe(1);
-    const lineNo = readFileSync(path.join(dir, '.builders/target-costs'), 'utf8').trimEnd().split('\n').length;
-    expect(result.stdout).toContain(`FAIL target-costs: .builders/target-costs ↔ bake graph .builders/bake-print.gfx1201.json\n    - stale line for \`old-wheel\`: no such target in the bake graph. Fix: delete the line, or rename it to the target's new name.\n      producer .builders/target-costs:${lineNo}\n      consumer .builders/bake-print.gfx1201.json:`);
+    const lineNo = readFileSync(path.join(dir, '.builders/target-costs'), 'utf8')
+      .trimEnd()
+      .split('\n').length;
+    expect(result.stdout).toContain(
+      `FAIL target-costs: .builders/target-costs ↔ bake graph .builders/bake-print.gfx1201.json\n    - stale line for \`old-wheel\`: no such target in the bake graph. Fix: delete the line, or rename it to the target's new name.\n      producer .builders/target-costs:${lineNo}\n      consumer .builders/bake-print.gfx1201.json:`,
+    );
     expect(result.stdout).toMatch(/^contracts: 1 of 6 pairs disagree: target-costs$/m);
   });
 });
@@ -148,8 +248,14 @@ describe('registry log settings (--zot-config)', () => {
     ['another output file → exit 1', { level: 'info', output: '/var/log/zot.log' }, 1],
   ])('%s', async (_name, log, status) => {
     const dir = copyRepo();
-    writeFileSync(path.join(dir, 'zot-config.json'), JSON.stringify({ distSpecVersion: '1.1.0', storage: { rootDirectory: '/var/lib/zot' }, log }, null, 2));
-    const result = await runCli(['--repo', dir, '--zot-config', path.join(dir, 'zot-config.json'), '--only', 'registry-log', '--json'], '/');
+    writeFileSync(
+      path.join(dir, 'zot-config.json'),
+      JSON.stringify({ distSpecVersion: '1.1.0', storage: { rootDirectory: '/var/lib/zot' }, log }, null, 2),
+    );
+    const result = await runCli(
+      ['--repo', dir, '--zot-config', path.join(dir, 'zot-config.json'), '--only', 'registry-log', '--json'],
+      '/',
+    );
     expect(result.status).toBe(status);
     expect(failingPairs(parseReport(result))).toEqual(status === 0 ? [] : ['registry-log']);
   });
@@ -158,7 +264,10 @@ describe('registry log settings (--zot-config)', () => {
 describe('usage errors exit 2', () => {
   it.each([
     [['--only', 'nginx'], /^error: --only: unknown pair\(s\) nginx$/m],
-    [['--costs', '/nonexistent/target-costs'], /^error: --costs \/nonexistent\/target-costs: no such file or directory$/m],
+    [
+      ['--costs', '/nonexistent/target-costs'],
+      /^error: --costs \/nonexistent\/target-costs: no such file or directory$/m,
+    ],
     [['--no-such-flag'], /unknown option '--no-such-flag'/],
   ])('%j', async (args, message) => {
     const result = await runCli(args);
@@ -179,7 +288,11 @@ describe('--remote: the conf deployed on the cache host, over ssh', () => {
   function remoteRepo(): { dir: string; deployed: string } {
     const dir = copyRepo();
     const ssh = `{ host: ${sshd.host}, port: ${sshd.port}, user: ${sshd.user}, identity_file: ${sshd.privateKeyPath} }`;
-    edit(dir, 'fleet.yaml', (text) => text.replace(/sccache:\n(.*\n)*? {2}log:\n {4}node: strix\n/, (block) => block.replace('    node: strix\n', `    ssh: ${ssh}\n`)));
+    edit(dir, 'fleet.yaml', (text) =>
+      text.replace(/sccache:\n(.*\n)*? {2}log:\n {4}node: strix\n/, (block) =>
+        block.replace('    node: strix\n', `    ssh: ${ssh}\n`),
+      ),
+    );
     const deployed = path.join(dir, 'deployed-sccache.conf');
     cpSync(path.join(dir, '.builders/nginx-sccache.conf'), deployed);
     return { dir, deployed };
@@ -187,10 +300,25 @@ describe('--remote: the conf deployed on the cache host, over ssh', () => {
 
   it('passes when the deployed conf is the shipped one', async () => {
     const { dir, deployed } = remoteRepo();
-    const result = await runCli(['--repo', dir, '--remote', '--deployed-conf', deployed, '--only', 'nginx-log-format,nginx-deployed-conf', '--json'], '/');
+    const result = await runCli(
+      [
+        '--repo',
+        dir,
+        '--remote',
+        '--deployed-conf',
+        deployed,
+        '--only',
+        'nginx-log-format,nginx-deployed-conf',
+        '--json',
+      ],
+      '/',
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(parseReport(result).results.map((entry) => [entry.pair, entry.ok])).toEqual([['nginx-log-format', true], ['nginx-deployed-conf', true]]);
+    expect(parseReport(result).results.map((entry) => [entry.pair, entry.ok])).toEqual([
+      ['nginx-log-format', true],
+      ['nginx-deployed-conf', true],
+    ]);
   });
 
   it('fails naming nginx-deployed-conf when the deployed log_format drifted', async () => {
@@ -201,15 +329,31 @@ describe('--remote: the conf deployed on the cache host, over ssh', () => {
     const report = parseReport(result);
     expect(failingPairs(report)).toEqual(['nginx-deployed-conf']);
     const problem = report.results.find((entry) => entry.pair === 'nginx-deployed-conf')?.problems[0];
-    expect(problem?.message).toMatch(/deployed log_format has nothing where the shipped one has "uri":"\$uri"/);
+    expect(problem?.message).toMatch(
+      /deployed log_format has nothing where the shipped one has "uri":"\$uri"/,
+    );
     expect(problem?.producer.file).toBe(`${sshd.user}@${sshd.host}:${sshd.port}:${deployed}`);
     expect(problem?.consumer.file).toBe('.builders/nginx-sccache.conf');
   });
 
   it('fails (not skips) when the deployed conf cannot be read', async () => {
     const { dir } = remoteRepo();
-    const result = await runCli(['--repo', dir, '--remote', '--deployed-conf', '/nonexistent/sccache.conf', '--only', 'nginx-deployed-conf', '--json'], '/');
+    const result = await runCli(
+      [
+        '--repo',
+        dir,
+        '--remote',
+        '--deployed-conf',
+        '/nonexistent/sccache.conf',
+        '--only',
+        'nginx-deployed-conf',
+        '--json',
+      ],
+      '/',
+    );
     expect(result.status).toBe(1);
-    expect(parseReport(result).results[0]?.problems[0]?.message).toMatch(/could not read the deployed conf: `cat \/nonexistent\/sccache.conf` exited 1: cat: .*No such file/);
+    expect(parseReport(result).results[0]?.problems[0]?.message).toMatch(
+      /could not read the deployed conf: `cat \/nonexistent\/sccache.conf` exited 1: cat: .*No such file/,
+    );
   });
 });

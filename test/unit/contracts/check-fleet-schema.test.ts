@@ -22,30 +22,52 @@ describe('checkFleetSchema', () => {
   });
 
   it('names an unknown key in fleet.yaml at its line', () => {
-    const text = fleetText.replace('  key_prefix: rocm/gfx1201\n', '  key_prefix: rocm/gfx1201\n  keyprefix: rocm/gfx1201\n');
+    const text = fleetText.replace(
+      '  key_prefix: rocm/gfx1201\n',
+      '  key_prefix: rocm/gfx1201\n  keyprefix: rocm/gfx1201\n',
+    );
     const result = check({ fleetText: text });
     expect(result.ok).toBe(false);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]?.message).toMatch(/keyprefix/);
-    expect(result.problems[0]?.producer).toEqual({ file: 'fleet.yaml', line: text.split('\n').indexOf('  keyprefix: rocm/gfx1201') + 1 });
+    expect(result.problems[0]?.producer).toEqual({
+      file: 'fleet.yaml',
+      line: text.split('\n').indexOf('  keyprefix: rocm/gfx1201') + 1,
+    });
     expect(result.problems[0]?.consumer).toEqual({ file: 'src/config/schema.ts', line: undefined });
   });
 
   it('names a hand-edited JSON schema at the first differing line', () => {
-    const edited = schemaJsonText.replace('"description": "GPU architecture (PERF_ARCH)."', '"description": "GPU arch."');
+    const edited = schemaJsonText.replace(
+      '"description": "GPU architecture (PERF_ARCH)."',
+      '"description": "GPU arch."',
+    );
     const result = check({ schemaJsonText: edited });
     expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]?.consumer).toEqual({ file: 'rocm-perf.schema.json', line: edited.split('\n').findIndex((line) => line.includes('GPU arch.')) + 1 });
+    expect(result.problems[0]?.consumer).toEqual({
+      file: 'rocm-perf.schema.json',
+      line: edited.split('\n').findIndex((line) => line.includes('GPU arch.')) + 1,
+    });
     expect(result.problems[0]?.message).toMatch(/Fix: run `npx tsx scripts\/generate-schema.ts`/);
   });
 
   it('names a missing JSON schema file', () => {
-    expect(check({ schemaJsonText: undefined }).problems[0]?.message).toMatch(/rocm-perf.schema.json is missing/);
+    expect(check({ schemaJsonText: undefined }).problems[0]?.message).toMatch(
+      /rocm-perf.schema.json is missing/,
+    );
   });
 
   it('names a $schema modeline that points elsewhere', () => {
-    const result = check({ fleetText: fleetText.replace('$schema=./rocm-perf.schema.json', '$schema=./old.schema.json') });
-    expect(result.problems).toEqual([{ message: matching(/points at `\.\/old\.schema\.json`/), producer: { file: 'fleet.yaml', line: 1 }, consumer: { file: 'rocm-perf.schema.json', line: undefined } }]);
+    const result = check({
+      fleetText: fleetText.replace('$schema=./rocm-perf.schema.json', '$schema=./old.schema.json'),
+    });
+    expect(result.problems).toEqual([
+      {
+        message: matching(/points at `\.\/old\.schema\.json`/),
+        producer: { file: 'fleet.yaml', line: 1 },
+        consumer: { file: 'rocm-perf.schema.json', line: undefined },
+      },
+    ]);
   });
 
   it('reports YAML syntax errors located', () => {

@@ -2,10 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { checkRegistryLog, type FleetRegistryLog } from '../../../src/contracts/check-registry-log.js';
 import { matching } from './repo-files.js';
 
-const fleet: FleetRegistryLog = { fleetPath: 'fleet.yaml', logFormat: 'zot', logPath: '/var/log/zot/zot.log', logPathLine: 17, logFormatLine: 14 };
+const fleet: FleetRegistryLog = {
+  fleetPath: 'fleet.yaml',
+  logFormat: 'zot',
+  logPath: '/var/log/zot/zot.log',
+  logPathLine: 17,
+  logFormatLine: 14,
+};
 
 function zotConfig(log: Record<string, unknown> | undefined): string {
-  const config: Record<string, unknown> = { distSpecVersion: '1.1.0', storage: { rootDirectory: '/var/lib/zot' }, http: { address: '0.0.0.0', port: '5000' } };
+  const config: Record<string, unknown> = {
+    distSpecVersion: '1.1.0',
+    storage: { rootDirectory: '/var/lib/zot' },
+    http: { address: '0.0.0.0', port: '5000' },
+  };
   if (log) config.log = log;
   return `${JSON.stringify(config, null, 2)}\n`;
 }
@@ -32,12 +42,17 @@ describe('checkRegistryLog', () => {
     const result = check(text);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]?.message).toMatch(new RegExp(`log.level: .*at \`${level}\` there are none`));
-    expect(result.problems[0]?.producer).toEqual({ file: 'zot/config.json', line: text.split('\n').findIndex((line) => line.includes('"level"')) + 1 });
+    expect(result.problems[0]?.producer).toEqual({
+      file: 'zot/config.json',
+      line: text.split('\n').findIndex((line) => line.includes('"level"')) + 1,
+    });
     expect(result.problems[0]?.consumer).toEqual({ file: 'fleet.yaml', line: 17 });
   });
 
   it('refuses an unknown level', () => {
-    expect(check(zotConfig({ level: 'verbose', output: '/var/log/zot/zot.log' })).problems[0]?.message).toMatch(/`verbose` is not a Zot log level/);
+    expect(
+      check(zotConfig({ level: 'verbose', output: '/var/log/zot/zot.log' })).problems[0]?.message,
+    ).toMatch(/`verbose` is not a Zot log level/);
   });
 
   it('refuses an output other than fleet.yaml registry.log.path', () => {
@@ -48,7 +63,9 @@ describe('checkRegistryLog', () => {
   });
 
   it('refuses stdout logging (no output, or no log section at all)', () => {
-    expect(check(zotConfig({ level: 'info' })).problems[0]?.message).toMatch(/log.output is unset, so Zot logs to stdout/);
+    expect(check(zotConfig({ level: 'info' })).problems[0]?.message).toMatch(
+      /log.output is unset, so Zot logs to stdout/,
+    );
     expect(check(zotConfig(undefined)).problems[0]?.message).toMatch(/log.output is unset/);
   });
 
@@ -57,9 +74,18 @@ describe('checkRegistryLog', () => {
   });
 
   it('refuses when fleet.yaml collects no registry log, or expects the distribution format', () => {
-    expect(check(zotConfig({ level: 'info', output: '/x.log' }), { ...fleet, logPath: undefined }).problems[0]?.message).toMatch(/fleet.yaml has no registry.log/);
-    const result = check(zotConfig({ level: 'info', output: '/var/log/zot/zot.log' }), { ...fleet, logFormat: 'distribution' });
-    expect(result.problems[0]).toMatchObject({ message: matching(/log_format is `distribution`/), consumer: { file: 'fleet.yaml', line: 14 } });
+    expect(
+      check(zotConfig({ level: 'info', output: '/x.log' }), { ...fleet, logPath: undefined }).problems[0]
+        ?.message,
+    ).toMatch(/fleet.yaml has no registry.log/);
+    const result = check(zotConfig({ level: 'info', output: '/var/log/zot/zot.log' }), {
+      ...fleet,
+      logFormat: 'distribution',
+    });
+    expect(result.problems[0]).toMatchObject({
+      message: matching(/log_format is `distribution`/),
+      consumer: { file: 'fleet.yaml', line: 14 },
+    });
   });
 
   it('reports a config that is not JSON or YAML, located', () => {

@@ -28,14 +28,21 @@ describe('checkTargetCosts', () => {
     const result = check(costsText.replace(/^cache triton-wheel .*\n/m, ''));
     expect(result.ok).toBe(false);
     expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]?.message).toMatch(/`triton-wheel` is planned but has no `cache triton-wheel <bytes>` line/);
+    expect(result.problems[0]?.message).toMatch(
+      /`triton-wheel` is planned but has no `cache triton-wheel <bytes>` line/,
+    );
     expect(result.problems[0]?.producer).toEqual({ file: costsPath, line: undefined });
-    expect(result.problems[0]?.consumer).toEqual({ file: printPath, line: lineOf(printText, '    "triton-wheel": {') });
+    expect(result.problems[0]?.consumer).toEqual({
+      file: printPath,
+      line: lineOf(printText, '    "triton-wheel": {'),
+    });
   });
 
   it('names a dropped build line', () => {
     const result = check(costsText.replace(/^build apex-wheel .*\n/m, ''));
-    expect(result.problems.map((problem) => problem.message)).toEqual([expect.stringMatching(/no `build apex-wheel <seconds>` line/)]);
+    expect(result.problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/no `build apex-wheel <seconds>` line/),
+    ]);
   });
 
   it('finds stale lines for a target that no longer exists, at their lines', () => {
@@ -52,13 +59,30 @@ describe('checkTargetCosts', () => {
   it('finds a renamed target as stale plus missing', () => {
     const result = check(costsText.replaceAll('vllm-wheel', 'vllm'));
     expect(result.problems).toHaveLength(4);
-    expect(result.problems.filter((problem) => problem.message.startsWith('stale line for `vllm`'))).toHaveLength(2);
+    expect(
+      result.problems.filter((problem) => problem.message.startsWith('stale line for `vllm`')),
+    ).toHaveLength(2);
   });
 
   it.each([
-    ['zero build seconds', /^build torchaudio-wheel .*$/m, 'build torchaudio-wheel 0', /build torchaudio-wheel 0: a build of under 1 s/],
-    ['a zero-byte export for a pushing target', /^cache deepspeed-wheel .*$/m, 'cache deepspeed-wheel 0', /`deepspeed-wheel` pushes .* cannot be 0 bytes/],
-    ['an export written in GB instead of bytes', /^cache pytorch .*$/m, 'cache pytorch 12', /cache pytorch 12: .* write bytes \(not MB\/GB\)/],
+    [
+      'zero build seconds',
+      /^build torchaudio-wheel .*$/m,
+      'build torchaudio-wheel 0',
+      /build torchaudio-wheel 0: a build of under 1 s/,
+    ],
+    [
+      'a zero-byte export for a pushing target',
+      /^cache deepspeed-wheel .*$/m,
+      'cache deepspeed-wheel 0',
+      /`deepspeed-wheel` pushes .* cannot be 0 bytes/,
+    ],
+    [
+      'an export written in GB instead of bytes',
+      /^cache pytorch .*$/m,
+      'cache pytorch 12',
+      /cache pytorch 12: .* write bytes \(not MB\/GB\)/,
+    ],
   ])('refuses %s', (_name, pattern, replacement, message) => {
     const text = costsText.replace(pattern, replacement);
     const result = check(text);
@@ -72,10 +96,13 @@ describe('checkTargetCosts', () => {
     const apex = print.target['apex-wheel'] ?? {};
     apex.output = [{ type: 'docker' }];
     delete apex['cache-to'];
-    expect(check(costsText.replace(/^cache apex-wheel .*$/m, 'cache apex-wheel 0'), JSON.stringify(print, null, 2)).problems).toEqual([]);
+    expect(
+      check(costsText.replace(/^cache apex-wheel .*$/m, 'cache apex-wheel 0'), JSON.stringify(print, null, 2))
+        .problems,
+    ).toEqual([]);
   });
 
-  it('passes the parser\'s own line errors through, located', () => {
+  it("passes the parser's own line errors through, located", () => {
     const result = check(`${costsText}bild x 1\n`);
     expect(result.problems[0]?.message).toMatch(/cannot read `bild x 1`/);
     expect(result.problems[0]?.producer.line).toBe(costsText.split('\n').length);
