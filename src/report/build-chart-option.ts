@@ -33,8 +33,8 @@ export function buildChartOption(model: DataFile, { interactive, selected = {} }
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
   const gantt = buildGanttSeries({ model, isOn, laneIndex });
   const grids = [
-    { left: 150, right: 40, top: layout.ganttTopPx, height: layout.ganttHeightPx },
-    { left: 150, right: 40, top: layout.usageTopPx, height: USAGE_HEIGHT_PX },
+    { left: 150, right: 110, top: layout.ganttTopPx, height: layout.ganttHeightPx },
+    { left: 150, right: 110, top: layout.usageTopPx, height: USAGE_HEIGHT_PX },
   ];
   return {
     animation: false,

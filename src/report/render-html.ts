@@ -42,6 +42,7 @@ export function renderHtml({ model, assetBase, indexHref, pollMs = 2000 }: Rende
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>

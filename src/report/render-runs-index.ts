@@ -33,6 +33,7 @@ export function renderRunsIndex({ title, runs, assetBase, note }: RenderRunsInde
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style>body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}li{margin:3px 0}li span{color:#666}select{font-size:14px;min-width:28em}</style>
 </head>
