@@ -1,12 +1,14 @@
 // `npm run bench:plan`: plan quality (makespan ÷ lower bound) per strategy on seeded random instances, planning
-// time at 300 targets × 24 nodes, and the shipped gfx1201 scenario. Prints a table; exits 1 if a target is missed.
+// time at 300 targets × 24 nodes, the shipped gfx1201 scenario, and fixed queues vs plan-guided dispatch under
+// noisy durations (bench/plan-dispatch.ts). Prints tables; exits 1 if a target is missed.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadPlanInputs } from '../src/config/load-plan-inputs.js';
-import { createPlan, createProblem, STRATEGY_NAMES, type CostInput, type PlanNode, type StrategyName } from '../src/plan/index.js';
+import { createPlan, createProblem, STRATEGY_NAMES, type CostInput, type Plan, type PlanNode, type StrategyName } from '../src/plan/index.js';
 import { toMinCosts } from '../src/plan/problem.js';
 import { createRandom, type Random } from '../src/plan/random.js';
+import { compareDispatch, printDispatch, summarize, type DispatchCase } from './plan-dispatch.js';
 
 interface Instance {
   graph: { targets: string[]; deps: Record<string, string[]> };
@@ -21,6 +23,7 @@ interface InstanceShape {
 
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 200);
 const SEED = Number(process.env.BENCH_SEED ?? 20261202);
+const DRAWS = Number(process.env.BENCH_DRAWS ?? 20);
 const createdAt = '2026-01-01T00:00:00.000Z';
 
 function logUniform(random: Random, low: number, high: number): number {
@@ -97,11 +100,14 @@ function checkOptimal(instance: Instance, makespan: number): 'optimal' | 'beaten
   return beaten ? 'beaten' : steps > EXACT_MAX_STEPS ? 'undecided' : 'optimal';
 }
 
-function measure(instance: Instance, strategy: StrategyName): { ratio: number; ms: number; makespan: number } {
+function measure(instance: Instance, strategy: StrategyName): { ratio: number; ms: number; makespan: number; plan: Plan } {
   const started = performance.now();
   const plan = createPlan({ ...instance, strategy, arch: 'bench', createdAt });
-  return { ratio: plan.makespanSeconds / plan.lowerBoundSeconds, ms: performance.now() - started, makespan: plan.makespanSeconds };
+  return { ratio: plan.makespanSeconds / plan.lowerBoundSeconds, ms: performance.now() - started, makespan: plan.makespanSeconds, plan };
 }
+
+/** The heft-ls plans of the random instances, for the dispatch comparison. */
+const dispatchCases: DispatchCase[] = [];
 
 const exact = { optimal: 0, beaten: 0, undecided: 0, ratios: [] as number[] };
 
@@ -111,7 +117,8 @@ function runRandom(): Map<StrategyName, { ratios: number[]; ms: number[] }> {
   for (let k = 0; k < INSTANCES; k++) {
     const instance = createInstance(random, { targets: [8, 40], nodes: [3, 8] });
     for (const strategy of STRATEGY_NAMES) {
-      const { ratio, ms, makespan } = measure(instance, strategy);
+      const { ratio, ms, makespan, plan } = measure(instance, strategy);
+      if (strategy === 'heft-ls') dispatchCases.push({ plan, costs: instance.costs, nodes: instance.nodes });
       results.get(strategy)!.ratios.push(ratio);
       results.get(strategy)!.ms.push(ms);
       if (strategy === 'heft-ls' && instance.graph.targets.length <= EXACT_MAX_TARGETS) {
@@ -145,11 +152,14 @@ function timeLarge(): { strategy: StrategyName; ms: number; ratio: number }[] {
   });
 }
 
+const scenarioCases: DispatchCase[] = [];
+
 async function runScenario(): Promise<{ strategy: StrategyName; makespan: number; bound: number }[]> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const inputs = await loadPlanInputs({ fleetPath: path.join(root, 'fleet.yaml'), env: {} });
   return STRATEGY_NAMES.map((strategy) => {
     const plan = createPlan({ graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes, strategy, arch: inputs.config.arch, createdAt });
+    if (strategy === 'heft-ls') scenarioCases.push({ plan, costs: inputs.costs, nodes: inputs.config.nodes });
     return { strategy, makespan: plan.makespanSeconds, bound: plan.lowerBoundSeconds };
   });
 }
@@ -170,12 +180,20 @@ console.log('\nshipped gfx1201 scenario (fleet.yaml)');
 for (const row of scenario) {
   console.log(`${row.strategy.padEnd(12)} makespan ${row.makespan.toFixed(1).padStart(8)} s   LB ${row.bound.toFixed(1)} s   ratio ${(row.makespan / row.bound).toFixed(4)}`);
 }
+const dispatchRandom = compareDispatch(dispatchCases, { draws: DRAWS, seed: SEED + 2 });
+printDispatch(`dispatch, random instances (heft-ls plans)`, dispatchRandom);
+const dispatchScenario = compareDispatch(scenarioCases, { draws: 10 * DRAWS, seed: SEED + 3 });
+printDispatch('dispatch, shipped gfx1201 scenario (heft-ls plan)', dispatchScenario);
 const best = [...random.get('heft-ls')!.ratios].sort((a, b) => a - b);
+const medianOf = (comparison: typeof dispatchRandom, policy: 'fixed' | 'guided') => summarize(comparison.ratioToBound[policy]).median;
 const checks = [
   ['heft-ls median ≤ 1.03', quantile(best, 0.5) <= 1.03],
   ['heft-ls p90 ≤ 1.12', quantile(best, 0.9) <= 1.12],
   ['300 × 24 heft-ls < 200 ms', (large.find((row) => row.strategy === 'heft-ls')?.ms ?? Infinity) < 200],
   ['scenario heft-ls at its lower bound', scenario.some((row) => row.strategy === 'heft-ls' && row.makespan <= row.bound * (1 + 1e-9))],
+  ['guided median makespan ≤ fixed median (random)', medianOf(dispatchRandom, 'guided') <= medianOf(dispatchRandom, 'fixed')],
+  ['guided ÷ fixed median ≤ 1 (random)', summarize(dispatchRandom.ratioToFixed.guided).median <= 1],
+  ['guided median makespan ≤ fixed median (scenario)', medianOf(dispatchScenario, 'guided') <= medianOf(dispatchScenario, 'fixed')],
 ] as const;
 console.log('');
 for (const [label, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'} ${label}`);

@@ -9,3 +9,6 @@ export { renderClock, renderComparison, renderDuration, renderPlan, type Strateg
 export { buildCriticalDrag, type BuildCriticalDragOptions, type CriticalDrag, type CriticalPathEntry, type PlannedTiming, type RealisedSchedule, type ScheduledTarget, type TargetVersusPlan } from './critical-drag.js';
 export { toIdleSplit, type NodeIdle } from './split-idle.js';
 export { toScheduleFromRun, type RunSchedule, type ScheduledRunTarget, type ToScheduleFromRunOptions } from './to-schedule-from-run.js';
+export { chooseGuidedTarget, type ChooseGuidedTargetOptions, type GuidedChoice, type StartedTarget } from './choose-guided-target.js';
+export { createDispatchGuide, toCostsFromPlan, type DispatchGuide, type DispatchPlan, type GuidedReason, type GuidedTuning } from './dispatch-guide.js';
+export { simulateDispatch, type DispatchPolicy, type DispatchSimulation, type SimulateDispatchOptions } from './simulate-dispatch.js';

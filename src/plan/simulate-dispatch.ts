@@ -1,0 +1,90 @@
+import { InternalError } from '../shared/errors.js';
+import { chooseFixedIndex, chooseGreedyIndex, chooseGuidedIndex, createDispatchGuide, createDispatchState, type DispatchGuide, type DispatchPlan, type GuidedTuning } from './dispatch-guide.js';
+import type { CostInput } from './problem.js';
+import { toNoisyDurations, type DurationNoise, type TargetTiming } from './simulate-plan.js';
+
+// An event-driven simulator of dispatch policies over a plan, under (optionally noisy) durations the policy does
+// not know: it sees only the expected costs and what has started and finished.
+// - fixed:  each node runs its planned queue in order (what `simulatePlan` computes);
+// - guided: plan-guided dynamic dispatch (`chooseGuidedTarget`);
+// - greedy: an idle node takes the highest-ranked ready target, wherever it was planned (a reference).
+// Whenever a target finishes, every idle node is asked again, in node-name order.
+
+export type DispatchPolicy = 'fixed' | 'guided' | 'greedy';
+
+export interface SimulateDispatchOptions extends GuidedTuning {
+  policy: DispatchPolicy;
+  plan: DispatchPlan;
+  /** Expected costs; default: the ones the plan implies. The fleet is the plan's `nodes`. */
+  costs?: ReadonlyMap<string, CostInput>;
+  durationNoise?: DurationNoise;
+  /** Reuse a guide across draws (same plan and costs). */
+  guide?: DispatchGuide;
+}
+
+export interface DispatchSimulation {
+  makespanSeconds: number;
+  targets: Record<string, TargetTiming>;
+  /** Targets that ran on another node than the plan's. */
+  movedTargets: string[];
+}
+
+function choose(guide: DispatchGuide, options: SimulateDispatchOptions, state: ReturnType<typeof createDispatchState>, idle: number, ready: number[]): number | null {
+  switch (options.policy) {
+    case 'fixed':
+      return chooseFixedIndex(guide, state, { idle, ready });
+    case 'greedy':
+      return chooseGreedyIndex(guide, { ready });
+    case 'guided':
+      return chooseGuidedIndex(guide, state, { idle, ready, slackSeconds: options.slackSeconds, stealFactor: options.stealFactor })?.j ?? null;
+  }
+}
+
+export function simulateDispatch(options: SimulateDispatchOptions): DispatchSimulation {
+  const guide = options.guide ?? createDispatchGuide(options.plan, options.costs);
+  const { problem } = guide;
+  const duration = options.durationNoise ? toNoisyDurations(problem, options.durationNoise) : problem.cost;
+  const state = createDispatchState(problem.n);
+  const waiting = Int32Array.from(problem.preds, (list) => list.length);
+  const ready = waiting.reduce<number[]>((list, count, j) => (count === 0 ? [...list, j] : list), []);
+  const busyUntil = new Float64Array(problem.m).fill(NaN);
+  const running: number[] = [];
+  let done = 0;
+  while (done < problem.n) {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const i of problem.nodeOrder) {
+        if (!Number.isNaN(busyUntil[i]!) || ready.length === 0) continue;
+        const j = choose(guide, options, state, i, ready);
+        if (j === null) continue;
+        ready.splice(ready.indexOf(j), 1);
+        [state.node[j], state.start[j], busyUntil[i]] = [i, state.nowSeconds, state.nowSeconds + duration[j * problem.m + i]!];
+        running.push(j);
+        changed = true;
+      }
+    }
+    if (running.length === 0) throw new InternalError(`dispatch stalled at ${state.nowSeconds} s with ${problem.n - done} targets left (policy ${options.policy})`);
+    const next = Math.min(...running.map((j) => busyUntil[state.node[j]!]!));
+    state.nowSeconds = next;
+    for (const j of running.filter((k) => busyUntil[state.node[k]!]! <= next)) {
+      running.splice(running.indexOf(j), 1);
+      [state.finish[j], busyUntil[state.node[j]!]] = [next, NaN];
+      done += 1;
+      for (const k of problem.succs[j]!) if (--waiting[k]! === 0) ready.push(k);
+    }
+  }
+  return toResult(guide, state);
+}
+
+function toResult(guide: DispatchGuide, state: ReturnType<typeof createDispatchState>): DispatchSimulation {
+  const { problem } = guide;
+  const targets: Record<string, TargetTiming> = {};
+  const movedTargets: string[] = [];
+  let makespanSeconds = 0;
+  problem.names.forEach((name, j) => {
+    targets[name] = { node: problem.nodes[state.node[j]!]!.name, startSeconds: state.start[j]!, finishSeconds: state.finish[j]! };
+    if (state.node[j] !== guide.plannedNode[j]) movedTargets.push(name);
+    makespanSeconds = Math.max(makespanSeconds, state.finish[j]!);
+  });
+  return { makespanSeconds, targets, movedTargets };
+}
