@@ -97,17 +97,16 @@ export interface GenerateOptions {
   seed?: number;
 }
 
-/** Appends lines from `next(tsMs, index)` to a file until it holds sizeBytes, with times spread evenly over spanMs. */
-export function writeGeneratedLog(options: GenerateOptions & { averageLineBytes: number; next: (tsMs: number, index: number) => string[] }): number {
+/** Appends lines from `next(tsMs, index)` to a file until sizeBytes were written, with times spread evenly over spanMs. */
+export function writeGeneratedLog(options: GenerateOptions & { next: (tsMs: number, index: number) => string[] }): number {
   const fd = openSync(options.path, 'a');
-  const estimatedLines = options.sizeBytes / options.averageLineBytes;
   let written = 0;
   let index = 0;
   let batch: string[] = [];
   let batchBytes = 0;
   try {
     while (written + batchBytes < options.sizeBytes) {
-      const tsMs = options.startMs + Math.floor((index / estimatedLines) * options.spanMs);
+      const tsMs = options.startMs + Math.floor(((written + batchBytes) / options.sizeBytes) * options.spanMs);
       for (const line of options.next(tsMs, index++)) {
         batch.push(line);
         batchBytes += line.length + 1;
@@ -129,7 +128,6 @@ export function generateZotLog(options: GenerateOptions & { layout: ZotLayout })
   const random = createRandom(options.seed ?? 1);
   return writeGeneratedLog({
     ...options,
-    averageLineBytes: 430,
     next: (tsMs, index) =>
       index % 50 === 49 ? [renderZotNoise(tsMs, options.layout, index)] : generatePushEvents(random, tsMs, index).map((event) => renderZotLine(event, options.layout)),
   });
@@ -165,7 +163,6 @@ export function generateSccacheLog(options: GenerateOptions & { spec: LogFormatS
   const random = createRandom(options.seed ?? 2);
   return writeGeneratedLog({
     ...options,
-    averageLineBytes: 330,
     next: (tsMs) => generateSccacheRequest(random, tsMs, options.prefix).map((values) => renderNginxLine(options.spec, values)),
   });
 }
