@@ -1,5 +1,4 @@
 import { Command, Option } from 'commander';
-import { UsageError } from './shared/errors.js';
 import { commonFlags } from './commands/options.js';
 
 // The commander tree only. Each action lazy-imports its command, so `--help` loads nothing heavy.
@@ -17,14 +16,6 @@ function addPlanInputs(command: Command): Command {
     .addOption(commonFlags.bakeJson())
     .addOption(commonFlags.targets())
     .addOption(commonFlags.arch());
-}
-
-function notBuiltYet(name: string): () => never {
-  return () => {
-    throw new UsageError(`\`rocm-perf ${name}\` is not built yet`, {
-      hint: 'see the open issues; nothing was run',
-    });
-  };
 }
 
 export function createProgram(): Command {
@@ -116,8 +107,14 @@ export function createProgram(): Command {
       await runServeCommand(options as never);
     });
 
-  for (const name of ['publish']) {
-    addCommon(program.command(name)).description(`(not built yet) ${name}`).allowUnknownOption().allowExcessArguments().action(notBuiltYet(name));
-  }
+  addCommon(program.command('publish'))
+    .description('static site of every run (top page selects a run, newest first); --push uploads it over SFTP')
+    .addOption(commonFlags.root())
+    .option('--out <dir>', 'where to write the site (default: <root>/.site)')
+    .addOption(new Option('--push', 'upload to fleet.yaml `publish` over SFTP (also PUSH=1)').default(false))
+    .action(async (options: Record<string, unknown>) => {
+      const { runPublishCommand } = await import('./commands/publish.js');
+      await runPublishCommand(options as never);
+    });
   return program;
 }

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { DataFile } from '../report/data-file.js';
+import { renderHtml } from '../report/render-html.js';
+import { renderReportMd } from '../report/render-report-md.js';
+import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
+import { serialiseModel } from '../report/write-report.js';
+
+// The static site: a top page with a selector for every run (newest first), each run's page with its data.json,
+// report.md and SVGs under runs/<stamp>/, and the scripts once under assets/. Pure: models and assets in, files
+// out; SVGs arrive rendered (the renderer is server-side ECharts).
+
+export interface SiteRun {
+  stamp: string;
+  model: DataFile;
+  svgs: { timeline: string; targets: string };
+}
+
+export interface SiteFile {
+  /** POSIX path relative to the site root. */
+  path: string;
+  content: Buffer;
+}
+
+export const SITE_MANIFEST = '.rocm-perf-manifest.json';
+
+export function buildSite({ runs, assets }: { runs: readonly SiteRun[]; assets: Readonly<Record<string, Buffer>> }): SiteFile[] {
+  const sorted = [...runs].sort((a, b) => b.stamp.localeCompare(a.stamp));
+  const files: SiteFile[] = Object.entries(assets).map(([name, content]) => ({ path: `assets/${name}`, content }));
+  files.push({ path: `assets/${RUNS_INDEX_SCRIPT_NAME}`, content: Buffer.from(RUNS_INDEX_SCRIPT) });
+  for (const run of sorted) {
+    const base = `runs/${run.stamp}`;
+    files.push(
+      { path: `${base}/index.html`, content: Buffer.from(renderHtml({ model: run.model, assetBase: '../../assets/', indexHref: '../../' })) },
+      { path: `${base}/data.json`, content: Buffer.from(serialiseModel(run.model)) },
+      { path: `${base}/report.md`, content: Buffer.from(renderReportMd({ model: run.model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } })) },
+      { path: `${base}/timeline.svg`, content: Buffer.from(run.svgs.timeline) },
+      { path: `${base}/targets.svg`, content: Buffer.from(run.svgs.targets) },
+    );
+  }
+  const items = sorted.map((r) => ({ stamp: r.stamp, href: `runs/${encodeURIComponent(r.stamp)}/`, harness: r.model.run.harness, status: r.model.run.status, namespace: r.model.run.namespace }));
+  files.push({ path: 'index.html', content: Buffer.from(renderRunsIndex({ title: 'rocm-perf: instrumented fleet runs', runs: items, assetBase: 'assets/' })) });
+  return files;
+}
+
+export function hashContent(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export interface SiteManifest {
+  version: 1;
+  files: Record<string, string>;
+}
+
+export function buildManifest(files: readonly SiteFile[]): SiteManifest {
+  const entries = files.map((f): [string, string] => [f.path, hashContent(f.content)]).sort(([a], [b]) => a.localeCompare(b));
+  return { version: 1, files: Object.fromEntries(entries) };
+}
+
+/** What a push must do: upload new or changed files, delete files the previous manifest had and this one lacks. */
+export function planSiteSync(local: SiteManifest, remote: SiteManifest | undefined): { upload: string[]; skip: string[]; remove: string[] } {
+  const before = remote?.files ?? {};
+  const paths = Object.keys(local.files);
+  return {
+    upload: paths.filter((p) => before[p] !== local.files[p]),
+    skip: paths.filter((p) => before[p] === local.files[p]),
+    remove: Object.keys(before).filter((p) => !(p in local.files)),
+  };
+}

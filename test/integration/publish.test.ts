@@ -1,0 +1,102 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPublishCommand } from '../../src/commands/publish.js';
+import { buildSite, readSiteRuns, SITE_MANIFEST } from '../../src/publish/index.js';
+import { pushSite } from '../../src/publish/push-site.js';
+import { readPageAssets } from '../../src/report/page-assets.js';
+import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
+import { buildPageBundle } from '../../scripts/build-page.js';
+import { createTempDir, startSshd, type RunningSshd, type TempDir } from '../helpers/daemons/index.js';
+
+// `publish` builds the static site; `--push` uploads it over SFTP to a real sshd (Debian's openssh-server) on
+// loopback with a throwaway key: incrementally (unchanged files skipped) and atomically (no partial files).
+
+let root: TempDir;
+let remote: TempDir;
+let sshd: RunningSshd;
+
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await listFiles(path.join(dir, entry.name), relative)));
+    else out.push(relative);
+  }
+  return out.sort();
+}
+
+beforeAll(async () => {
+  await buildPageBundle();
+  root = createTempDir('publish-runs');
+  remote = createTempDir('publish-remote');
+  await writeFixtureRun({ dir: path.join(root.path, '20260310T080000Z'), stamp: '20260310T080000Z', harness: 'cold', nodeCount: 2, durationSeconds: 900, seed: 1, sampleIntervalMs: 10_000 });
+  await writeFixtureRun({ dir: path.join(root.path, '20260312T080000Z'), stamp: '20260312T080000Z', nodeCount: 2, durationSeconds: 900, seed: 2, sampleIntervalMs: 10_000 });
+  sshd = await startSshd();
+});
+
+afterAll(async () => {
+  await sshd?.stop();
+  root?.remove();
+  remote?.remove();
+});
+
+describe('publish', () => {
+  it('builds a site: a top page selecting every run newest first, each run page with offline assets', async () => {
+    const out = path.join(root.path, 'site-out');
+    const fleet = path.join(root.path, 'fleet.yaml');
+    await runPublishCommand({ root: root.path, out, push: false, fleet, logLevel: 'warn', debug: false, json: false });
+    const files = await listFiles(out);
+    expect(files).toContain('index.html');
+    expect(files).toContain('assets/echarts.min.js');
+    expect(files).toContain('runs/20260312T080000Z/data.json');
+    expect(files).toContain('runs/20260310T080000Z/timeline.svg');
+    expect(files).toContain(SITE_MANIFEST);
+    const top = await readFile(path.join(out, 'index.html'), 'utf8');
+    expect(top).toContain('<select id="run-select">');
+    expect(top.indexOf('20260312T080000Z')).toBeLessThan(top.indexOf('20260310T080000Z'));
+    expect(top).toContain('cold');
+    const page = await readFile(path.join(out, 'runs/20260310T080000Z/index.html'), 'utf8');
+    expect(page).toContain('src="../../assets/echarts.min.js"');
+    expect(page).not.toMatch(/https?:\/\//);
+  });
+
+  it('pushes over SFTP, then skips unchanged files and replaces changed ones atomically', async () => {
+    const ssh = { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath };
+    const remotePath = path.join(remote.path, 'www', 'perf');
+    const first = buildSite({ runs: (await readSiteRuns({ root: root.path, generatedAtMs: 1 })).runs, assets: { ...(await readPageAssets()) } });
+    const pushed = await pushSite({ ssh, remotePath, files: first });
+    expect(pushed.uploaded).toHaveLength(first.length);
+    expect(pushed.uploaded[pushed.uploaded.length - 1]).toBe('index.html');
+    expect(await listFiles(remotePath)).toEqual([...first.map((f) => f.path), SITE_MANIFEST].sort());
+    const echartsBefore = await stat(path.join(remotePath, 'assets/echarts.min.js'));
+
+    const again = await pushSite({ ssh, remotePath, files: first });
+    expect(again.uploaded).toEqual([]);
+    expect(again.skipped).toHaveLength(first.length);
+
+    const changed = first.map((f) => (f.path === 'runs/20260312T080000Z/data.json' ? { ...f, content: Buffer.from('{"changed":true}\n') } : f)).filter((f) => f.path !== 'runs/20260310T080000Z/report.md');
+    const third = await pushSite({ ssh, remotePath, files: changed });
+    expect(third.uploaded).toEqual(['runs/20260312T080000Z/data.json']);
+    expect(third.removed).toEqual(['runs/20260310T080000Z/report.md']);
+    expect(await readFile(path.join(remotePath, 'runs/20260312T080000Z/data.json'), 'utf8')).toBe('{"changed":true}\n');
+    const remoteFiles = await listFiles(remotePath);
+    expect(remoteFiles.some((f) => f.includes('.upload-'))).toBe(false);
+    expect(remoteFiles).not.toContain('runs/20260310T080000Z/report.md');
+    expect((await stat(path.join(remotePath, 'assets/echarts.min.js'))).mtimeMs).toBe(echartsBefore.mtimeMs);
+  });
+
+  it('publish --push reads the target from fleet.yaml', async () => {
+    const fleetText = await readFile(path.resolve(import.meta.dirname, '../../fleet.yaml'), 'utf8');
+    const fleet = parse(fleetText) as Record<string, unknown>;
+    const remotePath = path.join(remote.path, 'from-fleet');
+    fleet.publish = { ssh: { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath }, path: remotePath };
+    const fleetPath = path.join(root.path, 'fleet-push.yaml');
+    await writeFile(fleetPath, stringify(fleet));
+    await runPublishCommand({ root: root.path, out: path.join(root.path, 'site-push'), push: true, fleet: fleetPath, logLevel: 'warn', debug: false, json: false });
+    const files = await listFiles(remotePath);
+    expect(files).toContain('runs/20260310T080000Z/index.html');
+    expect(files).toContain(SITE_MANIFEST);
+  });
+});
