@@ -12,3 +12,7 @@ export { toScheduleFromRun, type RunSchedule, type ScheduledRunTarget, type ToSc
 export { chooseGuidedTarget, type ChooseGuidedTargetOptions, type GuidedChoice, type StartedTarget } from './choose-guided-target.js';
 export { createDispatchGuide, toCostsFromPlan, type DispatchGuide, type DispatchPlan, type GuidedReason, type GuidedTuning } from './dispatch-guide.js';
 export { simulateDispatch, type DispatchPolicy, type DispatchSimulation, type SimulateDispatchOptions } from './simulate-dispatch.js';
+export { applyFleetChanges, describeFleetChanges, isFleetChanged, parseFleetChanges, type FleetChanges, type RawFleetChanges } from './fleet-changes.js';
+export { isColdRun, toReplayCosts, type FigureSource, type ReplayCost, type ToReplayCostsOptions } from './replay-costs.js';
+export { findActualMakespanSeconds, replayRun, toRecordedQueues, type ReplayResult, type ReplayRunOptions } from './replay-run.js';
+export { renderReplay } from './render-replay.js';

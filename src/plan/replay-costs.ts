@@ -1,0 +1,82 @@
+import type { TargetTrace } from '../collect/types.js';
+import type { RunFile } from '../run/run-file.js';
+import { UsageError } from '../shared/errors.js';
+import type { CostInput } from './problem.js';
+
+// The measured costs of a recorded run, in the cost model's terms: build seconds at reference speed (the trace's
+// step span × the speed of the node that ran it) and bytes exported (the trace's upload sizes). A cold run's
+// export is not a normal run's (it omits what a normal run transfers), so its bytes are refused and taken from
+// the target costs instead; so are the figures of a target without a usable trace.
+
+export type FigureSource = 'trace' | 'target-costs';
+
+export interface ReplayCost {
+  buildSeconds: number;
+  cacheBytes: number;
+  buildFrom: FigureSource;
+  bytesFrom: FigureSource;
+}
+
+export interface ToReplayCostsOptions {
+  run: Pick<RunFile, 'stamp' | 'harness' | 'mode' | 'nodes' | 'targets'>;
+  targets: readonly string[];
+  traces: ReadonlyMap<string, TargetTrace>;
+  /** The current target costs (.builders/target-costs), the fallback. */
+  targetCosts?: ReadonlyMap<string, CostInput>;
+}
+
+export function isColdRun(run: Pick<RunFile, 'harness' | 'mode'>): boolean {
+  return run.harness === 'cold' || run.mode === 'cold';
+}
+
+function findUsableTrace({ run, traces }: ToReplayCostsOptions, target: string): { trace?: TargetTrace; why?: string } {
+  const outcome = run.targets[target];
+  const trace = traces.get(target);
+  if (!outcome) return { why: 'not in run.json' };
+  if (outcome.status !== 'ok') return { why: `${outcome.status} in this run` };
+  if (!trace) return { why: 'no trace file' };
+  return { trace };
+}
+
+function measureBuild(options: ToReplayCostsOptions, target: string): { seconds?: number; why?: string } {
+  const { trace, why } = findUsableTrace(options, target);
+  if (!trace) return { why };
+  if (trace.totalSteps === 0) return { why: 'the trace has no step spans' };
+  const nodeName = options.run.targets[target]?.node;
+  const speed = options.run.nodes.find((node) => node.name === nodeName)?.speed ?? 1;
+  return { seconds: trace.buildSeconds * speed };
+}
+
+function measureBytes(options: ToReplayCostsOptions, target: string): { bytes?: number; why?: string } {
+  if (isColdRun(options.run)) return { why: 'cold run' };
+  const { trace, why } = findUsableTrace(options, target);
+  if (!trace) return { why };
+  if (trace.uploads.length === 0) return { why: 'the trace has no upload spans' };
+  const unsized = trace.uploads.filter((upload) => upload.bytes === null).length;
+  if (unsized > 0) return { why: `${unsized} of ${trace.uploads.length} uploads carry no size` };
+  return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
+}
+
+export function toReplayCosts(options: ToReplayCostsOptions): { costs: Map<string, ReplayCost>; notes: string[] } {
+  const costs = new Map<string, ReplayCost>();
+  const notes: string[] = [];
+  const missing: string[] = [];
+  if (isColdRun(options.run)) {
+    notes.push(`run ${options.run.stamp} is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs, not its traces (take bytes from a warm run)`);
+  }
+  for (const target of options.targets) {
+    const build = measureBuild(options, target);
+    const bytes = measureBytes(options, target);
+    const fallback = options.targetCosts?.get(target);
+    const buildSeconds = build.seconds ?? fallback?.buildSeconds;
+    const cacheBytes = bytes.bytes ?? fallback?.cacheBytes;
+    if (build.seconds === undefined) notes.push(`${target}: ${build.why}; build seconds from the target costs`);
+    if (bytes.bytes === undefined && bytes.why !== 'cold run') notes.push(`${target}: ${bytes.why}; bytes from the target costs`);
+    if (buildSeconds === undefined) missing.push(`${target}: no measured build seconds (${build.why}) and no \`build ${target}\` line in the target costs`);
+    if (cacheBytes === undefined) missing.push(`${target}: no measured bytes (${bytes.why}) and no \`cache ${target}\` line in the target costs`);
+    if (buildSeconds === undefined || cacheBytes === undefined) continue;
+    costs.set(target, { buildSeconds, cacheBytes, buildFrom: build.seconds === undefined ? 'target-costs' : 'trace', bytesFrom: bytes.bytes === undefined ? 'target-costs' : 'trace' });
+  }
+  if (missing.length > 0) throw new UsageError(`cannot replay run ${options.run.stamp}: ${missing.join('; ')}`, { hint: 'add the figures to the target costs (--costs FILE), or replay a run where those targets finished' });
+  return { costs, notes };
+}
