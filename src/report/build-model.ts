@@ -94,7 +94,7 @@ function buildLanes(inputs: RunInputs): { node: string; builder: string }[] {
   const extra = [
     ...Object.values(inputs.plan?.targets ?? {}).map((t) => t.node),
     ...Object.values(inputs.run?.targets ?? {}).map((t) => t.node),
-    ...inputs.samples.map((s) => s.node),
+    ...new Set(inputs.samples.map((s) => s.node)),
   ];
   for (const node of [...new Set(extra)].sort()) {
     if (!seen.has(node)) lanes.push({ node, builder: node });
@@ -115,13 +115,18 @@ function buildWindow({ inputs, targets, live }: { inputs: RunInputs; targets: Ta
   return end > origin ? [origin, end] : undefined;
 }
 
+// Loops, not Math.min(...array): a 3-hour run has ~10^5 samples, past the engine's argument limits.
 function earliestStart(inputs: RunInputs): number | undefined {
-  const starts = [...inputs.traces.map((t) => t.startMs), ...inputs.samples.map((s) => s.tsMs)];
-  return starts.length ? Math.min(...starts) : undefined;
+  let min = Number.POSITIVE_INFINITY;
+  for (const trace of inputs.traces) min = Math.min(min, trace.startMs);
+  for (const sample of inputs.samples) if (sample.tsMs < min) min = sample.tsMs;
+  return Number.isFinite(min) ? min : undefined;
 }
 
 function lastSampleMs(inputs: RunInputs): number | undefined {
-  return inputs.samples.length ? Math.max(...inputs.samples.map((s) => s.tsMs)) : undefined;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const sample of inputs.samples) if (sample.tsMs > max) max = sample.tsMs;
+  return Number.isFinite(max) ? max : undefined;
 }
 
 function depsOf(inputs: RunInputs): Record<string, readonly string[]> {

@@ -14,6 +14,13 @@ export interface NodesOptions {
 }
 
 export function buildNodes({ lanes, targets, samples, window }: NodesOptions): NodeSummary[] {
+  const byNode = new Map<string, Sample[]>();
+  for (const sample of samples) {
+    if (window && (sample.tsMs < window[0] || sample.tsMs > window[1])) continue;
+    const list = byNode.get(sample.node);
+    if (list) list.push(sample);
+    else byNode.set(sample.node, [sample]);
+  }
   return lanes.map(({ node, builder }) => {
     const mine = targets.filter((t) => t.node === node);
     const spans = mine.flatMap((t): Interval[] => {
@@ -29,24 +36,30 @@ export function buildNodes({ lanes, targets, samples, window }: NodesOptions): N
       busySeconds: round(busyMs / 1000),
       idleSeconds: round(Math.max(0, makespanMs - busyMs) / 1000),
       utilisationPct: makespanMs > 0 ? round((100 * busyMs) / makespanMs, 1) : null,
-      ...sampleFigures(samples.filter((s) => s.node === node && (!window || (s.tsMs >= window[0] && s.tsMs <= window[1])))),
+      ...sampleFigures(byNode.get(node) ?? []),
     };
   });
 }
 
 function sampleFigures(samples: readonly Sample[]): Pick<NodeSummary, 'cpuMeanPct' | 'cpuPeakPct' | 'memPeakPct' | 'samples' | 'sampleGaps'> {
-  const cpu: number[] = [];
-  const mem: number[] = [];
+  let [cpuSum, cpuCount, cpuPeak, memPeak, gaps] = [0, 0, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
   for (const sample of samples) {
-    if (!sample.ok) continue;
-    if (sample.cpuBusyPct !== null) cpu.push(sample.cpuBusyPct);
-    if (sample.memUsedPct !== null) mem.push(sample.memUsedPct);
+    if (!sample.ok) {
+      gaps += 1;
+      continue;
+    }
+    if (sample.cpuBusyPct !== null) {
+      cpuSum += sample.cpuBusyPct;
+      cpuCount += 1;
+      cpuPeak = Math.max(cpuPeak, sample.cpuBusyPct);
+    }
+    if (sample.memUsedPct !== null) memPeak = Math.max(memPeak, sample.memUsedPct);
   }
   return {
-    cpuMeanPct: cpu.length ? round(cpu.reduce((a, b) => a + b, 0) / cpu.length, 1) : null,
-    cpuPeakPct: cpu.length ? round(Math.max(...cpu), 1) : null,
-    memPeakPct: mem.length ? round(Math.max(...mem), 1) : null,
+    cpuMeanPct: cpuCount ? round(cpuSum / cpuCount, 1) : null,
+    cpuPeakPct: cpuCount ? round(cpuPeak, 1) : null,
+    memPeakPct: Number.isFinite(memPeak) ? round(memPeak, 1) : null,
     samples: samples.length,
-    sampleGaps: samples.filter((s) => !s.ok).length,
+    sampleGaps: gaps,
   };
 }

@@ -1,9 +1,11 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Clock } from '../shared/clock.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
 
 // Per-run snapshots of data.json and the page. A poll gets the current snapshot at once; if it is older than
-// `refreshMs`, a refresh is queued in the background worker (one at a time per run). Only the very first request
+// `refreshMs`, a refresh is queued in the background regeneration process (one at a time per run). Only the very first request
 // of a run waits, because there is nothing to serve yet.
 
 export interface RunSnapshot {
@@ -20,14 +22,22 @@ export interface RunCache {
   close(): Promise<void>;
 }
 
-/** From dist the worker is plain JS; from source (tsx, vitest) it is loaded through tsx's loader. */
-function createWorker(): Worker {
+/**
+ * The regeneration process: a child at lower CPU priority (nice 10), so on a busy machine the parse and the model
+ * build yield to the server answering polls. From dist it is plain JS; from source (tsx, vitest) it runs via tsx.
+ */
+function createRegenProcess(): ChildProcess {
   const fromSource = import.meta.url.endsWith('.ts');
-  if (!fromSource) return new Worker(new URL('./regen-worker.js', import.meta.url));
-  const workerUrl = new URL('./regen-worker.ts', import.meta.url).href;
-  const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(workerUrl)}, ${JSON.stringify(import.meta.url)}));`;
-  return new Worker(code, { eval: true });
+  const file = fileURLToPath(new URL(fromSource ? './regen-worker.ts' : './regen-worker.js', import.meta.url));
+  const child = fork(file, [], { execArgv: fromSource ? ['--import', 'tsx'] : [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, 10);
+  } catch {
+    // Not allowed to renice: the child keeps the server's priority.
+  }
+  child.unref();
+  child.channel?.unref();
+  return child;
 }
 
 interface WorkerLink {
@@ -35,27 +45,26 @@ interface WorkerLink {
   close(): Promise<void>;
 }
 
-/** One worker, restarted if it dies; a request it never answers fails after `timeoutMs`. */
+/** One regeneration process, restarted if it dies; a request it never answers fails after `timeoutMs`. */
 function createWorkerLink(timeoutMs: number): WorkerLink {
-  let worker: Worker | undefined;
+  let child: ChildProcess | undefined;
   const pending = new Map<number, (reply: RegenReply) => void>();
   let nextId = 1;
   const failAll = (message: string): void => {
     for (const [id, resolve] of pending) resolve({ id, kind: 'error', message });
     pending.clear();
-    worker = undefined;
+    child = undefined;
   };
-  const ensure = (): Worker => {
-    if (worker) return worker;
-    const created = createWorker();
-    created.unref();
+  const ensure = (): ChildProcess => {
+    if (child) return child;
+    const created = createRegenProcess();
     created.on('message', (reply: RegenReply) => {
       pending.get(reply.id)?.(reply);
       pending.delete(reply.id);
     });
-    created.on('error', (error) => failAll(`regeneration worker failed: ${error.message}`));
-    created.on('exit', (code) => failAll(`regeneration worker exited with code ${code}`));
-    worker = created;
+    created.on('error', (error) => failAll(`regeneration process failed: ${error.message}`));
+    created.on('exit', (code, signal) => failAll(`regeneration process exited (${signal ?? code})`));
+    child = created;
     return created;
   };
   return {
@@ -71,16 +80,23 @@ function createWorkerLink(timeoutMs: number): WorkerLink {
           clearTimeout(timer);
           resolve(reply);
         });
-        ensure().postMessage({ id, dir, haveSnapshot } satisfies RegenRequest);
-      });
+        const regen = ensure();
+        regen.channel?.ref();
+        regen.send({ id, dir, haveSnapshot } satisfies RegenRequest, (error) => {
+          if (error) failAll(`regeneration process unreachable: ${error.message}`);
+        });
+      }).finally(() => {
+        if (pending.size === 0) child?.channel?.unref();
+      }) as Promise<RegenReply>;
     },
     async close() {
-      const current = worker;
-      worker = undefined;
-      if (current) {
-        current.removeAllListeners('exit');
-        await current.terminate();
-      }
+      const current = child;
+      child = undefined;
+      if (!current || current.exitCode !== null) return;
+      current.removeAllListeners('exit');
+      const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+      current.kill('SIGTERM');
+      await exited;
     },
   };
 }

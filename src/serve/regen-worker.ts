@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { parentPort } from 'node:worker_threads';
 import { buildReportModel } from '../report/build-model.js';
 import { renderHtml } from '../report/render-html.js';
 import { serialiseModel } from '../report/write-report.js';
 import { createLiveRunReader, type LiveRunReader } from './create-live-run-reader.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
 
-// Runs in a worker thread: reads run dirs incrementally and builds data.json and the page, so the server's
-// event loop never waits on a parse or a model build. One reader (with its cursors) per run dir.
+// Runs in a child process (forked by create-run-cache.ts): reads run dirs incrementally and builds data.json and
+// the page, so the server's event loop never waits on a parse or a model build. One reader (cursors) per run dir.
 
 const readers = new Map<string, LiveRunReader>();
 
@@ -28,8 +27,9 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
   };
 }
 
-parentPort?.on('message', (request: RegenRequest) => {
+process.on('message', (request: RegenRequest) => {
   regenerate(request)
-    .then((reply) => parentPort?.postMessage(reply))
-    .catch((error: unknown) => parentPort?.postMessage({ id: request.id, kind: 'error', message: error instanceof Error ? error.message : String(error) } satisfies RegenReply));
+    .then((reply) => process.send?.(reply))
+    .catch((error: unknown) => process.send?.({ id: request.id, kind: 'error', message: error instanceof Error ? error.message : String(error) } satisfies RegenReply));
 });
+process.on('disconnect', () => process.exit(0));

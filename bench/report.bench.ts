@@ -1,0 +1,117 @@
+// `npm run bench:report`: (1) data.json for a 3-hour, 10-node, 1 Hz run: time (read + parse + model + serialise)
+// and size; (2) first render of the page in headless Chromium; (3) `serve` under 50 concurrent pollers every 2 s
+// (conditional GETs on loopback, while the run is being appended to): p50/p99 latency. Exits 1 if a target is
+// missed. Bounded: one generated run dir in a temp dir, ~20 s of polling.
+import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
+import { Pool } from 'undici';
+import { buildReportModel } from '../src/report/build-model.js';
+import { readRunInputs } from '../src/report/read-run-dir.js';
+import { serialiseModel, writeReport } from '../src/report/write-report.js';
+import { startServer } from '../src/serve/index.js';
+import { writeFixtureRun } from '../scripts/make-fixture-run.js';
+
+const TARGETS = { dataSeconds: 1.5, dataBytes: 5_000_000, firstRenderMs: 1000, p99Ms: 20 };
+const POLLERS = Number(process.env.BENCH_POLLERS ?? 50);
+const POLL_SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 20);
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function benchDataJson(dir: string): Promise<{ seconds: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+    bytes = Buffer.byteLength(serialiseModel(model));
+    times.push((performance.now() - started) / 1000);
+  }
+  return { seconds: times.sort((a, b) => a - b)[1]!, bytes };
+}
+
+async function benchFirstRender(url: string, profile: string): Promise<number> {
+  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 1000 } });
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => performance.getEntriesByName('rocm-perf:first-render').length > 0, undefined, { timeout: 20_000 });
+      samples.push(await page.evaluate(() => performance.getEntriesByName('rocm-perf:first-render')[0]!.startTime));
+      await page.close();
+    }
+    return samples.sort((a, b) => a - b)[1]!;
+  } finally {
+    await context.close();
+  }
+}
+
+async function benchPollers(origin: string, dataPath: string, liveDir: string): Promise<{ p50: number; p99: number; max: number; count: number; notModified: number }> {
+  const pool = new Pool(origin, { connections: POLLERS });
+  const latencies: number[] = [];
+  let notModified = 0;
+  const deadline = Date.now() + POLL_SECONDS * 1000;
+  const appender = setInterval(() => {
+    void appendFile(path.join(liveDir, 'samples.jsonl'), `${JSON.stringify({ version: 1, node: 'forge', tsMs: Date.now(), ok: true, cpuBusyPct: 50, memUsedPct: 40, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 })}\n`);
+  }, 1000);
+  const poller = async (index: number): Promise<void> => {
+    let etag: string | undefined;
+    await new Promise((resolve) => setTimeout(resolve, (index * 2000) / POLLERS));
+    while (Date.now() < deadline) {
+      const started = performance.now();
+      const response = await pool.request({ path: dataPath, method: 'GET', headers: etag ? { 'if-none-match': etag } : {} });
+      await response.body.arrayBuffer();
+      latencies.push(performance.now() - started);
+      if (response.statusCode === 304) notModified++;
+      else etag = String(response.headers.etag);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  };
+  await Promise.all(Array.from({ length: POLLERS }, (_, i) => poller(i)));
+  clearInterval(appender);
+  await pool.close();
+  const sorted = latencies.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]!, count: sorted.length, notModified };
+}
+
+async function main(): Promise<void> {
+  const temp = await mkdtemp(path.join(tmpdir(), 'rocm-perf-bench-report-'));
+  try {
+    const stamp = '20260314T060000Z';
+    const dir = path.join(temp, 'runs', stamp);
+    console.log('generating a 3-hour, 10-node, 1 Hz run dir …');
+    await writeFixtureRun({ dir, stamp, nodeCount: 10, durationSeconds: 3 * 3600, targetsPerNode: 1, seed: 42, sampleIntervalMs: 1000, status: 'running' });
+    const samplesBytes = (await stat(path.join(dir, 'samples.jsonl'))).size;
+    const data = await benchDataJson(dir);
+    console.log(`data.json: ${data.seconds.toFixed(3)} s (median of 3; samples.jsonl ${(samplesBytes / 1e6).toFixed(1)} MB in), ${(data.bytes / 1e6).toFixed(2)} MB out`);
+    await writeReport({ dir, model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })) });
+    const server = await startServer({ root: path.join(temp, 'runs'), bind: '127.0.0.1', port: 0, refreshMs: 3000 });
+    try {
+      const firstRenderMs = await benchFirstRender(`${server.url}runs/${stamp}/`, path.join(temp, 'profile'));
+      console.log(`first render in headless Chromium: ${firstRenderMs.toFixed(0)} ms (median of 3, navigation start to chart finished)`);
+      const polls = await benchPollers(server.url.replace(/\/$/, ''), `/runs/${stamp}/data.json`, dir);
+      console.log(`serve, ${POLLERS} pollers every 2 s for ${POLL_SECONDS} s while samples.jsonl grows: ${polls.count} requests (${polls.notModified} × 304), p50 ${polls.p50.toFixed(2)} ms, p99 ${polls.p99.toFixed(2)} ms, max ${polls.max.toFixed(2)} ms`);
+      const checks: [string, boolean][] = [
+        [`data.json time ≤ ${TARGETS.dataSeconds} s`, data.seconds <= TARGETS.dataSeconds],
+        [`data.json size ≤ ${TARGETS.dataBytes / 1e6} MB`, data.bytes <= TARGETS.dataBytes],
+        [`first render ≤ ${TARGETS.firstRenderMs} ms`, firstRenderMs <= TARGETS.firstRenderMs],
+        [`serve p99 ≤ ${TARGETS.p99Ms} ms`, polls.p99 <= TARGETS.p99Ms],
+      ];
+      for (const [name, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'} ${name}`);
+      if (checks.some(([, ok]) => !ok)) process.exitCode = 1;
+      void readFile;
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+await main();
