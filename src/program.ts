@@ -18,6 +18,11 @@ function addPlanInputs(command: Command): Command {
     .addOption(commonFlags.arch());
 }
 
+/** Commander accumulator for repeatable flags. */
+function collectValues(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function createProgram(): Command {
   const program = new Command('rocm-perf')
     .description('Build-fleet telemetry for the ROCm wheels: plan, run instrumented builds, report, serve, publish.')
@@ -31,6 +36,12 @@ export function createProgram(): Command {
     .option('--strategy <name>', 'placement strategy: heft-ls (default), heft, lpt, build-only, stages')
     .option('--compare', 'every strategy side by side', false)
     .option('--out <dir>', 'write plan.json into DIR')
+    .option('--from-run <run>', 'what-if replay: re-simulate a recorded run dir (or a stamp under --root) with its measured costs')
+    .addOption(commonFlags.root())
+    .option('--link <node=mbps>', 'with --from-run: set a node\'s upload link, MB/s (repeatable)', collectValues, [])
+    .option('--speed <node=factor>', 'with --from-run: set a node\'s build speed (repeatable)', collectValues, [])
+    .option('--drop-node <node>', 'with --from-run: remove a node from the fleet (repeatable)', collectValues, [])
+    .option('--add-node <spec>', 'with --from-run: add a node, name=NAME,link=MBPS[,speed=FACTOR] (repeatable)', collectValues, [])
     .action(async (options: Record<string, unknown>) => {
       const { runPlanCommand } = await import('./commands/plan.js');
       await runPlanCommand(options as never);
