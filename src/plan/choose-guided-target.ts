@@ -23,8 +23,10 @@ export interface ChooseGuidedTargetOptions extends GuidedTuning {
   nowSeconds: number;
   /** Expected costs; default: the ones the plan implies (its build and export terms). */
   costs?: ReadonlyMap<string, CostInput>;
-  /** Every target started so far, running or settled. */
+  /** Every target started so far, running or settled (ok or failed). */
   started?: Readonly<Record<string, StartedTarget>>;
+  /** Targets that will never run (a dependency failed, or the run is stopping): no node waits for them. */
+  skippedTargets?: readonly string[];
 }
 
 export type GuidedChoice = { target: string; reason: GuidedReason } | { target: null; reason: 'wait' };
@@ -57,6 +59,10 @@ export function chooseGuidedTarget(options: ChooseGuidedTargetOptions): GuidedCh
     const i = problem.nodes.findIndex((node) => node.name === started.node);
     if (i < 0) throw new UsageError(`guided dispatch: started target \`${name}\` ran on \`${started.node}\`, which is not in the plan`);
     [state.node[j], state.start[j], state.finish[j]] = [i, started.startSeconds, started.finishSeconds ?? NaN];
+  }
+  for (const name of options.skippedTargets ?? []) {
+    const j = toIndex(guide, name, 'skipped target');
+    if (state.node[j]! < 0) [state.node[j], state.start[j], state.finish[j]] = [guide.plannedNode[j]!, options.nowSeconds, options.nowSeconds];
   }
   const ready = options.readyTargets.map((name) => toIndex(guide, name, 'ready target'));
   const choice = chooseGuidedIndex(guide, state, { idle, ready, slackSeconds: options.slackSeconds, stealFactor: options.stealFactor });

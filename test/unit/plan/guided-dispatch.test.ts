@@ -36,6 +36,11 @@ describe('chooseGuidedTarget', () => {
     expect(chooseGuidedTarget({ idleNode: 'A', readyTargets: ['w'], plan, nowSeconds: 120, started, slackSeconds: 10 })).toEqual({ target: 'w', reason: 'fits' });
   });
 
+  it('skips targets that will never run when looking for the node’s own next target', () => {
+    const started = { x: { node: 'A', startSeconds: 0, finishSeconds: 100 }, z: { node: 'B', startSeconds: 0, finishSeconds: 90 } };
+    expect(chooseGuidedTarget({ idleNode: 'A', readyTargets: ['u'], plan, nowSeconds: 100, started, skippedTargets: ['y'] })).toEqual({ target: 'u', reason: 'planned' });
+  });
+
   it('steals only within (1 + ε) of the cheapest cost when asked to', () => {
     // C runs x in 200 s; A would finish it at 100: no fit. With ε = 1, 200 ≤ 2 × 100.
     expect(chooseGuidedTarget({ idleNode: 'C', readyTargets: ['x'], plan, nowSeconds: 0 })).toEqual({ target: null, reason: 'wait' });
