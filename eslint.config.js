@@ -11,6 +11,10 @@ const pureFolders = [
   'src/config/rules.ts',
   'src/report/build-*.ts',
   'src/report/render-*.ts',
+  'src/diff/{build,render,format}-*.ts',
+  'src/export/{build,find}-*.ts',
+  'src/export/trace-event-schema.ts',
+  'src/trends/{build,render}-*.ts',
 ];
 const impureModules = ['commander', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'execa', 'ssh2', 'undici', 'pino'];
 
@@ -31,7 +35,7 @@ export default tseslint.config(
   },
   { files: ['src/cli.ts', 'src/commands/**', 'bench/**', 'test/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   {
-    files: ['src/graph/**', 'src/plan/**', 'src/config/**', 'src/collect/**', 'src/report/**', 'src/run/**'],
+    files: ['src/graph/**', 'src/plan/**', 'src/config/**', 'src/collect/**', 'src/report/**', 'src/run/**', 'src/diff/**', 'src/export/**', 'src/trends/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'commander', message: 'core folders never import commander' }] }] },
   },
   {

@@ -127,5 +127,28 @@ export function createProgram(): Command {
       const { runPublishCommand } = await import('./commands/publish.js');
       await runPublishCommand(options as never);
     });
+
+  addCommon(program.command('diff'))
+    .description('what changed between two runs of the same harness: per target Δbuild, Δtotal, Δupload, Δbytes, node moves, makespan, critical path')
+    .argument('<run-a>', 'the earlier run: a run dir or a stamp under --root')
+    .argument('<run-b>', 'the later run: a run dir or a stamp under --root')
+    .addOption(commonFlags.root())
+    .addOption(commonFlags.json())
+    .option('--force', 'compare runs of different harnesses anyway (the output says so)', false)
+    .action(async (runA: string, runB: string, options: Record<string, unknown>) => {
+      const { runDiffCommand } = await import('./commands/diff.js');
+      await runDiffCommand({ ...options, runA, runB } as never);
+    });
+
+  addCommon(program.command('export'))
+    .description('export a run for other tools: --perfetto writes a Chrome JSON trace that ui.perfetto.dev opens')
+    .argument('<run>', 'a run dir or a stamp under --root')
+    .addOption(commonFlags.root())
+    .option('--perfetto', 'Chrome Trace Event Format JSON for ui.perfetto.dev', false)
+    .option('--out <file>', 'where to write (default: RUN/perfetto-trace.json; `-` for stdout)')
+    .action(async (run: string, options: Record<string, unknown>) => {
+      const { runExportCommand } = await import('./commands/export.js');
+      await runExportCommand({ ...options, run } as never);
+    });
   return program;
 }

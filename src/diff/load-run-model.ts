@@ -1,0 +1,88 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parsePlanFile, type Plan } from '../plan/index.js';
+import { buildReportModel, DataFileSchema, readRunFile, readRunInputs, type DataFile } from '../report/index.js';
+import type { RunFile } from '../run/run-file.js';
+import { ArtifactError, UsageError } from '../shared/errors.js';
+
+// One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
+// data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
+// version, or written while the run was still live) the model is rebuilt from the run files the way `report`
+// builds it, and a note says why.
+
+export interface LoadedRun {
+  dir: string;
+  stamp: string;
+  model: DataFile;
+  runFile: RunFile | undefined;
+  plan: Plan | undefined;
+  /** Where the model came from. */
+  source: 'data.json' | 'run files';
+  notes: string[];
+}
+
+/** RUN as a path, else as a stamp under the runs root. */
+export async function findRunDir({ run, root }: { run: string; root: string }): Promise<string> {
+  for (const candidate of [path.resolve(run), path.resolve(root, run)]) {
+    if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
+  }
+  throw new UsageError(`${run}: no such run dir (looked in the current directory and under ${root})`, {
+    hint: 'pass a run dir, or a stamp under --root/PERF_ROOT (`ls` the runs root to see them)',
+  });
+}
+
+async function readTextIfPresent(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ArtifactError(file, `cannot read: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, { cause: error, hint: 'the file is truncated or was written by something else' });
+  }
+}
+
+async function readPlan(dir: string): Promise<Plan | undefined> {
+  const file = path.join(dir, 'plan.json');
+  const text = await readTextIfPresent(file);
+  return text === undefined ? undefined : parsePlanFile(parseJson(text, file), file);
+}
+
+/** The stored data.json when it can be trusted, else a note saying why not. */
+async function readStoredModel(dir: string, runFile: RunFile | undefined): Promise<{ model?: DataFile; note?: string }> {
+  const file = path.join(dir, 'data.json');
+  const text = await readTextIfPresent(file);
+  if (text === undefined) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { note: `${file} is not JSON (${(error as Error).message}); rebuilt from the run files` };
+  }
+  const parsed = DataFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return { note: `${file} does not match this rocm-perf's data.json schema (${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}); rebuilt from the run files` };
+  }
+  if (runFile && parsed.data.run.status !== runFile.status) {
+    return { note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files` };
+  }
+  return { model: parsed.data };
+}
+
+export async function loadRunModel({ dir, nowMs }: { dir: string; nowMs: number }): Promise<LoadedRun> {
+  const runFile = await readRunFile(dir);
+  const plan = await readPlan(dir);
+  const stored = await readStoredModel(dir, runFile);
+  const notes = stored.note ? [stored.note] : [];
+  const stamp = path.basename(path.resolve(dir));
+  if (stored.model) return { dir, stamp, model: stored.model, runFile, plan, source: 'data.json', notes };
+  const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: nowMs }));
+  return { dir, stamp, model, runFile, plan, source: 'run files', notes };
+}
