@@ -1,0 +1,68 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTraceProblems, PerfettoTraceSchema } from '../../src/export/index.js';
+import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
+import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+
+// `rocm-perf export --perfetto` as users run it: the built CLI (bin/rocm-perf.js) on generated run dirs.
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(repoRoot, 'bin/rocm-perf.js');
+let temp: TempDir;
+
+function runExport(args: string[]) {
+  return execa(process.execPath, [bin, 'export', ...args], { reject: false, cwd: temp.path, env: { NO_COLOR: '1', PERF_ROOT: temp.path }, extendEnv: true });
+}
+
+beforeAll(async () => {
+  await stat(path.join(repoRoot, 'dist/cli.js')).catch(() => {
+    throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+  });
+  temp = createTempDir('export-e2e');
+  const common = { nodeCount: 3, durationSeconds: 1200, targetsPerNode: 2, sampleIntervalMs: 10_000, harness: 'warm' as const, seed: 21 };
+  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260310T000000Z'), stamp: '20260310T000000Z' });
+  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260311T000000Z'), stamp: '20260311T000000Z', withRunFile: false, withPlanFile: false });
+});
+
+afterAll(() => temp?.remove());
+
+describe('rocm-perf export --perfetto', () => {
+  it('writes RUN/perfetto-trace.json in the Trace Event Format, exit 0', async () => {
+    const result = await runExport(['--perfetto', '20260310T000000Z']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const file = path.join(temp.path, '20260310T000000Z', 'perfetto-trace.json');
+    expect(result.stdout).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ trace events \\(warm run 20260310T000000Z\\); open it at https://ui.perfetto.dev$`));
+    const trace = PerfettoTraceSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+    expect(findTraceProblems(trace)).toEqual([]);
+    expect(trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => (e.args).name)).toEqual(expect.arrayContaining(['plan']));
+    expect(trace.traceEvents.some((e) => e.ph === 's')).toBe(true);
+    expect(trace.traceEvents.some((e) => e.ph === 'C' && e.name === 'cpu')).toBe(true);
+  });
+
+  it('writes to stdout with --out - and notes on stderr that a spec-only run has no arrows', async () => {
+    const result = await runExport(['--perfetto', path.join(temp.path, '20260311T000000Z'), '--out', '-']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('note: no plan.json: dependencies unknown, so no flow arrows');
+    const trace = PerfettoTraceSchema.parse(JSON.parse(result.stdout));
+    expect(trace.otherData.harness).toBe('unknown');
+    expect(trace.traceEvents.some((e) => e.ph === 's' || e.ph === 'f')).toBe(false);
+    expect(findTraceProblems(trace)).toEqual([]);
+  });
+
+  it('writes where --out says', async () => {
+    const out = path.join(temp.path, 'out.json');
+    const result = await runExport(['--perfetto', '20260310T000000Z', '--out', out]);
+    expect(result.exitCode).toBe(0);
+    expect(PerfettoTraceSchema.safeParse(JSON.parse(await readFile(out, 'utf8'))).success).toBe(true);
+  });
+
+  it('exits 2 without a format flag, naming --perfetto', async () => {
+    const result = await runExport(['20260310T000000Z']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')).toEqual(['error: export: no format chosen', 'hint: pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`']);
+  });
+});
