@@ -8,6 +8,7 @@ import { findImageInputs, type ImageInput } from './find-image-inputs.js';
 import { renderImageRef } from './image-ref.js';
 import type { RunContext } from './load-run-context.js';
 import type { runBake } from './executors/buildx.js';
+import { toTargetOverrides } from './build-target-overrides.js';
 
 // Images the run's targets build FROM that the registry lacks are built and pushed before the
 // measured run: warm (caches on) and pushed even under cold, and not sampled — cold is a claim about
@@ -101,6 +102,7 @@ export async function runBootstrap({ context, targets, bake, env, signal, logger
       noCache: false,
       clearCacheTo: false,
       sccachePrefix: context.settings.overrideSccachePrefix ? context.settings.sccachePrefix : undefined,
+      overrides: toTargetOverrides(context, target, false),
       push: true,
       cwd: path.dirname(context.fleetPath),
       env,

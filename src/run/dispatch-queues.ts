@@ -6,6 +6,7 @@ import type { RunContext } from './load-run-context.js';
 import { runNodeQueues, type Executor, type QueueEvent, type SettledOutcome } from './node-queue.js';
 import type { Progress } from './progress.js';
 import { readBuildMetadata } from './read-build-metadata.js';
+import { toTargetOverrides } from './build-target-overrides.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import type { TraceCollector } from './collect-traces.js';
 
@@ -34,6 +35,7 @@ export function createBuildxExecutor({ context, bake }: { context: RunContext; b
         noCache: settings.noCache,
         clearCacheTo: settings.clearCacheTo,
         sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
+        overrides: toTargetOverrides(context, job.target, settings.clearCacheTo),
         push: true,
         cwd: path.dirname(context.fleetPath),
         env: toBuildEnv(context),

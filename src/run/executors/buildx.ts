@@ -15,6 +15,8 @@ export interface BakeArgsOptions {
   noCache: boolean;
   clearCacheTo: boolean;
   sccachePrefix?: string | undefined;
+  /** Further `--set` values (namespace and published inputs), after the ones above. */
+  overrides?: readonly string[];
   push: boolean;
 }
 
@@ -26,6 +28,7 @@ export function buildBakeArgs(options: BakeArgsOptions): string[] {
   if (options.noCache) args.push('--no-cache');
   if (options.clearCacheTo) args.push('--set', '*.cache-to=');
   if (options.sccachePrefix !== undefined) args.push('--set', `*.args.SCCACHE_WEBDAV_KEY_PREFIX=${options.sccachePrefix}`);
+  for (const value of options.overrides ?? []) args.push('--set', value);
   if (options.push) args.push('--push');
   args.push(options.target);
   return args;

@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { DataFileSchema, type DataFile } from '../../src/report/index.js';
+import { RunFileSchema, type RunFile } from '../../src/run/run-file.js';
+import { readFleetState, type RunningFleet } from '../fleet/index.js';
+
+// Shared by the harness e2e tests: spawn the built CLI against the fleet in a box, read what a run left.
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+const bin = path.join(repoRoot, 'bin/rocm-perf.js');
+
+export function spawnCli(fleet: RunningFleet, args: readonly string[], env: Record<string, string> = {}): ResultPromise<{ reject: false }> {
+  return execa('node', [bin, ...args], {
+    cwd: repoRoot,
+    env: { ...fleet.env, HOME: process.env.HOME ?? '/root', NO_COLOR: '1', PERF_FLEET: fleet.fleetPath, ...env },
+    extendEnv: false,
+    reject: false,
+  });
+}
+
+export const readRun = (runDir: string): RunFile => RunFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')));
+export const readData = (runDir: string): DataFile => DataFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'data.json'), 'utf8')));
+export const readLines = (file: string): Record<string, unknown>[] =>
+  readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** The run dir a CLI call printed as its last stdout line. */
+export function runDirOf(stdout: string): string {
+  const dir = stdout.trim().split('\n').at(-1) ?? '';
+  if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`no run dir in stdout: ${stdout}`);
+  return dir;
+}
+
+export interface TruthEntry {
+  node: string;
+  imageUploadedBytes: number;
+  cacheUploadedBytes: number;
+  buildStepsMs: number;
+  injectedBuildSeconds: number;
+  /** image + cache bytes over the node's shaped link. */
+  injectedUploadSeconds: number;
+}
+
+/** What the box did for each target of a run, from the double's history records (its injected truth). */
+export function readTruth(fleet: RunningFleet, run: RunFile): Map<string, TruthEntry> {
+  const state = readFleetState(fleet.statePath);
+  const truth = new Map<string, TruthEntry>();
+  for (const [target, outcome] of Object.entries(run.targets)) {
+    if (outcome.status !== 'ok' || !outcome.buildRef) continue;
+    const id = outcome.buildRef.split('/').at(-1) ?? '';
+    const record = JSON.parse(readFileSync(path.join(state.stateDir, 'history', outcome.node, `${id}.json`), 'utf8')) as {
+      truth: { imageUploadedBytes: number; cacheUploadedBytes: number; buildStepsMs: number };
+    };
+    const linkMbps = run.nodes.find((node) => node.name === outcome.node)?.linkMbps ?? 1;
+    const bytes = record.truth.imageUploadedBytes + record.truth.cacheUploadedBytes;
+    truth.set(target, {
+      node: outcome.node,
+      ...record.truth,
+      injectedBuildSeconds: state.targets[target]?.buildSeconds ?? Number.NaN,
+      injectedUploadSeconds: bytes / (linkMbps * 1e6),
+    });
+  }
+  return truth;
+}
+
+const MANIFEST_ACCEPT = 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json, */*';
+
+/** Bytes of the manifests a target pushed (image tag, and cache ref when exported), as the registry stores them. */
+export async function fetchManifestBytes(fleet: RunningFleet, namespace: string, target: string, withCache: boolean): Promise<number> {
+  const print = JSON.parse(readFileSync(fleet.files.bakePrintPath, 'utf8')) as { target: Record<string, { tags?: string[]; 'cache-to'?: (string | { ref?: string })[] }> };
+  const spec = print.target[target];
+  const refs = [spec?.tags?.[0], ...(withCache ? (spec?.['cache-to'] ?? []).map((entry) => (typeof entry === 'string' ? /ref=([^,]+)/.exec(entry)?.[1] : entry.ref)) : [])];
+  let total = 0;
+  for (const ref of refs) {
+    if (!ref) continue;
+    const [, repository = '', reference = ''] = /^[^/]+\/[^/]+\/(.+):([^:]+)$/.exec(ref) ?? [];
+    const response = await fetch(`${fleet.services.upstreamRegistryUrl}/v2/${namespace}/${repository}/manifests/${reference}`, { method: 'HEAD', headers: { accept: MANIFEST_ACCEPT } });
+    if (response.status !== 200) throw new Error(`HEAD ${namespace}/${repository}:${reference} answered ${response.status}`);
+    total += Number(response.headers.get('content-length'));
+  }
+  return total;
+}
+
+export function listRunDirs(root: string): string[] {
+  return existsSync(root) ? readdirSync(root).filter((name) => !name.startsWith('.')) : [];
+}
+
+/** Files every finished run dir holds, per the issue. */
+export function expectedRunFiles(targets: readonly string[]): string[] {
+  return [
+    'samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'run.json', 'plan.json', 'data.json', 'report.md', 'index.html', 'run.log',
+    ...targets.flatMap((target) => [`trace-${target}.json`, `status-${target}.jsonl`]),
+  ];
+}
