@@ -2,8 +2,8 @@
 // and size; (2) first render of the page in headless Chromium; (3) `serve` under 50 concurrent pollers every 2 s
 // (conditional GETs on loopback, while the run is being appended to): p50/p99 latency. Exits 1 if a target is
 // missed. Bounded: one generated run dir in a temp dir, ~20 s of polling.
-import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
@@ -11,7 +11,8 @@ import { Pool } from 'undici';
 import { buildReportModel } from '../src/report/build-model.js';
 import { readRunInputs } from '../src/report/read-run-dir.js';
 import { serialiseModel, writeReport } from '../src/report/write-report.js';
-import { startServer } from '../src/serve/index.js';
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
 import { writeFixtureRun } from '../scripts/make-fixture-run.js';
 
 const TARGETS = { dataSeconds: 1.5, dataBytes: 5_000_000, firstRenderMs: 1000, p99Ms: 20 };
@@ -55,9 +56,11 @@ async function benchFirstRender(url: string, profile: string): Promise<number> {
 async function benchPollers(origin: string, dataPath: string, liveDir: string): Promise<{ p50: number; p99: number; max: number; count: number; notModified: number }> {
   const pool = new Pool(origin, { connections: POLLERS });
   const latencies: number[] = [];
+  const byStatus: Record<number, number[]> = {};
   let notModified = 0;
   const deadline = Date.now() + POLL_SECONDS * 1000;
   const appender = setInterval(() => {
+    if (process.env.BENCH_APPEND === '0') return;
     void appendFile(path.join(liveDir, 'samples.jsonl'), `${JSON.stringify({ version: 1, node: 'forge', tsMs: Date.now(), ok: true, cpuBusyPct: 50, memUsedPct: 40, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 })}\n`);
   }, 1000);
   const poller = async (index: number): Promise<void> => {
@@ -65,9 +68,11 @@ async function benchPollers(origin: string, dataPath: string, liveDir: string): 
     await new Promise((resolve) => setTimeout(resolve, (index * 2000) / POLLERS));
     while (Date.now() < deadline) {
       const started = performance.now();
-      const response = await pool.request({ path: dataPath, method: 'GET', headers: etag ? { 'if-none-match': etag } : {} });
+      const response = await pool.request({ path: dataPath, method: 'GET', headers: { 'accept-encoding': 'gzip, deflate, br', ...(etag ? { 'if-none-match': etag } : {}) } });
       await response.body.arrayBuffer();
-      latencies.push(performance.now() - started);
+      const elapsed = performance.now() - started;
+      latencies.push(elapsed);
+      (byStatus[response.statusCode] ??= []).push(elapsed);
       if (response.statusCode === 304) notModified++;
       else etag = String(response.headers.etag);
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -77,7 +82,28 @@ async function benchPollers(origin: string, dataPath: string, liveDir: string): 
   clearInterval(appender);
   await pool.close();
   const sorted = latencies.sort((a, b) => a - b);
+  for (const [status, list] of Object.entries(byStatus)) {
+    const ordered = list.sort((a, b) => a - b);
+    console.log(`  HTTP ${status}: ${ordered.length} requests, p50 ${percentile(ordered, 50).toFixed(2)} ms, p99 ${percentile(ordered, 99).toFixed(2)} ms`);
+  }
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]!, count: sorted.length, notModified };
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `rocm-perf serve` as users run it (the built CLI, its own process), so the pollers do not share its event loop. */
+async function startServeProcess(root: string): Promise<{ url: string; stop: () => void }> {
+  const child = execa(process.execPath, [path.join(repoRoot, 'dist/cli.js'), 'serve', '--root', root, '--bind', '127.0.0.1', '--port', '0'], { reject: false, stdout: 'pipe', stderr: 'inherit' });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /at (http:\/\/[^ ]+\/) /.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    void child.then((result) => reject(new Error(`serve exited ${result.exitCode}: ${text}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
 }
 
 async function main(): Promise<void> {
@@ -85,13 +111,14 @@ async function main(): Promise<void> {
   try {
     const stamp = '20260314T060000Z';
     const dir = path.join(temp, 'runs', stamp);
+    console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (figures below are wall-clock on this machine)`);
     console.log('generating a 3-hour, 10-node, 1 Hz run dir …');
     await writeFixtureRun({ dir, stamp, nodeCount: 10, durationSeconds: 3 * 3600, targetsPerNode: 1, seed: 42, sampleIntervalMs: 1000, status: 'running' });
     const samplesBytes = (await stat(path.join(dir, 'samples.jsonl'))).size;
     const data = await benchDataJson(dir);
     console.log(`data.json: ${data.seconds.toFixed(3)} s (median of 3; samples.jsonl ${(samplesBytes / 1e6).toFixed(1)} MB in), ${(data.bytes / 1e6).toFixed(2)} MB out`);
     await writeReport({ dir, model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })) });
-    const server = await startServer({ root: path.join(temp, 'runs'), bind: '127.0.0.1', port: 0, refreshMs: 3000 });
+    const server = await startServeProcess(path.join(temp, 'runs'));
     try {
       const firstRenderMs = await benchFirstRender(`${server.url}runs/${stamp}/`, path.join(temp, 'profile'));
       console.log(`first render in headless Chromium: ${firstRenderMs.toFixed(0)} ms (median of 3, navigation start to chart finished)`);
@@ -105,9 +132,8 @@ async function main(): Promise<void> {
       ];
       for (const [name, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'} ${name}`);
       if (checks.some(([, ok]) => !ok)) process.exitCode = 1;
-      void readFile;
     } finally {
-      await server.close();
+      server.stop();
     }
   } finally {
     await rm(temp, { recursive: true, force: true });

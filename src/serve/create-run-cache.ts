@@ -10,6 +10,7 @@ import type { RegenReply, RegenRequest } from './regen-protocol.js';
 
 export interface RunSnapshot {
   body: Buffer;
+  bodyGzip: Buffer;
   etag: string;
   html: Buffer;
   live: boolean;
@@ -120,7 +121,7 @@ export function createRunCache({ refreshMs, clock, timeoutMs = 120_000 }: { refr
     const previous = snapshots.get(dir);
     const now = clock.nowMs();
     let next: RunSnapshot;
-    if (reply.kind === 'built') next = { body: Buffer.from(reply.body), etag: reply.etag, html: Buffer.from(reply.html), live: reply.live, builtAtMs: now, error: undefined };
+    if (reply.kind === 'built') next = { body: Buffer.from(reply.body), bodyGzip: Buffer.from(reply.bodyGzip.buffer, reply.bodyGzip.byteOffset, reply.bodyGzip.byteLength), etag: reply.etag, html: Buffer.from(reply.html), live: reply.live, builtAtMs: now, error: undefined };
     else if (previous) next = { ...previous, builtAtMs: now, error: reply.kind === 'error' ? reply.message : undefined };
     else throw new Error(reply.kind === 'error' ? reply.message : 'no snapshot');
     snapshots.set(dir, next);

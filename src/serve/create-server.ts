@@ -64,12 +64,18 @@ interface Context {
   root: string;
   realRoot: string;
   cache: RunCache;
+  resolved: Map<string, { dir: string | undefined; atMs: number }>;
 }
 
+/** Resolves a stamp to its run dir (realpath inside the root); remembered for a second to keep polls syscall-free. */
 async function resolveRunDir(context: Context, stamp: string): Promise<string | undefined> {
+  const cached = context.resolved.get(stamp);
+  if (cached && Date.now() - cached.atMs < 1000) return cached.dir;
   const dir = path.join(context.root, stamp);
-  if (!(await isInside(dir, context.realRoot))) return undefined;
-  return (await stat(dir).catch(() => undefined))?.isDirectory() ? dir : undefined;
+  const ok = (await isInside(dir, context.realRoot)) && (await stat(dir).catch(() => undefined))?.isDirectory() === true;
+  if (context.resolved.size > 10_000) context.resolved.clear();
+  context.resolved.set(stamp, { dir: ok ? dir : undefined, atMs: Date.now() });
+  return ok ? dir : undefined;
 }
 
 async function listRunItems(root: string): Promise<RunListItem[]> {
@@ -116,9 +122,19 @@ async function answerRun(context: Context, request: IncomingMessage, route: Extr
   }
   const snapshot = await context.cache.get(dir);
   if (route.kind === 'run-page') return { status: 200, type: TYPES['.html'], body: snapshot.html, headers: { 'Cache-Control': 'no-cache' } };
-  const headers = { ETag: snapshot.etag, 'Cache-Control': 'no-cache', ...(snapshot.error ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') } : {}) };
-  if (request.headers['if-none-match'] === snapshot.etag) return { status: 304, headers };
+  const headers = { ETag: snapshot.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(snapshot.error ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') } : {}) };
+  if (matchesEtag(request.headers['if-none-match'], snapshot.etag)) return { status: 304, headers };
+  if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+    return { status: 200, type: TYPES['.json'], body: snapshot.bodyGzip, headers: { ...headers, 'Content-Encoding': 'gzip' } };
+  }
   return { status: 200, type: TYPES['.json'], body: snapshot.body, headers };
+}
+
+/** Weak comparison (RFC 9110 §13.1.2), as a conditional GET allows. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string): string => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
 async function handle(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -138,7 +154,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const root = path.resolve(options.root);
   const realRoot = await realpath(root);
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
-  const context: Context = { root, realRoot, cache };
+  const context: Context = { root, realRoot, cache, resolved: new Map() };
   const server = createServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: 500 }, (request, response) => {
     void handle(context, request, response);
   });

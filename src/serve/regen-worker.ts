@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { buildReportModel } from '../report/build-model.js';
 import { renderHtml } from '../report/render-html.js';
 import { serialiseModel } from '../report/write-report.js';
@@ -21,7 +22,9 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
     id: request.id,
     kind: 'built',
     body,
-    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    bodyGzip: gzipSync(body, { level: 6 }),
+    // Weak: the same tag stands for the identity and the gzip encoding of one data.json.
+    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
     html: renderHtml({ model, assetBase: '/assets/', indexHref: '/' }),
     live: model.run.status === 'running',
   };

@@ -1,5 +1,6 @@
 import { appendFile, copyFile, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,9 @@ describe('serve: what it serves', () => {
     const again = await get(`/runs/${STAMP}/data.json`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
+    const gzipped = await client.request({ path: `/runs/${STAMP}/data.json`, method: 'GET', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gzipped.body.arrayBuffer())).toString()).toBe(first.body);
     const head = await get(`/runs/${STAMP}/data.json`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(first.body));

@@ -92,10 +92,10 @@ function start(): void {
   }
   const state: PageState = { chart, model: parsed.model, selected: {}, etag: null, updates: 0, lastError: null };
   window.rocmPerf = state;
-  paint(state, parsed.model);
   chart.on('finished', () => {
     if (performance.getEntriesByName('rocm-perf:first-render').length === 0) performance.mark('rocm-perf:first-render');
   });
+  paint(state, parsed.model);
   chart.on('legendselectchanged', (event: unknown) => {
     // Each legend reports only its own names; merge so the other legends' state is kept.
     state.selected = { ...state.selected, ...(event as { selected: Record<string, boolean> }).selected };
