@@ -1,0 +1,52 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { loadRunModel } from '../diff/index.js';
+import { listRuns, readRunFile } from '../report/index.js';
+import { isRocmPerfError } from '../shared/errors.js';
+import { toTrendRun, type TrendRun } from './build-trends.js';
+
+// Every run under a root as trend input, for serve's trends page. A live run (run.json says running) is listed
+// without reading its streams (trends leave it out anyway); a finished run's summary is cached until a file in
+// its dir changes, so a reload of the page costs a readdir and a stat per file.
+
+export interface TrendRunsReader {
+  read(root: string): Promise<{ runs: TrendRun[]; notes: string[] }>;
+}
+
+async function signDir(dir: string): Promise<string> {
+  const names = (await readdir(dir)).sort();
+  const parts = await Promise.all(names.map(async (name) => {
+    const info = await stat(path.join(dir, name)).catch(() => undefined);
+    return `${name}:${info?.size ?? '-'}:${info?.mtimeMs ?? '-'}`;
+  }));
+  return parts.join('|');
+}
+
+async function readTrendRun(dir: string, nowMs: number): Promise<TrendRun> {
+  const runFile = await readRunFile(dir);
+  if (runFile?.status === 'running') return { stamp: path.basename(dir), harness: runFile.harness, status: 'running', makespanSeconds: null, targets: [] };
+  return toTrendRun((await loadRunModel({ dir, nowMs })).model);
+}
+
+export function createTrendRunsReader({ nowMs = () => Date.now() }: { nowMs?: () => number } = {}): TrendRunsReader {
+  const cache = new Map<string, { signature: string; run: TrendRun }>();
+  return {
+    async read(root) {
+      const runs: TrendRun[] = [];
+      const notes: string[] = [];
+      for (const entry of await listRuns(root)) {
+        try {
+          const signature = await signDir(entry.dir);
+          const cached = cache.get(entry.dir);
+          const run = cached?.signature === signature ? cached.run : await readTrendRun(entry.dir, nowMs());
+          cache.set(entry.dir, { signature, run });
+          runs.push(run);
+        } catch (error) {
+          if (!isRocmPerfError(error)) throw error;
+          notes.push(`${entry.stamp} left out: ${error.message}`);
+        }
+      }
+      return { runs, notes };
+    },
+  };
+}
