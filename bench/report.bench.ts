@@ -18,7 +18,15 @@ import { writeFixtureRun } from '../scripts/make-fixture-run.js';
 const TARGETS = { dataSeconds: 1.5, dataBytes: 5_000_000, firstRenderMs: 1000, p99Ms: 20 };
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 50);
 const POLL_SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 20);
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -37,14 +45,25 @@ async function benchDataJson(dir: string): Promise<{ seconds: number; bytes: num
 }
 
 async function benchFirstRender(url: string, profile: string): Promise<number> {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 1000 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 1000 },
+  });
   try {
     const samples: number[] = [];
     for (let i = 0; i < 3; i++) {
       const page = await context.newPage();
       await page.goto(url);
-      await page.waitForFunction(() => performance.getEntriesByName('rocm-perf:first-render').length > 0, undefined, { timeout: 20_000 });
-      samples.push(await page.evaluate(() => performance.getEntriesByName('rocm-perf:first-render')[0]!.startTime));
+      await page.waitForFunction(
+        () => performance.getEntriesByName('rocm-perf:first-render').length > 0,
+        undefined,
+        { timeout: 20_000 },
+      );
+      samples.push(
+        await page.evaluate(() => performance.getEntriesByName('rocm-perf:first-render')[0]!.startTime),
+      );
       await page.close();
     }
     return samples.sort((a, b) => a - b)[1]!;
@@ -53,7 +72,11 @@ async function benchFirstRender(url: string, profile: string): Promise<number> {
   }
 }
 
-async function benchPollers(origin: string, dataPath: string, liveDir: string): Promise<{ p50: number; p99: number; max: number; count: number; notModified: number }> {
+async function benchPollers(
+  origin: string,
+  dataPath: string,
+  liveDir: string,
+): Promise<{ p50: number; p99: number; max: number; count: number; notModified: number }> {
   const pool = new Pool(origin, { connections: POLLERS });
   const latencies: number[] = [];
   const byStatus: Record<number, number[]> = {};
@@ -61,14 +84,21 @@ async function benchPollers(origin: string, dataPath: string, liveDir: string): 
   const deadline = Date.now() + POLL_SECONDS * 1000;
   const appender = setInterval(() => {
     if (process.env.BENCH_APPEND === '0') return;
-    void appendFile(path.join(liveDir, 'samples.jsonl'), `${JSON.stringify({ version: 1, node: 'forge', tsMs: Date.now(), ok: true, cpuBusyPct: 50, memUsedPct: 40, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 })}\n`);
+    void appendFile(
+      path.join(liveDir, 'samples.jsonl'),
+      `${JSON.stringify({ version: 1, node: 'forge', tsMs: Date.now(), ok: true, cpuBusyPct: 50, memUsedPct: 40, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 })}\n`,
+    );
   }, 1000);
   const poller = async (index: number): Promise<void> => {
     let etag: string | undefined;
     await new Promise((resolve) => setTimeout(resolve, (index * 2000) / POLLERS));
     while (Date.now() < deadline) {
       const started = performance.now();
-      const response = await pool.request({ path: dataPath, method: 'GET', headers: { 'accept-encoding': 'gzip, deflate, br', ...(etag ? { 'if-none-match': etag } : {}) } });
+      const response = await pool.request({
+        path: dataPath,
+        method: 'GET',
+        headers: { 'accept-encoding': 'gzip, deflate, br', ...(etag ? { 'if-none-match': etag } : {}) },
+      });
       await response.body.arrayBuffer();
       const elapsed = performance.now() - started;
       latencies.push(elapsed);
@@ -84,16 +114,28 @@ async function benchPollers(origin: string, dataPath: string, liveDir: string): 
   const sorted = latencies.sort((a, b) => a - b);
   for (const [status, list] of Object.entries(byStatus)) {
     const ordered = list.sort((a, b) => a - b);
-    console.log(`  HTTP ${status}: ${ordered.length} requests, p50 ${percentile(ordered, 50).toFixed(2)} ms, p99 ${percentile(ordered, 99).toFixed(2)} ms`);
+    console.log(
+      `  HTTP ${status}: ${ordered.length} requests, p50 ${percentile(ordered, 50).toFixed(2)} ms, p99 ${percentile(ordered, 99).toFixed(2)} ms`,
+    );
   }
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]!, count: sorted.length, notModified };
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1]!,
+    count: sorted.length,
+    notModified,
+  };
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `rocm-perf serve` as users run it (the built CLI, its own process), so the pollers do not share its event loop. */
 async function startServeProcess(root: string): Promise<{ url: string; stop: () => void }> {
-  const child = execa(process.execPath, [path.join(repoRoot, 'dist/cli.js'), 'serve', '--root', root, '--bind', '127.0.0.1', '--port', '0'], { reject: false, stdout: 'pipe', stderr: 'inherit' });
+  const child = execa(
+    process.execPath,
+    [path.join(repoRoot, 'dist/cli.js'), 'serve', '--root', root, '--bind', '127.0.0.1', '--port', '0'],
+    { reject: false, stdout: 'pipe', stderr: 'inherit' },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -111,19 +153,41 @@ async function main(): Promise<void> {
   try {
     const stamp = '20260314T060000Z';
     const dir = path.join(temp, 'runs', stamp);
-    console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (figures below are wall-clock on this machine)`);
+    console.log(
+      `machine: ${cpus().length} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} (figures below are wall-clock on this machine)`,
+    );
     console.log('generating a 3-hour, 10-node, 1 Hz run dir …');
-    await writeFixtureRun({ dir, stamp, nodeCount: 10, durationSeconds: 3 * 3600, targetsPerNode: 1, seed: 42, sampleIntervalMs: 1000, status: 'running' });
+    await writeFixtureRun({
+      dir,
+      stamp,
+      nodeCount: 10,
+      durationSeconds: 3 * 3600,
+      targetsPerNode: 1,
+      seed: 42,
+      sampleIntervalMs: 1000,
+      status: 'running',
+    });
     const samplesBytes = (await stat(path.join(dir, 'samples.jsonl'))).size;
     const data = await benchDataJson(dir);
-    console.log(`data.json: ${data.seconds.toFixed(3)} s (median of 3; samples.jsonl ${(samplesBytes / 1e6).toFixed(1)} MB in), ${(data.bytes / 1e6).toFixed(2)} MB out`);
-    await writeReport({ dir, model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })) });
+    console.log(
+      `data.json: ${data.seconds.toFixed(3)} s (median of 3; samples.jsonl ${(samplesBytes / 1e6).toFixed(1)} MB in), ${(data.bytes / 1e6).toFixed(2)} MB out`,
+    );
+    await writeReport({
+      dir,
+      model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })),
+    });
     const server = await startServeProcess(path.join(temp, 'runs'));
     try {
       const firstRenderMs = await benchFirstRender(`${server.url}runs/${stamp}/`, path.join(temp, 'profile'));
-      console.log(`first render in headless Chromium: ${firstRenderMs.toFixed(0)} ms (median of 3, navigation start to chart finished)`);
+      console.log(
+        `first render in headless Chromium: ${firstRenderMs.toFixed(0)} ms (median of 3, navigation start to chart finished)`,
+      );
       const polls = await benchPollers(server.url.replace(/\/$/, ''), `/runs/${stamp}/data.json`, dir);
-      console.log(`serve, ${POLLERS} pollers every 2 s for ${POLL_SECONDS} s while samples.jsonl grows: ${polls.count} requests (${polls.notModified} × 304), p50 ${polls.p50.toFixed(2)} ms, p99 ${polls.p99.toFixed(2)} ms, max ${polls.max.toFixed(2)} ms`);
+      console.log(
+        `serve, ${POLLERS} pollers every 2 s for ${POLL_SECONDS} s while samples.jsonl grows: ${polls.count} requests (${polls.notModified} × 304), p50 ${polls.p50.toFixed(2)} ms, p99 ${polls.p99.toFixed(2)} ms, max ${polls.max.toFixed(2)} ms`,
+      );
       const checks: [string, boolean][] = [
         [`data.json time ≤ ${TARGETS.dataSeconds} s`, data.seconds <= TARGETS.dataSeconds],
         [`data.json size ≤ ${TARGETS.dataBytes / 1e6} MB`, data.bytes <= TARGETS.dataBytes],

@@ -15,7 +15,9 @@ const englishOnlyZod: Plugin = {
   name: 'zod-english-only',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'zod-locales' } : undefined,
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: 'zod-locales', namespace: 'zod-locales' }
+        : undefined,
     );
     pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
       contents: `export { default as en } from ${JSON.stringify(path.join(repoRoot, 'node_modules/zod/v4/locales/en.js'))};`,

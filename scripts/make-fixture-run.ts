@@ -23,14 +23,22 @@ export interface FixtureRunOptions extends SimulateRunOptions {
 
 function driftedZotLog(text: string): string {
   // A producer change the parser cannot follow: nginx-style text lines instead of Zot's JSON.
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const entry = JSON.parse(line) as { time: string; clientIP: string; method: string; path: string; statusCode: number };
-      return `${entry.clientIP.split(':')[0]} - - [${entry.time}] "${entry.method} ${entry.path} HTTP/1.1" ${entry.statusCode} 0`;
-    })
-    .join('\n') + '\n';
+  return (
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const entry = JSON.parse(line) as {
+          time: string;
+          clientIP: string;
+          method: string;
+          path: string;
+          statusCode: number;
+        };
+        return `${entry.clientIP.split(':')[0]} - - [${entry.time}] "${entry.method} ${entry.path} HTTP/1.1" ${entry.statusCode} 0`;
+      })
+      .join('\n') + '\n'
+  );
 }
 
 export async function writeFixtureRun(options: FixtureRunOptions): Promise<string> {
@@ -42,11 +50,16 @@ export async function writeFixtureRun(options: FixtureRunOptions): Promise<strin
   const files: Record<string, string> = {
     'samples.jsonl': renderSamples(run, { intervalMs: options.sampleIntervalMs ?? 1000 }),
     'sccache.log': renderSccacheLog(run, { prefix }),
-    'zot.jsonl': options.registryLog === 'empty' ? '' : options.registryLog === 'drifted' ? driftedZotLog(zot) : zot,
+    'zot.jsonl':
+      options.registryLog === 'empty' ? '' : options.registryLog === 'drifted' ? driftedZotLog(zot) : zot,
     'artifacts.txt': renderArtifacts(
       run.targets
         .filter((t) => t.name.endsWith('-wheel'))
-        .map((t, i) => ({ kind: 'wheel' as const, name: `${t.name.replace(/-wheel$/, '').replace(/-/g, '_')}-1.0.0-cp312-cp312-linux_x86_64.whl`, sizeBytes: 40_000_000 + i * 1_000_003 })),
+        .map((t, i) => ({
+          kind: 'wheel' as const,
+          name: `${t.name.replace(/-wheel$/, '').replace(/-/g, '_')}-1.0.0-cp312-cp312-linux_x86_64.whl`,
+          sizeBytes: 40_000_000 + i * 1_000_003,
+        })),
     ),
   };
   for (const target of run.targets) files[`trace-${target.name}.json`] = renderTrace(run, target);
@@ -61,9 +74,35 @@ export const FIXTURE_RUNS_DIR = path.join(repoRoot, 'test/fixtures/runs');
 
 /** The committed fixture runs: name → options. */
 export const FIXTURE_RUNS: Record<string, Omit<FixtureRunOptions, 'dir'>> = {
-  '20260314T092000Z-warm': { stamp: '20260314T092000Z', harness: 'warm', nodeCount: 3, durationSeconds: 1800, targetsPerNode: 2, seed: 7, sampleIntervalMs: 5000 },
-  '20260313T220000Z-cold': { stamp: '20260313T220000Z', harness: 'cold', nodeCount: 2, durationSeconds: 3600, targetsPerNode: 2, seed: 3, sampleIntervalMs: 10_000 },
-  '20250901T120000Z-spec-only': { stamp: '20250901T120000Z', harness: 'warm', nodeCount: 2, durationSeconds: 900, targetsPerNode: 1, seed: 5, withRunFile: false, withPlanFile: false, sampleIntervalMs: 5000 },
+  '20260314T092000Z-warm': {
+    stamp: '20260314T092000Z',
+    harness: 'warm',
+    nodeCount: 3,
+    durationSeconds: 1800,
+    targetsPerNode: 2,
+    seed: 7,
+    sampleIntervalMs: 5000,
+  },
+  '20260313T220000Z-cold': {
+    stamp: '20260313T220000Z',
+    harness: 'cold',
+    nodeCount: 2,
+    durationSeconds: 3600,
+    targetsPerNode: 2,
+    seed: 3,
+    sampleIntervalMs: 10_000,
+  },
+  '20250901T120000Z-spec-only': {
+    stamp: '20250901T120000Z',
+    harness: 'warm',
+    nodeCount: 2,
+    durationSeconds: 900,
+    targetsPerNode: 1,
+    seed: 5,
+    withRunFile: false,
+    withPlanFile: false,
+    sampleIntervalMs: 5000,
+  },
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -19,8 +19,19 @@ export function renderRunFile(run: SimRun, status: RunFile['status'] = 'complete
     measuredStartedAtMs: run.startMs,
     finishedAtMs: status === 'running' ? null : run.endMs + 2000,
     exitCode: status === 'running' ? null : 0,
-    nodes: run.nodes.map((n) => ({ name: n.name, builder: n.builder, address: n.address, linkMbps: n.linkMbps, speed: 1 })),
-    targets: Object.fromEntries(run.targets.map((t) => [t.name, { status: 'ok' as const, node: t.node, startedAtMs: t.startMs, finishedAtMs: t.endMs }])),
+    nodes: run.nodes.map((n) => ({
+      name: n.name,
+      builder: n.builder,
+      address: n.address,
+      linkMbps: n.linkMbps,
+      speed: 1,
+    })),
+    targets: Object.fromEntries(
+      run.targets.map((t) => [
+        t.name,
+        { status: 'ok' as const, node: t.node, startedAtMs: t.startMs, finishedAtMs: t.endMs },
+      ]),
+    ),
     bootstrapped: ['rocm-base'],
     registryCachePatterns: ['*/cache:*'],
     registryLogFormat: 'zot',
@@ -40,17 +51,45 @@ export function renderPlanFile(run: SimRun): string {
     makespanSeconds,
     lowerBoundSeconds: Math.round(makespanSeconds * 0.85),
     gap: 1 / 0.85 - 1,
-    lowerBound: { pathSeconds: Math.round(makespanSeconds * 0.85), loadSeconds: Math.round(makespanSeconds * 0.7), windowSeconds: 0, targetSeconds: 0, path },
-    queues: Object.fromEntries(run.nodes.map((n) => [n.name, run.targets.filter((t) => t.node === n.name).map((t) => t.name)])),
+    lowerBound: {
+      pathSeconds: Math.round(makespanSeconds * 0.85),
+      loadSeconds: Math.round(makespanSeconds * 0.7),
+      windowSeconds: 0,
+      targetSeconds: 0,
+      path,
+    },
+    queues: Object.fromEntries(
+      run.nodes.map((n) => [n.name, run.targets.filter((t) => t.node === n.name).map((t) => t.name)]),
+    ),
     targets: Object.fromEntries(
       run.targets.map((t) => {
         const steps = t.steps.reduce((sum, s) => sum + (s.endMs - s.startMs), 0) / 1000;
         const span = t.plannedFinishSeconds - t.plannedStartSeconds;
-        return [t.name, { node: t.node, startSeconds: t.plannedStartSeconds, finishSeconds: t.plannedFinishSeconds, buildSeconds: Math.min(steps, span), exportSeconds: Math.max(0, span - steps), deps: t.deps, waitFor: t.deps }];
+        return [
+          t.name,
+          {
+            node: t.node,
+            startSeconds: t.plannedStartSeconds,
+            finishSeconds: t.plannedFinishSeconds,
+            buildSeconds: Math.min(steps, span),
+            exportSeconds: Math.max(0, span - steps),
+            deps: t.deps,
+            waitFor: t.deps,
+          },
+        ];
       }),
     ),
     criticalPath: path,
-    nodes: run.nodes.map((n) => ({ name: n.name, builder: n.builder, linkMbps: n.linkMbps, speed: 1, busySeconds: 0, idleSeconds: 0, dependencyWaitSeconds: 0, placementLossSeconds: 0 })),
+    nodes: run.nodes.map((n) => ({
+      name: n.name,
+      builder: n.builder,
+      linkMbps: n.linkMbps,
+      speed: 1,
+      busySeconds: 0,
+      idleSeconds: 0,
+      dependencyWaitSeconds: 0,
+      placementLossSeconds: 0,
+    })),
   };
   return `${JSON.stringify(PlanFileSchema.parse(plan), null, 2)}\n`;
 }

@@ -21,8 +21,24 @@ function createIds(target: string): { trace: string; next: () => string } {
   return { trace: hex(hash, 8).repeat(4), next: () => hex(hash, 8) + hex(++counter, 8) };
 }
 
-function span(options: { name: string; id: string; parent: string; trace: string; kind: number; startMs: number; endMs: number; attributes?: Attribute[]; service: string }): object {
-  const context = (spanId: string) => ({ TraceID: options.trace, SpanID: spanId, TraceFlags: '01', TraceState: '', Remote: false });
+function span(options: {
+  name: string;
+  id: string;
+  parent: string;
+  trace: string;
+  kind: number;
+  startMs: number;
+  endMs: number;
+  attributes?: Attribute[];
+  service: string;
+}): object {
+  const context = (spanId: string) => ({
+    TraceID: options.trace,
+    SpanID: spanId,
+    TraceFlags: '01',
+    TraceState: '',
+    Remote: false,
+  });
   return {
     Name: options.name,
     SpanContext: context(options.id),
@@ -52,20 +68,61 @@ export function renderTrace(run: SimRun, target: SimTarget): string {
   const solve = ids.next();
   const common = { trace: ids.trace };
   const spans: object[] = [
-    span({ ...common, name: `bake ${target.name}`, id: root, parent: '0000000000000000', kind: 1, startMs: target.startMs, endMs: target.endMs, service: 'buildx' }),
-    span({ ...common, name: 'moby.buildkit.v1.Control/Solve', id: solve, parent: root, kind: 2, startMs: target.startMs + 200, endMs: target.endMs - 100, service: 'buildkitd' }),
+    span({
+      ...common,
+      name: `bake ${target.name}`,
+      id: root,
+      parent: '0000000000000000',
+      kind: 1,
+      startMs: target.startMs,
+      endMs: target.endMs,
+      service: 'buildx',
+    }),
+    span({
+      ...common,
+      name: 'moby.buildkit.v1.Control/Solve',
+      id: solve,
+      parent: root,
+      kind: 2,
+      startMs: target.startMs + 200,
+      endMs: target.endMs - 100,
+      service: 'buildkitd',
+    }),
   ];
   const count = target.steps.length;
   target.steps.forEach((step, index) => {
     const vertex = `[${target.name} ${String(index + 1).padStart(String(count).length, ' ')}/${count}] ${step.instruction}`;
-    spans.push(span({ ...common, name: step.cached ? `load cache: ${vertex}` : vertex, id: ids.next(), parent: solve, kind: 1, startMs: step.startMs, endMs: step.endMs, attributes: [str('vertex', `sha256:${ids.next()}`)], service: 'buildkitd' }));
+    spans.push(
+      span({
+        ...common,
+        name: step.cached ? `load cache: ${vertex}` : vertex,
+        id: ids.next(),
+        parent: solve,
+        kind: 1,
+        startMs: step.startMs,
+        endMs: step.endMs,
+        attributes: [str('vertex', `sha256:${ids.next()}`)],
+        service: 'buildkitd',
+      }),
+    );
   });
   for (const upload of target.uploads) {
     const outer = ids.next();
     const url = upload.isManifest
       ? `http://registry.fleet.lan:5000/v2/${upload.repository}/manifests/${upload.reference}`
       : `http://registry.fleet.lan:5000/v2/${upload.repository}/blobs/uploads/${ids.next()}?digest=sha256%3A${ids.next()}`;
-    spans.push(span({ ...common, name: 'remotes.docker.resolver.HTTPRequest', id: outer, parent: solve, kind: 3, startMs: upload.startMs, endMs: upload.endMs, service: 'buildkitd' }));
+    spans.push(
+      span({
+        ...common,
+        name: 'remotes.docker.resolver.HTTPRequest',
+        id: outer,
+        parent: solve,
+        kind: 3,
+        startMs: upload.startMs,
+        endMs: upload.endMs,
+        service: 'buildkitd',
+      }),
+    );
     spans.push(
       span({
         ...common,
@@ -75,7 +132,12 @@ export function renderTrace(run: SimRun, target: SimTarget): string {
         kind: 3,
         startMs: upload.startMs,
         endMs: upload.endMs,
-        attributes: [str('http.method', 'PUT'), str('http.url', url), int('http.status_code', 201), int('http.request_content_length', upload.bytes)],
+        attributes: [
+          str('http.method', 'PUT'),
+          str('http.url', url),
+          int('http.status_code', 201),
+          int('http.request_content_length', upload.bytes),
+        ],
         service: 'buildkitd',
       }),
     );

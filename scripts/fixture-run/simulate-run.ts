@@ -59,8 +59,36 @@ export interface SimulateRunOptions {
   startMs?: number;
 }
 
-const NODE_NAMES = ['forge', 'strix', 'anvil', 'kiln', 'lathe', 'quarry', 'smelt', 'tongs', 'vise', 'bellows', 'crucible', 'hearth'];
-const WHEELS = ['triton', 'aiter', 'vllm', 'flash-attn', 'xformers', 'apex', 'torchvision', 'torchaudio', 'bitsandbytes', 'deepspeed', 'onnxruntime', 'jax', 'cupy', 'megablocks'];
+const NODE_NAMES = [
+  'forge',
+  'strix',
+  'anvil',
+  'kiln',
+  'lathe',
+  'quarry',
+  'smelt',
+  'tongs',
+  'vise',
+  'bellows',
+  'crucible',
+  'hearth',
+];
+const WHEELS = [
+  'triton',
+  'aiter',
+  'vllm',
+  'flash-attn',
+  'xformers',
+  'apex',
+  'torchvision',
+  'torchaudio',
+  'bitsandbytes',
+  'deepspeed',
+  'onnxruntime',
+  'jax',
+  'cupy',
+  'megablocks',
+];
 
 /** mulberry32: a small seeded PRNG, so fixtures are reproducible byte for byte. */
 export function createRandom(seed: number): () => number {
@@ -77,7 +105,12 @@ export function createRandom(seed: number): () => number {
 function buildNodes(count: number, random: () => number): SimNode[] {
   return Array.from({ length: count }, (_, i) => {
     const name = NODE_NAMES[i % NODE_NAMES.length]! + (i >= NODE_NAMES.length ? String(i) : '');
-    return { name, builder: `${name}-builder`, address: `10.20.0.${11 + i}`, linkMbps: Math.round(4 + random() * 40) };
+    return {
+      name,
+      builder: `${name}-builder`,
+      address: `10.20.0.${11 + i}`,
+      linkMbps: Math.round(4 + random() * 40),
+    };
   });
 }
 
@@ -90,18 +123,55 @@ interface TargetBuild {
   warm: boolean;
 }
 
-function buildTarget({ name, node, deps, startMs, lengthMs, warm }: TargetBuild, random: () => number): SimTarget {
+function buildTarget(
+  { name, node, deps, startMs, lengthMs, warm }: TargetBuild,
+  random: () => number,
+): SimTarget {
   const setupMs = Math.round(lengthMs * (0.03 + random() * 0.04));
   const stepShare = warm ? 0.25 + random() * 0.2 : 0.55 + random() * 0.2;
   const stepsEnd = startMs + setupMs + Math.round(lengthMs * stepShare);
   const steps = buildSteps({ name, fromMs: startMs + setupMs, toMs: stepsEnd, random, warm });
   const uploadsEnd = startMs + Math.round(lengthMs * 0.97);
-  const uploads = buildUploads({ name, fromMs: stepsEnd + 2000, toMs: uploadsEnd, random, bytesPerMs: node.linkMbps * 1000 });
-  return { name, node: node.name, deps, startMs, endMs: startMs + lengthMs, steps, uploads, plannedStartSeconds: 0, plannedFinishSeconds: 0 };
+  const uploads = buildUploads({
+    name,
+    fromMs: stepsEnd + 2000,
+    toMs: uploadsEnd,
+    random,
+    bytesPerMs: node.linkMbps * 1000,
+  });
+  return {
+    name,
+    node: node.name,
+    deps,
+    startMs,
+    endMs: startMs + lengthMs,
+    steps,
+    uploads,
+    plannedStartSeconds: 0,
+    plannedFinishSeconds: 0,
+  };
 }
 
-function buildSteps({ name, fromMs, toMs, random, warm }: { name: string; fromMs: number; toMs: number; random: () => number; warm: boolean }): SimStep[] {
-  const instructions = [`FROM rocm/pytorch:${name}-base`, 'COPY requirements.txt /src/', `RUN pip wheel --no-deps /src/${name} -w /wheels`, 'RUN auditwheel repair /wheels/*.whl -w /out', 'RUN python -m pytest -q /src/tests/smoke'];
+function buildSteps({
+  name,
+  fromMs,
+  toMs,
+  random,
+  warm,
+}: {
+  name: string;
+  fromMs: number;
+  toMs: number;
+  random: () => number;
+  warm: boolean;
+}): SimStep[] {
+  const instructions = [
+    `FROM rocm/pytorch:${name}-base`,
+    'COPY requirements.txt /src/',
+    `RUN pip wheel --no-deps /src/${name} -w /wheels`,
+    'RUN auditwheel repair /wheels/*.whl -w /out',
+    'RUN python -m pytest -q /src/tests/smoke',
+  ];
   const weights = instructions.map((_, i) => (i === 0 ? 0.001 : i === 1 ? 0.01 : 0.2 + random()));
   const total = weights.reduce((a, b) => a + b, 0);
   let at = fromMs;
@@ -114,7 +184,19 @@ function buildSteps({ name, fromMs, toMs, random, warm }: { name: string; fromMs
   });
 }
 
-function buildUploads({ name, fromMs, toMs, random, bytesPerMs }: { name: string; fromMs: number; toMs: number; random: () => number; bytesPerMs: number }): SimUpload[] {
+function buildUploads({
+  name,
+  fromMs,
+  toMs,
+  random,
+  bytesPerMs,
+}: {
+  name: string;
+  fromMs: number;
+  toMs: number;
+  random: () => number;
+  bytesPerMs: number;
+}): SimUpload[] {
   if (toMs - fromMs < 4000) return [];
   const count = 3 + Math.floor(random() * 4);
   const slice = (toMs - fromMs) / count;
@@ -123,8 +205,18 @@ function buildUploads({ name, fromMs, toMs, random, bytesPerMs }: { name: string
     const isManifest = i === count - 1 || i === count - 2;
     const startMs = Math.round(fromMs + i * slice);
     const endMs = Math.round(startMs + slice * (isManifest ? 0.05 : 0.9));
-    const bytes = isManifest ? 1800 + Math.floor(random() * 2000) : Math.round((endMs - startMs) * bytesPerMs);
-    return { startMs, endMs, repository: isCache ? 'rocm/cache' : `rocm/${name}`, reference: isCache ? `${name}` : 'latest', bytes, isCache, isManifest };
+    const bytes = isManifest
+      ? 1800 + Math.floor(random() * 2000)
+      : Math.round((endMs - startMs) * bytesPerMs);
+    return {
+      startMs,
+      endMs,
+      repository: isCache ? 'rocm/cache' : `rocm/${name}`,
+      reference: isCache ? `${name}` : 'latest',
+      bytes,
+      isCache,
+      isManifest,
+    };
   });
 }
 
@@ -136,21 +228,52 @@ export function simulateRun(options: SimulateRunOptions): SimRun {
   const perNode = options.targetsPerNode ?? 2;
   const durationMs = options.durationSeconds * 1000;
   const pytorchMs = Math.round(durationMs * 0.3);
-  const targets: SimTarget[] = [buildTarget({ name: 'pytorch', node: nodes[0]!, deps: [], startMs, lengthMs: pytorchMs, warm: harness === 'warm' }, random)];
+  const targets: SimTarget[] = [
+    buildTarget(
+      { name: 'pytorch', node: nodes[0]!, deps: [], startMs, lengthMs: pytorchMs, warm: harness === 'warm' },
+      random,
+    ),
+  ];
   const names = WHEELS.flatMap((w, i) => (i < nodes.length * perNode - 1 ? [`${w}-wheel`] : []));
   const free = nodes.map((_, i) => (i === 0 ? startMs + pytorchMs : startMs + pytorchMs + 1000));
   names.forEach((name, index) => {
     const nodeIndex = (index + 1) % nodes.length;
     const remaining = startMs + durationMs - free[nodeIndex]!;
-    const lengthMs = Math.max(30_000, Math.round((remaining / Math.ceil((names.length + 1 - index) / nodes.length)) * (0.7 + random() * 0.3)));
-    const target = buildTarget({ name, node: nodes[nodeIndex]!, deps: ['pytorch'], startMs: free[nodeIndex]! + 1000, lengthMs, warm: harness === 'warm' }, random);
+    const lengthMs = Math.max(
+      30_000,
+      Math.round((remaining / Math.ceil((names.length + 1 - index) / nodes.length)) * (0.7 + random() * 0.3)),
+    );
+    const target = buildTarget(
+      {
+        name,
+        node: nodes[nodeIndex]!,
+        deps: ['pytorch'],
+        startMs: free[nodeIndex]! + 1000,
+        lengthMs,
+        warm: harness === 'warm',
+      },
+      random,
+    );
     free[nodeIndex] = target.endMs;
     targets.push(target);
   });
   for (const target of targets) {
-    target.plannedStartSeconds = Math.max(0, Math.round((target.startMs - startMs) / 1000 - 20 + random() * 40));
-    target.plannedFinishSeconds = target.plannedStartSeconds + Math.round(((target.endMs - target.startMs) / 1000) * (0.8 + random() * 0.3));
+    target.plannedStartSeconds = Math.max(
+      0,
+      Math.round((target.startMs - startMs) / 1000 - 20 + random() * 40),
+    );
+    target.plannedFinishSeconds =
+      target.plannedStartSeconds +
+      Math.round(((target.endMs - target.startMs) / 1000) * (0.8 + random() * 0.3));
   }
   const endMs = Math.max(...targets.map((t) => t.endMs));
-  return { stamp: options.stamp, harness, namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm', startMs, endMs, nodes, targets };
+  return {
+    stamp: options.stamp,
+    harness,
+    namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm',
+    startMs,
+    endMs,
+    nodes,
+    targets,
+  };
 }

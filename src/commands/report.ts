@@ -16,12 +16,22 @@ export async function runReportCommand(options: ReportCommandOptions): Promise<v
   const files = await writeReport({ dir, model });
   const loud = model.summary.warnings.filter((w) => w.level === 'loud');
   for (const warning of loud) console.error(`WARNING: ${warning.message}`);
-  if (options.json) console.log(JSON.stringify({ dir, harness: model.run.harness, files, warnings: model.summary.warnings }, null, 2));
-  else console.log(`report (${model.run.harness} harness) written to ${dir}: ${files.map((f) => path.basename(f)).join(', ')}`);
+  if (options.json)
+    console.log(
+      JSON.stringify({ dir, harness: model.run.harness, files, warnings: model.summary.warnings }, null, 2),
+    );
+  else
+    console.log(
+      `report (${model.run.harness} harness) written to ${dir}: ${files.map((f) => path.basename(f)).join(', ')}`,
+    );
   if (loud.length > 0) {
-    throw new RocmPerfError('ROCMPERF_REPORT_STREAM_WARNINGS', `${loud.length} loud warning(s) in ${dir}; figures from those streams may read 0:\n  ${loud.map((w) => w.message).join('\n  ')}`, {
-      exitCode: ExitCode.failures,
-      hint: 'the report was written anyway; check the producer of each stream named above (format drift or an empty slice)',
-    });
+    throw new RocmPerfError(
+      'ROCMPERF_REPORT_STREAM_WARNINGS',
+      `${loud.length} loud warning(s) in ${dir}; figures from those streams may read 0:\n  ${loud.map((w) => w.message).join('\n  ')}`,
+      {
+        exitCode: ExitCode.failures,
+        hint: 'the report was written anyway; check the producer of each stream named above (format drift or an empty slice)',
+      },
+    );
   }
 }

@@ -23,22 +23,52 @@ export interface SiteFile {
 
 export const SITE_MANIFEST = '.rocm-perf-manifest.json';
 
-export function buildSite({ runs, assets }: { runs: readonly SiteRun[]; assets: Readonly<Record<string, Buffer>> }): SiteFile[] {
+export function buildSite({
+  runs,
+  assets,
+}: {
+  runs: readonly SiteRun[];
+  assets: Readonly<Record<string, Buffer>>;
+}): SiteFile[] {
   const sorted = [...runs].sort((a, b) => b.stamp.localeCompare(a.stamp));
-  const files: SiteFile[] = Object.entries(assets).map(([name, content]) => ({ path: `assets/${name}`, content }));
+  const files: SiteFile[] = Object.entries(assets).map(([name, content]) => ({
+    path: `assets/${name}`,
+    content,
+  }));
   files.push({ path: `assets/${RUNS_INDEX_SCRIPT_NAME}`, content: Buffer.from(RUNS_INDEX_SCRIPT) });
   for (const run of sorted) {
     const base = `runs/${run.stamp}`;
     files.push(
-      { path: `${base}/index.html`, content: Buffer.from(renderHtml({ model: run.model, assetBase: '../../assets/', indexHref: '../../' })) },
+      {
+        path: `${base}/index.html`,
+        content: Buffer.from(
+          renderHtml({ model: run.model, assetBase: '../../assets/', indexHref: '../../' }),
+        ),
+      },
       { path: `${base}/data.json`, content: Buffer.from(serialiseModel(run.model)) },
-      { path: `${base}/report.md`, content: Buffer.from(renderReportMd({ model: run.model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } })) },
+      {
+        path: `${base}/report.md`,
+        content: Buffer.from(
+          renderReportMd({ model: run.model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } }),
+        ),
+      },
       { path: `${base}/timeline.svg`, content: Buffer.from(run.svgs.timeline) },
       { path: `${base}/targets.svg`, content: Buffer.from(run.svgs.targets) },
     );
   }
-  const items = sorted.map((r) => ({ stamp: r.stamp, href: `runs/${encodeURIComponent(r.stamp)}/`, harness: r.model.run.harness, status: r.model.run.status, namespace: r.model.run.namespace }));
-  files.push({ path: 'index.html', content: Buffer.from(renderRunsIndex({ title: 'rocm-perf: instrumented fleet runs', runs: items, assetBase: 'assets/' })) });
+  const items = sorted.map((r) => ({
+    stamp: r.stamp,
+    href: `runs/${encodeURIComponent(r.stamp)}/`,
+    harness: r.model.run.harness,
+    status: r.model.run.status,
+    namespace: r.model.run.namespace,
+  }));
+  files.push({
+    path: 'index.html',
+    content: Buffer.from(
+      renderRunsIndex({ title: 'rocm-perf: instrumented fleet runs', runs: items, assetBase: 'assets/' }),
+    ),
+  });
   return files;
 }
 
@@ -52,12 +82,17 @@ export interface SiteManifest {
 }
 
 export function buildManifest(files: readonly SiteFile[]): SiteManifest {
-  const entries = files.map((f): [string, string] => [f.path, hashContent(f.content)]).sort(([a], [b]) => a.localeCompare(b));
+  const entries = files
+    .map((f): [string, string] => [f.path, hashContent(f.content)])
+    .sort(([a], [b]) => a.localeCompare(b));
   return { version: 1, files: Object.fromEntries(entries) };
 }
 
 /** What a push must do: upload new or changed files, delete files the previous manifest had and this one lacks. */
-export function planSiteSync(local: SiteManifest, remote: SiteManifest | undefined): { upload: string[]; skip: string[]; remove: string[] } {
+export function planSiteSync(
+  local: SiteManifest,
+  remote: SiteManifest | undefined,
+): { upload: string[]; skip: string[]; remove: string[] } {
   const before = remote?.files ?? {};
   const paths = Object.keys(local.files);
   return {

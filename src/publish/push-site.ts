@@ -4,7 +4,13 @@ import path from 'node:path';
 import { Client, type SFTPWrapper } from 'ssh2';
 import type { SshTarget } from '../config/schema.js';
 import { RemoteCommandError } from '../shared/errors.js';
-import { buildManifest, planSiteSync, SITE_MANIFEST, type SiteFile, type SiteManifest } from './build-site.js';
+import {
+  buildManifest,
+  planSiteSync,
+  SITE_MANIFEST,
+  type SiteFile,
+  type SiteManifest,
+} from './build-site.js';
 
 // `publish --push`: the site over SFTP to fleet.yaml's `publish` target. Incremental: the remote keeps a
 // manifest of content hashes, and files whose hash is unchanged are not sent. Atomic per file: each file is
@@ -24,9 +30,22 @@ export interface PushResult {
   removed: string[];
 }
 
-function sftpCall<T>(host: string, what: string, run: (done: (error: Error | null | undefined, value?: T) => void) => void): Promise<T> {
+function sftpCall<T>(
+  host: string,
+  what: string,
+  run: (done: (error: Error | null | undefined, value?: T) => void) => void,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    run((error, value) => (error ? reject(new RemoteCommandError({ host, command: `sftp ${what}`, exitCode: undefined, stderrTail: error.message }, { cause: error })) : resolve(value as T)));
+    run((error, value) =>
+      error
+        ? reject(
+            new RemoteCommandError(
+              { host, command: `sftp ${what}`, exitCode: undefined, stderrTail: error.message },
+              { cause: error },
+            ),
+          )
+        : resolve(value as T),
+    );
   });
 }
 
@@ -36,16 +55,31 @@ async function readIdentity(ssh: SshTarget): Promise<Buffer | undefined> {
   try {
     return await readFile(file);
   } catch (error) {
-    throw new RemoteCommandError({ host: ssh.host, command: 'ssh', exitCode: undefined, stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}` });
+    throw new RemoteCommandError({
+      host: ssh.host,
+      command: 'ssh',
+      exitCode: undefined,
+      stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}`,
+    });
   }
 }
 
-async function connectSftp(ssh: SshTarget, timeoutMs: number): Promise<{ client: Client; sftp: SFTPWrapper }> {
+async function connectSftp(
+  ssh: SshTarget,
+  timeoutMs: number,
+): Promise<{ client: Client; sftp: SFTPWrapper }> {
   const client = new Client();
   const privateKey = await readIdentity(ssh);
   await new Promise<void>((resolve, reject) => {
     client.once('ready', resolve);
-    client.once('error', (error) => reject(new RemoteCommandError({ host: ssh.host, command: 'ssh', exitCode: undefined, stderrTail: error.message }, { cause: error, hint: 'check publish.ssh in fleet.yaml' })));
+    client.once('error', (error) =>
+      reject(
+        new RemoteCommandError(
+          { host: ssh.host, command: 'ssh', exitCode: undefined, stderrTail: error.message },
+          { cause: error, hint: 'check publish.ssh in fleet.yaml' },
+        ),
+      ),
+    );
     client.connect({
       host: ssh.host,
       port: ssh.port ?? 22,
@@ -86,11 +120,19 @@ async function uploadAtomic(sftp: SFTPWrapper, host: string, remote: string, con
   await sftpCall(host, `rename ${temp}`, (done) => sftp.ext_openssh_rename(temp, remote, done));
 }
 
-export async function pushSite({ ssh, remotePath, files, timeoutMs = 20_000 }: PushSiteOptions): Promise<PushResult> {
+export async function pushSite({
+  ssh,
+  remotePath,
+  files,
+  timeoutMs = 20_000,
+}: PushSiteOptions): Promise<PushResult> {
   const { client, sftp } = await connectSftp(ssh, timeoutMs);
   try {
     const manifest = buildManifest(files);
-    const plan = planSiteSync(manifest, await readRemoteManifest(sftp, path.posix.join(remotePath, SITE_MANIFEST)));
+    const plan = planSiteSync(
+      manifest,
+      await readRemoteManifest(sftp, path.posix.join(remotePath, SITE_MANIFEST)),
+    );
     const byPath = new Map(files.map((f) => [f.path, f]));
     const last = new Set(['index.html']);
     const order = [...plan.upload.filter((p) => !last.has(p)), ...plan.upload.filter((p) => last.has(p))];
@@ -101,9 +143,16 @@ export async function pushSite({ ssh, remotePath, files, timeoutMs = 20_000 }: P
       await uploadAtomic(sftp, ssh.host, remote, byPath.get(relative)!.content);
     }
     await ensureDir(sftp, ssh.host, remotePath, dirs);
-    await uploadAtomic(sftp, ssh.host, path.posix.join(remotePath, SITE_MANIFEST), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+    await uploadAtomic(
+      sftp,
+      ssh.host,
+      path.posix.join(remotePath, SITE_MANIFEST),
+      Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+    );
     for (const relative of plan.remove) {
-      await new Promise<void>((resolve) => sftp.unlink(path.posix.join(remotePath, relative), () => resolve()));
+      await new Promise<void>((resolve) =>
+        sftp.unlink(path.posix.join(remotePath, relative), () => resolve()),
+      );
     }
     return { uploaded: order, skipped: plan.skip, removed: plan.remove };
   } finally {

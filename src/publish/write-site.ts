@@ -5,7 +5,13 @@ import { buildManifest, SITE_MANIFEST, type SiteFile } from './build-site.js';
 // Writes the site into a fresh directory beside `out`, then swaps it in, so a web server pointed at `out` never
 // serves half a site.
 
-export async function writeSite({ out, files }: { out: string; files: readonly SiteFile[] }): Promise<string> {
+export async function writeSite({
+  out,
+  files,
+}: {
+  out: string;
+  files: readonly SiteFile[];
+}): Promise<string> {
   const target = path.resolve(out);
   const staging = `${target}.staging-${process.pid}`;
   await rm(staging, { recursive: true, force: true });

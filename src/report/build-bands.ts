@@ -17,9 +17,15 @@ export function buildBands(trace: TargetTrace, node: string): Band[] {
   const record: Interval = [trace.startMs, trace.endMs];
   if (!(record[1] > record[0])) return [];
   const joinGapMs = Math.max(1000, (record[1] - record[0]) * 0.005);
-  const steps = mergeIntervals(trace.steps.map((s) => clampTo([s.startMs, s.endMs], record)), joinGapMs);
+  const steps = mergeIntervals(
+    trace.steps.map((s) => clampTo([s.startMs, s.endMs], record)),
+    joinGapMs,
+  );
   const uploadSpans = trace.uploads.filter(isUploadSpan);
-  const uploads = mergeIntervals(uploadSpans.map((u) => clampTo([u.startMs, u.endMs], record)), joinGapMs);
+  const uploads = mergeIntervals(
+    uploadSpans.map((u) => clampTo([u.startMs, u.endMs], record)),
+    joinGapMs,
+  );
   const cuts = [...new Set([record[0], record[1], ...steps.flat(), ...uploads.flat()])].sort((a, b) => a - b);
   const segments: { phase: Phase; startMs: number; endMs: number }[] = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
@@ -59,13 +65,19 @@ function describe(
   uploads: readonly TraceUpload[],
 ): Pick<Band, 'commands' | 'bytes'> {
   if (band.phase === 'steps') {
-    const covered = trace.steps.filter((s) => overlaps(s, band) || (s.startMs === s.endMs && s.startMs >= band.startMs && s.startMs < band.endMs));
+    const covered = trace.steps.filter(
+      (s) =>
+        overlaps(s, band) || (s.startMs === s.endMs && s.startMs >= band.startMs && s.startMs < band.endMs),
+    );
     return { commands: covered.map(describeStep), bytes: null };
   }
   if (band.phase === 'upload') {
     const covered = uploads.filter((u) => overlaps(u, band));
     const known = covered.filter((u) => u.bytes !== null);
-    return { commands: summariseUploads(covered), bytes: known.length ? known.reduce((s, u) => s + (u.bytes ?? 0), 0) : null };
+    return {
+      commands: summariseUploads(covered),
+      bytes: known.length ? known.reduce((s, u) => s + (u.bytes ?? 0), 0) : null,
+    };
   }
   return { commands: [], bytes: null };
 }
@@ -87,7 +99,10 @@ function summariseUploads(uploads: readonly TraceUpload[]): string[] {
     groups.set(key, group);
   }
   const lines = [...groups.entries()].map(([key, g]) => {
-    const size = g.unknown === g.count ? 'size not recorded' : formatBytes(g.bytes) + (g.unknown ? `, ${g.unknown} unsized` : '');
+    const size =
+      g.unknown === g.count
+        ? 'size not recorded'
+        : formatBytes(g.bytes) + (g.unknown ? `, ${g.unknown} unsized` : '');
     return `${key.replace(' ', ` ${g.count}× `)} (${size})`;
   });
   return lines.length > 12 ? [...lines.slice(0, 11), `… ${lines.length - 11} more`] : lines;

@@ -7,7 +7,13 @@ import type {
   YAXisComponentOption,
 } from 'echarts';
 import type { DataFile } from './data-file.js';
-import { buildChartLayout, builderColour, PHASE_LEGEND, USAGE_HEIGHT_PX, type ChartLayout } from './chart-style.js';
+import {
+  buildChartLayout,
+  builderColour,
+  PHASE_LEGEND,
+  USAGE_HEIGHT_PX,
+  type ChartLayout,
+} from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
@@ -27,7 +33,10 @@ export function buildChartLayoutFor(model: DataFile): ChartLayout {
   return buildChartLayout(model.timeline.lanes.length);
 }
 
-export function buildChartOption(model: DataFile, { interactive, selected = {} }: ChartOptions): EChartsOption {
+export function buildChartOption(
+  model: DataFile,
+  { interactive, selected = {} }: ChartOptions,
+): EChartsOption {
   const layout = buildChartLayoutFor(model);
   const isOn = (name: string): boolean => selected[name] !== false;
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
@@ -54,8 +63,12 @@ export function buildChartOption(model: DataFile, { interactive, selected = {} }
 function buildTitle(model: DataFile): EChartsOption['title'] {
   const { run, summary } = model;
   const where = run.namespace ? ` into ${run.namespace}` : '';
-  const plan = summary.plannedMakespanSeconds === null ? '' : ` · plan ${formatDuration(summary.plannedMakespanSeconds)}`;
-  const lb = summary.lowerBoundSeconds === null ? '' : ` · lower bound ${formatDuration(summary.lowerBoundSeconds)}`;
+  const plan =
+    summary.plannedMakespanSeconds === null
+      ? ''
+      : ` · plan ${formatDuration(summary.plannedMakespanSeconds)}`;
+  const lb =
+    summary.lowerBoundSeconds === null ? '' : ` · lower bound ${formatDuration(summary.lowerBoundSeconds)}`;
   const live = run.status === 'running' ? ' · LIVE' : '';
   return {
     left: 12,
@@ -91,8 +104,13 @@ function buildLegends(model: DataFile, selected: Readonly<Record<string, boolean
 
 function buildTimeAxis(model: DataFile, gridIndex: number): XAXisComponentOption {
   const { originMs } = model.timeline;
-  const planEnd = Math.max(model.summary.plannedMakespanSeconds ?? 0, model.summary.lowerBoundSeconds ?? 0) * 1000;
-  const endMs = Math.max(model.timeline.endMs, originMs + planEnd, ...model.timeline.planned.map((p) => p.endMs));
+  const planEnd =
+    Math.max(model.summary.plannedMakespanSeconds ?? 0, model.summary.lowerBoundSeconds ?? 0) * 1000;
+  const endMs = Math.max(
+    model.timeline.endMs,
+    originMs + planEnd,
+    ...model.timeline.planned.map((p) => p.endMs),
+  );
   const span = Math.max(endMs - originMs, 1000);
   return {
     type: 'time',
@@ -157,7 +175,12 @@ function buildUsageSeries(model: DataFile): LineSeriesOption[] {
       showSymbol: false,
       connectNulls: false,
       color: colour,
-      lineStyle: { color: colour, width: series.metric === 'cpu' ? 1.6 : 1.4, type: series.metric === 'cpu' ? 'solid' : 'dashed', opacity: 0.9 },
+      lineStyle: {
+        color: colour,
+        width: series.metric === 'cpu' ? 1.6 : 1.4,
+        type: series.metric === 'cpu' ? 'solid' : 'dashed',
+        opacity: 0.9,
+      },
       emphasis: { focus: 'series' },
       z: series.metric === 'cpu' ? 4 : 3,
     };
@@ -204,8 +227,15 @@ function describePlanned(model: DataFile, index: number): string[] {
   if (!planned) return [];
   const actual = model.summary.targets.find((t) => t.target === planned.target);
   const rel = (ms: number): string => formatDuration((ms - model.timeline.originMs) / 1000);
-  const actualText = actual?.startMs != null && actual.endMs != null ? `actual: ${actual.node}, +${rel(actual.startMs)} → +${rel(actual.endMs)}` : 'actual: not run';
-  return [`plan: ${planned.target} on ${planned.node}`, `planned: +${rel(planned.startMs)} → +${rel(planned.endMs)}`, actualText];
+  const actualText =
+    actual?.startMs != null && actual.endMs != null
+      ? `actual: ${actual.node}, +${rel(actual.startMs)} → +${rel(actual.endMs)}`
+      : 'actual: not run';
+  return [
+    `plan: ${planned.target} on ${planned.node}`,
+    `planned: +${rel(planned.startMs)} → +${rel(planned.endMs)}`,
+    actualText,
+  ];
 }
 
 function describeCritical(model: DataFile, index: number): string[] {

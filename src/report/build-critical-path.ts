@@ -15,7 +15,11 @@ export interface CriticalPath {
   seconds: number | null;
 }
 
-export function buildCriticalPath({ targets, deps, toleranceMs = 60_000 }: CriticalPathOptions): CriticalPath {
+export function buildCriticalPath({
+  targets,
+  deps,
+  toleranceMs = 60_000,
+}: CriticalPathOptions): CriticalPath {
   const timed = targets.filter((t): t is Timed => t.startMs !== null && t.endMs !== null);
   const byName = new Map(timed.map((t) => [t.target, t]));
   const last = [...timed].sort((a, b) => b.endMs - a.endMs || a.target.localeCompare(b.target))[0];
@@ -24,7 +28,10 @@ export function buildCriticalPath({ targets, deps, toleranceMs = 60_000 }: Criti
   const path = [current.target];
   for (;;) {
     const start = current.startMs;
-    const candidates: Timed[] = [...(deps[current.target] ?? []).flatMap((d) => byName.get(d) ?? []), ...previousOnNode(timed, current)];
+    const candidates: Timed[] = [
+      ...(deps[current.target] ?? []).flatMap((d) => byName.get(d) ?? []),
+      ...previousOnNode(timed, current),
+    ];
     const waitedFor: Timed | undefined = candidates
       .filter((c) => c.endMs <= start + toleranceMs && !path.includes(c.target))
       .sort((a, b) => b.endMs - a.endMs || a.target.localeCompare(b.target))[0];
@@ -38,7 +45,9 @@ export function buildCriticalPath({ targets, deps, toleranceMs = 60_000 }: Criti
 type Timed = TargetSummary & { startMs: number; endMs: number };
 
 function previousOnNode(all: readonly Timed[], target: Timed): Timed[] {
-  const before = all.filter((t) => t.node === target.node && t.target !== target.target && t.startMs < target.startMs);
+  const before = all.filter(
+    (t) => t.node === target.node && t.target !== target.target && t.startMs < target.startMs,
+  );
   const previous = before.sort((a, b) => b.startMs - a.startMs)[0];
   return previous ? [previous] : [];
 }

@@ -1,6 +1,18 @@
-import type { CustomSeriesOption, CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams, CustomSeriesRenderItemReturn } from 'echarts';
+import type {
+  CustomSeriesOption,
+  CustomSeriesRenderItemAPI,
+  CustomSeriesRenderItemParams,
+  CustomSeriesRenderItemReturn,
+} from 'echarts';
 import type { Band, DataFile } from './data-file.js';
-import { builderColour, CRITICAL_COLOUR, lighten, PHASE_LEGEND, PLAN_COLOUR, SETUP_EXPORT_COLOUR } from './chart-style.js';
+import {
+  builderColour,
+  CRITICAL_COLOUR,
+  lighten,
+  PHASE_LEGEND,
+  PLAN_COLOUR,
+  SETUP_EXPORT_COLOUR,
+} from './chart-style.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
 // The Gantt half of the chart: one custom series per target (bars banded by phase), the plan strip, the
@@ -14,7 +26,15 @@ export interface GanttContext {
   laneIndex: Map<string, number>;
 }
 
-type Item = [startMs: number, endMs: number, lane: number, phase: number, colour: number, labelled: number, band: number];
+type Item = [
+  startMs: number,
+  endMs: number,
+  lane: number,
+  phase: number,
+  colour: number,
+  labelled: number,
+  band: number,
+];
 
 interface Rect {
   x: number;
@@ -24,7 +44,12 @@ interface Rect {
 }
 
 /** The lane's rectangle for [start, end] in the lane, between fractions `top` and `bottom` of its height. */
-function laneRect(params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI, top: number, bottom: number): Rect | undefined {
+function laneRect(
+  params: CustomSeriesRenderItemParams,
+  api: CustomSeriesRenderItemAPI,
+  top: number,
+  bottom: number,
+): Rect | undefined {
   const lane = api.value(2) as number;
   const [x0, yMid] = api.coord([api.value(0), lane]) as [number, number];
   const [x1] = api.coord([api.value(1), lane]) as [number, number];
@@ -33,53 +58,103 @@ function laneRect(params: CustomSeriesRenderItemParams, api: CustomSeriesRenderI
   const left = Math.max(x0, coord.x);
   const right = Math.min(x1, coord.x + coord.width);
   if (right < left) return undefined;
-  return { x: left, y: yMid - laneHeight / 2 + laneHeight * top, width: Math.max(right - left, 1), height: laneHeight * (bottom - top) };
+  return {
+    x: left,
+    y: yMid - laneHeight / 2 + laneHeight * top,
+    width: Math.max(right - left, 1),
+    height: laneHeight * (bottom - top),
+  };
 }
 
-function renderBand(params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn {
+function renderBand(
+  params: CustomSeriesRenderItemParams,
+  api: CustomSeriesRenderItemAPI,
+): CustomSeriesRenderItemReturn {
   const rect = laneRect(params, api, 0.1, 0.66);
   if (!rect) return null;
   const colour = builderColour(api.value(4) as number);
   const phase = api.value(3) as number;
   const fill = [colour, lighten(colour, 0.55), SETUP_EXPORT_COLOUR, lighten(colour, 0.8)][phase]!;
-  const style = { fill, stroke: phase === 3 ? colour : '#ffffff', lineWidth: phase === 3 ? 1 : 0.5, lineDash: phase === 3 ? [4, 3] : undefined };
+  const style = {
+    fill,
+    stroke: phase === 3 ? colour : '#ffffff',
+    lineWidth: phase === 3 ? 1 : 0.5,
+    lineDash: phase === 3 ? [4, 3] : undefined,
+  };
   const text = api.value(5) === 1 && rect.width > 40 ? params.seriesName : undefined;
   return {
     type: 'rect',
     shape: rect,
     style,
-    textContent: text ? { style: { text, fill: '#111', fontSize: 11, width: rect.width - 6, overflow: 'truncate' } } : undefined,
+    textContent: text
+      ? { style: { text, fill: '#111', fontSize: 11, width: rect.width - 6, overflow: 'truncate' } }
+      : undefined,
     textConfig: text ? { position: 'insideLeft' } : undefined,
   } as CustomSeriesRenderItemReturn;
 }
 
-function renderPlan(params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn {
+function renderPlan(
+  params: CustomSeriesRenderItemParams,
+  api: CustomSeriesRenderItemAPI,
+): CustomSeriesRenderItemReturn {
   const rect = laneRect(params, api, 0.72, 0.9);
   if (!rect) return null;
-  return { type: 'rect', shape: rect, style: { fill: 'rgba(85,85,85,0.08)', stroke: PLAN_COLOUR, lineWidth: 1, lineDash: [3, 2] } };
+  return {
+    type: 'rect',
+    shape: rect,
+    style: { fill: 'rgba(85,85,85,0.08)', stroke: PLAN_COLOUR, lineWidth: 1, lineDash: [3, 2] },
+  };
 }
 
-function renderCritical(params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI): CustomSeriesRenderItemReturn {
+function renderCritical(
+  params: CustomSeriesRenderItemParams,
+  api: CustomSeriesRenderItemAPI,
+): CustomSeriesRenderItemReturn {
   const rect = laneRect(params, api, 0.06, 0.7);
   if (!rect) return null;
   return { type: 'rect', shape: rect, style: { fill: 'none', stroke: CRITICAL_COLOUR, lineWidth: 2.5 } };
 }
 
 export function buildGanttSeries(context: GanttContext): CustomSeriesOption[] {
-  return [...buildTargetSeries(context), buildPlanSeries(context), buildCriticalSeries(context), ...buildPhaseKeys()];
+  return [
+    ...buildTargetSeries(context),
+    buildPlanSeries(context),
+    buildCriticalSeries(context),
+    ...buildPhaseKeys(),
+  ];
 }
 
 function buildTargetSeries({ model, isOn, laneIndex }: GanttContext): CustomSeriesOption[] {
-  const targets = [...new Set([...model.summary.targets.map((t) => t.target), ...model.timeline.bands.map((b) => b.target)])].sort();
+  const targets = [
+    ...new Set([...model.summary.targets.map((t) => t.target), ...model.timeline.bands.map((b) => b.target)]),
+  ].sort();
   const builderOf = new Map(model.timeline.lanes.map((l) => [l.node, l.builder]));
   const visiblePhase = (band: Band): boolean =>
-    isOn(band.phase === 'steps' ? PHASE_LEGEND.steps : band.phase === 'upload' ? PHASE_LEGEND.upload : PHASE_LEGEND.setupExport);
+    isOn(
+      band.phase === 'steps'
+        ? PHASE_LEGEND.steps
+        : band.phase === 'upload'
+          ? PHASE_LEGEND.upload
+          : PHASE_LEGEND.setupExport,
+    );
   return targets.map((target) => {
-    const bands = model.timeline.bands.map((band, index) => ({ band, index })).filter(({ band }) => band.target === target);
-    const widest = [...bands].sort((a, b) => b.band.endMs - b.band.startMs - (a.band.endMs - a.band.startMs))[0]?.index;
+    const bands = model.timeline.bands
+      .map((band, index) => ({ band, index }))
+      .filter(({ band }) => band.target === target);
+    const widest = [...bands].sort(
+      (a, b) => b.band.endMs - b.band.startMs - (a.band.endMs - a.band.startMs),
+    )[0]?.index;
     const data: Item[] = bands
       .filter(({ band }) => isOn(builderOf.get(band.node) ?? band.node) && visiblePhase(band))
-      .map(({ band, index }) => [band.startMs, band.endMs, laneIndex.get(band.node) ?? 0, PHASE_CODE[band.phase], laneIndex.get(band.node) ?? 0, index === widest ? 1 : 0, index]);
+      .map(({ band, index }) => [
+        band.startMs,
+        band.endMs,
+        laneIndex.get(band.node) ?? 0,
+        PHASE_CODE[band.phase],
+        laneIndex.get(band.node) ?? 0,
+        index === widest ? 1 : 0,
+        index,
+      ]);
     return {
       type: 'custom',
       id: `target:${target}`,
@@ -104,8 +179,22 @@ function buildPlanSeries({ model, isOn, laneIndex }: GanttContext): CustomSeries
   const { plannedMakespanSeconds, lowerBoundSeconds } = model.summary;
   const origin = model.timeline.originMs;
   const marks = [
-    ...(plannedMakespanSeconds === null ? [] : [{ xAxis: origin + plannedMakespanSeconds * 1000, name: `planned makespan ${formatDuration(plannedMakespanSeconds)}` }]),
-    ...(lowerBoundSeconds === null ? [] : [{ xAxis: origin + lowerBoundSeconds * 1000, name: `lower bound ${formatDuration(lowerBoundSeconds)}` }]),
+    ...(plannedMakespanSeconds === null
+      ? []
+      : [
+          {
+            xAxis: origin + plannedMakespanSeconds * 1000,
+            name: `planned makespan ${formatDuration(plannedMakespanSeconds)}`,
+          },
+        ]),
+    ...(lowerBoundSeconds === null
+      ? []
+      : [
+          {
+            xAxis: origin + lowerBoundSeconds * 1000,
+            name: `lower bound ${formatDuration(lowerBoundSeconds)}`,
+          },
+        ]),
   ];
   return {
     type: 'custom',
@@ -119,7 +208,13 @@ function buildPlanSeries({ model, isOn, laneIndex }: GanttContext): CustomSeries
     data,
     z: 1,
     markLine: marks.length
-      ? { symbol: 'none', silent: true, lineStyle: { color: PLAN_COLOUR, type: 'dashed' }, label: { formatter: '{b}', position: 'end', fontSize: 10, color: '#444' }, data: marks }
+      ? {
+          symbol: 'none',
+          silent: true,
+          lineStyle: { color: PLAN_COLOUR, type: 'dashed' },
+          label: { formatter: '{b}', position: 'end', fontSize: 10, color: '#444' },
+          data: marks,
+        }
       : undefined,
   };
 }
@@ -128,7 +223,10 @@ function buildCriticalSeries({ model, isOn, laneIndex }: GanttContext): CustomSe
   const builderOf = new Map(model.timeline.lanes.map((l) => [l.node, l.builder]));
   const data = model.summary.targets
     .map((t, index) => ({ t, index }))
-    .filter(({ t }) => t.onCriticalPath && t.startMs !== null && isOn(t.target) && isOn(builderOf.get(t.node) ?? t.node))
+    .filter(
+      ({ t }) =>
+        t.onCriticalPath && t.startMs !== null && isOn(t.target) && isOn(builderOf.get(t.node) ?? t.node),
+    )
     .map(({ t, index }) => [t.startMs!, t.endMs ?? model.timeline.endMs, laneIndex.get(t.node) ?? 0, index]);
   return {
     type: 'custom',
@@ -151,7 +249,16 @@ function buildPhaseKeys(): CustomSeriesOption[] {
     [PHASE_LEGEND.upload, '#a8a8a8'],
     [PHASE_LEGEND.setupExport, SETUP_EXPORT_COLOUR],
   ] as const;
-  return keys.map(([name, color]) => ({ type: 'custom', id: name, name, renderItem: () => null, itemStyle: { color }, data: [], xAxisIndex: 0, yAxisIndex: 0 }));
+  return keys.map(([name, color]) => ({
+    type: 'custom',
+    id: name,
+    name,
+    renderItem: () => null,
+    itemStyle: { color },
+    data: [],
+    xAxisIndex: 0,
+    yAxisIndex: 0,
+  }));
 }
 
 export function describeBand(model: DataFile, band: Band): string[] {
@@ -159,6 +266,13 @@ export function describeBand(model: DataFile, band: Band): string[] {
   const seconds = (band.endMs - band.startMs) / 1000;
   const phase = band.phase === 'setup' || band.phase === 'export' ? 'setup/export' : band.phase;
   const head = `${band.target} on ${band.node} · ${phase} ${formatDuration(seconds)}${band.bytes === null ? '' : ` · ${formatBytes(band.bytes)}`}`;
-  const totals = target ? `build ${formatDuration(target.buildSeconds)} of total ${formatDuration(target.totalSeconds)} (${model.run.harness})` : '';
-  return [head, totals, ...band.commands.slice(0, 25), ...(band.commands.length > 25 ? [`… ${band.commands.length - 25} more`] : [])].filter(Boolean);
+  const totals = target
+    ? `build ${formatDuration(target.buildSeconds)} of total ${formatDuration(target.totalSeconds)} (${model.run.harness})`
+    : '';
+  return [
+    head,
+    totals,
+    ...band.commands.slice(0, 25),
+    ...(band.commands.length > 25 ? [`… ${band.commands.length - 25} more`] : []),
+  ].filter(Boolean);
 }

@@ -1,4 +1,11 @@
-import { DATA_VERSION, type DataFile, type RunInfo, type StreamSummary, type Summary, type TargetSummary } from './data-file.js';
+import {
+  DATA_VERSION,
+  type DataFile,
+  type RunInfo,
+  type StreamSummary,
+  type Summary,
+  type TargetSummary,
+} from './data-file.js';
 import { buildCriticalPath } from './build-critical-path.js';
 import { buildNodes } from './build-nodes.js';
 import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary.js';
@@ -52,7 +59,9 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
   const sccache = buildSccacheSummary({ records: inputs.sccache, prefix: inputs.run?.sccachePrefix, nodeOf });
   const registry = buildRegistrySummary(inputs.registry);
   const streams: Record<string, StreamSummary> = Object.fromEntries(
-    [...inputs.streams].sort((a, b) => a.name.localeCompare(b.name)).map((s) => [s.name, buildStreamSummary(s, live)]),
+    [...inputs.streams]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((s) => [s.name, buildStreamSummary(s, live)]),
   );
   return {
     harness: inputs.run?.harness ?? 'unknown',
@@ -64,7 +73,11 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
     nodes: buildNodes({ lanes, targets, samples: inputs.samples, window }),
     sccache,
     registry,
-    criticalPath: { measured: criticalPath.targets, measuredSeconds: criticalPath.seconds, planned: [...(inputs.plan?.criticalPath ?? [])] },
+    criticalPath: {
+      measured: criticalPath.targets,
+      measuredSeconds: criticalPath.seconds,
+      planned: [...(inputs.plan?.criticalPath ?? [])],
+    },
     streams,
     warnings: buildWarnings({ inputs, streams, targets, sccache, registry, live }),
   };
@@ -106,9 +119,19 @@ function buildLanes(inputs: RunInputs): { node: string; builder: string }[] {
   return lanes;
 }
 
-function buildWindow({ inputs, targets, live }: { inputs: RunInputs; targets: TargetSummary[]; live: boolean }): Interval | undefined {
+function buildWindow({
+  inputs,
+  targets,
+  live,
+}: {
+  inputs: RunInputs;
+  targets: TargetSummary[];
+  live: boolean;
+}): Interval | undefined {
   const starts = targets.flatMap((t) => (t.startMs === null ? [] : [t.startMs]));
-  const ends = targets.flatMap((t) => (t.endMs === null ? (t.startMs !== null && live ? [inputs.generatedAtMs] : []) : [t.endMs]));
+  const ends = targets.flatMap((t) =>
+    t.endMs === null ? (t.startMs !== null && live ? [inputs.generatedAtMs] : []) : [t.endMs],
+  );
   if (starts.length === 0 || ends.length === 0) return undefined;
   const origin = inputs.run?.measuredStartedAtMs ?? Math.min(...starts);
   const end = Math.max(...ends);
@@ -136,10 +159,17 @@ function depsOf(inputs: RunInputs): Record<string, readonly string[]> {
 function buildPlanned(inputs: RunInputs, originMs: number): DataFile['timeline']['planned'] {
   return Object.entries(inputs.plan?.targets ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([target, t]) => ({ target, node: t.node, startMs: originMs + t.startSeconds * 1000, endMs: originMs + t.finishSeconds * 1000 }));
+    .map(([target, t]) => ({
+      target,
+      node: t.node,
+      startMs: originMs + t.startSeconds * 1000,
+      endMs: originMs + t.finishSeconds * 1000,
+    }));
 }
 
 function buildAddressLookup(inputs: RunInputs): (address: string) => string {
-  const map = new Map((inputs.run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name] as const] : [])));
+  const map = new Map(
+    (inputs.run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name] as const] : [])),
+  );
   return (address) => map.get(address) ?? address;
 }

@@ -24,7 +24,8 @@ export function buildNodes({ lanes, targets, samples, window }: NodesOptions): N
   return lanes.map(({ node, builder }) => {
     const mine = targets.filter((t) => t.node === node);
     const spans = mine.flatMap((t): Interval[] => {
-      const clipped = t.startMs !== null && window ? clipInterval([t.startMs, t.endMs ?? window[1]], window) : undefined;
+      const clipped =
+        t.startMs !== null && window ? clipInterval([t.startMs, t.endMs ?? window[1]], window) : undefined;
       return clipped ? [clipped] : [];
     });
     const makespanMs = window ? window[1] - window[0] : 0;
@@ -41,8 +42,16 @@ export function buildNodes({ lanes, targets, samples, window }: NodesOptions): N
   });
 }
 
-function sampleFigures(samples: readonly Sample[]): Pick<NodeSummary, 'cpuMeanPct' | 'cpuPeakPct' | 'memPeakPct' | 'samples' | 'sampleGaps'> {
-  let [cpuSum, cpuCount, cpuPeak, memPeak, gaps] = [0, 0, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
+function sampleFigures(
+  samples: readonly Sample[],
+): Pick<NodeSummary, 'cpuMeanPct' | 'cpuPeakPct' | 'memPeakPct' | 'samples' | 'sampleGaps'> {
+  let [cpuSum, cpuCount, cpuPeak, memPeak, gaps] = [
+    0,
+    0,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    0,
+  ];
   for (const sample of samples) {
     if (!sample.ok) {
       gaps += 1;

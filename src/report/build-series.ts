@@ -22,8 +22,14 @@ export function buildSeries({ samples, lanes, pointsPerSeries }: SeriesOptions):
     const mine = (byNode.get(node) ?? []).sort((a, b) => a.tsMs - b.tsMs);
     if (mine.length === 0) continue;
     for (const metric of ['cpu', 'mem'] as const) {
-      const raw: SeriesPoint[] = mine.map((s) => [s.tsMs, s.ok ? (metric === 'cpu' ? s.cpuBusyPct : s.memUsedPct) : null]);
-      const points = downsampleSeries(trimGaps(raw), pointsPerSeries).map(([t, v]): SeriesPoint => [Math.round(t), v === null ? null : Math.round(v * 10) / 10]);
+      const raw: SeriesPoint[] = mine.map((s) => [
+        s.tsMs,
+        s.ok ? (metric === 'cpu' ? s.cpuBusyPct : s.memUsedPct) : null,
+      ]);
+      const points = downsampleSeries(trimGaps(raw), pointsPerSeries).map(([t, v]): SeriesPoint => [
+        Math.round(t),
+        v === null ? null : Math.round(v * 10) / 10,
+      ]);
       series.push({ node, builder, metric, points });
     }
   }

@@ -20,18 +20,48 @@ export function buildTargetsChartOption(model: DataFile): EChartsOption {
         .filter((b) => (name === 'other' ? b.phase === 'setup' || b.phase === 'export' : b.phase === name))
         .reduce((sum, b) => sum + (b.endMs - b.startMs) / 1000, 0);
       const colour = builderColour(laneIndex.get(t.node) ?? 0);
-      return { value: Math.round(seconds), itemStyle: { color: name === 'steps' ? colour : name === 'upload' ? lighten(colour, 0.55) : SETUP_EXPORT_COLOUR } };
+      return {
+        value: Math.round(seconds),
+        itemStyle: {
+          color: name === 'steps' ? colour : name === 'upload' ? lighten(colour, 0.55) : SETUP_EXPORT_COLOUR,
+        },
+      };
     });
-  const series = (name: string, key: 'steps' | 'upload' | 'other'): BarSeriesOption => ({ type: 'bar', name, stack: 'total', barWidth: 16, data: phase(key) });
+  const series = (name: string, key: 'steps' | 'upload' | 'other'): BarSeriesOption => ({
+    type: 'bar',
+    name,
+    stack: 'total',
+    barWidth: 16,
+    data: phase(key),
+  });
   return {
     animation: false,
     backgroundColor: '#ffffff',
     textStyle: { fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif' },
-    title: { text: `Build vs total per target (${model.run.harness} harness)`, left: 12, top: 6, textStyle: { fontSize: 14 } },
-    legend: { top: 32, left: 170, data: ['build (steps)', 'upload', 'setup/export'], itemStyle: { color: '#888' } },
+    title: {
+      text: `Build vs total per target (${model.run.harness} harness)`,
+      left: 12,
+      top: 6,
+      textStyle: { fontSize: 14 },
+    },
+    legend: {
+      top: 32,
+      left: 170,
+      data: ['build (steps)', 'upload', 'setup/export'],
+      itemStyle: { color: '#888' },
+    },
     grid: { left: 170, right: 60, top: 62, bottom: 28 },
-    xAxis: { type: 'value', axisLabel: { formatter: (value: number) => formatDuration(value) }, splitLine: { lineStyle: { color: '#eee' } } },
-    yAxis: { type: 'category', inverse: true, data: targets.map((t) => `${t.target} (${t.node})`), axisTick: { show: false } },
+    xAxis: {
+      type: 'value',
+      axisLabel: { formatter: (value: number) => formatDuration(value) },
+      splitLine: { lineStyle: { color: '#eee' } },
+    },
+    yAxis: {
+      type: 'category',
+      inverse: true,
+      data: targets.map((t) => `${t.target} (${t.node})`),
+      axisTick: { show: false },
+    },
     series: [series('build (steps)', 'steps'), series('upload', 'upload'), series('setup/export', 'other')],
   };
 }

@@ -24,7 +24,11 @@ export interface TargetContext {
 export function buildTargets(context: TargetContext): TargetsResult {
   const { inputs } = context;
   const traces = new Map(inputs.traces.map((trace) => [trace.target, trace]));
-  const names = new Set([...traces.keys(), ...Object.keys(inputs.run?.targets ?? {}), ...Object.keys(inputs.plan?.targets ?? {})]);
+  const names = new Set([
+    ...traces.keys(),
+    ...Object.keys(inputs.run?.targets ?? {}),
+    ...Object.keys(inputs.plan?.targets ?? {}),
+  ]);
   const targets: TargetSummary[] = [];
   const bands: Band[] = [];
   for (const name of [...names].sort()) {
@@ -33,7 +37,8 @@ export function buildTargets(context: TargetContext): TargetsResult {
     const trace = traces.get(name);
     targets.push(buildTargetSummary({ context, name, node, trace, outcome }));
     if (trace) bands.push(...buildBands(trace, node));
-    else if (outcome?.status === 'running') bands.push(runningBand({ name, node, startMs: outcome.startedAtMs, nowMs: inputs.generatedAtMs }));
+    else if (outcome?.status === 'running')
+      bands.push(runningBand({ name, node, startMs: outcome.startedAtMs, nowMs: inputs.generatedAtMs }));
   }
   return { targets, bands };
 }
@@ -72,15 +77,37 @@ function buildTargetSummary({ context, name, node, trace, outcome }: TargetSumma
   };
 }
 
-function spanOf(trace: TargetTrace | undefined, outcome: TargetOutcome | undefined): { startMs: number | null; endMs: number | null } {
+function spanOf(
+  trace: TargetTrace | undefined,
+  outcome: TargetOutcome | undefined,
+): { startMs: number | null; endMs: number | null } {
   if (trace) return { startMs: trace.startMs, endMs: trace.endMs };
-  if (outcome?.status === 'ok' || outcome?.status === 'failed') return { startMs: outcome.startedAtMs, endMs: outcome.finishedAtMs };
+  if (outcome?.status === 'ok' || outcome?.status === 'failed')
+    return { startMs: outcome.startedAtMs, endMs: outcome.finishedAtMs };
   if (outcome?.status === 'running') return { startMs: outcome.startedAtMs, endMs: null };
   return { startMs: null, endMs: null };
 }
 
-function runningBand({ name, node, startMs, nowMs }: { name: string; node: string; startMs: number; nowMs: number }): Band {
-  return { target: name, node, phase: 'running', startMs, endMs: Math.max(startMs, nowMs), commands: [], bytes: null };
+function runningBand({
+  name,
+  node,
+  startMs,
+  nowMs,
+}: {
+  name: string;
+  node: string;
+  startMs: number;
+  nowMs: number;
+}): Band {
+  return {
+    target: name,
+    node,
+    phase: 'running',
+    startMs,
+    endMs: Math.max(startMs, nowMs),
+    commands: [],
+    bytes: null,
+  };
 }
 
 export function round(value: number, digits = 3): number {

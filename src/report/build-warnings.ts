@@ -36,7 +36,12 @@ export interface WarningsOptions {
 }
 
 export function buildWarnings(options: WarningsOptions): ReportWarning[] {
-  return [...streamWarnings(options), ...targetWarnings(options), ...cacheWarnings(options), ...runWarnings(options)];
+  return [
+    ...streamWarnings(options),
+    ...targetWarnings(options),
+    ...cacheWarnings(options),
+    ...runWarnings(options),
+  ];
 }
 
 function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarning[] {
@@ -44,11 +49,19 @@ function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarni
   for (const [name, stream] of Object.entries(streams)) {
     for (const message of stream.warnings) warnings.push({ level: 'loud', stream: name, message });
     if (!stream.present && !name.startsWith('trace-') && !live) {
-      warnings.push({ level: 'note', stream: name, message: `${name}: not in the run dir; its figures are absent, not 0` });
+      warnings.push({
+        level: 'note',
+        stream: name,
+        message: `${name}: not in the run dir; its figures are absent, not 0`,
+      });
     }
   }
   if (!inputs.run) {
-    warnings.push({ level: 'note', stream: 'run.json', message: 'run.json absent: harness unknown, nodes not attributed' });
+    warnings.push({
+      level: 'note',
+      stream: 'run.json',
+      message: 'run.json absent: harness unknown, nodes not attributed',
+    });
   }
   return warnings;
 }

@@ -3,9 +3,18 @@
 
 // Tableau 10 without its red (red marks the critical path).
 export const BUILDER_PALETTE = [
-  '#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2',
-  '#9c755f', '#edc948', '#ff9da7', '#499894', '#86bcb6',
-  '#8cd17d', '#a0cbe8',
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#b07aa1',
+  '#76b7b2',
+  '#9c755f',
+  '#edc948',
+  '#ff9da7',
+  '#499894',
+  '#86bcb6',
+  '#8cd17d',
+  '#a0cbe8',
 ] as const;
 
 export const SETUP_EXPORT_COLOUR = '#c9c9c9';
@@ -49,5 +58,11 @@ export function buildChartLayout(laneCount: number, legendRows = 3): ChartLayout
   const ganttTopPx = 58 + legendRows * 24;
   const ganttHeightPx = Math.max(1, laneCount) * LANE_HEIGHT_PX;
   const usageTopPx = ganttTopPx + ganttHeightPx + 40;
-  return { width: CHART_WIDTH_PX, height: usageTopPx + USAGE_HEIGHT_PX + 74, ganttTopPx, ganttHeightPx, usageTopPx };
+  return {
+    width: CHART_WIDTH_PX,
+    height: usageTopPx + USAGE_HEIGHT_PX + 74,
+    ganttTopPx,
+    ganttHeightPx,
+    usageTopPx,
+  };
 }

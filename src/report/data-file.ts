@@ -20,7 +20,9 @@ const Count = z.number().int().min(0);
 
 export const RunInfoSchema = z.strictObject({
   stamp: z.string().describe('Run directory name, e.g. 20260314T092100Z.'),
-  harness: HarnessLabelSchema.describe('Which harness produced every number here; `unknown` when run.json is absent.'),
+  harness: HarnessLabelSchema.describe(
+    'Which harness produced every number here; `unknown` when run.json is absent.',
+  ),
   namespace: z.string().nullable().describe('Registry namespace the run pushed into; null when unknown.'),
   arch: z.string().nullable(),
   status: z.enum(['running', 'completed', 'failed', 'interrupted', 'unknown']),
@@ -102,7 +104,9 @@ export const StreamSummarySchema = z.strictObject({
 export type StreamSummary = z.infer<typeof StreamSummarySchema>;
 
 export const WarningSchema = z.strictObject({
-  level: z.enum(['loud', 'note']).describe('loud: a number in this report may be a silent 0; `report` exits 1.'),
+  level: z
+    .enum(['loud', 'note'])
+    .describe('loud: a number in this report may be a silent 0; `report` exits 1.'),
   stream: z.string().nullable(),
   message: z.string(),
 });
@@ -120,7 +124,9 @@ export const SummarySchema = z.strictObject({
     prefix: z.string().nullable().describe('The run’s key prefix; null when unknown (all records counted).'),
     total: SccacheCountsSchema,
     perNode: z.record(z.string(), SccacheCountsSchema),
-    outsidePrefix: SccacheCountsSchema.describe('Traffic under other prefixes (e.g. the live cache) in the window.'),
+    outsidePrefix: SccacheCountsSchema.describe(
+      'Traffic under other prefixes (e.g. the live cache) in the window.',
+    ),
   }),
   registry: z.strictObject({
     cache: RegistryCountsSchema,
@@ -143,7 +149,9 @@ export const BandSchema = z.strictObject({
   phase: PhaseSchema,
   startMs: Ms,
   endMs: Ms,
-  commands: z.array(z.string()).describe('steps: the instructions the band covers; upload: one line per request.'),
+  commands: z
+    .array(z.string())
+    .describe('steps: the instructions the band covers; upload: one line per request.'),
   bytes: Count.nullable(),
 });
 export type Band = z.infer<typeof BandSchema>;

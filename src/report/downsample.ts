@@ -14,7 +14,11 @@ export function downsampleLttb(points: readonly [number, number][], threshold: n
   for (let bucket = 0; bucket < threshold - 2; bucket++) {
     const start = Math.floor(bucket * bucketSize) + 1;
     const end = Math.min(Math.floor((bucket + 1) * bucketSize) + 1, points.length - 1);
-    const [avgT, avgV] = averageOf(points, end, Math.min(Math.floor((bucket + 2) * bucketSize) + 1, points.length));
+    const [avgT, avgV] = averageOf(
+      points,
+      end,
+      Math.min(Math.floor((bucket + 2) * bucketSize) + 1, points.length),
+    );
     anchor = pickLargestTriangle({ points, anchor, start, end, avgT, avgV });
     out.push(copy(points[anchor]!));
   }

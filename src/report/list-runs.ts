@@ -5,7 +5,8 @@ import { UsageError } from '../shared/errors.js';
 // The runs under a root, newest first. A run dir is a directory holding run.json or any of the spec's files;
 // stamps are ISO-8601 basic (20260314T092000Z) so name order is time order; mtime breaks ties.
 
-const RUN_MARKERS = /^(run\.json|plan\.json|samples\.jsonl|sccache\.log|zot\.jsonl|artifacts\.txt|trace-.+\.json)$/;
+const RUN_MARKERS =
+  /^(run\.json|plan\.json|samples\.jsonl|sccache\.log|zot\.jsonl|artifacts\.txt|trace-.+\.json)$/;
 
 export interface RunEntry {
   stamp: string;
@@ -36,7 +37,9 @@ export async function listRuns(root: string): Promise<RunEntry[]> {
 export async function findNewestRun(root: string): Promise<string> {
   const [newest] = await listRuns(root);
   if (!newest) {
-    throw new UsageError(`no run dirs under ${root}`, { hint: 'pass RUN_DIR, or --root/PERF_ROOT pointing at the runs root (default /var/tmp/rocm-perf)' });
+    throw new UsageError(`no run dirs under ${root}`, {
+      hint: 'pass RUN_DIR, or --root/PERF_ROOT pointing at the runs root (default /var/tmp/rocm-perf)',
+    });
   }
   return newest.dir;
 }

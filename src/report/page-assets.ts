@@ -26,7 +26,13 @@ export function pageBundleCandidates(): string[] {
 
 async function findPageBundle(): Promise<string> {
   for (const candidate of pageBundleCandidates()) {
-    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+    if (
+      await stat(candidate).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return candidate;
   }
   throw new ArtifactError(pageBundleCandidates()[1]!, 'the report page bundle is missing', {
     hint: 'run `npm run build` (it bundles src/report/page/report-page.ts with esbuild)',

@@ -19,7 +19,12 @@ import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
 // sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
 // must pass their schemas.
 
-export const RUN_FILES = { samples: 'samples.jsonl', sccache: 'sccache.log', registry: 'zot.jsonl', artifacts: 'artifacts.txt' } as const;
+export const RUN_FILES = {
+  samples: 'samples.jsonl',
+  sccache: 'sccache.log',
+  registry: 'zot.jsonl',
+  artifacts: 'artifacts.txt',
+} as const;
 export const TRACE_FILE = /^trace-(.+)\.json$/;
 
 export async function readRunFile(dir: string): Promise<RunFile | undefined> {
@@ -43,7 +48,12 @@ export async function readReportPlan(dir: string): Promise<ReportPlan | undefine
     makespanSeconds: plan.makespanSeconds,
     lowerBoundSeconds: plan.lowerBoundSeconds,
     criticalPath: plan.criticalPath,
-    targets: Object.fromEntries(Object.entries(plan.targets).map(([name, t]) => [name, { node: t.node, startSeconds: t.startSeconds, finishSeconds: t.finishSeconds, deps: t.deps }])),
+    targets: Object.fromEntries(
+      Object.entries(plan.targets).map(([name, t]) => [
+        name,
+        { node: t.node, startSeconds: t.startSeconds, finishSeconds: t.finishSeconds, deps: t.deps },
+      ]),
+    ),
   };
 }
 
@@ -58,7 +68,10 @@ async function readJsonIfPresent(file: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, { cause: error, hint: 'the file is truncated or was written by something else' });
+    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, {
+      cause: error,
+      hint: 'the file is truncated or was written by something else',
+    });
   }
 }
 
@@ -79,7 +92,9 @@ export function buildAddressToNode(run: RunFile | undefined): Record<string, str
   return Object.fromEntries((run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name]] : [])));
 }
 
-export async function readTraceFiles(dir: string): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
+export async function readTraceFiles(
+  dir: string,
+): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
   const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
   const traces: TargetTrace[] = [];
   const streams: StreamInput[] = [];
@@ -91,16 +106,30 @@ export async function readTraceFiles(dir: string): Promise<{ traces: TargetTrace
   return { traces, streams };
 }
 
-export async function readTraceFile(file: string): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
+export async function readTraceFile(
+  file: string,
+): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
   const name = path.basename(file);
   const target = TRACE_FILE.exec(name)?.[1] ?? name;
   const text = await readFile(file, 'utf8');
   try {
     const parsed = parseBuildkitTrace(text, { source: name, target });
-    return { trace: parsed.trace, stream: { name, present: true, stats: parsed.stats, extraWarnings: parsed.warnings.filter((w) => !w.includes('found no records')) } };
+    return {
+      trace: parsed.trace,
+      stream: {
+        name,
+        present: true,
+        stats: parsed.stats,
+        extraWarnings: parsed.warnings.filter((w) => !w.includes('found no records')),
+      },
+    };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;
-    const stats: StreamStats = { ...createStreamStats(name), bytes: Buffer.byteLength(text), lines: text.split('\n').length - 1 };
+    const stats: StreamStats = {
+      ...createStreamStats(name),
+      bytes: Buffer.byteLength(text),
+      lines: text.split('\n').length - 1,
+    };
     stats.rejected = text.trim() === '' ? 0 : 1;
     return { trace: undefined, stream: { name, present: true, stats, extraWarnings: [error.message] } };
   }
@@ -113,15 +142,28 @@ export interface ReadRunInputsOptions {
 }
 
 /** Reads a whole run dir once (report, publish, and serve for finished runs). */
-export async function readRunInputs({ dir, generatedAtMs, seriesPoints }: ReadRunInputsOptions): Promise<RunInputs> {
+export async function readRunInputs({
+  dir,
+  generatedAtMs,
+  seriesPoints,
+}: ReadRunInputsOptions): Promise<RunInputs> {
   const run = await readRunFile(dir);
   const plan = await readReportPlan(dir);
   const addressToNode = buildAddressToNode(run);
   const file = (name: string): string => path.join(dir, name);
-  const samplesRead = (await isPresent(file(RUN_FILES.samples))) ? await readSamples(file(RUN_FILES.samples)) : undefined;
-  const sccacheRead = (await isPresent(file(RUN_FILES.sccache))) ? await readSccacheLog({ path: file(RUN_FILES.sccache), addressToNode }) : undefined;
+  const samplesRead = (await isPresent(file(RUN_FILES.samples)))
+    ? await readSamples(file(RUN_FILES.samples))
+    : undefined;
+  const sccacheRead = (await isPresent(file(RUN_FILES.sccache)))
+    ? await readSccacheLog({ path: file(RUN_FILES.sccache), addressToNode })
+    : undefined;
   const registryRead = (await isPresent(file(RUN_FILES.registry)))
-    ? await readRegistryLog({ path: file(RUN_FILES.registry), format: run?.registryLogFormat ?? 'zot', cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'], addressToNode })
+    ? await readRegistryLog({
+        path: file(RUN_FILES.registry),
+        format: run?.registryLogFormat ?? 'zot',
+        cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
+        addressToNode,
+      })
     : undefined;
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
   const { traces, streams: traceStreams } = await readTraceFiles(dir);
@@ -161,7 +203,11 @@ export async function readArtifacts(file: string): Promise<{ lines: string[]; st
   const text = await readFile(file, 'utf8');
   const rawLines = text.split('\n');
   if (rawLines[rawLines.length - 1] === '') rawLines.pop();
-  const stats: StreamStats = { ...createStreamStats(name), bytes: Buffer.byteLength(text), lines: rawLines.length };
+  const stats: StreamStats = {
+    ...createStreamStats(name),
+    bytes: Buffer.byteLength(text),
+    lines: rawLines.length,
+  };
   const blank = rawLines.filter((l) => l.trim() === '' || l.startsWith('#')).length;
   stats.skipped = blank;
   if (blank) stats.skippedByReason['blank or comment'] = blank;
@@ -173,7 +219,9 @@ export async function readArtifacts(file: string): Promise<{ lines: string[]; st
   try {
     const artifacts = parseArtifacts(text, name);
     stats.records = artifacts.length;
-    const lines = artifacts.map((a) => (a.kind === 'wheel' ? `wheel ${a.name} (${a.sizeBytes} bytes)` : `image ${a.name}`));
+    const lines = artifacts.map((a) =>
+      a.kind === 'wheel' ? `wheel ${a.name} (${a.sizeBytes} bytes)` : `image ${a.name}`,
+    );
     return { lines, stream: { name, present: true, stats } };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;

@@ -7,7 +7,15 @@ import { buildTargetsChartLayout, buildTargetsChartOption } from './build-target
 // Charts as SVG strings, rendered server-side; the timeline from the same option the page uses. Each chart is
 // disposed straight after rendering: an undisposed instance keeps timers alive and the process with them.
 
-export function renderOptionSvg({ option, width, height }: { option: EChartsOption; width: number; height: number }): string {
+export function renderOptionSvg({
+  option,
+  width,
+  height,
+}: {
+  option: EChartsOption;
+  width: number;
+  height: number;
+}): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption(option);
@@ -18,7 +26,10 @@ export function renderOptionSvg({ option, width, height }: { option: EChartsOpti
 }
 
 export function renderChartSvg(model: DataFile): string {
-  return renderOptionSvg({ option: buildChartOption(model, { interactive: false }), ...buildChartLayoutFor(model) });
+  return renderOptionSvg({
+    option: buildChartOption(model, { interactive: false }),
+    ...buildChartLayoutFor(model),
+  });
 }
 
 export function renderTargetsSvg(model: DataFile): string {

@@ -30,7 +30,10 @@ table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}th,td{border:1px
 th{background:#f6f6f6}h2{font-size:15px;margin:18px 0 4px}h2 small{font-weight:normal;color:#666}`;
 
 function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function renderHtml({ model, assetBase, indexHref, pollMs = 2000 }: RenderHtmlOptions): string {

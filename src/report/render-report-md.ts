@@ -14,7 +14,8 @@ const HARNESS_MEANING: Record<DataFile['run']['harness'], string> = {
   cold: 'cold: full cold build under contention, no caches, cache export excluded',
   warm: 'warm: the build you actually run, caches on, pushes',
   bench: 'bench: isolated per-target cost, one target at a time',
-  unknown: 'unknown harness: this run dir has no run.json, so these figures cannot be tied to cold, warm or bench',
+  unknown:
+    'unknown harness: this run dir has no run.json, so these figures cannot be tied to cold, warm or bench',
 };
 
 function cell(text: string): string {
@@ -26,7 +27,10 @@ function mdTable(head: readonly string[], rows: readonly (readonly string[])[]):
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function phaseSeconds(model: DataFile, target: string): Record<'setup' | 'steps' | 'upload' | 'export', number> {
+function phaseSeconds(
+  model: DataFile,
+  target: string,
+): Record<'setup' | 'steps' | 'upload' | 'export', number> {
   const totals = { setup: 0, steps: 0, upload: 0, export: 0 };
   for (const band of model.timeline.bands) {
     if (band.target !== target || band.phase === 'running') continue;
@@ -52,13 +56,29 @@ export function renderHeadline(model: DataFile, t: TargetSummary): string {
 function renderStreams(model: DataFile): string {
   return mdTable(
     ['stream', 'present', 'bytes', 'lines', 'records', 'skipped', 'rejected'],
-    Object.entries(model.summary.streams).map(([name, s]) => [name, s.present ? 'yes' : 'no', String(s.bytes), String(s.lines), String(s.records), String(s.skipped), String(s.rejected)]),
+    Object.entries(model.summary.streams).map(([name, s]) => [
+      name,
+      s.present ? 'yes' : 'no',
+      String(s.bytes),
+      String(s.lines),
+      String(s.records),
+      String(s.skipped),
+      String(s.rejected),
+    ]),
   );
 }
 
 function sccacheRow(who: string, c: SccacheCounts): string[] {
   const lookups = c.hits + c.misses;
-  return [who, String(c.hits), String(c.misses), lookups ? formatPct((100 * c.hits) / lookups) : 'n/a', String(c.writes), formatBytes(c.bytesRead), formatBytes(c.bytesWritten)];
+  return [
+    who,
+    String(c.hits),
+    String(c.misses),
+    lookups ? formatPct((100 * c.hits) / lookups) : 'n/a',
+    String(c.writes),
+    formatBytes(c.bytesRead),
+    formatBytes(c.bytesWritten),
+  ];
 }
 
 export function renderReportMd({ model, charts }: RenderReportMdOptions): string {
@@ -71,7 +91,13 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     `**Harness: ${h}** — ${HARNESS_MEANING[h]}. Namespace \`${run.namespace ?? 'unknown'}\`, arch ${run.arch ?? 'unknown'}, status ${run.status}${run.strategy ? `, plan strategy ${run.strategy}` : ''}.`,
     `Every number below was produced by the **${h}** harness; do not quote it as another harness's figure.`,
     '',
-    ...(loud.length ? ['> **⚠ Loud warnings — some figures below may be a silent 0:**', ...loud.map((w) => `> - ${w.message}`), ''] : []),
+    ...(loud.length
+      ? [
+          '> **⚠ Loud warnings — some figures below may be a silent 0:**',
+          ...loud.map((w) => `> - ${w.message}`),
+          '',
+        ]
+      : []),
     `![Timeline (${h}): a lane per node, bars banded by phase (steps, upload, setup/export), plan strip below, critical path outlined red; CPU (solid) and memory (dashed) of each node on one % axis](${charts.timeline})`,
     '',
     `## Makespan (${h})`,
@@ -87,11 +113,32 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     `![Build vs total per target (${h})](${charts.targets})`,
     '',
     mdTable(
-      ['target', 'node', 'status', 'build', 'total', 'gap', 'upload', 'uploaded', 'cached steps', 'planned', 'critical'],
+      [
+        'target',
+        'node',
+        'status',
+        'build',
+        'total',
+        'gap',
+        'upload',
+        'uploaded',
+        'cached steps',
+        'planned',
+        'critical',
+      ],
       summary.targets.map((t) => [
-        t.target, t.node, t.status, formatDuration(t.buildSeconds), formatDuration(t.totalSeconds), formatDuration(t.exportSeconds),
-        formatDuration(t.uploadSeconds), formatBytes(t.uploadBytes), `${t.cachedSteps}/${t.totalSteps}`,
-        t.plannedStartSeconds === null ? '—' : `${t.plannedNode ?? ''} +${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
+        t.target,
+        t.node,
+        t.status,
+        formatDuration(t.buildSeconds),
+        formatDuration(t.totalSeconds),
+        formatDuration(t.exportSeconds),
+        formatDuration(t.uploadSeconds),
+        formatBytes(t.uploadBytes),
+        `${t.cachedSteps}/${t.totalSteps}`,
+        t.plannedStartSeconds === null
+          ? '—'
+          : `${t.plannedNode ?? ''} +${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
         t.onCriticalPath ? 'yes' : '',
       ]),
     ),
@@ -99,25 +146,65 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     `## Nodes: utilisation and idle (${h})`,
     '',
     mdTable(
-      ['node', 'builder', 'targets', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],
-      summary.nodes.map((n) => [n.node, n.builder, String(n.targets.length), formatDuration(n.busySeconds), formatDuration(n.idleSeconds), formatPct(n.utilisationPct), formatPct(n.cpuMeanPct), formatPct(n.cpuPeakPct), formatPct(n.memPeakPct), String(n.sampleGaps)]),
+      [
+        'node',
+        'builder',
+        'targets',
+        'busy',
+        'idle',
+        'utilisation',
+        'CPU mean',
+        'CPU peak',
+        'memory peak',
+        'scrape gaps',
+      ],
+      summary.nodes.map((n) => [
+        n.node,
+        n.builder,
+        String(n.targets.length),
+        formatDuration(n.busySeconds),
+        formatDuration(n.idleSeconds),
+        formatPct(n.utilisationPct),
+        formatPct(n.cpuMeanPct),
+        formatPct(n.cpuPeakPct),
+        formatPct(n.memPeakPct),
+        String(n.sampleGaps),
+      ]),
     ),
     '',
     `## Compiler cache traffic (${h}, prefix \`${summary.sccache.prefix ?? 'unknown: all prefixes counted'}\`)`,
     '',
-    mdTable(['who', 'hits', 'misses', 'hit rate', 'writes', 'read', 'written'], [
-      sccacheRow('total', summary.sccache.total),
-      ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
-      sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
-    ]),
+    mdTable(
+      ['who', 'hits', 'misses', 'hit rate', 'writes', 'read', 'written'],
+      [
+        sccacheRow('total', summary.sccache.total),
+        ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
+        sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
+      ],
+    ),
     '',
     `## Registry writes (${h}, namespace \`${run.namespace ?? 'unknown'}\`)`,
     '',
-    mdTable(['kind', 'bytes written', 'blobs', 'manifests'], [
-      ['cache', formatBytes(summary.registry.cache.bytesWritten), String(summary.registry.cache.blobsWritten), String(summary.registry.cache.manifestsWritten)],
-      ['image', formatBytes(summary.registry.image.bytesWritten), String(summary.registry.image.blobsWritten), String(summary.registry.image.manifestsWritten)],
-    ]),
-    ...(summary.registry.writesWithoutSize ? ['', `${summary.registry.writesWithoutSize} writes carried no size and are not in the byte counts.`] : []),
+    mdTable(
+      ['kind', 'bytes written', 'blobs', 'manifests'],
+      [
+        [
+          'cache',
+          formatBytes(summary.registry.cache.bytesWritten),
+          String(summary.registry.cache.blobsWritten),
+          String(summary.registry.cache.manifestsWritten),
+        ],
+        [
+          'image',
+          formatBytes(summary.registry.image.bytesWritten),
+          String(summary.registry.image.blobsWritten),
+          String(summary.registry.image.manifestsWritten),
+        ],
+      ],
+    ),
+    ...(summary.registry.writesWithoutSize
+      ? ['', `${summary.registry.writesWithoutSize} writes carried no size and are not in the byte counts.`]
+      : []),
     '',
     `## Critical path (${h})`,
     '',
@@ -126,7 +213,9 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     '## Warnings',
     '',
-    ...(summary.warnings.length ? summary.warnings.map((w) => `- ${w.level === 'loud' ? '**LOUD**' : 'note'}: ${w.message}`) : ['none']),
+    ...(summary.warnings.length
+      ? summary.warnings.map((w) => `- ${w.level === 'loud' ? '**LOUD**' : 'note'}: ${w.message}`)
+      : ['none']),
     '',
     '## Input streams',
     '',

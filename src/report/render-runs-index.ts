@@ -25,9 +25,17 @@ export interface RenderRunsIndexOptions {
 }
 
 export function renderRunsIndex({ title, runs, assetBase, note }: RenderRunsIndexOptions): string {
-  const label = (r: RunListItem): string => `${r.stamp} — ${r.harness}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
-  const options = runs.map((r) => `<option value="${escapeHtml(r.href)}">${escapeHtml(label(r))}</option>`).join('');
-  const items = runs.map((r) => `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.stamp)}</a> <span>${escapeHtml(r.harness)}${r.namespace ? ` · ${escapeHtml(r.namespace)}` : ''} · ${escapeHtml(r.status)}</span></li>`).join('\n');
+  const label = (r: RunListItem): string =>
+    `${r.stamp} — ${r.harness}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
+  const options = runs
+    .map((r) => `<option value="${escapeHtml(r.href)}">${escapeHtml(label(r))}</option>`)
+    .join('');
+  const items = runs
+    .map(
+      (r) =>
+        `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.stamp)}</a> <span>${escapeHtml(r.harness)}${r.namespace ? ` · ${escapeHtml(r.namespace)}` : ''} · ${escapeHtml(r.status)}</span></li>`,
+    )
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -15,7 +15,9 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 }
 
 export function renderWarningsHtml(model: DataFile): string {
-  const items = model.summary.warnings.map((w) => `<li class="${w.level}">${w.level === 'loud' ? '⚠ ' : ''}${escapeHtml(w.message)}</li>`);
+  const items = model.summary.warnings.map(
+    (w) => `<li class="${w.level}">${w.level === 'loud' ? '⚠ ' : ''}${escapeHtml(w.message)}</li>`,
+  );
   return items.length ? `<ul class="warnings">${items.join('')}</ul>` : '';
 }
 
@@ -23,7 +25,19 @@ export function renderSummaryHtml(model: DataFile): string {
   const { summary } = model;
   const harness = summary.harness;
   const targets = table(
-    ['target', 'node', 'status', 'build', 'total', 'gap (setup+export)', 'upload', 'uploaded', 'cached steps', 'plan start → finish', 'critical'],
+    [
+      'target',
+      'node',
+      'status',
+      'build',
+      'total',
+      'gap (setup+export)',
+      'upload',
+      'uploaded',
+      'cached steps',
+      'plan start → finish',
+      'critical',
+    ],
     summary.targets.map((t) => [
       t.target,
       t.node,
@@ -34,27 +48,71 @@ export function renderSummaryHtml(model: DataFile): string {
       formatDuration(t.uploadSeconds),
       formatBytes(t.uploadBytes),
       `${t.cachedSteps}/${t.totalSteps}`,
-      t.plannedStartSeconds === null ? '—' : `+${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
+      t.plannedStartSeconds === null
+        ? '—'
+        : `+${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
       t.onCriticalPath ? 'yes' : '',
     ]),
   );
   const nodes = table(
     ['node', 'builder', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],
-    summary.nodes.map((n) => [n.node, n.builder, formatDuration(n.busySeconds), formatDuration(n.idleSeconds), formatPct(n.utilisationPct), formatPct(n.cpuMeanPct), formatPct(n.cpuPeakPct), formatPct(n.memPeakPct), String(n.sampleGaps)]),
+    summary.nodes.map((n) => [
+      n.node,
+      n.builder,
+      formatDuration(n.busySeconds),
+      formatDuration(n.idleSeconds),
+      formatPct(n.utilisationPct),
+      formatPct(n.cpuMeanPct),
+      formatPct(n.cpuPeakPct),
+      formatPct(n.memPeakPct),
+      String(n.sampleGaps),
+    ]),
   );
-  const sccacheRow = (who: string, c: SccacheCounts): string[] => [who, String(c.hits), String(c.misses), String(c.writes), formatBytes(c.bytesRead), formatBytes(c.bytesWritten)];
-  const sccache = table(['sccache', 'hits', 'misses', 'writes', 'read', 'written'], [
-    sccacheRow('total', summary.sccache.total),
-    ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
-    sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
-  ]);
+  const sccacheRow = (who: string, c: SccacheCounts): string[] => [
+    who,
+    String(c.hits),
+    String(c.misses),
+    String(c.writes),
+    formatBytes(c.bytesRead),
+    formatBytes(c.bytesWritten),
+  ];
+  const sccache = table(
+    ['sccache', 'hits', 'misses', 'writes', 'read', 'written'],
+    [
+      sccacheRow('total', summary.sccache.total),
+      ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
+      sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
+    ],
+  );
   const r = summary.registry;
-  const registry = table(['registry writes', 'bytes', 'blobs', 'manifests'], [
-    ['cache', formatBytes(r.cache.bytesWritten), String(r.cache.blobsWritten), String(r.cache.manifestsWritten)],
-    ['image', formatBytes(r.image.bytesWritten), String(r.image.blobsWritten), String(r.image.manifestsWritten)],
-  ]);
-  const streams = table(['stream', 'bytes', 'lines', 'records', 'skipped', 'rejected'],
-    Object.entries(summary.streams).map(([name, s]) => [s.present ? name : `${name} (absent)`, String(s.bytes), String(s.lines), String(s.records), String(s.skipped), String(s.rejected)]));
+  const registry = table(
+    ['registry writes', 'bytes', 'blobs', 'manifests'],
+    [
+      [
+        'cache',
+        formatBytes(r.cache.bytesWritten),
+        String(r.cache.blobsWritten),
+        String(r.cache.manifestsWritten),
+      ],
+      [
+        'image',
+        formatBytes(r.image.bytesWritten),
+        String(r.image.blobsWritten),
+        String(r.image.manifestsWritten),
+      ],
+    ],
+  );
+  const streams = table(
+    ['stream', 'bytes', 'lines', 'records', 'skipped', 'rejected'],
+    Object.entries(summary.streams).map(([name, s]) => [
+      s.present ? name : `${name} (absent)`,
+      String(s.bytes),
+      String(s.lines),
+      String(s.records),
+      String(s.skipped),
+      String(s.rejected),
+    ]),
+  );
   return [
     `<h2>Targets <small>(${escapeHtml(harness)} harness)</small></h2>${targets}`,
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,

@@ -8,7 +8,9 @@ export interface ReportPlan {
   strategy: string;
   makespanSeconds: number;
   lowerBoundSeconds: number;
-  targets: Readonly<Record<string, { node: string; startSeconds: number; finishSeconds: number; deps: readonly string[] }>>;
+  targets: Readonly<
+    Record<string, { node: string; startSeconds: number; finishSeconds: number; deps: readonly string[] }>
+  >;
   criticalPath: readonly string[];
 }
 

@@ -40,7 +40,10 @@ export async function writeReport({ dir, model }: WriteReportOptions): Promise<s
     [REPORT_FILES.data, serialiseModel(model)],
     [REPORT_FILES.timeline, renderChartSvg(model)],
     [REPORT_FILES.targets, renderTargetsSvg(model)],
-    [REPORT_FILES.markdown, renderReportMd({ model, charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets } })],
+    [
+      REPORT_FILES.markdown,
+      renderReportMd({ model, charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets } }),
+    ],
     [REPORT_FILES.html, renderHtml({ model, assetBase: './' })],
     ...(Object.entries(assets) as [string, Buffer][]),
   ];

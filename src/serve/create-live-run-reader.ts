@@ -10,7 +10,17 @@ import {
   type StreamStats,
   type TargetTrace,
 } from '../collect/index.js';
-import { absentStream, buildAddressToNode, isPresent, readArtifacts, readReportPlan, readRunFile, readTraceFile, RUN_FILES, TRACE_FILE } from '../report/read-run-dir.js';
+import {
+  absentStream,
+  buildAddressToNode,
+  isPresent,
+  readArtifacts,
+  readReportPlan,
+  readRunFile,
+  readTraceFile,
+  RUN_FILES,
+  TRACE_FILE,
+} from '../report/read-run-dir.js';
 import type { RunInputs, StreamInput } from '../report/run-inputs.js';
 import type { RunFile } from '../run/run-file.js';
 import { createSamplesTail, type SamplesTail } from './read-samples-tail.js';
@@ -55,9 +65,21 @@ export function createLiveRunReader(dir: string): LiveRunReader {
   function createTails(run: RunFile | undefined): void {
     const addressToNode = buildAddressToNode(run);
     const sccacheParser = createSccacheParser({ addressToNode });
-    sccache ??= { tail: createLogTail({ path: file(RUN_FILES.sccache), ...sccacheParser }), records: [], stats: absentStream(RUN_FILES.sccache).stats };
-    const registryParser = createRegistryLineParser({ format: run?.registryLogFormat ?? 'zot', cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'], addressToNode });
-    registry ??= { tail: createLogTail({ path: file(RUN_FILES.registry), ...registryParser }), records: [], stats: absentStream(RUN_FILES.registry).stats };
+    sccache ??= {
+      tail: createLogTail({ path: file(RUN_FILES.sccache), ...sccacheParser }),
+      records: [],
+      stats: absentStream(RUN_FILES.sccache).stats,
+    };
+    const registryParser = createRegistryLineParser({
+      format: run?.registryLogFormat ?? 'zot',
+      cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
+      addressToNode,
+    });
+    registry ??= {
+      tail: createLogTail({ path: file(RUN_FILES.registry), ...registryParser }),
+      records: [],
+      stats: absentStream(RUN_FILES.registry).stats,
+    };
   }
 
   async function readTraces(): Promise<boolean> {
@@ -89,10 +111,15 @@ export function createLiveRunReader(dir: string): LiveRunReader {
       if (present.registry && (await readTailed(registry!))) changed = true;
       if (await readTraces()) changed = true;
       const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
-      const sig = [await signature(file('run.json')), await signature(file('plan.json')), artifacts.stream.stats.bytes].join('|');
+      const sig = [
+        await signature(file('run.json')),
+        await signature(file('plan.json')),
+        artifacts.stream.stats.bytes,
+      ].join('|');
       if (sig !== lastSignature) changed = true;
       lastSignature = sig;
-      const stream = (name: string, isThere: boolean, stats: StreamStats | undefined): StreamInput => (isThere && stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name));
+      const stream = (name: string, isThere: boolean, stats: StreamStats | undefined): StreamInput =>
+        isThere && stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name);
       return {
         changed,
         inputs: {

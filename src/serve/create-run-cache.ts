@@ -29,8 +29,14 @@ export interface RunCache {
  */
 function createRegenProcess(): ChildProcess {
   const fromSource = import.meta.url.endsWith('.ts');
-  const file = fileURLToPath(new URL(fromSource ? './regen-worker.ts' : './regen-worker.js', import.meta.url));
-  const child = fork(file, [], { execArgv: fromSource ? ['--import', 'tsx'] : [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const file = fileURLToPath(
+    new URL(fromSource ? './regen-worker.ts' : './regen-worker.js', import.meta.url),
+  );
+  const child = fork(file, [], {
+    execArgv: fromSource ? ['--import', 'tsx'] : [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   try {
     if (child.pid !== undefined) setPriority(child.pid, 10);
   } catch {
@@ -102,7 +108,15 @@ function createWorkerLink(timeoutMs: number): WorkerLink {
   };
 }
 
-export function createRunCache({ refreshMs, clock, timeoutMs = 120_000 }: { refreshMs: number; clock: Clock; timeoutMs?: number }): RunCache {
+export function createRunCache({
+  refreshMs,
+  clock,
+  timeoutMs = 120_000,
+}: {
+  refreshMs: number;
+  clock: Clock;
+  timeoutMs?: number;
+}): RunCache {
   const link = createWorkerLink(timeoutMs);
   const snapshots = new Map<string, RunSnapshot>();
   const inFlight = new Map<string, Promise<RunSnapshot>>();
@@ -110,7 +124,8 @@ export function createRunCache({ refreshMs, clock, timeoutMs = 120_000 }: { refr
   function refresh(dir: string): Promise<RunSnapshot> {
     const running = inFlight.get(dir);
     if (running) return running;
-    const job = link.request(dir, snapshots.has(dir))
+    const job = link
+      .request(dir, snapshots.has(dir))
       .then((reply) => applyReply(dir, reply))
       .finally(() => inFlight.delete(dir));
     inFlight.set(dir, job);
@@ -121,8 +136,18 @@ export function createRunCache({ refreshMs, clock, timeoutMs = 120_000 }: { refr
     const previous = snapshots.get(dir);
     const now = clock.nowMs();
     let next: RunSnapshot;
-    if (reply.kind === 'built') next = { body: Buffer.from(reply.body), bodyGzip: Buffer.from(reply.bodyGzip.buffer, reply.bodyGzip.byteOffset, reply.bodyGzip.byteLength), etag: reply.etag, html: Buffer.from(reply.html), live: reply.live, builtAtMs: now, error: undefined };
-    else if (previous) next = { ...previous, builtAtMs: now, error: reply.kind === 'error' ? reply.message : undefined };
+    if (reply.kind === 'built')
+      next = {
+        body: Buffer.from(reply.body),
+        bodyGzip: Buffer.from(reply.bodyGzip.buffer, reply.bodyGzip.byteOffset, reply.bodyGzip.byteLength),
+        etag: reply.etag,
+        html: Buffer.from(reply.html),
+        live: reply.live,
+        builtAtMs: now,
+        error: undefined,
+      };
+    else if (previous)
+      next = { ...previous, builtAtMs: now, error: reply.kind === 'error' ? reply.message : undefined };
     else throw new Error(reply.kind === 'error' ? reply.message : 'no snapshot');
     snapshots.set(dir, next);
     return next;

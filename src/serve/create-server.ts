@@ -4,7 +4,12 @@ import path from 'node:path';
 import { listRuns } from '../report/list-runs.js';
 import { readPageAssets } from '../report/page-assets.js';
 import { readRunFile } from '../report/read-run-dir.js';
-import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME, type RunListItem } from '../report/render-runs-index.js';
+import {
+  renderRunsIndex,
+  RUNS_INDEX_SCRIPT,
+  RUNS_INDEX_SCRIPT_NAME,
+  type RunListItem,
+} from '../report/render-runs-index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
@@ -45,7 +50,12 @@ interface Reply {
 }
 
 function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
-  const body = reply.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body);
+  const body =
+    reply.body === undefined
+      ? Buffer.alloc(0)
+      : Buffer.isBuffer(reply.body)
+        ? reply.body
+        : Buffer.from(reply.body);
   response.writeHead(reply.status, {
     ...SECURITY_HEADERS,
     'Content-Type': reply.type ?? 'text/plain; charset=utf-8',
@@ -72,7 +82,9 @@ async function resolveRunDir(context: Context, stamp: string): Promise<string | 
   const cached = context.resolved.get(stamp);
   if (cached && Date.now() - cached.atMs < 1000) return cached.dir;
   const dir = path.join(context.root, stamp);
-  const ok = (await isInside(dir, context.realRoot)) && (await stat(dir).catch(() => undefined))?.isDirectory() === true;
+  const ok =
+    (await isInside(dir, context.realRoot)) &&
+    (await stat(dir).catch(() => undefined))?.isDirectory() === true;
   if (context.resolved.size > 10_000) context.resolved.clear();
   context.resolved.set(stamp, { dir: ok ? dir : undefined, atMs: Date.now() });
   return ok ? dir : undefined;
@@ -83,7 +95,13 @@ async function listRunItems(root: string): Promise<RunListItem[]> {
   return Promise.all(
     runs.map(async (r) => {
       const run = await readRunFile(r.dir).catch(() => undefined);
-      return { stamp: r.stamp, href: `/runs/${encodeURIComponent(r.stamp)}/`, harness: run?.harness ?? 'unknown', status: run?.status ?? 'unknown', namespace: run?.namespace ?? null };
+      return {
+        stamp: r.stamp,
+        href: `/runs/${encodeURIComponent(r.stamp)}/`,
+        harness: run?.harness ?? 'unknown',
+        status: run?.status ?? 'unknown',
+        namespace: run?.namespace ?? null,
+      };
     }),
   );
 }
@@ -96,14 +114,36 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
       return { status: 404, body: 'not found\n' };
     case 'index': {
       const all = await listRunItems(context.root);
-      const inside = await Promise.all(all.map(async (r) => (await resolveRunDir(context, r.stamp)) !== undefined));
+      const inside = await Promise.all(
+        all.map(async (r) => (await resolveRunDir(context, r.stamp)) !== undefined),
+      );
       const runs = all.filter((_, i) => inside[i]);
-      return { status: 200, type: TYPES['.html'], body: renderRunsIndex({ title: 'rocm-perf runs', runs, assetBase: '/assets/', note: `Runs under ${context.root}, served live by rocm-perf serve.` }) };
+      return {
+        status: 200,
+        type: TYPES['.html'],
+        body: renderRunsIndex({
+          title: 'rocm-perf runs',
+          runs,
+          assetBase: '/assets/',
+          note: `Runs under ${context.root}, served live by rocm-perf serve.`,
+        }),
+      };
     }
     case 'asset': {
-      if (route.name === RUNS_INDEX_SCRIPT_NAME) return { status: 200, type: TYPES['.js'], body: RUNS_INDEX_SCRIPT, headers: { 'Cache-Control': 'no-cache' } };
+      if (route.name === RUNS_INDEX_SCRIPT_NAME)
+        return {
+          status: 200,
+          type: TYPES['.js'],
+          body: RUNS_INDEX_SCRIPT,
+          headers: { 'Cache-Control': 'no-cache' },
+        };
       const assets = await readPageAssets();
-      return { status: 200, type: TYPES['.js'], body: assets[route.name as keyof typeof assets], headers: { 'Cache-Control': 'max-age=3600' } };
+      return {
+        status: 200,
+        type: TYPES['.js'],
+        body: assets[route.name as keyof typeof assets],
+        headers: { 'Cache-Control': 'max-age=3600' },
+      };
     }
     case 'run-redirect':
       return { status: 301, headers: { Location: `/runs/${encodeURIComponent(route.stamp)}/` } };
@@ -112,7 +152,11 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
   }
 }
 
-async function answerRun(context: Context, request: IncomingMessage, route: Extract<Route, { stamp: string }>): Promise<Reply> {
+async function answerRun(
+  context: Context,
+  request: IncomingMessage,
+  route: Extract<Route, { stamp: string }>,
+): Promise<Reply> {
   const dir = await resolveRunDir(context, route.stamp);
   if (!dir) return { status: 404, body: 'no such run\n' };
   if (route.kind === 'run-file') {
@@ -121,11 +165,29 @@ async function answerRun(context: Context, request: IncomingMessage, route: Extr
     return { status: 200, type: TYPES[path.extname(route.file)], body: await readFile(file) };
   }
   const snapshot = await context.cache.get(dir);
-  if (route.kind === 'run-page') return { status: 200, type: TYPES['.html'], body: snapshot.html, headers: { 'Cache-Control': 'no-cache' } };
-  const headers = { ETag: snapshot.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(snapshot.error ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') } : {}) };
+  if (route.kind === 'run-page')
+    return {
+      status: 200,
+      type: TYPES['.html'],
+      body: snapshot.html,
+      headers: { 'Cache-Control': 'no-cache' },
+    };
+  const headers = {
+    ETag: snapshot.etag,
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept-Encoding',
+    ...(snapshot.error
+      ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') }
+      : {}),
+  };
   if (matchesEtag(request.headers['if-none-match'], snapshot.etag)) return { status: 304, headers };
   if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-    return { status: 200, type: TYPES['.json'], body: snapshot.bodyGzip, headers: { ...headers, 'Content-Encoding': 'gzip' } };
+    return {
+      status: 200,
+      type: TYPES['.json'],
+      body: snapshot.bodyGzip,
+      headers: { ...headers, 'Content-Encoding': 'gzip' },
+    };
   }
   return { status: 200, type: TYPES['.json'], body: snapshot.body, headers };
 }
@@ -139,14 +201,24 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 
 async function handle(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    send(request, response, { status: 405, body: 'read-only: GET and HEAD only\n', headers: { Allow: 'GET, HEAD' } });
+    send(request, response, {
+      status: 405,
+      body: 'read-only: GET and HEAD only\n',
+      headers: { Allow: 'GET, HEAD' },
+    });
     return;
   }
   try {
     send(request, response, await answer(context, request, routeRequest(request.url ?? '/')));
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    send(request, response, missing ? { status: 404, body: 'not found\n' } : { status: 500, body: `error: ${error instanceof Error ? error.message : String(error)}\n` });
+    send(
+      request,
+      response,
+      missing
+        ? { status: 404, body: 'not found\n' }
+        : { status: 500, body: `error: ${error instanceof Error ? error.message : String(error)}\n` },
+    );
   }
 }
 
@@ -155,9 +227,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const realRoot = await realpath(root);
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
   const context: Context = { root, realRoot, cache, resolved: new Map() };
-  const server = createServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: 500 }, (request, response) => {
-    void handle(context, request, response);
-  });
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      connectionsCheckingInterval: 500,
+    },
+    (request, response) => {
+      void handle(context, request, response);
+    },
+  );
   server.keepAliveTimeout = 5000;
   server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {

@@ -43,7 +43,8 @@ export function createSamplesTail(path: string, source = 'samples.jsonl'): Sampl
 
 function mergeStats(a: StreamStats, b: StreamStats): StreamStats {
   const skippedByReason = { ...a.skippedByReason };
-  for (const [reason, count] of Object.entries(b.skippedByReason)) skippedByReason[reason] = (skippedByReason[reason] ?? 0) + count;
+  for (const [reason, count] of Object.entries(b.skippedByReason))
+    skippedByReason[reason] = (skippedByReason[reason] ?? 0) + count;
   const shift = (line: number): number => line + a.lines;
   return {
     source: a.source,
@@ -53,6 +54,9 @@ function mergeStats(a: StreamStats, b: StreamStats): StreamStats {
     skipped: a.skipped + b.skipped,
     skippedByReason,
     rejected: a.rejected + b.rejected,
-    rejectedExamples: [...a.rejectedExamples, ...b.rejectedExamples.map((e) => ({ ...e, line: shift(e.line) }))].slice(0, 5),
+    rejectedExamples: [
+      ...a.rejectedExamples,
+      ...b.rejectedExamples.map((e) => ({ ...e, line: shift(e.line) })),
+    ].slice(0, 5),
   };
 }

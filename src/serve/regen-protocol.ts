@@ -7,6 +7,14 @@ export interface RegenRequest {
 }
 
 export type RegenReply =
-  | { id: number; kind: 'built'; body: string; bodyGzip: Uint8Array; etag: string; html: string; live: boolean }
+  | {
+      id: number;
+      kind: 'built';
+      body: string;
+      bodyGzip: Uint8Array;
+      etag: string;
+      html: string;
+      live: boolean;
+    }
   | { id: number; kind: 'unchanged' }
   | { id: number; kind: 'error'; message: string };

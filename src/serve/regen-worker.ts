@@ -33,6 +33,12 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
 process.on('message', (request: RegenRequest) => {
   regenerate(request)
     .then((reply) => process.send?.(reply))
-    .catch((error: unknown) => process.send?.({ id: request.id, kind: 'error', message: error instanceof Error ? error.message : String(error) } satisfies RegenReply));
+    .catch((error: unknown) =>
+      process.send?.({
+        id: request.id,
+        kind: 'error',
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies RegenReply),
+    );
 });
 process.on('disconnect', () => process.exit(0));

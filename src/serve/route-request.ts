@@ -18,21 +18,24 @@ const STAMP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export function routeRequest(rawUrl: string): Route {
   const rawPath = rawUrl.split(/[?#]/)[0] ?? '';
-  if (!rawPath.startsWith('/') || /[\\\0]/.test(rawPath)) return { kind: 'bad-request', reason: 'malformed path' };
+  if (!rawPath.startsWith('/') || /[\\\0]/.test(rawPath))
+    return { kind: 'bad-request', reason: 'malformed path' };
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);
   } catch {
     return { kind: 'bad-request', reason: 'malformed percent-encoding' };
   }
-  if (/%[0-9a-f]{2}/i.test(decoded) || /[\\\0]/.test(decoded)) return { kind: 'bad-request', reason: 'double-encoded path' };
+  if (/%[0-9a-f]{2}/i.test(decoded) || /[\\\0]/.test(decoded))
+    return { kind: 'bad-request', reason: 'double-encoded path' };
   const segments = decoded.split('/').slice(1);
   if (segments.some((s) => s === '.' || s === '..')) return { kind: 'bad-request', reason: 'dot segment' };
   const trailing = segments[segments.length - 1] === '';
   const parts = segments.filter((s) => s !== '');
   if (parts.length === 0) return { kind: 'index' };
   if (parts[0] === 'index.html' && parts.length === 1) return { kind: 'index' };
-  if (parts[0] === 'assets' && parts.length === 2 && ASSET_NAMES.has(parts[1]!)) return { kind: 'asset', name: parts[1]! };
+  if (parts[0] === 'assets' && parts.length === 2 && ASSET_NAMES.has(parts[1]!))
+    return { kind: 'asset', name: parts[1]! };
   if (parts[0] !== 'runs' || parts.length < 2 || parts.length > 3) return { kind: 'not-found' };
   const stamp = parts[1]!;
   if (!STAMP.test(stamp)) return { kind: 'not-found' };

@@ -15,11 +15,28 @@ const cli = path.join(repoRoot, 'dist/cli.js');
 let temp: TempDir;
 
 function runReport(args: string[]) {
-  return execa(process.execPath, [cli, 'report', ...args], { reject: false, env: { NO_COLOR: '1', PERF_ROOT: temp.path }, extendEnv: true });
+  return execa(process.execPath, [cli, 'report', ...args], {
+    reject: false,
+    env: { NO_COLOR: '1', PERF_ROOT: temp.path },
+    extendEnv: true,
+  });
 }
 
-async function makeRun(name: string, registryLog: 'ok' | 'empty' | 'drifted', extra: { withRunFile?: boolean } = {}): Promise<string> {
-  return writeFixtureRun({ dir: path.join(temp.path, name), stamp: name, nodeCount: 2, durationSeconds: 900, seed: 2, sampleIntervalMs: 5000, registryLog, ...extra });
+async function makeRun(
+  name: string,
+  registryLog: 'ok' | 'empty' | 'drifted',
+  extra: { withRunFile?: boolean } = {},
+): Promise<string> {
+  return writeFixtureRun({
+    dir: path.join(temp.path, name),
+    stamp: name,
+    nodeCount: 2,
+    durationSeconds: 900,
+    seed: 2,
+    sampleIntervalMs: 5000,
+    registryLog,
+    ...extra,
+  });
 }
 
 beforeAll(async () => {
@@ -39,7 +56,15 @@ describe('rocm-perf report', () => {
     expect(result.exitCode).toBe(0);
     const out = JSON.parse(result.stdout) as { harness: string; files: string[] };
     expect(out.harness).toBe('warm');
-    for (const name of ['data.json', 'report.md', 'timeline.svg', 'targets.svg', 'index.html', 'echarts.min.js', 'report-page.js']) {
+    for (const name of [
+      'data.json',
+      'report.md',
+      'timeline.svg',
+      'targets.svg',
+      'index.html',
+      'echarts.min.js',
+      'report-page.js',
+    ]) {
       expect((await stat(path.join(dir, name))).size).toBeGreaterThan(0);
     }
     const md = await readFile(path.join(dir, 'report.md'), 'utf8');
@@ -55,19 +80,24 @@ describe('rocm-perf report', () => {
   it.each([
     ['empty', 'zot.jsonl: present but empty (0 bytes)'],
     ['drifted', 'but found no records'],
-  ] as const)('warns loudly and exits 1 on a %s zot.jsonl, still writing the report', async (variant, message) => {
-    const dir = await makeRun(`20260302T00000${variant === 'empty' ? 1 : 2}Z`, variant);
-    const result = await runReport([dir]);
-    expect(result.exitCode).toBe(1);
-    const firstLine = result.stderr.split('\n')[0]!;
-    expect(firstLine).toMatch(/^WARNING: zot\.jsonl: /);
-    expect(firstLine).toContain(message);
-    expect(result.stderr).toContain('error: 1 loud warning(s)');
-    const model = DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
-    expect(model.summary.streams['zot.jsonl']!.records).toBe(0);
-    expect(model.summary.warnings.filter((w) => w.level === 'loud').map((w) => w.stream)).toEqual(['zot.jsonl']);
-    expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toContain('Loud warnings');
-  });
+  ] as const)(
+    'warns loudly and exits 1 on a %s zot.jsonl, still writing the report',
+    async (variant, message) => {
+      const dir = await makeRun(`20260302T00000${variant === 'empty' ? 1 : 2}Z`, variant);
+      const result = await runReport([dir]);
+      expect(result.exitCode).toBe(1);
+      const firstLine = result.stderr.split('\n')[0]!;
+      expect(firstLine).toMatch(/^WARNING: zot\.jsonl: /);
+      expect(firstLine).toContain(message);
+      expect(result.stderr).toContain('error: 1 loud warning(s)');
+      const model = DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
+      expect(model.summary.streams['zot.jsonl']!.records).toBe(0);
+      expect(model.summary.warnings.filter((w) => w.level === 'loud').map((w) => w.stream)).toEqual([
+        'zot.jsonl',
+      ]);
+      expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toContain('Loud warnings');
+    },
+  );
 
   it('labels a run dir holding only the spec files as harness unknown, and defaults to the newest run', async () => {
     await makeRun('20991231T235959Z', 'ok', { withRunFile: false });

@@ -31,8 +31,23 @@ beforeAll(async () => {
   await buildPageBundle();
   root = createTempDir('publish-runs');
   remote = createTempDir('publish-remote');
-  await writeFixtureRun({ dir: path.join(root.path, '20260310T080000Z'), stamp: '20260310T080000Z', harness: 'cold', nodeCount: 2, durationSeconds: 900, seed: 1, sampleIntervalMs: 10_000 });
-  await writeFixtureRun({ dir: path.join(root.path, '20260312T080000Z'), stamp: '20260312T080000Z', nodeCount: 2, durationSeconds: 900, seed: 2, sampleIntervalMs: 10_000 });
+  await writeFixtureRun({
+    dir: path.join(root.path, '20260310T080000Z'),
+    stamp: '20260310T080000Z',
+    harness: 'cold',
+    nodeCount: 2,
+    durationSeconds: 900,
+    seed: 1,
+    sampleIntervalMs: 10_000,
+  });
+  await writeFixtureRun({
+    dir: path.join(root.path, '20260312T080000Z'),
+    stamp: '20260312T080000Z',
+    nodeCount: 2,
+    durationSeconds: 900,
+    seed: 2,
+    sampleIntervalMs: 10_000,
+  });
   sshd = await startSshd();
 });
 
@@ -46,7 +61,15 @@ describe('publish', () => {
   it('builds a site: a top page selecting every run newest first, each run page with offline assets', async () => {
     const out = path.join(root.path, 'site-out');
     const fleet = path.join(root.path, 'fleet.yaml');
-    await runPublishCommand({ root: root.path, out, push: false, fleet, logLevel: 'warn', debug: false, json: false });
+    await runPublishCommand({
+      root: root.path,
+      out,
+      push: false,
+      fleet,
+      logLevel: 'warn',
+      debug: false,
+      json: false,
+    });
     const files = await listFiles(out);
     expect(files).toContain('index.html');
     expect(files).toContain('assets/echarts.min.js');
@@ -65,7 +88,10 @@ describe('publish', () => {
   it('pushes over SFTP, then skips unchanged files and replaces changed ones atomically', async () => {
     const ssh = { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath };
     const remotePath = path.join(remote.path, 'www', 'perf');
-    const first = buildSite({ runs: (await readSiteRuns({ root: root.path, generatedAtMs: 1 })).runs, assets: { ...(await readPageAssets()) } });
+    const first = buildSite({
+      runs: (await readSiteRuns({ root: root.path, generatedAtMs: 1 })).runs,
+      assets: { ...(await readPageAssets()) },
+    });
     const pushed = await pushSite({ ssh, remotePath, files: first });
     expect(pushed.uploaded).toHaveLength(first.length);
     expect(pushed.uploaded[pushed.uploaded.length - 1]).toBe('index.html');
@@ -76,11 +102,19 @@ describe('publish', () => {
     expect(again.uploaded).toEqual([]);
     expect(again.skipped).toHaveLength(first.length);
 
-    const changed = first.map((f) => (f.path === 'runs/20260312T080000Z/data.json' ? { ...f, content: Buffer.from('{"changed":true}\n') } : f)).filter((f) => f.path !== 'runs/20260310T080000Z/report.md');
+    const changed = first
+      .map((f) =>
+        f.path === 'runs/20260312T080000Z/data.json'
+          ? { ...f, content: Buffer.from('{"changed":true}\n') }
+          : f,
+      )
+      .filter((f) => f.path !== 'runs/20260310T080000Z/report.md');
     const third = await pushSite({ ssh, remotePath, files: changed });
     expect(third.uploaded).toEqual(['runs/20260312T080000Z/data.json']);
     expect(third.removed).toEqual(['runs/20260310T080000Z/report.md']);
-    expect(await readFile(path.join(remotePath, 'runs/20260312T080000Z/data.json'), 'utf8')).toBe('{"changed":true}\n');
+    expect(await readFile(path.join(remotePath, 'runs/20260312T080000Z/data.json'), 'utf8')).toBe(
+      '{"changed":true}\n',
+    );
     const remoteFiles = await listFiles(remotePath);
     expect(remoteFiles.some((f) => f.includes('.upload-'))).toBe(false);
     expect(remoteFiles).not.toContain('runs/20260310T080000Z/report.md');
@@ -91,10 +125,21 @@ describe('publish', () => {
     const fleetText = await readFile(path.resolve(import.meta.dirname, '../../fleet.yaml'), 'utf8');
     const fleet = parse(fleetText) as Record<string, unknown>;
     const remotePath = path.join(remote.path, 'from-fleet');
-    fleet.publish = { ssh: { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath }, path: remotePath };
+    fleet.publish = {
+      ssh: { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath },
+      path: remotePath,
+    };
     const fleetPath = path.join(root.path, 'fleet-push.yaml');
     await writeFile(fleetPath, stringify(fleet));
-    await runPublishCommand({ root: root.path, out: path.join(root.path, 'site-push'), push: true, fleet: fleetPath, logLevel: 'warn', debug: false, json: false });
+    await runPublishCommand({
+      root: root.path,
+      out: path.join(root.path, 'site-push'),
+      push: true,
+      fleet: fleetPath,
+      logLevel: 'warn',
+      debug: false,
+      json: false,
+    });
     const files = await listFiles(remotePath);
     expect(files).toContain('runs/20260310T080000Z/index.html');
     expect(files).toContain(SITE_MANIFEST);

@@ -12,7 +12,15 @@ import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 // off in the legend loses its lines and bars, hovering a step band lists its RUN commands, and a change to
 // data.json appears without a reload with the legend state kept.
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const STAMP = '20260314T092000Z';
 let temp: TempDir;
 let profile: TempDir;
@@ -22,7 +30,10 @@ let page: Page;
 const errors: string[] = [];
 
 /** Pixels of the chart canvas within `tolerance` of a colour, optionally inside a band of rows (CSS px). */
-async function countPixels(colour: string, rows?: [number, number]): Promise<{ count: number; x: number; y: number }> {
+async function countPixels(
+  colour: string,
+  rows?: [number, number],
+): Promise<{ count: number; x: number; y: number }> {
   return page.evaluate(
     ({ colour, rows }) => {
       const canvas = document.querySelector<HTMLCanvasElement>('#chart canvas')!;
@@ -32,7 +43,11 @@ async function countPixels(colour: string, rows?: [number, number]): Promise<{ c
       let count = 0;
       let sx = 0;
       let sy = 0;
-      for (let y = rows ? Math.floor(rows[0] * ratio) : 0; y < (rows ? Math.ceil(rows[1] * ratio) : canvas.height); y++) {
+      for (
+        let y = rows ? Math.floor(rows[0] * ratio) : 0;
+        y < (rows ? Math.ceil(rows[1] * ratio) : canvas.height);
+        y++
+      ) {
         for (let x = 0; x < canvas.width; x++) {
           const i = (y * canvas.width + x) * 4;
           if (Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < 24) {
@@ -57,9 +72,21 @@ beforeAll(async () => {
   await buildPageBundle();
   temp = createTempDir('browser');
   profile = createTempDir('chromium-profile');
-  await writeFixtureRun({ dir: path.join(temp.path, STAMP), stamp: STAMP, nodeCount: 3, durationSeconds: 1800, seed: 7, sampleIntervalMs: 5000 });
+  await writeFixtureRun({
+    dir: path.join(temp.path, STAMP),
+    stamp: STAMP,
+    nodeCount: 3,
+    durationSeconds: 1800,
+    seed: 7,
+    sampleIntervalMs: 5000,
+  });
   server = await startServer({ root: temp.path, bind: '127.0.0.1', port: 0, refreshMs: 200 });
-  context = await chromium.launchPersistentContext(profile.path, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 1000 } });
+  context = await chromium.launchPersistentContext(profile.path, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 1000 },
+  });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
@@ -90,16 +117,24 @@ describe('the report page', () => {
   it('hovering a step band lists the RUN commands it covers', async () => {
     const target = await page.evaluate(() => {
       const state = window.rocmPerf!;
-      const index = state.model.timeline.bands.findIndex((b) => b.phase === 'steps' && b.commands.some((c) => c.startsWith('RUN')) && b.endMs - b.startMs > 60_000);
+      const index = state.model.timeline.bands.findIndex(
+        (b) =>
+          b.phase === 'steps' && b.commands.some((c) => c.startsWith('RUN')) && b.endMs - b.startMs > 60_000,
+      );
       const band = state.model.timeline.bands[index]!;
       const lane = state.model.timeline.lanes.findIndex((l) => l.node === band.node);
-      const [x, y] = state.chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [(band.startMs + band.endMs) / 2, lane]);
+      const [x, y] = state.chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [
+        (band.startMs + band.endMs) / 2,
+        lane,
+      ]);
       return { x: x!, y: y! - 8, commands: band.commands };
     });
     const origin = await chartOrigin();
     await page.mouse.move(origin.x + target.x, origin.y + target.y);
     const tooltip = page.locator('#chart div').filter({ hasText: 'RUN ' }).last();
-    await expect.poll(() => tooltip.textContent(), { timeout: 5000 }).toContain(target.commands.find((c) => c.startsWith('RUN'))!.replace(/ \(.*$/, ''));
+    await expect
+      .poll(() => tooltip.textContent(), { timeout: 5000 })
+      .toContain(target.commands.find((c) => c.startsWith('RUN'))!.replace(/ \(.*$/, ''));
     expect(await tooltip.textContent()).toContain('steps');
   });
 
@@ -116,7 +151,10 @@ describe('the report page', () => {
       const state = window.rocmPerf!;
       const lane = state.model.timeline.lanes[1]!;
       const option = state.chart.getOption() as { series: { id: string; data: unknown[][] }[] };
-      const barsOnLane = option.series.filter((s) => s.id.startsWith('target:')).flatMap((s) => s.data).filter((d) => d[2] === 1).length;
+      const barsOnLane = option.series
+        .filter((s) => s.id.startsWith('target:'))
+        .flatMap((s) => s.data)
+        .filter((d) => d[2] === 1).length;
       return { builder: lane.builder, selected: state.selected[lane.builder], barsOnLane };
     });
     expect(hidden).toMatchObject({ selected: false, barsOnLane: 0 });
@@ -129,8 +167,13 @@ describe('the report page', () => {
     const updatesBefore = await page.evaluate(() => window.rocmPerf!.updates);
     const dir = path.join(temp.path, STAMP);
     const trace = await readFile(path.join(dir, 'trace-pytorch.json'), 'utf8');
-    await writeFile(path.join(dir, 'trace-hipblaslt-wheel.json'), trace.replaceAll('pytorch', 'hipblaslt-wheel'));
-    await expect.poll(() => page.locator('#summary').textContent(), { timeout: 15_000 }).toContain('hipblaslt-wheel');
+    await writeFile(
+      path.join(dir, 'trace-hipblaslt-wheel.json'),
+      trace.replaceAll('pytorch', 'hipblaslt-wheel'),
+    );
+    await expect
+      .poll(() => page.locator('#summary').textContent(), { timeout: 15_000 })
+      .toContain('hipblaslt-wheel');
     const after = await page.evaluate(() => ({
       marker: (window as unknown as { marker?: string }).marker,
       updates: window.rocmPerf!.updates,

@@ -20,7 +20,11 @@ let server: RunningServer;
 let client: Client;
 
 async function get(pathname: string, init: { method?: string; headers?: Record<string, string> } = {}) {
-  const response = await client.request({ path: pathname, method: (init.method ?? 'GET'), headers: init.headers });
+  const response = await client.request({
+    path: pathname,
+    method: init.method ?? 'GET',
+    headers: init.headers,
+  });
   const body = await response.body.text();
   return { status: response.statusCode, headers: response.headers, body };
 }
@@ -30,7 +34,14 @@ beforeAll(async () => {
   temp = createTempDir('serve');
   outside = createTempDir('serve-outside');
   await writeFile(path.join(outside.path, 'secret.txt'), 'TOP-SECRET\n');
-  await writeFixtureRun({ dir: path.join(temp.path, STAMP), stamp: STAMP, nodeCount: 2, durationSeconds: 600, seed: 9, sampleIntervalMs: 5000 });
+  await writeFixtureRun({
+    dir: path.join(temp.path, STAMP),
+    stamp: STAMP,
+    nodeCount: 2,
+    durationSeconds: 600,
+    seed: 9,
+    sampleIntervalMs: 5000,
+  });
   await writeFile(path.join(temp.path, STAMP, 'report.md'), '# report\n');
   await mkdir(path.join(temp.path, '20260101T000000Z'));
   await writeFile(path.join(temp.path, '20260101T000000Z', 'run.json'), '{}');
@@ -38,7 +49,14 @@ beforeAll(async () => {
   await mkdir(path.join(outside.path, 'evil-run'));
   await writeFile(path.join(outside.path, 'evil-run', 'samples.jsonl'), '');
   await symlink(path.join(outside.path, 'evil-run'), path.join(temp.path, '20991231T000000Z'));
-  server = await startServer({ root: temp.path, bind: '127.0.0.1', port: 0, refreshMs: 200, headersTimeoutMs: 1000, requestTimeoutMs: 5000 });
+  server = await startServer({
+    root: temp.path,
+    bind: '127.0.0.1',
+    port: 0,
+    refreshMs: 200,
+    headersTimeoutMs: 1000,
+    requestTimeoutMs: 5000,
+  });
   client = new Client(server.url.replace(/\/$/, ''));
 });
 
@@ -80,7 +98,11 @@ describe('serve: what it serves', () => {
     const again = await get(`/runs/${STAMP}/data.json`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
-    const gzipped = await client.request({ path: `/runs/${STAMP}/data.json`, method: 'GET', headers: { 'accept-encoding': 'gzip' } });
+    const gzipped = await client.request({
+      path: `/runs/${STAMP}/data.json`,
+      method: 'GET',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(Buffer.from(await gzipped.body.arrayBuffer())).toString()).toBe(first.body);
     const head = await get(`/runs/${STAMP}/data.json`, { method: 'HEAD' });
@@ -125,7 +147,9 @@ describe('serve: read-only and timeouts', () => {
     const url = new URL(server.url);
     const started = Date.now();
     const outcome = await new Promise<string>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname, () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write('GET / HTTP/1.1\r\nHost: x\r\n'),
+      );
       let received = '';
       socket.on('data', (chunk) => (received += chunk.toString()));
       socket.on('close', () => resolve(received));
@@ -142,10 +166,19 @@ describe('serve: read-only and timeouts', () => {
 describe('serve: a run being written while polled', () => {
   it('picks up appended lines and a new trace without a poll waiting on the parse', async () => {
     const full = path.join(temp.path, '.full');
-    await writeFixtureRun({ dir: full, stamp: '20260315T000000Z', nodeCount: 2, durationSeconds: 600, seed: 4, status: 'running', sampleIntervalMs: 5000 });
+    await writeFixtureRun({
+      dir: full,
+      stamp: '20260315T000000Z',
+      nodeCount: 2,
+      durationSeconds: 600,
+      seed: 4,
+      status: 'running',
+      sampleIntervalMs: 5000,
+    });
     const live = path.join(temp.path, '20260315T000000Z');
     await mkdir(live);
-    for (const name of ['run.json', 'plan.json', 'trace-pytorch.json']) await copyFile(path.join(full, name), path.join(live, name));
+    for (const name of ['run.json', 'plan.json', 'trace-pytorch.json'])
+      await copyFile(path.join(full, name), path.join(live, name));
     const halves: Record<string, [string, string]> = {};
     for (const name of ['samples.jsonl', 'sccache.log', 'zot.jsonl']) {
       const lines = (await readFile(path.join(full, name), 'utf8')).split(/(?<=\n)/);
@@ -157,14 +190,21 @@ describe('serve: a run being written while polled', () => {
     const first = await get(url);
     const before = DataFileSchema.parse(JSON.parse(first.body));
     expect(before.run.status).toBe('running');
-    expect(before.summary.targets.filter((t) => t.totalSeconds > 0).map((t) => t.target)).toEqual(['pytorch']);
+    expect(before.summary.targets.filter((t) => t.totalSeconds > 0).map((t) => t.target)).toEqual([
+      'pytorch',
+    ]);
 
     for (const name of Object.keys(halves)) await appendFile(path.join(live, name), halves[name]![1]);
     await cp(path.join(full, 'trace-triton-wheel.json'), path.join(live, 'trace-triton-wheel.json'));
 
     let etag = String(first.headers.etag);
     let after = before;
-    for (let attempt = 0; attempt < 100 && after.summary.streams['zot.jsonl']!.records <= before.summary.streams['zot.jsonl']!.records; attempt++) {
+    for (
+      let attempt = 0;
+      attempt < 100 &&
+      after.summary.streams['zot.jsonl']!.records <= before.summary.streams['zot.jsonl']!.records;
+      attempt++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const poll = await get(url, { headers: { 'if-none-match': etag } });
       expect([200, 304]).toContain(poll.status);
@@ -173,12 +213,23 @@ describe('serve: a run being written while polled', () => {
         after = DataFileSchema.parse(JSON.parse(poll.body));
       }
     }
-    expect(after.summary.streams['zot.jsonl']!.records).toBeGreaterThan(before.summary.streams['zot.jsonl']!.records);
-    expect(after.summary.streams['samples.jsonl']!.records).toBeGreaterThan(before.summary.streams['samples.jsonl']!.records);
+    expect(after.summary.streams['zot.jsonl']!.records).toBeGreaterThan(
+      before.summary.streams['zot.jsonl']!.records,
+    );
+    expect(after.summary.streams['samples.jsonl']!.records).toBeGreaterThan(
+      before.summary.streams['samples.jsonl']!.records,
+    );
     expect(after.summary.targets.find((t) => t.target === 'triton-wheel')!.totalSeconds).toBeGreaterThan(0);
     // run.json already calls every target finished; only the traces not copied yet are flagged.
     const loud = after.summary.warnings.filter((w) => w.level === 'loud').map((w) => w.stream);
     expect(loud.length).toBeGreaterThan(0);
-    expect(loud.every((s) => s !== null && /^trace-.+\.json$/.test(s) && !['trace-pytorch.json', 'trace-triton-wheel.json'].includes(s))).toBe(true);
+    expect(
+      loud.every(
+        (s) =>
+          s !== null &&
+          /^trace-.+\.json$/.test(s) &&
+          !['trace-pytorch.json', 'trace-triton-wheel.json'].includes(s),
+      ),
+    ).toBe(true);
   });
 });

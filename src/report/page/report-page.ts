@@ -8,7 +8,9 @@ import { renderSummaryHtml, renderWarningsHtml } from '../render-summary-html.js
 // with — before it reaches the chart. Polls with If-None-Match; a 304 costs nothing. Legend state survives
 // updates because the option is rebuilt with it.
 
-declare const echarts: { init: (dom: HTMLElement, theme?: string | null, opts?: { renderer?: string }) => ECharts };
+declare const echarts: {
+  init: (dom: HTMLElement, theme?: string | null, opts?: { renderer?: string }) => ECharts;
+};
 
 interface PageState {
   chart: ECharts;
@@ -29,7 +31,9 @@ export function parseDataFile(json: unknown): { model: DataFile } | { error: str
   const result = DataFileSchema.safeParse(json);
   if (result.success) return { model: result.data };
   const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-  return { error: `data.json does not match the report schema (version ${String((json as { version?: unknown } | null)?.version)}): ${issues.join('; ')}` };
+  return {
+    error: `data.json does not match the report schema (version ${String((json as { version?: unknown } | null)?.version)}): ${issues.join('; ')}`,
+  };
 }
 
 function byId(id: string): HTMLElement {
@@ -51,7 +55,9 @@ function paint(state: PageState, model: DataFile): void {
   const resized = container.style.height !== `${height}px`;
   container.style.height = `${height}px`;
   if (resized) state.chart.resize();
-  state.chart.setOption(buildChartOption(model, { interactive: true, selected: state.selected }), { replaceMerge: ['series'] });
+  state.chart.setOption(buildChartOption(model, { interactive: true, selected: state.selected }), {
+    replaceMerge: ['series'],
+  });
   byId('warnings').innerHTML = renderWarningsHtml(model);
   byId('summary').innerHTML = renderSummaryHtml(model);
   state.model = model;
@@ -77,7 +83,9 @@ async function poll(state: PageState, src: string): Promise<void> {
     state.updates += 1;
   }
   showError(state, null);
-  setStatus(`data.json generated ${new Date(parsed.model.generatedAtMs).toISOString().replace('.000Z', 'Z')}${parsed.model.run.status === 'running' ? ' · live' : ''}`);
+  setStatus(
+    `data.json generated ${new Date(parsed.model.generatedAtMs).toISOString().replace('.000Z', 'Z')}${parsed.model.run.status === 'running' ? ' · live' : ''}`,
+  );
 }
 
 function start(): void {
@@ -90,10 +98,18 @@ function start(): void {
     showError({ lastError: null }, parsed.error);
     return;
   }
-  const state: PageState = { chart, model: parsed.model, selected: {}, etag: null, updates: 0, lastError: null };
+  const state: PageState = {
+    chart,
+    model: parsed.model,
+    selected: {},
+    etag: null,
+    updates: 0,
+    lastError: null,
+  };
   window.rocmPerf = state;
   chart.on('finished', () => {
-    if (performance.getEntriesByName('rocm-perf:first-render').length === 0) performance.mark('rocm-perf:first-render');
+    if (performance.getEntriesByName('rocm-perf:first-render').length === 0)
+      performance.mark('rocm-perf:first-render');
   });
   paint(state, parsed.model);
   chart.on('legendselectchanged', (event: unknown) => {
@@ -105,7 +121,9 @@ function start(): void {
   if (location.protocol === 'file:' || !(pollMs > 0)) return;
   const tick = (): void => {
     poll(state, src)
-      .catch((error: unknown) => setStatus(`poll failed: ${error instanceof Error ? error.message : String(error)}; retrying`))
+      .catch((error: unknown) =>
+        setStatus(`poll failed: ${error instanceof Error ? error.message : String(error)}; retrying`),
+      )
       .finally(() => setTimeout(tick, pollMs));
   };
   setTimeout(tick, pollMs);

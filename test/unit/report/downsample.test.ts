@@ -3,12 +3,19 @@ import { downsampleLttb, downsampleSeries } from '../../../src/report/downsample
 
 describe('downsampleLttb', () => {
   it('keeps short series unchanged', () => {
-    const points: [number, number][] = [[0, 1], [1, 2], [2, 3]];
+    const points: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ];
     expect(downsampleLttb(points, 10)).toEqual(points);
   });
 
   it('keeps the first and last point and the spike', () => {
-    const points: [number, number][] = Array.from({ length: 1000 }, (_, i) => [i * 1000, i === 500 ? 100 : 10]);
+    const points: [number, number][] = Array.from({ length: 1000 }, (_, i) => [
+      i * 1000,
+      i === 500 ? 100 : 10,
+    ]);
     const out = downsampleLttb(points, 50);
     expect(out).toHaveLength(50);
     expect(out[0]).toEqual([0, 10]);

@@ -13,31 +13,64 @@ const GENERATED_AT_MS = Date.UTC(2026, 2, 14, 12, 0, 0);
 
 describe.each(Object.keys(FIXTURE_RUNS))('data.json of fixture run %s', (name) => {
   it('matches the golden file and the schema', async () => {
-    const inputs = await readRunInputs({ dir: path.join(FIXTURE_RUNS_DIR, name), generatedAtMs: GENERATED_AT_MS });
+    const inputs = await readRunInputs({
+      dir: path.join(FIXTURE_RUNS_DIR, name),
+      generatedAtMs: GENERATED_AT_MS,
+    });
     const model = buildReportModel(inputs);
     expect(DataFileSchema.parse(model)).toEqual(model);
     expect(model.summary.warnings.filter((w) => w.level === 'loud')).toEqual([]);
-    await expect(`${JSON.stringify(model, null, 2)}\n`).toMatchFileSnapshot(`__snapshots__/${name}.data.json`);
+    await expect(`${JSON.stringify(model, null, 2)}\n`).toMatchFileSnapshot(
+      `__snapshots__/${name}.data.json`,
+    );
   });
 });
 
 describe('fixture runs read through the real parsers', () => {
   it('a warm run: every stream has records, nothing rejected, harness and plan carried through', async () => {
-    const model = buildReportModel(await readRunInputs({ dir: path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm'), generatedAtMs: GENERATED_AT_MS }));
-    expect(model.run).toMatchObject({ harness: 'warm', namespace: 'rocm', hasRunFile: true, hasPlanFile: true, strategy: 'heft-ls' });
+    const model = buildReportModel(
+      await readRunInputs({
+        dir: path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm'),
+        generatedAtMs: GENERATED_AT_MS,
+      }),
+    );
+    expect(model.run).toMatchObject({
+      harness: 'warm',
+      namespace: 'rocm',
+      hasRunFile: true,
+      hasPlanFile: true,
+      strategy: 'heft-ls',
+    });
     for (const [name, stream] of Object.entries(model.summary.streams)) {
-      expect({ name, present: stream.present, rejected: stream.rejected, hasRecords: stream.records > 0 }).toEqual({ name, present: true, rejected: 0, hasRecords: true });
+      expect({
+        name,
+        present: stream.present,
+        rejected: stream.rejected,
+        hasRecords: stream.records > 0,
+      }).toEqual({ name, present: true, rejected: 0, hasRecords: true });
     }
     expect(model.summary.targets).toHaveLength(6);
-    expect(model.summary.targets.every((t) => t.totalSeconds > t.buildSeconds && t.plannedStartSeconds !== null)).toBe(true);
+    expect(
+      model.summary.targets.every((t) => t.totalSeconds > t.buildSeconds && t.plannedStartSeconds !== null),
+    ).toBe(true);
     expect(model.summary.sccache.total.hits).toBeGreaterThan(0);
     expect(model.summary.registry.cache.blobsWritten).toBeGreaterThan(0);
     expect(Object.keys(model.summary.sccache.perNode).sort()).toEqual(['anvil', 'forge', 'strix']);
   });
 
   it('a run dir with only the spec files is labelled harness unknown', async () => {
-    const model = buildReportModel(await readRunInputs({ dir: path.join(FIXTURE_RUNS_DIR, '20250901T120000Z-spec-only'), generatedAtMs: GENERATED_AT_MS }));
-    expect(model.run).toMatchObject({ harness: 'unknown', namespace: null, hasRunFile: false, hasPlanFile: false });
+    const model = buildReportModel(
+      await readRunInputs({
+        dir: path.join(FIXTURE_RUNS_DIR, '20250901T120000Z-spec-only'),
+        generatedAtMs: GENERATED_AT_MS,
+      }),
+    );
+    expect(model.run).toMatchObject({
+      harness: 'unknown',
+      namespace: null,
+      hasRunFile: false,
+      hasPlanFile: false,
+    });
     expect(model.summary.targets.every((t) => t.node === 'unknown')).toBe(true);
     expect(model.summary.makespanSeconds).toBeGreaterThan(0);
   });

@@ -1,4 +1,9 @@
-import { createStreamStats, type Sample, type StreamStats, type TargetTrace } from '../../../src/collect/types.js';
+import {
+  createStreamStats,
+  type Sample,
+  type StreamStats,
+  type TargetTrace,
+} from '../../../src/collect/types.js';
 import type { RunFile } from '../../../src/run/run-file.js';
 import type { RunInputs, StreamInput } from '../../../src/report/run-inputs.js';
 
@@ -15,7 +20,13 @@ export function stream(name: string, overrides: Partial<StreamStats> = {}, prese
   return { name, present, stats: stats(name, overrides) };
 }
 
-function trace(target: string, startS: number, buildS: [number, number], endS: number, uploadBytes: number): TargetTrace {
+function trace(
+  target: string,
+  startS: number,
+  buildS: [number, number],
+  endS: number,
+  uploadBytes: number,
+): TargetTrace {
   return {
     target,
     startMs: T0 + startS * S,
@@ -24,8 +35,26 @@ function trace(target: string, startS: number, buildS: [number, number], endS: n
     buildStartMs: T0 + buildS[0] * S,
     buildEndMs: T0 + buildS[1] * S,
     buildSeconds: buildS[1] - buildS[0],
-    steps: [{ name: `[${target} 1/1] RUN make`, startMs: T0 + buildS[0] * S, endMs: T0 + buildS[1] * S, cached: false, instruction: 'RUN make' }],
-    uploads: [{ startMs: T0 + buildS[1] * S, endMs: T0 + (endS - 1) * S, method: 'PUT', url: `/v2/rocm/${target}/blobs/uploads/u`, status: 201, bytes: uploadBytes, kind: 'cache' }],
+    steps: [
+      {
+        name: `[${target} 1/1] RUN make`,
+        startMs: T0 + buildS[0] * S,
+        endMs: T0 + buildS[1] * S,
+        cached: false,
+        instruction: 'RUN make',
+      },
+    ],
+    uploads: [
+      {
+        startMs: T0 + buildS[1] * S,
+        endMs: T0 + (endS - 1) * S,
+        method: 'PUT',
+        url: `/v2/rocm/${target}/blobs/uploads/u`,
+        status: 201,
+        bytes: uploadBytes,
+        kind: 'cache',
+      },
+    ],
     cachedSteps: 0,
     totalSteps: 1,
   };
@@ -35,7 +64,19 @@ function samples(node: string, cpu: number): Sample[] {
   return Array.from({ length: 601 }, (_, i): Sample =>
     i === 300
       ? { version: 1, node, tsMs: T0 + i * S, ok: false, error: 'timeout' }
-      : { version: 1, node, tsMs: T0 + i * S, ok: true, cpuBusyPct: i === 0 ? null : cpu, memUsedPct: 40, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 },
+      : {
+          version: 1,
+          node,
+          tsMs: T0 + i * S,
+          ok: true,
+          cpuBusyPct: i === 0 ? null : cpu,
+          memUsedPct: 40,
+          diskReadBps: 0,
+          diskWriteBps: 0,
+          netRxBps: 0,
+          netTxBps: 0,
+          load1: 1,
+        },
   );
 }
 
@@ -87,21 +128,119 @@ export function makeRunInputs(overrides: Partial<RunInputs> = {}): RunInputs {
       },
     },
     samples: [...samples('forge', 90), ...samples('strix', 30)],
-    traces: [trace('pytorch', 0, [5, 250], 300, 1_000_000), trace('triton-wheel', 300, [305, 400], 600, 6_400_000_000), trace('aiter-wheel', 300, [301, 450], 500, 2_000)],
+    traces: [
+      trace('pytorch', 0, [5, 250], 300, 1_000_000),
+      trace('triton-wheel', 300, [305, 400], 600, 6_400_000_000),
+      trace('aiter-wheel', 300, [301, 450], 500, 2_000),
+    ],
     sccache: [
-      { tsMs: T0 + 10 * S, clientAddress: '10.0.0.1', method: 'GET', uri: '/sccache/rocm/gfx1201/a/b/c/abc', status: 200, kind: 'hit', bytes: 500, keyPrefix: 'rocm/gfx1201', durationMs: 1 },
-      { tsMs: T0 + 11 * S, clientAddress: '10.0.0.2', method: 'GET', uri: '/sccache/rocm/gfx1201/a/b/d/abd', status: 404, kind: 'miss', bytes: 0, keyPrefix: 'rocm/gfx1201', durationMs: 1 },
-      { tsMs: T0 + 12 * S, clientAddress: '10.0.0.2', method: 'PUT', uri: '/sccache/rocm/gfx1201/a/b/d/abd', status: 201, kind: 'write', bytes: 2048, keyPrefix: 'rocm/gfx1201', durationMs: 3 },
-      { tsMs: T0 + 13 * S, clientAddress: '10.0.0.9', method: 'PROPFIND', uri: '/sccache/rocm/gfx1201/a/b/', status: 207, kind: 'overhead', bytes: 0, keyPrefix: 'rocm/gfx1201', durationMs: 1 },
+      {
+        tsMs: T0 + 10 * S,
+        clientAddress: '10.0.0.1',
+        method: 'GET',
+        uri: '/sccache/rocm/gfx1201/a/b/c/abc',
+        status: 200,
+        kind: 'hit',
+        bytes: 500,
+        keyPrefix: 'rocm/gfx1201',
+        durationMs: 1,
+      },
+      {
+        tsMs: T0 + 11 * S,
+        clientAddress: '10.0.0.2',
+        method: 'GET',
+        uri: '/sccache/rocm/gfx1201/a/b/d/abd',
+        status: 404,
+        kind: 'miss',
+        bytes: 0,
+        keyPrefix: 'rocm/gfx1201',
+        durationMs: 1,
+      },
+      {
+        tsMs: T0 + 12 * S,
+        clientAddress: '10.0.0.2',
+        method: 'PUT',
+        uri: '/sccache/rocm/gfx1201/a/b/d/abd',
+        status: 201,
+        kind: 'write',
+        bytes: 2048,
+        keyPrefix: 'rocm/gfx1201',
+        durationMs: 3,
+      },
+      {
+        tsMs: T0 + 13 * S,
+        clientAddress: '10.0.0.9',
+        method: 'PROPFIND',
+        uri: '/sccache/rocm/gfx1201/a/b/',
+        status: 207,
+        kind: 'overhead',
+        bytes: 0,
+        keyPrefix: 'rocm/gfx1201',
+        durationMs: 1,
+      },
     ],
     registry: [
-      { tsMs: T0 + 590 * S, clientAddress: '10.0.0.1', method: 'PUT', path: '/v2/rocm/cache/blobs/uploads/u', status: 201, kind: 'blob-write', repository: 'rocm/cache', reference: 'sha256:a', bytes: 6_400_000_000, durationMs: null, isCache: true },
-      { tsMs: T0 + 591 * S, clientAddress: '10.0.0.1', method: 'PUT', path: '/v2/rocm/cache/manifests/triton', status: 201, kind: 'manifest-write', repository: 'rocm/cache', reference: 'triton', bytes: 2841, durationMs: null, isCache: true },
-      { tsMs: T0 + 592 * S, clientAddress: '10.0.0.1', method: 'PUT', path: '/v2/rocm/triton/manifests/latest', status: 201, kind: 'manifest-write', repository: 'rocm/triton', reference: 'latest', bytes: null, durationMs: null, isCache: false },
-      { tsMs: T0 + 593 * S, clientAddress: '10.0.0.1', method: 'GET', path: '/v2/rocm/triton/blobs/sha256:a', status: 200, kind: 'blob-read', repository: 'rocm/triton', reference: 'sha256:a', bytes: 10, durationMs: null, isCache: false },
+      {
+        tsMs: T0 + 590 * S,
+        clientAddress: '10.0.0.1',
+        method: 'PUT',
+        path: '/v2/rocm/cache/blobs/uploads/u',
+        status: 201,
+        kind: 'blob-write',
+        repository: 'rocm/cache',
+        reference: 'sha256:a',
+        bytes: 6_400_000_000,
+        durationMs: null,
+        isCache: true,
+      },
+      {
+        tsMs: T0 + 591 * S,
+        clientAddress: '10.0.0.1',
+        method: 'PUT',
+        path: '/v2/rocm/cache/manifests/triton',
+        status: 201,
+        kind: 'manifest-write',
+        repository: 'rocm/cache',
+        reference: 'triton',
+        bytes: 2841,
+        durationMs: null,
+        isCache: true,
+      },
+      {
+        tsMs: T0 + 592 * S,
+        clientAddress: '10.0.0.1',
+        method: 'PUT',
+        path: '/v2/rocm/triton/manifests/latest',
+        status: 201,
+        kind: 'manifest-write',
+        repository: 'rocm/triton',
+        reference: 'latest',
+        bytes: null,
+        durationMs: null,
+        isCache: false,
+      },
+      {
+        tsMs: T0 + 593 * S,
+        clientAddress: '10.0.0.1',
+        method: 'GET',
+        path: '/v2/rocm/triton/blobs/sha256:a',
+        status: 200,
+        kind: 'blob-read',
+        repository: 'rocm/triton',
+        reference: 'sha256:a',
+        bytes: 10,
+        durationMs: null,
+        isCache: false,
+      },
     ],
     artifacts: ['triton-3.3.0-cp312-linux_x86_64.whl'],
-    streams: [stream('samples.jsonl'), stream('sccache.log'), stream('zot.jsonl'), stream('trace-pytorch.json'), stream('artifacts.txt')],
+    streams: [
+      stream('samples.jsonl'),
+      stream('sccache.log'),
+      stream('zot.jsonl'),
+      stream('trace-pytorch.json'),
+      stream('artifacts.txt'),
+    ],
     generatedAtMs: T0 + 700 * S,
     ...overrides,
   };
