@@ -1,4 +1,11 @@
-import { buildRunDiff, buildRunDrag, findRunDir, loadRunModel, renderRunDiffMd, type DiffSide } from '../diff/index.js';
+import {
+  buildRunDiff,
+  buildRunDrag,
+  findRunDir,
+  loadRunModel,
+  renderRunDiffMd,
+  type DiffSide,
+} from '../diff/index.js';
 import type { CommonOptions } from './options.js';
 
 export interface DiffCommandOptions extends Pick<CommonOptions, 'json'> {

@@ -16,12 +16,23 @@ export const PERFETTO_FILE = 'perfetto-trace.json';
 
 // `rocm-perf export --perfetto RUN [--out FILE]`: the run as a Chrome JSON trace that ui.perfetto.dev opens.
 export async function runExportCommand(options: ExportCommandOptions): Promise<void> {
-  if (!options.perfetto) throw new UsageError('export: no format chosen', { hint: 'pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`' });
-  const loaded = await loadRunModel({ dir: await findRunDir({ run: options.run, root: options.root }), nowMs: Date.now() });
-  const deps = loaded.plan ? Object.fromEntries(Object.entries(loaded.plan.targets).map(([name, t]) => [name, t.deps])) : undefined;
+  if (!options.perfetto)
+    throw new UsageError('export: no format chosen', {
+      hint: 'pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`',
+    });
+  const loaded = await loadRunModel({
+    dir: await findRunDir({ run: options.run, root: options.root }),
+    nowMs: Date.now(),
+  });
+  const deps = loaded.plan
+    ? Object.fromEntries(Object.entries(loaded.plan.targets).map(([name, t]) => [name, t.deps]))
+    : undefined;
   const { trace, notes } = buildPerfettoTrace({ model: loaded.model, deps });
   const problems = findTraceProblems(PerfettoTraceSchema.parse(trace));
-  if (problems.length > 0) throw new InternalError(`the Perfetto export of ${loaded.dir} breaks the Trace Event Format:\n  ${problems.slice(0, 10).join('\n  ')}`);
+  if (problems.length > 0)
+    throw new InternalError(
+      `the Perfetto export of ${loaded.dir} breaks the Trace Event Format:\n  ${problems.slice(0, 10).join('\n  ')}`,
+    );
   if (!loaded.plan) notes.push('no plan.json: dependencies unknown, so no flow arrows');
   for (const note of [...loaded.notes, ...notes]) console.error(`note: ${note}`);
   const text = `${JSON.stringify(trace)}\n`;
@@ -31,5 +42,7 @@ export async function runExportCommand(options: ExportCommandOptions): Promise<v
   }
   const out = path.resolve(options.out ?? path.join(loaded.dir, PERFETTO_FILE));
   await writeFileAtomic(out, text);
-  console.log(`${out}: ${trace.traceEvents.length} trace events (${loaded.model.run.harness} run ${loaded.stamp}); open it at https://ui.perfetto.dev`);
+  console.log(
+    `${out}: ${trace.traceEvents.length} trace events (${loaded.model.run.harness} run ${loaded.stamp}); open it at https://ui.perfetto.dev`,
+  );
 }

@@ -99,7 +99,12 @@ function roundTo(value: number, digits = 3): number {
 }
 
 function toRunRef(model: DataFile): RunRef {
-  return { stamp: model.run.stamp, harness: model.run.harness, namespace: model.run.namespace, status: model.run.status };
+  return {
+    stamp: model.run.stamp,
+    harness: model.run.harness,
+    namespace: model.run.namespace,
+    status: model.run.status,
+  };
 }
 
 /** Throws a UsageError when the harnesses differ and the caller did not force the comparison. */
@@ -107,12 +112,27 @@ export function checkSameHarness({ a, b, force }: { a: RunRef; b: RunRef; force:
   if (a.harness === b.harness || force) return;
   throw new UsageError(
     `RUN_A ${a.stamp} is a ${a.harness} run and RUN_B ${b.stamp} is a ${b.harness} run: a number from one harness must not be quoted as if it came from another (cold builds everything with no cache, warm runs with caches on, bench runs one target at a time)`,
-    { hint: `compare runs of the same harness, or pass --force to diff them anyway (the output is then labelled cross-harness: ${a.harness} vs ${b.harness})` },
+    {
+      hint: `compare runs of the same harness, or pass --force to diff them anyway (the output is then labelled cross-harness: ${a.harness} vs ${b.harness})`,
+    },
   );
 }
 
-function toTargetDiff({ target, a, b, path }: { target: string; a: TargetSummary | undefined; b: TargetSummary | undefined; path: CriticalPathDiff }): TargetDiff {
-  const pick = <K extends keyof TargetSummary>(t: TargetSummary | undefined, key: K): TargetSummary[K] | null => (t ? t[key] : null);
+function toTargetDiff({
+  target,
+  a,
+  b,
+  path,
+}: {
+  target: string;
+  a: TargetSummary | undefined;
+  b: TargetSummary | undefined;
+  path: CriticalPathDiff;
+}): TargetDiff {
+  const pick = <K extends keyof TargetSummary>(
+    t: TargetSummary | undefined,
+    key: K,
+  ): TargetSummary[K] | null => (t ? t[key] : null);
   const [nodeA, nodeB] = [pick(a, 'node'), pick(b, 'node')];
   return {
     target,
@@ -130,33 +150,56 @@ function toTargetDiff({ target, a, b, path }: { target: string; a: TargetSummary
 /** Both-present first, worst Δtotal first (ties by name); then targets only in A, then only in B. */
 function compareTargetDiffs(x: TargetDiff, y: TargetDiff): number {
   const rank = { both: 0, 'only-a': 1, 'only-b': 2 } as const;
-  return rank[x.presence] - rank[y.presence] || (y.totalSeconds.delta ?? 0) - (x.totalSeconds.delta ?? 0) || x.target.localeCompare(y.target);
+  return (
+    rank[x.presence] - rank[y.presence] ||
+    (y.totalSeconds.delta ?? 0) - (x.totalSeconds.delta ?? 0) ||
+    x.target.localeCompare(y.target)
+  );
 }
 
-function buildTargetDiffs({ a, b, path }: { a: DataFile; b: DataFile; path: CriticalPathDiff }): TargetDiff[] {
+function buildTargetDiffs({
+  a,
+  b,
+  path,
+}: {
+  a: DataFile;
+  b: DataFile;
+  path: CriticalPathDiff;
+}): TargetDiff[] {
   const byName = (model: DataFile) => new Map(model.summary.targets.map((t) => [t.target, t]));
   const [mapA, mapB] = [byName(a), byName(b)];
   const names = [...new Set([...mapA.keys(), ...mapB.keys()])];
-  return names.map((target) => toTargetDiff({ target, a: mapA.get(target), b: mapB.get(target), path })).sort(compareTargetDiffs);
+  return names
+    .map((target) => toTargetDiff({ target, a: mapA.get(target), b: mapB.get(target), path }))
+    .sort(compareTargetDiffs);
 }
 
 /** A side's critical path: the drag analysis when both sides have one (exact, dependency and queue edges), else data.json's. */
 function toPathOf(side: DiffSide, useDrag: boolean): { targets: string[]; seconds: number | null } {
   const path = side.drag?.path;
-  if (useDrag && path && path.length > 0) return { targets: path.map((e) => e.target), seconds: roundTo(path[path.length - 1]!.finishSeconds - path[0]!.startSeconds) };
-  return { targets: [...side.model.summary.criticalPath.measured], seconds: side.model.summary.criticalPath.measuredSeconds };
+  if (useDrag && path && path.length > 0)
+    return {
+      targets: path.map((e) => e.target),
+      seconds: roundTo(path[path.length - 1]!.finishSeconds - path[0]!.startSeconds),
+    };
+  return {
+    targets: [...side.model.summary.criticalPath.measured],
+    seconds: side.model.summary.criticalPath.measuredSeconds,
+  };
 }
 
 function buildCriticalPathDiff(a: DiffSide, b: DiffSide): CriticalPathDiff {
   const useDrag = a.drag !== undefined && b.drag !== undefined;
   const [pathA, pathB] = [toPathOf(a, useDrag), toPathOf(b, useDrag)];
-  const dragOf = (side: DiffSide, target: string): number | null => side.drag?.path.find((e) => e.target === target)?.dragSeconds ?? null;
+  const dragOf = (side: DiffSide, target: string): number | null =>
+    side.drag?.path.find((e) => e.target === target)?.dragSeconds ?? null;
   const names = [...pathA.targets, ...pathB.targets.filter((t) => !pathA.targets.includes(t))];
   return {
     source: useDrag ? 'drag' : 'data.json',
     a: pathA.targets,
     b: pathB.targets,
-    same: pathA.targets.length === pathB.targets.length && pathA.targets.every((t, i) => pathB.targets[i] === t),
+    same:
+      pathA.targets.length === pathB.targets.length && pathA.targets.every((t, i) => pathB.targets[i] === t),
     joined: pathB.targets.filter((t) => !pathA.targets.includes(t)),
     left: pathA.targets.filter((t) => !pathB.targets.includes(t)),
     seconds: toDelta(pathA.seconds, pathB.seconds),
@@ -167,13 +210,28 @@ function buildCriticalPathDiff(a: DiffSide, b: DiffSide): CriticalPathDiff {
 function buildNotes({ a, b, crossHarness }: { a: DiffSide; b: DiffSide; crossHarness: boolean }): string[] {
   const notes: string[] = [];
   const [refA, refB] = [toRunRef(a.model), toRunRef(b.model)];
-  if (crossHarness) notes.push(`cross-harness comparison forced: A is ${refA.harness}, B is ${refB.harness}; the deltas mix what the two harnesses measure`);
-  if (refA.harness === 'unknown' && refB.harness === 'unknown') notes.push('neither run has a run.json, so their harnesses are unknown: check they come from the same harness before quoting a delta');
-  for (const [label, ref] of [['A', refA], ['B', refB]] as const) {
-    if (ref.status === 'running') notes.push(`run ${label} (${ref.stamp}) is still running: its figures are partial`);
-    if (ref.status === 'failed' || ref.status === 'interrupted') notes.push(`run ${label} (${ref.stamp}) ${ref.status}: targets that did not finish are not comparable`);
+  if (crossHarness)
+    notes.push(
+      `cross-harness comparison forced: A is ${refA.harness}, B is ${refB.harness}; the deltas mix what the two harnesses measure`,
+    );
+  if (refA.harness === 'unknown' && refB.harness === 'unknown')
+    notes.push(
+      'neither run has a run.json, so their harnesses are unknown: check they come from the same harness before quoting a delta',
+    );
+  for (const [label, ref] of [
+    ['A', refA],
+    ['B', refB],
+  ] as const) {
+    if (ref.status === 'running')
+      notes.push(`run ${label} (${ref.stamp}) is still running: its figures are partial`);
+    if (ref.status === 'failed' || ref.status === 'interrupted')
+      notes.push(`run ${label} (${ref.stamp}) ${ref.status}: targets that did not finish are not comparable`);
   }
-  for (const [label, side] of [['A', a], ['B', b]] as const) for (const note of side.notes ?? []) notes.push(`${label}: ${note}`);
+  for (const [label, side] of [
+    ['A', a],
+    ['B', b],
+  ] as const)
+    for (const note of side.notes ?? []) notes.push(`${label}: ${note}`);
   return notes;
 }
 
@@ -189,7 +247,10 @@ export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunD
     b: refB,
     crossHarness,
     makespanSeconds: toDelta(a.model.summary.makespanSeconds, b.model.summary.makespanSeconds),
-    plannedMakespanSeconds: toDelta(a.model.summary.plannedMakespanSeconds, b.model.summary.plannedMakespanSeconds),
+    plannedMakespanSeconds: toDelta(
+      a.model.summary.plannedMakespanSeconds,
+      b.model.summary.plannedMakespanSeconds,
+    ),
     targets,
     onlyInA: targets.filter((t) => t.presence === 'only-a').map((t) => t.target),
     onlyInB: targets.filter((t) => t.presence === 'only-b').map((t) => t.target),

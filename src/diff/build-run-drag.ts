@@ -7,7 +7,10 @@ import { isRocmPerfError } from '../shared/errors.js';
 
 export type RunDrag = Pick<CriticalDrag, 'makespanSeconds' | 'path'>;
 
-export function buildRunDrag({ runFile, plan }: { runFile: RunFile | undefined; plan: Plan | undefined }): { drag?: RunDrag; notes: string[] } {
+export function buildRunDrag({ runFile, plan }: { runFile: RunFile | undefined; plan: Plan | undefined }): {
+  drag?: RunDrag;
+  notes: string[];
+} {
   if (!runFile || !plan) return { notes: [] };
   const schedule = toScheduleFromRun({ run: runFile, plan });
   try {

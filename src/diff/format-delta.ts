@@ -22,7 +22,10 @@ export function formatBytes(bytes: number | null): string {
 }
 
 /** `+12s (+4%)`, `-1.2 GB (-30%)`, `±0`; `n/a` when either side is unknown. */
-export function formatDelta({ delta, pct }: { delta: number | null; pct: number | null }, unit: 'seconds' | 'bytes'): string {
+export function formatDelta(
+  { delta, pct }: { delta: number | null; pct: number | null },
+  unit: 'seconds' | 'bytes',
+): string {
   if (delta === null) return 'n/a';
   if (delta === 0) return '±0';
   const magnitude = unit === 'seconds' ? formatSeconds(Math.abs(delta)) : formatBytes(Math.abs(delta));

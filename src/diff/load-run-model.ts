@@ -1,7 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePlanFile, type Plan } from '../plan/index.js';
-import { buildReportModel, DataFileSchema, readRunFile, readRunInputs, type DataFile } from '../report/index.js';
+import {
+  buildReportModel,
+  DataFileSchema,
+  readRunFile,
+  readRunInputs,
+  type DataFile,
+} from '../report/index.js';
 import type { RunFile } from '../run/run-file.js';
 import { ArtifactError, UsageError } from '../shared/errors.js';
 
@@ -44,7 +50,10 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, { cause: error, hint: 'the file is truncated or was written by something else' });
+    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, {
+      cause: error,
+      hint: 'the file is truncated or was written by something else',
+    });
   }
 }
 
@@ -55,7 +64,10 @@ async function readPlan(dir: string): Promise<Plan | undefined> {
 }
 
 /** The stored data.json when it can be trusted, else a note saying why not. */
-async function readStoredModel(dir: string, runFile: RunFile | undefined): Promise<{ model?: DataFile; note?: string }> {
+async function readStoredModel(
+  dir: string,
+  runFile: RunFile | undefined,
+): Promise<{ model?: DataFile; note?: string }> {
   const file = path.join(dir, 'data.json');
   const text = await readTextIfPresent(file);
   if (text === undefined) return {};
@@ -68,10 +80,14 @@ async function readStoredModel(dir: string, runFile: RunFile | undefined): Promi
   const parsed = DataFileSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    return { note: `${file} does not match this rocm-perf's data.json schema (${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}); rebuilt from the run files` };
+    return {
+      note: `${file} does not match this rocm-perf's data.json schema (${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}); rebuilt from the run files`,
+    };
   }
   if (runFile && parsed.data.run.status !== runFile.status) {
-    return { note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files` };
+    return {
+      note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files`,
+    };
   }
   return { model: parsed.data };
 }

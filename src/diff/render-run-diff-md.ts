@@ -18,15 +18,31 @@ function secondsPair(d: Delta): string {
 
 function renderPath(diff: RunDiff): string[] {
   const cp = diff.criticalPath;
-  const arrow = (list: string[]): string => (list.length ? list.map((t) => `\`${t}\``).join(' → ') : '(none)');
-  const lines = [`## Critical path (${cp.source === 'drag' ? 'with drag, from run.json + plan.json' : 'from data.json'})`, ''];
-  lines.push(`- A: ${arrow(cp.a)} (${formatSeconds(cp.seconds.a)})`, `- B: ${arrow(cp.b)} (${formatSeconds(cp.seconds.b)})`);
-  if (cp.same) lines.push('- Same chain in both runs; its length changed by ' + formatDelta(cp.seconds, 'seconds') + '.');
-  else lines.push(`- Joined the path in B: ${cp.joined.map((t) => `\`${t}\``).join(', ') || 'none'}; left it: ${cp.left.map((t) => `\`${t}\``).join(', ') || 'none'}.`);
+  const arrow = (list: string[]): string =>
+    list.length ? list.map((t) => `\`${t}\``).join(' → ') : '(none)';
+  const lines = [
+    `## Critical path (${cp.source === 'drag' ? 'with drag, from run.json + plan.json' : 'from data.json'})`,
+    '',
+  ];
+  lines.push(
+    `- A: ${arrow(cp.a)} (${formatSeconds(cp.seconds.a)})`,
+    `- B: ${arrow(cp.b)} (${formatSeconds(cp.seconds.b)})`,
+  );
+  if (cp.same)
+    lines.push(
+      '- Same chain in both runs; its length changed by ' + formatDelta(cp.seconds, 'seconds') + '.',
+    );
+  else
+    lines.push(
+      `- Joined the path in B: ${cp.joined.map((t) => `\`${t}\``).join(', ') || 'none'}; left it: ${cp.left.map((t) => `\`${t}\``).join(', ') || 'none'}.`,
+    );
   const withDrag = cp.entries.filter((e) => e.dragSeconds.a !== null || e.dragSeconds.b !== null);
   if (withDrag.length > 0) {
     lines.push('', '| target | drag A | drag B |', '|---|---:|---:|');
-    for (const e of withDrag) lines.push(`| ${cell(e.target)} | ${formatSeconds(e.dragSeconds.a)} | ${formatSeconds(e.dragSeconds.b)} |`);
+    for (const e of withDrag)
+      lines.push(
+        `| ${cell(e.target)} | ${formatSeconds(e.dragSeconds.a)} | ${formatSeconds(e.dragSeconds.b)} |`,
+      );
   }
   return lines;
 }
@@ -41,25 +57,52 @@ function renderTargetRow(t: TargetDiff): string {
 function renderOnlyIn(diff: RunDiff): string[] {
   const only = diff.targets.filter((t) => t.presence !== 'both');
   if (only.length === 0) return [];
-  const lines = ['', '## Targets in one run only', '', '| target | run | node | status | build | total | upload bytes |', '|---|---|---|---|---:|---:|---:|'];
+  const lines = [
+    '',
+    '## Targets in one run only',
+    '',
+    '| target | run | node | status | build | total | upload bytes |',
+    '|---|---|---|---|---:|---:|---:|',
+  ];
   for (const t of only) {
     const side = t.presence === 'only-a' ? 'a' : 'b';
-    lines.push(`| ${cell(t.target)} | ${side.toUpperCase()} | ${cell(t.node[side] ?? 'n/a')} | ${t.status[side] ?? ''} | ${formatSeconds(t.buildSeconds[side])} | ${formatSeconds(t.totalSeconds[side])} | ${formatBytes(t.uploadBytes[side])} |`);
+    lines.push(
+      `| ${cell(t.target)} | ${side.toUpperCase()} | ${cell(t.node[side] ?? 'n/a')} | ${t.status[side] ?? ''} | ${formatSeconds(t.buildSeconds[side])} | ${formatSeconds(t.totalSeconds[side])} | ${formatBytes(t.uploadBytes[side])} |`,
+    );
   }
   return lines;
 }
 
 export function renderRunDiffMd(diff: RunDiff): string {
-  const title = diff.crossHarness ? `# Run diff (CROSS-HARNESS: ${diff.a.harness} vs ${diff.b.harness}, forced)` : `# Run diff (${diff.a.harness} harness)`;
-  const lines = [title, '', describeRun('A', diff.a), describeRun('B', diff.b), '', 'Deltas are B − A: positive means B took longer or moved more bytes.', ''];
+  const title = diff.crossHarness
+    ? `# Run diff (CROSS-HARNESS: ${diff.a.harness} vs ${diff.b.harness}, forced)`
+    : `# Run diff (${diff.a.harness} harness)`;
+  const lines = [
+    title,
+    '',
+    describeRun('A', diff.a),
+    describeRun('B', diff.b),
+    '',
+    'Deltas are B − A: positive means B took longer or moved more bytes.',
+    '',
+  ];
   if (diff.notes.length > 0) lines.push(...diff.notes.map((n) => `> **Note:** ${n}`), '');
-  lines.push(`**Makespan:** ${secondsPair(diff.makespanSeconds)} (${formatDelta(diff.makespanSeconds, 'seconds')})`);
-  if (diff.plannedMakespanSeconds.a !== null || diff.plannedMakespanSeconds.b !== null) lines.push('', `Planned makespan: ${secondsPair(diff.plannedMakespanSeconds)} (${formatDelta(diff.plannedMakespanSeconds, 'seconds')})`);
+  lines.push(
+    `**Makespan:** ${secondsPair(diff.makespanSeconds)} (${formatDelta(diff.makespanSeconds, 'seconds')})`,
+  );
+  if (diff.plannedMakespanSeconds.a !== null || diff.plannedMakespanSeconds.b !== null)
+    lines.push(
+      '',
+      `Planned makespan: ${secondsPair(diff.plannedMakespanSeconds)} (${formatDelta(diff.plannedMakespanSeconds, 'seconds')})`,
+    );
   lines.push('', ...renderPath(diff), '', '## Targets in both runs', '');
   const both = diff.targets.filter((t) => t.presence === 'both');
   if (both.length === 0) lines.push('No target ran in both.');
   else {
-    lines.push('| target | node | status | build A → B | Δbuild | Δtotal | Δupload | Δbytes | critical |', '|---|---|---|---|---:|---:|---:|---:|---|');
+    lines.push(
+      '| target | node | status | build A → B | Δbuild | Δtotal | Δupload | Δbytes | critical |',
+      '|---|---|---|---|---:|---:|---:|---:|---|',
+    );
     lines.push(...both.map(renderTargetRow));
   }
   lines.push(...renderOnlyIn(diff));

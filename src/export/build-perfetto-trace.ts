@@ -1,6 +1,14 @@
 import type { DataFile } from '../report/index.js';
 import type { Band, TargetSummary } from '../report/data-file.js';
-import type { CompleteEvent, CounterEvent, FlowEndEvent, FlowStartEvent, MetadataEvent, PerfettoTrace, TraceEvent } from './trace-event-schema.js';
+import type {
+  CompleteEvent,
+  CounterEvent,
+  FlowEndEvent,
+  FlowStartEvent,
+  MetadataEvent,
+  PerfettoTrace,
+  TraceEvent,
+} from './trace-event-schema.js';
 import { buildPlanLanes } from './build-plan-lanes.js';
 
 // data.json model → a Chrome JSON trace for ui.perfetto.dev. A process per node; a thread per target holding
@@ -38,7 +46,11 @@ interface Context {
 }
 
 function findOriginMs(model: DataFile): number {
-  const starts = [model.timeline.originMs, ...model.timeline.bands.map((b) => b.startMs), ...model.timeline.planned.map((p) => p.startMs)];
+  const starts = [
+    model.timeline.originMs,
+    ...model.timeline.bands.map((b) => b.startMs),
+    ...model.timeline.planned.map((p) => p.startMs),
+  ];
   for (const t of model.summary.targets) if (t.startMs !== null) starts.push(t.startMs);
   for (const s of model.series) for (const [t] of s.points) starts.push(t);
   return Math.min(...starts);
@@ -47,7 +59,11 @@ function findOriginMs(model: DataFile): number {
 function buildPids(model: DataFile): Map<string, { pid: number; label: string }> {
   const pids = new Map<string, { pid: number; label: string }>();
   const add = (node: string, builder: string): void => {
-    if (!pids.has(node)) pids.set(node, { pid: pids.size + 1, label: builder && builder !== node ? `${node} (${builder})` : node });
+    if (!pids.has(node))
+      pids.set(node, {
+        pid: pids.size + 1,
+        label: builder && builder !== node ? `${node} (${builder})` : node,
+      });
   };
   for (const lane of model.timeline.lanes) add(lane.node, lane.builder);
   for (const t of model.summary.targets) add(t.node, t.builder);
@@ -55,12 +71,20 @@ function buildPids(model: DataFile): Map<string, { pid: number; label: string }>
   return pids;
 }
 
-function nameEvent(name: 'process_name' | 'thread_name', { pid, tid }: { pid: number; tid: number }, label: string): MetadataEvent {
+function nameEvent(
+  name: 'process_name' | 'thread_name',
+  { pid, tid }: { pid: number; tid: number },
+  label: string,
+): MetadataEvent {
   return { ph: 'M', name, pid, tid, args: { name: label } };
 }
 
 /** Chrome's trace viewer orders tracks by sort index; Perfetto ignores it. */
-function sortEvent(name: 'process_sort_index' | 'thread_sort_index', { pid, tid }: { pid: number; tid: number }, index: number): MetadataEvent {
+function sortEvent(
+  name: 'process_sort_index' | 'thread_sort_index',
+  { pid, tid }: { pid: number; tid: number },
+  index: number,
+): MetadataEvent {
   return { ph: 'M', name, pid, tid, args: { sort_index: index } };
 }
 
@@ -86,21 +110,52 @@ function placeTargets(model: DataFile, ctx: Context, pids: Map<string, { pid: nu
     .filter((t) => t.startMs !== null && (t.endMs !== null || t.status === 'running'))
     .sort((a, b) => a.startMs! - b.startMs! || a.target.localeCompare(b.target));
   const skipped = model.summary.targets.length - timed.length;
-  if (skipped > 0) ctx.notes.push(`${skipped} target(s) without a build record (pending, skipped or no trace) have no track`);
+  if (skipped > 0)
+    ctx.notes.push(
+      `${skipped} target(s) without a build record (pending, skipped or no trace) have no track`,
+    );
   return timed.map((summary, i) => {
     const ts = ctx.toMicros(summary.startMs!);
-    return { summary, pid: pids.get(summary.node)!.pid, tid: FIRST_TID + i, ts, end: Math.max(ts, ctx.toMicros(summary.endMs ?? model.timeline.endMs)) };
+    return {
+      summary,
+      pid: pids.get(summary.node)!.pid,
+      tid: FIRST_TID + i,
+      ts,
+      end: Math.max(ts, ctx.toMicros(summary.endMs ?? model.timeline.endMs)),
+    };
   });
 }
 
 function emitTarget(target: TimedTarget, bands: readonly Band[], ctx: Context): void {
   const { summary, pid, tid, ts, end } = target;
-  ctx.events.push(nameEvent('thread_name', { pid, tid }, summary.target), sortEvent('thread_sort_index', { pid, tid }, tid));
-  ctx.events.push({ ph: 'X', name: summary.target, cat: 'target', pid, tid, ts, dur: end - ts, args: toTargetArgs(summary) });
+  ctx.events.push(
+    nameEvent('thread_name', { pid, tid }, summary.target),
+    sortEvent('thread_sort_index', { pid, tid }, tid),
+  );
+  ctx.events.push({
+    ph: 'X',
+    name: summary.target,
+    cat: 'target',
+    pid,
+    tid,
+    ts,
+    dur: end - ts,
+    args: toTargetArgs(summary),
+  });
   for (const band of bands) {
     const start = Math.min(Math.max(ctx.toMicros(band.startMs), ts), end);
     const stop = Math.min(Math.max(ctx.toMicros(band.endMs), start), end);
-    if (stop > start) ctx.events.push({ ph: 'X', name: band.phase, cat: 'phase', pid, tid, ts: start, dur: stop - start, args: { commands: band.commands, bytes: band.bytes } });
+    if (stop > start)
+      ctx.events.push({
+        ph: 'X',
+        name: band.phase,
+        cat: 'phase',
+        pid,
+        tid,
+        ts: start,
+        dur: stop - start,
+        args: { commands: band.commands, bytes: band.bytes },
+      });
   }
 }
 
@@ -109,13 +164,24 @@ function emitCounters(model: DataFile, ctx: Context, pids: Map<string, { pid: nu
     const pid = pids.get(series.node)!.pid;
     for (const [tMs, value] of series.points) {
       if (value === null) continue;
-      const event: CounterEvent = { ph: 'C', name: series.metric, pid, tid: pid, ts: ctx.toMicros(tMs), args: { [COUNTER_SERIES]: Math.round(value * 10) / 10 } };
+      const event: CounterEvent = {
+        ph: 'C',
+        name: series.metric,
+        pid,
+        tid: pid,
+        ts: ctx.toMicros(tMs),
+        args: { [COUNTER_SERIES]: Math.round(value * 10) / 10 },
+      };
       ctx.events.push(event);
     }
   }
 }
 
-function emitFlows(targets: readonly TimedTarget[], deps: BuildPerfettoTraceOptions['deps'], ctx: Context): void {
+function emitFlows(
+  targets: readonly TimedTarget[],
+  deps: BuildPerfettoTraceOptions['deps'],
+  ctx: Context,
+): void {
   const byName = new Map(targets.map((t) => [t.summary.target, t]));
   let id = 1;
   for (const target of targets) {
@@ -124,11 +190,30 @@ function emitFlows(targets: readonly TimedTarget[], deps: BuildPerfettoTraceOpti
       if (!dep) continue;
       const startTs = dep.end > dep.ts ? dep.end - 1 : dep.ts;
       if (startTs > target.ts || target.end <= target.ts || dep.end <= dep.ts) {
-        ctx.notes.push(`no arrow ${depName} → ${target.summary.target}: ${target.summary.target} started before ${depName} finished, or a record has no duration`);
+        ctx.notes.push(
+          `no arrow ${depName} → ${target.summary.target}: ${target.summary.target} started before ${depName} finished, or a record has no duration`,
+        );
         continue;
       }
-      const start: FlowStartEvent = { ph: 's', name: 'dependency', cat: 'dependency', id, pid: dep.pid, tid: dep.tid, ts: startTs };
-      const end: FlowEndEvent = { ph: 'f', bp: 'e', name: 'dependency', cat: 'dependency', id, pid: target.pid, tid: target.tid, ts: target.ts };
+      const start: FlowStartEvent = {
+        ph: 's',
+        name: 'dependency',
+        cat: 'dependency',
+        id,
+        pid: dep.pid,
+        tid: dep.tid,
+        ts: startTs,
+      };
+      const end: FlowEndEvent = {
+        ph: 'f',
+        bp: 'e',
+        name: 'dependency',
+        cat: 'dependency',
+        id,
+        pid: target.pid,
+        tid: target.tid,
+        ts: target.ts,
+      };
       ctx.events.push(start, end);
       id += 1;
     }
@@ -140,21 +225,50 @@ const PHASE_RANK: Record<TraceEvent['ph'], number> = { M: 0, X: 1, s: 2, f: 3, C
 /** Metadata first, then by time; at one instant parents before children, slices before the flows bound to them. */
 export function sortTraceEvents(events: readonly TraceEvent[]): TraceEvent[] {
   const tsOf = (e: TraceEvent): number => (e.ph === 'M' ? -1 : e.ts);
-  return [...events].sort((x, y) => tsOf(x) - tsOf(y) || PHASE_RANK[x.ph] - PHASE_RANK[y.ph] || (x.ph === 'X' && y.ph === 'X' ? y.dur - x.dur : 0));
+  return [...events].sort(
+    (x, y) =>
+      tsOf(x) - tsOf(y) ||
+      PHASE_RANK[x.ph] - PHASE_RANK[y.ph] ||
+      (x.ph === 'X' && y.ph === 'X' ? y.dur - x.dur : 0),
+  );
 }
 
 export function buildPerfettoTrace({ model, deps }: BuildPerfettoTraceOptions): PerfettoExport {
   const originMs = findOriginMs(model);
-  const ctx: Context = { toMicros: (ms) => Math.max(0, Math.round((ms - originMs) * 1000)), events: [], notes: [] };
+  const ctx: Context = {
+    toMicros: (ms) => Math.max(0, Math.round((ms - originMs) * 1000)),
+    events: [],
+    notes: [],
+  };
   const pids = buildPids(model);
-  for (const [, { pid, label }] of pids) ctx.events.push(nameEvent('process_name', { pid, tid: pid }, label), sortEvent('process_sort_index', { pid, tid: pid }, pid));
+  for (const [, { pid, label }] of pids)
+    ctx.events.push(
+      nameEvent('process_name', { pid, tid: pid }, label),
+      sortEvent('process_sort_index', { pid, tid: pid }, pid),
+    );
   const targets = placeTargets(model, ctx, pids);
   const bandsOf = new Map<string, Band[]>();
-  for (const band of model.timeline.bands) bandsOf.set(band.target, [...(bandsOf.get(band.target) ?? []), band]);
+  for (const band of model.timeline.bands)
+    bandsOf.set(band.target, [...(bandsOf.get(band.target) ?? []), band]);
   for (const target of targets) emitTarget(target, bandsOf.get(target.summary.target) ?? [], ctx);
   emitCounters(model, ctx, pids);
   emitFlows(targets, deps, ctx);
-  buildPlanLanes({ planned: model.timeline.planned, pid: pids.size + 1, firstTid: FIRST_TID + targets.length, toMicros: ctx.toMicros }).forEach((e) => ctx.events.push(e));
-  const otherData = { stamp: model.run.stamp, harness: model.run.harness, namespace: model.run.namespace, status: model.run.status, originMs, makespanSeconds: model.summary.makespanSeconds };
-  return { trace: { traceEvents: sortTraceEvents(ctx.events), displayTimeUnit: 'ms', otherData }, notes: ctx.notes };
+  buildPlanLanes({
+    planned: model.timeline.planned,
+    pid: pids.size + 1,
+    firstTid: FIRST_TID + targets.length,
+    toMicros: ctx.toMicros,
+  }).forEach((e) => ctx.events.push(e));
+  const otherData = {
+    stamp: model.run.stamp,
+    harness: model.run.harness,
+    namespace: model.run.namespace,
+    status: model.run.status,
+    originMs,
+    makespanSeconds: model.summary.makespanSeconds,
+  };
+  return {
+    trace: { traceEvents: sortTraceEvents(ctx.events), displayTimeUnit: 'ms', otherData },
+    notes: ctx.notes,
+  };
 }

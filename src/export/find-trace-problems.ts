@@ -1,4 +1,10 @@
-import type { CompleteEvent, FlowEndEvent, FlowStartEvent, PerfettoTrace, TraceEvent } from './trace-event-schema.js';
+import type {
+  CompleteEvent,
+  FlowEndEvent,
+  FlowStartEvent,
+  PerfettoTrace,
+  TraceEvent,
+} from './trace-event-schema.js';
 
 // The structural rules of a trace that the per-event schema cannot see, as Perfetto's importer applies them:
 // X slices on one thread nest (no partial overlap, parents first), each flow has one start and one end, in time
@@ -20,10 +26,13 @@ function findNestingProblems(slices: readonly CompleteEvent[]): string[] {
   for (const [track, list] of byTrack) {
     const open: CompleteEvent[] = [];
     for (const slice of sortSlices(list)) {
-      while (open.length > 0 && open[open.length - 1]!.ts + open[open.length - 1]!.dur <= slice.ts) open.pop();
+      while (open.length > 0 && open[open.length - 1]!.ts + open[open.length - 1]!.dur <= slice.ts)
+        open.pop();
       const parent = open[open.length - 1];
       if (parent && slice.ts + slice.dur > parent.ts + parent.dur) {
-        problems.push(`track ${track}: \`${slice.name}\` [${slice.ts}, ${slice.ts + slice.dur}] overlaps \`${parent.name}\` [${parent.ts}, ${parent.ts + parent.dur}] without nesting`);
+        problems.push(
+          `track ${track}: \`${slice.name}\` [${slice.ts}, ${slice.ts + slice.dur}] overlaps \`${parent.name}\` [${parent.ts}, ${parent.ts + parent.dur}] without nesting`,
+        );
       }
       open.push(slice);
     }
@@ -32,7 +41,9 @@ function findNestingProblems(slices: readonly CompleteEvent[]): string[] {
 }
 
 function hasEnclosingSlice(slices: readonly CompleteEvent[], flow: FlowStartEvent | FlowEndEvent): boolean {
-  return slices.some((s) => s.pid === flow.pid && s.tid === flow.tid && s.ts <= flow.ts && flow.ts < s.ts + s.dur);
+  return slices.some(
+    (s) => s.pid === flow.pid && s.tid === flow.tid && s.ts <= flow.ts && flow.ts < s.ts + s.dur,
+  );
 }
 
 function findFlowProblems(events: readonly TraceEvent[], slices: readonly CompleteEvent[]): string[] {
@@ -51,10 +62,15 @@ function findFlowProblems(events: readonly TraceEvent[], slices: readonly Comple
       continue;
     }
     const [start, end] = [s[0]!, f[0]!];
-    if (start.name !== end.name || start.cat !== end.cat) problems.push(`flow ${id}: start and end differ in name or cat (the importer matches on id, cat and name)`);
+    if (start.name !== end.name || start.cat !== end.cat)
+      problems.push(
+        `flow ${id}: start and end differ in name or cat (the importer matches on id, cat and name)`,
+      );
     if (start.ts > end.ts) problems.push(`flow ${id}: ends (${end.ts}) before it starts (${start.ts})`);
-    if (!hasEnclosingSlice(slices, start)) problems.push(`flow ${id}: no slice on ${trackOf(start)} encloses its start at ${start.ts}`);
-    if (!hasEnclosingSlice(slices, end)) problems.push(`flow ${id}: no slice on ${trackOf(end)} encloses its end at ${end.ts}`);
+    if (!hasEnclosingSlice(slices, start))
+      problems.push(`flow ${id}: no slice on ${trackOf(start)} encloses its start at ${start.ts}`);
+    if (!hasEnclosingSlice(slices, end))
+      problems.push(`flow ${id}: no slice on ${trackOf(end)} encloses its end at ${end.ts}`);
   }
   return problems;
 }
@@ -62,11 +78,22 @@ function findFlowProblems(events: readonly TraceEvent[], slices: readonly Comple
 function findNamingProblems(events: readonly TraceEvent[]): string[] {
   const problems: string[] = [];
   const pidOfTid = new Map<number, number>();
-  const named = new Set(events.flatMap((e) => (e.ph === 'M' && e.name === 'process_name' ? [`p${e.pid}`] : e.ph === 'M' && e.name === 'thread_name' ? [`t${e.tid}`] : [])));
+  const named = new Set(
+    events.flatMap((e) =>
+      e.ph === 'M' && e.name === 'process_name'
+        ? [`p${e.pid}`]
+        : e.ph === 'M' && e.name === 'thread_name'
+          ? [`t${e.tid}`]
+          : [],
+    ),
+  );
   const seriesOf = new Map<string, string>();
   for (const e of events) {
     const owner = pidOfTid.get(e.tid);
-    if (owner !== undefined && owner !== e.pid) problems.push(`tid ${e.tid} is used under pid ${owner} and pid ${e.pid}; the importer keys threads by tid`);
+    if (owner !== undefined && owner !== e.pid)
+      problems.push(
+        `tid ${e.tid} is used under pid ${owner} and pid ${e.pid}; the importer keys threads by tid`,
+      );
     pidOfTid.set(e.tid, e.pid);
     if (e.ph === 'M') continue;
     if (!named.has(`p${e.pid}`)) problems.push(`pid ${e.pid} has events but no process_name`);
@@ -74,7 +101,8 @@ function findNamingProblems(events: readonly TraceEvent[]): string[] {
     if (e.ph === 'C') {
       const key = `${e.pid}/${e.name}`;
       const series = Object.keys(e.args).join(',');
-      if (seriesOf.has(key) && seriesOf.get(key) !== series) problems.push(`counter ${key}: series changes from ${seriesOf.get(key)} to ${series}`);
+      if (seriesOf.has(key) && seriesOf.get(key) !== series)
+        problems.push(`counter ${key}: series changes from ${seriesOf.get(key)} to ${series}`);
       seriesOf.set(key, series);
     }
   }
@@ -83,5 +111,9 @@ function findNamingProblems(events: readonly TraceEvent[]): string[] {
 
 export function findTraceProblems(trace: PerfettoTrace): string[] {
   const slices = trace.traceEvents.filter((e): e is CompleteEvent => e.ph === 'X');
-  return [...findNestingProblems(slices), ...findFlowProblems(trace.traceEvents, slices), ...findNamingProblems(trace.traceEvents)];
+  return [
+    ...findNestingProblems(slices),
+    ...findFlowProblems(trace.traceEvents, slices),
+    ...findNamingProblems(trace.traceEvents),
+  ];
 }

@@ -9,10 +9,34 @@ const Micros = z.number().int().min(0).describe('microseconds from the start of 
 const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
 
 export const MetadataEventSchema = z.discriminatedUnion('name', [
-  z.strictObject({ ph: z.literal('M'), name: z.literal('process_name'), pid: Id, tid: Id, args: z.strictObject({ name: z.string().min(1) }) }),
-  z.strictObject({ ph: z.literal('M'), name: z.literal('thread_name'), pid: Id, tid: Id, args: z.strictObject({ name: z.string().min(1) }) }),
-  z.strictObject({ ph: z.literal('M'), name: z.literal('process_sort_index'), pid: Id, tid: Id, args: z.strictObject({ sort_index: z.number().int() }) }),
-  z.strictObject({ ph: z.literal('M'), name: z.literal('thread_sort_index'), pid: Id, tid: Id, args: z.strictObject({ sort_index: z.number().int() }) }),
+  z.strictObject({
+    ph: z.literal('M'),
+    name: z.literal('process_name'),
+    pid: Id,
+    tid: Id,
+    args: z.strictObject({ name: z.string().min(1) }),
+  }),
+  z.strictObject({
+    ph: z.literal('M'),
+    name: z.literal('thread_name'),
+    pid: Id,
+    tid: Id,
+    args: z.strictObject({ name: z.string().min(1) }),
+  }),
+  z.strictObject({
+    ph: z.literal('M'),
+    name: z.literal('process_sort_index'),
+    pid: Id,
+    tid: Id,
+    args: z.strictObject({ sort_index: z.number().int() }),
+  }),
+  z.strictObject({
+    ph: z.literal('M'),
+    name: z.literal('thread_sort_index'),
+    pid: Id,
+    tid: Id,
+    args: z.strictObject({ sort_index: z.number().int() }),
+  }),
 ]);
 
 export const CompleteEventSchema = z.strictObject({
@@ -34,13 +58,38 @@ export const CounterEventSchema = z.strictObject({
   ts: Micros,
   args: z
     .record(z.string(), z.number().finite())
-    .refine((args) => Object.keys(args).length === 1, { message: 'a counter event carries exactly one series (one numeric arg)' }),
+    .refine((args) => Object.keys(args).length === 1, {
+      message: 'a counter event carries exactly one series (one numeric arg)',
+    }),
 });
 
-export const FlowStartEventSchema = z.strictObject({ ph: z.literal('s'), name: z.string().min(1), cat: z.string().min(1), id: Id, pid: Id, tid: Id, ts: Micros });
-export const FlowEndEventSchema = z.strictObject({ ph: z.literal('f'), bp: z.literal('e'), name: z.string().min(1), cat: z.string().min(1), id: Id, pid: Id, tid: Id, ts: Micros });
+export const FlowStartEventSchema = z.strictObject({
+  ph: z.literal('s'),
+  name: z.string().min(1),
+  cat: z.string().min(1),
+  id: Id,
+  pid: Id,
+  tid: Id,
+  ts: Micros,
+});
+export const FlowEndEventSchema = z.strictObject({
+  ph: z.literal('f'),
+  bp: z.literal('e'),
+  name: z.string().min(1),
+  cat: z.string().min(1),
+  id: Id,
+  pid: Id,
+  tid: Id,
+  ts: Micros,
+});
 
-export const TraceEventSchema = z.union([MetadataEventSchema, CompleteEventSchema, CounterEventSchema, FlowStartEventSchema, FlowEndEventSchema]);
+export const TraceEventSchema = z.union([
+  MetadataEventSchema,
+  CompleteEventSchema,
+  CounterEventSchema,
+  FlowStartEventSchema,
+  FlowEndEventSchema,
+]);
 
 export const PerfettoTraceSchema = z.strictObject({
   traceEvents: z.array(TraceEventSchema),

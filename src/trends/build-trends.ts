@@ -20,7 +20,13 @@ export interface TrendRule {
   bytes: number;
 }
 
-export const DEFAULT_TREND_RULE: TrendRule = { window: 5, minBaseline: 3, pct: 10, seconds: 30, bytes: 100_000_000 };
+export const DEFAULT_TREND_RULE: TrendRule = {
+  window: 5,
+  minBaseline: 3,
+  pct: 10,
+  seconds: 30,
+  bytes: 100_000_000,
+};
 
 /** The part of data.json trends read. */
 export interface TrendRun {
@@ -28,7 +34,14 @@ export interface TrendRun {
   harness: string;
   status: string;
   makespanSeconds: number | null;
-  targets: readonly { target: string; status: string; startMs: number | null; endMs: number | null; buildSeconds: number; uploadBytes: number }[];
+  targets: readonly {
+    target: string;
+    status: string;
+    startMs: number | null;
+    endMs: number | null;
+    buildSeconds: number;
+    uploadBytes: number;
+  }[];
 }
 
 export interface TrendPoint {
@@ -81,7 +94,13 @@ export interface Trends {
 const HARNESS_ORDER = ['cold', 'warm', 'bench', 'unknown'];
 
 export function toTrendRun(model: Pick<DataFile, 'run' | 'summary'>): TrendRun {
-  return { stamp: model.run.stamp, harness: model.run.harness, status: model.run.status, makespanSeconds: model.summary.makespanSeconds, targets: model.summary.targets };
+  return {
+    stamp: model.run.stamp,
+    harness: model.run.harness,
+    status: model.run.status,
+    makespanSeconds: model.summary.makespanSeconds,
+    targets: model.summary.targets,
+  };
 }
 
 export function toMedian(values: readonly number[]): number | null {
@@ -92,19 +111,44 @@ export function toMedian(values: readonly number[]): number | null {
 }
 
 /** Worse than the baseline by more than `pct` percent AND by more than the absolute floor of its unit. */
-export function isRegression({ value, baseline, unit, rule }: { value: number; baseline: number; unit: TrendUnit; rule: TrendRule }): boolean {
+export function isRegression({
+  value,
+  baseline,
+  unit,
+  rule,
+}: {
+  value: number;
+  baseline: number;
+  unit: TrendUnit;
+  rule: TrendRule;
+}): boolean {
   const floor = unit === 'seconds' ? rule.seconds : rule.bytes;
   return value - baseline > floor && value > baseline * (1 + rule.pct / 100);
 }
 
-export function buildMetricTrend({ stamps, values, unit, rule }: { stamps: readonly string[]; values: readonly (number | null)[]; unit: TrendUnit; rule: TrendRule }): MetricTrend {
+export function buildMetricTrend({
+  stamps,
+  values,
+  unit,
+  rule,
+}: {
+  stamps: readonly string[];
+  values: readonly (number | null)[];
+  unit: TrendUnit;
+  rule: TrendRule;
+}): MetricTrend {
   const seen: number[] = [];
   const points = stamps.map((stamp, i): TrendPoint => {
     const value = values[i] ?? null;
     const previous = seen.slice(-rule.window);
     const baseline = previous.length >= rule.minBaseline ? toMedian(previous) : null;
     if (value !== null) seen.push(value);
-    return { stamp, value, baseline, regression: value !== null && baseline !== null && isRegression({ value, baseline, unit, rule }) };
+    return {
+      stamp,
+      value,
+      baseline,
+      regression: value !== null && baseline !== null && isRegression({ value, baseline, unit, rule }),
+    };
   });
   return { unit, points };
 }
@@ -112,7 +156,8 @@ export function buildMetricTrend({ stamps, values, unit, rule }: { stamps: reado
 /** Why a run is left out of its harness's trend, or undefined when it counts. */
 function findExclusion(run: TrendRun): string | undefined {
   if (run.status === 'running') return 'still running: its figures are partial';
-  if (run.status === 'failed' || run.status === 'interrupted') return `${run.status}: its makespan is not comparable (finished targets still count)`;
+  if (run.status === 'failed' || run.status === 'interrupted')
+    return `${run.status}: its makespan is not comparable (finished targets still count)`;
   return undefined;
 }
 
@@ -121,32 +166,77 @@ function isMeasured(t: TrendRun['targets'][number]): boolean {
 }
 
 function collectRegressions(subject: string, metric: Regression['metric'], trend: MetricTrend): Regression[] {
-  return trend.points.flatMap((p) => (p.regression ? [{ stamp: p.stamp, subject, metric, unit: trend.unit, value: p.value!, baseline: p.baseline! }] : []));
+  return trend.points.flatMap((p) =>
+    p.regression
+      ? [{ stamp: p.stamp, subject, metric, unit: trend.unit, value: p.value!, baseline: p.baseline! }]
+      : [],
+  );
 }
 
 function buildHarnessTrend(harness: string, runs: readonly TrendRun[], rule: TrendRule): HarnessTrend {
   const sorted = [...runs].sort((a, b) => a.stamp.localeCompare(b.stamp));
-  const excluded = sorted.flatMap((r) => (findExclusion(r) ? [{ stamp: r.stamp, reason: findExclusion(r)! }] : []));
+  const excluded = sorted.flatMap((r) =>
+    findExclusion(r) ? [{ stamp: r.stamp, reason: findExclusion(r)! }] : [],
+  );
   const counted = sorted.filter((r) => r.status !== 'running');
   const stamps = counted.map((r) => r.stamp);
-  const makespanSeconds = buildMetricTrend({ stamps, values: counted.map((r) => (findExclusion(r) ? null : r.makespanSeconds)), unit: 'seconds', rule });
-  const names = [...new Set(counted.flatMap((r) => r.targets.filter(isMeasured).map((t) => t.target)))].sort();
+  const makespanSeconds = buildMetricTrend({
+    stamps,
+    values: counted.map((r) => (findExclusion(r) ? null : r.makespanSeconds)),
+    unit: 'seconds',
+    rule,
+  });
+  const names = [
+    ...new Set(counted.flatMap((r) => r.targets.filter(isMeasured).map((t) => t.target))),
+  ].sort();
   const targets = names.map((target): TargetTrend => {
     const rows = counted.map((r) => r.targets.find((t) => t.target === target && isMeasured(t)));
     return {
       target,
-      buildSeconds: buildMetricTrend({ stamps, values: rows.map((t) => t?.buildSeconds ?? null), unit: 'seconds', rule }),
-      uploadBytes: buildMetricTrend({ stamps, values: rows.map((t) => t?.uploadBytes ?? null), unit: 'bytes', rule }),
+      buildSeconds: buildMetricTrend({
+        stamps,
+        values: rows.map((t) => t?.buildSeconds ?? null),
+        unit: 'seconds',
+        rule,
+      }),
+      uploadBytes: buildMetricTrend({
+        stamps,
+        values: rows.map((t) => t?.uploadBytes ?? null),
+        unit: 'bytes',
+        rule,
+      }),
     };
   });
   const regressions = [
     ...collectRegressions('makespan', 'makespanSeconds', makespanSeconds),
-    ...targets.flatMap((t) => [...collectRegressions(t.target, 'buildSeconds', t.buildSeconds), ...collectRegressions(t.target, 'uploadBytes', t.uploadBytes)]),
+    ...targets.flatMap((t) => [
+      ...collectRegressions(t.target, 'buildSeconds', t.buildSeconds),
+      ...collectRegressions(t.target, 'uploadBytes', t.uploadBytes),
+    ]),
   ].sort((a, b) => b.stamp.localeCompare(a.stamp) || a.subject.localeCompare(b.subject));
   return { harness, stamps, excluded, makespanSeconds, targets, regressions };
 }
 
-export function buildTrends({ runs, rule = DEFAULT_TREND_RULE }: { runs: readonly TrendRun[]; rule?: TrendRule }): Trends {
-  const harnesses = [...new Set(runs.map((r) => r.harness))].sort((a, b) => (HARNESS_ORDER.indexOf(a) + 1 || 99) - (HARNESS_ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
-  return { version: TRENDS_VERSION, rule, harnesses: harnesses.map((h) => buildHarnessTrend(h, runs.filter((r) => r.harness === h), rule)) };
+export function buildTrends({
+  runs,
+  rule = DEFAULT_TREND_RULE,
+}: {
+  runs: readonly TrendRun[];
+  rule?: TrendRule;
+}): Trends {
+  const harnesses = [...new Set(runs.map((r) => r.harness))].sort(
+    (a, b) =>
+      (HARNESS_ORDER.indexOf(a) + 1 || 99) - (HARNESS_ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b),
+  );
+  return {
+    version: TRENDS_VERSION,
+    rule,
+    harnesses: harnesses.map((h) =>
+      buildHarnessTrend(
+        h,
+        runs.filter((r) => r.harness === h),
+        rule,
+      ),
+    ),
+  };
 }

@@ -15,20 +15,31 @@ export interface TrendRunsReader {
 
 async function signDir(dir: string): Promise<string> {
   const names = (await readdir(dir)).sort();
-  const parts = await Promise.all(names.map(async (name) => {
-    const info = await stat(path.join(dir, name)).catch(() => undefined);
-    return `${name}:${info?.size ?? '-'}:${info?.mtimeMs ?? '-'}`;
-  }));
+  const parts = await Promise.all(
+    names.map(async (name) => {
+      const info = await stat(path.join(dir, name)).catch(() => undefined);
+      return `${name}:${info?.size ?? '-'}:${info?.mtimeMs ?? '-'}`;
+    }),
+  );
   return parts.join('|');
 }
 
 async function readTrendRun(dir: string, nowMs: number): Promise<TrendRun> {
   const runFile = await readRunFile(dir);
-  if (runFile?.status === 'running') return { stamp: path.basename(dir), harness: runFile.harness, status: 'running', makespanSeconds: null, targets: [] };
+  if (runFile?.status === 'running')
+    return {
+      stamp: path.basename(dir),
+      harness: runFile.harness,
+      status: 'running',
+      makespanSeconds: null,
+      targets: [],
+    };
   return toTrendRun((await loadRunModel({ dir, nowMs })).model);
 }
 
-export function createTrendRunsReader({ nowMs = () => Date.now() }: { nowMs?: () => number } = {}): TrendRunsReader {
+export function createTrendRunsReader({
+  nowMs = () => Date.now(),
+}: { nowMs?: () => number } = {}): TrendRunsReader {
   const cache = new Map<string, { signature: string; run: TrendRun }>();
   return {
     async read(root) {

@@ -20,7 +20,10 @@ export interface RenderTrendsHtmlOptions {
 export const TRENDS_PAGE = 'trends.html';
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 function format(value: number | null, unit: TrendUnit): string {
@@ -33,13 +36,20 @@ function latestPoint(trend: MetricTrend): TrendPoint | undefined {
 
 function renderMetricCells(trend: MetricTrend, title: string): string {
   const latest = latestPoint(trend);
-  const spark = renderSparklineSvg({ values: trend.points.map((p) => p.value), flagged: trend.points.map((p) => p.regression), title });
+  const spark = renderSparklineSvg({
+    values: trend.points.map((p) => p.value),
+    flagged: trend.points.map((p) => p.regression),
+    title,
+  });
   const flag = latest?.regression ? ' <strong class="flag">regression</strong>' : '';
   return `<td>${spark}</td><td class="num">${format(latest?.value ?? null, trend.unit)}${flag}</td><td class="num">${format(latest?.baseline ?? null, trend.unit)}</td>`;
 }
 
 function describeRegression(r: Regression, runHref: RenderTrendsHtmlOptions['runHref']): string {
-  const what = r.metric === 'makespanSeconds' ? 'makespan' : `${r.subject} ${r.metric === 'buildSeconds' ? 'build seconds' : 'upload bytes'}`;
+  const what =
+    r.metric === 'makespanSeconds'
+      ? 'makespan'
+      : `${r.subject} ${r.metric === 'buildSeconds' ? 'build seconds' : 'upload bytes'}`;
   const pct = r.baseline > 0 ? ` (+${Math.round(((r.value - r.baseline) / r.baseline) * 100)}%)` : '';
   return `<li><a href="${escapeHtml(runHref(r.stamp))}">${escapeHtml(r.stamp)}</a>: ${escapeHtml(what)} ${format(r.value, r.unit)} vs median ${format(r.baseline, r.unit)}${pct}</li>`;
 }
@@ -51,13 +61,20 @@ function renderRegressions(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['ru
   const head = current.length
     ? `<p class="regressions"><strong class="flag">${current.length} regression(s) in the latest run</strong></p><ul>${current.map((r) => describeRegression(r, runHref)).join('')}</ul>`
     : `<p class="regressions">No regression in the latest run${latest ? ` (${escapeHtml(latest)})` : ''}.</p>`;
-  return earlier.length ? `${head}<details><summary>${earlier.length} earlier regression(s)</summary><ul>${earlier.map((r) => describeRegression(r, runHref)).join('')}</ul></details>` : head;
+  return earlier.length
+    ? `${head}<details><summary>${earlier.length} earlier regression(s)</summary><ul>${earlier.map((r) => describeRegression(r, runHref)).join('')}</ul></details>`
+    : head;
 }
 
 function renderHarness(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHref']): string {
   const header = '<tr><th></th><th>across runs</th><th>latest</th><th>baseline</th></tr>';
-  const rows = h.targets.map((t) => `<tr><th scope="row">${escapeHtml(t.target)}</th>${renderMetricCells(t.buildSeconds, `${t.target} build seconds`)}${renderMetricCells(t.uploadBytes, `${t.target} upload bytes`)}</tr>`);
-  const excluded = h.excluded.length ? `<p class="note">Left out or partly left out: ${h.excluded.map((e) => `${escapeHtml(e.stamp)} (${escapeHtml(e.reason)})`).join('; ')}.</p>` : '';
+  const rows = h.targets.map(
+    (t) =>
+      `<tr><th scope="row">${escapeHtml(t.target)}</th>${renderMetricCells(t.buildSeconds, `${t.target} build seconds`)}${renderMetricCells(t.uploadBytes, `${t.target} upload bytes`)}</tr>`,
+  );
+  const excluded = h.excluded.length
+    ? `<p class="note">Left out or partly left out: ${h.excluded.map((e) => `${escapeHtml(e.stamp)} (${escapeHtml(e.reason)})`).join('; ')}.</p>`
+    : '';
   return `<section id="harness-${escapeHtml(h.harness)}">
 <h2>${escapeHtml(h.harness)} harness — ${h.stamps.length} run${h.stamps.length === 1 ? '' : 's'}</h2>
 ${renderRegressions(h, runHref)}
@@ -73,9 +90,19 @@ function describeRule({ rule }: Trends): string {
   return `A value is flagged as a regression when it is more than ${rule.pct}% and more than ${rule.seconds} s (bytes: ${formatBytes(rule.bytes)}) above the median of the previous ${rule.window} runs of the same harness that have it (at least ${rule.minBaseline}). The baseline column is that median. Harnesses are never mixed: cold, warm and bench runs answer different questions.`;
 }
 
-export function renderTrendsHtml({ trends, indexHref, runHref, title = 'rocm-perf: trends across runs', notes = [] }: RenderTrendsHtmlOptions): string {
-  const nav = trends.harnesses.map((h) => `<a href="#harness-${escapeHtml(h.harness)}">${escapeHtml(h.harness)}</a>`).join(' · ');
-  const body = trends.harnesses.length ? trends.harnesses.map((h) => renderHarness(h, runHref)).join('\n') : '<p>No finished runs yet.</p>';
+export function renderTrendsHtml({
+  trends,
+  indexHref,
+  runHref,
+  title = 'rocm-perf: trends across runs',
+  notes = [],
+}: RenderTrendsHtmlOptions): string {
+  const nav = trends.harnesses
+    .map((h) => `<a href="#harness-${escapeHtml(h.harness)}">${escapeHtml(h.harness)}</a>`)
+    .join(' · ');
+  const body = trends.harnesses.length
+    ? trends.harnesses.map((h) => renderHarness(h, runHref)).join('\n')
+    : '<p>No finished runs yet.</p>';
   return `<!doctype html>
 <html lang="en">
 <head>

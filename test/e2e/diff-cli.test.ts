@@ -16,7 +16,12 @@ const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 let temp: TempDir;
 
 function runDiff(args: string[]) {
-  return execa(process.execPath, [bin, 'diff', ...args], { reject: false, cwd: temp.path, env: { NO_COLOR: '1', PERF_ROOT: temp.path }, extendEnv: true });
+  return execa(process.execPath, [bin, 'diff', ...args], {
+    reject: false,
+    cwd: temp.path,
+    env: { NO_COLOR: '1', PERF_ROOT: temp.path },
+    extendEnv: true,
+  });
 }
 
 beforeAll(async () => {
@@ -25,9 +30,27 @@ beforeAll(async () => {
   });
   temp = createTempDir('diff-e2e');
   const common = { nodeCount: 3, durationSeconds: 1200, targetsPerNode: 2, sampleIntervalMs: 10_000 };
-  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260310T000000Z'), stamp: '20260310T000000Z', harness: 'warm', seed: 11 });
-  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260311T000000Z'), stamp: '20260311T000000Z', harness: 'warm', seed: 12 });
-  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260312T000000Z'), stamp: '20260312T000000Z', harness: 'cold', seed: 13 });
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(temp.path, '20260310T000000Z'),
+    stamp: '20260310T000000Z',
+    harness: 'warm',
+    seed: 11,
+  });
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(temp.path, '20260311T000000Z'),
+    stamp: '20260311T000000Z',
+    harness: 'warm',
+    seed: 12,
+  });
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(temp.path, '20260312T000000Z'),
+    stamp: '20260312T000000Z',
+    harness: 'cold',
+    seed: 13,
+  });
 });
 
 afterAll(() => temp?.remove());
@@ -41,18 +64,26 @@ describe('rocm-perf diff', () => {
     expect(lines[0]).toBe('# Run diff (warm harness)');
     expect(lines).toContain('## Critical path (with drag, from run.json + plan.json)');
     expect(lines.some((l) => l.startsWith('**Makespan:** '))).toBe(true);
-    expect(lines).toContain('| target | node | status | build A → B | Δbuild | Δtotal | Δupload | Δbytes | critical |');
+    expect(lines).toContain(
+      '| target | node | status | build A → B | Δbuild | Δtotal | Δupload | Δbytes | critical |',
+    );
   });
 
   it('prints the same diff as JSON with --json, from run dir paths', async () => {
-    const result = await runDiff([path.join(temp.path, '20260310T000000Z'), path.join(temp.path, '20260311T000000Z'), '--json']);
+    const result = await runDiff([
+      path.join(temp.path, '20260310T000000Z'),
+      path.join(temp.path, '20260311T000000Z'),
+      '--json',
+    ]);
     expect(result.exitCode).toBe(0);
     const diff = JSON.parse(result.stdout) as RunDiff;
     expect(diff.version).toBe(1);
     expect([diff.a.stamp, diff.b.stamp]).toEqual(['20260310T000000Z', '20260311T000000Z']);
     expect(diff.crossHarness).toBe(false);
     expect(diff.criticalPath.source).toBe('drag');
-    expect(diff.criticalPath.entries.every((e) => e.dragSeconds.a !== null || e.dragSeconds.b !== null)).toBe(true);
+    expect(diff.criticalPath.entries.every((e) => e.dragSeconds.a !== null || e.dragSeconds.b !== null)).toBe(
+      true,
+    );
     const pytorch = diff.targets.find((t) => t.target === 'pytorch')!;
     expect(pytorch.buildSeconds.delta).toBeCloseTo(pytorch.buildSeconds.b! - pytorch.buildSeconds.a!, 3);
     expect(diff.makespanSeconds.delta).toBeCloseTo(diff.makespanSeconds.b! - diff.makespanSeconds.a!, 3);
@@ -78,12 +109,26 @@ describe('rocm-perf diff', () => {
   it('uses a valid data.json, and rebuilds one that is stale for run.json (with a note)', async () => {
     const dir = path.join(temp.path, '20260310T000000Z');
     const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
-    await writeFile(path.join(dir, 'data.json'), serialiseModel({ ...model, run: { ...model.run, status: 'running' } }));
-    const stale = JSON.parse((await runDiff(['20260310T000000Z', '20260311T000000Z', '--json'])).stdout) as RunDiff;
-    expect(stale.notes).toEqual([expect.stringMatching(/^A: .*data\.json says the run is running but run\.json says completed; rebuilt from the run files$/)]);
+    await writeFile(
+      path.join(dir, 'data.json'),
+      serialiseModel({ ...model, run: { ...model.run, status: 'running' } }),
+    );
+    const stale = JSON.parse(
+      (await runDiff(['20260310T000000Z', '20260311T000000Z', '--json'])).stdout,
+    ) as RunDiff;
+    expect(stale.notes).toEqual([
+      expect.stringMatching(
+        /^A: .*data\.json says the run is running but run\.json says completed; rebuilt from the run files$/,
+      ),
+    ]);
     // A valid data.json is what diff reads: a makespan only it holds shows up in the diff.
-    await writeFile(path.join(dir, 'data.json'), serialiseModel({ ...model, summary: { ...model.summary, makespanSeconds: 12_345 } }));
-    const fresh = JSON.parse((await runDiff(['20260310T000000Z', '20260311T000000Z', '--json'])).stdout) as RunDiff;
+    await writeFile(
+      path.join(dir, 'data.json'),
+      serialiseModel({ ...model, summary: { ...model.summary, makespanSeconds: 12_345 } }),
+    );
+    const fresh = JSON.parse(
+      (await runDiff(['20260310T000000Z', '20260311T000000Z', '--json'])).stdout,
+    ) as RunDiff;
     expect(fresh.notes).toEqual([]);
     expect(fresh.makespanSeconds.a).toBe(12_345);
   });
@@ -91,6 +136,8 @@ describe('rocm-perf diff', () => {
   it('exits 2 naming the run that does not exist', async () => {
     const result = await runDiff(['20260310T000000Z', 'nope']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.split('\n')[0]).toBe(`error: nope: no such run dir (looked in the current directory and under ${temp.path})`);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: nope: no such run dir (looked in the current directory and under ${temp.path})`,
+    );
   });
 });

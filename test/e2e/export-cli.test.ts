@@ -14,7 +14,12 @@ const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 let temp: TempDir;
 
 function runExport(args: string[]) {
-  return execa(process.execPath, [bin, 'export', ...args], { reject: false, cwd: temp.path, env: { NO_COLOR: '1', PERF_ROOT: temp.path }, extendEnv: true });
+  return execa(process.execPath, [bin, 'export', ...args], {
+    reject: false,
+    cwd: temp.path,
+    env: { NO_COLOR: '1', PERF_ROOT: temp.path },
+    extendEnv: true,
+  });
 }
 
 beforeAll(async () => {
@@ -22,9 +27,26 @@ beforeAll(async () => {
     throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
   });
   temp = createTempDir('export-e2e');
-  const common = { nodeCount: 3, durationSeconds: 1200, targetsPerNode: 2, sampleIntervalMs: 10_000, harness: 'warm' as const, seed: 21 };
-  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260310T000000Z'), stamp: '20260310T000000Z' });
-  await writeFixtureRun({ ...common, dir: path.join(temp.path, '20260311T000000Z'), stamp: '20260311T000000Z', withRunFile: false, withPlanFile: false });
+  const common = {
+    nodeCount: 3,
+    durationSeconds: 1200,
+    targetsPerNode: 2,
+    sampleIntervalMs: 10_000,
+    harness: 'warm' as const,
+    seed: 21,
+  };
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(temp.path, '20260310T000000Z'),
+    stamp: '20260310T000000Z',
+  });
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(temp.path, '20260311T000000Z'),
+    stamp: '20260311T000000Z',
+    withRunFile: false,
+    withPlanFile: false,
+  });
 });
 
 afterAll(() => temp?.remove());
@@ -35,10 +57,16 @@ describe('rocm-perf export --perfetto', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
     const file = path.join(temp.path, '20260310T000000Z', 'perfetto-trace.json');
-    expect(result.stdout).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ trace events \\(warm run 20260310T000000Z\\); open it at https://ui.perfetto.dev$`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ trace events \\(warm run 20260310T000000Z\\); open it at https://ui.perfetto.dev$`,
+      ),
+    );
     const trace = PerfettoTraceSchema.parse(JSON.parse(await readFile(file, 'utf8')));
     expect(findTraceProblems(trace)).toEqual([]);
-    expect(trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => (e.args).name)).toEqual(expect.arrayContaining(['plan']));
+    expect(
+      trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => e.args.name),
+    ).toEqual(expect.arrayContaining(['plan']));
     expect(trace.traceEvents.some((e) => e.ph === 's')).toBe(true);
     expect(trace.traceEvents.some((e) => e.ph === 'C' && e.name === 'cpu')).toBe(true);
   });
@@ -63,6 +91,9 @@ describe('rocm-perf export --perfetto', () => {
   it('exits 2 without a format flag, naming --perfetto', async () => {
     const result = await runExport(['20260310T000000Z']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.split('\n')).toEqual(['error: export: no format chosen', 'hint: pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`']);
+    expect(result.stderr.split('\n')).toEqual([
+      'error: export: no format chosen',
+      'hint: pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`',
+    ]);
   });
 });

@@ -6,8 +6,24 @@ import { makeModel, type ModelSpec } from './make-model.js';
 const runA: ModelSpec = {
   stamp: '20260301T000000Z',
   targets: [
-    { target: 'pytorch', node: 'forge', startS: 0, endS: 600, buildS: 500, uploadS: 60, bytes: 4_000_000_000 },
-    { target: 'triton-wheel', node: 'forge', startS: 600, endS: 900, buildS: 200, uploadS: 30, bytes: 500_000_000 },
+    {
+      target: 'pytorch',
+      node: 'forge',
+      startS: 0,
+      endS: 600,
+      buildS: 500,
+      uploadS: 60,
+      bytes: 4_000_000_000,
+    },
+    {
+      target: 'triton-wheel',
+      node: 'forge',
+      startS: 600,
+      endS: 900,
+      buildS: 200,
+      uploadS: 30,
+      bytes: 500_000_000,
+    },
     { target: 'aiter-wheel', node: 'strix', startS: 600, endS: 800, buildS: 100, uploadS: 20, bytes: 0 },
     { target: 'old-wheel', node: 'strix', startS: 800, endS: 850 },
   ],
@@ -17,8 +33,24 @@ const runA: ModelSpec = {
 const runB: ModelSpec = {
   stamp: '20260302T000000Z',
   targets: [
-    { target: 'pytorch', node: 'forge', startS: 0, endS: 660, buildS: 560, uploadS: 60, bytes: 3_000_000_000 },
-    { target: 'triton-wheel', node: 'forge', startS: 660, endS: 900, buildS: 150, uploadS: 30, bytes: 500_000_000 },
+    {
+      target: 'pytorch',
+      node: 'forge',
+      startS: 0,
+      endS: 660,
+      buildS: 560,
+      uploadS: 60,
+      bytes: 3_000_000_000,
+    },
+    {
+      target: 'triton-wheel',
+      node: 'forge',
+      startS: 660,
+      endS: 900,
+      buildS: 150,
+      uploadS: 30,
+      bytes: 500_000_000,
+    },
     { target: 'aiter-wheel', node: 'anvil', startS: 660, endS: 1000, buildS: 250, uploadS: 20, bytes: 100 },
     { target: 'new-wheel', node: 'strix', startS: 660, endS: 700 },
   ],
@@ -41,7 +73,13 @@ describe('buildRunDiff', () => {
     const diff = buildRunDiff({ a: { model: makeModel(runA) }, b: { model: makeModel(runB) } });
     expect(diff.crossHarness).toBe(false);
     expect(diff.makespanSeconds).toEqual({ a: 900, b: 1000, delta: 100, pct: 11.1 });
-    expect(diff.targets.map((t) => t.target)).toEqual(['aiter-wheel', 'pytorch', 'triton-wheel', 'old-wheel', 'new-wheel']);
+    expect(diff.targets.map((t) => t.target)).toEqual([
+      'aiter-wheel',
+      'pytorch',
+      'triton-wheel',
+      'old-wheel',
+      'new-wheel',
+    ]);
     const aiter = diff.targets[0]!;
     expect(aiter.node).toEqual({ a: 'strix', b: 'anvil', moved: true });
     expect(aiter.buildSeconds).toEqual({ a: 100, b: 250, delta: 150, pct: 150 });
@@ -50,12 +88,24 @@ describe('buildRunDiff', () => {
     expect(aiter.onCriticalPath).toEqual({ a: false, b: true });
     const pytorch = diff.targets[1]!;
     expect(pytorch.node.moved).toBe(false);
-    expect(pytorch.uploadBytes).toEqual({ a: 4_000_000_000, b: 3_000_000_000, delta: -1_000_000_000, pct: -25 });
+    expect(pytorch.uploadBytes).toEqual({
+      a: 4_000_000_000,
+      b: 3_000_000_000,
+      delta: -1_000_000_000,
+      pct: -25,
+    });
     expect(pytorch.uploadSeconds).toEqual({ a: 60, b: 60, delta: 0, pct: 0 });
     expect(diff.onlyInA).toEqual(['old-wheel']);
     expect(diff.onlyInB).toEqual(['new-wheel']);
     expect(diff.targets[3]!.buildSeconds).toEqual({ a: 25, b: null, delta: null, pct: null });
-    expect(diff.criticalPath).toMatchObject({ source: 'data.json', a: ['pytorch', 'triton-wheel'], b: ['pytorch', 'aiter-wheel'], same: false, joined: ['aiter-wheel'], left: ['triton-wheel'] });
+    expect(diff.criticalPath).toMatchObject({
+      source: 'data.json',
+      a: ['pytorch', 'triton-wheel'],
+      b: ['pytorch', 'aiter-wheel'],
+      same: false,
+      joined: ['aiter-wheel'],
+      left: ['triton-wheel'],
+    });
     expect(diff.notes).toEqual([]);
   });
 
@@ -65,7 +115,11 @@ describe('buildRunDiff', () => {
     ['bench', 'cold'],
     ['warm', 'unknown'],
   ] as const)('refuses a %s run against a %s run, naming both and --force', (harnessA, harnessB) => {
-    const attempt = () => buildRunDiff({ a: { model: makeModel({ ...runA, harness: harnessA }) }, b: { model: makeModel({ ...runB, harness: harnessB }) } });
+    const attempt = () =>
+      buildRunDiff({
+        a: { model: makeModel({ ...runA, harness: harnessA }) },
+        b: { model: makeModel({ ...runB, harness: harnessB }) },
+      });
     expect(attempt).toThrow(UsageError);
     try {
       attempt();
@@ -81,27 +135,66 @@ describe('buildRunDiff', () => {
   });
 
   it('compares different harnesses with force, and labels the diff cross-harness', () => {
-    const diff = buildRunDiff({ a: { model: makeModel({ ...runA, harness: 'cold' }) }, b: { model: makeModel(runB) }, force: true });
+    const diff = buildRunDiff({
+      a: { model: makeModel({ ...runA, harness: 'cold' }) },
+      b: { model: makeModel(runB) },
+      force: true,
+    });
     expect(diff.crossHarness).toBe(true);
     expect(diff.notes[0]).toContain('cross-harness comparison forced: A is cold, B is warm');
     expect(renderRunDiffMd(diff).split('\n')[0]).toBe('# Run diff (CROSS-HARNESS: cold vs warm, forced)');
   });
 
   it('allows two runs of unknown harness but says the harness could not be checked', () => {
-    const diff = buildRunDiff({ a: { model: makeModel({ ...runA, harness: 'unknown' }) }, b: { model: makeModel({ ...runB, harness: 'unknown' }) } });
-    expect(diff.notes).toEqual(['neither run has a run.json, so their harnesses are unknown: check they come from the same harness before quoting a delta']);
+    const diff = buildRunDiff({
+      a: { model: makeModel({ ...runA, harness: 'unknown' }) },
+      b: { model: makeModel({ ...runB, harness: 'unknown' }) },
+    });
+    expect(diff.notes).toEqual([
+      'neither run has a run.json, so their harnesses are unknown: check they come from the same harness before quoting a delta',
+    ]);
   });
 
   it('notes a run that is still running and the loaders’ notes', () => {
-    const diff = buildRunDiff({ a: { model: makeModel(runA), notes: ['data.json was stale'] }, b: { model: makeModel({ ...runB, status: 'running' }) } });
-    expect(diff.notes).toEqual(['run B (20260302T000000Z) is still running: its figures are partial', 'A: data.json was stale']);
+    const diff = buildRunDiff({
+      a: { model: makeModel(runA), notes: ['data.json was stale'] },
+      b: { model: makeModel({ ...runB, status: 'running' }) },
+    });
+    expect(diff.notes).toEqual([
+      'run B (20260302T000000Z) is still running: its figures are partial',
+      'A: data.json was stale',
+    ]);
   });
 
   it('uses the drag analysis for the path when both runs have one', () => {
-    const entry = (target: string, node: string, startSeconds: number, finishSeconds: number, dragSeconds: number) => ({ target, node, startSeconds, finishSeconds, durationSeconds: finishSeconds - startSeconds, via: 'dependency' as const, launchDelaySeconds: 0, dragSeconds });
-    const dragA: RunDrag = { makespanSeconds: 900, path: [entry('pytorch', 'forge', 0, 600, 600), entry('triton-wheel', 'forge', 600, 900, 100)] };
-    const dragB: RunDrag = { makespanSeconds: 1000, path: [entry('pytorch', 'forge', 0, 660, 660), entry('aiter-wheel', 'anvil', 660, 1000, 100)] };
-    const diff = buildRunDiff({ a: { model: makeModel(runA), drag: dragA }, b: { model: makeModel(runB), drag: dragB } });
+    const entry = (
+      target: string,
+      node: string,
+      startSeconds: number,
+      finishSeconds: number,
+      dragSeconds: number,
+    ) => ({
+      target,
+      node,
+      startSeconds,
+      finishSeconds,
+      durationSeconds: finishSeconds - startSeconds,
+      via: 'dependency' as const,
+      launchDelaySeconds: 0,
+      dragSeconds,
+    });
+    const dragA: RunDrag = {
+      makespanSeconds: 900,
+      path: [entry('pytorch', 'forge', 0, 600, 600), entry('triton-wheel', 'forge', 600, 900, 100)],
+    };
+    const dragB: RunDrag = {
+      makespanSeconds: 1000,
+      path: [entry('pytorch', 'forge', 0, 660, 660), entry('aiter-wheel', 'anvil', 660, 1000, 100)],
+    };
+    const diff = buildRunDiff({
+      a: { model: makeModel(runA), drag: dragA },
+      b: { model: makeModel(runB), drag: dragB },
+    });
     expect(diff.criticalPath.source).toBe('drag');
     expect(diff.criticalPath.seconds).toEqual({ a: 900, b: 1000, delta: 100, pct: 11.1 });
     expect(diff.criticalPath.entries).toEqual([
@@ -133,9 +226,15 @@ describe('renderRunDiffMd', () => {
 
   it('has a row per target in both runs, worst Δtotal first, moved nodes in bold', () => {
     const rows = md.split('\n').filter((l) => /^\| (aiter|pytorch|triton)/.test(l));
-    expect(rows[0]).toBe('| aiter-wheel | **strix → anvil** | ok | 1m40s → 4m10s | +2m30s (+150%) | +2m20s (+70%) | ±0 | +100 B | B |');
-    expect(rows[1]).toBe('| pytorch | forge | ok | 8m20s → 9m20s | +1m00s (+12%) | +1m00s (+10%) | ±0 | -1.0 GB (-25%) | AB |');
-    expect(rows[2]).toBe('| triton-wheel | forge | ok | 3m20s → 2m30s | -50s (-25%) | -1m00s (-20%) | ±0 | ±0 | A |');
+    expect(rows[0]).toBe(
+      '| aiter-wheel | **strix → anvil** | ok | 1m40s → 4m10s | +2m30s (+150%) | +2m20s (+70%) | ±0 | +100 B | B |',
+    );
+    expect(rows[1]).toBe(
+      '| pytorch | forge | ok | 8m20s → 9m20s | +1m00s (+12%) | +1m00s (+10%) | ±0 | -1.0 GB (-25%) | AB |',
+    );
+    expect(rows[2]).toBe(
+      '| triton-wheel | forge | ok | 3m20s → 2m30s | -50s (-25%) | -1m00s (-20%) | ±0 | ±0 | A |',
+    );
   });
 
   it('lists targets found in one run only', () => {

@@ -65,7 +65,19 @@ export function makeModel(spec: ModelSpec): DataFile {
   return DataFileSchema.parse({
     version: 1,
     generatedAtMs: T0 + 10_000_000,
-    run: { stamp: spec.stamp, harness, namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm', arch: 'gfx1201', status: spec.status ?? 'completed', startedAtMs: T0, finishedAtMs: null, hasRunFile: true, hasPlanFile: false, strategy: null, artifacts: [] },
+    run: {
+      stamp: spec.stamp,
+      harness,
+      namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm',
+      arch: 'gfx1201',
+      status: spec.status ?? 'completed',
+      startedAtMs: T0,
+      finishedAtMs: null,
+      hasRunFile: true,
+      hasPlanFile: false,
+      strategy: null,
+      artifacts: [],
+    },
     summary: {
       harness,
       namespace: null,

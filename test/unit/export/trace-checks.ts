@@ -1,4 +1,10 @@
-import type { CompleteEvent, FlowEndEvent, FlowStartEvent, PerfettoTrace, TraceEvent } from '../../../src/export/index.js';
+import type {
+  CompleteEvent,
+  FlowEndEvent,
+  FlowStartEvent,
+  PerfettoTrace,
+  TraceEvent,
+} from '../../../src/export/index.js';
 
 // Independent checks of a trace, written from the Trace Event Format and Perfetto's importer, to hold the
 // exporter (and its own findTraceProblems) to: X slices on one tid nest, flows pair up inside slices.
@@ -14,21 +20,30 @@ export function findPartialOverlaps(events: readonly TraceEvent[]): string[] {
       for (let j = i + 1; j < slices.length; j++) {
         const [a, b] = [slices[i]!, slices[j]!];
         if (b.ts >= a.ts + a.dur) break;
-        if (b.ts + b.dur > a.ts + a.dur) bad.push(`tid ${tid}: ${a.name}@${a.ts}+${a.dur} / ${b.name}@${b.ts}+${b.dur}`);
+        if (b.ts + b.dur > a.ts + a.dur)
+          bad.push(`tid ${tid}: ${a.name}@${a.ts}+${a.dur} / ${b.name}@${b.ts}+${b.dur}`);
       }
     }
   }
   return bad;
 }
 
-export function flowPairs(trace: PerfettoTrace): { id: number; start: FlowStartEvent; end: FlowEndEvent | undefined }[] {
+export function flowPairs(
+  trace: PerfettoTrace,
+): { id: number; start: FlowStartEvent; end: FlowEndEvent | undefined }[] {
   const starts = trace.traceEvents.filter((e): e is FlowStartEvent => e.ph === 's');
   const ends = trace.traceEvents.filter((e): e is FlowEndEvent => e.ph === 'f');
   return starts.map((start) => ({ id: start.id, start, end: ends.find((e) => e.id === start.id) }));
 }
 
-export function enclosingSlice(trace: PerfettoTrace, at: { pid: number; tid: number; ts: number }): CompleteEvent | undefined {
+export function enclosingSlice(
+  trace: PerfettoTrace,
+  at: { pid: number; tid: number; ts: number },
+): CompleteEvent | undefined {
   return trace.traceEvents
-    .filter((e): e is CompleteEvent => e.ph === 'X' && e.pid === at.pid && e.tid === at.tid && e.ts <= at.ts && at.ts < e.ts + e.dur)
+    .filter(
+      (e): e is CompleteEvent =>
+        e.ph === 'X' && e.pid === at.pid && e.tid === at.tid && e.ts <= at.ts && at.ts < e.ts + e.dur,
+    )
     .sort((x, y) => x.dur - y.dur)[0];
 }

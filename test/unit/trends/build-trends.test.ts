@@ -1,16 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { buildMetricTrend, buildTrends, DEFAULT_TREND_RULE, isRegression, toMedian, toTrendRun, type TrendRun } from '../../../src/trends/index.js';
+import {
+  buildMetricTrend,
+  buildTrends,
+  DEFAULT_TREND_RULE,
+  isRegression,
+  toMedian,
+  toTrendRun,
+  type TrendRun,
+} from '../../../src/trends/index.js';
 import { makeModel } from '../diff/make-model.js';
 
 const rule = DEFAULT_TREND_RULE;
 
-function run(stamp: string, harness: string, makespanSeconds: number | null, targets: Record<string, [number, number]> = {}, status = 'completed'): TrendRun {
+function run(
+  stamp: string,
+  harness: string,
+  makespanSeconds: number | null,
+  targets: Record<string, [number, number]> = {},
+  status = 'completed',
+): TrendRun {
   return {
     stamp,
     harness,
     status,
     makespanSeconds,
-    targets: Object.entries(targets).map(([target, [buildSeconds, uploadBytes]]) => ({ target, status: 'ok', startMs: 0, endMs: 1, buildSeconds, uploadBytes })),
+    targets: Object.entries(targets).map(([target, [buildSeconds, uploadBytes]]) => ({
+      target,
+      status: 'ok',
+      startMs: 0,
+      endMs: 1,
+      buildSeconds,
+      uploadBytes,
+    })),
   };
 }
 
@@ -71,17 +92,25 @@ describe('buildTrends', () => {
   it('groups by harness (cold, warm, bench, unknown order) and never mixes them', () => {
     expect(trends.harnesses.map((h) => [h.harness, h.stamps])).toEqual([
       ['cold', ['20260302T000000Z']],
-      ['warm', ['20260301T000000Z', '20260303T000000Z', '20260304T000000Z', '20260305T000000Z', '20260306T000000Z']],
+      [
+        'warm',
+        ['20260301T000000Z', '20260303T000000Z', '20260304T000000Z', '20260305T000000Z', '20260306T000000Z'],
+      ],
       ['bench', ['20260308T000000Z']],
     ]);
     const warm = trends.harnesses[1]!;
-    expect(warm.targets.find((t) => t.target === 'pytorch')!.buildSeconds.points.map((p) => p.value)).toEqual([500, 510, 490, 800, 505]);
+    expect(warm.targets.find((t) => t.target === 'pytorch')!.buildSeconds.points.map((p) => p.value)).toEqual(
+      [500, 510, 490, 800, 505],
+    );
   });
 
   it('leaves a running run out and a failed run’s makespan out, saying why', () => {
     const warm = trends.harnesses[1]!;
     expect(warm.excluded).toEqual([
-      { stamp: '20260305T000000Z', reason: 'failed: its makespan is not comparable (finished targets still count)' },
+      {
+        stamp: '20260305T000000Z',
+        reason: 'failed: its makespan is not comparable (finished targets still count)',
+      },
       { stamp: '20260307T000000Z', reason: 'still running: its figures are partial' },
     ]);
     expect(warm.makespanSeconds.points.map((p) => p.value)).toEqual([1000, 1010, 990, null, 1400]);
@@ -89,9 +118,30 @@ describe('buildTrends', () => {
 
   it('flags the regressions: makespan and bytes of the latest warm run, the failed run’s slow pytorch', () => {
     expect(trends.harnesses[1]!.regressions).toEqual([
-      { stamp: '20260306T000000Z', subject: 'makespan', metric: 'makespanSeconds', unit: 'seconds', value: 1400, baseline: 1000, },
-      { stamp: '20260306T000000Z', subject: 'pytorch', metric: 'uploadBytes', unit: 'bytes', value: 2e9, baseline: 1e9 },
-      { stamp: '20260305T000000Z', subject: 'pytorch', metric: 'buildSeconds', unit: 'seconds', value: 800, baseline: 500 },
+      {
+        stamp: '20260306T000000Z',
+        subject: 'makespan',
+        metric: 'makespanSeconds',
+        unit: 'seconds',
+        value: 1400,
+        baseline: 1000,
+      },
+      {
+        stamp: '20260306T000000Z',
+        subject: 'pytorch',
+        metric: 'uploadBytes',
+        unit: 'bytes',
+        value: 2e9,
+        baseline: 1e9,
+      },
+      {
+        stamp: '20260305T000000Z',
+        subject: 'pytorch',
+        metric: 'buildSeconds',
+        unit: 'seconds',
+        value: 800,
+        baseline: 500,
+      },
     ]);
     expect(trends.harnesses[0]!.regressions).toEqual([]);
   });
