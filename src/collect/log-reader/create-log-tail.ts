@@ -49,7 +49,7 @@ interface TailState<A> {
 export function createLogTail<R extends { tsMs: number }, A = undefined>(options: LogTailOptions<R, A>): LogTail<R, A> {
   const window: LogWindow = { fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs ?? 5000 };
   const source = options.source ?? path.basename(options.path);
-  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
+  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 4 * 1024 * 1024);
   const createAggregate = () => options.aggregate?.create() as A;
   const state: TailState<A> = { cursor: undefined, inode: undefined, aggregate: createAggregate() };
   const add = options.aggregate?.add;

@@ -9,11 +9,12 @@ export interface FindWindowOffsetOptions {
   sizeBytes: number;
   targetMs: number;
   timeOfLine: (line: string) => number | undefined;
+  /** Default 16 KiB: a few complete lines; a probe without a timed line only makes the search conservative. */
   probeBytes?: number;
 }
 
 export async function findWindowOffset(options: FindWindowOffsetOptions): Promise<number> {
-  const probeBytes = options.probeBytes ?? 64 * 1024;
+  const probeBytes = options.probeBytes ?? 16 * 1024;
   const block = Buffer.allocUnsafe(probeBytes);
   let range: SearchRange = { low: 0, high: options.sizeBytes };
   while (range.high - range.low > probeBytes) {

@@ -17,7 +17,7 @@ export interface ReadRegistryLogOptions {
 
 export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<{ records: RegistryRecord[]; stats: StreamStats }> {
   const parser = createRegistryLineParser(options);
-  const tail = createLogTail({ ...options, parseLine: parser.parseLine, timeOfLine: parser.timeOfLine });
+  const tail = createLogTail({ path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs, ...parser });
   const { records, stats } = await tail.readToEnd();
   return { records, stats };
 }

@@ -16,7 +16,7 @@ export interface ReadSccacheLogOptions {
 
 export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<{ records: SccacheRecord[]; stats: StreamStats }> {
   const parser = createSccacheParser({ confText: options.confText, davRoot: options.davRoot, addressToNode: options.addressToNode });
-  const tail = createLogTail({ ...options, parseLine: parser.parseLine, timeOfLine: parser.timeOfLine });
+  const tail = createLogTail({ path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs, ...parser });
   const { records, stats } = await tail.readToEnd();
   return { records, stats };
 }

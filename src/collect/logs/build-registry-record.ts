@@ -42,24 +42,38 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
     if (sessions.size > maxSessions) sessions.delete(sessions.keys().next().value ?? '');
   }
 
-  function classify(entry: RegistryEntry, route: RegistryRoute): { kind: RegistryKind; reference?: string; bytes: number | null } {
+  // The classification of the current entry (one scratch object: the builder is synchronous).
+  const found: { kind: RegistryKind; reference: string | undefined; bytes: number | null } = { kind: 'other', reference: undefined, bytes: null };
+  const classified = (kind: RegistryKind, reference: string | undefined, bytes: number | null) => {
+    found.kind = kind;
+    found.reference = reference;
+    found.bytes = bytes;
+    return found;
+  };
+
+  function classify(entry: RegistryEntry, route: RegistryRoute): typeof found {
     const { method, status } = entry;
     if (route.kind === 'upload' && method === 'PATCH') {
       if (status === 202) addChunk(route.uuid, entry.requestBytes);
-      return { kind: 'other', bytes: entry.requestBytes };
+      return classified('other', undefined, entry.requestBytes);
     }
     if (route.kind === 'upload' && method === 'PUT' && route.digest !== undefined && isCreated(status)) {
       const bytes = toFinalBytes(sessions.get(route.uuid), entry.requestBytes);
       sessions.delete(route.uuid);
-      return { kind: 'blob-write', reference: route.digest, bytes };
+      return classified('blob-write', route.digest, bytes);
     }
     if (route.kind === 'upload-start' && method === 'POST' && route.digest !== undefined && route.mount === undefined && isCreated(status)) {
-      return { kind: 'blob-write', reference: route.digest, bytes: entry.requestBytes };
+      return classified('blob-write', route.digest, entry.requestBytes);
     }
-    if (route.kind === 'manifest' && method === 'PUT' && isCreated(status)) return { kind: 'manifest-write', reference: route.reference, bytes: entry.requestBytes };
-    if (route.kind === 'manifest' && method === 'GET' && isServed(status)) return { kind: 'manifest-read', reference: route.reference, bytes: entry.responseBytes };
-    if (route.kind === 'blob' && method === 'GET' && isServed(status)) return { kind: 'blob-read', reference: route.digest, bytes: entry.responseBytes };
-    return { kind: 'other', ...(route.kind === 'blob' ? { reference: route.digest } : {}), ...(route.kind === 'manifest' ? { reference: route.reference } : {}), bytes: null };
+    if (route.kind === 'manifest') return classifyManifest(entry, route.reference);
+    if (route.kind === 'blob' && method === 'GET' && isServed(status)) return classified('blob-read', route.digest, entry.responseBytes);
+    return classified('other', route.kind === 'blob' ? route.digest : undefined, null);
+  }
+
+  function classifyManifest(entry: RegistryEntry, reference: string): typeof found {
+    if (entry.method === 'PUT' && isCreated(entry.status)) return classified('manifest-write', reference, entry.requestBytes);
+    if (entry.method === 'GET' && isServed(entry.status)) return classified('manifest-read', reference, entry.responseBytes);
+    return classified('other', reference, null);
   }
 
   return (entry) => {

@@ -1,9 +1,13 @@
 // A stateful line parser for one registry log stream (the builder remembers upload sessions between lines).
+// Zot lines have a fast path on bytes (parseZotEntryBytes); lines it does not take go through the exact parsers.
 import type { RegistryRecord } from '../types.js';
+import type { ByteLine } from './byte-line.js';
+import { decodeLine } from './byte-line.js';
 import { createRegistryRecordBuilder } from './build-registry-record.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toRecord } from './line-outcome.js';
 import { parseDistributionLine, timeOfDistributionLine } from './parse-distribution-line.js';
+import { parseZotEntryBytes } from './parse-zot-line-bytes.js';
 import { parseZotLine, timeOfZotLine } from './parse-zot-line.js';
 import type { RegistryEntry } from './registry-entry.js';
 
@@ -19,24 +23,33 @@ export interface RegistryLineParserOptions {
 
 export const defaultCachePatterns: readonly string[] = ['*/cache:*'];
 
-const formats: Record<RegistryLogFormat, { parse: (line: string) => LineOutcome<RegistryEntry>; timeOf: (line: string) => number | undefined }> = {
-  zot: { parse: parseZotLine, timeOf: timeOfZotLine },
+interface RegistryFormat {
+  parse: (line: string) => LineOutcome<RegistryEntry>;
+  timeOf: (line: string) => number | undefined;
+  /** A fast path on bytes; undefined means "use parse on the decoded line". */
+  parseBytes?: (line: ByteLine) => LineOutcome<RegistryEntry> | undefined;
+}
+
+const formats: Record<RegistryLogFormat, RegistryFormat> = {
+  zot: { parse: parseZotLine, timeOf: timeOfZotLine, parseBytes: parseZotEntryBytes },
   distribution: { parse: parseDistributionLine, timeOf: timeOfDistributionLine },
 };
 
 export function createRegistryLineParser(options: RegistryLineParserOptions): LogLineParser<RegistryRecord> {
-  const { parse, timeOf } = formats[options.format];
+  const format = formats[options.format];
   const build = createRegistryRecordBuilder({ cachePatterns: options.cachePatterns ?? defaultCachePatterns });
   const addressToNode = options.addressToNode ?? {};
+  const toNodeRecord = (entry: RegistryEntry): LineOutcome<RegistryRecord> => {
+    const record = build(entry);
+    const node = addressToNode[record.clientAddress];
+    if (node !== undefined) record.node = node;
+    return toRecord(record);
+  };
+  const toOutcome = (outcome: LineOutcome<RegistryEntry>) => (outcome.ok ? toNodeRecord(outcome.record) : outcome);
+  const parseLine = (line: string) => toOutcome(format.parse(line));
   return {
-    parseLine(line) {
-      const outcome = parse(line);
-      if (!outcome.ok) return outcome;
-      const record = build(outcome.record);
-      const node = addressToNode[record.clientAddress];
-      if (node !== undefined) record.node = node;
-      return toRecord(record);
-    },
-    timeOfLine: timeOf,
+    parseLine,
+    timeOfLine: format.timeOf,
+    parseBytes: (line) => toOutcome(format.parseBytes?.(line) ?? format.parse(decodeLine(line))),
   };
 }

@@ -1,6 +1,8 @@
 // What a line parser says about one line: a record, a deliberate skip, or a rejection (malformed).
 // Every line read ends up in exactly one of the three, so `lines == records + skipped + rejected`.
 
+import type { ByteLine } from './byte-line.js';
+
 export type LineOutcome<R> =
   | { ok: true; record: R }
   | { ok: false; rejected: false; reason: string }
@@ -11,6 +13,11 @@ export interface LogLineParser<R> {
   parseLine: (line: string) => LineOutcome<R>;
   /** The line's timestamp in ms, read as cheaply as possible (for binary search); undefined when absent. */
   timeOfLine: (line: string) => number | undefined;
+  /**
+   * The same as parseLine on the line's UTF-8 decoding, read from its bytes (the fast path); optional: without it
+   * the cursor decodes each line and calls parseLine.
+   */
+  parseBytes?: (line: ByteLine) => LineOutcome<R>;
 }
 
 export function toRecord<R>(record: R): LineOutcome<R> {

@@ -1,8 +1,12 @@
 // The incremental cursor over an append-only, time-ordered log: byte offset, the partial last line carried over,
 // and running StreamStats. Feeding it the bytes appended since the last read costs O(appended bytes).
-// Pure: it sees Buffers, never files. Lines are decoded as UTF-8 leniently (invalid bytes become U+FFFD).
+// Pure: it sees Buffers, never files. Lines are found with indexOf(10) and handed to the parser as bytes
+// (parser.parseBytes); a parser without a bytes path gets the line decoded as UTF-8, leniently (invalid bytes
+// become U+FFFD). One trailing CR is dropped (CRLF logs).
 import type { StreamStats } from '../types.js';
 import { createStreamStats } from '../types.js';
+import type { ByteLine } from './byte-line.js';
+import { decodeLine } from './byte-line.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toSkip } from './line-outcome.js';
 
@@ -31,12 +35,22 @@ export interface FeedOptions<R> {
   parser: LogLineParser<R>;
   window: LogWindow;
   /** Called for each record kept, e.g. to update running aggregates. */
-  onRecord?: (record: R) => void;
+  onRecord?: ((record: R) => void) | undefined;
 }
 
-const segmentBytes = 64 * 1024;
+/** One feed call's state: where the records go, and the bytes being read with the file offset of their byte 0. */
+interface Feed<R> {
+  cursor: LogCursor;
+  options: FeedOptions<R>;
+  out: R[];
+  bytes: Buffer;
+  fileOffset: number;
+}
+
 const maxRejectedExamples = 5;
 const maxCarryBytes = 64 * 1024 * 1024;
+// The line handed to parsers (they are synchronous and do not keep it).
+const line: ByteLine = { bytes: Buffer.alloc(0), start: 0, end: 0 };
 
 export function createLogCursor(source: string, startOffset = 0): LogCursor {
   return { offset: startOffset, carry: undefined, lineNumber: 0, stats: createStreamStats(source), pastWindow: false };
@@ -47,15 +61,16 @@ function countSkip(stats: StreamStats, reason: string): void {
   stats.skippedByReason[reason] = (stats.skippedByReason[reason] ?? 0) + 1;
 }
 
-function countReject(cursor: LogCursor, reason: string, byteOffset: () => number): void {
+function countReject(cursor: LogCursor, reason: string, byteOffset: number): void {
   cursor.stats.rejected++;
   if (cursor.stats.rejectedExamples.length < maxRejectedExamples) {
-    cursor.stats.rejectedExamples.push({ line: cursor.lineNumber, reason: `${reason} (byte offset ${byteOffset()})` });
+    cursor.stats.rejectedExamples.push({ line: cursor.lineNumber, reason: `${reason} (byte offset ${byteOffset})` });
   }
 }
 
 /** Counts one parsed line and keeps its record when it is in the window; returns false once the window is complete. */
-function accountLine<R extends { tsMs: number }>(cursor: LogCursor, outcome: LineOutcome<R>, options: FeedOptions<R>, out: R[], byteOffset: () => number): boolean {
+function accountLine<R extends { tsMs: number }>(feed: Feed<R>, outcome: LineOutcome<R>, byteOffset: number): boolean {
+  const { cursor, options } = feed;
   cursor.lineNumber++;
   cursor.stats.lines++;
   if (!outcome.ok) {
@@ -71,36 +86,41 @@ function accountLine<R extends { tsMs: number }>(cursor: LogCursor, outcome: Lin
     cursor.pastWindow = tsMs >= toMs + slackMs;
   } else {
     cursor.stats.records++;
-    out.push(outcome.record);
+    feed.out.push(outcome.record);
     options.onRecord?.(outcome.record);
   }
   return !cursor.pastWindow;
 }
 
-const stripCr = (line: string) => (line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line);
-
-function processLine<R extends { tsMs: number }>(cursor: LogCursor, line: string, options: FeedOptions<R>, out: R[], byteOffset: () => number): boolean {
-  return accountLine(cursor, options.parser.parseLine(stripCr(line)), options, out, byteOffset);
+function parseLine<R>(parser: LogLineParser<R>, bytesLine: ByteLine): LineOutcome<R> {
+  return parser.parseBytes === undefined ? parser.parseLine(decodeLine(bytesLine)) : parser.parseBytes(bytesLine);
 }
 
-/** Processes the complete lines in bytes[start, end) (end is a newline index); returns the bytes consumed. */
-function processSegment<R extends { tsMs: number }>(cursor: LogCursor, bytes: Buffer, range: { start: number; end: number; fileOffset: number }, options: FeedOptions<R>, out: R[]): number {
-  const text = bytes.toString('utf8', range.start, range.end);
-  let lineStart = 0;
-  while (lineStart <= text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
-    const at = lineStart;
-    const byteOffset = () => range.fileOffset + Buffer.byteLength(text.slice(0, at));
-    if (!processLine(cursor, text.slice(lineStart, lineEnd), options, out, byteOffset)) {
-      return Buffer.byteLength(text.slice(0, lineEnd)) + 1;
-    }
-    lineStart = lineEnd + 1;
+/** Points the scratch line at bytes[start, end) without one trailing CR. */
+function toLine(bytes: Buffer, start: number, end: number): ByteLine {
+  line.bytes = bytes;
+  line.start = start;
+  line.end = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+  return line;
+}
+
+/** Processes the complete lines of feed.bytes from `from` on; returns the index just past the last line consumed. */
+function processLines<R extends { tsMs: number }>(feed: Feed<R>, from: number): number {
+  const { bytes, cursor } = feed;
+  const parser = feed.options.parser;
+  let start = from;
+  for (let newline = bytes.indexOf(10, start); newline >= 0; newline = bytes.indexOf(10, start)) {
+    const keepGoing = accountLine(feed, parseLine(parser, toLine(bytes, start, newline)), feed.fileOffset + start);
+    cursor.stats.bytes += newline + 1 - start;
+    start = newline + 1;
+    if (!keepGoing) break;
   }
-  return range.end - range.start + 1;
+  return start;
 }
 
-function feedCarry<R extends { tsMs: number }>(cursor: LogCursor, chunk: Buffer, options: FeedOptions<R>, out: R[]): number {
+/** Completes the carried partial line with the chunk's first line; returns the chunk bytes consumed. */
+function feedCarry<R extends { tsMs: number }>(feed: Feed<R>): number {
+  const { cursor, bytes: chunk } = feed;
   const carry = cursor.carry;
   if (carry === undefined) return 0;
   const newline = chunk.indexOf(10);
@@ -109,30 +129,20 @@ function feedCarry<R extends { tsMs: number }>(cursor: LogCursor, chunk: Buffer,
     return chunk.length;
   }
   cursor.carry = undefined;
-  const line = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
-  const fileOffset = cursor.offset - carry.length;
-  cursor.stats.bytes += line.length;
-  processSegment(cursor, line, { start: 0, end: line.length - 1, fileOffset }, options, out);
+  const joined = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
+  processLines({ ...feed, bytes: joined, fileOffset: cursor.offset - carry.length }, 0);
   return newline + 1;
 }
 
 /** Feeds the next bytes of the file; returns the records kept. The chunk may be reused by the caller afterwards. */
 export function feedLogCursor<R extends { tsMs: number }>(cursor: LogCursor, chunk: Buffer, options: FeedOptions<R>): R[] {
-  const out: R[] = [];
-  if (cursor.pastWindow) return out;
-  let position = feedCarry(cursor, chunk, options, out);
-  const lastNewline = chunk.lastIndexOf(10);
-  while (position <= lastNewline && !cursor.pastWindow) {
-    const soft = position + segmentBytes;
-    const end = soft >= lastNewline ? lastNewline : chunk.indexOf(10, soft);
-    const fileOffset = cursor.offset + position;
-    const consumed = processSegment(cursor, chunk, { start: position, end, fileOffset }, options, out);
-    cursor.stats.bytes += consumed;
-    position += consumed;
-  }
+  const feed: Feed<R> = { cursor, options, out: [], bytes: chunk, fileOffset: cursor.offset };
+  if (cursor.pastWindow) return feed.out;
+  let position = feedCarry(feed);
+  if (!cursor.pastWindow && position < chunk.length) position = processLines(feed, position);
   if (!cursor.pastWindow && position < chunk.length && cursor.carry === undefined) cursor.carry = Buffer.from(chunk.subarray(position));
   cursor.offset += chunk.length;
-  return out;
+  return feed.out;
 }
 
 /** At the end of a one-shot read: the unterminated last line is parsed if it can be, else skipped as in flight. */
@@ -140,10 +150,9 @@ export function flushLogCursor<R extends { tsMs: number }>(cursor: LogCursor, op
   const carry = cursor.carry;
   cursor.carry = undefined;
   if (carry === undefined || cursor.pastWindow) return [];
-  const out: R[] = [];
+  const feed: Feed<R> = { cursor, options, out: [], bytes: carry, fileOffset: cursor.offset - carry.length };
   cursor.stats.bytes += carry.length;
-  const outcome = options.parser.parseLine(stripCr(carry.toString('utf8')));
-  if (outcome.ok) accountLine(cursor, outcome, options, out, () => cursor.offset - carry.length);
-  else accountLine(cursor, toSkip('unterminated last line'), options, out, () => cursor.offset - carry.length);
-  return out;
+  const outcome = parseLine(options.parser, toLine(carry, 0, carry.length));
+  accountLine(feed, outcome.ok ? outcome : toSkip('unterminated last line'), feed.fileOffset);
+  return feed.out;
 }

@@ -24,7 +24,17 @@ export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
     .map(splitPattern)
     .filter((part) => part.tag === '*')
     .map((part) => toGlobRegExp(part.repository));
-  const isCacheRepository = (repository: string) => repositoryOnly.some((regExp) => regExp.test(repository));
+  // Repositories are few and repeat on every line: each is matched once.
+  const known = new Map<string, boolean>();
+  const isCacheRepository = (repository: string) => {
+    let isCache = known.get(repository);
+    if (isCache === undefined) {
+      isCache = repositoryOnly.some((regExp) => regExp.test(repository));
+      if (known.size >= 10_000) known.clear();
+      known.set(repository, isCache);
+    }
+    return isCache;
+  };
   return {
     isCacheManifest: (repository, reference) =>
       reference.includes(':') ? isCacheRepository(repository) : full.some((regExp) => regExp.test(`${repository}:${reference}`)),

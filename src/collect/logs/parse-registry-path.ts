@@ -12,8 +12,13 @@ export type RegistryRoute =
 
 const other: RegistryRoute = { kind: 'other' };
 
+/** decodeURIComponent, or the text itself when it is not valid percent-encoding; `%3A` alone (digests) is quick. */
 function decodeSafely(text: string): string {
-  if (!text.includes('%')) return text;
+  const percent = text.indexOf('%');
+  if (percent < 0) return text;
+  if (text.indexOf('%', percent + 1) < 0 && text.charCodeAt(percent + 1) === 51 && (text.charCodeAt(percent + 2) | 32) === 97) {
+    return `${text.slice(0, percent)}:${text.slice(percent + 3)}`;
+  }
   try {
     return decodeURIComponent(text);
   } catch {
@@ -21,12 +26,18 @@ function decodeSafely(text: string): string {
   }
 }
 
+/** The first `name=value` pair's value of a raw query (`+` is a space), '' for a bare `name`, else undefined. */
 function readQueryParam(query: string, name: string): string | undefined {
   if (query === '' || !query.includes(name)) return undefined;
-  for (const pair of query.split('&')) {
-    const equals = pair.indexOf('=');
-    const key = equals < 0 ? pair : pair.slice(0, equals);
-    if (key === name) return equals < 0 ? '' : decodeSafely(pair.slice(equals + 1).replaceAll('+', ' '));
+  for (let start = 0; start <= query.length; ) {
+    let end = query.indexOf('&', start);
+    if (end < 0) end = query.length;
+    const keyEnd = start + name.length;
+    if (query.startsWith(name, start) && (keyEnd === end || query.charCodeAt(keyEnd) === 61)) {
+      const value = keyEnd === end ? '' : query.slice(keyEnd + 1, end);
+      return decodeSafely(value.includes('+') ? value.replaceAll('+', ' ') : value);
+    }
+    start = end + 1;
   }
   return undefined;
 }

@@ -29,7 +29,8 @@ export interface ZotFields {
   contentLength: unknown;
 }
 
-function toZotEntry(fields: ZotFields): LineOutcome<RegistryEntry> {
+/** Fields read by name → the entry, or a skip or rejection; shared by every Zot path so their results agree. */
+export function toZotEntry(fields: ZotFields): LineOutcome<RegistryEntry> {
   if (fields.message !== 'HTTP API') return fields.message === 'HTTP API Audit' ? toSkip('audit line') : toSkip('not an HTTP line');
   const tsMs = typeof fields.time === 'string' ? parseRfc3339Ms(fields.time) : undefined;
   if (tsMs === undefined) return toReject(`time: expected an RFC 3339 timestamp, got ${JSON.stringify(fields.time)}`);
