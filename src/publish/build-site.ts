@@ -4,6 +4,7 @@ import { renderHtml } from '../report/render-html.js';
 import { renderReportMd } from '../report/render-report-md.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
 import { serialiseModel } from '../report/write-report.js';
+import { buildTrends, renderTrendsHtml, toTrendRun, TRENDS_PAGE } from '../trends/index.js';
 
 // The static site: a top page with a selector for every run (newest first), each run's page with its data.json,
 // report.md and SVGs under runs/<stamp>/, and the scripts once under assets/. Pure: models and assets in, files
@@ -56,6 +57,12 @@ export function buildSite({
       { path: `${base}/targets.svg`, content: Buffer.from(run.svgs.targets) },
     );
   }
+  const trends = buildTrends({ runs: sorted.map((r) => toTrendRun(r.model)) });
+  const runHref = (stamp: string): string => `runs/${encodeURIComponent(stamp)}/`;
+  files.push({
+    path: TRENDS_PAGE,
+    content: Buffer.from(renderTrendsHtml({ trends, indexHref: './', runHref })),
+  });
   const items = sorted.map((r) => ({
     stamp: r.stamp,
     href: `runs/${encodeURIComponent(r.stamp)}/`,
@@ -66,7 +73,12 @@ export function buildSite({
   files.push({
     path: 'index.html',
     content: Buffer.from(
-      renderRunsIndex({ title: 'rocm-perf: instrumented fleet runs', runs: items, assetBase: 'assets/' }),
+      renderRunsIndex({
+        title: 'rocm-perf: instrumented fleet runs',
+        runs: items,
+        assetBase: 'assets/',
+        trendsHref: TRENDS_PAGE,
+      }),
     ),
   });
   return files;

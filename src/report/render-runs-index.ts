@@ -22,9 +22,17 @@ export interface RenderRunsIndexOptions {
   assetBase: string;
   /** One line under the title, e.g. what serve exposes. */
   note?: string;
+  /** Link to the trends page (makespan, build seconds and bytes across runs), when there is one. */
+  trendsHref?: string;
 }
 
-export function renderRunsIndex({ title, runs, assetBase, note }: RenderRunsIndexOptions): string {
+export function renderRunsIndex({
+  title,
+  runs,
+  assetBase,
+  note,
+  trendsHref,
+}: RenderRunsIndexOptions): string {
   const label = (r: RunListItem): string =>
     `${r.stamp} — ${r.harness}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
   const options = runs
@@ -48,6 +56,7 @@ export function renderRunsIndex({ title, runs, assetBase, note }: RenderRunsInde
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${note ? `<p>${escapeHtml(note)}</p>` : ''}
+${trendsHref ? `<p><a id="trends-link" href="${escapeHtml(trendsHref)}">Trends across runs</a>: makespan, per-target build seconds and bytes for each harness, regressions flagged.</p>` : ''}
 <p><label for="run-select">Run: </label><select id="run-select"><option value="">choose a run (newest first)…</option>${options}</select></p>
 <p>${runs.length} run${runs.length === 1 ? '' : 's'}, newest first. Numbers from cold, warm and bench runs answer different questions; each page says which harness produced it.</p>
 <ul id="runs">

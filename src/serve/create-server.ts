@@ -11,6 +11,12 @@ import {
   type RunListItem,
 } from '../report/render-runs-index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import {
+  buildTrends,
+  createTrendRunsReader,
+  renderTrendsHtml,
+  type TrendRunsReader,
+} from '../trends/index.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 
@@ -75,6 +81,7 @@ interface Context {
   realRoot: string;
   cache: RunCache;
   resolved: Map<string, { dir: string | undefined; atMs: number }>;
+  trends: TrendRunsReader;
 }
 
 /** Resolves a stamp to its run dir (realpath inside the root); remembered for a second to keep polls syscall-free. */
@@ -125,10 +132,13 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
           title: 'rocm-perf runs',
           runs,
           assetBase: '/assets/',
+          trendsHref: '/trends.html',
           note: `Runs under ${context.root}, served live by rocm-perf serve.`,
         }),
       };
     }
+    case 'trends':
+      return answerTrends(context);
     case 'asset': {
       if (route.name === RUNS_INDEX_SCRIPT_NAME)
         return {
@@ -150,6 +160,22 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
     default:
       return answerRun(context, request, route);
   }
+}
+
+/** trends.html over the runs this server serves (inside the root); docs/trends.md. */
+async function answerTrends(context: Context): Promise<Reply> {
+  const entries = await Promise.all(
+    (await listRuns(context.root)).map(async (r) => ({
+      stamp: r.stamp,
+      dir: await resolveRunDir(context, r.stamp),
+    })),
+  );
+  const { runs, notes } = await context.trends.read(
+    entries.flatMap((e) => (e.dir ? [{ stamp: e.stamp, dir: e.dir }] : [])),
+  );
+  const runHref = (stamp: string): string => `/runs/${encodeURIComponent(stamp)}/`;
+  const body = renderTrendsHtml({ trends: buildTrends({ runs }), indexHref: '/', runHref, notes });
+  return { status: 200, type: TYPES['.html'], body, headers: { 'Cache-Control': 'no-cache' } };
 }
 
 async function answerRun(
@@ -226,7 +252,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const root = path.resolve(options.root);
   const realRoot = await realpath(root);
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
-  const context: Context = { root, realRoot, cache, resolved: new Map() };
+  const context: Context = { root, realRoot, cache, resolved: new Map(), trends: createTrendRunsReader() };
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs ?? 10_000,

@@ -1,16 +1,16 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadRunModel } from '../diff/index.js';
-import { listRuns, readRunFile } from '../report/index.js';
+import { readRunFile } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { toTrendRun, type TrendRun } from './build-trends.js';
 
-// Every run under a root as trend input, for serve's trends page. A live run (run.json says running) is listed
+// Run dirs (serve passes the ones it serves) as trend input, for serve's trends page. A live run (run.json says running) is listed
 // without reading its streams (trends leave it out anyway); a finished run's summary is cached until a file in
 // its dir changes, so a reload of the page costs a readdir and a stat per file.
 
 export interface TrendRunsReader {
-  read(root: string): Promise<{ runs: TrendRun[]; notes: string[] }>;
+  read(entries: readonly { stamp: string; dir: string }[]): Promise<{ runs: TrendRun[]; notes: string[] }>;
 }
 
 async function signDir(dir: string): Promise<string> {
@@ -42,10 +42,10 @@ export function createTrendRunsReader({
 }: { nowMs?: () => number } = {}): TrendRunsReader {
   const cache = new Map<string, { signature: string; run: TrendRun }>();
   return {
-    async read(root) {
+    async read(entries) {
       const runs: TrendRun[] = [];
       const notes: string[] = [];
-      for (const entry of await listRuns(root)) {
+      for (const entry of entries) {
         try {
           const signature = await signDir(entry.dir);
           const cached = cache.get(entry.dir);

@@ -1,0 +1,92 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Client } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReportModel, readRunInputs, serialiseModel } from '../../src/report/index.js';
+import { startServer, type RunningServer } from '../../src/serve/index.js';
+import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
+import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+
+// serve's trends page on 127.0.0.1 over a temp runs root: linked from `/`, one section per harness, the latest
+// warm run's doubled makespan flagged, an unreadable run named, a symlinked run outside the root left out.
+
+let temp: TempDir;
+let outside: TempDir;
+let server: RunningServer;
+let client: Client;
+const WARM = ['20260301T000000Z', '20260302T000000Z', '20260303T000000Z', '20260304T000000Z'];
+
+async function get(pathname: string) {
+  const response = await client.request({ path: pathname, method: 'GET' });
+  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+}
+
+beforeAll(async () => {
+  temp = createTempDir('serve-trends');
+  outside = createTempDir('serve-trends-outside');
+  const common = { nodeCount: 2, durationSeconds: 600, targetsPerNode: 2, sampleIntervalMs: 10_000 };
+  for (const stamp of WARM)
+    await writeFixtureRun({ ...common, dir: path.join(temp.path, stamp), stamp, harness: 'warm', seed: 5 });
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(temp.path, '20260305T000000Z'),
+    stamp: '20260305T000000Z',
+    harness: 'cold',
+    seed: 6,
+  });
+  const latest = path.join(temp.path, WARM[3]!);
+  const model = buildReportModel(await readRunInputs({ dir: latest, generatedAtMs: Date.now() }));
+  await writeFile(
+    path.join(latest, 'data.json'),
+    serialiseModel({
+      ...model,
+      summary: { ...model.summary, makespanSeconds: 2 * model.summary.makespanSeconds! },
+    }),
+  );
+  await mkdir(path.join(temp.path, '20260306T000000Z'));
+  await writeFile(path.join(temp.path, '20260306T000000Z', 'run.json'), '{}');
+  await writeFixtureRun({
+    ...common,
+    dir: path.join(outside.path, 'evil'),
+    stamp: '20991231T000000Z',
+    harness: 'bench',
+    seed: 7,
+  });
+  await symlink(path.join(outside.path, 'evil'), path.join(temp.path, '20991231T000000Z'));
+  server = await startServer({ root: temp.path, bind: '127.0.0.1', port: 0 });
+  client = new Client(server.url.replace(/\/$/, ''));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  temp?.remove();
+  outside?.remove();
+});
+
+describe('serve: trends', () => {
+  it('links trends.html from the index', async () => {
+    const index = await get('/');
+    expect(index.status).toBe(200);
+    expect(index.body).toContain('<a id="trends-link" href="/trends.html">Trends across runs</a>');
+  });
+
+  it('serves trends.html per harness, flags the regression, names the unreadable run, leaves out the symlink', async () => {
+    const page = await get('/trends.html');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.body).toContain('<h2>cold harness — 1 run</h2>');
+    expect(page.body).toContain('<h2>warm harness — 4 runs</h2>');
+    expect(page.body).not.toContain('bench harness');
+    expect(page.body).not.toContain('20991231T000000Z');
+    expect(page.body).toContain('<strong class="flag">1 regression(s) in the latest run</strong>');
+    expect(page.body).toMatch(
+      new RegExp(
+        `<li><a href="/runs/${WARM[3]}/">${WARM[3]}</a>: makespan [^<]+ vs median [^<]+ \\(\\+100%\\)</li>`,
+      ),
+    );
+    expect(page.body).toMatch(/<p class="note">20260306T000000Z left out: .*run\.json: not a valid run file/);
+    expect((await get('/trends.html?x=1')).body).toBe(page.body);
+  });
+});
