@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeArtifacts, type Artifact } from '../collect/index.js';
 import path from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import { ExitCode } from '../shared/errors.js';
@@ -7,7 +7,7 @@ import type { LogCapture } from './capture-logs.js';
 import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import type { SettledOutcome } from './node-queue.js';
-import { readBuildMetadata, toArtifactLines } from './read-build-metadata.js';
+import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFile } from './run-file.js';
 import type { RunFileWriter } from './run-file-writer.js';
 
@@ -56,15 +56,15 @@ async function attempt<T>(what: string, warnings: string[], logger: Logger, work
   }
 }
 
-async function writeArtifacts(context: RunContext, outcomes: Record<string, SettledOutcome>): Promise<number> {
-  const lines: string[] = [];
+/** artifacts.txt: the images this run's successful targets published, from their metadata files. */
+async function writeRunArtifacts(context: RunContext, outcomes: Record<string, SettledOutcome>): Promise<void> {
+  const artifacts: Artifact[] = [];
   for (const [target, outcome] of Object.entries(outcomes).sort(([a], [b]) => a.localeCompare(b))) {
     if (outcome.status !== 'ok') continue;
     const metadata = await readBuildMetadata(path.join(context.runDir, `meta-${target}.json`), target);
-    if (metadata) lines.push(...toArtifactLines(metadata));
+    if (metadata) artifacts.push(...toImageArtifacts(metadata));
   }
-  await writeFile(path.join(context.runDir, 'artifacts.txt'), lines.length > 0 ? `${lines.join('\n')}\n` : '');
-  return lines.length;
+  await writeArtifacts({ path: path.join(context.runDir, 'artifacts.txt'), artifacts });
 }
 
 export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile> {
@@ -78,7 +78,7 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     if (slices) await runFile.update((run) => void (run.logs = slices));
     warnings.push(...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []));
   }
-  await attempt('writing artifacts.txt', warnings, logger, () => writeArtifacts(context, outcomes));
+  await attempt('writing artifacts.txt', warnings, logger, () => writeRunArtifacts(context, outcomes));
   const exitCode = options.fatal
     ? ExitCode.fatal
     : toRunExitCode({ targets: { ...runFile.get().targets, ...outcomes } }, options.interruptedBy !== undefined);

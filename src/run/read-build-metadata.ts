@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import type { Artifact } from '../collect/index.js';
+import { parseImageRef } from './image-ref.js';
 
 // The bake --metadata-file (written only when the whole bake succeeded): target → exporter response.
 
@@ -25,9 +27,8 @@ export async function readBuildMetadata(file: string, target: string): Promise<T
   return entry.success ? entry.data : undefined;
 }
 
-/** Pure: artifacts.txt lines for a target: each pushed name, pinned to its digest when known. */
-export function toArtifactLines(metadata: TargetMetadata): string[] {
+/** Pure: the images a target published (`image.name`, comma-joined), as artifacts.txt entries `<repository>:<tag>`. */
+export function toImageArtifacts(metadata: TargetMetadata): Artifact[] {
   const names = (metadata['image.name'] ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  const digest = metadata['containerimage.digest'];
-  return names.map((name) => (digest ? `${name}@${digest}` : name));
+  return names.map((name) => parseImageRef(name)).map((ref) => ({ kind: 'image' as const, name: `${ref.repository}:${ref.reference}` }));
 }

@@ -7,7 +7,7 @@ import { parseAuthChallenge } from '../../../src/run/registry-client.js';
 import { findAuthEntry } from '../../../src/run/read-docker-auth.js';
 import { createRunStamp, createShortId, RUN_STAMP_PATTERN } from '../../../src/run/run-stamp.js';
 import { toRunExitCode } from '../../../src/run/finalize-run.js';
-import { toArtifactLines } from '../../../src/run/read-build-metadata.js';
+import { toImageArtifacts } from '../../../src/run/read-build-metadata.js';
 
 describe('buildBakeArgs', () => {
   const base = { builder: 'forge', target: 'triton-wheel', metadataFile: '/r/meta-triton-wheel.json', noCache: false, clearCacheTo: false, push: true };
@@ -94,9 +94,12 @@ describe('small renderers', () => {
   it('turns build refs into history ids', () => {
     expect(toHistoryId('fleet-a/fleet-a0/r7k3m2x9q1v8c4n6b5t0y2w1e')).toBe('r7k3m2x9q1v8c4n6b5t0y2w1e');
   });
-  it('pins artifacts to their digest', () => {
-    expect(toArtifactLines({ 'image.name': 'reg/a:1,reg/a:latest', 'containerimage.digest': 'sha256:f' })).toEqual(['reg/a:1@sha256:f', 'reg/a:latest@sha256:f']);
-    expect(toArtifactLines({})).toEqual([]);
+  it('lists the published images as artifacts.txt entries', () => {
+    expect(toImageArtifacts({ 'image.name': 'reg:5000/rocm/a:1, reg:5000/rocm/a:latest', 'containerimage.digest': 'sha256:f' })).toEqual([
+      { kind: 'image', name: 'rocm/a:1' },
+      { kind: 'image', name: 'rocm/a:latest' },
+    ]);
+    expect(toImageArtifacts({})).toEqual([]);
   });
   it('maps outcomes to exit codes', () => {
     const ok = { status: 'ok' as const, node: 'a', startedAtMs: 0, finishedAtMs: 1 };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseArtifacts } from '../../../src/collect/index.js';
 import { PreflightError, UsageError } from '../../../src/shared/errors.js';
 import { RunFileSchema, type RunFile } from '../../../src/run/run-file.js';
 import { runHarness, type RunHarnessOptions } from '../../../src/run/run-harness.js';
@@ -55,7 +56,8 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(files).toEqual(expect.arrayContaining(['plan.json', 'run.json', 'run.log', 'samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'report.md']));
     const sampled = new Set(readFileSync(path.join(result.runDir, 'samples.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { node: string }).node));
     expect([...sampled].sort()).toEqual(['anvil', 'forge', 'kiln']);
-    expect(readFileSync(path.join(result.runDir, 'artifacts.txt'), 'utf8')).toContain('registry.test:5000/rocm/pytorch:gfx1201@sha256:abc');
+    const artifacts = parseArtifacts(readFileSync(path.join(result.runDir, 'artifacts.txt'), 'utf8'));
+    expect(artifacts.map((artifact) => artifact.name)).toEqual(['rocm/a-wheel:gfx1201', 'rocm/b-wheel:gfx1201', 'rocm/c-wheel:gfx1201', 'rocm/pytorch:gfx1201']);
   });
 
   it('starts a target only after its in-run dependencies finished', async () => {
