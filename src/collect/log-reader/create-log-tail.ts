@@ -17,12 +17,17 @@ export interface LogTailOptions<R, A = undefined> extends LogLineParser<R> {
   /** Label for StreamStats; default the file's base name. */
   source?: string;
   chunkBytes?: number;
-  /** Running aggregate over every record kept, updated in place as records arrive (re-created on reset). */
+  /** Running aggregate over every record in the window, updated in place as records arrive (re-created on reset). */
   aggregate?: { create: () => A; add: (aggregate: A, record: R) => void };
+  /**
+   * Which records a read returns one by one; default all. The others are still counted in stats and added to the
+   * aggregate, but never held in memory (`mode: 'aggregate'` of the readers).
+   */
+  keep?: (record: R) => boolean;
 }
 
 export interface LogTailRead<R, A = undefined> {
-  /** Records kept since the previous read. */
+  /** Records since the previous read (those `keep` accepts, when given). */
   records: R[];
   /** Cumulative since the cursor (re)started. */
   stats: StreamStats;
@@ -54,7 +59,7 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(options
   const state: TailState<A> = { cursor: undefined, inode: undefined, aggregate: createAggregate() };
   const add = options.aggregate?.add;
   const onRecord = add === undefined ? undefined : (record: R) => add(state.aggregate, record);
-  const feedOptions = { parser: options, window, onRecord };
+  const feedOptions = { parser: options, window, onRecord, keep: options.keep };
 
   async function read(final: boolean): Promise<LogTailRead<R, A>> {
     const handle = await open(options.path, 'r');

@@ -1,6 +1,8 @@
 // One-shot read of the sccache nginx JSON log (optionally one time window of it).
 import type { SccacheRecord, StreamStats } from '../types.js';
 import { createSccacheParser } from '../logs/create-shipped-sccache-parser.js';
+import type { SccacheSummary, SummarizeSccacheOptions } from '../logs/summarize-sccache.js';
+import { addToSccacheSummary, createSccacheSummary, isSccacheWrite } from '../logs/summarize-sccache.js';
 import { createLogTail } from './create-log-tail.js';
 
 export interface ReadSccacheLogOptions {
@@ -12,11 +14,31 @@ export interface ReadSccacheLogOptions {
   confText?: string;
   davRoot?: string;
   slackMs?: number;
+  /**
+   * `records` (default): every record. `aggregate`: only the writes as records, everything in the window counted
+   * into `summary` (what summarizeSccache gives for all records, with `summarize`'s prefixes). `stats` are the same.
+   */
+  mode?: 'records' | 'aggregate';
+  /** The live and run prefixes of the summary in `mode: 'aggregate'`; default live prefix ''. */
+  summarize?: SummarizeSccacheOptions;
 }
 
-export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<{ records: SccacheRecord[]; stats: StreamStats }> {
+export interface ReadSccacheLogResult {
+  records: SccacheRecord[];
+  stats: StreamStats;
+  /** In `mode: 'aggregate'`: the summary of every record in the window. */
+  summary?: SccacheSummary;
+}
+
+export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<ReadSccacheLogResult> {
   const parser = createSccacheParser({ confText: options.confText, davRoot: options.davRoot, addressToNode: options.addressToNode });
-  const tail = createLogTail({ path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs, ...parser });
-  const { records, stats } = await tail.readToEnd();
-  return { records, stats };
+  const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
+  if (options.mode !== 'aggregate') {
+    const { records, stats } = await createLogTail({ ...window, ...parser }).readToEnd();
+    return { records, stats };
+  }
+  const summarize = options.summarize ?? { livePrefix: '' };
+  const aggregate = { create: () => createSccacheSummary(summarize), add: (summary: SccacheSummary, record: SccacheRecord) => addToSccacheSummary(summary, record, summarize) };
+  const { records, stats, aggregate: summary } = await createLogTail({ ...window, ...parser, aggregate, keep: isSccacheWrite }).readToEnd();
+  return { records, stats, summary };
 }

@@ -5,6 +5,12 @@ export interface ByteLine {
   bytes: Buffer;
   start: number;
   end: number;
+  /**
+   * `bytes` decoded as latin1 (one character per byte, same indices), decoded once per chunk by the cursor so fast
+   * paths can run regular expressions and indexOf on it without a string per line. Slices of it of 13 characters or
+   * more are views that keep the whole chunk alive: copy (copyLineText) whatever a record keeps.
+   */
+  text: string;
 }
 
 /** The line decoded as UTF-8, leniently (invalid bytes → U+FFFD): what the exact string parsers read. */
@@ -12,16 +18,12 @@ export function decodeLine(line: ByteLine): string {
   return line.bytes.toString('utf8', line.start, line.end);
 }
 
-/**
- * The line decoded as latin1: one character per byte, so character positions are byte positions, and for a line
- * of ASCII it is exactly the UTF-8 decoding. Fast paths match it with regular expressions that accept printable
- * ASCII only (plus what they re-decode as UTF-8 themselves).
- */
-export function decodeLineBytes(line: ByteLine): string {
-  return line.bytes.toString('latin1', line.start, line.end);
+/** A fresh (unsliced) string of bytes[start, start + length), so a record does not keep the chunk's text alive. */
+export function copyLineText(line: ByteLine, start: number, length: number): string {
+  return line.bytes.toString('latin1', start, start + length);
 }
 
-/** A fresh (unsliced) string of bytes[start, end) of the line, so a record does not keep the line's text alive. */
-export function copyLineText(line: ByteLine, start: number, length: number): string {
-  return line.bytes.toString('latin1', line.start + start, line.start + start + length);
+/** The line as a ByteLine over a Buffer of its own (tests, one-off lines). */
+export function toByteLine(bytes: Buffer): ByteLine {
+  return { bytes, start: 0, end: bytes.length, text: bytes.toString('latin1') };
 }

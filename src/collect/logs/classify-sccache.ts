@@ -6,6 +6,8 @@ import { ParseError } from '../../shared/errors.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toRecord, toReject } from './line-outcome.js';
 import type { NginxLineParser } from './parse-nginx-line.js';
+import { createNginxBytesMatcher } from './parse-nginx-line-bytes.js';
+import { decodeLine } from './byte-line.js';
 import { parseRfc3339Ms } from './parse-timestamp.js';
 
 export interface SccachePath {
@@ -15,16 +17,33 @@ export interface SccachePath {
   isCheck: boolean;
 }
 
+/** The `/` before the first of the three one-character segments before the last one (…/a/b/c/last), or undefined. */
+function findKeySlash(relative: string, lastSlash: number): number | undefined {
+  const cSlash = relative.lastIndexOf('/', lastSlash - 1);
+  const bSlash = cSlash < 1 ? -1 : relative.lastIndexOf('/', cSlash - 1);
+  if (cSlash !== lastSlash - 2 || bSlash !== cSlash - 2 || bSlash < 1) return undefined;
+  const aSlash = relative.lastIndexOf('/', bSlash - 1);
+  return aSlash === bSlash - 2 ? aSlash : undefined;
+}
+
 /** Splits a request URI into key prefix and key, relative to the DAV location (e.g. `/sccache/`). */
 export function parseSccachePath(uri: string, davRoot: string): SccachePath {
-  const path = uri.split('?')[0] ?? '';
+  const query = uri.indexOf('?');
+  const path = query < 0 ? uri : uri.slice(0, query);
   const relative = path.startsWith(davRoot) ? path.slice(davRoot.length) : path.replace(/^\/+/, '');
-  const segments = relative.split('/');
-  const last = segments[segments.length - 1] ?? '';
-  if (last === '.sccache_check') return { keyPrefix: segments.slice(0, -1).join('/'), isKey: false, isCheck: true };
-  const [a, b, c] = segments.slice(-4, -1);
-  const isKey = segments.length >= 4 && a?.length === 1 && b?.length === 1 && c?.length === 1 && last.length > 3 && last.startsWith(a + b + c);
-  return isKey ? { keyPrefix: segments.slice(0, -4).join('/'), isKey, isCheck: false } : { keyPrefix: undefined, isKey: false, isCheck: false };
+  const lastSlash = relative.lastIndexOf('/');
+  const last = relative.slice(lastSlash + 1);
+  if (last === '.sccache_check') return { keyPrefix: lastSlash < 0 ? '' : relative.slice(0, lastSlash), isKey: false, isCheck: true };
+  const aSlash = lastSlash < 0 || last.length <= 3 ? undefined : findKeySlash(relative, lastSlash);
+  if (aSlash === undefined || !isKeyName(relative, aSlash, last)) return notKey;
+  return { keyPrefix: aSlash < 0 ? '' : relative.slice(0, aSlash), isKey: true, isCheck: false };
+}
+
+const notKey: SccachePath = Object.freeze({ keyPrefix: undefined, isKey: false, isCheck: false });
+
+/** The key's name starts with its three one-character directories (opendal's a/b/c/abc…). */
+function isKeyName(relative: string, aSlash: number, last: string): boolean {
+  return last.charCodeAt(0) === relative.charCodeAt(aSlash + 1) && last.charCodeAt(1) === relative.charCodeAt(aSlash + 3) && last.charCodeAt(2) === relative.charCodeAt(aSlash + 5);
 }
 
 const overheadMethods = new Set(['PROPFIND', 'MKCOL', 'OPTIONS']);
@@ -53,7 +72,14 @@ function requireIndex(parser: NginxLineParser, variables: string[]): number {
   return index;
 }
 
-const isCount = (text: string) => /^\d+$/.test(text);
+function isCount(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
 
 export function createSccacheLineParser(parser: NginxLineParser, options: SccacheLineParserOptions): LogLineParser<SccacheRecord> {
   const at = {
@@ -67,7 +93,8 @@ export function createSccacheLineParser(parser: NginxLineParser, options: Sccach
     length: requireIndex(parser, ['content_length']),
     time: parser.indexOf('request_time'),
   };
-  const addressToNode = options.addressToNode ?? {};
+  // A Map: looking a fresh string up as an object key would intern it first, on every line.
+  const addressToNode = new Map(Object.entries(options.addressToNode ?? {}));
   const toTsMs = (values: string[]) => (at.msec >= 0 ? Math.round(Number(values[at.msec]) * 1000) : parseRfc3339Ms(values[at.iso] ?? ''));
 
   function toSccacheRecord(values: string[]): LineOutcome<SccacheRecord> {
@@ -94,15 +121,21 @@ export function createSccacheLineParser(parser: NginxLineParser, options: Sccach
       durationMs: at.time >= 0 ? Math.round(Number(values[at.time]) * 1000) || 0 : 0,
     };
     if (kind === 'write' && !isCount(length)) record.bytesUnknown = true;
-    const node = addressToNode[record.clientAddress];
+    const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
     if (node !== undefined) record.node = node;
     return toRecord(record);
   }
 
+  const matchBytes = createNginxBytesMatcher(parser.spec, { keptFields: [at.address, at.method, at.uri] });
+  const parseLine = (line: string) => {
+    const outcome = parser.parseValues(line);
+    return outcome.ok ? toSccacheRecord(outcome.record) : outcome;
+  };
   return {
-    parseLine(line) {
-      const outcome = parser.parseValues(line);
-      return outcome.ok ? toSccacheRecord(outcome.record) : outcome;
+    parseLine,
+    parseBytes(line) {
+      const values = matchBytes(line);
+      return values === undefined ? parseLine(decodeLine(line)) : toSccacheRecord(values);
     },
     timeOfLine(line) {
       const outcome = parser.parseValues(line);

@@ -27,7 +27,7 @@ interface RegistryFormat {
   parse: (line: string) => LineOutcome<RegistryEntry>;
   timeOf: (line: string) => number | undefined;
   /** A fast path on bytes; undefined means "use parse on the decoded line". */
-  parseBytes?: (line: ByteLine) => LineOutcome<RegistryEntry> | undefined;
+  parseBytes?: (line: ByteLine) => RegistryEntry | undefined;
 }
 
 const formats: Record<RegistryLogFormat, RegistryFormat> = {
@@ -38,10 +38,11 @@ const formats: Record<RegistryLogFormat, RegistryFormat> = {
 export function createRegistryLineParser(options: RegistryLineParserOptions): LogLineParser<RegistryRecord> {
   const format = formats[options.format];
   const build = createRegistryRecordBuilder({ cachePatterns: options.cachePatterns ?? defaultCachePatterns });
-  const addressToNode = options.addressToNode ?? {};
+  // A Map: looking a fresh string up as an object key would intern it first, on every line.
+  const addressToNode = new Map(Object.entries(options.addressToNode ?? {}));
   const toNodeRecord = (entry: RegistryEntry): LineOutcome<RegistryRecord> => {
     const record = build(entry);
-    const node = addressToNode[record.clientAddress];
+    const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
     if (node !== undefined) record.node = node;
     return toRecord(record);
   };
@@ -50,6 +51,9 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
   return {
     parseLine,
     timeOfLine: format.timeOf,
-    parseBytes: (line) => toOutcome(format.parseBytes?.(line) ?? format.parse(decodeLine(line))),
+    parseBytes(line) {
+      const entry = format.parseBytes?.(line);
+      return entry === undefined ? parseLine(decodeLine(line)) : toNodeRecord(entry);
+    },
   };
 }

@@ -34,8 +34,10 @@ export interface LogCursor {
 export interface FeedOptions<R> {
   parser: LogLineParser<R>;
   window: LogWindow;
-  /** Called for each record kept, e.g. to update running aggregates. */
+  /** Called for each record in the window, e.g. to update running aggregates. */
   onRecord?: ((record: R) => void) | undefined;
+  /** Which records in the window are returned one by one; default all. The others are counted and aggregated only. */
+  keep?: ((record: R) => boolean) | undefined;
 }
 
 /** One feed call's state: where the records go, and the bytes being read with the file offset of their byte 0. */
@@ -50,7 +52,8 @@ interface Feed<R> {
 const maxRejectedExamples = 5;
 const maxCarryBytes = 64 * 1024 * 1024;
 // The line handed to parsers (they are synchronous and do not keep it).
-const line: ByteLine = { bytes: Buffer.alloc(0), start: 0, end: 0 };
+const emptyBytes = Buffer.alloc(0);
+const line: ByteLine = { bytes: emptyBytes, start: 0, end: 0, text: '' };
 
 export function createLogCursor(source: string, startOffset = 0): LogCursor {
   return { offset: startOffset, carry: undefined, lineNumber: 0, stats: createStreamStats(source), pastWindow: false };
@@ -86,7 +89,7 @@ function accountLine<R extends { tsMs: number }>(feed: Feed<R>, outcome: LineOut
     cursor.pastWindow = tsMs >= toMs + slackMs;
   } else {
     cursor.stats.records++;
-    feed.out.push(outcome.record);
+    if (options.keep === undefined || options.keep(outcome.record)) feed.out.push(outcome.record);
     options.onRecord?.(outcome.record);
   }
   return !cursor.pastWindow;
@@ -104,10 +107,22 @@ function toLine(bytes: Buffer, start: number, end: number): ByteLine {
   return line;
 }
 
+/** Lets the last chunk and its text go (the scratch line would otherwise keep them until the next feed). */
+function releaseLine(): void {
+  line.bytes = emptyBytes;
+  line.text = '';
+}
+
+/** The latin1 text of bytes[0, end) for the parser's fast path (one decoding per chunk), or '' when it has none. */
+function toChunkText(parser: LogLineParser<unknown>, bytes: Buffer, end: number): string {
+  return parser.parseBytes === undefined ? '' : bytes.toString('latin1', 0, end);
+}
+
 /** Processes the complete lines of feed.bytes from `from` on; returns the index just past the last line consumed. */
 function processLines<R extends { tsMs: number }>(feed: Feed<R>, from: number): number {
   const { bytes, cursor } = feed;
   const parser = feed.options.parser;
+  line.text = toChunkText(parser, bytes, bytes.lastIndexOf(10) + 1);
   let start = from;
   for (let newline = bytes.indexOf(10, start); newline >= 0; newline = bytes.indexOf(10, start)) {
     const keepGoing = accountLine(feed, parseLine(parser, toLine(bytes, start, newline)), feed.fileOffset + start);
@@ -142,6 +157,7 @@ export function feedLogCursor<R extends { tsMs: number }>(cursor: LogCursor, chu
   if (!cursor.pastWindow && position < chunk.length) position = processLines(feed, position);
   if (!cursor.pastWindow && position < chunk.length && cursor.carry === undefined) cursor.carry = Buffer.from(chunk.subarray(position));
   cursor.offset += chunk.length;
+  releaseLine();
   return feed.out;
 }
 
@@ -152,7 +168,9 @@ export function flushLogCursor<R extends { tsMs: number }>(cursor: LogCursor, op
   if (carry === undefined || cursor.pastWindow) return [];
   const feed: Feed<R> = { cursor, options, out: [], bytes: carry, fileOffset: cursor.offset - carry.length };
   cursor.stats.bytes += carry.length;
+  line.text = toChunkText(options.parser, carry, carry.length);
   const outcome = parseLine(options.parser, toLine(carry, 0, carry.length));
   accountLine(feed, outcome.ok ? outcome : toSkip('unterminated last line'), feed.fileOffset);
+  releaseLine();
   return feed.out;
 }

@@ -25,12 +25,12 @@ function toDayMs(year: number, month: number, day: number): number {
 
 let fractionEnd = 0;
 
-/** Fraction digits from `start` → ms (truncated); sets fractionEnd to the index after the digits. */
-function readFractionMs(text: string, start: number): number {
+/** Fraction digits from `start` (before `end`) → ms (truncated); sets fractionEnd to the index after the digits. */
+function readFractionMs(text: string, start: number, end: number): number {
   let index = start;
   let ms = 0;
   let scale = 100;
-  for (let code = text.charCodeAt(index); code >= 48 && code <= 57; code = text.charCodeAt(++index)) {
+  for (let code = text.charCodeAt(index); index < end && code >= 48 && code <= 57; code = text.charCodeAt(++index)) {
     ms += (code - 48) * scale;
     scale /= 10;
   }
@@ -38,13 +38,13 @@ function readFractionMs(text: string, start: number): number {
   return Math.floor(ms + 1e-9);
 }
 
-/** Zone at `index` (`Z`, `+hh:mm`, `+hhmm`) → offset ms, or undefined; it must end the text. */
-function readZoneMs(text: string, index: number): number | undefined {
+/** Zone at `index` (`Z`, `+hh:mm`, `+hhmm`) → offset ms, or undefined; it must end the text at `end`. */
+function readZoneMs(text: string, index: number, end: number): number | undefined {
   const code = text.charCodeAt(index);
-  if ((code === 90 || code === 122) && index + 1 === text.length) return 0;
+  if ((code === 90 || code === 122) && index + 1 === end) return 0;
   if (code !== 43 && code !== 45) return undefined;
   const colon = text.charCodeAt(index + 3) === 58 ? 1 : 0;
-  if (index + 5 + colon !== text.length) return undefined;
+  if (index + 5 + colon !== end) return undefined;
   const hours = digits(text, index + 1, 2);
   const minutes = digits(text, index + 3 + colon, 2);
   if (hours < 0 || minutes < 0 || hours > 23 || minutes > 59) return undefined;
@@ -53,22 +53,30 @@ function readZoneMs(text: string, index: number): number | undefined {
 
 /** Epoch ms (fraction below 1 ms truncated) of an RFC 3339 timestamp, or undefined when it is not one. */
 export function parseRfc3339Ms(text: string): number | undefined {
-  if (text.length < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
-  const separator = text.charCodeAt(10);
+  return parseRfc3339Span(text, 0, text.length);
+}
+
+/**
+ * parseRfc3339Ms of text[at, end), without slicing it out (the log fast paths read timestamps inside a chunk's text;
+ * positional arguments because this runs once per line).
+ */
+export function parseRfc3339Span(text: string, at: number, end: number): number | undefined {
+  if (end - at < 20 || text.charCodeAt(at + 4) !== 45 || text.charCodeAt(at + 7) !== 45 || text.charCodeAt(at + 13) !== 58 || text.charCodeAt(at + 16) !== 58) return undefined;
+  const separator = text.charCodeAt(at + 10);
   if (separator !== 84 && separator !== 116 && separator !== 32) return undefined;
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hours = digits(text, 11, 2);
-  const minutes = digits(text, 14, 2);
-  const seconds = digits(text, 17, 2);
+  const year = digits(text, at, 4);
+  const month = digits(text, at + 5, 2);
+  const day = digits(text, at + 8, 2);
+  const hours = digits(text, at + 11, 2);
+  const minutes = digits(text, at + 14, 2);
+  const seconds = digits(text, at + 17, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 60) return undefined;
-  const dot = text.charCodeAt(19);
+  const dot = text.charCodeAt(at + 19);
   const hasFraction = dot === 46 || dot === 44;
-  const fractionMs = hasFraction ? readFractionMs(text, 20) : 0;
-  const zoneAt = hasFraction ? fractionEnd : 19;
-  if (hasFraction && (zoneAt === 20 || zoneAt > 29)) return undefined;
-  const zoneMs = readZoneMs(text, zoneAt);
+  const fractionMs = hasFraction ? readFractionMs(text, at + 20, end) : 0;
+  const zoneAt = hasFraction ? fractionEnd : at + 19;
+  if (hasFraction && (zoneAt === at + 20 || zoneAt > at + 29)) return undefined;
+  const zoneMs = readZoneMs(text, zoneAt, end);
   if (zoneMs === undefined) return undefined;
   return toDayMs(year, month, day) + ((hours * 60 + minutes) * 60 + seconds) * 1000 + fractionMs - zoneMs;
 }

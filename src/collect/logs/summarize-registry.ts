@@ -46,14 +46,26 @@ export function addRegistryRecord(totals: RegistryWriteTotals, record: RegistryR
   } else if ((record.kind === 'blob-read' || record.kind === 'manifest-read') && record.bytes !== null) totals.bytesRead += record.bytes;
 }
 
+export function createRegistrySummary(): RegistrySummary {
+  return { requests: 0, ...createSplit(), byNode: {} };
+}
+
+/** Adds one record to a summary in place (a running aggregate: see readRegistryLog's `mode: 'aggregate'`). */
+export function addToRegistrySummary(summary: RegistrySummary, record: RegistryRecord): void {
+  summary.requests++;
+  const side = record.isCache ? 'cache' : 'image';
+  addRegistryRecord(summary[side], record);
+  const node = (summary.byNode[record.node ?? record.clientAddress] ??= createSplit());
+  addRegistryRecord(node[side], record);
+}
+
 export function summarizeRegistry(records: Iterable<RegistryRecord>): RegistrySummary {
-  const summary: RegistrySummary = { requests: 0, ...createSplit(), byNode: {} };
-  for (const record of records) {
-    summary.requests++;
-    const side = record.isCache ? 'cache' : 'image';
-    addRegistryRecord(summary[side], record);
-    const node = (summary.byNode[record.node ?? record.clientAddress] ??= createSplit());
-    addRegistryRecord(node[side], record);
-  }
+  const summary = createRegistrySummary();
+  for (const record of records) addToRegistrySummary(summary, record);
   return summary;
+}
+
+/** The records a report needs one by one (writes, with sizes and timing); the rest are only counted. */
+export function isRegistryWrite(record: RegistryRecord): boolean {
+  return record.kind === 'blob-write' || record.kind === 'manifest-write';
 }

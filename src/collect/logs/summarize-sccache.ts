@@ -59,24 +59,43 @@ export function addSccacheRecord(totals: SccacheTotals, record: SccacheRecord): 
   }
 }
 
-const trimSlashes = (prefix: string) => prefix.replace(/^\/+|\/+$/g, '');
+const trimmed = new Map<string, string>();
+/** `/a/b/` → `a/b` (memoised: prefixes are few and this runs per record). */
+function trimSlashes(prefix: string): string {
+  let text = trimmed.get(prefix);
+  if (text === undefined) {
+    text = prefix.replace(/^\/+|\/+$/g, '');
+    if (trimmed.size < 10_000) trimmed.set(prefix, text);
+  }
+  return text;
+}
 
 function addTo(groups: Record<string, SccacheTotals>, key: string, record: SccacheRecord): void {
   const totals = (groups[key] ??= createSccacheTotals());
   addSccacheRecord(totals, record);
 }
 
+export function createSccacheSummary(options: SummarizeSccacheOptions): SccacheSummary {
+  return { totals: createSccacheTotals(), byNode: {}, byPrefix: {}, live: createSccacheTotals(), run: options.runPrefix === undefined ? undefined : createSccacheTotals() };
+}
+
+/** Adds one record to a summary in place (a running aggregate: see readSccacheLog's `mode: 'aggregate'`). */
+export function addToSccacheSummary(summary: SccacheSummary, record: SccacheRecord, options: SummarizeSccacheOptions): void {
+  addSccacheRecord(summary.totals, record);
+  addTo(summary.byNode, record.node ?? record.clientAddress, record);
+  const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
+  addTo(summary.byPrefix, prefix ?? '(none)', record);
+  if (prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
+  if (summary.run !== undefined && options.runPrefix !== undefined && prefix === trimSlashes(options.runPrefix)) addSccacheRecord(summary.run, record);
+}
+
 export function summarizeSccache(records: Iterable<SccacheRecord>, options: SummarizeSccacheOptions): SccacheSummary {
-  const livePrefix = trimSlashes(options.livePrefix);
-  const runPrefix = options.runPrefix === undefined ? undefined : trimSlashes(options.runPrefix);
-  const summary: SccacheSummary = { totals: createSccacheTotals(), byNode: {}, byPrefix: {}, live: createSccacheTotals(), run: runPrefix === undefined ? undefined : createSccacheTotals() };
-  for (const record of records) {
-    addSccacheRecord(summary.totals, record);
-    addTo(summary.byNode, record.node ?? record.clientAddress, record);
-    const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
-    addTo(summary.byPrefix, prefix ?? '(none)', record);
-    if (prefix === livePrefix) addSccacheRecord(summary.live, record);
-    if (summary.run !== undefined && prefix === runPrefix) addSccacheRecord(summary.run, record);
-  }
+  const summary = createSccacheSummary(options);
+  for (const record of records) addToSccacheSummary(summary, record, options);
   return summary;
+}
+
+/** The records kept one by one in `mode: 'aggregate'` (writes, with sizes and timing); the rest are only counted. */
+export function isSccacheWrite(record: SccacheRecord): boolean {
+  return record.kind === 'write';
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../../../bench/generate-logs.js';
 import type { ByteLine } from '../../../../src/collect/logs/byte-line.js';
+import { parseSccachePath } from '../../../../src/collect/logs/classify-sccache.js';
+import { createSccacheParser } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
 import { parseZotEntryBytes } from '../../../../src/collect/logs/parse-zot-line-bytes.js';
 import { parseZotLineWithJsonParse } from '../../../../src/collect/logs/parse-zot-line.js';
 
@@ -30,7 +32,14 @@ function mutateBytes(seed: Buffer, random: () => number): Buffer {
 
 /** Each mutated line inside a larger buffer (so offsets are exercised), as a ByteLine. */
 function toByteLine(bytes: Buffer): ByteLine {
-  return { bytes: Buffer.concat([Buffer.from('x\n'), bytes, Buffer.from('\ny')]), start: 2, end: 2 + bytes.length };
+  const chunk = Buffer.concat([Buffer.from('x\n'), bytes, Buffer.from('\ny')]);
+  return { bytes: chunk, start: 2, end: 2 + bytes.length, text: chunk.toString('latin1') };
+}
+
+/** The fast path's answer in the reference's terms: declined, or the outcome of a record. */
+function parseFast(bytes: Buffer) {
+  const entry = parseZotEntryBytes(toByteLine(bytes));
+  return entry === undefined ? undefined : { ok: true, record: entry };
 }
 
 describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeout: 60_000 }, () => {
@@ -41,7 +50,7 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
     const disagreeing: string[] = [];
     for (let i = 0; i < 20_000; i++) {
       const bytes = mutateBytes(seeds[Math.floor(random() * seeds.length)] ?? Buffer.alloc(0), random);
-      const fast = parseZotEntryBytes(toByteLine(bytes));
+      const fast = parseFast(bytes);
       if (fast === undefined) continue;
       taken++;
       const reference = parseZotLineWithJsonParse(bytes.toString('utf8'));
@@ -57,7 +66,7 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
       .replace(/"latency":"[^"]*"/, '"latency":"8.246µs"')
       .replace(/"clientIP":"[^"]*"/, '"clientIP":"[fd00::22]:5000"')
       .replace('"headers":{', '"headers":{"Content-Length":["1"],');
-    const fast = parseZotEntryBytes(toByteLine(Buffer.from(line)));
+    const fast = parseFast(Buffer.from(line));
     expect(fast).toEqual(parseZotLineWithJsonParse(line));
     expect(fast).toMatchObject({ ok: true, record: { durationMs: 0.008246, clientAddress: 'fd00::22' } });
   });
@@ -68,4 +77,41 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
       expect(parseZotEntryBytes(toByteLine(Buffer.from(line)))).toBeUndefined();
     }
   });
+});
+
+describe('sccache (nginx) fast path on bytes agrees with the template walk on the decoded line', { timeout: 60_000 }, () => {
+  it('20,000 mutated lines', () => {
+    const seeds = seedLines('nginx/sccache-session.log').map((line) => Buffer.from(line));
+    const parser = createSccacheParser({ addressToNode: { '127.0.0.1': 'strix' } });
+    const random = createRandom(23);
+    const disagreeing: string[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const bytes = mutateBytes(seeds[Math.floor(random() * seeds.length)] ?? Buffer.alloc(0), random);
+      const fast = parser.parseBytes?.(toByteLine(bytes));
+      if (JSON.stringify(fast) !== JSON.stringify(parser.parseLine(bytes.toString('utf8')))) disagreeing.push(bytes.toString('utf8'));
+    }
+    expect(disagreeing).toEqual([]);
+  });
+});
+
+/** The split-based reading parseSccachePath replaced (kept here as the reference). */
+function parseSccachePathBySplit(uri: string, davRoot: string) {
+  const pathPart = uri.split('?')[0] ?? '';
+  const relative = pathPart.startsWith(davRoot) ? pathPart.slice(davRoot.length) : pathPart.replace(/^\/+/, '');
+  const segments = relative.split('/');
+  const last = segments[segments.length - 1] ?? '';
+  if (last === '.sccache_check') return { keyPrefix: segments.slice(0, -1).join('/'), isKey: false, isCheck: true };
+  const [a, b, c] = segments.slice(-4, -1);
+  const isKey = segments.length >= 4 && a?.length === 1 && b?.length === 1 && c?.length === 1 && last.length > 3 && last.startsWith(a + b + c);
+  return isKey ? { keyPrefix: segments.slice(0, -4).join('/'), isKey, isCheck: false } : { keyPrefix: undefined, isKey: false, isCheck: false };
+}
+
+it('parseSccachePath agrees with the split-based reading on 20,000 generated URIs', () => {
+  const random = createRandom(24);
+  const parts = ['sccache', 'rocm', 'gfx1201', 'a', 'b', 'c', 'abcdef', 'abc', '', '.sccache_check', 'ab', '?x=1', '/'];
+  for (let i = 0; i < 20_000; i++) {
+    let uri = random() < 0.7 ? '/sccache/' : '/';
+    for (let n = Math.floor(random() * 8); n > 0; n--) uri += `${parts[Math.floor(random() * parts.length)] ?? ''}${random() < 0.8 ? '/' : ''}`;
+    expect(parseSccachePath(uri, '/sccache/'), uri).toEqual(parseSccachePathBySplit(uri, '/sccache/'));
+  }
 });
