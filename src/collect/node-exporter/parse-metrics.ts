@@ -1,5 +1,6 @@
 import { createStreamStats, type StreamStats } from '../types.js';
 import { parseSampleLine, type MetricSample } from './parse-sample-line.js';
+import { parseSimpleSample } from './parse-sample-fast.js';
 
 // An in-house parser for the Prometheus text exposition format (version 0.0.4), as node_exporter serves
 // it. Tolerant: unknown comments, unknown TYPE values and quoted UTF-8 names never throw; every line
@@ -58,7 +59,7 @@ function parseLine(state: ParseState, raw: string, lineNumber: number): void {
   const line = hasOuterBlank(raw) ? raw.trim() : raw;
   if (line === '') return skip(state.stats, 'blank');
   if (line.charCodeAt(0) === 35 /* # */) return parseComment(state, line);
-  const parsed = parseSampleLine(line);
+  const parsed = parseSimpleSample(line) ?? parseSampleLine(line);
   if (typeof parsed === 'string') return reject(state.stats, lineNumber, parsed);
   findFamily(state, parsed.name).samples.push(parsed);
   state.stats.records += 1;
@@ -112,9 +113,10 @@ function findNameEnd(line: string, start: number): number {
     const close = /^"(?:[^"\\]|\\.)*"/.exec(line.slice(start));
     return close === null ? start : start + close[0].length;
   }
-  let end = start;
-  while (end < line.length && line.charCodeAt(end) !== 32 && line.charCodeAt(end) !== 9) end += 1;
-  return end;
+  const space = line.indexOf(' ', start);
+  const end = space < 0 ? line.length : space;
+  const tab = line.indexOf('\t', start);
+  return tab >= 0 && tab < end ? tab : end;
 }
 
 function hasOuterBlank(raw: string): boolean {
