@@ -2,7 +2,7 @@
 import type { SccacheRecord, StreamStats } from '../types.js';
 import { createSccacheParser } from '../logs/create-shipped-sccache-parser.js';
 import type { SccacheSummary, SummarizeSccacheOptions } from '../logs/summarize-sccache.js';
-import { addToSccacheSummary, createSccacheSummary, isSccacheWrite } from '../logs/summarize-sccache.js';
+import { createSccacheAggregate, isSccacheWrite } from '../logs/summarize-sccache.js';
 import { createLogTail } from './create-log-tail.js';
 
 export interface ReadSccacheLogOptions {
@@ -38,7 +38,7 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
     return { records, stats };
   }
   const summarize = options.summarize ?? { livePrefix: '' };
-  const aggregate = { create: () => createSccacheSummary(summarize), add: (summary: SccacheSummary, record: SccacheRecord) => addToSccacheSummary(summary, record, summarize) };
+  const aggregate = createSccacheAggregate(summarize);
   const { records, stats, aggregate: summary } = await createLogTail({ ...window, ...parser, aggregate, keep: isSccacheWrite }).readToEnd();
   return { records, stats, summary };
 }

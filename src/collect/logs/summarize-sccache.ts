@@ -70,23 +70,49 @@ function trimSlashes(prefix: string): string {
   return text;
 }
 
-function addTo(groups: Record<string, SccacheTotals>, key: string, record: SccacheRecord): void {
-  const totals = (groups[key] ??= createSccacheTotals());
-  addSccacheRecord(totals, record);
-}
-
 export function createSccacheSummary(options: SummarizeSccacheOptions): SccacheSummary {
   return { totals: createSccacheTotals(), byNode: {}, byPrefix: {}, live: createSccacheTotals(), run: options.runPrefix === undefined ? undefined : createSccacheTotals() };
 }
 
 /** Adds one record to a summary in place (a running aggregate: see readSccacheLog's `mode: 'aggregate'`). */
 export function addToSccacheSummary(summary: SccacheSummary, record: SccacheRecord, options: SummarizeSccacheOptions): void {
-  addSccacheRecord(summary.totals, record);
-  addTo(summary.byNode, record.node ?? record.clientAddress, record);
   const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
-  addTo(summary.byPrefix, prefix ?? '(none)', record);
-  if (prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
-  if (summary.run !== undefined && options.runPrefix !== undefined && prefix === trimSlashes(options.runPrefix)) addSccacheRecord(summary.run, record);
+  addToSplits(summary, record, { prefix, node: (summary.byNode[record.node ?? record.clientAddress] ??= createSccacheTotals()), byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()) }, options);
+}
+
+interface Splits {
+  prefix: string | undefined;
+  node: SccacheTotals;
+  byPrefix: SccacheTotals;
+}
+
+function addToSplits(summary: SccacheSummary, record: SccacheRecord, splits: Splits, options: SummarizeSccacheOptions): void {
+  addSccacheRecord(summary.totals, record);
+  addSccacheRecord(splits.node, record);
+  addSccacheRecord(splits.byPrefix, record);
+  if (splits.prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
+  if (summary.run !== undefined && options.runPrefix !== undefined && splits.prefix === trimSlashes(options.runPrefix)) addSccacheRecord(summary.run, record);
+}
+
+/**
+ * A running aggregate for readers: createSccacheSummary and addToSccacheSummary, with the node and prefix groups of
+ * the previous record remembered (consecutive records mostly share them), so most records cost no keyed look-up.
+ */
+export function createSccacheAggregate(options: SummarizeSccacheOptions): { create: () => SccacheSummary; add: (summary: SccacheSummary, record: SccacheRecord) => void } {
+  const last = { summary: undefined as SccacheSummary | undefined, nodeKey: '', prefixKey: undefined as string | undefined, splits: undefined as Splits | undefined };
+  return {
+    create: () => createSccacheSummary(options),
+    add(summary, record) {
+      const nodeKey = record.node ?? record.clientAddress;
+      let splits = last.splits;
+      if (splits === undefined || last.summary !== summary || last.nodeKey !== nodeKey || last.prefixKey !== record.keyPrefix) {
+        const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
+        splits = { prefix, node: (summary.byNode[nodeKey] ??= createSccacheTotals()), byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()) };
+        Object.assign(last, { summary, nodeKey, prefixKey: record.keyPrefix, splits });
+      }
+      addToSplits(summary, record, splits, options);
+    },
+  };
 }
 
 export function summarizeSccache(records: Iterable<SccacheRecord>, options: SummarizeSccacheOptions): SccacheSummary {
