@@ -66,7 +66,7 @@ describe('cold and warm on the fleet in a box', () => {
     }
   });
 
-  it('warm: caches on and pushed; the export appears as upload, bytes exact, build and upload seconds within 10%', async () => {
+  it('warm: caches on and pushed; the export appears as upload, bytes exact, build seconds within 10% of the steps the box ran', async () => {
     const runDir = await runHarness('warm', ['warm']);
     const run = readRun(runDir);
     expect(run).toMatchObject({ harness: 'warm', mode: 'warm', namespace: 'rocm', sccachePrefix: 'rocm/gfx1201', status: 'completed' });
@@ -84,7 +84,6 @@ describe('cold and warm on the fleet in a box', () => {
       const manifestBytes = await fetchManifestBytes(box().fleet, 'rocm', summary.target, true);
       expect(summary.uploadBytes).toBe(injected.imageUploadedBytes + injected.cacheUploadedBytes + manifestBytes);
       if (stepsSeconds >= 5) expect(within(summary.buildSeconds, stepsSeconds, 0.1), table.at(-1)).toBe(true);
-      if (injected.injectedUploadSeconds >= 2) expect(within(summary.uploadSeconds, injected.injectedUploadSeconds, 0.1), table.at(-1)).toBe(true);
     }
     console.log(`warm run vs injected truth:\n  ${table.join('\n  ')}`);
   });
