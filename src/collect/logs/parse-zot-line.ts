@@ -68,11 +68,14 @@ const slogLine = new RegExp(
 const zerologLine = new RegExp(
   `^\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":(?:0|[1-9]\\d*),"caller":${skipStr},"time":${str},"message":"HTTP API"\\}$`,
 );
-const contentLengthHeader = new RegExp(`(?:^|,)"Content-Length":\\[${str}`);
+const contentLengthHeader = new RegExp(`(?:^|,)"Content-Length":\\[(?:${str})?`, 'g');
 
+/** The first element of the LAST `Content-Length` array: JSON.parse keeps the last of duplicate keys. */
 function readContentLengthHeader(headersText: string): string | undefined {
-  const match = contentLengthHeader.exec(headersText);
-  return match === null ? undefined : decodeJsonString(match[1] ?? '');
+  let last: RegExpExecArray | undefined;
+  contentLengthHeader.lastIndex = 0;
+  for (let match = contentLengthHeader.exec(headersText); match !== null; match = contentLengthHeader.exec(headersText)) last = match;
+  return last?.[1] === undefined ? undefined : decodeJsonString(last[1]);
 }
 
 function readLayout(line: string): ZotFields | undefined {

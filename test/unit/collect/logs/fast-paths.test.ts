@@ -9,7 +9,7 @@ import type { ByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { parseSccachePath } from '../../../../src/collect/logs/classify-sccache.js';
 import { createSccacheParser } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
 import { parseZotEntryBytes } from '../../../../src/collect/logs/parse-zot-line-bytes.js';
-import { parseZotLineWithJsonParse } from '../../../../src/collect/logs/parse-zot-line.js';
+import { parseZotLine, parseZotLineWithJsonParse } from '../../../../src/collect/logs/parse-zot-line.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../../fixtures');
 const seedLines = (file: string) => readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
@@ -69,6 +69,17 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
     const fast = parseFast(Buffer.from(line));
     expect(fast).toEqual(parseZotLineWithJsonParse(line));
     expect(fast).toMatchObject({ ok: true, record: { durationMs: 0.008246, clientAddress: 'fd00::22' } });
+  });
+
+  it('takes the last of duplicate Content-Length keys, as JSON.parse does, on the fast and the exact path', () => {
+    const seed = seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
+    const lines = [seed.replace('"headers":{', '"headers":{"Content-Length":["1"],'), seed.replace(/"Content-Length":\["\d+"\]/, '"Content-Length":[]').replace('"headers":{', '"headers":{"Content-Length":["1"],')];
+    for (const line of lines) {
+      const reference = parseZotLineWithJsonParse(line);
+      expect(parseZotLine(line)).toEqual(reference);
+      expect(parseFast(Buffer.from(line))).toEqual(reference);
+    }
+    expect(parseZotLine(lines[1] ?? '')).toMatchObject({ ok: true, record: { requestBytes: null } });
   });
 
   it('declines escapes, non-ASCII outside the latency, and other key orders', () => {
