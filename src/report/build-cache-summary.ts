@@ -1,24 +1,11 @@
-import type { RegistryRecord, SccacheRecord } from '../collect/types.js';
+import { addSccacheRecord, createSccacheTotals, summarizeRegistry } from '../collect/index.js';
+import type { RegistryRecord, RegistryWriteTotals, SccacheRecord, SccacheTotals } from '../collect/index.js';
 import type { RegistryCounts, SccacheCounts, Summary } from './data-file.js';
 
-// Compiler-cache and registry traffic, aggregated from the parsed records. A record is attributed to a node by
-// its client address (run.json nodes[].address); unattributed traffic keeps the raw address as its key.
-
-export function emptySccacheCounts(): SccacheCounts {
-  return { hits: 0, misses: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
-}
-
-function addSccache(counts: SccacheCounts, record: SccacheRecord): void {
-  if (record.kind === 'hit') {
-    counts.hits += 1;
-    counts.bytesRead += record.bytes;
-  } else if (record.kind === 'miss') {
-    counts.misses += 1;
-  } else if (record.kind === 'write') {
-    counts.writes += 1;
-    counts.bytesWritten += record.bytes;
-  }
-}
+// Compiler-cache and registry traffic, aggregated from the parsed records with collect's counters. The report's
+// own grouping: only this run's key prefix is split per node (collect's byNode spans every prefix), a record is
+// attributed to a node by its client address (run.json nodes[].address; unattributed traffic keeps the raw
+// address as its key), and the prefix is matched exactly.
 
 export interface SccacheSummaryOptions {
   records: readonly SccacheRecord[];
@@ -27,41 +14,37 @@ export interface SccacheSummaryOptions {
 }
 
 export function buildSccacheSummary({ records, prefix, nodeOf }: SccacheSummaryOptions): Summary['sccache'] {
-  const total = emptySccacheCounts();
-  const outsidePrefix = emptySccacheCounts();
-  const perNode: Record<string, SccacheCounts> = {};
+  const total = createSccacheTotals();
+  const outsidePrefix = createSccacheTotals();
+  const perNode: Record<string, SccacheTotals> = {};
   for (const record of records) {
     if (record.kind !== 'hit' && record.kind !== 'miss' && record.kind !== 'write') continue;
     if (prefix !== undefined && record.keyPrefix !== prefix) {
-      addSccache(outsidePrefix, record);
+      addSccacheRecord(outsidePrefix, record);
       continue;
     }
-    addSccache(total, record);
-    const node = nodeOf(record.clientAddress);
-    addSccache((perNode[node] ??= emptySccacheCounts()), record);
+    addSccacheRecord(total, record);
+    addSccacheRecord((perNode[nodeOf(record.clientAddress)] ??= createSccacheTotals()), record);
   }
-  return { prefix: prefix ?? null, total, perNode: sortKeys(perNode), outsidePrefix };
+  const byNode = Object.entries(perNode).sort(([a], [b]) => a.localeCompare(b));
+  return {
+    prefix: prefix ?? null,
+    total: toSccacheCounts(total),
+    perNode: Object.fromEntries(byNode.map(([node, totals]) => [node, toSccacheCounts(totals)])),
+    outsidePrefix: toSccacheCounts(outsidePrefix),
+  };
 }
 
-function emptyRegistryCounts(): RegistryCounts {
-  return { bytesWritten: 0, blobsWritten: 0, manifestsWritten: 0 };
+function toSccacheCounts({ hits, misses, writes, bytesRead, bytesWritten }: SccacheTotals): SccacheCounts {
+  return { hits, misses, writes, bytesRead, bytesWritten };
 }
 
+/** collect's registry summary, cache vs image; writes of unknown size are counted apart, never added as 0. */
 export function buildRegistrySummary(records: readonly RegistryRecord[]): Summary['registry'] {
-  const cache = emptyRegistryCounts();
-  const image = emptyRegistryCounts();
-  let writesWithoutSize = 0;
-  for (const record of records) {
-    if (record.kind !== 'blob-write' && record.kind !== 'manifest-write') continue;
-    const counts = record.isCache ? cache : image;
-    if (record.kind === 'blob-write') counts.blobsWritten += 1;
-    else counts.manifestsWritten += 1;
-    if (record.bytes === null) writesWithoutSize += 1;
-    else counts.bytesWritten += record.bytes;
-  }
-  return { cache, image, writesWithoutSize };
+  const { cache, image } = summarizeRegistry(records);
+  return { cache: toRegistryCounts(cache), image: toRegistryCounts(image), writesWithoutSize: cache.bytesUnknown + image.bytesUnknown };
 }
 
-function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+function toRegistryCounts({ bytesWritten, blobsWritten, manifestsWritten }: RegistryWriteTotals): RegistryCounts {
+  return { bytesWritten, blobsWritten, manifestsWritten };
 }
