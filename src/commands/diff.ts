@@ -1,11 +1,5 @@
-import {
-  buildRunDiff,
-  buildRunDrag,
-  findRunDir,
-  loadRunModel,
-  renderRunDiffMd,
-  type DiffSide,
-} from '../diff/index.js';
+import { buildRunDiff, buildRunDrag, renderRunDiffMd, type DiffSide } from '../diff/index.js';
+import { findRunDir, loadRunModel } from '../report/index.js';
 import type { CommonOptions } from './options.js';
 
 export interface DiffCommandOptions extends Pick<CommonOptions, 'json'> {

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { findRunDir, loadRunModel } from '../diff/index.js';
 import { buildPerfettoTrace, findTraceProblems, PerfettoTraceSchema } from '../export/index.js';
-import { writeFileAtomic } from '../report/index.js';
+import { findRunDir, loadRunModel, writeFileAtomic } from '../report/index.js';
 import { InternalError, UsageError } from '../shared/errors.js';
 
 export interface ExportCommandOptions {

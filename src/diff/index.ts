@@ -1,4 +1,4 @@
-// The public API of diff/: two runs compared, and the run-dir loader diff, export and trends share.
+// The public API of diff/: two runs compared (runs are loaded with report's loadRunModel).
 export {
   buildRunDiff,
   checkSameHarness,
@@ -15,4 +15,3 @@ export {
 export { buildRunDrag, type RunDrag } from './build-run-drag.js';
 export { renderRunDiffMd } from './render-run-diff-md.js';
 export { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
-export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';

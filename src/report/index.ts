@@ -1,4 +1,5 @@
-// The public API of report/: the data.json model, its builders and renderers, and the run-dir I/O.
+// The public API of report/: the data.json model, its builders and renderers, and the run-dir I/O (including the
+// run-dir loader diff, export and trends share).
 export { DATA_VERSION, DataFileSchema, type DataFile, type ReportWarning } from './data-file.js';
 export { buildReportModel } from './build-model.js';
 export { buildChartOption, buildChartLayoutFor } from './build-chart-option.js';
@@ -6,6 +7,7 @@ export { renderHtml, ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
 export { renderReportMd } from './render-report-md.js';
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 export { readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
+export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';
 export { writeReport, writeFileAtomic, serialiseModel, REPORT_FILES } from './write-report.js';
 export { readPageAssets } from './page-assets.js';
 export { listRuns, findNewestRun, type RunEntry } from './list-runs.js';

@@ -10,7 +10,7 @@ import {
   type StreamStats,
   type TargetTrace,
 } from '../collect/index.js';
-import { parsePlanFile } from '../plan/index.js';
+import { parsePlanFile, type Plan } from '../plan/index.js';
 import { RunFileSchema, type RunFile } from '../run/run-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
@@ -38,11 +38,16 @@ export async function readRunFile(dir: string): Promise<RunFile | undefined> {
   });
 }
 
-export async function readReportPlan(dir: string): Promise<ReportPlan | undefined> {
+/** plan.json through PlanFileSchema; undefined when the run has none. */
+export async function readPlanFile(dir: string): Promise<Plan | undefined> {
   const file = path.join(dir, 'plan.json');
   const raw = await readJsonIfPresent(file);
-  if (raw === undefined) return undefined;
-  const plan = parsePlanFile(raw, file);
+  return raw === undefined ? undefined : parsePlanFile(raw, file);
+}
+
+export async function readReportPlan(dir: string): Promise<ReportPlan | undefined> {
+  const plan = await readPlanFile(dir);
+  if (plan === undefined) return undefined;
   return {
     strategy: plan.strategy,
     makespanSeconds: plan.makespanSeconds,
@@ -57,14 +62,19 @@ export async function readReportPlan(dir: string): Promise<ReportPlan | undefine
   };
 }
 
-async function readJsonIfPresent(file: string): Promise<unknown> {
-  let text: string;
+/** The file's text; undefined when it does not exist. */
+export async function readTextIfPresent(file: string): Promise<string | undefined> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ArtifactError(file, `cannot read: ${(error as Error).message}`, { cause: error });
   }
+}
+
+async function readJsonIfPresent(file: string): Promise<unknown> {
+  const text = await readTextIfPresent(file);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

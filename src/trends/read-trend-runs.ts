@@ -1,7 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadRunModel } from '../diff/index.js';
-import { readRunFile } from '../report/index.js';
+import { loadRunModel, readRunFile } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { toTrendRun, type TrendRun } from './build-trends.js';
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildRunDrag, loadRunModel } from '../../../src/diff/index.js';
+import { buildRunDrag } from '../../../src/diff/index.js';
+import { loadRunModel } from '../../../src/report/index.js';
 import { FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 
 // The drag analysis diff shows, from the committed warm fixture run's run.json and plan.json.

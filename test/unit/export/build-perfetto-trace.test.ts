@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRunModel } from '../../../src/diff/index.js';
+import { loadRunModel } from '../../../src/report/index.js';
 import {
   buildPerfettoTrace,
   findTraceProblems,

@@ -1,15 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePlanFile, type Plan } from '../plan/index.js';
-import {
-  buildReportModel,
-  DataFileSchema,
-  readRunFile,
-  readRunInputs,
-  type DataFile,
-} from '../report/index.js';
+import type { Plan } from '../plan/index.js';
 import type { RunFile } from '../run/run-file.js';
-import { ArtifactError, UsageError } from '../shared/errors.js';
+import { UsageError } from '../shared/errors.js';
+import { buildReportModel } from './build-model.js';
+import { DataFileSchema, type DataFile } from './data-file.js';
+import { readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
@@ -35,32 +31,6 @@ export async function findRunDir({ run, root }: { run: string; root: string }): 
   throw new UsageError(`${run}: no such run dir (looked in the current directory and under ${root})`, {
     hint: 'pass a run dir, or a stamp under --root/PERF_ROOT (`ls` the runs root to see them)',
   });
-}
-
-async function readTextIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ArtifactError(file, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-function parseJson(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, {
-      cause: error,
-      hint: 'the file is truncated or was written by something else',
-    });
-  }
-}
-
-async function readPlan(dir: string): Promise<Plan | undefined> {
-  const file = path.join(dir, 'plan.json');
-  const text = await readTextIfPresent(file);
-  return text === undefined ? undefined : parsePlanFile(parseJson(text, file), file);
 }
 
 /** The stored data.json when it can be trusted, else a note saying why not. */
@@ -94,7 +64,7 @@ async function readStoredModel(
 
 export async function loadRunModel({ dir, nowMs }: { dir: string; nowMs: number }): Promise<LoadedRun> {
   const runFile = await readRunFile(dir);
-  const plan = await readPlan(dir);
+  const plan = await readPlanFile(dir);
   const stored = await readStoredModel(dir, runFile);
   const notes = stored.note ? [stored.note] : [];
   const stamp = path.basename(path.resolve(dir));
