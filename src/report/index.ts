@@ -5,6 +5,7 @@ export { buildReportModel } from './build-model.js';
 export { buildChartOption, buildChartLayoutFor } from './build-chart-option.js';
 export { renderHtml, ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
 export { renderReportMd } from './render-report-md.js';
+export { renderPageShell, type RenderPageShellOptions } from './render-page-shell.js';
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 export { readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
 export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';

@@ -1,5 +1,6 @@
 import type { DataFile } from './data-file.js';
 import { buildChartLayoutFor } from './build-chart-option.js';
+import { renderPageShell } from './render-page-shell.js';
 import { escapeHtml, renderSummaryHtml, renderWarningsHtml } from './render-summary-html.js';
 
 // index.html: the interactive page. It paints from the data.json embedded at render time (so it also works
@@ -40,17 +41,7 @@ export function renderHtml({ model, assetBase, indexHref, pollMs = 2000 }: Rende
   const { height } = buildChartLayoutFor(model);
   const title = `${model.run.stamp} · ${model.run.harness} run · rocm-perf`;
   const back = indexHref ? `<a href="${escapeHtml(indexHref)}">all runs</a>` : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header>${back}<h1>${escapeHtml(title)}</h1><span id="status">rendered from data.json</span></header>
+  const body = `<header>${back}<h1>${escapeHtml(title)}</h1><span id="status">rendered from data.json</span></header>
 <main>
 <div id="error" role="alert"></div>
 <div id="warnings">${renderWarningsHtml(model)}</div>
@@ -59,8 +50,6 @@ export function renderHtml({ model, assetBase, indexHref, pollMs = 2000 }: Rende
 </main>
 <script type="application/json" id="initial-data">${embedJson(model)}</script>
 <script src="${escapeHtml(assetBase)}${ECHARTS_SCRIPT}"></script>
-<script src="${escapeHtml(assetBase)}${PAGE_SCRIPT}" data-poll-ms="${pollMs}" data-src="data.json"></script>
-</body>
-</html>
-`;
+<script src="${escapeHtml(assetBase)}${PAGE_SCRIPT}" data-poll-ms="${pollMs}" data-src="data.json"></script>`;
+  return renderPageShell({ title, style: STYLE, body });
 }

@@ -1,3 +1,4 @@
+import { renderPageShell } from './render-page-shell.js';
 import { escapeHtml } from './render-summary-html.js';
 
 // The list of runs, newest first, with a selector: serve's `/` and publish's top page. The selector's script is
@@ -11,6 +12,9 @@ export interface RunListItem {
   status: string;
   namespace: string | null;
 }
+
+const STYLE =
+  'body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}li{margin:3px 0}li span{color:#666}select{font-size:14px;min-width:28em}';
 
 export const RUNS_INDEX_SCRIPT_NAME = 'runs-index.js';
 export const RUNS_INDEX_SCRIPT = `(function(){var s=document.getElementById('run-select');if(s)s.addEventListener('change',function(){if(s.value)location.href=s.value;});})();\n`;
@@ -44,17 +48,7 @@ export function renderRunsIndex({
         `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.stamp)}</a> <span>${escapeHtml(r.harness)}${r.namespace ? ` · ${escapeHtml(r.namespace)}` : ''} · ${escapeHtml(r.status)}</span></li>`,
     )
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<style>body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}li{margin:3px 0}li span{color:#666}select{font-size:14px;min-width:28em}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
+  const body = `<h1>${escapeHtml(title)}</h1>
 ${note ? `<p>${escapeHtml(note)}</p>` : ''}
 ${trendsHref ? `<p><a id="trends-link" href="${escapeHtml(trendsHref)}">Trends across runs</a>: makespan, per-target build seconds and bytes for each harness, regressions flagged.</p>` : ''}
 <p><label for="run-select">Run: </label><select id="run-select"><option value="">choose a run (newest first)…</option>${options}</select></p>
@@ -62,8 +56,6 @@ ${trendsHref ? `<p><a id="trends-link" href="${escapeHtml(trendsHref)}">Trends a
 <ul id="runs">
 ${items}
 </ul>
-<script src="${escapeHtml(assetBase)}${RUNS_INDEX_SCRIPT_NAME}"></script>
-</body>
-</html>
-`;
+<script src="${escapeHtml(assetBase)}${RUNS_INDEX_SCRIPT_NAME}"></script>`;
+  return renderPageShell({ title, style: STYLE, body });
 }

@@ -1,4 +1,5 @@
 import { formatBytes, formatSeconds } from '../diff/index.js';
+import { renderPageShell } from '../report/index.js';
 import type { HarnessTrend, MetricTrend, Regression, TrendPoint, Trends, TrendUnit } from './build-trends.js';
 import { renderSparklineSvg } from './render-sparkline-svg.js';
 
@@ -18,6 +19,9 @@ export interface RenderTrendsHtmlOptions {
 }
 
 export const TRENDS_PAGE = 'trends.html';
+
+const STYLE =
+  'body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:2px 8px;text-align:left;border-bottom:1px solid #eee}td.num{text-align:right;white-space:nowrap}.flag{color:#c0392b}.note{color:#666}svg.spark{vertical-align:middle}';
 
 function escapeHtml(text: string): string {
   return text.replace(
@@ -100,26 +104,14 @@ export function renderTrendsHtml({
   const nav = trends.harnesses
     .map((h) => `<a href="#harness-${escapeHtml(h.harness)}">${escapeHtml(h.harness)}</a>`)
     .join(' · ');
-  const body = trends.harnesses.length
+  const sections = trends.harnesses.length
     ? trends.harnesses.map((h) => renderHarness(h, runHref)).join('\n')
     : '<p>No finished runs yet.</p>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<style>body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:2px 8px;text-align:left;border-bottom:1px solid #eee}td.num{text-align:right;white-space:nowrap}.flag{color:#c0392b}.note{color:#666}svg.spark{vertical-align:middle}</style>
-</head>
-<body>
-<p><a href="${escapeHtml(indexHref)}">← all runs</a></p>
+  const body = `<p><a href="${escapeHtml(indexHref)}">← all runs</a></p>
 <h1>${escapeHtml(title)}</h1>
 <p>${describeRule(trends)}</p>
 ${notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')}
 ${nav ? `<p>${nav}</p>` : ''}
-${body}
-</body>
-</html>
-`;
+${sections}`;
+  return renderPageShell({ title, style: STYLE, body });
 }
