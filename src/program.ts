@@ -82,17 +82,25 @@ export function createProgram(): Command {
     ['bench', 'one target at a time across the fleet, isolated sccache prefix: what each target costs', async () => (await import('./commands/bench.js')).runBenchCommand],
   ] as const;
   for (const [name, description, load] of harnesses) {
-    addPlanInputs(addCommon(program.command(name)))
+    const command = addPlanInputs(addCommon(program.command(name)))
       .description(description)
       .addOption(commonFlags.root())
       .addOption(commonFlags.json())
       .option('--strategy <name>', 'placement strategy for the plan (default: the packer\'s)')
       .option('--plan <file>', 'run a saved plan.json instead of planning now')
-      .option('--sample-interval-ms <ms>', 'node_exporter scrape interval', '2000')
-      .action(async (options: Record<string, unknown>) => {
-        const run = await load();
-        await run(options as never);
-      });
+      .option('--sample-interval-ms <ms>', 'node_exporter scrape interval', '2000');
+    // bench is serial: nothing to dispatch.
+    if (name !== 'bench') {
+      command.addOption(
+        new Option('--dispatch <mode>', 'fixed: each node runs its plan queue; guided: an idle node takes a ready target whose planned finish it would not delay')
+          .choices(['fixed', 'guided'])
+          .default('fixed'),
+      );
+    }
+    command.action(async (options: Record<string, unknown>) => {
+      const run = await load();
+      await run(options as never);
+    });
   }
 
   addCommon(program.command('costs'))

@@ -1,5 +1,6 @@
 import { runHarness, type HarnessDeps } from '../run/run-harness.js';
-import type { Harness } from '../run/run-file.js';
+import { DispatchModeSchema, type DispatchMode, type Harness } from '../run/run-file.js';
+import { UsageError } from '../shared/errors.js';
 import { parseTargetList, type PlanInputOptions } from './options.js';
 
 // Shared by cold, warm and bench: flags → runHarness, with SIGINT/SIGTERM turned into a clean stop.
@@ -9,6 +10,8 @@ export interface HarnessCommandOptions extends PlanInputOptions {
   strategy?: string;
   plan?: string;
   sampleIntervalMs?: string;
+  /** cold and warm only: fixed (default) or guided. */
+  dispatch?: string;
 }
 
 export interface HarnessCommandContext {
@@ -35,6 +38,13 @@ function listenForSignals(controller: AbortController): () => void {
   };
 }
 
+function parseDispatch(value: string | undefined): DispatchMode | undefined {
+  if (value === undefined) return undefined;
+  const parsed = DispatchModeSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--dispatch ${value}: unknown dispatch mode`, { hint: 'use --dispatch fixed (each node runs its plan queue) or --dispatch guided' });
+  return parsed.data;
+}
+
 export async function runHarnessCommand(harness: Harness, options: HarnessCommandOptions, context: HarnessCommandContext = {}): Promise<void> {
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
@@ -48,6 +58,7 @@ export async function runHarnessCommand(harness: Harness, options: HarnessComman
       root: options.root,
       strategy: options.strategy,
       planPath: options.plan,
+      dispatch: parseDispatch(options.dispatch),
       env: context.env ?? process.env,
       signal,
       ...(interval !== undefined && Number.isFinite(interval) && interval > 0 ? { sampleIntervalMs: interval } : {}),

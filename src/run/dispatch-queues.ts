@@ -4,14 +4,16 @@ import type { Logger } from '../shared/logger.js';
 import type { CommandOutcome, RunBakeOptions } from './executors/buildx.js';
 import type { RunContext } from './load-run-context.js';
 import { runNodeQueues, type Executor, type QueueEvent, type SettledOutcome } from './node-queue.js';
+import { createGuidedChooser } from './create-guided-chooser.js';
+import { runGuidedQueues } from './guided-queues.js';
 import type { Progress } from './progress.js';
 import { readBuildMetadata } from './read-build-metadata.js';
 import { toTargetOverrides } from './build-target-overrides.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import type { TraceCollector } from './collect-traces.js';
 
-// Phase 4, the measured run: every node's queue through buildx, run.json kept current, each
-// finished target's trace fetched in the background.
+// Phase 4, the measured run: every node's queue through buildx (fixed queues, or plan-guided dispatch), run.json
+// kept current with the node each target actually runs on, each finished target's trace fetched in the background.
 
 export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
 
@@ -66,7 +68,8 @@ export async function dispatchQueues(options: DispatchQueuesOptions): Promise<Re
   const onEvent = (event: QueueEvent) => {
     progress.onQueueEvent(event);
     if (event.type === 'started') {
-      logger.info({ phase: 'measured', target: event.target, node: event.node }, 'target started');
+      const plannedNode = context.plan.targets[event.target]?.node;
+      logger.info({ phase: 'measured', target: event.target, node: event.node, plannedNode, reason: event.reason }, 'target started');
       runFile
         .update((run) => {
           run.targets[event.target] = { status: 'running', node: event.node, startedAtMs: event.atMs };
@@ -85,13 +88,10 @@ export async function dispatchQueues(options: DispatchQueuesOptions): Promise<Re
       traces.collect({ target: event.target, builder: builders.get(outcome.node) ?? outcome.node, buildRef: outcome.buildRef });
     }
   };
-  return runNodeQueues({
-    queues: context.plan.queues,
-    deps: context.waitFor,
-    executor: options.executor,
-    clock: options.clock,
-    signal: options.signal,
-    maxConcurrent: context.settings.maxConcurrent,
-    onEvent,
-  });
+  const common = { queues: context.plan.queues, deps: context.waitFor, executor: options.executor, clock: options.clock, signal: options.signal, onEvent };
+  if (context.dispatch === 'fixed') return runNodeQueues({ ...common, maxConcurrent: context.settings.maxConcurrent });
+  const fleetNodes = new Set(context.config.nodes.map((node) => node.name));
+  const nodes = context.plan.nodes.map((node) => node.name).filter((name) => fleetNodes.has(name));
+  const choose = createGuidedChooser({ plan: context.plan, originMs: options.clock.nowMs() });
+  return runGuidedQueues({ ...common, nodes, choose });
 }

@@ -8,7 +8,7 @@ import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { findQueueProblems } from './node-queue.js';
-import type { Harness } from './run-file.js';
+import type { DispatchMode, Harness } from './run-file.js';
 import { createRunSettings, type RunSettings } from './run-settings.js';
 import { createRunDir } from './run-stamp.js';
 
@@ -26,6 +26,7 @@ export interface RunContext {
   print: BakePrint;
   plan: Plan;
   settings: RunSettings;
+  dispatch: DispatchMode;
   /** target → what its queue waits for (in-run deps, plus stage barriers for `stages`). */
   waitFor: Record<string, string[]>;
   warnings: string[];
@@ -39,6 +40,8 @@ export interface LoadRunContextOptions {
   strategy?: string | undefined;
   /** Reuse a saved plan.json instead of planning now. */
   planPath?: string | undefined;
+  /** Default fixed. guided is refused for bench (serial: there is nothing to move). */
+  dispatch?: DispatchMode | undefined;
   env: Readonly<Record<string, string | undefined>>;
   clock: Clock;
 }
@@ -59,6 +62,10 @@ export function findPlanMismatches(plan: Plan, graph: TargetGraph, config: Confi
 
 export async function loadRunContext(options: LoadRunContextOptions): Promise<RunContext> {
   const { harness, fleetPath, flags, env, clock } = options;
+  const dispatch = options.dispatch ?? 'fixed';
+  if (dispatch === 'guided' && harness === 'bench') {
+    throw new UsageError('bench runs one target at a time, so guided dispatch has nothing to move', { hint: 'drop --dispatch, or use cold/warm' });
+  }
   const inputs = await loadPlanInputs({ fleetPath, flags, env });
   const { config, graph, print, costs } = inputs;
   const plan = options.planPath
@@ -72,5 +79,5 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
   const root = path.resolve(options.root);
   const { stamp, dir } = await createRunDir({ root, clock });
   const settings = createRunSettings({ harness, config, stamp, env });
-  return { harness, stamp, root, runDir: dir, fleetPath: config.source, config, graph, print, plan, settings, waitFor, warnings: [...inputs.warnings] };
+  return { harness, stamp, root, runDir: dir, fleetPath: config.source, config, graph, print, plan, settings, dispatch, waitFor, warnings: [...inputs.warnings] };
 }

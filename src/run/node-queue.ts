@@ -22,7 +22,8 @@ export interface Executor {
 export type SettledOutcome = Extract<TargetOutcome, { status: 'ok' | 'failed' | 'skipped' }>;
 
 export type QueueEvent =
-  | { type: 'started'; target: string; node: string; atMs: number }
+  /** `reason`: why guided dispatch chose this target for this node (absent under fixed queues). */
+  | { type: 'started'; target: string; node: string; atMs: number; reason?: string }
   | { type: 'settled'; target: string; outcome: SettledOutcome };
 
 export interface RunNodeQueuesOptions {
@@ -115,7 +116,7 @@ export function findQueueProblems(
   return problems;
 }
 
-function skipReason(depOutcomes: readonly [string, SettledOutcome][]): string | undefined {
+export function skipReason(depOutcomes: readonly [string, SettledOutcome][]): string | undefined {
   const bad = depOutcomes.find(([, outcome]) => outcome.status !== 'ok');
   if (!bad) return undefined;
   const [dep, outcome] = bad;
@@ -123,10 +124,19 @@ function skipReason(depOutcomes: readonly [string, SettledOutcome][]): string | 
   return `dependency ${dep} ${outcome.status === 'failed' ? 'failed' : 'was skipped'}`;
 }
 
-async function runOneJob(job: QueueJob, options: RunNodeQueuesOptions): Promise<SettledOutcome> {
+export interface RunOneJobOptions {
+  executor: Executor;
+  clock: Clock;
+  signal: AbortSignal;
+  onEvent?: ((event: QueueEvent) => void) | undefined;
+  reason?: string | undefined;
+}
+
+/** Runs one job through the executor; emits `started` synchronously, before the executor is called. */
+export async function runOneJob(job: QueueJob, options: RunOneJobOptions): Promise<SettledOutcome> {
   const { executor, clock, signal, onEvent } = options;
   const startedAtMs = clock.nowMs();
-  onEvent?.({ type: 'started', target: job.target, node: job.node, atMs: startedAtMs });
+  onEvent?.({ type: 'started', target: job.target, node: job.node, atMs: startedAtMs, ...(options.reason ? { reason: options.reason } : {}) });
   let result: ExecResult;
   try {
     result = await executor.run(job, { signal });

@@ -50,9 +50,19 @@ export function createProgressState(plan: Plan): ProgressState {
   return { nodes, phase: 'starting' };
 }
 
+/** Under guided dispatch a target may start on another node than planned: its work moves to that node's row. */
+function moveToRunningNode(state: ProgressState, event: Extract<QueueEvent, { type: 'started' }>): NodeProgress | undefined {
+  const runner = state.nodes.find((entry) => entry.node === event.node);
+  const planned = state.nodes.find((entry) => entry.left.includes(event.target));
+  if (!runner || !planned || planned === runner) return planned;
+  planned.left = planned.left.filter((target) => target !== event.target);
+  runner.left = [event.target, ...runner.left];
+  return runner;
+}
+
 /** Applies a queue event; returns the node it touched. */
 export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodeProgress | undefined {
-  const node = state.nodes.find((entry) => entry.left.includes(event.target));
+  const node = event.type === 'started' ? moveToRunningNode(state, event) : state.nodes.find((entry) => entry.left.includes(event.target));
   if (!node) return undefined;
   if (event.type === 'started') node.current = { target: event.target, startedAtMs: event.atMs };
   else {
@@ -83,7 +93,9 @@ export function renderProgressView({ plan, state, nowMs }: { plan: Plan; state: 
 export function renderQueueEventLine({ plan, event, node }: { plan: Plan; event: QueueEvent; node: NodeProgress | undefined }): string {
   const where = node?.node ?? '?';
   if (event.type === 'started') {
-    return `${where}: started ${event.target} (planned ${formatDuration(plannedSeconds(plan, event.target))}, ${Math.max(0, (node?.left.length ?? 1) - 1)} queued after it)`;
+    const plannedNode = plan.targets[event.target]?.node;
+    const moved = plannedNode !== undefined && plannedNode !== event.node ? `, moved from ${plannedNode} by guided dispatch (${event.reason ?? 'guided'})` : '';
+    return `${where}: started ${event.target} (planned ${formatDuration(plannedSeconds(plan, event.target))}, ${Math.max(0, (node?.left.length ?? 1) - 1)} queued after it${moved})`;
   }
   return `${where}: ${describeOutcome(event.target, event.outcome)}`;
 }

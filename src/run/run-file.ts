@@ -8,6 +8,10 @@ export const RUN_VERSION = 1;
 export const HarnessSchema = z.enum(['cold', 'warm', 'bench']);
 export type Harness = z.infer<typeof HarnessSchema>;
 
+/** fixed: each node runs its plan queue in order; guided: an idle node may take another node's ready target (`--dispatch guided`). */
+export const DispatchModeSchema = z.enum(['fixed', 'guided']);
+export type DispatchMode = z.infer<typeof DispatchModeSchema>;
+
 export const TargetOutcomeSchema = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('pending'), node: z.string() }),
   z.strictObject({ status: z.literal('running'), node: z.string(), startedAtMs: z.number() }),
@@ -80,6 +84,8 @@ export const RunFileSchema = z.strictObject({
   mode: z.enum(['cold', 'warm']).optional(),
   /** Placement strategy of plan.json. */
   strategy: z.string().optional(),
+  /** How targets were dispatched; under guided a target's `node` (where it ran) may differ from plan.json's. Absent = fixed. */
+  dispatch: DispatchModeSchema.optional(),
   /** The cache log slices in the run dir: byte offsets of the run window in the remote file. */
   logs: z.array(LogSliceSchema).optional(),
   /** SIGINT or SIGTERM when the run was interrupted. */

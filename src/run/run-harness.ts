@@ -18,7 +18,7 @@ import type { SettledOutcome } from './node-queue.js';
 import type { PreflightProbes } from './preflight.js';
 import { runPreflight } from './preflight.js';
 import { createProgress, type Progress } from './progress.js';
-import { RUN_VERSION, type Harness, type RunFile } from './run-file.js';
+import { RUN_VERSION, type DispatchMode, type Harness, type RunFile } from './run-file.js';
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 
@@ -43,6 +43,8 @@ export interface RunHarnessOptions {
   root: string;
   strategy?: string | undefined;
   planPath?: string | undefined;
+  /** fixed (default) or guided: see docs/harness.md. */
+  dispatch?: DispatchMode | undefined;
   env: Readonly<Record<string, string | undefined>>;
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
@@ -89,6 +91,7 @@ function createInitialRun(context: RunContext, nowMs: number): RunFile {
     liveSccachePrefix: settings.liveSccachePrefix,
     fleetPath: context.fleetPath,
     strategy: plan.strategy,
+    dispatch: context.dispatch,
     status: 'running',
     startedAtMs: nowMs,
     measuredStartedAtMs: null,

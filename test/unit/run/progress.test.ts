@@ -55,4 +55,18 @@ describe('progress', () => {
     expect(out).toContain('forge: FAILED pytorch after 0m01s: ERROR: x');
     expect(renderQueueEventLine({ plan, event: { type: 'started', target: 'x', node: 'n', atMs: 0 }, node: undefined })).toBe('?: started x (planned 0m00s, 0 queued after it)');
   });
+
+  it('under guided dispatch a target that starts on another node moves to that node\'s row and its line says so', () => {
+    const state = createProgressState(plan);
+    const event = { type: 'started' as const, target: 'vllm-wheel', node: 'kiln', atMs: 0, reason: 'fits' };
+    const node = applyQueueEvent(state, event);
+    expect(node?.node).toBe('kiln');
+    expect(state.nodes.map((entry) => [entry.node, entry.left, entry.current?.target])).toEqual([
+      ['forge', ['pytorch'], undefined],
+      ['kiln', ['vllm-wheel', 'onnx-wheel'], 'vllm-wheel'],
+    ]);
+    expect(renderQueueEventLine({ plan, event, node })).toBe('kiln: started vllm-wheel (planned 5m00s, 1 queued after it, moved from forge by guided dispatch (fits))');
+    applyQueueEvent(state, { type: 'settled', target: 'vllm-wheel', outcome: { status: 'ok', node: 'kiln', startedAtMs: 0, finishedAtMs: 1_000 } });
+    expect(state.nodes[1]).toMatchObject({ left: ['onnx-wheel'], current: undefined });
+  });
 });
