@@ -42,9 +42,17 @@ function toSccacheCounts({ hits, misses, writes, bytesRead, bytesWritten }: Scca
 /** collect's registry summary, cache vs image; writes of unknown size are counted apart, never added as 0. */
 export function buildRegistrySummary(records: readonly RegistryRecord[]): Summary['registry'] {
   const { cache, image } = summarizeRegistry(records);
-  return { cache: toRegistryCounts(cache), image: toRegistryCounts(image), writesWithoutSize: cache.bytesUnknown + image.bytesUnknown };
+  return {
+    cache: toRegistryCounts(cache),
+    image: toRegistryCounts(image),
+    writesWithoutSize: cache.bytesUnknown + image.bytesUnknown,
+  };
 }
 
-function toRegistryCounts({ bytesWritten, blobsWritten, manifestsWritten }: RegistryWriteTotals): RegistryCounts {
+function toRegistryCounts({
+  bytesWritten,
+  blobsWritten,
+  manifestsWritten,
+}: RegistryWriteTotals): RegistryCounts {
   return { bytesWritten, blobsWritten, manifestsWritten };
 }
