@@ -15,6 +15,7 @@ import {
   type ChartLayout,
 } from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
+import { buildTimeExtent } from './build-plan-marks.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
 // data.json model → ONE ECharts option, used for the SVG (server-side render) and by the page. One time axis
@@ -103,15 +104,7 @@ function buildLegends(model: DataFile, selected: Readonly<Record<string, boolean
 }
 
 function buildTimeAxis(model: DataFile, gridIndex: number): XAXisComponentOption {
-  const { originMs } = model.timeline;
-  const planEnd =
-    Math.max(model.summary.plannedMakespanSeconds ?? 0, model.summary.lowerBoundSeconds ?? 0) * 1000;
-  const endMs = Math.max(
-    model.timeline.endMs,
-    originMs + planEnd,
-    ...model.timeline.planned.map((p) => p.endMs),
-  );
-  const span = Math.max(endMs - originMs, 1000);
+  const { startMs: originMs, endMs, spanMs: span } = buildTimeExtent(model);
   return {
     type: 'time',
     gridIndex,

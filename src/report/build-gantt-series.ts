@@ -13,6 +13,7 @@ import {
   PLAN_COLOUR,
   SETUP_EXPORT_COLOUR,
 } from './chart-style.js';
+import { buildPlanMarks } from './build-plan-marks.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
 // The Gantt half of the chart: one custom series per target (bars banded by phase), the plan strip, the
@@ -176,26 +177,7 @@ function buildPlanSeries({ model, isOn, laneIndex }: GanttContext): CustomSeries
     .map((p, index) => ({ p, index }))
     .filter(({ p }) => isOn(p.target) && isOn(builderOf.get(p.node) ?? p.node))
     .map(({ p, index }) => [p.startMs, p.endMs, laneIndex.get(p.node) ?? 0, index]);
-  const { plannedMakespanSeconds, lowerBoundSeconds } = model.summary;
-  const origin = model.timeline.originMs;
-  const marks = [
-    ...(plannedMakespanSeconds === null
-      ? []
-      : [
-          {
-            xAxis: origin + plannedMakespanSeconds * 1000,
-            name: `planned makespan ${formatDuration(plannedMakespanSeconds)}`,
-          },
-        ]),
-    ...(lowerBoundSeconds === null
-      ? []
-      : [
-          {
-            xAxis: origin + lowerBoundSeconds * 1000,
-            name: `lower bound ${formatDuration(lowerBoundSeconds)}`,
-          },
-        ]),
-  ];
+  const marks = buildPlanMarks(model);
   return {
     type: 'custom',
     id: 'plan',
