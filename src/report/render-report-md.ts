@@ -1,4 +1,5 @@
 import type { DataFile, SccacheCounts, TargetSummary } from './data-file.js';
+import { buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
@@ -126,21 +127,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
         'planned',
         'critical',
       ],
-      summary.targets.map((t) => [
-        t.target,
-        t.node,
-        t.status,
-        formatDuration(t.buildSeconds),
-        formatDuration(t.totalSeconds),
-        formatDuration(t.exportSeconds),
-        formatDuration(t.uploadSeconds),
-        formatBytes(t.uploadBytes),
-        `${t.cachedSteps}/${t.totalSteps}`,
-        t.plannedStartSeconds === null
-          ? '—'
-          : `${t.plannedNode ?? ''} +${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
-        t.onCriticalPath ? 'yes' : '',
-      ]),
+      summary.targets.map((t) => buildTargetCells(t, { withPlannedNode: true })),
     ),
     '',
     `## Nodes: utilisation and idle (${h})`,
@@ -185,23 +172,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `## Registry writes (${h}, namespace \`${run.namespace ?? 'unknown'}\`)`,
     '',
-    mdTable(
-      ['kind', 'bytes written', 'blobs', 'manifests'],
-      [
-        [
-          'cache',
-          formatBytes(summary.registry.cache.bytesWritten),
-          String(summary.registry.cache.blobsWritten),
-          String(summary.registry.cache.manifestsWritten),
-        ],
-        [
-          'image',
-          formatBytes(summary.registry.image.bytesWritten),
-          String(summary.registry.image.blobsWritten),
-          String(summary.registry.image.manifestsWritten),
-        ],
-      ],
-    ),
+    mdTable(['kind', 'bytes written', 'blobs', 'manifests'], buildRegistryRows(summary.registry)),
     ...(summary.registry.writesWithoutSize
       ? ['', `${summary.registry.writesWithoutSize} writes carried no size and are not in the byte counts.`]
       : []),

@@ -1,4 +1,5 @@
 import type { DataFile, SccacheCounts } from './data-file.js';
+import { buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
 // The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
@@ -38,21 +39,7 @@ export function renderSummaryHtml(model: DataFile): string {
       'plan start → finish',
       'critical',
     ],
-    summary.targets.map((t) => [
-      t.target,
-      t.node,
-      t.status,
-      formatDuration(t.buildSeconds),
-      formatDuration(t.totalSeconds),
-      formatDuration(t.exportSeconds),
-      formatDuration(t.uploadSeconds),
-      formatBytes(t.uploadBytes),
-      `${t.cachedSteps}/${t.totalSteps}`,
-      t.plannedStartSeconds === null
-        ? '—'
-        : `+${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`,
-      t.onCriticalPath ? 'yes' : '',
-    ]),
+    summary.targets.map((t) => buildTargetCells(t, { withPlannedNode: false })),
   );
   const nodes = table(
     ['node', 'builder', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],
@@ -84,23 +71,9 @@ export function renderSummaryHtml(model: DataFile): string {
       sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
     ],
   );
-  const r = summary.registry;
   const registry = table(
     ['registry writes', 'bytes', 'blobs', 'manifests'],
-    [
-      [
-        'cache',
-        formatBytes(r.cache.bytesWritten),
-        String(r.cache.blobsWritten),
-        String(r.cache.manifestsWritten),
-      ],
-      [
-        'image',
-        formatBytes(r.image.bytesWritten),
-        String(r.image.blobsWritten),
-        String(r.image.manifestsWritten),
-      ],
-    ],
+    buildRegistryRows(summary.registry),
   );
   const streams = table(
     ['stream', 'bytes', 'lines', 'records', 'skipped', 'rejected'],

@@ -1,0 +1,40 @@
+import type { Summary, TargetSummary } from './data-file.js';
+import { formatBytes, formatDuration } from './format-units.js';
+
+// Table cells (plain text) that report.md and the page's summary tables share, so both show the same figures.
+
+export interface TargetCellsOptions {
+  /** Put the planned node before the planned start → finish (report.md has no separate planned-node column). */
+  withPlannedNode: boolean;
+}
+
+/** target, node, status, build, total, gap, upload, uploaded, cached steps, planned, critical. */
+export function buildTargetCells(t: TargetSummary, { withPlannedNode }: TargetCellsOptions): string[] {
+  const planned =
+    t.plannedStartSeconds === null
+      ? '—'
+      : `${withPlannedNode ? `${t.plannedNode ?? ''} ` : ''}+${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`;
+  return [
+    t.target,
+    t.node,
+    t.status,
+    formatDuration(t.buildSeconds),
+    formatDuration(t.totalSeconds),
+    formatDuration(t.exportSeconds),
+    formatDuration(t.uploadSeconds),
+    formatBytes(t.uploadBytes),
+    `${t.cachedSteps}/${t.totalSteps}`,
+    planned,
+    t.onCriticalPath ? 'yes' : '',
+  ];
+}
+
+/** One row per side (cache, image): kind, bytes written, blobs, manifests. */
+export function buildRegistryRows(registry: Summary['registry']): string[][] {
+  return (['cache', 'image'] as const).map((kind) => [
+    kind,
+    formatBytes(registry[kind].bytesWritten),
+    String(registry[kind].blobsWritten),
+    String(registry[kind].manifestsWritten),
+  ]);
+}
