@@ -4,6 +4,7 @@ import { createTiming, evaluateOrder, findCriticalChain, type Timing } from './e
 import { invert, type Placement } from './list-schedule.js';
 import { createProblem, type CostInput, type PlanProblem } from './problem.js';
 import { createRandom } from './random.js';
+import { createIdleAdder, toReadyIntervals } from './split-idle.js';
 
 // A discrete-event simulator for fixed per-node queues under the cost model. Each node runs its queue in order;
 // a target starts when its node is free and everything it waits for has finished. Idle time is split into
@@ -30,42 +31,12 @@ export interface SimulateIndexedOptions extends Placement {
   duration?: Float64Array;
 }
 
-/** Sorted, merged [from, to) intervals during which at least one target was ready but not started. */
-function toReadyIntervals(problem: PlanProblem, timing: Timing, waitFor: readonly (readonly number[])[]): [number, number][] {
-  const spans: [number, number][] = [];
-  for (let j = 0; j < problem.n; j++) {
-    let readyAt = 0;
-    for (const d of waitFor[j]!) readyAt = Math.max(readyAt, timing.finish[d]!);
-    if (timing.start[j]! > readyAt) spans.push([readyAt, timing.start[j]!]);
-  }
-  spans.sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const span of spans) {
-    const last = merged[merged.length - 1];
-    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
-    else merged.push([...span]);
-  }
-  return merged;
-}
-
-function overlapSeconds(from: number, to: number, intervals: readonly [number, number][]): number {
-  let total = 0;
-  for (const [a, b] of intervals) total += Math.max(0, Math.min(to, b) - Math.max(from, a));
-  return total;
-}
-
 function toUsage(problem: PlanProblem, sim: Omit<IndexedSimulation, 'usage' | 'criticalChain'>, placement: SimulateIndexedOptions): NodeUsage[] {
-  const ready = toReadyIntervals(problem, sim.timing, placement.waitFor);
+  const ready = toReadyIntervals({ start: sim.timing.start, finish: sim.timing.finish, deps: placement.waitFor });
   return problem.nodes.map((_, i) => {
     const usage: NodeUsage = { busySeconds: 0, idleSeconds: 0, dependencyWaitSeconds: 0, placementLossSeconds: 0 };
     let free = 0;
-    const addIdle = (from: number, to: number) => {
-      if (to <= from) return;
-      const loss = overlapSeconds(from, to, ready);
-      usage.idleSeconds += to - from;
-      usage.placementLossSeconds += loss;
-      usage.dependencyWaitSeconds += to - from - loss;
-    };
+    const addIdle = createIdleAdder(usage, ready);
     for (const j of placement.order) {
       if (placement.assign[j] !== i) continue;
       addIdle(free, sim.timing.start[j]!);
