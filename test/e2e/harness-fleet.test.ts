@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxTargets, findFleetBlocker, startFleet, type RunningFleet } from '../fleet/index.js';
 import { createTempDir } from '../helpers/daemons/index.js';
-import { expectedRunFiles, fetchManifestBytes, readData, readLines, readRun, readTruth, runDirOf, spawnCli } from './harness-helpers.js';
+import { expectedRunFiles, fetchManifestBytes, formatUploadTable, isWithin, readData, readLines, readRun, readTruth, runDirOf, spawnCli } from './harness-helpers.js';
 
 // cold and warm on the fleet in a box (4 nodes, kiln WiFi-like): complete run dirs, figures against what the
 // box injected, namespace and sccache isolation, and costs derived from traces. Placement: harness-placement.test.ts.
@@ -39,8 +39,6 @@ async function runHarness(name: string, args: string[]): Promise<string> {
   return runs[name];
 }
 
-const within = (measured: number, injected: number, share: number) => Math.abs(measured - injected) <= share * injected;
-
 describe('cold and warm on the fleet in a box', () => {
   it('cold: finishes with a complete run dir, writing only into the coldrun namespace and its own sccache prefix', async () => {
     const runDir = await runHarness('cold', ['cold']);
@@ -59,14 +57,19 @@ describe('cold and warm on the fleet in a box', () => {
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.filter((line) => !String(line.uri).startsWith(`/sccache/${run.sccachePrefix}/`))).toEqual([]);
     const data = readData(runDir);
-    for (const [target, truth] of readTruth(box().fleet, run)) {
+    const truths = readTruth(box().fleet, run);
+    console.log(`cold run, upload seconds:\n  ${formatUploadTable(data.summary.targets, truths)}`);
+    expect([...truths.keys()].sort()).toEqual([...boxTargets].sort());
+    for (const [target, truth] of truths) {
       expect(truth.cacheUploadedBytes).toBe(0);
-      const summary = data.summary.targets.find((entry) => entry.target === target);
-      expect(summary?.uploadBytes).toBe(truth.imageUploadedBytes + (await fetchManifestBytes(box().fleet, 'rocm-coldrun', target, false)));
+      const summary = data.summary.targets.find((entry) => entry.target === target)!;
+      expect(summary.uploadBytes).toBe(truth.imageUploadedBytes + (await fetchManifestBytes(box().fleet, 'rocm-coldrun', target, false)));
+      expect(truth.uploadSeconds).toBeGreaterThan(0);
+      expect(isWithin(summary.uploadSeconds, truth.uploadSeconds, 0.1), `${target}: upload ${summary.uploadSeconds} s vs the box's ${truth.uploadSeconds} s`).toBe(true);
     }
   });
 
-  it('warm: caches on and pushed; the export appears as upload, bytes exact, build seconds within 10% of the steps the box ran', async () => {
+  it('warm: caches on and pushed; the export appears as upload, bytes exact, build and upload seconds within 10% of what the box did', async () => {
     const runDir = await runHarness('warm', ['warm']);
     const run = readRun(runDir);
     expect(run).toMatchObject({ harness: 'warm', mode: 'warm', namespace: 'rocm', sccachePrefix: 'rocm/gfx1201', status: 'completed' });
@@ -78,13 +81,17 @@ describe('cold and warm on the fleet in a box', () => {
     for (const summary of data.summary.targets) {
       const injected = truth.get(summary.target)!;
       const stepsSeconds = injected.buildStepsMs / 1000;
-      table.push(`${summary.target} on ${injected.node}: build ${summary.buildSeconds.toFixed(2)} s (steps the box ran ${stepsSeconds.toFixed(2)}, nominal ${injected.injectedBuildSeconds}), upload ${summary.uploadSeconds.toFixed(2)} s (injected ${injected.injectedUploadSeconds.toFixed(2)}), bytes ${summary.uploadBytes} (truth ${injected.imageUploadedBytes + injected.cacheUploadedBytes})`);
+      table.push(`${summary.target} on ${injected.node}: build ${summary.buildSeconds.toFixed(2)} s (steps the box ran ${stepsSeconds.toFixed(2)}, nominal ${injected.injectedBuildSeconds}), upload ${summary.uploadSeconds.toFixed(3)} s (box ${injected.uploadSeconds.toFixed(3)}, bytes ÷ link ${injected.linkUploadSeconds.toFixed(3)}), bytes ${summary.uploadBytes} (truth ${injected.imageUploadedBytes + injected.cacheUploadedBytes})`);
       expect(injected.cacheUploadedBytes).toBeGreaterThan(0);
       expect(summary.uploadsWithoutSize).toBe(0);
       const manifestBytes = await fetchManifestBytes(box().fleet, 'rocm', summary.target, true);
       expect(summary.uploadBytes).toBe(injected.imageUploadedBytes + injected.cacheUploadedBytes + manifestBytes);
-      if (stepsSeconds >= 5) expect(within(summary.buildSeconds, stepsSeconds, 0.1), table.at(-1)).toBe(true);
+      // The export is a real upload: the cache blobs' PUTs are in the box's upload spans and in the report's.
+      expect(injected.uploadSpansMs.length).toBeGreaterThan(0);
+      expect(isWithin(summary.uploadSeconds, injected.uploadSeconds, 0.1), table.at(-1)).toBe(true);
+      if (stepsSeconds >= 5) expect(isWithin(summary.buildSeconds, stepsSeconds, 0.1), table.at(-1)).toBe(true);
     }
+    expect(truth.size).toBe(data.summary.targets.length);
     console.log(`warm run vs injected truth:\n  ${table.join('\n  ')}`);
   });
 

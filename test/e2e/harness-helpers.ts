@@ -36,9 +36,13 @@ export interface TruthEntry {
   imageUploadedBytes: number;
   cacheUploadedBytes: number;
   buildStepsMs: number;
+  /** [startMs, endMs] of every upload request the box made for the target (blob POST/PUT, manifest PUT). */
+  uploadSpansMs: [number, number][];
+  /** Union of uploadSpansMs in seconds: what the box injected, by data.json's definition of uploadSeconds. */
+  uploadSeconds: number;
   injectedBuildSeconds: number;
-  /** image + cache bytes over the node's shaped link. */
-  injectedUploadSeconds: number;
+  /** image + cache bytes over the node's shaped link: theory, printed for information. */
+  linkUploadSeconds: number;
 }
 
 /** What the box did for each target of a run, from the double's history records (its injected truth). */
@@ -49,15 +53,20 @@ export function readTruth(fleet: RunningFleet, run: RunFile): Map<string, TruthE
     if (outcome.status !== 'ok' || !outcome.buildRef) continue;
     const id = outcome.buildRef.split('/').at(-1) ?? '';
     const record = JSON.parse(readFileSync(path.join(state.stateDir, 'history', outcome.node, `${id}.json`), 'utf8')) as {
-      truth: { imageUploadedBytes: number; cacheUploadedBytes: number; buildStepsMs: number };
+      truth: { imageUploadedBytes: number; cacheUploadedBytes: number; buildStepsMs: number; uploadSpansMs: [number, number][]; uploadSeconds: number };
     };
     const linkMbps = run.nodes.find((node) => node.name === outcome.node)?.linkMbps ?? 1;
     const bytes = record.truth.imageUploadedBytes + record.truth.cacheUploadedBytes;
+    const { imageUploadedBytes, cacheUploadedBytes, buildStepsMs, uploadSpansMs, uploadSeconds } = record.truth;
     truth.set(target, {
       node: outcome.node,
-      ...record.truth,
+      imageUploadedBytes,
+      cacheUploadedBytes,
+      buildStepsMs,
+      uploadSpansMs,
+      uploadSeconds,
       injectedBuildSeconds: state.targets[target]?.buildSeconds ?? Number.NaN,
-      injectedUploadSeconds: bytes / (linkMbps * 1e6),
+      linkUploadSeconds: bytes / (linkMbps * 1e6),
     });
   }
   return truth;
@@ -91,4 +100,24 @@ export function expectedRunFiles(targets: readonly string[]): string[] {
     'samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'run.json', 'plan.json', 'data.json', 'report.md', 'index.html', 'run.log',
     ...targets.flatMap((target) => [`trace-${target}.json`, `status-${target}.jsonl`]),
   ];
+}
+
+/** data.json rounds seconds to 3 digits: ±0.5 ms of the figure is rounding, not measurement. */
+const ROUNDING_SECONDS = 0.0005;
+
+/** Whether a data.json figure is within `share` of the truth (plus data.json's rounding). */
+export function isWithin(reported: number, truth: number, share: number): boolean {
+  return Math.abs(reported - truth) <= share * truth + ROUNDING_SECONDS;
+}
+
+/** One line per target: the report's upload seconds, the box's truth, and bytes ÷ link (theory, information only). */
+export function formatUploadTable(targets: readonly { target: string; node: string; uploadSeconds: number }[], truth: ReadonlyMap<string, TruthEntry>): string {
+  return targets
+    .map((summary) => {
+      const entry = truth.get(summary.target);
+      if (!entry) return `${summary.target} on ${summary.node}: ${summary.uploadSeconds.toFixed(3)} s (no truth: not ok)`;
+      const off = entry.uploadSeconds > 0 ? ` (${(((summary.uploadSeconds - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(1)} %)` : '';
+      return `${summary.target} on ${summary.node}: report ${summary.uploadSeconds.toFixed(3)} s, box ${entry.uploadSeconds.toFixed(3)} s${off}, bytes ÷ link ${entry.linkUploadSeconds.toFixed(3)} s`;
+    })
+    .join('\n  ');
 }

@@ -34,7 +34,26 @@ export interface TargetRun {
     cacheUploadedBytes: number;
     buildStepsMs: number;
     layerCacheHit: boolean;
+    /** [startMs, endMs] (epoch) of each upload request of the image push and cache export, as measured around it. */
+    uploadSpansMs: [number, number][];
+    /** Union of uploadSpansMs in seconds: the definition data.json's `uploadSeconds` uses. */
+    uploadSeconds: number;
   };
+}
+
+/** Total length of the union of intervals (overlaps counted once), like the report's `totalLengthMs`. */
+export function toUnionMs(intervals: readonly (readonly [number, number])[]): number {
+  const sorted = intervals.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let total = 0;
+  let [from, to] = [Number.NaN, Number.NaN];
+  for (const [start, end] of sorted) {
+    if (start <= to) to = Math.max(to, end);
+    else {
+      if (to > from) total += to - from;
+      [from, to] = [start, end];
+    }
+  }
+  return to > from ? total + (to - from) : total;
 }
 
 export const revisionAnnotation = 'org.rocm-perf.fleet.revision';

@@ -1,6 +1,6 @@
 // One target's solve: Control/Solve spans, internal loads, the layer-cache decision, the stage steps, image
 // export/push, cache export; then its history record and metadata entry.
-import { defaultTargetCost, createSolveId, type BuildEnv, type TargetRun } from './build-context.js';
+import { defaultTargetCost, createSolveId, toUnionMs, type BuildEnv, type TargetRun } from './build-context.js';
 import { runInternalSteps, runStageSteps } from './build-steps.js';
 import { exportCache, exportImage, fetchLayerCache, type ImageResult } from './export-results.js';
 import { SpanKind } from './spans.js';
@@ -37,7 +37,7 @@ function startRun(env: BuildEnv, name: string, target: BakeTarget): TargetRun {
     solveSpan: server,
     steps: { total: 0, completed: 0, cached: 0 },
     materials: [],
-    truth: { sccache: { requests: 0, hits: 0, misses: 0, writes: 0 }, imageUploadedBytes: 0, cacheUploadedBytes: 0, buildStepsMs: 0, layerCacheHit: false },
+    truth: { sccache: { requests: 0, hits: 0, misses: 0, writes: 0 }, imageUploadedBytes: 0, cacheUploadedBytes: 0, buildStepsMs: 0, layerCacheHit: false, uploadSpansMs: [], uploadSeconds: 0 },
   };
 }
 
@@ -67,7 +67,7 @@ function toRecord(env: BuildEnv, run: TargetRun, error: string | undefined): His
     numCachedSteps: run.steps.cached,
     materials: run.materials,
     exporters: run.target.output ?? [],
-    truth: run.truth,
+    truth: { ...run.truth, uploadSeconds: toUnionMs(run.truth.uploadSpansMs) / 1000 },
   };
 }
 

@@ -99,7 +99,7 @@ export async function exportImage(env: BuildEnv, run: TargetRun, layerCacheHit: 
   layersSpan.end();
   const [config, ...layers] = blobs as [Blob, ...Blob[]];
   const manifest = toManifest(run, config, layers);
-  const context: PushContext = { userAgent: env.userAgent, trace: { recorder: env.recorder, parent: span } };
+  const context: PushContext = { userAgent: env.userAgent, trace: { recorder: env.recorder, parent: span }, uploads: run.truth.uploadSpansMs };
   if (push) {
     const pushStarted = nowMs();
     for (const tag of tags) {
@@ -128,7 +128,7 @@ export async function exportCache(env: BuildEnv, run: TargetRun, layerCache: Fet
       ...createLayerBlobs(run.cost.cacheBytes, [0.7, 0.3]),
     ];
     const [config, ...layers] = blobs as [Blob, ...Blob[]];
-    const context: PushContext = { userAgent: env.userAgent, trace: { recorder: env.recorder, parent: run.solveSpan } };
+    const context: PushContext = { userAgent: env.userAgent, trace: { recorder: env.recorder, parent: run.solveSpan }, uploads: run.truth.uploadSpansMs };
     const writeStarted = nowMs();
     run.truth.cacheUploadedBytes += await pushBlobs(entry.ref, blobs, context);
     for (const layer of layers) env.progress.status({ vertex: digest, id: `writing layer ${layer.descriptor.digest}`, startedMs: writeStarted, completedMs: nowMs() });

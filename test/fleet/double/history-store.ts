@@ -32,6 +32,10 @@ export const HistoryRecordSchema = z.strictObject({
     cacheUploadedBytes: z.number().int(),
     buildStepsMs: z.number(),
     layerCacheHit: z.boolean(),
+    /** [startMs, endMs] of each upload request (blob POST/PUT, manifest PUT) of the push and the cache export. */
+    uploadSpansMs: z.array(z.tuple([z.number(), z.number()])),
+    /** Union of uploadSpansMs, seconds. */
+    uploadSeconds: z.number(),
   }),
 });
 

@@ -23,7 +23,11 @@ export interface RegistryTrace {
 export interface PushContext {
   userAgent: string;
   trace?: RegistryTrace | undefined;
+  /** Collects [startMs, endMs] of every upload request (blob POST and PUT, manifest PUT): the box's upload truth. */
+  uploads?: [number, number][] | undefined;
 }
+
+const recordUpload = (context: PushContext, result: HttpCallResult) => context.uploads?.push([result.startMs, result.endMs]);
 
 export const toDigest = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -58,10 +62,12 @@ export async function pushBlob(ref: ImageRef, content: Buffer, context: PushCont
   const head = await httpCall({ method: 'HEAD', url: toRegistryUrl(ref, 'blobs', digest), userAgent: context.userAgent, trace: context.trace });
   if (head.status === 200) return { digest, uploaded: false };
   const post = await httpCall({ method: 'POST', url: toRegistryUrl(ref, 'uploads'), userAgent: context.userAgent, trace: context.trace });
+  recordUpload(context, post);
   expectStatus(post, [202], `POST ${ref.repository} blob upload`);
   const location = new URL(String(post.headers.location ?? ''), `http://${ref.host}`);
   location.searchParams.set('digest', digest);
   const put = await httpCall({ method: 'PUT', url: location.href, body: content, headers: { 'content-type': 'application/octet-stream' }, userAgent: context.userAgent, trace: context.trace });
+  recordUpload(context, put);
   expectStatus(put, [201], `PUT ${ref.repository} blob ${digest}`);
   return { digest, uploaded: true };
 }
@@ -75,6 +81,7 @@ export async function hasBlob(ref: ImageRef, digest: string, context: PushContex
 export async function putManifest(refText: string, body: Buffer, mediaType: string, context: PushContext): Promise<string> {
   const ref = parseImageRef(refText);
   const put = await httpCall({ method: 'PUT', url: toRegistryUrl(ref, 'manifests'), body, headers: { 'content-type': mediaType }, userAgent: context.userAgent, trace: context.trace });
+  recordUpload(context, put);
   expectStatus(put, [201], `PUT manifest ${refText}`);
   return toDigest(body);
 }
