@@ -1,5 +1,6 @@
 import { UsageError } from '../shared/errors.js';
 import { toIdleSplit, type NodeIdle } from './split-idle.js';
+import { toTopologicalOrder } from './topological-order.js';
 
 // Critical path with drag over a REALISED schedule (a recorded run, or a simulation): which chain of targets set
 // the makespan, across nodes (dependency edges AND same-node queue edges), and for each target on it the drag:
@@ -131,19 +132,9 @@ function toIndexed(schedule: RealisedSchedule): Indexed {
 
 function toConstraintOrder({ names, deps, prevOnNode }: Omit<Indexed, 'order'>): number[] {
   const before = deps.map((list, j) => (prevOnNode[j]! >= 0 ? [...list, prevOnNode[j]!] : list));
-  const after = names.map(() => [] as number[]);
-  before.forEach((list, j) => list.forEach((d) => after[d]!.push(j)));
-  const waiting = before.map((list) => list.length);
-  const ready = waiting.flatMap((count, j) => (count === 0 ? [j] : []));
-  const order: number[] = [];
-  while (ready.length > 0) {
-    const j = ready.pop()!;
-    order.push(j);
-    for (const k of after[j]!) if (--waiting[k]! === 0) ready.push(k);
-  }
+  const { order, stuck } = toTopologicalOrder(before, names.length);
   if (order.length < names.length) {
-    const stuck = names.filter((_, j) => waiting[j]! > 0);
-    throw new UsageError(`cannot analyse the schedule: queue order and dependencies form a cycle among ${stuck.join(', ')}`);
+    throw new UsageError(`cannot analyse the schedule: queue order and dependencies form a cycle among ${stuck.map((j) => names[j]!).join(', ')}`);
   }
   return order;
 }

@@ -1,10 +1,11 @@
 import { UsageError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
 import { createTiming, evaluateOrder, findCriticalChain, type Timing } from './evaluate-order.js';
-import { invert, type Placement } from './list-schedule.js';
+import type { Placement } from './list-schedule.js';
 import { createProblem, type CostInput, type PlanProblem } from './problem.js';
 import { createRandom } from './random.js';
 import { createIdleAdder, toReadyIntervals } from './split-idle.js';
+import { toTopologicalOrder } from './topological-order.js';
 
 // A discrete-event simulator for fixed per-node queues under the cost model. Each node runs its queue in order;
 // a target starts when its node is free and everything it waits for has finished. Idle time is split into
@@ -119,18 +120,10 @@ function toAssignment(problem: PlanProblem, queues: SimulatePlanOptions['queues'
 function toExecutionOrder(problem: PlanProblem, queueOf: number[][], waitFor: readonly (readonly number[])[]): number[] {
   const before = waitFor.map((list) => [...list]);
   for (const queue of queueOf) queue.forEach((j, k) => k > 0 && before[j]!.push(queue[k - 1]!));
-  const after = invert(before, problem.n);
-  const waiting = before.map((list) => list.length);
-  const ready = waiting.flatMap((count, j) => (count === 0 ? [j] : []));
-  const order: number[] = [];
-  while (ready.length > 0) {
-    const j = ready.pop()!;
-    order.push(j);
-    for (const k of after[j]!) if (--waiting[k]! === 0) ready.push(k);
-  }
+  const { order, stuck } = toTopologicalOrder(before, problem.n);
   if (order.length < problem.n) {
-    const stuck = problem.names.filter((_, j) => waiting[j]! > 0);
-    throw new UsageError(`the queues deadlock: ${stuck.join(', ')} wait on each other across nodes`, { hint: 're-run `rocm-perf plan`' });
+    const names = stuck.map((j) => problem.names[j]!);
+    throw new UsageError(`the queues deadlock: ${names.join(', ')} wait on each other across nodes`, { hint: 're-run `rocm-perf plan`' });
   }
   return order;
 }
