@@ -1,31 +1,21 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTraceProblems, PerfettoTraceSchema } from '../../src/export/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { assertCliBuilt, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `rocm-perf export --perfetto` as users run it: the built CLI (bin/rocm-perf.js) on generated run dirs.
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 let temp: TempDir;
 
 function runExport(args: string[]) {
-  return execa(process.execPath, [bin, 'export', ...args], {
-    reject: false,
-    cwd: temp.path,
-    env: { NO_COLOR: '1', PERF_ROOT: temp.path },
-    extendEnv: true,
-  });
+  return runBuiltCli(['export', ...args], { root: temp.path });
 }
 
 beforeAll(async () => {
-  await stat(path.join(repoRoot, 'dist/cli.js')).catch(() => {
-    throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  });
+  await assertCliBuilt();
   temp = createTempDir('export-e2e');
   const common = {
     nodeCount: 3,
