@@ -1,25 +1,20 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportModel, readRunInputs, serialiseModel } from '../../src/report/index.js';
-import { startServer, type RunningServer } from '../../src/serve/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
 
 // serve's trends page on 127.0.0.1 over a temp runs root: linked from `/`, one section per harness, the latest
 // warm run's doubled makespan flagged, an unreadable run named, a symlinked run outside the root left out.
 
 let temp: TempDir;
 let outside: TempDir;
-let server: RunningServer;
-let client: Client;
+let served: ServedRoot;
 const WARM = ['20260301T000000Z', '20260302T000000Z', '20260303T000000Z', '20260304T000000Z'];
 
-async function get(pathname: string) {
-  const response = await client.request({ path: pathname, method: 'GET' });
-  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
-}
+const get = (pathname: string): ReturnType<ServedRoot['get']> => served.get(pathname);
 
 beforeAll(async () => {
   temp = createTempDir('serve-trends');
@@ -53,13 +48,11 @@ beforeAll(async () => {
     seed: 7,
   });
   await symlink(path.join(outside.path, 'evil'), path.join(temp.path, '20991231T000000Z'));
-  server = await startServer({ root: temp.path, bind: '127.0.0.1', port: 0 });
-  client = new Client(server.url.replace(/\/$/, ''));
+  served = await startServedRoot({ root: temp.path, bind: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
-  await client?.close();
-  await server?.close();
+  await served?.close();
   temp?.remove();
   outside?.remove();
 });

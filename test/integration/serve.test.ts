@@ -2,13 +2,12 @@ import { appendFile, copyFile, cp, mkdir, readFile, symlink, writeFile } from 'n
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
-import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/serve/index.js';
 import { DataFileSchema } from '../../src/report/data-file.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
 
 // `serve` on 127.0.0.1 with a temp runs root: traversal in every spelling, wrong methods, slow headers, ETags,
 // and a run dir being written while it is polled.
@@ -16,18 +15,8 @@ import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 const STAMP = '20260314T092000Z';
 let temp: TempDir;
 let outside: TempDir;
-let server: RunningServer;
-let client: Client;
-
-async function get(pathname: string, init: { method?: string; headers?: Record<string, string> } = {}) {
-  const response = await client.request({
-    path: pathname,
-    method: init.method ?? 'GET',
-    headers: init.headers,
-  });
-  const body = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, body };
-}
+let served: ServedRoot;
+const get: ServedRoot['get'] = (pathname, init) => served.get(pathname, init);
 
 beforeAll(async () => {
   await buildPageBundle();
@@ -49,7 +38,7 @@ beforeAll(async () => {
   await mkdir(path.join(outside.path, 'evil-run'));
   await writeFile(path.join(outside.path, 'evil-run', 'samples.jsonl'), '');
   await symlink(path.join(outside.path, 'evil-run'), path.join(temp.path, '20991231T000000Z'));
-  server = await startServer({
+  served = await startServedRoot({
     root: temp.path,
     bind: '127.0.0.1',
     port: 0,
@@ -57,12 +46,10 @@ beforeAll(async () => {
     headersTimeoutMs: 1000,
     requestTimeoutMs: 5000,
   });
-  client = new Client(server.url.replace(/\/$/, ''));
 });
 
 afterAll(async () => {
-  await client?.close();
-  await server?.close();
+  await served?.close();
   temp?.remove();
   outside?.remove();
 });
@@ -98,7 +85,7 @@ describe('serve: what it serves', () => {
     const again = await get(`/runs/${STAMP}/data.json`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
-    const gzipped = await client.request({
+    const gzipped = await served.client.request({
       path: `/runs/${STAMP}/data.json`,
       method: 'GET',
       headers: { 'accept-encoding': 'gzip' },
@@ -144,7 +131,7 @@ describe('serve: read-only and timeouts', () => {
   });
 
   it('drops a client that sends its headers too slowly', async () => {
-    const url = new URL(server.url);
+    const url = new URL(served.server.url);
     const started = Date.now();
     const outcome = await new Promise<string>((resolve) => {
       const socket = connect(Number(url.port), url.hostname, () =>

@@ -1,0 +1,36 @@
+import { Client } from 'undici';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/serve/index.js';
+
+// `serve` started for a test on the options given (loopback, port 0), with an undici client on it and a `get`
+// that reads the whole body. close() closes the client, then the server.
+
+export interface ServedRoot {
+  server: RunningServer;
+  client: Client;
+  get: (
+    pathname: string,
+    init?: { method?: string; headers?: Record<string, string> },
+  ) => Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
+  close: () => Promise<void>;
+}
+
+export async function startServedRoot(options: ServeOptions): Promise<ServedRoot> {
+  const server = await startServer(options);
+  const client = new Client(server.url.replace(/\/$/, ''));
+  return {
+    server,
+    client,
+    async get(pathname, init = {}) {
+      const response = await client.request({
+        path: pathname,
+        method: init.method ?? 'GET',
+        headers: init.headers,
+      });
+      return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+    },
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
