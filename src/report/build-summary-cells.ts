@@ -1,5 +1,5 @@
-import type { Summary, TargetSummary } from './data-file.js';
-import { formatBytes, formatDuration } from './format-units.js';
+import type { NodeSummary, Summary, TargetSummary } from './data-file.js';
+import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
 // Table cells (plain text) that report.md and the page's summary tables share, so both show the same figures.
 
@@ -26,6 +26,27 @@ export function buildTargetCells(t: TargetSummary, { withPlannedNode }: TargetCe
     `${t.cachedSteps}/${t.totalSteps}`,
     planned,
     t.onCriticalPath ? 'yes' : '',
+  ];
+}
+
+export interface NodeCellsOptions {
+  /** Add the number of targets the node ran after its builder (report.md). */
+  withTargetCount: boolean;
+}
+
+/** node, builder, [targets,] busy, idle, utilisation, CPU mean, CPU peak, memory peak, scrape gaps. */
+export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOptions): string[] {
+  return [
+    n.node,
+    n.builder,
+    ...(withTargetCount ? [String(n.targets.length)] : []),
+    formatDuration(n.busySeconds),
+    formatDuration(n.idleSeconds),
+    formatPct(n.utilisationPct),
+    formatPct(n.cpuMeanPct),
+    formatPct(n.cpuPeakPct),
+    formatPct(n.memPeakPct),
+    String(n.sampleGaps),
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { DataFile, SccacheCounts, TargetSummary } from './data-file.js';
-import { buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
+import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
@@ -145,18 +145,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
         'memory peak',
         'scrape gaps',
       ],
-      summary.nodes.map((n) => [
-        n.node,
-        n.builder,
-        String(n.targets.length),
-        formatDuration(n.busySeconds),
-        formatDuration(n.idleSeconds),
-        formatPct(n.utilisationPct),
-        formatPct(n.cpuMeanPct),
-        formatPct(n.cpuPeakPct),
-        formatPct(n.memPeakPct),
-        String(n.sampleGaps),
-      ]),
+      summary.nodes.map((n) => buildNodeCells(n, { withTargetCount: true })),
     ),
     '',
     `## Compiler cache traffic (${h}, prefix \`${summary.sccache.prefix ?? 'unknown: all prefixes counted'}\`)`,

@@ -1,6 +1,6 @@
 import type { DataFile, SccacheCounts } from './data-file.js';
-import { buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
-import { formatBytes, formatDuration, formatPct } from './format-units.js';
+import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
+import { formatBytes, formatDuration } from './format-units.js';
 
 // The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
 // data.json update, so both always agree. Pure; every value is escaped.
@@ -43,17 +43,7 @@ export function renderSummaryHtml(model: DataFile): string {
   );
   const nodes = table(
     ['node', 'builder', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],
-    summary.nodes.map((n) => [
-      n.node,
-      n.builder,
-      formatDuration(n.busySeconds),
-      formatDuration(n.idleSeconds),
-      formatPct(n.utilisationPct),
-      formatPct(n.cpuMeanPct),
-      formatPct(n.cpuPeakPct),
-      formatPct(n.memPeakPct),
-      String(n.sampleGaps),
-    ]),
+    summary.nodes.map((n) => buildNodeCells(n, { withTargetCount: false })),
   );
   const sccacheRow = (who: string, c: SccacheCounts): string[] => [
     who,
