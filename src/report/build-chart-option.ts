@@ -17,6 +17,7 @@ import {
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
 import { buildTimeExtent } from './build-plan-marks.js';
 import { formatBytes, formatDuration } from './format-units.js';
+import { escapeHtml } from './render-summary-html.js';
 
 // data.json model → ONE ECharts option, used for the SVG (server-side render) and by the page. One time axis
 // (two linked x axes drawn as one: the Gantt's and the usage plot's, same range, labels once); a lane per node;
@@ -195,10 +196,6 @@ function buildInteraction(model: DataFile): Partial<EChartsOption> {
       { type: 'slider', xAxisIndex: [0, 1], filterMode: 'weakFilter', bottom: 12, height: 22 },
     ],
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function renderTooltip(model: DataFile, params: TooltipComponentFormatterCallbackParams): string {
