@@ -16,6 +16,8 @@ export interface BoxFleetNode {
   address: string;
   /** The box's shaped upload rate in MB/s (scenario × linkScale). */
   linkMbps: number;
+  /** Compile speed (fleet.yaml `speed`, honoured by the double); default 1. */
+  speed?: number;
   nodeExporterUrl: string;
   ssh: { host: string; port: number; user: 'root'; identityFile: string };
 }
@@ -81,6 +83,7 @@ export function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string
       name: node.name,
       builder: node.name,
       link_mbps: node.linkMbps,
+      ...(node.speed !== undefined && node.speed !== 1 ? { speed: node.speed } : {}),
       node_exporter: node.nodeExporterUrl,
       ssh: toSsh(node.ssh),
       address: node.address,
@@ -112,7 +115,7 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
     runId: options.runId,
     stateDir: path.join(options.dir, 'double'),
     defaultBuilder: options.nodes[0]?.name ?? 'forge',
-    builders: Object.fromEntries(options.nodes.map((n) => [n.name, { netns: n.netns, node: `${n.name}0`, address: n.address }])),
+    builders: Object.fromEntries(options.nodes.map((n) => [n.name, { netns: n.netns, node: `${n.name}0`, address: n.address, speed: n.speed ?? 1 }])),
     sccacheUrl: options.services.sccacheUrl,
     registryUrl: options.services.registryUrl,
     bakeDefinitionPath: paths.bakePrintPath,

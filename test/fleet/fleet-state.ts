@@ -1,51 +1,54 @@
 // The state file the fleet writes for the `docker` double (env ROCM_PERF_FLEET_STATE). Read back through zod.
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+// zod/mini, not zod: the `docker` double bundles this file, and classic zod's 750 KB cost every call ~0.1 s of start-up.
+import * as z from 'zod/mini';
 
 export const fleetStateEnvVar = 'ROCM_PERF_FLEET_STATE';
 
 export const BuilderStateSchema = z.strictObject({
   /** Network namespace the builder's work runs in. */
-  netns: z.string().min(1),
+  netns: z.string().check(z.minLength(1)),
   /** BuildKit node name, `<builder>0`. */
-  node: z.string().min(1),
+  node: z.string().check(z.minLength(1)),
   /** The node's address on the fleet bridge. */
-  address: z.string().min(1),
+  address: z.string().check(z.minLength(1)),
+  /** Compile speed (fleet.yaml `speed`): the double's stage steps take buildSeconds ÷ speed on this builder. */
+  speed: z._default(z.number().check(z.positive()), 1),
 });
 
 export const TargetStateSchema = z.strictObject({
   /** Scaled compile seconds of the target (all sccache misses, nothing layer-cached). */
-  buildSeconds: z.number().nonnegative(),
+  buildSeconds: z.number().check(z.nonnegative()),
   /** Bytes the image push uploads (layers + config + manifest, roughly). */
-  imageBytes: z.number().int().nonnegative(),
+  imageBytes: z.int().check(z.nonnegative()),
   /** Bytes the registry cache export uploads. */
-  cacheBytes: z.number().int().nonnegative(),
+  cacheBytes: z.int().check(z.nonnegative()),
   /** Source revision; the layer cache only hits when the cache-from manifest was written for this revision. */
-  revision: z.string().min(1).default('1'),
+  revision: z._default(z.string().check(z.minLength(1)), '1'),
   /** Number of sccache compile units the main RUN step splits into. */
-  compileUnits: z.number().int().positive(),
+  compileUnits: z.int().check(z.positive()),
   /** Size of one sccache entry. */
-  sccacheEntryBytes: z.number().int().positive(),
+  sccacheEntryBytes: z.int().check(z.positive()),
 });
 
 export const FleetStateSchema = z.strictObject({
   version: z.literal(1),
-  runId: z.string().min(1),
+  runId: z.string().check(z.minLength(1)),
   /** Where the double keeps history records and traces. */
-  stateDir: z.string().min(1),
-  defaultBuilder: z.string().min(1),
+  stateDir: z.string().check(z.minLength(1)),
+  defaultBuilder: z.string().check(z.minLength(1)),
   builders: z.record(z.string(), BuilderStateSchema),
   /** sccache WebDAV endpoint (nginx on the bridge), used unless a target passes SCCACHE_WEBDAV_ENDPOINT. */
-  sccacheUrl: z.string().min(1),
+  sccacheUrl: z.string().check(z.minLength(1)),
   /** The registry as clients see it (the Zot-logging proxy). */
-  registryUrl: z.string().min(1),
+  registryUrl: z.string().check(z.minLength(1)),
   /** The bake definition used when no `-f` is given (the box's `--print` JSON). */
-  bakeDefinitionPath: z.string().min(1),
+  bakeDefinitionPath: z.string().check(z.minLength(1)),
   targets: z.record(z.string(), TargetStateSchema),
   /** Fraction of each second the CPU burner spins (1 = a full core). */
-  cpuDutyCycle: z.number().min(0).max(1).default(1),
+  cpuDutyCycle: z._default(z.number().check(z.gte(0), z.lte(1)), 1),
   /** BuildKit version the double claims (decides span attribute keys only in name). */
-  buildkitVersion: z.string().default('v0.27.1'),
+  buildkitVersion: z._default(z.string(), 'v0.27.1'),
 });
 
 export type FleetState = z.output<typeof FleetStateSchema>;

@@ -16,7 +16,7 @@ export function installDockerDouble(binDir: string): string {
   let command: string;
   if (existsSync(esbuild)) {
     const bundle = path.join(binDir, 'docker-double.mjs');
-    execFileSync(esbuild, [entry, '--bundle', '--platform=node', '--format=esm', '--target=node20', `--outfile=${bundle}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(esbuild, [entry, '--bundle', '--minify', '--platform=node', '--format=esm', '--target=node20', `--outfile=${bundle}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'pipe'] });
     command = `exec ${shellQuote(process.execPath)} ${shellQuote(bundle)} "$@"`;
   } else {
     const loader = path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs');

@@ -28,6 +28,8 @@ export interface StartFleetOptions {
   scale?: Partial<BoxScale>;
   /** Fraction of a core the double's CPU burner spins during compile steps (default 1). */
   cpuDutyCycle?: number;
+  /** Per-node compile speed (fleet.yaml `speed`; the double divides build seconds by it). Default 1 everywhere. */
+  nodeSpeeds?: Readonly<Record<string, number>>;
 }
 
 export interface FleetNodeHandle extends BoxFleetNode {
@@ -79,6 +81,8 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
   assertFleetCanStart();
   cleanupStaleLeftovers();
   cleanupStaleFleets();
+  const unknownNodes = Object.keys(options.nodeSpeeds ?? {}).filter((name) => !boxNodes.some((node) => node.name === name));
+  if (unknownNodes.length > 0) throw new Error(`startFleet nodeSpeeds: ${unknownNodes.join(', ')} is not a box node (${boxNodes.map((node) => node.name).join(', ')})`);
   const scale = { ...defaultBoxScale, ...options.scale };
   const runId = createRunId();
   const stoppers: (() => Promise<void> | void)[] = [];
@@ -110,7 +114,8 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       stoppers.push(exporter.stop);
       const sshd = await startSshd({ netns: network.netns, host: network.address, port: 22 });
       stoppers.push(sshd.stop);
-      nodes.push({ name: spec.name, netns: network.netns, address: network.address, linkMbps, nodeExporterUrl: exporter.url, ssh: toSsh(sshd), sshKnownHostsLine: sshd.knownHostsLine, rateBits: network.rateBits });
+      const speed = options.nodeSpeeds?.[spec.name];
+      nodes.push({ name: spec.name, netns: network.netns, address: network.address, linkMbps, ...(speed === undefined ? {} : { speed }), nodeExporterUrl: exporter.url, ssh: toSsh(sshd), sshKnownHostsLine: sshd.knownHostsLine, rateBits: network.rateBits });
     }
     const services = {
       bridgeAddress: host,

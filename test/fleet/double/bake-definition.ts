@@ -1,45 +1,45 @@
 // The bake definition the double reads (the JSON form `bake --print` prints, which bake also accepts as a file),
 // normalised so composable attributes are always flat string maps.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export type Attrs = Record<string, string>;
 
-const Composable = z.array(z.union([z.string(), z.record(z.string(), z.union([z.string(), z.boolean(), z.number()]))])).optional();
-const StringMap = z.record(z.string(), z.string().nullable()).optional();
+const Composable = z.optional(z.array(z.union([z.string(), z.record(z.string(), z.union([z.string(), z.boolean(), z.number()]))])));
+const StringMap = z.optional(z.record(z.string(), z.nullable(z.string())));
 
 export const RawBakeTargetSchema = z.looseObject({
-  description: z.string().optional(),
-  inherits: z.array(z.string()).optional(),
-  annotations: z.array(z.string()).optional(),
+  description: z.optional(z.string()),
+  inherits: z.optional(z.array(z.string())),
+  annotations: z.optional(z.array(z.string())),
   attest: Composable,
-  context: z.string().optional(),
+  context: z.optional(z.string()),
   contexts: StringMap,
-  dockerfile: z.string().optional(),
-  'dockerfile-inline': z.string().optional(),
+  dockerfile: z.optional(z.string()),
+  'dockerfile-inline': z.optional(z.string()),
   args: StringMap,
   labels: StringMap,
-  tags: z.array(z.string()).optional(),
+  tags: z.optional(z.array(z.string())),
   'cache-from': Composable,
   'cache-to': Composable,
-  target: z.string().optional(),
+  target: z.optional(z.string()),
   secret: Composable,
   ssh: Composable,
-  platforms: z.array(z.string()).optional(),
+  platforms: z.optional(z.array(z.string())),
   output: Composable,
-  pull: z.boolean().optional(),
-  'no-cache': z.boolean().optional(),
-  network: z.string().optional(),
-  'no-cache-filter': z.array(z.string()).optional(),
-  'shm-size': z.string().optional(),
-  ulimits: z.array(z.string()).optional(),
-  call: z.string().optional(),
-  entitlements: z.array(z.string()).optional(),
+  pull: z.optional(z.boolean()),
+  'no-cache': z.optional(z.boolean()),
+  network: z.optional(z.string()),
+  'no-cache-filter': z.optional(z.array(z.string())),
+  'shm-size': z.optional(z.string()),
+  ulimits: z.optional(z.array(z.string())),
+  call: z.optional(z.string()),
+  entitlements: z.optional(z.array(z.string())),
   'extra-hosts': StringMap,
 });
 
 export const RawBakeDefinitionSchema = z.looseObject({
-  group: z.record(z.string(), z.looseObject({ description: z.string().optional(), targets: z.array(z.string()).default([]) })).optional(),
-  target: z.record(z.string(), RawBakeTargetSchema).default({}),
+  group: z.optional(z.record(z.string(), z.looseObject({ description: z.optional(z.string()), targets: z._default(z.array(z.string()), []) }))),
+  target: z._default(z.record(z.string(), RawBakeTargetSchema), {}),
 });
 
 export interface BakeTarget {

@@ -1,5 +1,5 @@
 // The job the host-side `docker buildx bake` hands to the worker it starts inside the builder's namespace.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { BakeTarget } from './bake-definition.js';
 
 export const BakeJobSchema = z.strictObject({
@@ -10,7 +10,7 @@ export const BakeJobSchema = z.strictObject({
   targets: z.record(z.string(), z.record(z.string(), z.unknown())),
   requested: z.array(z.string()),
   progress: z.enum(['auto', 'plain', 'tty', 'quiet', 'rawjson', 'none']),
-  metadataFile: z.string().optional(),
+  metadataFile: z.optional(z.string()),
   /** argv of the bake command, for the root span's `command` attribute. */
   command: z.string(),
 });

@@ -81,7 +81,7 @@ async function compileUnits(env: BuildEnv, run: TargetRun, stepMs: number, verte
 /** The Dockerfile stage; every step is `load cache:` when the layer cache hit. */
 export async function runStageSteps(env: BuildEnv, run: TargetRun, cached: boolean): Promise<void> {
   const names = toStepNames(run);
-  const buildMs = run.cost.buildSeconds * 1000;
+  const buildMs = (run.cost.buildSeconds * 1000) / (env.state.builders[env.builder]?.speed ?? 1);
   const started = performance.now();
   await runVertex(env, run, { name: names.from, cached, cacheRequest: true, work: () => sleep(cached ? 5 : 30) });
   for (const copy of names.copies) await runVertex(env, run, { name: copy, cached, work: () => sleep(cached ? 5 : buildMs * 0.01) });

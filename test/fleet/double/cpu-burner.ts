@@ -23,24 +23,30 @@ export interface CpuBurner {
   close: () => Promise<void>;
 }
 
+/** The worker thread starts on the first burn: a bake that only hits caches never pays for it. */
 export function createCpuBurner(dutyCycle: number): CpuBurner {
-  const worker = new Worker(burnerSource, { eval: true });
+  let worker: Worker | undefined;
   const waiting = new Map<number, () => void>();
   let nextId = 1;
-  worker.on('message', (message: { id: number }) => {
-    waiting.get(message.id)?.();
-    waiting.delete(message.id);
-  });
+  const start = (): Worker => {
+    const started = new Worker(burnerSource, { eval: true });
+    started.on('message', (message: { id: number }) => {
+      waiting.get(message.id)?.();
+      waiting.delete(message.id);
+    });
+    return started;
+  };
   return {
     burn: (ms) =>
       new Promise<void>((resolve) => {
         if (ms <= 0) return resolve();
         const id = nextId++;
         waiting.set(id, resolve);
+        worker ??= start();
         worker.postMessage({ id, ms, dutyCycle });
       }),
     close: async () => {
-      await worker.terminate();
+      await worker?.terminate();
     },
   };
 }

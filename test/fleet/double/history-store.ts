@@ -2,7 +2,7 @@
 // trace blob per solve, under <stateDir>/history/<builder>/.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const HistoryRecordSchema = z.strictObject({
   version: z.literal(1),
@@ -19,17 +19,17 @@ export const HistoryRecordSchema = z.strictObject({
   createdAtMs: z.number(),
   completedAtMs: z.number(),
   status: z.enum(['completed', 'failed', 'canceled']),
-  error: z.string().optional(),
-  numTotalSteps: z.number().int(),
-  numCompletedSteps: z.number().int(),
-  numCachedSteps: z.number().int(),
+  error: z.optional(z.string()),
+  numTotalSteps: z.int(),
+  numCompletedSteps: z.int(),
+  numCachedSteps: z.int(),
   materials: z.array(z.strictObject({ uri: z.string(), digest: z.string() })),
   exporters: z.array(z.record(z.string(), z.string())),
   /** What the simulated build did, for tests checking injected truth (not part of buildx's output). */
   truth: z.strictObject({
-    sccache: z.strictObject({ requests: z.number().int(), hits: z.number().int(), misses: z.number().int(), writes: z.number().int() }),
-    imageUploadedBytes: z.number().int(),
-    cacheUploadedBytes: z.number().int(),
+    sccache: z.strictObject({ requests: z.int(), hits: z.int(), misses: z.int(), writes: z.int() }),
+    imageUploadedBytes: z.int(),
+    cacheUploadedBytes: z.int(),
     buildStepsMs: z.number(),
     layerCacheHit: z.boolean(),
     /** [startMs, endMs] of each upload request (blob POST/PUT, manifest PUT) of the push and the cache export. */
