@@ -16,7 +16,17 @@ const pureFolders = [
   'src/export/trace-event-schema.ts',
   'src/trends/{build,render}-*.ts',
 ];
-const impureModules = ['commander', 'node:fs', 'node:fs/promises', 'node:child_process', 'node:http', 'execa', 'ssh2', 'undici', 'pino'];
+const impureModules = [
+  'commander',
+  'node:fs',
+  'node:fs/promises',
+  'node:child_process',
+  'node:http',
+  'execa',
+  'ssh2',
+  'undici',
+  'pino',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/**', 'bin/**'] },
@@ -27,27 +37,56 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
     },
   },
-  { files: ['src/cli.ts', 'src/commands/**', 'bench/**', 'test/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   {
-    files: ['src/graph/**', 'src/plan/**', 'src/config/**', 'src/collect/**', 'src/report/**', 'src/run/**', 'src/diff/**', 'src/export/**', 'src/trends/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'commander', message: 'core folders never import commander' }] }] },
+    files: ['src/cli.ts', 'src/commands/**', 'bench/**', 'test/**', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: [
+      'src/graph/**',
+      'src/plan/**',
+      'src/config/**',
+      'src/collect/**',
+      'src/report/**',
+      'src/run/**',
+      'src/diff/**',
+      'src/export/**',
+      'src/trends/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'commander', message: 'core folders never import commander' }] },
+      ],
+    },
   },
   {
     files: pureFolders,
     rules: {
-      'no-restricted-imports': ['error', { paths: impureModules.map((name) => ({ name, message: 'pure module: no I/O' })) }],
+      'no-restricted-imports': [
+        'error',
+        { paths: impureModules.map((name) => ({ name, message: 'pure module: no I/O' })) },
+      ],
     },
   },
   // plan.json I/O sits beside its schema; it is the one impure file in src/plan.
   {
     files: ['src/plan/plan-file-io.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'commander', message: 'core folders never import commander' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'commander', message: 'core folders never import commander' }] },
+      ],
+    },
   },
   { files: ['**/*.js', 'vitest.config.ts', 'eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );

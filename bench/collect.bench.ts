@@ -44,7 +44,11 @@ async function time<T>(run: () => Promise<T> | T): Promise<Timing & { value: T }
  * The best of `runs` (least disturbed by other processes). Only `pick(value)` is kept between runs, so one run's
  * records never sit in the heap (and in the garbage collector's way) while the next is timed.
  */
-async function best<T, P>(runs: number, run: () => Promise<T> | T, pick: (value: T) => P): Promise<Timing & { value: P }> {
+async function best<T, P>(
+  runs: number,
+  run: () => Promise<T> | T,
+  pick: (value: T) => P,
+): Promise<Timing & { value: P }> {
   let result: (Timing & { value: P }) | undefined;
   for (let i = 0; i < runs; i++) {
     const next = await time(async () => pick(await run()));
@@ -55,7 +59,8 @@ async function best<T, P>(runs: number, run: () => Promise<T> | T, pick: (value:
 }
 
 const fmt = (timing: Timing) => `${timing.wallMs.toFixed(1)} ms wall, ${timing.cpuMs.toFixed(1)} ms cpu`;
-const rate = (bytes: number, timing: Timing) => `${(bytes / MB / (timing.wallMs / 1000)).toFixed(0)} MB/s wall, ${(bytes / MB / (timing.cpuMs / 1000)).toFixed(0)} MB/s cpu`;
+const rate = (bytes: number, timing: Timing) =>
+  `${(bytes / MB / (timing.wallMs / 1000)).toFixed(0)} MB/s wall, ${(bytes / MB / (timing.cpuMs / 1000)).toFixed(0)} MB/s cpu`;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const report = (line: string) => console.log(line);
 
@@ -84,8 +89,13 @@ function shareOfFastLines(sample: Buffer): number {
 
 function reportFullParse(label: string, sizeBytes: number, full: Timing, jq: Timing | undefined): void {
   const mbps = sizeBytes / MB / (full.wallMs / 1000);
-  const versusJq = jq === undefined ? '' : `; ≥ 10× jq: ${verdict(jq.wallMs / full.wallMs >= 10)} (${(jq.wallMs / full.wallMs).toFixed(1)}× wall, ${(jq.cpuMs / full.cpuMs).toFixed(1)}× cpu)`;
-  report(`  ${label} ≥ 500 MB/s: ${verdict(mbps >= 500)} wall, ${verdict(sizeBytes / MB / (full.cpuMs / 1000) >= 500)} cpu${versusJq}`);
+  const versusJq =
+    jq === undefined
+      ? ''
+      : `; ≥ 10× jq: ${verdict(jq.wallMs / full.wallMs >= 10)} (${(jq.wallMs / full.wallMs).toFixed(1)}× wall, ${(jq.cpuMs / full.cpuMs).toFixed(1)}× cpu)`;
+  report(
+    `  ${label} ≥ 500 MB/s: ${verdict(mbps >= 500)} wall, ${verdict(sizeBytes / MB / (full.cpuMs / 1000) >= 500)} cpu${versusJq}`,
+  );
 }
 
 async function benchZot(): Promise<void> {
@@ -94,16 +104,33 @@ async function benchZot(): Promise<void> {
   const sizeBytes = statSync(file).size;
   const options = { path: file, format: 'zot' as const, cachePatterns: ['*/cache:*'] };
   report(`\nzot.jsonl: ${(sizeBytes / MB).toFixed(1)} MB, 8 h, slog layout`);
-  const full = await best(2, () => readRegistryLog(options), ({ stats }) => ({ stats }));
+  const full = await best(
+    2,
+    () => readRegistryLog(options),
+    ({ stats }) => ({ stats }),
+  );
   const { stats } = full.value;
-  report(`  full parse, every line a record → ${stats.records} records (${stats.skipped} skipped, ${stats.rejected} rejected): ${fmt(full)}; ${rate(sizeBytes, full)}`);
-  const aggregated = await best(2, () => readRegistryLog({ ...options, mode: 'aggregate' }), (read) => ({ writes: read.records.length, requests: read.summary?.requests ?? 0 }));
-  report(`  full parse, mode 'aggregate' (writes as records, the rest counted) → ${aggregated.value.writes} writes, summary of ${aggregated.value.requests} requests: ${fmt(aggregated)}; ${rate(sizeBytes, aggregated)}`);
+  report(
+    `  full parse, every line a record → ${stats.records} records (${stats.skipped} skipped, ${stats.rejected} rejected): ${fmt(full)}; ${rate(sizeBytes, full)}`,
+  );
+  const aggregated = await best(
+    2,
+    () => readRegistryLog({ ...options, mode: 'aggregate' }),
+    (read) => ({ writes: read.records.length, requests: read.summary?.requests ?? 0 }),
+  );
+  report(
+    `  full parse, mode 'aggregate' (writes as records, the rest counted) → ${aggregated.value.writes} writes, summary of ${aggregated.value.requests} requests: ${fmt(aggregated)}; ${rate(sizeBytes, aggregated)}`,
+  );
   const sample = readFileSync(file).subarray(0, 30 * MB);
-  report(`  fast path (layout regex on bytes) taken by ${shareOfFastLines(sample.subarray(0, sample.lastIndexOf(10) + 1)).toFixed(1)}% of lines`);
+  report(
+    `  fast path (layout regex on bytes) taken by ${shareOfFastLines(sample.subarray(0, sample.lastIndexOf(10) + 1)).toFixed(1)}% of lines`,
+  );
   const reference = await time(() => {
     const cursor = createLogCursor('reference');
-    feedLogCursor(cursor, sample, { parser: { parseLine: parseZotLineWithJsonParse, timeOfLine: () => undefined }, window: { slackMs: 0 } });
+    feedLogCursor(cursor, sample, {
+      parser: { parseLine: parseZotLineWithJsonParse, timeOfLine: () => undefined },
+      window: { slackMs: 0 },
+    });
   });
   report(`  reference JSON.parse path on the first 30 MB: ${rate(30 * MB, reference)}`);
   const jq = timeJq(file);
@@ -111,17 +138,41 @@ async function benchZot(): Promise<void> {
   reportFullParse('records:', sizeBytes, full, jq);
   reportFullParse('aggregate:', sizeBytes, aggregated, jq);
   const fromMs = startMs + 4 * 3_600_000;
-  const slice = await best(5, () => readRegistryLog({ ...options, fromMs, toMs: fromMs + 600_000 }), ({ records, stats }) => ({ records: records.length, bytes: stats.bytes }));
-  report(`  10-minute window → ${slice.value.records} records, ${(slice.value.bytes / MB).toFixed(1)} MB parsed: ${fmt(slice)} (target ≤ 50 ms: ${verdict(slice.wallMs <= 50)} wall, ${verdict(slice.cpuMs <= 50)} cpu)`);
-  await benchTail({ file, parser: createRegistryLineParser(options), append: () => generateZotLog({ path: file, sizeBytes: MB, startMs: startMs + spanMs, spanMs: 60_000, layout: 'slog', seed: 9 }) });
+  const slice = await best(
+    5,
+    () => readRegistryLog({ ...options, fromMs, toMs: fromMs + 600_000 }),
+    ({ records, stats }) => ({ records: records.length, bytes: stats.bytes }),
+  );
+  report(
+    `  10-minute window → ${slice.value.records} records, ${(slice.value.bytes / MB).toFixed(1)} MB parsed: ${fmt(slice)} (target ≤ 50 ms: ${verdict(slice.wallMs <= 50)} wall, ${verdict(slice.cpuMs <= 50)} cpu)`,
+  );
+  await benchTail({
+    file,
+    parser: createRegistryLineParser(options),
+    append: () =>
+      generateZotLog({
+        path: file,
+        sizeBytes: MB,
+        startMs: startMs + spanMs,
+        spanMs: 60_000,
+        layout: 'slog',
+        seed: 9,
+      }),
+  });
 }
 
-async function benchTail<R extends { tsMs: number }>(options: { file: string; parser: LogLineParser<R>; append: () => number }): Promise<void> {
+async function benchTail<R extends { tsMs: number }>(options: {
+  file: string;
+  parser: LogLineParser<R>;
+  append: () => number;
+}): Promise<void> {
   const tail = createLogTail({ path: options.file, ...options.parser, fromMs: startMs });
   await tail.read();
   const appended = options.append();
   const reread = await time(() => tail.read());
-  report(`  re-read after a ${(appended / MB).toFixed(2)} MB append → ${reread.value.records.length} new records: ${fmt(reread)} (target ≤ 30 ms: ${verdict(reread.wallMs <= 30)} wall, ${verdict(reread.cpuMs <= 30)} cpu)`);
+  report(
+    `  re-read after a ${(appended / MB).toFixed(2)} MB append → ${reread.value.records.length} new records: ${fmt(reread)} (target ≤ 30 ms: ${verdict(reread.wallMs <= 30)} wall, ${verdict(reread.cpuMs <= 30)} cpu)`,
+  );
 }
 
 async function benchSccache(): Promise<void> {
@@ -130,16 +181,47 @@ async function benchSccache(): Promise<void> {
   generateSccacheLog({ path: file, sizeBytes: 100 * MB, startMs, spanMs, spec, prefix: 'rocm/gfx1201' });
   const sizeBytes = statSync(file).size;
   report(`\nsccache.log: ${(sizeBytes / MB).toFixed(1)} MB, 8 h, shipped log_format`);
-  const full = await best(2, () => readSccacheLog({ path: file }), ({ stats }) => stats);
-  report(`  full parse, every line a record → ${full.value.records} records (${full.value.rejected} rejected): ${fmt(full)}; ${rate(sizeBytes, full)}`);
-  const aggregated = await best(2, () => readSccacheLog({ path: file, mode: 'aggregate', summarize: { livePrefix: 'rocm/gfx1201' } }), (read) => ({ writes: read.records.length, requests: read.summary?.totals.requests ?? 0 }));
-  report(`  full parse, mode 'aggregate' → ${aggregated.value.writes} writes, summary of ${aggregated.value.requests} requests: ${fmt(aggregated)}; ${rate(sizeBytes, aggregated)}`);
+  const full = await best(
+    2,
+    () => readSccacheLog({ path: file }),
+    ({ stats }) => stats,
+  );
+  report(
+    `  full parse, every line a record → ${full.value.records} records (${full.value.rejected} rejected): ${fmt(full)}; ${rate(sizeBytes, full)}`,
+  );
+  const aggregated = await best(
+    2,
+    () => readSccacheLog({ path: file, mode: 'aggregate', summarize: { livePrefix: 'rocm/gfx1201' } }),
+    (read) => ({ writes: read.records.length, requests: read.summary?.totals.requests ?? 0 }),
+  );
+  report(
+    `  full parse, mode 'aggregate' → ${aggregated.value.writes} writes, summary of ${aggregated.value.requests} requests: ${fmt(aggregated)}; ${rate(sizeBytes, aggregated)}`,
+  );
   reportFullParse('records:', sizeBytes, full, undefined);
   reportFullParse('aggregate:', sizeBytes, aggregated, undefined);
   const fromMs = startMs + 4 * 3_600_000;
-  const slice = await best(5, () => readSccacheLog({ path: file, fromMs, toMs: fromMs + 600_000 }), ({ records }) => records.length);
-  report(`  10-minute window → ${slice.value} records: ${fmt(slice)} (target ≤ 50 ms: ${verdict(slice.wallMs <= 50)} wall, ${verdict(slice.cpuMs <= 50)} cpu)`);
-  await benchTail({ file, parser: createSccacheParser(), append: () => generateSccacheLog({ path: file, sizeBytes: MB, startMs: startMs + spanMs, spanMs: 60_000, spec, prefix: 'rocm/gfx1201', seed: 9 }) });
+  const slice = await best(
+    5,
+    () => readSccacheLog({ path: file, fromMs, toMs: fromMs + 600_000 }),
+    ({ records }) => records.length,
+  );
+  report(
+    `  10-minute window → ${slice.value} records: ${fmt(slice)} (target ≤ 50 ms: ${verdict(slice.wallMs <= 50)} wall, ${verdict(slice.cpuMs <= 50)} cpu)`,
+  );
+  await benchTail({
+    file,
+    parser: createSccacheParser(),
+    append: () =>
+      generateSccacheLog({
+        path: file,
+        sizeBytes: MB,
+        startMs: startMs + spanMs,
+        spanMs: 60_000,
+        spec,
+        prefix: 'rocm/gfx1201',
+        seed: 9,
+      }),
+  });
 }
 
 async function benchScrape(): Promise<void> {
@@ -155,15 +237,25 @@ async function benchScrape(): Promise<void> {
   });
   const perScrapeMs = timing.wallMs / runs;
   const cpuPerScrapeMs = timing.cpuMs / runs;
-  report(`\nscrape: ${(text.length / 1024).toFixed(0)} KB node_exporter text parsed in ${perScrapeMs.toFixed(3)} ms wall, ${cpuPerScrapeMs.toFixed(3)} ms cpu (mean of ${runs}; target ≤ 1 ms: ${verdict(perScrapeMs <= 1)} wall, ${verdict(cpuPerScrapeMs <= 1)} cpu)`);
+  report(
+    `\nscrape: ${(text.length / 1024).toFixed(0)} KB node_exporter text parsed in ${perScrapeMs.toFixed(3)} ms wall, ${cpuPerScrapeMs.toFixed(3)} ms cpu (mean of ${runs}; target ≤ 1 ms: ${verdict(perScrapeMs <= 1)} wall, ${verdict(cpuPerScrapeMs <= 1)} cpu)`,
+  );
 }
 
 try {
-  console.log(`bench:collect on ${process.version}, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} (${dir})`);
+  console.log(
+    `bench:collect on ${process.version}, load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')} (${dir})`,
+  );
   await benchZot();
   await benchSccache();
   await benchScrape();
-  console.log(`\nload average at the end: ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -57,7 +57,10 @@ export function renderZotNoise(tsMs: number, layout: ZotLayout, index: number): 
 
 const hex = (random: () => number, length: number) => {
   let text = '';
-  while (text.length < length) text += Math.floor(random() * 0xffffffff).toString(16).padStart(8, '0');
+  while (text.length < length)
+    text += Math.floor(random() * 0xffffffff)
+      .toString(16)
+      .padStart(8, '0');
   return text.slice(0, length);
 };
 
@@ -66,26 +69,89 @@ const uas = ['buildkit/v0.21', 'buildkit/v0.21', 'go-containerregistry/v0.20.2',
 /** One layer push (HEAD 404, POST 202, PATCH×n, PUT 201) or a pull, as session events. */
 export function generatePushEvents(random: () => number, tsMs: number, goroutine: number): ZotEvent[] {
   const client = `10.20.0.${10 + Math.floor(random() * 5)}:${40000 + Math.floor(random() * 20000)}`;
-  const repo = random() < 0.5 ? 'rocm/cache' : `rocm/${['api', 'triton-wheel', 'pytorch', 'base'][Math.floor(random() * 4)]}`;
+  const repo =
+    random() < 0.5
+      ? 'rocm/cache'
+      : `rocm/${['api', 'triton-wheel', 'pytorch', 'base'][Math.floor(random() * 4)]}`;
   const digest = `sha256:${hex(random, 64)}`;
   const ua = uas[Math.floor(random() * uas.length)] ?? 'buildkit/v0.21';
-  const base = { clientIP: client, latency: '0s', goroutine, headers: { 'Accept-Encoding': ['gzip'], 'User-Agent': [ua] } };
+  const base = {
+    clientIP: client,
+    latency: '0s',
+    goroutine,
+    headers: { 'Accept-Encoding': ['gzip'], 'User-Agent': [ua] },
+  };
   const kind = random();
   if (kind < 0.45) {
     const size = Math.floor(random() * 200_000_000);
-    return [{ ...base, tsMs, method: 'GET', path: `/v2/${repo}/blobs/${digest}`, statusCode: 200, latency: size > 1e8 ? '1s' : '0s', bodySize: size }];
+    return [
+      {
+        ...base,
+        tsMs,
+        method: 'GET',
+        path: `/v2/${repo}/blobs/${digest}`,
+        statusCode: 200,
+        latency: size > 1e8 ? '1s' : '0s',
+        bodySize: size,
+      },
+    ];
   }
-  if (kind < 0.6) return [{ ...base, tsMs, method: 'HEAD', path: `/v2/${repo}/blobs/${digest}`, statusCode: 200, bodySize: 0 }];
+  if (kind < 0.6)
+    return [
+      { ...base, tsMs, method: 'HEAD', path: `/v2/${repo}/blobs/${digest}`, statusCode: 200, bodySize: 0 },
+    ];
   if (kind < 0.68) {
-    return [{ ...base, tsMs, method: 'PUT', path: `/v2/${repo}/manifests/${repo === 'rocm/cache' ? 'api' : 'latest'}`, statusCode: 201, bodySize: 0, headers: { ...base.headers, 'Content-Length': [String(1000 + Math.floor(random() * 3000))], 'Content-Type': ['application/vnd.oci.image.manifest.v1+json'] } }];
+    return [
+      {
+        ...base,
+        tsMs,
+        method: 'PUT',
+        path: `/v2/${repo}/manifests/${repo === 'rocm/cache' ? 'api' : 'latest'}`,
+        statusCode: 201,
+        bodySize: 0,
+        headers: {
+          ...base.headers,
+          'Content-Length': [String(1000 + Math.floor(random() * 3000))],
+          'Content-Type': ['application/vnd.oci.image.manifest.v1+json'],
+        },
+      },
+    ];
   }
   const uuid = `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`;
   const chunk = Math.floor(random() * 50_000_000);
   return [
     { ...base, tsMs, method: 'HEAD', path: `/v2/${repo}/blobs/${digest}`, statusCode: 404, bodySize: 157 },
-    { ...base, tsMs, method: 'POST', path: `/v2/${repo}/blobs/uploads/`, statusCode: 202, bodySize: 0, headers: { ...base.headers, 'Content-Length': ['0'] } },
-    { ...base, tsMs, method: 'PATCH', path: `/v2/${repo}/blobs/uploads/${uuid}`, statusCode: 202, bodySize: 0, headers: { ...base.headers, 'Content-Length': [String(chunk)], 'Content-Type': ['application/octet-stream'] } },
-    { ...base, tsMs, method: 'PUT', path: `/v2/${repo}/blobs/uploads/${uuid}?digest=${digest.replace(':', '%3A')}`, statusCode: 201, bodySize: 0, headers: { ...base.headers, 'Content-Length': ['0'] } },
+    {
+      ...base,
+      tsMs,
+      method: 'POST',
+      path: `/v2/${repo}/blobs/uploads/`,
+      statusCode: 202,
+      bodySize: 0,
+      headers: { ...base.headers, 'Content-Length': ['0'] },
+    },
+    {
+      ...base,
+      tsMs,
+      method: 'PATCH',
+      path: `/v2/${repo}/blobs/uploads/${uuid}`,
+      statusCode: 202,
+      bodySize: 0,
+      headers: {
+        ...base.headers,
+        'Content-Length': [String(chunk)],
+        'Content-Type': ['application/octet-stream'],
+      },
+    },
+    {
+      ...base,
+      tsMs,
+      method: 'PUT',
+      path: `/v2/${repo}/blobs/uploads/${uuid}?digest=${digest.replace(':', '%3A')}`,
+      statusCode: 201,
+      bodySize: 0,
+      headers: { ...base.headers, 'Content-Length': ['0'] },
+    },
   ];
 }
 
@@ -98,7 +164,9 @@ export interface GenerateOptions {
 }
 
 /** Appends lines from `next(tsMs, index)` to a file until sizeBytes were written, with times spread evenly over spanMs. */
-export function writeGeneratedLog(options: GenerateOptions & { next: (tsMs: number, index: number) => string[] }): number {
+export function writeGeneratedLog(
+  options: GenerateOptions & { next: (tsMs: number, index: number) => string[] },
+): number {
   const fd = openSync(options.path, 'a');
   let written = 0;
   let index = 0;
@@ -106,7 +174,8 @@ export function writeGeneratedLog(options: GenerateOptions & { next: (tsMs: numb
   let batchBytes = 0;
   try {
     while (written + batchBytes < options.sizeBytes) {
-      const tsMs = options.startMs + Math.floor(((written + batchBytes) / options.sizeBytes) * options.spanMs);
+      const tsMs =
+        options.startMs + Math.floor(((written + batchBytes) / options.sizeBytes) * options.spanMs);
       for (const line of options.next(tsMs, index++)) {
         batch.push(line);
         batchBytes += line.length + 1;
@@ -129,7 +198,9 @@ export function generateZotLog(options: GenerateOptions & { layout: ZotLayout })
   return writeGeneratedLog({
     ...options,
     next: (tsMs, index) =>
-      index % 50 === 49 ? [renderZotNoise(tsMs, options.layout, index)] : generatePushEvents(random, tsMs, index).map((event) => renderZotLine(event, options.layout)),
+      index % 50 === 49
+        ? [renderZotNoise(tsMs, options.layout, index)]
+        : generatePushEvents(random, tsMs, index).map((event) => renderZotLine(event, options.layout)),
   });
 }
 
@@ -143,26 +214,84 @@ export function renderNginxLine(spec: LogFormatSpec, values: Readonly<Record<str
   return line;
 }
 
-export function generateSccacheRequest(random: () => number, tsMs: number, prefix: string): Record<string, string>[] {
+export function generateSccacheRequest(
+  random: () => number,
+  tsMs: number,
+  prefix: string,
+): Record<string, string>[] {
   const key = hex(random, 64);
   const uri = `/sccache/${prefix}/${key[0]}/${key[1]}/${key[2]}/${key}`;
   const address = `10.20.0.${10 + Math.floor(random() * 5)}`;
   const msec = (tsMs / 1000).toFixed(3);
-  const common = { time_iso8601: new Date(tsMs).toISOString().replace(/\.\d+Z$/, '+00:00'), msec, remote_addr: address, http_user_agent: 'sccache/0.17.0', request_completion: 'OK', request_time: '0.004' };
+  const common = {
+    time_iso8601: new Date(tsMs).toISOString().replace(/\.\d+Z$/, '+00:00'),
+    msec,
+    remote_addr: address,
+    http_user_agent: 'sccache/0.17.0',
+    request_completion: 'OK',
+    request_time: '0.004',
+  };
   const size = String(Math.floor(random() * 4_000_000));
   const pick = random();
-  if (pick < 0.6) return [{ ...common, request_method: 'GET', uri, status: '200', request_length: '201', content_length: '', body_bytes_sent: size, bytes_sent: String(Number(size) + 265) }];
-  if (pick < 0.8) return [{ ...common, request_method: 'GET', uri, status: '404', request_length: '201', content_length: '', body_bytes_sent: '153', bytes_sent: '306' }];
+  if (pick < 0.6)
+    return [
+      {
+        ...common,
+        request_method: 'GET',
+        uri,
+        status: '200',
+        request_length: '201',
+        content_length: '',
+        body_bytes_sent: size,
+        bytes_sent: String(Number(size) + 265),
+      },
+    ];
+  if (pick < 0.8)
+    return [
+      {
+        ...common,
+        request_method: 'GET',
+        uri,
+        status: '404',
+        request_length: '201',
+        content_length: '',
+        body_bytes_sent: '153',
+        bytes_sent: '306',
+      },
+    ];
   return [
-    { ...common, request_method: 'PROPFIND', uri: `/sccache/${prefix}/${key[0]}/${key[1]}/${key[2]}/`, status: '207', request_length: '318', content_length: '134', body_bytes_sent: '412', bytes_sent: '561' },
-    { ...common, request_method: 'PUT', uri, status: '201', request_length: String(Number(size) + 228), content_length: size, body_bytes_sent: '0', bytes_sent: '214' },
+    {
+      ...common,
+      request_method: 'PROPFIND',
+      uri: `/sccache/${prefix}/${key[0]}/${key[1]}/${key[2]}/`,
+      status: '207',
+      request_length: '318',
+      content_length: '134',
+      body_bytes_sent: '412',
+      bytes_sent: '561',
+    },
+    {
+      ...common,
+      request_method: 'PUT',
+      uri,
+      status: '201',
+      request_length: String(Number(size) + 228),
+      content_length: size,
+      body_bytes_sent: '0',
+      bytes_sent: '214',
+    },
   ];
 }
 
-export function generateSccacheLog(options: GenerateOptions & { spec: LogFormatSpec; prefix: string }): number {
+export function generateSccacheLog(
+  options: GenerateOptions & { spec: LogFormatSpec; prefix: string },
+): number {
   const random = createRandom(options.seed ?? 2);
   return writeGeneratedLog({
     ...options,
-    next: (tsMs) => generateSccacheRequest(random, tsMs, options.prefix).map((values) => renderNginxLine(options.spec, values)),
+    next: (tsMs) =>
+      generateSccacheRequest(random, tsMs, options.prefix).map((values) =>
+        renderNginxLine(options.spec, values),
+      ),
   });
 }

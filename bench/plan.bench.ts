@@ -5,7 +5,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadPlanInputs } from '../src/config/load-plan-inputs.js';
-import { createPlan, createProblem, STRATEGY_NAMES, type CostInput, type Plan, type PlanNode, type StrategyName } from '../src/plan/index.js';
+import {
+  createPlan,
+  createProblem,
+  STRATEGY_NAMES,
+  type CostInput,
+  type Plan,
+  type PlanNode,
+  type StrategyName,
+} from '../src/plan/index.js';
 import { toMinCosts } from '../src/plan/problem.js';
 import { createRandom, type Random } from '../src/plan/random.js';
 import { compareDispatch, printDispatch, summarize, type DispatchCase } from './plan-dispatch.js';
@@ -46,7 +54,10 @@ function createInstance(random: Random, shape: InstanceShape): Instance {
     const picked = new Set<string>();
     while (picked.size < count) picked.add(targets[random.int(j)]!);
     deps[name] = [...picked];
-    costs.set(name, { buildSeconds: logUniform(random, 120, 5400), cacheBytes: Math.round(logUniform(random, 2e8, 1.24e10)) });
+    costs.set(name, {
+      buildSeconds: logUniform(random, 120, 5400),
+      cacheBytes: Math.round(logUniform(random, 2e8, 1.24e10)),
+    });
   });
   const nodes = Array.from({ length: m }, (_, i) => ({
     name: `n${i}`,
@@ -73,7 +84,8 @@ function checkOptimal(instance: Instance, makespan: number): 'optimal' | 'beaten
   const p = createProblem(instance);
   const own = toMinCosts(p);
   const tail = new Float64Array(p.n);
-  for (const j of [...p.topo].reverse()) for (const k of p.succs[j]!) tail[j] = Math.max(tail[j]!, own[k]! + tail[k]!);
+  for (const j of [...p.topo].reverse())
+    for (const k of p.succs[j]!) tail[j] = Math.max(tail[j]!, own[k]! + tail[k]!);
   const finish = new Float64Array(p.n);
   const done = new Uint8Array(p.n);
   const free = new Float64Array(p.m);
@@ -100,10 +112,18 @@ function checkOptimal(instance: Instance, makespan: number): 'optimal' | 'beaten
   return beaten ? 'beaten' : steps > EXACT_MAX_STEPS ? 'undecided' : 'optimal';
 }
 
-function measure(instance: Instance, strategy: StrategyName): { ratio: number; ms: number; makespan: number; plan: Plan } {
+function measure(
+  instance: Instance,
+  strategy: StrategyName,
+): { ratio: number; ms: number; makespan: number; plan: Plan } {
   const started = performance.now();
   const plan = createPlan({ ...instance, strategy, arch: 'bench', createdAt });
-  return { ratio: plan.makespanSeconds / plan.lowerBoundSeconds, ms: performance.now() - started, makespan: plan.makespanSeconds, plan };
+  return {
+    ratio: plan.makespanSeconds / plan.lowerBoundSeconds,
+    ms: performance.now() - started,
+    makespan: plan.makespanSeconds,
+    plan,
+  };
 }
 
 /** The heft-ls plans of the random instances, for the dispatch comparison. */
@@ -113,7 +133,9 @@ const exact = { optimal: 0, beaten: 0, undecided: 0, ratios: [] as number[] };
 
 function runRandom(): Map<StrategyName, { ratios: number[]; ms: number[] }> {
   const random = createRandom(SEED);
-  const results = new Map(STRATEGY_NAMES.map((name) => [name, { ratios: [] as number[], ms: [] as number[] }]));
+  const results = new Map(
+    STRATEGY_NAMES.map((name) => [name, { ratios: [] as number[], ms: [] as number[] }]),
+  );
   for (let k = 0; k < INSTANCES; k++) {
     const instance = createInstance(random, { targets: [8, 40], nodes: [3, 8] });
     for (const strategy of STRATEGY_NAMES) {
@@ -131,14 +153,20 @@ function runRandom(): Map<StrategyName, { ratios: number[]; ms: number[] }> {
 }
 
 function printRandom(results: ReturnType<typeof runRandom>): void {
-  console.log(`random instances: ${INSTANCES} (seed ${SEED}; 8–40 targets, 3–8 nodes, links 4–900 MB/s, speeds 0.6–1.3, ≤ 2 deps)`);
+  console.log(
+    `random instances: ${INSTANCES} (seed ${SEED}; 8–40 targets, 3–8 nodes, links 4–900 MB/s, speeds 0.6–1.3, ≤ 2 deps)`,
+  );
   console.log('strategy     median    p90      max      at LB   mean ms');
   for (const [name, { ratios, ms }] of results) {
     const sorted = [...ratios].sort((a, b) => a - b);
     const atBound = sorted.filter((r) => r <= 1 + 1e-6).length / sorted.length;
     const meanMs = ms.reduce((a, b) => a + b, 0) / ms.length;
-    const cells = [quantile(sorted, 0.5), quantile(sorted, 0.9), sorted.at(-1) ?? NaN].map((r) => r.toFixed(4).padEnd(9));
-    console.log(`${name.padEnd(12)} ${cells.join('')}${`${(atBound * 100).toFixed(0)}%`.padEnd(8)}${meanMs.toFixed(1)}`);
+    const cells = [quantile(sorted, 0.5), quantile(sorted, 0.9), sorted.at(-1) ?? NaN].map((r) =>
+      r.toFixed(4).padEnd(9),
+    );
+    console.log(
+      `${name.padEnd(12)} ${cells.join('')}${`${(atBound * 100).toFixed(0)}%`.padEnd(8)}${meanMs.toFixed(1)}`,
+    );
   }
 }
 
@@ -158,7 +186,14 @@ async function runScenario(): Promise<{ strategy: StrategyName; makespan: number
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const inputs = await loadPlanInputs({ fleetPath: path.join(root, 'fleet.yaml'), env: {} });
   return STRATEGY_NAMES.map((strategy) => {
-    const plan = createPlan({ graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes, strategy, arch: inputs.config.arch, createdAt });
+    const plan = createPlan({
+      graph: inputs.graph,
+      costs: inputs.costs,
+      nodes: inputs.config.nodes,
+      strategy,
+      arch: inputs.config.arch,
+      createdAt,
+    });
     if (strategy === 'heft-ls') scenarioCases.push({ plan, costs: inputs.costs, nodes: inputs.config.nodes });
     return { strategy, makespan: plan.makespanSeconds, bound: plan.lowerBoundSeconds };
   });
@@ -174,26 +209,41 @@ console.log(
 );
 const large = timeLarge();
 console.log('\n300 targets × 24 nodes: planning time (best of 3, including the lower bound)');
-for (const row of large) console.log(`${row.strategy.padEnd(12)} ${row.ms.toFixed(1).padStart(8)} ms   ratio ${row.ratio.toFixed(4)}`);
+for (const row of large)
+  console.log(
+    `${row.strategy.padEnd(12)} ${row.ms.toFixed(1).padStart(8)} ms   ratio ${row.ratio.toFixed(4)}`,
+  );
 const scenario = await runScenario();
 console.log('\nshipped gfx1201 scenario (fleet.yaml)');
 for (const row of scenario) {
-  console.log(`${row.strategy.padEnd(12)} makespan ${row.makespan.toFixed(1).padStart(8)} s   LB ${row.bound.toFixed(1)} s   ratio ${(row.makespan / row.bound).toFixed(4)}`);
+  console.log(
+    `${row.strategy.padEnd(12)} makespan ${row.makespan.toFixed(1).padStart(8)} s   LB ${row.bound.toFixed(1)} s   ratio ${(row.makespan / row.bound).toFixed(4)}`,
+  );
 }
 const dispatchRandom = compareDispatch(dispatchCases, { draws: DRAWS, seed: SEED + 2 });
 printDispatch(`dispatch, random instances (heft-ls plans)`, dispatchRandom);
 const dispatchScenario = compareDispatch(scenarioCases, { draws: 10 * DRAWS, seed: SEED + 3 });
 printDispatch('dispatch, shipped gfx1201 scenario (heft-ls plan)', dispatchScenario);
 const best = [...random.get('heft-ls')!.ratios].sort((a, b) => a - b);
-const medianOf = (comparison: typeof dispatchRandom, policy: 'fixed' | 'guided') => summarize(comparison.ratioToBound[policy]).median;
+const medianOf = (comparison: typeof dispatchRandom, policy: 'fixed' | 'guided') =>
+  summarize(comparison.ratioToBound[policy]).median;
 const checks = [
   ['heft-ls median ≤ 1.03', quantile(best, 0.5) <= 1.03],
   ['heft-ls p90 ≤ 1.12', quantile(best, 0.9) <= 1.12],
   ['300 × 24 heft-ls < 200 ms', (large.find((row) => row.strategy === 'heft-ls')?.ms ?? Infinity) < 200],
-  ['scenario heft-ls at its lower bound', scenario.some((row) => row.strategy === 'heft-ls' && row.makespan <= row.bound * (1 + 1e-9))],
-  ['guided median makespan ≤ fixed median (random)', medianOf(dispatchRandom, 'guided') <= medianOf(dispatchRandom, 'fixed')],
+  [
+    'scenario heft-ls at its lower bound',
+    scenario.some((row) => row.strategy === 'heft-ls' && row.makespan <= row.bound * (1 + 1e-9)),
+  ],
+  [
+    'guided median makespan ≤ fixed median (random)',
+    medianOf(dispatchRandom, 'guided') <= medianOf(dispatchRandom, 'fixed'),
+  ],
   ['guided ÷ fixed median ≤ 1 (random)', summarize(dispatchRandom.ratioToFixed.guided).median <= 1],
-  ['guided median makespan ≤ fixed median (scenario)', medianOf(dispatchScenario, 'guided') <= medianOf(dispatchScenario, 'fixed')],
+  [
+    'guided median makespan ≤ fixed median (scenario)',
+    medianOf(dispatchScenario, 'guided') <= medianOf(dispatchScenario, 'fixed'),
+  ],
 ] as const;
 console.log('');
 for (const [label, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'} ${label}`);

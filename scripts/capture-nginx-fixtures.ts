@@ -13,10 +13,18 @@ export interface DavResponse {
   body: Buffer;
 }
 
-export function sendDav(url: string, method: string, options: { body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<DavResponse> {
+export function sendDav(
+  url: string,
+  method: string,
+  options: { body?: Buffer | string; headers?: Record<string, string> } = {},
+): Promise<DavResponse> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : Buffer.from(options.body);
-    const headers = { 'User-Agent': 'sccache/0.17.0', ...(body === undefined ? {} : { 'Content-Length': String(body.length) }), ...options.headers };
+    const headers = {
+      'User-Agent': 'sccache/0.17.0',
+      ...(body === undefined ? {} : { 'Content-Length': String(body.length) }),
+      ...options.headers,
+    };
     const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -31,7 +39,15 @@ export function sendDav(url: string, method: string, options: { body?: Buffer | 
 export function sendRawGet(base: URL, rawPath: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(base.port), base.hostname, () => {
-      socket.end(Buffer.concat([Buffer.from('GET '), rawPath, Buffer.from(` HTTP/1.1\r\nHost: ${base.host}\r\nUser-Agent: odd "agent" \\ é\r\nConnection: close\r\n\r\n`)]));
+      socket.end(
+        Buffer.concat([
+          Buffer.from('GET '),
+          rawPath,
+          Buffer.from(
+            ` HTTP/1.1\r\nHost: ${base.host}\r\nUser-Agent: odd "agent" \\ é\r\nConnection: close\r\n\r\n`,
+          ),
+        ]),
+      );
     });
     socket.on('data', () => undefined);
     socket.on('close', () => resolve());
@@ -52,7 +68,10 @@ async function writeEntry(root: string, key: string, body: Buffer): Promise<void
   const dirs = [`${key[0]}/${key[1]}/${key[2]}/`, `${key[0]}/${key[1]}/`, `${key[0]}/`];
   const missing: string[] = [];
   for (const dir of dirs) {
-    const found = await sendDav(`${root}${dir}`, 'PROPFIND', { body: '<?xml version="1.0"?><propfind xmlns="DAV:"><allprop/></propfind>', headers: { Depth: '0' } });
+    const found = await sendDav(`${root}${dir}`, 'PROPFIND', {
+      body: '<?xml version="1.0"?><propfind xmlns="DAV:"><allprop/></propfind>',
+      headers: { Depth: '0' },
+    });
     if (found.status === 207) break;
     missing.unshift(dir);
   }
@@ -82,7 +101,14 @@ export async function runSccacheTraffic(url: string, prefix: string): Promise<Tr
   await sendDav(`${root}${keyPath(entryKeys[1] ?? '')}`, 'GET');
   await sendDav(`${root}${keyPath(entryKeys[2] ?? '')}`, 'GET', { headers: { Range: 'bytes=0-99' } });
   await sendDav(`${root}${keyPath(entryKeys[2] ?? '')}`, 'PUT', { body: Buffer.alloc(1234, 9) });
-  await sendRawGet(new URL(url), Buffer.concat([Buffer.from(`/sccache/${prefix}/caf`), Buffer.from([0xc3, 0xa9, 0xff]), Buffer.from('/x')]));
+  await sendRawGet(
+    new URL(url),
+    Buffer.concat([
+      Buffer.from(`/sccache/${prefix}/caf`),
+      Buffer.from([0xc3, 0xa9, 0xff]),
+      Buffer.from('/x'),
+    ]),
+  );
   return {
     hits: 3,
     misses: 3,
@@ -101,12 +127,19 @@ async function main(): Promise<void> {
     await runSccacheTraffic(nginx.url, 'rocm/gfx1201-coldrun-1');
     await new Promise((resolve) => setTimeout(resolve, 200));
     copyFileSync(nginx.logPath, path.join(out, 'sccache-session.log'));
-    writeFileSync(path.join(out, 'sccache-session.expected.json'), `${JSON.stringify({ livePrefix: 'rocm/gfx1201', runPrefix: 'rocm/gfx1201-coldrun-1', perPrefix: expected }, null, 2)}\n`);
+    writeFileSync(
+      path.join(out, 'sccache-session.expected.json'),
+      `${JSON.stringify({ livePrefix: 'rocm/gfx1201', runPrefix: 'rocm/gfx1201-coldrun-1', perPrefix: expected }, null, 2)}\n`,
+    );
   } finally {
     await nginx.stop();
   }
   const text = readFileSync(path.join(out, 'sccache-session.log'));
-  writeFileSync(path.join(out, 'crlf-line-endings.log'), text.toString('latin1').replaceAll('\n', '\r\n'), 'latin1');
+  writeFileSync(
+    path.join(out, 'crlf-line-endings.log'),
+    text.toString('latin1').replaceAll('\n', '\r\n'),
+    'latin1',
+  );
   writeFileSync(path.join(out, 'partial-last-line.log'), text.subarray(0, text.length - 40));
   console.log(`wrote ${out}`);
 }

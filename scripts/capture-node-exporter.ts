@@ -16,7 +16,11 @@ async function findFreePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -46,7 +50,12 @@ async function main(): Promise<void> {
     mkdirSync(outDir, { recursive: true });
     writeFileSync(new URL('debian-defaults-a.prom', outDir), first);
     writeFileSync(new URL('debian-defaults-b.prom', outDir), second);
-    const meta = { version: 1, exporter: version, args: [`--web.listen-address=127.0.0.1:<port>`], scrapedAtMs: [firstAtMs, secondAtMs] };
+    const meta = {
+      version: 1,
+      exporter: version,
+      args: [`--web.listen-address=127.0.0.1:<port>`],
+      scrapedAtMs: [firstAtMs, secondAtMs],
+    };
     writeFileSync(new URL('debian-defaults.json', outDir), `${JSON.stringify(meta, null, 2)}\n`);
     console.log(`captured ${first.length} + ${second.length} bytes from ${version}`);
   } finally {

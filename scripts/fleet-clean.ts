@@ -4,4 +4,6 @@ import { cleanupStaleFleets } from '../test/fleet/index.js';
 
 const ledgers = cleanupStaleLeftovers();
 const removed = cleanupStaleFleets();
-console.log(`fleet:clean: cleared ${ledgers} dead run ledger(s); removed ${removed.length === 0 ? 'no namespaces or links' : removed.join(', ')}`);
+console.log(
+  `fleet:clean: cleared ${ledgers} dead run ledger(s); removed ${removed.length === 0 ? 'no namespaces or links' : removed.join(', ')}`,
+);

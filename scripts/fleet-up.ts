@@ -7,13 +7,17 @@ function readOption(name: string): number | undefined {
   if (index === -1) return undefined;
   const raw = process.argv[index + 1] ?? '';
   const value = raw.includes('/') ? Number(raw.split('/')[0]) / Number(raw.split('/')[1]) : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name}: expected a positive number or a fraction like 1/150, got \`${raw}\``);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name}: expected a positive number or a fraction like 1/150, got \`${raw}\``);
   return value;
 }
 
 const timeScale = readOption('time-scale');
 const duty = readOption('duty');
-const fleet = await startFleet({ ...(timeScale ? { scale: { timeScale } } : {}), ...(duty ? { cpuDutyCycle: Math.min(1, duty) } : {}) });
+const fleet = await startFleet({
+  ...(timeScale ? { scale: { timeScale } } : {}),
+  ...(duty ? { cpuDutyCycle: Math.min(1, duty) } : {}),
+});
 const lines = [
   `# fleet in a box ${fleet.runId} is up (${fleet.nodes.map((n) => `${n.name} ${n.address} ${n.linkMbps} MB/s`).join(', ')})`,
   `export PATH="${fleet.env.PATH.split(':')[0] ?? ''}:$PATH"`,

@@ -6,7 +6,11 @@ import { createProgram } from './program.js';
 
 function reportError(error: unknown, debug: boolean): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    ) {
       return ExitCode.ok;
     }
     return ExitCode.fatal;

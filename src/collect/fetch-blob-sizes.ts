@@ -27,10 +27,12 @@ const manifestAccept = [
 ].join(', ');
 
 function toSizeUrl(registryUrl: string, record: RegistryRecord): string | undefined {
-  if (record.bytes !== null || record.repository === undefined || record.reference === undefined) return undefined;
+  if (record.bytes !== null || record.repository === undefined || record.reference === undefined)
+    return undefined;
   const base = registryUrl.replace(/\/+$/, '');
   if (record.kind === 'blob-write') return `${base}/v2/${record.repository}/blobs/${record.reference}`;
-  if (record.kind === 'manifest-write') return `${base}/v2/${record.repository}/manifests/${record.reference}`;
+  if (record.kind === 'manifest-write')
+    return `${base}/v2/${record.repository}/manifests/${record.reference}`;
   return undefined;
 }
 
@@ -49,7 +51,13 @@ async function headSize(url: string, options: FetchBlobSizesOptions): Promise<nu
 }
 
 export async function fetchBlobSizes(options: FetchBlobSizesOptions): Promise<FetchBlobSizesResult> {
-  const urls = [...new Set(options.records.map((record) => toSizeUrl(options.registryUrl, record)).filter((url) => url !== undefined))];
+  const urls = [
+    ...new Set(
+      options.records
+        .map((record) => toSizeUrl(options.registryUrl, record))
+        .filter((url) => url !== undefined),
+    ),
+  ];
   const sizes = new Map<string, number>();
   const failures: { url: string; error: string }[] = [];
   let next = 0;

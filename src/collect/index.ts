@@ -33,11 +33,30 @@ export type { LineOutcome, LogLineParser } from './logs/line-outcome.js';
 export { parseLogFormat } from './logs/parse-log-format.js';
 export type { LogFormatField, LogFormatSpec } from './logs/parse-log-format.js';
 export { sliceWindow } from './logs/slice-window.js';
-export { addSccacheRecord, addToSccacheSummary, createSccacheSummary, createSccacheTotals, isSccacheWrite, summarizeSccache } from './logs/summarize-sccache.js';
+export {
+  addSccacheRecord,
+  addToSccacheSummary,
+  createSccacheSummary,
+  createSccacheTotals,
+  isSccacheWrite,
+  summarizeSccache,
+} from './logs/summarize-sccache.js';
 export type { SccacheSummary, SccacheTotals, SummarizeSccacheOptions } from './logs/summarize-sccache.js';
-export { addToRegistrySummary, createRegistrySummary, isRegistryWrite, summarizeRegistry } from './logs/summarize-registry.js';
+export {
+  addToRegistrySummary,
+  createRegistrySummary,
+  isRegistryWrite,
+  summarizeRegistry,
+} from './logs/summarize-registry.js';
 export type { RegistrySplit, RegistrySummary, RegistryWriteTotals } from './logs/summarize-registry.js';
 export { fetchBlobSizes } from './fetch-blob-sizes.js';
 export type { FetchBlobSizesOptions, FetchBlobSizesResult } from './fetch-blob-sizes.js';
-export { ARTIFACTS_VERSION, listArtifacts, parseArtifacts, readArtifacts, renderArtifacts, writeArtifacts } from './artifacts.js';
+export {
+  ARTIFACTS_VERSION,
+  listArtifacts,
+  parseArtifacts,
+  readArtifacts,
+  renderArtifacts,
+  writeArtifacts,
+} from './artifacts.js';
 export type { Artifact, ListArtifactsOptions } from './artifacts.js';

@@ -20,7 +20,16 @@ export interface StreamStats {
 }
 
 export function createStreamStats(source: string): StreamStats {
-  return { source, bytes: 0, lines: 0, records: 0, skipped: 0, skippedByReason: {}, rejected: 0, rejectedExamples: [] };
+  return {
+    source,
+    bytes: 0,
+    lines: 0,
+    records: 0,
+    skipped: 0,
+    skippedByReason: {},
+    rejected: 0,
+    rejectedExamples: [],
+  };
 }
 
 /** Loud warnings a stream deserves: bytes but no records, or many rejected lines. Never a silent 0. */

@@ -19,7 +19,9 @@ async function resolveRunDir(from: string, root: string): Promise<string> {
   for (const candidate of [path.resolve(from), path.resolve(root, from)]) {
     if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
   }
-  throw new UsageError(`--from ${from}: no such run dir (looked in . and ${root})`, { hint: 'pass a run dir or a stamp under --root' });
+  throw new UsageError(`--from ${from}: no such run dir (looked in . and ${root})`, {
+    hint: 'pass a run dir or a stamp under --root',
+  });
 }
 
 // `rocm-perf costs --from RUN`: build seconds and cache bytes from a run's traces → .builders/target-costs.
@@ -31,7 +33,10 @@ export async function runCostsCommand(options: CostsCommandOptions): Promise<voi
   if (current.errors.length > 0) throw new ConfigError(config.costsPath, current.errors);
   const run = await readRunDirFile(runDir);
   const { traces, warnings } = await readRunTraces(runDir);
-  if (traces.size === 0) throw new UsageError(`${runDir} holds no trace-<target>.json files`, { hint: 'costs come from a finished run with traces' });
+  if (traces.size === 0)
+    throw new UsageError(`${runDir} holds no trace-<target>.json files`, {
+      hint: 'costs come from a finished run with traces',
+    });
   const derived = deriveTargetCosts({ run, traces, current: current.costs });
   const header = [
     'Target costs (rocm-perf plan reads this; `rocm-perf costs --from RUN` rewrites it).',
@@ -45,6 +50,8 @@ export async function runCostsCommand(options: CostsCommandOptions): Promise<voi
   if (options.dryRun) console.log(text.trimEnd());
   else {
     await writeFile(out, text);
-    console.log(`${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}`);
+    console.log(
+      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}`,
+    );
   }
 }

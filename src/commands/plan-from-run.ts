@@ -27,13 +27,19 @@ async function resolveRunDir(from: string, root: string | undefined): Promise<st
   for (const candidate of candidates) {
     if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
   }
-  throw new UsageError(`--from-run ${from}: no such run dir (looked at ${candidates.join(' and ')})`, { hint: 'pass a run dir written by `rocm-perf cold|warm|bench`, or its stamp under --root' });
+  throw new UsageError(`--from-run ${from}: no such run dir (looked at ${candidates.join(' and ')})`, {
+    hint: 'pass a run dir written by `rocm-perf cold|warm|bench`, or its stamp under --root',
+  });
 }
 
 async function readTargetCosts(options: PlanFromRunOptions) {
   const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { costsPath: options.costs } });
   const text = await readFile(config.costsPath, 'utf8').catch(() => undefined);
-  if (text === undefined) return { costs: undefined, notes: [`target costs ${config.costsPath} not readable; every figure must come from the run`] };
+  if (text === undefined)
+    return {
+      costs: undefined,
+      notes: [`target costs ${config.costsPath} not readable; every figure must come from the run`],
+    };
   const parsed = parseTargetCosts(text, config.costsPath);
   if (parsed.errors.length > 0) throw new ConfigError(config.costsPath, parsed.errors);
   return { costs: parsed.costs, notes: [] };
@@ -48,7 +54,15 @@ export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void>
   const targetCosts = await readTargetCosts(options);
   for (const line of [...warnings, ...targetCosts.notes]) console.error(`note: ${line}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();
-  const result = replayRun({ run, plan, traces, targetCosts: targetCosts.costs, changes, strategy: options.strategy, createdAt });
+  const result = replayRun({
+    run,
+    plan,
+    traces,
+    targetCosts: targetCosts.costs,
+    changes,
+    strategy: options.strategy,
+    createdAt,
+  });
   if (options.out !== undefined) console.error(`wrote ${await writePlanFile(options.out, result.plan)}`);
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderReplay(result));
 }

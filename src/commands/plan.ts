@@ -1,6 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { loadPlanInputs, type PlanInputs } from '../config/load-plan-inputs.js';
-import { createPlan, renderComparison, renderPlan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, toStrategyName, type Plan, type StrategyName } from '../plan/index.js';
+import {
+  createPlan,
+  renderComparison,
+  renderPlan,
+  STRATEGY_DESCRIPTIONS,
+  STRATEGY_NAMES,
+  toStrategyName,
+  type Plan,
+  type StrategyName,
+} from '../plan/index.js';
 import { writePlanFile } from '../plan/plan-file-io.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
@@ -20,14 +29,21 @@ export interface PlanCommandOptions extends PlanInputOptions {
 }
 
 const replayFlags = ['link', 'speed', 'dropNode', 'addNode'] as const;
-const flagName = (key: (typeof replayFlags)[number]) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const flagName = (key: (typeof replayFlags)[number]) =>
+  `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 function checkReplayFlags(options: PlanCommandOptions): void {
   const fleetEdits = replayFlags.filter((key) => (options[key]?.length ?? 0) > 0);
   if (options.fromRun === undefined && fleetEdits.length > 0) {
-    throw new UsageError(`${fleetEdits.map(flagName).join(', ')}: fleet edits apply to a recorded run; add --from-run RUN`, { hint: 'rocm-perf plan --from-run RUN_DIR --link kiln=110' });
+    throw new UsageError(
+      `${fleetEdits.map(flagName).join(', ')}: fleet edits apply to a recorded run; add --from-run RUN`,
+      { hint: 'rocm-perf plan --from-run RUN_DIR --link kiln=110' },
+    );
   }
-  if (options.fromRun !== undefined && options.compare) throw new UsageError('--compare and --from-run do not combine', { hint: 'replay one strategy at a time with --strategy' });
+  if (options.fromRun !== undefined && options.compare)
+    throw new UsageError('--compare and --from-run do not combine', {
+      hint: 'replay one strategy at a time with --strategy',
+    });
 }
 
 function planWith(inputs: PlanInputs, strategy: StrategyName, createdAt: string): Plan {
@@ -41,7 +57,13 @@ function compareStrategies(inputs: PlanInputs, createdAt: string) {
     const plan = planWith(inputs, strategy, createdAt);
     const planningMs = performance.now() - started;
     const { makespanSeconds, lowerBoundSeconds } = plan;
-    return { strategy, description: STRATEGY_DESCRIPTIONS[strategy], makespanSeconds, lowerBoundSeconds, planningMs };
+    return {
+      strategy,
+      description: STRATEGY_DESCRIPTIONS[strategy],
+      makespanSeconds,
+      lowerBoundSeconds,
+      planningMs,
+    };
   });
 }
 
@@ -55,15 +77,23 @@ export async function runPlanCommand(options: PlanCommandOptions): Promise<void>
   }
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
-    flags: { arch: options.arch, targets: parseTargetList(options.targets), costsPath: options.costs, bakePrintPath: options.bakeJson },
+    flags: {
+      arch: options.arch,
+      targets: parseTargetList(options.targets),
+      costsPath: options.costs,
+      bakePrintPath: options.bakeJson,
+    },
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();
   if (options.compare) {
     const rows = compareStrategies(inputs, createdAt);
-    process.stdout.write(options.json ? `${JSON.stringify({ strategies: rows }, null, 2)}\n` : renderComparison(rows));
+    process.stdout.write(
+      options.json ? `${JSON.stringify({ strategies: rows }, null, 2)}\n` : renderComparison(rows),
+    );
   }
   const plan = planWith(inputs, strategy, createdAt);
   if (options.out !== undefined) console.error(`wrote ${await writePlanFile(options.out, plan)}`);
-  if (!options.compare) process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));
+  if (!options.compare)
+    process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));
 }

@@ -41,11 +41,18 @@ function listenForSignals(controller: AbortController): () => void {
 function parseDispatch(value: string | undefined): DispatchMode | undefined {
   if (value === undefined) return undefined;
   const parsed = DispatchModeSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`--dispatch ${value}: unknown dispatch mode`, { hint: 'use --dispatch fixed (each node runs its plan queue) or --dispatch guided' });
+  if (!parsed.success)
+    throw new UsageError(`--dispatch ${value}: unknown dispatch mode`, {
+      hint: 'use --dispatch fixed (each node runs its plan queue) or --dispatch guided',
+    });
   return parsed.data;
 }
 
-export async function runHarnessCommand(harness: Harness, options: HarnessCommandOptions, context: HarnessCommandContext = {}): Promise<void> {
+export async function runHarnessCommand(
+  harness: Harness,
+  options: HarnessCommandOptions,
+  context: HarnessCommandContext = {},
+): Promise<void> {
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
@@ -54,17 +61,36 @@ export async function runHarnessCommand(harness: Harness, options: HarnessComman
     const result = await runHarness({
       harness,
       fleetPath: options.fleet,
-      flags: { arch: options.arch, targets: parseTargetList(options.targets), costsPath: options.costs, bakePrintPath: options.bakeJson },
+      flags: {
+        arch: options.arch,
+        targets: parseTargetList(options.targets),
+        costsPath: options.costs,
+        bakePrintPath: options.bakeJson,
+      },
       root: options.root,
       strategy: options.strategy,
       planPath: options.plan,
       dispatch: parseDispatch(options.dispatch),
       env: context.env ?? process.env,
       signal,
-      ...(interval !== undefined && Number.isFinite(interval) && interval > 0 ? { sampleIntervalMs: interval } : {}),
+      ...(interval !== undefined && Number.isFinite(interval) && interval > 0
+        ? { sampleIntervalMs: interval }
+        : {}),
       ...(context.deps ? { deps: context.deps } : {}),
     });
-    if (options.json) console.log(JSON.stringify({ runDir: result.runDir, status: result.run.status, exitCode: result.exitCode, targets: result.run.targets }, null, 2));
+    if (options.json)
+      console.log(
+        JSON.stringify(
+          {
+            runDir: result.runDir,
+            status: result.run.status,
+            exitCode: result.exitCode,
+            targets: result.run.targets,
+          },
+          null,
+          2,
+        ),
+      );
     else console.log(result.runDir);
     process.exitCode = result.exitCode;
   } finally {

@@ -70,7 +70,9 @@ export function formatIssues({ issues, raw, source, lineOf }: FormatIssuesOption
     const value = valueAt(raw, issue.path);
     const line = lineOf?.(issue.path) ?? lineOf?.(issue.path.slice(0, -1), String(issue.path.at(-1)));
     const where = `${source}${line === undefined ? '' : `:${line}`}`;
-    lines.push(`${where}: ${formatPath(issue.path)}: ${issue.message}, got ${describeValue(value)}. Fix: ${fixFor(issue, value)}.`);
+    lines.push(
+      `${where}: ${formatPath(issue.path)}: ${issue.message}, got ${describeValue(value)}. Fix: ${fixFor(issue, value)}.`,
+    );
   }
   return lines;
 }

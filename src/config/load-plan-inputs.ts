@@ -48,26 +48,43 @@ export async function loadBakePrint(config: Config): Promise<{ print: BakePrint;
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw new ConfigError(source, [`not JSON: ${(cause as Error).message}. Fix: save the output of \`docker buildx bake --print\`.`]);
+    throw new ConfigError(source, [
+      `not JSON: ${(cause as Error).message}. Fix: save the output of \`docker buildx bake --print\`.`,
+    ]);
   }
   const parsed = BakePrintSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(source, formatIssues({ issues: parsed.error.issues, raw, source }));
+  if (!parsed.success)
+    throw new ConfigError(source, formatIssues({ issues: parsed.error.issues, raw, source }));
   return { print: parsed.data, source };
 }
 
 /** Every planned target needs a build line and a cache line. */
-export function findMissingCosts(graph: TargetGraph, costs: ReadonlyMap<string, TargetCost>, source: string): string[] {
+export function findMissingCosts(
+  graph: TargetGraph,
+  costs: ReadonlyMap<string, TargetCost>,
+  source: string,
+): string[] {
   const errors: string[] = [];
   for (const target of graph.targets) {
     const cost = costs.get(target);
-    if (cost?.buildSeconds === undefined) errors.push(`${source}: no \`build ${target} <seconds>\` line. Fix: add one (or run \`rocm-perf costs --from RUN\`).`);
-    if (cost?.cacheBytes === undefined) errors.push(`${source}: no \`cache ${target} <bytes>\` line. Fix: add one (bytes from a warm, pushing run).`);
+    if (cost?.buildSeconds === undefined)
+      errors.push(
+        `${source}: no \`build ${target} <seconds>\` line. Fix: add one (or run \`rocm-perf costs --from RUN\`).`,
+      );
+    if (cost?.cacheBytes === undefined)
+      errors.push(
+        `${source}: no \`cache ${target} <bytes>\` line. Fix: add one (bytes from a warm, pushing run).`,
+      );
   }
   return errors;
 }
 
 // I/O shell shared by plan, cold, warm and bench: fleet.yaml + target-costs + bake print → graph and costs.
-export async function loadPlanInputs({ fleetPath, flags = {}, env = process.env }: LoadPlanInputsOptions): Promise<PlanInputs> {
+export async function loadPlanInputs({
+  fleetPath,
+  flags = {},
+  env = process.env,
+}: LoadPlanInputsOptions): Promise<PlanInputs> {
   const overrides = mergeOverrides(readEnvOverrides(env), flags);
   const { config, warnings } = await loadConfig({ fleetPath, overrides });
   const costsText = await readText(config.costsPath, 'target costs');

@@ -45,7 +45,9 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     const cost = costs.get(target) ?? emptyCost();
     const previous = kind === 'build' ? cost.buildLine : cost.cacheLine;
     if (previous !== undefined) {
-      errors.push(`${source}:${lineNo}: ${kind} ${target}: given again (first on line ${previous}). Fix: keep one line.`);
+      errors.push(
+        `${source}:${lineNo}: ${kind} ${target}: given again (first on line ${previous}). Fix: keep one line.`,
+      );
       return;
     }
     if (kind === 'build') Object.assign(cost, { buildSeconds: value, buildLine: lineNo });
@@ -56,7 +58,10 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
 }
 
 /** Render costs back into the file format, sorted by target, for `rocm-perf costs`. */
-export function renderTargetCosts(costs: ReadonlyMap<string, { buildSeconds: number; cacheBytes: number | undefined }>, header: string[]): string {
+export function renderTargetCosts(
+  costs: ReadonlyMap<string, { buildSeconds: number; cacheBytes: number | undefined }>,
+  header: string[],
+): string {
   const names = [...costs.keys()].sort();
   const lines = header.map((line) => `# ${line}`);
   for (const name of names) lines.push(`build ${name} ${Math.round(costs.get(name)?.buildSeconds ?? 0)}`);

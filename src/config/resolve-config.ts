@@ -95,10 +95,19 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
 }
 
 // Pure: schema, then cross-field rules, then overrides. Collects every problem before giving up.
-export function validateConfig({ raw, source, lineOf = () => undefined, overrides = {} }: ValidateConfigOptions): ValidateConfigResult {
+export function validateConfig({
+  raw,
+  source,
+  lineOf = () => undefined,
+  overrides = {},
+}: ValidateConfigOptions): ValidateConfigResult {
   const parsed = FleetFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    return { config: undefined, errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf }), warnings: [] };
+    return {
+      config: undefined,
+      errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf }),
+      warnings: [],
+    };
   }
   const ctx = { fleet: parsed.data, source, lineOf, errors: [] as string[], warnings: [] as string[] };
   for (const rule of fleetRules) rule(ctx);

@@ -49,16 +49,22 @@ function checkLog(ctx: RuleContext, path: readonly ['registry' | 'sccache', 'log
   if (!log) return;
   const key = `${path[0]}.log`;
   if ((log.node === undefined) === (log.ssh === undefined)) {
-    ctx.errors.push(`${where(ctx, path)}: ${key}: give exactly one of \`node\` or \`ssh\`. Fix: name the build node that hosts the log, or its ssh settings.`);
+    ctx.errors.push(
+      `${where(ctx, path)}: ${key}: give exactly one of \`node\` or \`ssh\`. Fix: name the build node that hosts the log, or its ssh settings.`,
+    );
     return;
   }
   if (log.node === undefined) return;
   const node = ctx.fleet.nodes.find((candidate) => candidate.name === log.node);
   if (!node) {
     const names = ctx.fleet.nodes.map((candidate) => candidate.name).join(', ');
-    ctx.errors.push(`${where(ctx, [...path, 'node'])}: ${key}.node: no node named \`${log.node}\`. Fix: use one of ${names}.`);
+    ctx.errors.push(
+      `${where(ctx, [...path, 'node'])}: ${key}.node: no node named \`${log.node}\`. Fix: use one of ${names}.`,
+    );
   } else if (!node.ssh) {
-    ctx.errors.push(`${where(ctx, [...path, 'node'])}: ${key}.node: node \`${log.node}\` has no \`ssh\` settings. Fix: add ssh to that node.`);
+    ctx.errors.push(
+      `${where(ctx, [...path, 'node'])}: ${key}.node: node \`${log.node}\` has no \`ssh\` settings. Fix: add ssh to that node.`,
+    );
   }
 }
 
@@ -71,8 +77,15 @@ const slowLinkWarning: Rule = (ctx) => {
   const links = ctx.fleet.nodes.map((node) => node.link_mbps);
   const ratio = Math.max(...links) / Math.min(...links);
   if (ratio > 1000) {
-    ctx.warnings.push(`${ctx.source}: uplinks span a factor of ${ratio.toFixed(0)}; check link_mbps is in MB/s, not Mbit/s.`);
+    ctx.warnings.push(
+      `${ctx.source}: uplinks span a factor of ${ratio.toFixed(0)}; check link_mbps is in MB/s, not Mbit/s.`,
+    );
   }
 };
 
-export const fleetRules: readonly Rule[] = [uniqueNodeNames, uniqueBuilders, logHostsResolve, slowLinkWarning];
+export const fleetRules: readonly Rule[] = [
+  uniqueNodeNames,
+  uniqueBuilders,
+  logHostsResolve,
+  slowLinkWarning,
+];

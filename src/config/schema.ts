@@ -7,14 +7,21 @@ const HttpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }
 
 const Name = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    'use letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
 
 export const SshTargetSchema = z
   .strictObject({
     host: z.string().min(1).describe('Host name or address to ssh to.'),
     user: z.string().min(1).optional().describe('Remote user; default: the local user.'),
     port: z.number().int().min(1).max(65535).optional().describe('ssh port; default 22.'),
-    identity_file: z.string().min(1).optional().describe('Private key file; default: the ssh agent or ~/.ssh/id_ed25519.'),
+    identity_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Private key file; default: the ssh agent or ~/.ssh/id_ed25519.'),
   })
   .describe('How to reach a host over ssh.');
 
@@ -24,7 +31,9 @@ export const LogSourceSchema = z
     ssh: SshTargetSchema.optional().describe('ssh settings of the log host, when it is not a build node.'),
     path: z.string().min(1).describe('Absolute path of the log file on that host.'),
   })
-  .describe('Where a service writes its log. Give `node` or `ssh`; `local: true` style access is `ssh.host: localhost`.');
+  .describe(
+    'Where a service writes its log. Give `node` or `ssh`; `local: true` style access is `ssh.host: localhost`.',
+  );
 
 export const NodeSchema = z
   .strictObject({
@@ -34,13 +43,21 @@ export const NodeSchema = z
       .number()
       .positive()
       .describe('Upload throughput from this node to the registry/cache store, in MB/s (MB = 10^6 bytes).'),
-    speed: z.number().positive().default(1).describe('Relative compile speed; build seconds are divided by it. Default 1.'),
-    node_exporter: HttpUrl.describe('URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.'),
+    speed: z
+      .number()
+      .positive()
+      .default(1)
+      .describe('Relative compile speed; build seconds are divided by it. Default 1.'),
+    node_exporter: HttpUrl.describe(
+      'URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.',
+    ),
     ssh: SshTargetSchema.optional().describe('ssh settings for this node (needed when it hosts a log).'),
     address: z
       .string()
       .optional()
-      .describe('Client address this node uses towards the store (to attribute log lines); default: the ssh host.'),
+      .describe(
+        'Client address this node uses towards the store (to attribute log lines); default: the ssh host.',
+      ),
   })
   .describe('A build node.');
 
@@ -50,26 +67,44 @@ export const RegistrySchema = z
     name: Name.default('rocm').describe('Namespace (REGISTRY_NAME) for tags, caches and PUB_* refs.'),
     cold_suffix: z.string().default('-coldrun').describe('Appended to `name` for cold runs.'),
     log: LogSourceSchema.optional().describe('The registry log, sliced into each run dir.'),
-    log_format: z.enum(['zot', 'distribution']).default('zot').describe('Zot session log or CNCF Distribution JSON log.'),
+    log_format: z
+      .enum(['zot', 'distribution'])
+      .default('zot')
+      .describe('Zot session log or CNCF Distribution JSON log.'),
     cache_patterns: z
       .array(z.string().min(1))
       .default(['*/cache:*'])
-      .describe('Glob patterns on `<repository>:<tag>` that mark a write as a cache export rather than an image.'),
+      .describe(
+        'Glob patterns on `<repository>:<tag>` that mark a write as a cache export rather than an image.',
+      ),
   })
   .describe('The OCI registry (Zot or docker-registry).');
 
 export const SccacheSchema = z
   .strictObject({
     url: HttpUrl.describe('WebDAV root of the compiler cache, e.g. http://strix:8080/sccache/.'),
-    key_prefix: z.string().min(1).describe('The live key prefix (SCCACHE_WEBDAV_KEY_PREFIX), e.g. rocm/gfx1201.'),
-    log: LogSourceSchema.optional().describe('The nginx access log written with .builders/nginx-sccache.conf.'),
+    key_prefix: z
+      .string()
+      .min(1)
+      .describe('The live key prefix (SCCACHE_WEBDAV_KEY_PREFIX), e.g. rocm/gfx1201.'),
+    log: LogSourceSchema.optional().describe(
+      'The nginx access log written with .builders/nginx-sccache.conf.',
+    ),
   })
   .describe('The sccache WebDAV store served by nginx.');
 
 export const BakeSchema = z
   .strictObject({
-    file: z.string().min(1).optional().describe('Bake file; when set, `docker buildx bake -f <file> --print` is run.'),
-    print: z.string().min(1).optional().describe('A saved `docker buildx bake --print` JSON, used when `file` is not set.'),
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Bake file; when set, `docker buildx bake -f <file> --print` is run.'),
+    print: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A saved `docker buildx bake --print` JSON, used when `file` is not set.'),
   })
   .describe('Where the target graph comes from.');
 
@@ -90,7 +125,11 @@ export const FleetFileSchema = z
       .min(1)
       .default(['wheels', 'pytorch'])
       .describe('Targets or groups to plan and build (PERF_TARGETS).'),
-    costs: z.string().min(1).default('.builders/target-costs').describe('Target cost file, relative to fleet.yaml.'),
+    costs: z
+      .string()
+      .min(1)
+      .default('.builders/target-costs')
+      .describe('Target cost file, relative to fleet.yaml.'),
     bake: BakeSchema.default({}),
     registry: RegistrySchema,
     sccache: SccacheSchema,

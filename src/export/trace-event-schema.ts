@@ -56,11 +56,9 @@ export const CounterEventSchema = z.strictObject({
   pid: Id,
   tid: Id,
   ts: Micros,
-  args: z
-    .record(z.string(), z.number().finite())
-    .refine((args) => Object.keys(args).length === 1, {
-      message: 'a counter event carries exactly one series (one numeric arg)',
-    }),
+  args: z.record(z.string(), z.number().finite()).refine((args) => Object.keys(args).length === 1, {
+    message: 'a counter event carries exactly one series (one numeric arg)',
+  }),
 });
 
 export const FlowStartEventSchema = z.strictObject({

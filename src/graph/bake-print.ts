@@ -17,7 +17,9 @@ export const BakeTargetSchema = z.looseObject({
 });
 
 export const BakePrintSchema = z.looseObject({
-  group: z.record(z.string(), z.looseObject({ targets: z.array(z.string()), description: z.string().optional() })).optional(),
+  group: z
+    .record(z.string(), z.looseObject({ targets: z.array(z.string()), description: z.string().optional() }))
+    .optional(),
   target: z.record(z.string(), BakeTargetSchema),
 });
 

@@ -41,7 +41,10 @@ function expandNames(print: BakePrint, requested: readonly string[], unknown: st
 }
 
 /** Cycles among `targets`, each as a list of names, found by DFS colouring. */
-export function findCycles(targets: readonly string[], deps: Readonly<Record<string, readonly string[]>>): string[][] {
+export function findCycles(
+  targets: readonly string[],
+  deps: Readonly<Record<string, readonly string[]>>,
+): string[][] {
   const state = new Map<string, 'visiting' | 'done'>();
   const cycles: string[][] = [];
   const stack: string[] = [];
@@ -72,7 +75,10 @@ export function buildGraph({ print, requested, source }: BuildGraphOptions): Bui
   for (const name of Object.keys(print.target)) {
     allLinks[name] = listTargetLinks(print.target[name] ?? {});
     for (const link of allLinks[name]) {
-      if (!print.target[link]) errors.push(`${source}: target ${name}: context links to unknown target \`${link}\`. Fix: define it or remove the link.`);
+      if (!print.target[link])
+        errors.push(
+          `${source}: target ${name}: context links to unknown target \`${link}\`. Fix: define it or remove the link.`,
+        );
     }
   }
   const sorted = [...targets].sort();
@@ -86,7 +92,9 @@ export function buildGraph({ print, requested, source }: BuildGraphOptions): Bui
   for (const cycle of findCycles(Object.keys(print.target), allLinks)) {
     errors.push(`${source}: dependency cycle: ${cycle.join(' -> ')}. Fix: break one of these target: links.`);
   }
-  return errors.length > 0 ? { graph: undefined, errors } : { graph: { targets: sorted, deps, externalDeps }, errors };
+  return errors.length > 0
+    ? { graph: undefined, errors }
+    : { graph: { targets: sorted, deps, externalDeps }, errors };
 }
 
 /** Targets in dependency order (Kahn), ties by name: deterministic. */

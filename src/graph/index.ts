@@ -1,2 +1,8 @@
-export { BakePrintSchema, parseComposable, listTargetLinks, type BakePrint, type BakeTarget } from './bake-print.js';
+export {
+  BakePrintSchema,
+  parseComposable,
+  listTargetLinks,
+  type BakePrint,
+  type BakeTarget,
+} from './bake-print.js';
 export { buildGraph, findCycles, orderTopologically, type TargetGraph } from './build-graph.js';

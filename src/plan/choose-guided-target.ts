@@ -1,5 +1,13 @@
 import { UsageError } from '../shared/errors.js';
-import { chooseGuidedIndex, createDispatchGuide, createDispatchState, type DispatchGuide, type DispatchPlan, type GuidedReason, type GuidedTuning } from './dispatch-guide.js';
+import {
+  chooseGuidedIndex,
+  createDispatchGuide,
+  createDispatchState,
+  type DispatchGuide,
+  type DispatchPlan,
+  type GuidedReason,
+  type GuidedTuning,
+} from './dispatch-guide.js';
 import type { CostInput } from './problem.js';
 
 // Plan-guided dynamic dispatch, the policy a harness calls (`--dispatch guided`). Contract in docs/planning.md:
@@ -31,7 +39,10 @@ export interface ChooseGuidedTargetOptions extends GuidedTuning {
 
 export type GuidedChoice = { target: string; reason: GuidedReason } | { target: null; reason: 'wait' };
 
-const guides = new WeakMap<DispatchPlan, { costs: ReadonlyMap<string, CostInput> | undefined; guide: DispatchGuide }>();
+const guides = new WeakMap<
+  DispatchPlan,
+  { costs: ReadonlyMap<string, CostInput> | undefined; guide: DispatchGuide }
+>();
 
 function getGuide(plan: DispatchPlan, costs: ReadonlyMap<string, CostInput> | undefined): DispatchGuide {
   const cached = guides.get(plan);
@@ -43,7 +54,10 @@ function getGuide(plan: DispatchPlan, costs: ReadonlyMap<string, CostInput> | un
 
 function toIndex(guide: DispatchGuide, name: string, what: string): number {
   const j = guide.problem.names.indexOf(name);
-  if (j < 0) throw new UsageError(`guided dispatch: ${what} \`${name}\` is not in the plan`, { hint: 'dispatch the plan the run was started with' });
+  if (j < 0)
+    throw new UsageError(`guided dispatch: ${what} \`${name}\` is not in the plan`, {
+      hint: 'dispatch the plan the run was started with',
+    });
   return j;
 }
 
@@ -51,20 +65,42 @@ export function chooseGuidedTarget(options: ChooseGuidedTargetOptions): GuidedCh
   const guide = getGuide(options.plan, options.costs);
   const { problem } = guide;
   const idle = problem.nodes.findIndex((node) => node.name === options.idleNode);
-  if (idle < 0) throw new UsageError(`guided dispatch: node \`${options.idleNode}\` is not in the plan (nodes: ${problem.nodes.map((node) => node.name).join(', ')})`);
+  if (idle < 0)
+    throw new UsageError(
+      `guided dispatch: node \`${options.idleNode}\` is not in the plan (nodes: ${problem.nodes.map((node) => node.name).join(', ')})`,
+    );
   const state = createDispatchState(problem.n);
   state.nowSeconds = options.nowSeconds;
   for (const [name, started] of Object.entries(options.started ?? {})) {
     const j = toIndex(guide, name, 'started target');
     const i = problem.nodes.findIndex((node) => node.name === started.node);
-    if (i < 0) throw new UsageError(`guided dispatch: started target \`${name}\` ran on \`${started.node}\`, which is not in the plan`);
-    [state.node[j], state.start[j], state.finish[j]] = [i, started.startSeconds, started.finishSeconds ?? NaN];
+    if (i < 0)
+      throw new UsageError(
+        `guided dispatch: started target \`${name}\` ran on \`${started.node}\`, which is not in the plan`,
+      );
+    [state.node[j], state.start[j], state.finish[j]] = [
+      i,
+      started.startSeconds,
+      started.finishSeconds ?? NaN,
+    ];
   }
   for (const name of options.skippedTargets ?? []) {
     const j = toIndex(guide, name, 'skipped target');
-    if (state.node[j]! < 0) [state.node[j], state.start[j], state.finish[j]] = [guide.plannedNode[j]!, options.nowSeconds, options.nowSeconds];
+    if (state.node[j]! < 0)
+      [state.node[j], state.start[j], state.finish[j]] = [
+        guide.plannedNode[j]!,
+        options.nowSeconds,
+        options.nowSeconds,
+      ];
   }
   const ready = options.readyTargets.map((name) => toIndex(guide, name, 'ready target'));
-  const choice = chooseGuidedIndex(guide, state, { idle, ready, slackSeconds: options.slackSeconds, stealFactor: options.stealFactor });
-  return choice ? { target: problem.names[choice.j]!, reason: choice.reason } : { target: null, reason: 'wait' };
+  const choice = chooseGuidedIndex(guide, state, {
+    idle,
+    ready,
+    slackSeconds: options.slackSeconds,
+    stealFactor: options.stealFactor,
+  });
+  return choice
+    ? { target: problem.names[choice.j]!, reason: choice.reason }
+    : { target: null, reason: 'wait' };
 }

@@ -24,7 +24,12 @@ export interface CreatePlanOptions {
   maxEvaluations?: number;
 }
 
-function toTargets(problem: PlanProblem, sim: IndexedSimulation, assign: Int32Array, waitFor: number[][]): Record<string, PlanTarget> {
+function toTargets(
+  problem: PlanProblem,
+  sim: IndexedSimulation,
+  assign: Int32Array,
+  waitFor: number[][],
+): Record<string, PlanTarget> {
   const names = (list: readonly number[]) => list.map((k) => problem.names[k]!).sort();
   const targets: Record<string, PlanTarget> = {};
   problem.names.forEach((name, j) => {
@@ -42,7 +47,11 @@ function toTargets(problem: PlanProblem, sim: IndexedSimulation, assign: Int32Ar
   return targets;
 }
 
-function toQueues(problem: PlanProblem, order: readonly number[], assign: Int32Array): Record<string, string[]> {
+function toQueues(
+  problem: PlanProblem,
+  order: readonly number[],
+  assign: Int32Array,
+): Record<string, string[]> {
   const queues: Record<string, string[]> = {};
   for (const node of problem.nodes) queues[node.name] = [];
   for (const j of order) queues[problem.nodes[assign[j]!]!.name]!.push(problem.names[j]!);
@@ -64,7 +73,9 @@ export function createPlan(options: CreatePlanOptions): Plan {
   const { placement, waitFor } = placeTargets(problem, { strategy, seed, maxEvaluations, lowerBoundSeconds });
   const sim = simulateIndexed(problem, { ...placement, waitFor });
   if (lowerBoundSeconds > sim.makespanSeconds * (1 + 1e-9)) {
-    throw new InternalError(`lower bound ${lowerBoundSeconds} s exceeds the makespan ${sim.makespanSeconds} s`);
+    throw new InternalError(
+      `lower bound ${lowerBoundSeconds} s exceeds the makespan ${sim.makespanSeconds} s`,
+    );
   }
   return {
     version: PLAN_VERSION,

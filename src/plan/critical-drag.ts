@@ -90,10 +90,14 @@ interface Indexed {
 }
 
 function toQueues(schedule: RealisedSchedule, names: readonly string[]): Record<string, string[]> {
-  if (schedule.queues) return Object.fromEntries(Object.entries(schedule.queues).map(([node, list]) => [node, [...list]]));
+  if (schedule.queues)
+    return Object.fromEntries(Object.entries(schedule.queues).map(([node, list]) => [node, [...list]]));
   const queues: Record<string, string[]> = {};
   for (const name of names) (queues[schedule.targets[name]!.node] ??= []).push(name);
-  for (const list of Object.values(queues)) list.sort((a, b) => schedule.targets[a]!.startSeconds - schedule.targets[b]!.startSeconds || (a < b ? -1 : 1));
+  for (const list of Object.values(queues))
+    list.sort(
+      (a, b) => schedule.targets[a]!.startSeconds - schedule.targets[b]!.startSeconds || (a < b ? -1 : 1),
+    );
   return queues;
 }
 
@@ -104,14 +108,18 @@ function findScheduleProblems(schedule: RealisedSchedule, queues: Record<string,
     for (const name of list) {
       const target = schedule.targets[name];
       if (!target) problems.push(`queue ${node} lists \`${name}\`, which has no times`);
-      else if (target.node !== node) problems.push(`\`${name}\` ran on ${target.node} but is queued on ${node}`);
+      else if (target.node !== node)
+        problems.push(`\`${name}\` ran on ${target.node} but is queued on ${node}`);
       if (queued.has(name)) problems.push(`\`${name}\` is queued twice`);
       queued.set(name, node);
     }
   }
   for (const [name, target] of Object.entries(schedule.targets)) {
     if (!queued.has(name)) problems.push(`\`${name}\` is in no queue`);
-    if (!(target.finishSeconds >= target.startSeconds)) problems.push(`\`${name}\` finishes (${target.finishSeconds} s) before it starts (${target.startSeconds} s)`);
+    if (!(target.finishSeconds >= target.startSeconds))
+      problems.push(
+        `\`${name}\` finishes (${target.finishSeconds} s) before it starts (${target.startSeconds} s)`,
+      );
   }
   return problems;
 }
@@ -123,10 +131,21 @@ function toIndexed(schedule: RealisedSchedule): Indexed {
   if (problems.length > 0) throw new UsageError(`cannot analyse the schedule: ${problems.join('; ')}`);
   const index = new Map(names.map((name, j) => [name, j]));
   const prevOnNode = new Int32Array(names.length).fill(-1);
-  for (const list of Object.values(queues)) list.forEach((name, k) => k > 0 && (prevOnNode[index.get(name)!] = index.get(list[k - 1]!)!));
-  const deps = names.map((name) => [...new Set(schedule.targets[name]!.deps)].flatMap((dep) => (index.has(dep) ? [index.get(dep)!] : [])));
-  const pick = (key: 'startSeconds' | 'finishSeconds') => Float64Array.from(names, (name) => schedule.targets[name]![key]);
-  const indexed = { names, node: names.map((name) => schedule.targets[name]!.node), start: pick('startSeconds'), finish: pick('finishSeconds'), deps, prevOnNode };
+  for (const list of Object.values(queues))
+    list.forEach((name, k) => k > 0 && (prevOnNode[index.get(name)!] = index.get(list[k - 1]!)!));
+  const deps = names.map((name) =>
+    [...new Set(schedule.targets[name]!.deps)].flatMap((dep) => (index.has(dep) ? [index.get(dep)!] : [])),
+  );
+  const pick = (key: 'startSeconds' | 'finishSeconds') =>
+    Float64Array.from(names, (name) => schedule.targets[name]![key]);
+  const indexed = {
+    names,
+    node: names.map((name) => schedule.targets[name]!.node),
+    start: pick('startSeconds'),
+    finish: pick('finishSeconds'),
+    deps,
+    prevOnNode,
+  };
   return { ...indexed, order: toConstraintOrder(indexed) };
 }
 
@@ -134,17 +153,26 @@ function toConstraintOrder({ names, deps, prevOnNode }: Omit<Indexed, 'order'>):
   const before = deps.map((list, j) => (prevOnNode[j]! >= 0 ? [...list, prevOnNode[j]!] : list));
   const { order, stuck } = toTopologicalOrder(before, names.length);
   if (order.length < names.length) {
-    throw new UsageError(`cannot analyse the schedule: queue order and dependencies form a cycle among ${stuck.map((j) => names[j]!).join(', ')}`);
+    throw new UsageError(
+      `cannot analyse the schedule: queue order and dependencies form a cycle among ${stuck.map((j) => names[j]!).join(', ')}`,
+    );
   }
   return order;
 }
 
 /** Latest finish among a target's constraints (deps and queue predecessor), with which one it was. */
-function findBinding(s: Indexed, finish: Float64Array, j: number): { at: number; from: number; via: CriticalPathEntry['via'] } {
+function findBinding(
+  s: Indexed,
+  finish: Float64Array,
+  j: number,
+): { at: number; from: number; via: CriticalPathEntry['via'] } {
   let best: { at: number; from: number; via: CriticalPathEntry['via'] } = { at: 0, from: -1, via: 'start' };
-  for (const d of s.deps[j]!) if (finish[d]! > best.at || (best.from < 0 && finish[d]! >= best.at)) best = { at: finish[d]!, from: d, via: 'dependency' };
+  for (const d of s.deps[j]!)
+    if (finish[d]! > best.at || (best.from < 0 && finish[d]! >= best.at))
+      best = { at: finish[d]!, from: d, via: 'dependency' };
   const prev = s.prevOnNode[j]!;
-  if (prev >= 0 && (finish[prev]! > best.at || (best.from < 0 && finish[prev]! >= best.at))) best = { at: finish[prev]!, from: prev, via: 'queue' };
+  if (prev >= 0 && (finish[prev]! > best.at || (best.from < 0 && finish[prev]! >= best.at)))
+    best = { at: finish[prev]!, from: prev, via: 'queue' };
   return best;
 }
 
@@ -162,7 +190,9 @@ function replayMakespan(s: Indexed, launchDelay: Float64Array, zeroed: number): 
 }
 
 function findCriticalPath(s: Indexed): CriticalPathEntry[] {
-  const launchDelay = Float64Array.from(s.names, (_, j) => Math.max(0, s.start[j]! - findBinding(s, s.finish, j).at));
+  const launchDelay = Float64Array.from(s.names, (_, j) =>
+    Math.max(0, s.start[j]! - findBinding(s, s.finish, j).at),
+  );
   const baseline = replayMakespan(s, launchDelay, -1);
   let current = -1;
   s.finish.forEach((finish, j) => (current < 0 || finish > s.finish[current]! ? (current = j) : undefined));
@@ -184,7 +214,10 @@ function findCriticalPath(s: Indexed): CriticalPathEntry[] {
   return path.reverse();
 }
 
-function compareWithPlan(schedule: RealisedSchedule, planned: BuildCriticalDragOptions['planned'] = {}): TargetVersusPlan[] {
+function compareWithPlan(
+  schedule: RealisedSchedule,
+  planned: BuildCriticalDragOptions['planned'] = {},
+): TargetVersusPlan[] {
   const names = [...new Set([...Object.keys(schedule.targets), ...Object.keys(planned)])].sort();
   return names.map((target) => {
     const actual = schedule.targets[target];
@@ -199,7 +232,9 @@ function compareWithPlan(schedule: RealisedSchedule, planned: BuildCriticalDragO
       plannedStartSeconds: plan?.startSeconds ?? null,
       plannedFinishSeconds: plan?.finishSeconds ?? null,
       startDeltaSeconds: both ? actual.startSeconds - plan.startSeconds : null,
-      durationDeltaSeconds: both ? actual.finishSeconds - actual.startSeconds - (plan.finishSeconds - plan.startSeconds) : null,
+      durationDeltaSeconds: both
+        ? actual.finishSeconds - actual.startSeconds - (plan.finishSeconds - plan.startSeconds)
+        : null,
     };
   });
 }
@@ -212,6 +247,19 @@ function compareWithPlan(schedule: RealisedSchedule, planned: BuildCriticalDragO
 export function buildCriticalDrag({ schedule, planned, nodeNames }: BuildCriticalDragOptions): CriticalDrag {
   const s = toIndexed(schedule);
   const makespanSeconds = s.finish.reduce((max, finish) => Math.max(max, finish), 0);
-  const nodes = toIdleSplit({ names: s.names, node: s.node, start: s.start, finish: s.finish, deps: s.deps, makespanSeconds, nodeNames });
-  return { makespanSeconds, path: s.names.length > 0 ? findCriticalPath(s) : [], nodes, targets: compareWithPlan(schedule, planned) };
+  const nodes = toIdleSplit({
+    names: s.names,
+    node: s.node,
+    start: s.start,
+    finish: s.finish,
+    deps: s.deps,
+    makespanSeconds,
+    nodeNames,
+  });
+  return {
+    makespanSeconds,
+    path: s.names.length > 0 ? findCriticalPath(s) : [],
+    nodes,
+    targets: compareWithPlan(schedule, planned),
+  };
 }

@@ -39,8 +39,15 @@ export function toCostsFromPlan(plan: DispatchPlan): Map<string, CostInput> {
   const costs = new Map<string, CostInput>();
   for (const [name, target] of Object.entries(plan.targets)) {
     const node = nodes.get(target.node);
-    if (!node) throw new UsageError(`plan target ${name} is placed on ${target.node}, which is not among the plan's nodes`, { hint: 're-run `rocm-perf plan`' });
-    costs.set(name, { buildSeconds: target.buildSeconds * node.speed, cacheBytes: target.exportSeconds * node.linkMbps * 1e6 });
+    if (!node)
+      throw new UsageError(
+        `plan target ${name} is placed on ${target.node}, which is not among the plan's nodes`,
+        { hint: 're-run `rocm-perf plan`' },
+      );
+    costs.set(name, {
+      buildSeconds: target.buildSeconds * node.speed,
+      cacheBytes: target.exportSeconds * node.linkMbps * 1e6,
+    });
   }
   return costs;
 }
@@ -63,25 +70,57 @@ function toSweepOrder(problem: PlanProblem, queues: readonly number[][], rank: I
     order.push(j);
     for (const k of after[j]!) if (--waiting[k]! === 0) ready.push(k);
   }
-  if (order.length < problem.n) throw new UsageError('the plan’s queues contradict its waits (a deadlock)', { hint: 're-run `rocm-perf plan`' });
+  if (order.length < problem.n)
+    throw new UsageError('the plan’s queues contradict its waits (a deadlock)', {
+      hint: 're-run `rocm-perf plan`',
+    });
   return order;
 }
 
-export function createDispatchGuide(plan: DispatchPlan, costs: ReadonlyMap<string, CostInput> = toCostsFromPlan(plan)): DispatchGuide {
-  const waitFor = Object.fromEntries(Object.entries(plan.targets).map(([name, target]) => [name, target.waitFor]));
-  const problem = createProblem({ graph: { targets: Object.keys(plan.targets), deps: waitFor }, costs, nodes: toPlanNodes(plan) });
+export function createDispatchGuide(
+  plan: DispatchPlan,
+  costs: ReadonlyMap<string, CostInput> = toCostsFromPlan(plan),
+): DispatchGuide {
+  const waitFor = Object.fromEntries(
+    Object.entries(plan.targets).map(([name, target]) => [name, target.waitFor]),
+  );
+  const problem = createProblem({
+    graph: { targets: Object.keys(plan.targets), deps: waitFor },
+    costs,
+    nodes: toPlanNodes(plan),
+  });
   const index = new Map(problem.names.map((name, j) => [name, j]));
   const nodeIndex = new Map(problem.nodes.map((node, i) => [node.name, i]));
   const plannedNode = Int32Array.from(problem.names, (name) => nodeIndex.get(plan.targets[name]!.node) ?? -1);
-  const byRank = problem.names.map((_, j) => j).sort((a, b) => plan.targets[problem.names[a]!]!.startSeconds - plan.targets[problem.names[b]!]!.startSeconds || a - b);
+  const byRank = problem.names
+    .map((_, j) => j)
+    .sort(
+      (a, b) =>
+        plan.targets[problem.names[a]!]!.startSeconds - plan.targets[problem.names[b]!]!.startSeconds ||
+        a - b,
+    );
   const rank = new Int32Array(problem.n);
   byRank.forEach((j, position) => (rank[j] = position));
-  const queues = problem.nodes.map((node) => (plan.queues[node.name] ?? []).map((name) => index.get(name) ?? -1).filter((j) => j >= 0));
-  return { problem, plannedNode, rank, queues, order: toSweepOrder(problem, queues, rank), minCost: toMinCosts(problem) };
+  const queues = problem.nodes.map((node) =>
+    (plan.queues[node.name] ?? []).map((name) => index.get(name) ?? -1).filter((j) => j >= 0),
+  );
+  return {
+    problem,
+    plannedNode,
+    rank,
+    queues,
+    order: toSweepOrder(problem, queues, rank),
+    minCost: toMinCosts(problem),
+  };
 }
 
 export function createDispatchState(n: number): DispatchState {
-  return { nowSeconds: 0, node: new Int32Array(n).fill(-1), start: new Float64Array(n), finish: new Float64Array(n).fill(NaN) };
+  return {
+    nowSeconds: 0,
+    node: new Int32Array(n).fill(-1),
+    start: new Float64Array(n),
+    finish: new Float64Array(n).fill(NaN),
+  };
 }
 
 export interface Projection {
@@ -100,7 +139,9 @@ export function projectPlan(guide: DispatchGuide, state: DispatchState): Project
     const i = state.node[j]!;
     if (i < 0) continue;
     start[j] = state.start[j]!;
-    finish[j] = Number.isNaN(state.finish[j]!) ? Math.max(now, state.start[j]! + problem.cost[j * problem.m + i]!) : state.finish[j]!;
+    finish[j] = Number.isNaN(state.finish[j]!)
+      ? Math.max(now, state.start[j]! + problem.cost[j * problem.m + i]!)
+      : state.finish[j]!;
     if (Number.isNaN(state.finish[j]!)) free[i] = Math.max(free[i]!, finish[j]!);
   }
   for (const j of guide.order) {
@@ -130,7 +171,11 @@ function findOwnHead(guide: DispatchGuide, state: DispatchState, idle: number): 
 }
 
 /** Guided choice for an idle node among ready targets; null = wait for the next event. */
-export function chooseGuidedIndex(guide: DispatchGuide, state: DispatchState, options: { idle: number; ready: readonly number[] } & GuidedTuning): { j: number; reason: GuidedReason } | null {
+export function chooseGuidedIndex(
+  guide: DispatchGuide,
+  state: DispatchState,
+  options: { idle: number; ready: readonly number[] } & GuidedTuning,
+): { j: number; reason: GuidedReason } | null {
   const { idle, ready, slackSeconds = 0, stealFactor } = options;
   const head = findOwnHead(guide, state, idle);
   if (head >= 0 && ready.includes(head)) return { j: head, reason: 'planned' };
@@ -145,19 +190,27 @@ export function chooseGuidedIndex(guide: DispatchGuide, state: DispatchState, op
     if (finishHere > headStart + slackSeconds) continue;
     if (guide.plannedNode[j] === idle) return { j, reason: 'ahead' };
     if (finishHere <= projection.finish[j]! + slackSeconds) return { j, reason: 'fits' };
-    if (stealFactor !== undefined && seconds <= (1 + stealFactor) * guide.minCost[j]!) return { j, reason: 'steal' };
+    if (stealFactor !== undefined && seconds <= (1 + stealFactor) * guide.minCost[j]!)
+      return { j, reason: 'steal' };
   }
   return null;
 }
 
 /** Fixed queues: the node's own next target if it is ready, else wait. */
-export function chooseFixedIndex(guide: DispatchGuide, state: DispatchState, { idle, ready }: { idle: number; ready: readonly number[] }): number | null {
+export function chooseFixedIndex(
+  guide: DispatchGuide,
+  state: DispatchState,
+  { idle, ready }: { idle: number; ready: readonly number[] },
+): number | null {
   const head = findOwnHead(guide, state, idle);
   return head >= 0 && ready.includes(head) ? head : null;
 }
 
 /** Greedy reference: the highest-ranked ready target, whatever node it was planned for. */
-export function chooseGreedyIndex(guide: DispatchGuide, { ready }: { ready: readonly number[] }): number | null {
+export function chooseGreedyIndex(
+  guide: DispatchGuide,
+  { ready }: { ready: readonly number[] },
+): number | null {
   let best: number | null = null;
   for (const j of ready) if (best === null || guide.rank[j]! < guide.rank[best]!) best = j;
   return best;

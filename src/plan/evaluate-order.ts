@@ -51,7 +51,11 @@ export function evaluateOrder(problem: PlanProblem, options: EvaluateOptions): n
 const EPSILON = 1e-9;
 
 /** The chain of targets that determines the makespan, first to last: each one waited for the one before it. */
-export function findCriticalChain(problem: PlanProblem, timing: Timing, waitFor: readonly (readonly number[])[] = problem.preds): number[] {
+export function findCriticalChain(
+  problem: PlanProblem,
+  timing: Timing,
+  waitFor: readonly (readonly number[])[] = problem.preds,
+): number[] {
   let current = -1;
   let latest = -Infinity;
   for (let j = 0; j < problem.n; j++) {
@@ -67,7 +71,8 @@ export function findCriticalChain(problem: PlanProblem, timing: Timing, waitFor:
     if (startAt <= EPSILON) break;
     let next = -1;
     for (const d of waitFor[current]!) {
-      if (Math.abs(timing.finish[d]! - startAt) <= EPSILON * Math.max(1, startAt) && (next < 0 || d < next)) next = d;
+      if (Math.abs(timing.finish[d]! - startAt) <= EPSILON * Math.max(1, startAt) && (next < 0 || d < next))
+        next = d;
     }
     if (next < 0) next = timing.prevOnNode[current]!;
     current = next;

@@ -44,7 +44,11 @@ function isBetter(a: Score, b: Score): boolean {
 
 function evaluate(state: SearchState): Score {
   state.evaluations++;
-  const makespan = evaluateOrder(state.problem, { order: state.order, assign: state.assign, timing: state.timing });
+  const makespan = evaluateOrder(state.problem, {
+    order: state.order,
+    assign: state.assign,
+    timing: state.timing,
+  });
   if (makespan <= state.stopAtSeconds) state.maxEvaluations = state.evaluations;
   let total = 0;
   for (const f of state.timing.finish) total += f;
@@ -98,7 +102,8 @@ function tryReassign(state: SearchState, j: number): boolean {
 }
 
 function previousOnNode(state: SearchState, j: number): number {
-  for (let q = state.pos[j]! - 1; q >= 0; q--) if (state.assign[state.order[q]!] === state.assign[j]) return state.order[q]!;
+  for (let q = state.pos[j]! - 1; q >= 0; q--)
+    if (state.assign[state.order[q]!] === state.assign[j]) return state.order[q]!;
   return -1;
 }
 
@@ -108,7 +113,11 @@ function tryAdvance(state: SearchState, j: number): boolean {
   const to = state.pos[previous]!;
   const from = state.pos[j]!;
   if (earliestPosition(state, j) > to) return false;
-  return attempt(state, () => moveInOrder(state, j, to), () => moveInOrder(state, j, from));
+  return attempt(
+    state,
+    () => moveInOrder(state, j, to),
+    () => moveInOrder(state, j, from),
+  );
 }
 
 function trySwap(state: SearchState, j: number, samples: number): boolean {
@@ -148,7 +157,10 @@ function perturb(state: SearchState): void {
   state.score = evaluate(state);
 }
 
-export function improvePlacement(problem: PlanProblem, { start, maxEvaluations, seed, stopAtSeconds = 0 }: ImproveOptions): Placement {
+export function improvePlacement(
+  problem: PlanProblem,
+  { start, maxEvaluations, seed, stopAtSeconds = 0 }: ImproveOptions,
+): Placement {
   const state: SearchState = {
     problem,
     order: [...start.order],
@@ -168,7 +180,8 @@ export function improvePlacement(problem: PlanProblem, { start, maxEvaluations, 
   while (state.evaluations < state.maxEvaluations && problem.m > 1) {
     perturb(state);
     descend(state);
-    if (!isBetter(best.score, state.score)) best = { order: [...state.order], assign: Int32Array.from(state.assign), score: state.score };
+    if (!isBetter(best.score, state.score))
+      best = { order: [...state.order], assign: Int32Array.from(state.assign), score: state.score };
     else {
       state.order = [...best.order];
       state.order.forEach((j, q) => (state.pos[j] = q));

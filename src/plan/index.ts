@@ -1,18 +1,94 @@
-export { toBuildSeconds, toCostTerms, toExportSeconds, type CostTerms, type PlanNode, type TargetCostFigures } from './cost-model.js';
+export {
+  toBuildSeconds,
+  toCostTerms,
+  toExportSeconds,
+  type CostTerms,
+  type PlanNode,
+  type TargetCostFigures,
+} from './cost-model.js';
 export { createPlan, type CreatePlanOptions } from './create-plan.js';
 export { findLowerBound, type LowerBound } from './lower-bound.js';
-export { DEFAULT_STRATEGY, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, isStrategyName, placeTargets, toStrategyName, type StrategyName } from './place-targets.js';
+export {
+  DEFAULT_STRATEGY,
+  STRATEGY_DESCRIPTIONS,
+  STRATEGY_NAMES,
+  isStrategyName,
+  placeTargets,
+  toStrategyName,
+  type StrategyName,
+} from './place-targets.js';
 export { PLAN_VERSION, PlanFileSchema, parsePlanFile, type Plan, type PlanTarget } from './plan-file.js';
 export { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
-export { simulatePlan, type DurationNoise, type Simulation, type SimulatePlanOptions } from './simulate-plan.js';
-export { renderClock, renderComparison, renderDuration, renderPlan, type StrategyComparisonRow } from './render-plan.js';
-export { buildCriticalDrag, type BuildCriticalDragOptions, type CriticalDrag, type CriticalPathEntry, type PlannedTiming, type RealisedSchedule, type ScheduledTarget, type TargetVersusPlan } from './critical-drag.js';
+export {
+  simulatePlan,
+  type DurationNoise,
+  type Simulation,
+  type SimulatePlanOptions,
+} from './simulate-plan.js';
+export {
+  renderClock,
+  renderComparison,
+  renderDuration,
+  renderPlan,
+  type StrategyComparisonRow,
+} from './render-plan.js';
+export {
+  buildCriticalDrag,
+  type BuildCriticalDragOptions,
+  type CriticalDrag,
+  type CriticalPathEntry,
+  type PlannedTiming,
+  type RealisedSchedule,
+  type ScheduledTarget,
+  type TargetVersusPlan,
+} from './critical-drag.js';
 export { toIdleSplit, type NodeIdle } from './split-idle.js';
-export { toScheduleFromRun, type RunSchedule, type ScheduledRunTarget, type ToScheduleFromRunOptions } from './to-schedule-from-run.js';
-export { chooseGuidedTarget, type ChooseGuidedTargetOptions, type GuidedChoice, type StartedTarget } from './choose-guided-target.js';
-export { createDispatchGuide, toCostsFromPlan, type DispatchGuide, type DispatchPlan, type GuidedReason, type GuidedTuning } from './dispatch-guide.js';
-export { simulateDispatch, type DispatchPolicy, type DispatchSimulation, type SimulateDispatchOptions } from './simulate-dispatch.js';
-export { applyFleetChanges, describeFleetChanges, isFleetChanged, parseFleetChanges, type FleetChanges, type RawFleetChanges } from './fleet-changes.js';
-export { isColdRun, toReplayCosts, type FigureSource, type ReplayCost, type ToReplayCostsOptions } from './replay-costs.js';
-export { findActualMakespanSeconds, replayRun, toRecordedQueues, type ReplayResult, type ReplayRunOptions } from './replay-run.js';
+export {
+  toScheduleFromRun,
+  type RunSchedule,
+  type ScheduledRunTarget,
+  type ToScheduleFromRunOptions,
+} from './to-schedule-from-run.js';
+export {
+  chooseGuidedTarget,
+  type ChooseGuidedTargetOptions,
+  type GuidedChoice,
+  type StartedTarget,
+} from './choose-guided-target.js';
+export {
+  createDispatchGuide,
+  toCostsFromPlan,
+  type DispatchGuide,
+  type DispatchPlan,
+  type GuidedReason,
+  type GuidedTuning,
+} from './dispatch-guide.js';
+export {
+  simulateDispatch,
+  type DispatchPolicy,
+  type DispatchSimulation,
+  type SimulateDispatchOptions,
+} from './simulate-dispatch.js';
+export {
+  applyFleetChanges,
+  describeFleetChanges,
+  isFleetChanged,
+  parseFleetChanges,
+  type FleetChanges,
+  type RawFleetChanges,
+} from './fleet-changes.js';
+export {
+  isColdRun,
+  toReplayCosts,
+  type FigureSource,
+  type ReplayCost,
+  type ToReplayCostsOptions,
+} from './replay-costs.js';
+export {
+  findActualMakespanSeconds,
+  replayRun,
+  toRecordedQueues,
+  type ReplayResult,
+  type ReplayRunOptions,
+} from './replay-run.js';
 export { renderReplay } from './render-replay.js';

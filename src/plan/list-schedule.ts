@@ -111,15 +111,28 @@ function chooseNode(state: PlacementState, j: number, lookahead: boolean): numbe
 }
 
 /** Queue order = planned start order (ties by topological position), so evaluating it reproduces the plan. */
-function toPlacement(problem: PlanProblem, assign: Int32Array, plannedStart: Float64Array, listed: number[]): Placement {
+function toPlacement(
+  problem: PlanProblem,
+  assign: Int32Array,
+  plannedStart: Float64Array,
+  listed: number[],
+): Placement {
   const position = new Int32Array(problem.n);
   listed.forEach((j, index) => (position[j] = index));
-  const order = [...listed].sort((a, b) => plannedStart[a]! - plannedStart[b]! || position[a]! - position[b]!);
+  const order = [...listed].sort(
+    (a, b) => plannedStart[a]! - plannedStart[b]! || position[a]! - position[b]!,
+  );
   return { order, assign };
 }
 
 export function listSchedule(problem: PlanProblem, options: ListScheduleOptions): Placement {
-  const { priority, placeCost = problem.cost, insertion = false, lookahead = false, waitFor = problem.preds } = options;
+  const {
+    priority,
+    placeCost = problem.cost,
+    insertion = false,
+    lookahead = false,
+    waitFor = problem.preds,
+  } = options;
   const state: PlacementState = {
     problem,
     cost: placeCost,

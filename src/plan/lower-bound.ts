@@ -25,7 +25,12 @@ function toWindowValueCount(n: number): number {
 }
 
 /** Σ_{j∈S} min_i y_i·p_ij, and each node's load when every target sits at its y-cheapest node. */
-function dualValue(problem: PlanProblem, subset: readonly number[], y: Float64Array, loads: Float64Array): number {
+function dualValue(
+  problem: PlanProblem,
+  subset: readonly number[],
+  y: Float64Array,
+  loads: Float64Array,
+): number {
   const { m, cost } = problem;
   loads.fill(0);
   let value = 0;
@@ -90,7 +95,8 @@ function toHeadsTails(problem: PlanProblem): HeadsTails {
   const own = toMinCosts(problem);
   const head = new Float64Array(problem.n);
   const tail = new Float64Array(problem.n);
-  for (const j of problem.topo) for (const d of problem.preds[j]!) head[j] = Math.max(head[j]!, head[d]! + own[d]!);
+  for (const j of problem.topo)
+    for (const d of problem.preds[j]!) head[j] = Math.max(head[j]!, head[d]! + own[d]!);
   for (let q = problem.topo.length - 1; q >= 0; q--) {
     const j = problem.topo[q]!;
     for (const k of problem.succs[j]!) tail[j] = Math.max(tail[j]!, tail[k]! + own[k]!);
@@ -98,7 +104,10 @@ function toHeadsTails(problem: PlanProblem): HeadsTails {
   return { head, tail, own };
 }
 
-function findPath(problem: PlanProblem, { head, tail, own }: HeadsTails): { seconds: number; path: number[] } {
+function findPath(
+  problem: PlanProblem,
+  { head, tail, own }: HeadsTails,
+): { seconds: number; path: number[] } {
   let seconds = 0;
   let current = problem.n > 0 ? 0 : -1;
   for (let j = 0; j < problem.n; j++) {
@@ -108,7 +117,8 @@ function findPath(problem: PlanProblem, { head, tail, own }: HeadsTails): { seco
   // Walk back to the chain's first target, then forward along the tails.
   const isOnHead = (d: number, j: number) => head[d]! + own[d]! === head[j]!;
   const isOnTail = (j: number, k: number) => own[k]! + tail[k]! === tail[j]!;
-  while (current >= 0 && head[current]! > 0) current = problem.preds[current]!.find((d) => isOnHead(d, current)) ?? -1;
+  while (current >= 0 && head[current]! > 0)
+    current = problem.preds[current]!.find((d) => isOnHead(d, current)) ?? -1;
   const path: number[] = [];
   while (current >= 0) {
     path.push(current);
@@ -122,7 +132,10 @@ function pickValues(values: Float64Array): number[] {
   const distinct = [...new Set(values)].sort((a, b) => a - b);
   const count = toWindowValueCount(values.length);
   if (distinct.length <= count) return distinct;
-  return Array.from({ length: count }, (_, k) => distinct[Math.floor((k * (distinct.length - 1)) / (count - 1))]!);
+  return Array.from(
+    { length: count },
+    (_, k) => distinct[Math.floor((k * (distinct.length - 1)) / (count - 1))]!,
+  );
 }
 
 function findWindowBound(problem: PlanProblem, { head, tail }: HeadsTails): number {

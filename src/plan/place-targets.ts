@@ -12,7 +12,8 @@ export type StrategyName = (typeof STRATEGY_NAMES)[number];
 export const DEFAULT_STRATEGY: StrategyName = 'heft-ls';
 
 export const STRATEGY_DESCRIPTIONS: Record<StrategyName, string> = {
-  'heft-ls': 'best of HEFT, lookahead and optimistic-rank list schedules, then local search on the critical chain',
+  'heft-ls':
+    'best of HEFT, lookahead and optimistic-rank list schedules, then local search on the critical chain',
   heft: 'plain HEFT: upward rank on mean cost, each target to the node where it finishes soonest (insertion)',
   lpt: 'longest own cost first among ready targets, finish-soonest node; ranks ignore dependencies',
   'build-only': 'HEFT on build seconds alone (exports ignored when ranking and placing)',
@@ -54,7 +55,10 @@ function defaultBudget(problem: PlanProblem): number {
   return Math.max(300, Math.min(20_000, Math.floor(2e6 / (problem.n + edges + problem.m))));
 }
 
-function placeBest(problem: PlanProblem, { seed = 1, maxEvaluations, lowerBoundSeconds }: Omit<PlaceOptions, 'strategy'>): Placement {
+function placeBest(
+  problem: PlanProblem,
+  { seed = 1, maxEvaluations, lowerBoundSeconds }: Omit<PlaceOptions, 'strategy'>,
+): Placement {
   const mean = toUpwardRanks(problem, toTargetWeights(problem, 'mean'));
   const optimistic = toUpwardRanks(problem, toTargetWeights(problem, 'min'));
   const candidates = [
@@ -70,16 +74,24 @@ function placeBest(problem: PlanProblem, { seed = 1, maxEvaluations, lowerBoundS
     if (makespan < bestMakespan) [best, bestMakespan] = [candidate, makespan];
   }
   const budget = maxEvaluations ?? defaultBudget(problem);
-  return improvePlacement(problem, { start: best, seed, maxEvaluations: budget, stopAtSeconds: lowerBoundSeconds });
+  return improvePlacement(problem, {
+    start: best,
+    seed,
+    maxEvaluations: budget,
+    stopAtSeconds: lowerBoundSeconds,
+  });
 }
 
 /** Stage k = longest dependency chain (in edges) leading to the target; stage k waits for all of stage k − 1. */
 export function toStageWaits(problem: PlanProblem): number[][] {
   const depth = new Int32Array(problem.n);
-  for (const j of problem.topo) for (const d of problem.preds[j]!) depth[j] = Math.max(depth[j]!, depth[d]! + 1);
+  for (const j of problem.topo)
+    for (const d of problem.preds[j]!) depth[j] = Math.max(depth[j]!, depth[d]! + 1);
   const byStage: number[][] = [];
   for (let j = 0; j < problem.n; j++) (byStage[depth[j]!] ??= []).push(j);
-  return Array.from({ length: problem.n }, (_, j) => (depth[j]! > 0 ? [...(byStage[depth[j]! - 1] ?? [])] : []));
+  return Array.from({ length: problem.n }, (_, j) =>
+    depth[j]! > 0 ? [...(byStage[depth[j]! - 1] ?? [])] : [],
+  );
 }
 
 export function placeTargets(problem: PlanProblem, { strategy, ...options }: PlaceOptions): StrategyResult {
@@ -88,12 +100,21 @@ export function placeTargets(problem: PlanProblem, { strategy, ...options }: Pla
     case 'heft-ls':
       return { placement: placeBest(problem, options), waitFor };
     case 'heft':
-      return { placement: listSchedule(problem, { priority: toUpwardRanks(problem, toTargetWeights(problem, 'mean')), insertion: true }), waitFor };
+      return {
+        placement: listSchedule(problem, {
+          priority: toUpwardRanks(problem, toTargetWeights(problem, 'mean')),
+          insertion: true,
+        }),
+        waitFor,
+      };
     case 'lpt':
       return { placement: listSchedule(problem, { priority: toTargetWeights(problem, 'mean') }), waitFor };
     case 'build-only': {
       const priority = toUpwardRanks(problem, toTargetWeights(problem, 'mean', problem.build));
-      return { placement: listSchedule(problem, { priority, placeCost: problem.build, insertion: true }), waitFor };
+      return {
+        placement: listSchedule(problem, { priority, placeCost: problem.build, insertion: true }),
+        waitFor,
+      };
     }
     case 'stages': {
       const stageWaits = toStageWaits(problem);

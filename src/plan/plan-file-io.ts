@@ -22,13 +22,19 @@ export async function readPlanFile(fileOrDir: string): Promise<Plan> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new ArtifactError(file, `cannot read the plan: ${(cause as Error).message}`, { cause, hint: 'run `rocm-perf plan --out DIR` first' });
+    throw new ArtifactError(file, `cannot read the plan: ${(cause as Error).message}`, {
+      cause,
+      hint: 'run `rocm-perf plan --out DIR` first',
+    });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw new ArtifactError(file, `not JSON: ${(cause as Error).message}`, { cause, hint: 're-run `rocm-perf plan`' });
+    throw new ArtifactError(file, `not JSON: ${(cause as Error).message}`, {
+      cause,
+      hint: 're-run `rocm-perf plan`',
+    });
   }
   return parsePlanFile(raw, file);
 }

@@ -13,9 +13,14 @@ export const PlanTargetSchema = z.strictObject({
   startSeconds: Seconds,
   finishSeconds: Seconds,
   buildSeconds: z.number().nonnegative().describe('Build term on that node: build_t / speed_n.'),
-  exportSeconds: z.number().nonnegative().describe('Export term on that node: cache_t / (link_mbps_n × 10^6).'),
+  exportSeconds: z
+    .number()
+    .nonnegative()
+    .describe('Export term on that node: cache_t / (link_mbps_n × 10^6).'),
   deps: z.array(z.string()).describe('In-run dependencies (`target:` contexts).'),
-  waitFor: z.array(z.string()).describe('What the queue runner waits for before starting: deps, plus the previous stage for `stages`.'),
+  waitFor: z
+    .array(z.string())
+    .describe('What the queue runner waits for before starting: deps, plus the previous stage for `stages`.'),
 });
 
 export const PlanNodeSchema = z.strictObject({
@@ -26,13 +31,22 @@ export const PlanNodeSchema = z.strictObject({
   busySeconds: z.number().nonnegative(),
   idleSeconds: z.number().nonnegative(),
   dependencyWaitSeconds: z.number().nonnegative().describe('Idle while no target anywhere was ready.'),
-  placementLossSeconds: z.number().nonnegative().describe('Idle while some target was ready but queued elsewhere.'),
+  placementLossSeconds: z
+    .number()
+    .nonnegative()
+    .describe('Idle while some target was ready but queued elsewhere.'),
 });
 
 export const PlanLowerBoundSchema = z.strictObject({
-  pathSeconds: z.number().nonnegative().describe('Longest dependency chain, each target at its cheapest node.'),
+  pathSeconds: z
+    .number()
+    .nonnegative()
+    .describe('Longest dependency chain, each target at its cheapest node.'),
   loadSeconds: z.number().nonnegative().describe('Fractional load bound over all targets.'),
-  windowSeconds: z.number().nonnegative().describe('Load bound of the targets confined between a head and a tail.'),
+  windowSeconds: z
+    .number()
+    .nonnegative()
+    .describe('Load bound of the targets confined between a head and a tail.'),
   targetSeconds: z.number().nonnegative().describe('The most expensive target at its cheapest node.'),
   path: z.array(z.string()),
 });
@@ -65,11 +79,17 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 /** Validate a parsed plan.json; a wrong or missing version says to re-plan. */
 export function parsePlanFile(raw: unknown, source: string): Plan {
   const hint = 're-run `rocm-perf plan`';
-  const version = typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
+  const version =
+    typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
   if (version !== PLAN_VERSION) {
-    throw new ArtifactError(source, `plan version is \`${JSON.stringify(version)}\`, this rocm-perf reads version ${PLAN_VERSION}`, { hint });
+    throw new ArtifactError(
+      source,
+      `plan version is \`${JSON.stringify(version)}\`, this rocm-perf reads version ${PLAN_VERSION}`,
+      { hint },
+    );
   }
   const parsed = PlanFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ArtifactError(source, `not a valid plan: ${describeIssues(parsed.error.issues)}`, { hint });
+  if (!parsed.success)
+    throw new ArtifactError(source, `not a valid plan: ${describeIssues(parsed.error.issues)}`, { hint });
   return parsed.data;
 }

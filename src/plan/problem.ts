@@ -42,20 +42,26 @@ function findInputErrors({ graph, costs, nodes }: CreateProblemOptions): string[
   const errors: string[] = [];
   if (nodes.length === 0) errors.push('no nodes to plan on. Fix: list at least one node in fleet.yaml.');
   for (const node of nodes) {
-    if (!(node.linkMbps > 0)) errors.push(`node ${node.name}: link_mbps must be > 0, got \`${node.linkMbps}\`.`);
+    if (!(node.linkMbps > 0))
+      errors.push(`node ${node.name}: link_mbps must be > 0, got \`${node.linkMbps}\`.`);
     if (!(node.speed > 0)) errors.push(`node ${node.name}: speed must be > 0, got \`${node.speed}\`.`);
   }
   for (const target of graph.targets) {
     const cost = costs.get(target);
     if (cost?.buildSeconds === undefined || cost.cacheBytes === undefined) {
-      errors.push(`target ${target}: needs both a build and a cache figure. Fix: add them to the target costs.`);
+      errors.push(
+        `target ${target}: needs both a build and a cache figure. Fix: add them to the target costs.`,
+      );
     }
   }
   return errors;
 }
 
 /** Kahn's algorithm; ties by index (= name). Throws on a cycle. */
-export function toTopologicalOrder(preds: readonly (readonly number[])[], succs: readonly (readonly number[])[]): number[] {
+export function toTopologicalOrder(
+  preds: readonly (readonly number[])[],
+  succs: readonly (readonly number[])[],
+): number[] {
   const indegree = preds.map((list) => list.length);
   const ready: number[] = [];
   indegree.forEach((count, index) => {
@@ -71,11 +77,17 @@ export function toTopologicalOrder(preds: readonly (readonly number[])[], succs:
       if (indegree[succ] === 0) ready.push(succ);
     }
   }
-  if (order.length !== preds.length) throw new ConfigError('target graph', ['dependency cycle among the planned targets. Fix: break one `target:` link.']);
+  if (order.length !== preds.length)
+    throw new ConfigError('target graph', [
+      'dependency cycle among the planned targets. Fix: break one `target:` link.',
+    ]);
   return order;
 }
 
-function buildLinks(names: readonly string[], deps: PlanGraph['deps']): { preds: number[][]; succs: number[][] } {
+function buildLinks(
+  names: readonly string[],
+  deps: PlanGraph['deps'],
+): { preds: number[][]; succs: number[][] } {
   const index = new Map(names.map((name, i) => [name, i]));
   const preds = names.map(() => [] as number[]);
   const succs = names.map(() => [] as number[]);
@@ -109,8 +121,22 @@ export function createProblem(options: CreateProblemOptions): PlanProblem {
       cost[j * m + i] = (build[j * m + i] ?? 0) + (exportSeconds[j * m + i] ?? 0);
     });
   });
-  const nodeOrder = nodes.map((_, i) => i).sort((a, b) => (nodes[a]!.name < nodes[b]!.name ? -1 : nodes[a]!.name > nodes[b]!.name ? 1 : a - b));
-  return { names, nodes, n, m, preds, succs, cost, build, exportSeconds, topo: toTopologicalOrder(preds, succs), nodeOrder };
+  const nodeOrder = nodes
+    .map((_, i) => i)
+    .sort((a, b) => (nodes[a]!.name < nodes[b]!.name ? -1 : nodes[a]!.name > nodes[b]!.name ? 1 : a - b));
+  return {
+    names,
+    nodes,
+    n,
+    m,
+    preds,
+    succs,
+    cost,
+    build,
+    exportSeconds,
+    topo: toTopologicalOrder(preds, succs),
+    nodeOrder,
+  };
 }
 
 /** Cheapest cost of each target over all nodes. */

@@ -5,7 +5,11 @@ import type { PlanProblem } from './problem.js';
 export type Weighting = 'mean' | 'min';
 
 /** Per-target weight: the mean (HEFT) or the cheapest (optimistic, PEFT-like) cost over nodes. */
-export function toTargetWeights(problem: PlanProblem, weighting: Weighting, cost: Float64Array = problem.cost): Float64Array {
+export function toTargetWeights(
+  problem: PlanProblem,
+  weighting: Weighting,
+  cost: Float64Array = problem.cost,
+): Float64Array {
   const { n, m } = problem;
   const out = new Float64Array(n);
   for (let j = 0; j < n; j++) {

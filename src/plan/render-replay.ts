@@ -17,14 +17,30 @@ function renderSources(result: ReplayResult): string {
 
 export function renderReplay(result: ReplayResult): string {
   const rows: [string, string, string][] = [];
-  if (result.actualMakespanSeconds !== null) rows.push(['actual (run.json)', renderDuration(result.actualMakespanSeconds), '']);
-  const modelError = result.actualMakespanSeconds === null ? '' : `model vs actual ${renderSigned(result.baselineMakespanSeconds - result.actualMakespanSeconds)}`;
-  rows.push([`baseline: recorded queues, recorded fleet`, renderDuration(result.baselineMakespanSeconds), modelError]);
+  if (result.actualMakespanSeconds !== null)
+    rows.push(['actual (run.json)', renderDuration(result.actualMakespanSeconds), '']);
+  const modelError =
+    result.actualMakespanSeconds === null
+      ? ''
+      : `model vs actual ${renderSigned(result.baselineMakespanSeconds - result.actualMakespanSeconds)}`;
+  rows.push([
+    `baseline: recorded queues, recorded fleet`,
+    renderDuration(result.baselineMakespanSeconds),
+    modelError,
+  ]);
   if (result.recordedQueuesOnChangedFleetSeconds !== null) {
-    rows.push(['recorded queues, changed fleet', renderDuration(result.recordedQueuesOnChangedFleetSeconds), `${renderSigned(result.recordedQueuesOnChangedFleetSeconds - result.baselineMakespanSeconds)} vs baseline`]);
+    rows.push([
+      'recorded queues, changed fleet',
+      renderDuration(result.recordedQueuesOnChangedFleetSeconds),
+      `${renderSigned(result.recordedQueuesOnChangedFleetSeconds - result.baselineMakespanSeconds)} vs baseline`,
+    ]);
   }
   const share = `${result.deltaShare >= 0 ? '+' : '−'}${Math.abs(result.deltaShare * 100).toFixed(1)} %`;
-  rows.push([`predicted: ${result.strategy}, ${result.fleetChanges.length > 0 ? 'changed' : 'recorded'} fleet`, renderDuration(result.predictedMakespanSeconds), `${renderSigned(result.deltaSeconds)} (${share}) vs baseline`]);
+  rows.push([
+    `predicted: ${result.strategy}, ${result.fleetChanges.length > 0 ? 'changed' : 'recorded'} fleet`,
+    renderDuration(result.predictedMakespanSeconds),
+    `${renderSigned(result.deltaSeconds)} (${share}) vs baseline`,
+  ]);
   const width = Math.max(...rows.map((row) => row[0].length));
   const lines = [
     `what-if replay of run ${result.stamp} (${result.harness}, planned with ${result.recordedStrategy})`,

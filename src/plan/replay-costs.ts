@@ -29,7 +29,10 @@ export function isColdRun(run: Pick<RunFile, 'harness' | 'mode'>): boolean {
   return run.harness === 'cold' || run.mode === 'cold';
 }
 
-function findUsableTrace({ run, traces }: ToReplayCostsOptions, target: string): { trace?: TargetTrace; why?: string } {
+function findUsableTrace(
+  { run, traces }: ToReplayCostsOptions,
+  target: string,
+): { trace?: TargetTrace; why?: string } {
   const outcome = run.targets[target];
   const trace = traces.get(target);
   if (!outcome) return { why: 'not in run.json' };
@@ -57,12 +60,17 @@ function measureBytes(options: ToReplayCostsOptions, target: string): { bytes?: 
   return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
 }
 
-export function toReplayCosts(options: ToReplayCostsOptions): { costs: Map<string, ReplayCost>; notes: string[] } {
+export function toReplayCosts(options: ToReplayCostsOptions): {
+  costs: Map<string, ReplayCost>;
+  notes: string[];
+} {
   const costs = new Map<string, ReplayCost>();
   const notes: string[] = [];
   const missing: string[] = [];
   if (isColdRun(options.run)) {
-    notes.push(`run ${options.run.stamp} is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs, not its traces (take bytes from a warm run)`);
+    notes.push(
+      `run ${options.run.stamp} is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs, not its traces (take bytes from a warm run)`,
+    );
   }
   for (const target of options.targets) {
     const build = measureBuild(options, target);
@@ -70,13 +78,29 @@ export function toReplayCosts(options: ToReplayCostsOptions): { costs: Map<strin
     const fallback = options.targetCosts?.get(target);
     const buildSeconds = build.seconds ?? fallback?.buildSeconds;
     const cacheBytes = bytes.bytes ?? fallback?.cacheBytes;
-    if (build.seconds === undefined) notes.push(`${target}: ${build.why}; build seconds from the target costs`);
-    if (bytes.bytes === undefined && bytes.why !== 'cold run') notes.push(`${target}: ${bytes.why}; bytes from the target costs`);
-    if (buildSeconds === undefined) missing.push(`${target}: no measured build seconds (${build.why}) and no \`build ${target}\` line in the target costs`);
-    if (cacheBytes === undefined) missing.push(`${target}: no measured bytes (${bytes.why}) and no \`cache ${target}\` line in the target costs`);
+    if (build.seconds === undefined)
+      notes.push(`${target}: ${build.why}; build seconds from the target costs`);
+    if (bytes.bytes === undefined && bytes.why !== 'cold run')
+      notes.push(`${target}: ${bytes.why}; bytes from the target costs`);
+    if (buildSeconds === undefined)
+      missing.push(
+        `${target}: no measured build seconds (${build.why}) and no \`build ${target}\` line in the target costs`,
+      );
+    if (cacheBytes === undefined)
+      missing.push(
+        `${target}: no measured bytes (${bytes.why}) and no \`cache ${target}\` line in the target costs`,
+      );
     if (buildSeconds === undefined || cacheBytes === undefined) continue;
-    costs.set(target, { buildSeconds, cacheBytes, buildFrom: build.seconds === undefined ? 'target-costs' : 'trace', bytesFrom: bytes.bytes === undefined ? 'target-costs' : 'trace' });
+    costs.set(target, {
+      buildSeconds,
+      cacheBytes,
+      buildFrom: build.seconds === undefined ? 'target-costs' : 'trace',
+      bytesFrom: bytes.bytes === undefined ? 'target-costs' : 'trace',
+    });
   }
-  if (missing.length > 0) throw new UsageError(`cannot replay run ${options.run.stamp}: ${missing.join('; ')}`, { hint: 'add the figures to the target costs (--costs FILE), or replay a run where those targets finished' });
+  if (missing.length > 0)
+    throw new UsageError(`cannot replay run ${options.run.stamp}: ${missing.join('; ')}`, {
+      hint: 'add the figures to the target costs (--costs FILE), or replay a run where those targets finished',
+    });
   return { costs, notes };
 }

@@ -3,7 +3,12 @@ import type { RunFile } from '../run/run-file.js';
 import { UsageError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
 import { createPlan } from './create-plan.js';
-import { applyFleetChanges, describeFleetChanges, isFleetChanged, type FleetChanges } from './fleet-changes.js';
+import {
+  applyFleetChanges,
+  describeFleetChanges,
+  isFleetChanged,
+  type FleetChanges,
+} from './fleet-changes.js';
 import type { Plan } from './plan-file.js';
 import type { CostInput } from './problem.js';
 import { toReplayCosts, type ReplayCost } from './replay-costs.js';
@@ -55,10 +60,15 @@ export interface ReplayResult {
 }
 
 /** Per node, its targets in the order they started in the run; targets that never started follow in plan order. */
-export function toRecordedQueues(run: Pick<RunFile, 'targets'>, plan: Pick<Plan, 'queues' | 'targets'>): Record<string, string[]> {
+export function toRecordedQueues(
+  run: Pick<RunFile, 'targets'>,
+  plan: Pick<Plan, 'queues' | 'targets'>,
+): Record<string, string[]> {
   const started = Object.entries(run.targets)
     .filter(([name]) => plan.targets[name] !== undefined)
-    .flatMap(([name, outcome]) => ('startedAtMs' in outcome ? [{ name, node: outcome.node, at: outcome.startedAtMs }] : []))
+    .flatMap(([name, outcome]) =>
+      'startedAtMs' in outcome ? [{ name, node: outcome.node, at: outcome.startedAtMs }] : [],
+    )
     .sort((a, b) => a.at - b.at || (a.name < b.name ? -1 : 1));
   const queues: Record<string, string[]> = {};
   for (const { name, node } of started) (queues[node] ??= []).push(name);
@@ -73,8 +83,12 @@ export function toRecordedQueues(run: Pick<RunFile, 'targets'>, plan: Pick<Plan,
   return queues;
 }
 
-export function findActualMakespanSeconds(run: Pick<RunFile, 'targets' | 'measuredStartedAtMs'>): number | null {
-  const outcomes = Object.values(run.targets).flatMap((outcome) => ('finishedAtMs' in outcome ? [outcome] : []));
+export function findActualMakespanSeconds(
+  run: Pick<RunFile, 'targets' | 'measuredStartedAtMs'>,
+): number | null {
+  const outcomes = Object.values(run.targets).flatMap((outcome) =>
+    'finishedAtMs' in outcome ? [outcome] : [],
+  );
   if (outcomes.length === 0) return null;
   const origin = run.measuredStartedAtMs ?? Math.min(...outcomes.map((outcome) => outcome.startedAtMs));
   return (Math.max(...outcomes.map((outcome) => outcome.finishedAtMs)) - origin) / 1000;
@@ -82,21 +96,36 @@ export function findActualMakespanSeconds(run: Pick<RunFile, 'targets' | 'measur
 
 function toRecordedNodes(run: RunFile, queues: Record<string, string[]>): PlanNode[] {
   const unknown = Object.keys(queues).filter((name) => !run.nodes.some((node) => node.name === name));
-  if (unknown.length > 0) throw new UsageError(`run ${run.stamp}: targets ran on ${unknown.join(', ')}, which run.json's nodes do not list`, { hint: 'the run file is incomplete; replay another run' });
+  if (unknown.length > 0)
+    throw new UsageError(
+      `run ${run.stamp}: targets ran on ${unknown.join(', ')}, which run.json's nodes do not list`,
+      { hint: 'the run file is incomplete; replay another run' },
+    );
   return run.nodes.map(({ name, builder, linkMbps, speed }) => ({ name, builder, linkMbps, speed }));
 }
 
 function describeRun(run: RunFile): string[] {
   const notes: string[] = [];
-  if (run.status !== 'completed') notes.push(`run ${run.stamp} is ${run.status}: the actual makespan covers only what finished; other targets use the target costs`);
-  if (run.harness === 'bench') notes.push('a bench run builds one target at a time, so its actual makespan is serial and not comparable with the parallel simulations');
+  if (run.status !== 'completed')
+    notes.push(
+      `run ${run.stamp} is ${run.status}: the actual makespan covers only what finished; other targets use the target costs`,
+    );
+  if (run.harness === 'bench')
+    notes.push(
+      'a bench run builds one target at a time, so its actual makespan is serial and not comparable with the parallel simulations',
+    );
   return notes;
 }
 
 export function replayRun(options: ReplayRunOptions): ReplayResult {
   const { run, plan } = options;
   const targets = Object.keys(plan.targets).sort();
-  const { costs, notes } = toReplayCosts({ run, targets, traces: options.traces, targetCosts: options.targetCosts });
+  const { costs, notes } = toReplayCosts({
+    run,
+    targets,
+    traces: options.traces,
+    targetCosts: options.targetCosts,
+  });
   const waitFor = Object.fromEntries(targets.map((name) => [name, plan.targets[name]!.waitFor]));
   const deps = Object.fromEntries(targets.map((name) => [name, plan.targets[name]!.deps]));
   const recordedQueues = toRecordedQueues(run, plan);
@@ -104,11 +133,28 @@ export function replayRun(options: ReplayRunOptions): ReplayResult {
   const changes = options.changes ?? { links: {}, speeds: {}, dropNodes: [], addNodes: [] };
   const nodes = applyFleetChanges(recordedNodes, changes);
   const baseline = simulatePlan({ queues: recordedQueues, waitFor, costs, nodes: recordedNodes });
-  const queuesSurvive = Object.entries(recordedQueues).every(([node, list]) => list.length === 0 || nodes.some((kept) => kept.name === node));
-  const onChanged = isFleetChanged(changes) && queuesSurvive ? simulatePlan({ queues: recordedQueues, waitFor, costs, nodes }).makespanSeconds : null;
-  if (!queuesSurvive) notes.push('the recorded queues cannot run on the changed fleet (a dropped node held some), so only the fresh plan is simulated there');
+  const queuesSurvive = Object.entries(recordedQueues).every(
+    ([node, list]) => list.length === 0 || nodes.some((kept) => kept.name === node),
+  );
+  const onChanged =
+    isFleetChanged(changes) && queuesSurvive
+      ? simulatePlan({ queues: recordedQueues, waitFor, costs, nodes }).makespanSeconds
+      : null;
+  if (!queuesSurvive)
+    notes.push(
+      'the recorded queues cannot run on the changed fleet (a dropped node held some), so only the fresh plan is simulated there',
+    );
   const strategy = options.strategy ?? plan.strategy;
-  const predicted = createPlan({ graph: { targets, deps }, costs, nodes, strategy, arch: run.arch, createdAt: options.createdAt, seed: options.seed, maxEvaluations: options.maxEvaluations });
+  const predicted = createPlan({
+    graph: { targets, deps },
+    costs,
+    nodes,
+    strategy,
+    arch: run.arch,
+    createdAt: options.createdAt,
+    seed: options.seed,
+    maxEvaluations: options.maxEvaluations,
+  });
   const deltaSeconds = predicted.makespanSeconds - baseline.makespanSeconds;
   return {
     stamp: run.stamp,

@@ -1,5 +1,14 @@
 import { InternalError } from '../shared/errors.js';
-import { chooseFixedIndex, chooseGreedyIndex, chooseGuidedIndex, createDispatchGuide, createDispatchState, type DispatchGuide, type DispatchPlan, type GuidedTuning } from './dispatch-guide.js';
+import {
+  chooseFixedIndex,
+  chooseGreedyIndex,
+  chooseGuidedIndex,
+  createDispatchGuide,
+  createDispatchState,
+  type DispatchGuide,
+  type DispatchPlan,
+  type GuidedTuning,
+} from './dispatch-guide.js';
 import type { CostInput } from './problem.js';
 import { toNoisyDurations, type DurationNoise, type TargetTiming } from './simulate-plan.js';
 
@@ -29,14 +38,27 @@ export interface DispatchSimulation {
   movedTargets: string[];
 }
 
-function choose(guide: DispatchGuide, options: SimulateDispatchOptions, state: ReturnType<typeof createDispatchState>, idle: number, ready: number[]): number | null {
+function choose(
+  guide: DispatchGuide,
+  options: SimulateDispatchOptions,
+  state: ReturnType<typeof createDispatchState>,
+  idle: number,
+  ready: number[],
+): number | null {
   switch (options.policy) {
     case 'fixed':
       return chooseFixedIndex(guide, state, { idle, ready });
     case 'greedy':
       return chooseGreedyIndex(guide, { ready });
     case 'guided':
-      return chooseGuidedIndex(guide, state, { idle, ready, slackSeconds: options.slackSeconds, stealFactor: options.stealFactor })?.j ?? null;
+      return (
+        chooseGuidedIndex(guide, state, {
+          idle,
+          ready,
+          slackSeconds: options.slackSeconds,
+          stealFactor: options.stealFactor,
+        })?.j ?? null
+      );
   }
 }
 
@@ -51,19 +73,26 @@ export function simulateDispatch(options: SimulateDispatchOptions): DispatchSimu
   const running: number[] = [];
   let done = 0;
   while (done < problem.n) {
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const i of problem.nodeOrder) {
         if (!Number.isNaN(busyUntil[i]!) || ready.length === 0) continue;
         const j = choose(guide, options, state, i, ready);
         if (j === null) continue;
         ready.splice(ready.indexOf(j), 1);
-        [state.node[j], state.start[j], busyUntil[i]] = [i, state.nowSeconds, state.nowSeconds + duration[j * problem.m + i]!];
+        [state.node[j], state.start[j], busyUntil[i]] = [
+          i,
+          state.nowSeconds,
+          state.nowSeconds + duration[j * problem.m + i]!,
+        ];
         running.push(j);
         changed = true;
       }
     }
-    if (running.length === 0) throw new InternalError(`dispatch stalled at ${state.nowSeconds} s with ${problem.n - done} targets left (policy ${options.policy})`);
+    if (running.length === 0)
+      throw new InternalError(
+        `dispatch stalled at ${state.nowSeconds} s with ${problem.n - done} targets left (policy ${options.policy})`,
+      );
     const next = Math.min(...running.map((j) => busyUntil[state.node[j]!]!));
     state.nowSeconds = next;
     for (const j of running.filter((k) => busyUntil[state.node[k]!]! <= next)) {
@@ -82,7 +111,11 @@ function toResult(guide: DispatchGuide, state: ReturnType<typeof createDispatchS
   const movedTargets: string[] = [];
   let makespanSeconds = 0;
   problem.names.forEach((name, j) => {
-    targets[name] = { node: problem.nodes[state.node[j]!]!.name, startSeconds: state.start[j]!, finishSeconds: state.finish[j]! };
+    targets[name] = {
+      node: problem.nodes[state.node[j]!]!.name,
+      startSeconds: state.start[j]!,
+      finishSeconds: state.finish[j]!,
+    };
     if (state.node[j] !== guide.plannedNode[j]) movedTargets.push(name);
     makespanSeconds = Math.max(makespanSeconds, state.finish[j]!);
   });

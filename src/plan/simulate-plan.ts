@@ -32,10 +32,23 @@ export interface SimulateIndexedOptions extends Placement {
   duration?: Float64Array;
 }
 
-function toUsage(problem: PlanProblem, sim: Omit<IndexedSimulation, 'usage' | 'criticalChain'>, placement: SimulateIndexedOptions): NodeUsage[] {
-  const ready = toReadyIntervals({ start: sim.timing.start, finish: sim.timing.finish, deps: placement.waitFor });
+function toUsage(
+  problem: PlanProblem,
+  sim: Omit<IndexedSimulation, 'usage' | 'criticalChain'>,
+  placement: SimulateIndexedOptions,
+): NodeUsage[] {
+  const ready = toReadyIntervals({
+    start: sim.timing.start,
+    finish: sim.timing.finish,
+    deps: placement.waitFor,
+  });
   return problem.nodes.map((_, i) => {
-    const usage: NodeUsage = { busySeconds: 0, idleSeconds: 0, dependencyWaitSeconds: 0, placementLossSeconds: 0 };
+    const usage: NodeUsage = {
+      busySeconds: 0,
+      idleSeconds: 0,
+      dependencyWaitSeconds: 0,
+      placementLossSeconds: 0,
+    };
     let free = 0;
     const addIdle = createIdleAdder(usage, ready);
     for (const j of placement.order) {
@@ -54,7 +67,11 @@ export function simulateIndexed(problem: PlanProblem, options: SimulateIndexedOp
   const timing = createTiming(problem.n);
   const makespanSeconds = evaluateOrder(problem, { ...options, timing, duration });
   const base = { makespanSeconds, timing, duration };
-  return { ...base, usage: toUsage(problem, base, options), criticalChain: findCriticalChain(problem, timing, options.waitFor) };
+  return {
+    ...base,
+    usage: toUsage(problem, base, options),
+    criticalChain: findCriticalChain(problem, timing, options.waitFor),
+  };
 }
 
 /** Multiply each target's duration by a seeded lognormal factor exp(σ·N(0,1)). */
@@ -96,7 +113,10 @@ export interface Simulation {
   criticalPath: string[];
 }
 
-function toAssignment(problem: PlanProblem, queues: SimulatePlanOptions['queues']): { assign: Int32Array; queueOf: number[][] } {
+function toAssignment(
+  problem: PlanProblem,
+  queues: SimulatePlanOptions['queues'],
+): { assign: Int32Array; queueOf: number[][] } {
   const index = new Map(problem.names.map((name, j) => [name, j]));
   const assign = new Int32Array(problem.n).fill(-1);
   const queueOf: number[][] = problem.nodes.map(() => []);
@@ -111,27 +131,43 @@ function toAssignment(problem: PlanProblem, queues: SimulatePlanOptions['queues'
       else if (i >= 0) [assign[j], queueOf[i]![queueOf[i]!.length]] = [i, j];
     }
   }
-  problem.names.forEach((name, j) => assign[j]! < 0 && index.has(name) && problems.push(`target \`${name}\` is in no queue`));
+  problem.names.forEach(
+    (name, j) => assign[j]! < 0 && index.has(name) && problems.push(`target \`${name}\` is in no queue`),
+  );
   if (problems.length > 0) throw new UsageError(`cannot simulate the plan: ${problems.join('; ')}`);
   return { assign, queueOf };
 }
 
 /** One order that respects both the queues and the waits; a cycle between them is a deadlock. */
-function toExecutionOrder(problem: PlanProblem, queueOf: number[][], waitFor: readonly (readonly number[])[]): number[] {
+function toExecutionOrder(
+  problem: PlanProblem,
+  queueOf: number[][],
+  waitFor: readonly (readonly number[])[],
+): number[] {
   const before = waitFor.map((list) => [...list]);
   for (const queue of queueOf) queue.forEach((j, k) => k > 0 && before[j]!.push(queue[k - 1]!));
   const { order, stuck } = toTopologicalOrder(before, problem.n);
   if (order.length < problem.n) {
     const names = stuck.map((j) => problem.names[j]!);
-    throw new UsageError(`the queues deadlock: ${names.join(', ')} wait on each other across nodes`, { hint: 're-run `rocm-perf plan`' });
+    throw new UsageError(`the queues deadlock: ${names.join(', ')} wait on each other across nodes`, {
+      hint: 're-run `rocm-perf plan`',
+    });
   }
   return order;
 }
 
 // Public entry: simulate named queues. Deterministic; `durationNoise` perturbs durations reproducibly.
 export function simulatePlan(options: SimulatePlanOptions): Simulation {
-  const targets = [...Object.values(options.queues).flat(), ...Object.keys(options.waitFor), ...Object.values(options.waitFor).flat()];
-  const problem = createProblem({ graph: { targets, deps: options.waitFor }, costs: options.costs, nodes: options.nodes });
+  const targets = [
+    ...Object.values(options.queues).flat(),
+    ...Object.keys(options.waitFor),
+    ...Object.values(options.waitFor).flat(),
+  ];
+  const problem = createProblem({
+    graph: { targets, deps: options.waitFor },
+    costs: options.costs,
+    nodes: options.nodes,
+  });
   const { assign, queueOf } = toAssignment(problem, options.queues);
   const waitFor = problem.preds;
   const order = toExecutionOrder(problem, queueOf, waitFor);
@@ -139,7 +175,11 @@ export function simulatePlan(options: SimulatePlanOptions): Simulation {
   const sim = simulateIndexed(problem, { order, assign, waitFor, duration });
   const byName: Record<string, TargetTiming> = {};
   problem.names.forEach((name, j) => {
-    byName[name] = { node: problem.nodes[assign[j]!]!.name, startSeconds: sim.timing.start[j]!, finishSeconds: sim.timing.finish[j]! };
+    byName[name] = {
+      node: problem.nodes[assign[j]!]!.name,
+      startSeconds: sim.timing.start[j]!,
+      finishSeconds: sim.timing.finish[j]!,
+    };
   });
   return {
     makespanSeconds: sim.makespanSeconds,

@@ -22,7 +22,11 @@ export interface IdleSplitInput {
 }
 
 /** Sorted, merged [from, to) intervals during which at least one target was ready but not started. */
-export function toReadyIntervals({ start, finish, deps }: Pick<IdleSplitInput, 'start' | 'finish' | 'deps'>): [number, number][] {
+export function toReadyIntervals({
+  start,
+  finish,
+  deps,
+}: Pick<IdleSplitInput, 'start' | 'finish' | 'deps'>): [number, number][] {
   const spans: [number, number][] = [];
   start.forEach((startAt, j) => {
     let readyAt = 0;
@@ -48,7 +52,10 @@ function overlapSeconds(from: number, to: number, intervals: readonly [number, n
 export type IdleSeconds = Pick<NodeIdle, 'idleSeconds' | 'dependencyWaitSeconds' | 'placementLossSeconds'>;
 
 /** Adds an idle interval to `usage`: the part overlapping `ready` is placement loss, the rest dependency wait. */
-export function createIdleAdder(usage: IdleSeconds, ready: readonly [number, number][]): (from: number, to: number) => void {
+export function createIdleAdder(
+  usage: IdleSeconds,
+  ready: readonly [number, number][],
+): (from: number, to: number) => void {
   return (from, to) => {
     if (to <= from) return;
     const loss = overlapSeconds(from, to, ready);
@@ -63,9 +70,17 @@ export function toIdleSplit(input: IdleSplitInput): NodeIdle[] {
   const ready = toReadyIntervals(input);
   const nodes = [...new Set([...(input.nodeNames ?? []), ...input.node])].sort();
   return nodes.map((name) => {
-    const usage: NodeIdle = { name, busySeconds: 0, idleSeconds: 0, dependencyWaitSeconds: 0, placementLossSeconds: 0 };
+    const usage: NodeIdle = {
+      name,
+      busySeconds: 0,
+      idleSeconds: 0,
+      dependencyWaitSeconds: 0,
+      placementLossSeconds: 0,
+    };
     const addIdle = createIdleAdder(usage, ready);
-    const own = input.names.flatMap((_, j) => (input.node[j] === name ? [j] : [])).sort((a, b) => input.start[a]! - input.start[b]!);
+    const own = input.names
+      .flatMap((_, j) => (input.node[j] === name ? [j] : []))
+      .sort((a, b) => input.start[a]! - input.start[b]!);
     let free = 0;
     for (const j of own) {
       addIdle(free, input.start[j]!);

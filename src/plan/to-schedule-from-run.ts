@@ -34,7 +34,9 @@ export interface RunSchedule extends RealisedSchedule {
 
 function findOriginMs(run: ToScheduleFromRunOptions['run']): number {
   if (run.measuredStartedAtMs !== null) return run.measuredStartedAtMs;
-  const starts = Object.values(run.targets).flatMap((outcome) => ('startedAtMs' in outcome ? [outcome.startedAtMs] : []));
+  const starts = Object.values(run.targets).flatMap((outcome) =>
+    'startedAtMs' in outcome ? [outcome.startedAtMs] : [],
+  );
   return starts.length > 0 ? Math.min(...starts) : 0;
 }
 
@@ -45,7 +47,9 @@ export function toScheduleFromRun({ run, plan, traces }: ToScheduleFromRunOption
   for (const name of Object.keys(run.targets).sort()) {
     const outcome = run.targets[name]!;
     if (outcome.status !== 'ok' && outcome.status !== 'failed') {
-      notes.push(`${name}: ${outcome.status} in run.json, so it has no times and is left out of the schedule`);
+      notes.push(
+        `${name}: ${outcome.status} in run.json, so it has no times and is left out of the schedule`,
+      );
       continue;
     }
     const entry: ScheduledRunTarget = {
@@ -62,7 +66,8 @@ export function toScheduleFromRun({ run, plan, traces }: ToScheduleFromRunOption
   if (!plan) notes.push('no plan.json: dependencies unknown, so the critical path follows node queues only');
   const queues: Record<string, string[]> = {};
   for (const name of Object.keys(targets)) (queues[targets[name]!.node] ??= []).push(name);
-  for (const list of Object.values(queues)) list.sort((a, b) => targets[a]!.startSeconds - targets[b]!.startSeconds || (a < b ? -1 : 1));
+  for (const list of Object.values(queues))
+    list.sort((a, b) => targets[a]!.startSeconds - targets[b]!.startSeconds || (a < b ? -1 : 1));
   const nodeNames = [...new Set([...run.nodes.map((node) => node.name), ...Object.keys(queues)])].sort();
   return { targets, queues, originMs, nodeNames, notes };
 }

@@ -25,7 +25,10 @@ export interface BootstrapPlan {
 export type ManifestExists = (repository: string, reference: string) => Promise<boolean>;
 
 /** Walks the inputs of the run's targets, then of every producer that must be built, until closed. */
-export async function findBootstrapPlan(context: Pick<RunContext, 'print' | 'graph' | 'settings'>, manifestExists: ManifestExists): Promise<BootstrapPlan> {
+export async function findBootstrapPlan(
+  context: Pick<RunContext, 'print' | 'graph' | 'settings'>,
+  manifestExists: ManifestExists,
+): Promise<BootstrapPlan> {
   const { print, graph, settings } = context;
   const inRun = new Set(graph.targets);
   const producers = new Set<string>();
@@ -35,7 +38,13 @@ export async function findBootstrapPlan(context: Pick<RunContext, 'print' | 'gra
   const producerDeps: Record<string, string[]> = {};
   let frontier: readonly string[] = graph.targets;
   while (frontier.length > 0) {
-    const found = findImageInputs({ print, targets: frontier, inRun, liveNamespace: settings.liveNamespace, namespace: settings.namespace });
+    const found = findImageInputs({
+      print,
+      targets: frontier,
+      inRun,
+      liveNamespace: settings.liveNamespace,
+      namespace: settings.namespace,
+    });
     problems.push(...found.problems);
     const next: string[] = [];
     for (const input of found.inputs) {
@@ -51,18 +60,23 @@ export async function findBootstrapPlan(context: Pick<RunContext, 'print' | 'gra
       }
       if (exists) continue;
       if (input.producer === undefined || inRun.has(input.producer)) {
-        problems.push(`the registry lacks ${key} (needed by ${input.neededBy.join(', ')}) and no bake target builds it. Fix: push it, or add a bake target that tags it`);
+        problems.push(
+          `the registry lacks ${key} (needed by ${input.neededBy.join(', ')}) and no bake target builds it. Fix: push it, or add a bake target that tags it`,
+        );
         continue;
       }
       missing.push(input);
-      for (const user of input.neededBy) if (producers.has(user)) (producerDeps[user] ??= []).push(input.producer);
+      for (const user of input.neededBy)
+        if (producers.has(user)) (producerDeps[user] ??= []).push(input.producer);
       if (!producers.has(input.producer)) next.push(input.producer);
       producers.add(input.producer);
     }
     frontier = next;
   }
   const targets = [...producers].sort();
-  const deps = Object.fromEntries(targets.map((target) => [target, [...new Set(producerDeps[target] ?? [])].sort()]));
+  const deps = Object.fromEntries(
+    targets.map((target) => [target, [...new Set(producerDeps[target] ?? [])].sort()]),
+  );
   return { targets: orderTopologically({ targets, deps, externalDeps: {} }), missing, problems };
 }
 
@@ -83,7 +97,15 @@ export interface RunBootstrapOptions {
 }
 
 /** Builds and pushes each producer in order on one node; throws RemoteCommandError on the first failure. */
-export async function runBootstrap({ context, targets, bake, env, signal, logger, onTarget }: RunBootstrapOptions): Promise<string[]> {
+export async function runBootstrap({
+  context,
+  targets,
+  bake,
+  env,
+  signal,
+  logger,
+  onTarget,
+}: RunBootstrapOptions): Promise<string[]> {
   if (targets.length === 0) return [];
   const dir = path.join(context.runDir, 'bootstrap');
   await mkdir(dir, { recursive: true });
@@ -108,12 +130,22 @@ export async function runBootstrap({ context, targets, bake, env, signal, logger
       env,
       signal,
     });
-    logger.info({ phase: 'bootstrap', target, ok: outcome.ok, exitCode: outcome.exitCode, command: outcome.command }, 'bootstrap build finished');
+    logger.info(
+      { phase: 'bootstrap', target, ok: outcome.ok, exitCode: outcome.exitCode, command: outcome.command },
+      'bootstrap build finished',
+    );
     if (signal.aborted) break;
     if (!outcome.ok) {
       throw new RemoteCommandError(
-        { host: `${node.name} (bootstrap of ${target})`, command: outcome.command, exitCode: outcome.exitCode ?? undefined, stderrTail: outcome.errorTail },
-        { hint: `nothing was measured; see ${path.join(dir, `status-${target}.jsonl`)} and fix the build of ${target}` },
+        {
+          host: `${node.name} (bootstrap of ${target})`,
+          command: outcome.command,
+          exitCode: outcome.exitCode ?? undefined,
+          stderrTail: outcome.errorTail,
+        },
+        {
+          hint: `nothing was measured; see ${path.join(dir, `status-${target}.jsonl`)} and fix the build of ${target}`,
+        },
       );
     }
     built.push(target);

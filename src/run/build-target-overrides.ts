@@ -24,7 +24,13 @@ function renderComposable(entry: Record<string, string>): string {
 }
 
 /** Pure: `--set` values (without the flag) for one target. */
-export function buildTargetOverrides({ print, target, liveNamespace, namespace, clearCacheTo }: TargetOverridesOptions): string[] {
+export function buildTargetOverrides({
+  print,
+  target,
+  liveNamespace,
+  namespace,
+  clearCacheTo,
+}: TargetOverridesOptions): string[] {
   const spec = print.target[target];
   if (!spec) return [];
   const ns = { from: liveNamespace, to: namespace };
@@ -36,11 +42,14 @@ export function buildTargetOverrides({ print, target, liveNamespace, namespace, 
     for (const key of lists) {
       for (const raw of spec[key] ?? []) {
         const entry = parseComposable(raw);
-        sets.push(`${target}.${key}=${renderComposable(entry.ref ? { ...entry, ref: move(entry.ref) } : entry)}`);
+        sets.push(
+          `${target}.${key}=${renderComposable(entry.ref ? { ...entry, ref: move(entry.ref) } : entry)}`,
+        );
       }
     }
     for (const [name, value] of Object.entries(spec.contexts ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
-      if (value.startsWith('docker-image://') && move(value) !== renderImageRef(parseImageRef(value))) sets.push(`${target}.contexts.${name}=docker-image://${move(value)}`);
+      if (value.startsWith('docker-image://') && move(value) !== renderImageRef(parseImageRef(value)))
+        sets.push(`${target}.contexts.${name}=docker-image://${move(value)}`);
     }
   }
   const links = new Set(listTargetLinks(spec));
@@ -53,7 +62,11 @@ export function buildTargetOverrides({ print, target, liveNamespace, namespace, 
 }
 
 /** The overrides for one target of this run. */
-export function toTargetOverrides(context: Pick<RunContext, 'print' | 'settings'>, target: string, clearCacheTo: boolean): string[] {
+export function toTargetOverrides(
+  context: Pick<RunContext, 'print' | 'settings'>,
+  target: string,
+  clearCacheTo: boolean,
+): string[] {
   const { liveNamespace, namespace } = context.settings;
   return buildTargetOverrides({ print: context.print, target, liveNamespace, namespace, clearCacheTo });
 }

@@ -56,14 +56,24 @@ async function readRemoteSize(host: RemoteHost, remotePath: string): Promise<num
   const result = await host.run(buildSizeCommand(remotePath), { timeoutMs: 20_000 });
   const size = Number(result.stdout.toString('utf8').trim());
   if (result.exitCode !== 0 || !Number.isInteger(size)) {
-    throw new Error(`${host.label}: cannot read the size of ${remotePath}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+    throw new Error(
+      `${host.label}: cannot read the size of ${remotePath}: ${result.stderr.trim() || `exit ${result.exitCode}`}`,
+    );
   }
   return size;
 }
 
-async function readRemoteRange(host: RemoteHost, remotePath: string, from: number, to: number): Promise<Buffer> {
+async function readRemoteRange(
+  host: RemoteHost,
+  remotePath: string,
+  from: number,
+  to: number,
+): Promise<Buffer> {
   const result = await host.run(buildRangeCommand(remotePath, from, to), { timeoutMs: 300_000 });
-  if (result.exitCode !== 0) throw new Error(`${host.label}: cannot read ${remotePath}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+  if (result.exitCode !== 0)
+    throw new Error(
+      `${host.label}: cannot read ${remotePath}: ${result.stderr.trim() || `exit ${result.exitCode}`}`,
+    );
   return result.stdout;
 }
 
@@ -114,7 +124,12 @@ export function createLogCapture({ sources, runDir, connect, logger }: CreateLog
     poll: () =>
       serial(async () => {
         for (const state of states) {
-          await appendNew(state).catch((error: unknown) => logger.warn({ log: state.source.path, err: error }, 'log append failed; the final slice will cover it'));
+          await appendNew(state).catch((error: unknown) =>
+            logger.warn(
+              { log: state.source.path, err: error },
+              'log append failed; the final slice will cover it',
+            ),
+          );
         }
       }),
     stop: () =>

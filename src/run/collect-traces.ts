@@ -12,12 +12,31 @@ export interface TraceCollector {
   settle(): Promise<string[]>;
 }
 
-export function createTraceCollector({ runDir, fetchTrace, logger }: { runDir: string; fetchTrace: typeof runHistoryTrace; logger: Logger }): TraceCollector {
+export function createTraceCollector({
+  runDir,
+  fetchTrace,
+  logger,
+}: {
+  runDir: string;
+  fetchTrace: typeof runHistoryTrace;
+  logger: Logger;
+}): TraceCollector {
   const pending: Promise<string | undefined>[] = [];
-  const fetchOne = async ({ target, builder, buildRef }: { target: string; builder: string; buildRef: string }) => {
+  const fetchOne = async ({
+    target,
+    builder,
+    buildRef,
+  }: {
+    target: string;
+    builder: string;
+    buildRef: string;
+  }) => {
     const outcome = await fetchTrace({ builder, buildRef });
     if (!outcome.ok) {
-      logger.warn({ target, buildRef, command: outcome.command, error: outcome.errorTail }, 'trace fetch failed');
+      logger.warn(
+        { target, buildRef, command: outcome.command, error: outcome.errorTail },
+        'trace fetch failed',
+      );
       return `no trace for ${target}: \`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}`;
     }
     await writeFile(path.join(runDir, `trace-${target}.json`), outcome.stdout);
@@ -26,7 +45,9 @@ export function createTraceCollector({ runDir, fetchTrace, logger }: { runDir: s
   };
   return {
     collect(job) {
-      pending.push(fetchOne(job).catch((error: unknown) => `no trace for ${job.target}: ${(error as Error).message}`));
+      pending.push(
+        fetchOne(job).catch((error: unknown) => `no trace for ${job.target}: ${(error as Error).message}`),
+      );
     },
     async settle() {
       const results = await Promise.all(pending);

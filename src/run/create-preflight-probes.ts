@@ -15,19 +15,24 @@ async function fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<numb
   return response.statusCode;
 }
 
-export async function createPreflightProbes(config: Config, connect: ConnectRemoteHost = connectRemoteHost): Promise<PreflightProbes> {
+export async function createPreflightProbes(
+  config: Config,
+  connect: ConnectRemoteHost = connectRemoteHost,
+): Promise<PreflightProbes> {
   const baseUrl = config.registry.url;
   const credentials = await loadDockerCredentials(new URL(baseUrl).host);
   return {
     inspectBuilder: (builder) => runBuildxInspect(builder),
     fetchStatus,
     pingRegistry: () => fetchRegistryStatus('/v2/', { baseUrl, credentials, method: 'GET' }),
-    manifestExists: (repository, reference) => fetchManifestExists(repository, reference, { baseUrl, credentials }),
+    manifestExists: (repository, reference) =>
+      fetchManifestExists(repository, reference, { baseUrl, credentials }),
     async checkRemoteLog(ssh, path) {
       const host = await connect(ssh);
       try {
         const result = await host.run(buildSizeCommand(path), { timeoutMs: 15_000 });
-        if (result.exitCode !== 0) throw new Error(`cannot read it: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+        if (result.exitCode !== 0)
+          throw new Error(`cannot read it: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
       } finally {
         host.close();
       }

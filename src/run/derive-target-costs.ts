@@ -21,11 +21,19 @@ export interface DeriveTargetCostsOptions {
   maxCachedShare?: number;
 }
 
-function deriveBuild(target: string, trace: TargetTrace, run: RunFile, maxCachedShare: number): { seconds?: number; note?: string } {
-  if (trace.totalSteps === 0 || trace.buildSeconds <= 0) return { note: `${target}: the trace has no step spans; build figure kept` };
+function deriveBuild(
+  target: string,
+  trace: TargetTrace,
+  run: RunFile,
+  maxCachedShare: number,
+): { seconds?: number; note?: string } {
+  if (trace.totalSteps === 0 || trace.buildSeconds <= 0)
+    return { note: `${target}: the trace has no step spans; build figure kept` };
   const cachedShare = trace.cachedSteps / trace.totalSteps;
   if (cachedShare >= maxCachedShare) {
-    return { note: `${target}: ${trace.cachedSteps}/${trace.totalSteps} steps were cached, so its ${trace.buildSeconds.toFixed(0)} s is not compile cost; build figure kept (take build seconds from a cold run)` };
+    return {
+      note: `${target}: ${trace.cachedSteps}/${trace.totalSteps} steps were cached, so its ${trace.buildSeconds.toFixed(0)} s is not compile cost; build figure kept (take build seconds from a cold run)`,
+    };
   }
   const nodeName = run.targets[target]?.node;
   const speed = run.nodes.find((node) => node.name === nodeName)?.speed ?? 1;
@@ -34,13 +42,22 @@ function deriveBuild(target: string, trace: TargetTrace, run: RunFile, maxCached
 
 function deriveCache(target: string, trace: TargetTrace, run: RunFile): { bytes?: number; note?: string } {
   if (run.harness === 'cold' || run.mode === 'cold') return {};
-  if (trace.uploads.length === 0) return { note: `${target}: the trace has no upload spans; cache figure kept` };
+  if (trace.uploads.length === 0)
+    return { note: `${target}: the trace has no upload spans; cache figure kept` };
   const unknown = trace.uploads.filter((upload) => upload.bytes === null).length;
-  if (unknown > 0) return { note: `${target}: ${unknown} of ${trace.uploads.length} uploads carry no size; cache figure kept rather than under-count` };
+  if (unknown > 0)
+    return {
+      note: `${target}: ${unknown} of ${trace.uploads.length} uploads carry no size; cache figure kept rather than under-count`,
+    };
   return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
 }
 
-export function deriveTargetCosts({ run, traces, current, maxCachedShare = 0.5 }: DeriveTargetCostsOptions): DerivedCosts {
+export function deriveTargetCosts({
+  run,
+  traces,
+  current,
+  maxCachedShare = 0.5,
+}: DeriveTargetCostsOptions): DerivedCosts {
   const notes: string[] = [];
   const updated = { build: [] as string[], cache: [] as string[] };
   const costs = new Map<string, { buildSeconds: number; cacheBytes: number | undefined }>();
@@ -60,9 +77,11 @@ export function deriveTargetCosts({ run, traces, current, maxCachedShare = 0.5 }
       const build = deriveBuild(target, trace, run, maxCachedShare);
       const cache = deriveCache(target, trace, run);
       for (const note of [build.note, cache.note]) if (note) notes.push(note);
-      if (build.seconds !== undefined) [buildSeconds, updated.build] = [build.seconds, [...updated.build, target]];
+      if (build.seconds !== undefined)
+        [buildSeconds, updated.build] = [build.seconds, [...updated.build, target]];
       if (cache.bytes !== undefined) [cacheBytes, updated.cache] = [cache.bytes, [...updated.cache, target]];
-    } else if (trace) notes.push(`${target}: ${outcome?.status ?? 'not in run.json'} in this run; figures kept`);
+    } else if (trace)
+      notes.push(`${target}: ${outcome?.status ?? 'not in run.json'} in this run; figures kept`);
     if (buildSeconds === undefined) {
       notes.push(`${target}: no build figure anywhere; left out`);
       continue;

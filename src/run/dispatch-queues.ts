@@ -46,7 +46,12 @@ export function createBuildxExecutor({ context, bake }: { context: RunContext; b
       const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
       const buildRef = metadata?.['buildx.build.ref'];
       if (outcome.ok) return { ok: true, buildRef };
-      return { ok: false, exitCode: outcome.exitCode, error: outcome.errorTail || `\`${outcome.command}\` exited ${outcome.exitCode ?? 'without a code'}`, buildRef };
+      return {
+        ok: false,
+        exitCode: outcome.exitCode,
+        error: outcome.errorTail || `\`${outcome.command}\` exited ${outcome.exitCode ?? 'without a code'}`,
+        buildRef,
+      };
     },
   };
 }
@@ -62,14 +67,19 @@ export interface DispatchQueuesOptions {
   traces: TraceCollector;
 }
 
-export async function dispatchQueues(options: DispatchQueuesOptions): Promise<Record<string, SettledOutcome>> {
+export async function dispatchQueues(
+  options: DispatchQueuesOptions,
+): Promise<Record<string, SettledOutcome>> {
   const { context, runFile, logger, progress, traces } = options;
   const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
   const onEvent = (event: QueueEvent) => {
     progress.onQueueEvent(event);
     if (event.type === 'started') {
       const plannedNode = context.plan.targets[event.target]?.node;
-      logger.info({ phase: 'measured', target: event.target, node: event.node, plannedNode, reason: event.reason }, 'target started');
+      logger.info(
+        { phase: 'measured', target: event.target, node: event.node, plannedNode, reason: event.reason },
+        'target started',
+      );
       runFile
         .update((run) => {
           run.targets[event.target] = { status: 'running', node: event.node, startedAtMs: event.atMs };
@@ -85,11 +95,23 @@ export async function dispatchQueues(options: DispatchQueuesOptions): Promise<Re
       })
       .catch((error: unknown) => logger.error({ err: error }, 'run.json update failed'));
     if (outcome.status !== 'skipped' && outcome.buildRef) {
-      traces.collect({ target: event.target, builder: builders.get(outcome.node) ?? outcome.node, buildRef: outcome.buildRef });
+      traces.collect({
+        target: event.target,
+        builder: builders.get(outcome.node) ?? outcome.node,
+        buildRef: outcome.buildRef,
+      });
     }
   };
-  const common = { queues: context.plan.queues, deps: context.waitFor, executor: options.executor, clock: options.clock, signal: options.signal, onEvent };
-  if (context.dispatch === 'fixed') return runNodeQueues({ ...common, maxConcurrent: context.settings.maxConcurrent });
+  const common = {
+    queues: context.plan.queues,
+    deps: context.waitFor,
+    executor: options.executor,
+    clock: options.clock,
+    signal: options.signal,
+    onEvent,
+  };
+  if (context.dispatch === 'fixed')
+    return runNodeQueues({ ...common, maxConcurrent: context.settings.maxConcurrent });
   const fleetNodes = new Set(context.config.nodes.map((node) => node.name));
   const nodes = context.plan.nodes.map((node) => node.name).filter((name) => fleetNodes.has(name));
   const choose = createGuidedChooser({ plan: context.plan, originMs: options.clock.nowMs() });

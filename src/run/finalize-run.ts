@@ -46,7 +46,12 @@ function toStatus(exitCode: number): RunFile['status'] {
   return exitCode === ExitCode.ok ? 'completed' : 'failed';
 }
 
-async function attempt<T>(what: string, warnings: string[], logger: Logger, work: () => Promise<T>): Promise<T | undefined> {
+async function attempt<T>(
+  what: string,
+  warnings: string[],
+  logger: Logger,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await work();
   } catch (error) {
@@ -57,7 +62,10 @@ async function attempt<T>(what: string, warnings: string[], logger: Logger, work
 }
 
 /** artifacts.txt: the images this run's successful targets published, from their metadata files. */
-async function writeRunArtifacts(context: RunContext, outcomes: Record<string, SettledOutcome>): Promise<void> {
+async function writeRunArtifacts(
+  context: RunContext,
+  outcomes: Record<string, SettledOutcome>,
+): Promise<void> {
   const artifacts: Artifact[] = [];
   for (const [target, outcome] of Object.entries(outcomes).sort(([a], [b]) => a.localeCompare(b))) {
     if (outcome.status !== 'ok') continue;
@@ -73,15 +81,22 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
   if (resources) {
     await attempt('stopping the sampler', warnings, logger, resources.stopSampler);
     const capture = resources.logCapture;
-    const slices = capture ? await attempt('slicing the cache logs', warnings, logger, () => capture.stop()) : undefined;
+    const slices = capture
+      ? await attempt('slicing the cache logs', warnings, logger, () => capture.stop())
+      : undefined;
     for (const slice of slices ?? []) if (slice.warning) warnings.push(slice.warning);
     if (slices) await runFile.update((run) => void (run.logs = slices));
-    warnings.push(...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []));
+    warnings.push(
+      ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),
+    );
   }
   await attempt('writing artifacts.txt', warnings, logger, () => writeRunArtifacts(context, outcomes));
   const exitCode = options.fatal
     ? ExitCode.fatal
-    : toRunExitCode({ targets: { ...runFile.get().targets, ...outcomes } }, options.interruptedBy !== undefined);
+    : toRunExitCode(
+        { targets: { ...runFile.get().targets, ...outcomes } },
+        options.interruptedBy !== undefined,
+      );
   if (options.fatal) warnings.push(options.fatal);
   await runFile.update((run) => {
     Object.assign(run.targets, outcomes);
@@ -92,8 +107,16 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     if (options.interruptedBy) run.interruptedBy = options.interruptedBy;
   });
   const reportProblems: string[] = [];
-  await attempt('writing the report (run `rocm-perf report` on this run dir to retry)', reportProblems, logger, () => options.writeReport(context.runDir));
+  await attempt(
+    'writing the report (run `rocm-perf report` on this run dir to retry)',
+    reportProblems,
+    logger,
+    () => options.writeReport(context.runDir),
+  );
   if (reportProblems.length > 0) await runFile.update((run) => void run.warnings.push(...reportProblems));
-  logger.info({ exitCode, status: toStatus(exitCode), warnings: [...warnings, ...reportProblems] }, 'run finalized');
+  logger.info(
+    { exitCode, status: toStatus(exitCode), warnings: [...warnings, ...reportProblems] },
+    'run finalized',
+  );
   return runFile.get();
 }

@@ -28,16 +28,25 @@ function publishedRef(print: BakePrint, target: string): string | undefined {
 }
 
 /** The target whose (namespaced) tags include `ref`, else one named like the repository's last part. */
-export function findProducer(print: BakePrint, ref: ImageRef, ns: { from: string; to: string }): string | undefined {
+export function findProducer(
+  print: BakePrint,
+  ref: ImageRef,
+  ns: { from: string; to: string },
+): string | undefined {
   const wanted = renderImageRef(ref);
   const names = Object.keys(print.target).sort();
   const byTag = names.find((name) =>
-    (print.target[name]?.tags ?? []).some((tag) => renderImageRef(toNamespace(parseImageRef(tag), ns)) === wanted),
+    (print.target[name]?.tags ?? []).some(
+      (tag) => renderImageRef(toNamespace(parseImageRef(tag), ns)) === wanted,
+    ),
   );
   return byTag ?? names.find((name) => name === ref.repository.split('/').at(-1));
 }
 
-export function findImageInputs(options: FindImageInputsOptions): { inputs: ImageInput[]; problems: string[] } {
+export function findImageInputs(options: FindImageInputsOptions): {
+  inputs: ImageInput[];
+  problems: string[];
+} {
   const { print, targets, inRun, liveNamespace, namespace } = options;
   const ns = { from: liveNamespace, to: namespace };
   const inputs = new Map<string, ImageInput>();
@@ -61,9 +70,14 @@ export function findImageInputs(options: FindImageInputsOptions): { inputs: Imag
       if (inRun.has(link)) continue;
       const tag = publishedRef(print, link);
       if (tag !== undefined) add(toNamespace(parseImageRef(tag), ns), link, target);
-      else problems.push(`${target} links to ${link}, which is outside the run and has no tags to resolve it from. Fix: add ${link} to the run's targets.`);
+      else
+        problems.push(
+          `${target} links to ${link}, which is outside the run and has no tags to resolve it from. Fix: add ${link} to the run's targets.`,
+        );
     }
   }
-  const sorted = [...inputs.values()].sort((a, b) => renderImageRef(a.ref).localeCompare(renderImageRef(b.ref)));
+  const sorted = [...inputs.values()].sort((a, b) =>
+    renderImageRef(a.ref).localeCompare(renderImageRef(b.ref)),
+  );
   return { inputs: sorted, problems };
 }

@@ -55,8 +55,10 @@ interface GuidedRun {
   done: () => void;
 }
 
-const inRunDeps = (run: GuidedRun, target: string) => (run.options.deps[target] ?? []).filter((dep) => run.plannedNode.has(dep));
-const isOpen = (run: GuidedRun, target: string) => run.started[target] === undefined && run.outcomes[target] === undefined;
+const inRunDeps = (run: GuidedRun, target: string) =>
+  (run.options.deps[target] ?? []).filter((dep) => run.plannedNode.has(dep));
+const isOpen = (run: GuidedRun, target: string) =>
+  run.started[target] === undefined && run.outcomes[target] === undefined;
 
 function settle(run: GuidedRun, target: string, outcome: SettledOutcome): void {
   run.outcomes[target] = outcome;
@@ -66,11 +68,13 @@ function settle(run: GuidedRun, target: string, outcome: SettledOutcome): void {
 /** Skips every open target that can no longer run: stopping, or a dependency that did not finish ok. */
 function skipBlocked(run: GuidedRun): void {
   const stopping = run.options.signal.aborted ? 'interrupted' : run.stopped;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const target of run.order) {
       if (!isOpen(run, target)) continue;
-      const settledDeps = inRunDeps(run, target).flatMap((dep) => (run.outcomes[dep] ? [[dep, run.outcomes[dep]] as [string, SettledOutcome]] : []));
+      const settledDeps = inRunDeps(run, target).flatMap((dep) =>
+        run.outcomes[dep] ? [[dep, run.outcomes[dep]] as [string, SettledOutcome]] : [],
+      );
       const reason = stopping ?? skipReason(settledDeps);
       if (reason === undefined) continue;
       settle(run, target, { status: 'skipped', node: run.plannedNode.get(target)!, reason });
@@ -80,7 +84,10 @@ function skipBlocked(run: GuidedRun): void {
 }
 
 function findReady(run: GuidedRun): string[] {
-  return run.order.filter((target) => isOpen(run, target) && inRunDeps(run, target).every((dep) => run.outcomes[dep]?.status === 'ok'));
+  return run.order.filter(
+    (target) =>
+      isOpen(run, target) && inRunDeps(run, target).every((dep) => run.outcomes[dep]?.status === 'ok'),
+  );
 }
 
 function snapshotOf(run: GuidedRun, idleNode: string, readyTargets: string[]): GuidedSnapshot {
@@ -94,7 +101,10 @@ function launch(run: GuidedRun, target: string, node: string, reason: string): v
   run.started[target] = { node, startedAtMs: clock.nowMs() };
   void runOneJob({ target, node }, { executor, clock, signal, onEvent, reason }).then((outcome) => {
     run.busy.delete(node);
-    run.started[target] = { ...run.started[target]!, finishedAtMs: 'finishedAtMs' in outcome ? outcome.finishedAtMs : clock.nowMs() };
+    run.started[target] = {
+      ...run.started[target]!,
+      finishedAtMs: 'finishedAtMs' in outcome ? outcome.finishedAtMs : clock.nowMs(),
+    };
     settle(run, target, outcome);
     pump(run);
   });
@@ -102,7 +112,7 @@ function launch(run: GuidedRun, target: string, node: string, reason: string): v
 
 /** One round of asking: every idle node in name order, again until none takes a target. */
 function offerWork(run: GuidedRun): void {
-  for (let changed = true; changed && !run.options.signal.aborted && run.stopped === undefined; ) {
+  for (let changed = true; changed && !run.options.signal.aborted && run.stopped === undefined;) {
     changed = false;
     for (const node of run.nodes) {
       if (run.busy.has(node)) continue;
@@ -130,14 +140,19 @@ function pump(run: GuidedRun): void {
   skipBlocked(run);
   offerWork(run);
   if (run.busy.size === 0 && run.order.some((target) => isOpen(run, target))) {
-    run.stopped ??= 'not started: guided dispatch stalled (no node would take a ready target and nothing was running)';
+    run.stopped ??=
+      'not started: guided dispatch stalled (no node would take a ready target and nothing was running)';
     skipBlocked(run);
   }
   if (Object.keys(run.outcomes).length === run.order.length) run.done();
 }
 
 export function runGuidedQueues(options: RunGuidedQueuesOptions): Promise<Record<string, SettledOutcome>> {
-  const plannedNode = new Map(Object.entries(options.queues).flatMap(([node, targets]) => targets.map((target) => [target, node] as const)));
+  const plannedNode = new Map(
+    Object.entries(options.queues).flatMap(([node, targets]) =>
+      targets.map((target) => [target, node] as const),
+    ),
+  );
   const nodes = [...new Set([...(options.nodes ?? []), ...Object.keys(options.queues)])].sort();
   return new Promise((resolve) => {
     const run: GuidedRun = {

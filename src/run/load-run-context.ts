@@ -56,7 +56,8 @@ export function findPlanMismatches(plan: Plan, graph: TargetGraph, config: Confi
   if (missing.length > 0) problems.push(`the plan has no place for ${missing.join(', ')}`);
   if (extra.length > 0) problems.push(`the plan places targets the run does not build: ${extra.join(', ')}`);
   const nodes = new Set(config.nodes.map((node) => node.name));
-  for (const node of Object.keys(plan.queues)) if (!nodes.has(node)) problems.push(`the plan queues work on ${node}, which fleet.yaml does not list`);
+  for (const node of Object.keys(plan.queues))
+    if (!nodes.has(node)) problems.push(`the plan queues work on ${node}, which fleet.yaml does not list`);
   return problems;
 }
 
@@ -64,20 +65,50 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
   const { harness, fleetPath, flags, env, clock } = options;
   const dispatch = options.dispatch ?? 'fixed';
   if (dispatch === 'guided' && harness === 'bench') {
-    throw new UsageError('bench runs one target at a time, so guided dispatch has nothing to move', { hint: 'drop --dispatch, or use cold/warm' });
+    throw new UsageError('bench runs one target at a time, so guided dispatch has nothing to move', {
+      hint: 'drop --dispatch, or use cold/warm',
+    });
   }
   const inputs = await loadPlanInputs({ fleetPath, flags, env });
   const { config, graph, print, costs } = inputs;
   const plan = options.planPath
     ? await readPlanFile(path.resolve(options.planPath))
-    : createPlan({ graph, costs, nodes: config.nodes, strategy: options.strategy, arch: config.arch, createdAt: new Date(clock.nowMs()).toISOString() });
-  const waitFor = Object.fromEntries(Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]));
-  const problems = [...(options.planPath ? findPlanMismatches(plan, graph, config) : []), ...findQueueProblems(plan.queues, waitFor)];
+    : createPlan({
+        graph,
+        costs,
+        nodes: config.nodes,
+        strategy: options.strategy,
+        arch: config.arch,
+        createdAt: new Date(clock.nowMs()).toISOString(),
+      });
+  const waitFor = Object.fromEntries(
+    Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]),
+  );
+  const problems = [
+    ...(options.planPath ? findPlanMismatches(plan, graph, config) : []),
+    ...findQueueProblems(plan.queues, waitFor),
+  ];
   if (problems.length > 0) {
-    throw new UsageError(`the plan cannot be run:\n  ${problems.join('\n  ')}`, { hint: 're-run `rocm-perf plan --out DIR` for these targets, or drop --plan' });
+    throw new UsageError(`the plan cannot be run:\n  ${problems.join('\n  ')}`, {
+      hint: 're-run `rocm-perf plan --out DIR` for these targets, or drop --plan',
+    });
   }
   const root = path.resolve(options.root);
   const { stamp, dir } = await createRunDir({ root, clock });
   const settings = createRunSettings({ harness, config, stamp, env });
-  return { harness, stamp, root, runDir: dir, fleetPath: config.source, config, graph, print, plan, settings, dispatch, waitFor, warnings: [...inputs.warnings] };
+  return {
+    harness,
+    stamp,
+    root,
+    runDir: dir,
+    fleetPath: config.source,
+    config,
+    graph,
+    print,
+    plan,
+    settings,
+    dispatch,
+    waitFor,
+    warnings: [...inputs.warnings],
+  };
 }

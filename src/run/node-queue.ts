@@ -111,7 +111,9 @@ export function findQueueProblems(
     const stuck = targets[heads.get(node) ?? 0];
     if (stuck === undefined) continue;
     const waiting = (deps[stuck] ?? []).filter((dep) => seen.has(dep) && !done.has(dep));
-    problems.push(`queue ${node} would wait forever: ${stuck} needs ${waiting.join(', ')}, which can never finish first`);
+    problems.push(
+      `queue ${node} would wait forever: ${stuck} needs ${waiting.join(', ')}, which can never finish first`,
+    );
   }
   return problems;
 }
@@ -136,15 +138,30 @@ export interface RunOneJobOptions {
 export async function runOneJob(job: QueueJob, options: RunOneJobOptions): Promise<SettledOutcome> {
   const { executor, clock, signal, onEvent } = options;
   const startedAtMs = clock.nowMs();
-  onEvent?.({ type: 'started', target: job.target, node: job.node, atMs: startedAtMs, ...(options.reason ? { reason: options.reason } : {}) });
+  onEvent?.({
+    type: 'started',
+    target: job.target,
+    node: job.node,
+    atMs: startedAtMs,
+    ...(options.reason ? { reason: options.reason } : {}),
+  });
   let result: ExecResult;
   try {
     result = await executor.run(job, { signal });
   } catch (error) {
-    result = { ok: false, exitCode: null, error: `executor threw: ${(error as Error).message ?? String(error)}` };
+    result = {
+      ok: false,
+      exitCode: null,
+      error: `executor threw: ${(error as Error).message ?? String(error)}`,
+    };
   }
   const finishedAtMs = clock.nowMs();
-  const base = { node: job.node, startedAtMs, finishedAtMs, ...(result.buildRef ? { buildRef: result.buildRef } : {}) };
+  const base = {
+    node: job.node,
+    startedAtMs,
+    finishedAtMs,
+    ...(result.buildRef ? { buildRef: result.buildRef } : {}),
+  };
   if (result.ok) return { status: 'ok', ...base };
   const error = signal.aborted ? `interrupted: cancelled mid-build (${result.error})` : result.error;
   return { status: 'failed', ...base, exitCode: result.exitCode, error };
@@ -154,7 +171,8 @@ export async function runOneJob(job: QueueJob, options: RunOneJobOptions): Promi
 export async function runNodeQueues(options: RunNodeQueuesOptions): Promise<Record<string, SettledOutcome>> {
   const { queues, deps, signal, onEvent } = options;
   const settled = new Map<string, Deferred<SettledOutcome>>();
-  for (const targets of Object.values(queues)) for (const target of targets) settled.set(target, createDeferred());
+  for (const targets of Object.values(queues))
+    for (const target of targets) settled.set(target, createDeferred());
   const slots = createSlots(options.maxConcurrent ?? Number.POSITIVE_INFINITY);
   const outcomes: Record<string, SettledOutcome> = {};
 
@@ -167,7 +185,9 @@ export async function runNodeQueues(options: RunNodeQueuesOptions): Promise<Reco
   const runNode = async (node: string, targets: readonly string[]) => {
     for (const target of targets) {
       const inRun = (deps[target] ?? []).filter((dep) => settled.has(dep));
-      const depOutcomes = await Promise.all(inRun.map(async (dep) => [dep, await settled.get(dep)!.promise] as [string, SettledOutcome]));
+      const depOutcomes = await Promise.all(
+        inRun.map(async (dep) => [dep, await settled.get(dep)!.promise] as [string, SettledOutcome]),
+      );
       const reason = signal.aborted ? 'interrupted' : skipReason(depOutcomes);
       if (reason !== undefined) {
         settle(target, { status: 'skipped', node, reason });

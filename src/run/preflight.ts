@@ -21,10 +21,15 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 async function checkBuilders(context: RunContext, probes: PreflightProbes): Promise<string[]> {
   const byBuilder = new Map<string, string[]>();
-  for (const node of context.config.nodes) byBuilder.set(node.builder, [...(byBuilder.get(node.builder) ?? []), node.name]);
+  for (const node of context.config.nodes)
+    byBuilder.set(node.builder, [...(byBuilder.get(node.builder) ?? []), node.name]);
   const results = await Promise.all(
     [...byBuilder].map(async ([builder, nodes]) => {
-      const outcome = await probes.inspectBuilder(builder).catch((error: unknown) => ({ ok: false, command: `docker buildx inspect --bootstrap --builder ${builder}`, errorTail: errorText(error) }));
+      const outcome = await probes.inspectBuilder(builder).catch((error: unknown) => ({
+        ok: false,
+        command: `docker buildx inspect --bootstrap --builder ${builder}`,
+        errorTail: errorText(error),
+      }));
       if (outcome.ok) return undefined;
       return `builder ${builder} (node ${nodes.join(', ')}): \`${outcome.command}\` failed: ${outcome.errorTail.trim() || 'no output'}. Fix: create or start the builder, or correct nodes[].builder in fleet.yaml`;
     }),
@@ -47,15 +52,26 @@ async function checkNodeExporters(context: RunContext, probes: PreflightProbes):
   return results.filter((problem): problem is string => problem !== undefined);
 }
 
-async function checkRegistry(context: RunContext, probes: PreflightProbes): Promise<{ ok: boolean; problems: string[] }> {
+async function checkRegistry(
+  context: RunContext,
+  probes: PreflightProbes,
+): Promise<{ ok: boolean; problems: string[] }> {
   const url = `${context.config.registry.url}/v2/`;
   try {
     const status = await probes.pingRegistry();
     if (status === 200) return { ok: true, problems: [] };
-    const fix = status === 401 ? 'log in (docker login) so ~/.docker/config.json holds credentials' : 'check registry.url in fleet.yaml';
+    const fix =
+      status === 401
+        ? 'log in (docker login) so ~/.docker/config.json holds credentials'
+        : 'check registry.url in fleet.yaml';
     return { ok: false, problems: [`registry ${url} answered ${status}. Fix: ${fix}`] };
   } catch (error) {
-    return { ok: false, problems: [`registry ${url} does not answer: ${errorText(error)}. Fix: start the registry, or correct registry.url in fleet.yaml`] };
+    return {
+      ok: false,
+      problems: [
+        `registry ${url} does not answer: ${errorText(error)}. Fix: start the registry, or correct registry.url in fleet.yaml`,
+      ],
+    };
   }
 }
 
@@ -64,9 +80,13 @@ async function checkSccache(context: RunContext, probes: PreflightProbes): Promi
   try {
     const status = await probes.fetchStatus(url, 'OPTIONS');
     if (status >= 200 && status < 300) return [];
-    return [`sccache WebDAV ${url} answered OPTIONS with ${status}. Fix: enable dav_ext_methods OPTIONS (see .builders/nginx-sccache.conf), or correct sccache.url`];
+    return [
+      `sccache WebDAV ${url} answered OPTIONS with ${status}. Fix: enable dav_ext_methods OPTIONS (see .builders/nginx-sccache.conf), or correct sccache.url`,
+    ];
   } catch (error) {
-    return [`sccache WebDAV ${url} does not answer: ${errorText(error)}. Fix: start nginx with .builders/nginx-sccache.conf, or correct sccache.url`];
+    return [
+      `sccache WebDAV ${url} does not answer: ${errorText(error)}. Fix: start nginx with .builders/nginx-sccache.conf, or correct sccache.url`,
+    ];
   }
 }
 
@@ -98,8 +118,20 @@ export async function runPreflight(context: RunContext, probes: PreflightProbes)
     checkSccache(context, probes),
     checkLogs(context, probes),
   ]);
-  const bootstrap: BootstrapPlan = registry.ok ? await findBootstrapPlan(context, probes.manifestExists) : { targets: [], missing: [], problems: [] };
-  const problems = [...builders, ...exporters, ...registry.problems, ...sccache, ...logs, ...bootstrap.problems];
-  if (problems.length > 0) throw new PreflightError(problems, { hint: 'fix every line above and run again; nothing was built or pushed' });
+  const bootstrap: BootstrapPlan = registry.ok
+    ? await findBootstrapPlan(context, probes.manifestExists)
+    : { targets: [], missing: [], problems: [] };
+  const problems = [
+    ...builders,
+    ...exporters,
+    ...registry.problems,
+    ...sccache,
+    ...logs,
+    ...bootstrap.problems,
+  ];
+  if (problems.length > 0)
+    throw new PreflightError(problems, {
+      hint: 'fix every line above and run again; nothing was built or pushed',
+    });
   return bootstrap;
 }

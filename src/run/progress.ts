@@ -37,7 +37,8 @@ const plannedSeconds = (plan: Plan, target: string) => {
 export function toRemainingSeconds(plan: Plan, node: NodeProgress, nowMs: number): number {
   let total = 0;
   for (const target of node.left) {
-    if (node.current?.target === target) total += Math.max(0, plannedSeconds(plan, target) - (nowMs - node.current.startedAtMs) / 1000);
+    if (node.current?.target === target)
+      total += Math.max(0, plannedSeconds(plan, target) - (nowMs - node.current.startedAtMs) / 1000);
     else total += plannedSeconds(plan, target);
   }
   return total;
@@ -51,7 +52,10 @@ export function createProgressState(plan: Plan): ProgressState {
 }
 
 /** Under guided dispatch a target may start on another node than planned: its work moves to that node's row. */
-function moveToRunningNode(state: ProgressState, event: Extract<QueueEvent, { type: 'started' }>): NodeProgress | undefined {
+function moveToRunningNode(
+  state: ProgressState,
+  event: Extract<QueueEvent, { type: 'started' }>,
+): NodeProgress | undefined {
   const runner = state.nodes.find((entry) => entry.node === event.node);
   const planned = state.nodes.find((entry) => entry.left.includes(event.target));
   if (!runner || !planned || planned === runner) return planned;
@@ -62,7 +66,10 @@ function moveToRunningNode(state: ProgressState, event: Extract<QueueEvent, { ty
 
 /** Applies a queue event; returns the node it touched. */
 export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodeProgress | undefined {
-  const node = event.type === 'started' ? moveToRunningNode(state, event) : state.nodes.find((entry) => entry.left.includes(event.target));
+  const node =
+    event.type === 'started'
+      ? moveToRunningNode(state, event)
+      : state.nodes.find((entry) => entry.left.includes(event.target));
   if (!node) return undefined;
   if (event.type === 'started') node.current = { target: event.target, startedAtMs: event.atMs };
   else {
@@ -74,13 +81,22 @@ export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodePr
 }
 
 /** Pure: the live view's lines. */
-export function renderProgressView({ plan, state, nowMs }: { plan: Plan; state: ProgressState; nowMs: number }): string[] {
+export function renderProgressView({
+  plan,
+  state,
+  nowMs,
+}: {
+  plan: Plan;
+  state: ProgressState;
+  nowMs: number;
+}): string[] {
   const width = Math.max(4, ...state.nodes.map((node) => node.node.length));
   const lines = state.nodes.map((node) => {
     const name = node.node.padEnd(width);
     const eta = formatDuration(toRemainingSeconds(plan, node, nowMs));
     const failed = node.failed > 0 ? `  ${node.failed} failed/skipped` : '';
-    if (!node.current) return `${name}  ${node.left.length === 0 ? 'done' : 'waiting'}  queue ${node.left.length} left  ETA ${eta}${failed}`;
+    if (!node.current)
+      return `${name}  ${node.left.length === 0 ? 'done' : 'waiting'}  queue ${node.left.length} left  ETA ${eta}${failed}`;
     const elapsed = formatDuration((nowMs - node.current.startedAtMs) / 1000);
     const planned = formatDuration(plannedSeconds(plan, node.current.target));
     return `${name}  ${node.current.target}  ${elapsed} / ${planned} planned  queue ${node.left.length - 1} left  ETA ${eta}${failed}`;
@@ -90,11 +106,22 @@ export function renderProgressView({ plan, state, nowMs }: { plan: Plan; state: 
 }
 
 /** Pure: one plain line for a queue event. */
-export function renderQueueEventLine({ plan, event, node }: { plan: Plan; event: QueueEvent; node: NodeProgress | undefined }): string {
+export function renderQueueEventLine({
+  plan,
+  event,
+  node,
+}: {
+  plan: Plan;
+  event: QueueEvent;
+  node: NodeProgress | undefined;
+}): string {
   const where = node?.node ?? '?';
   if (event.type === 'started') {
     const plannedNode = plan.targets[event.target]?.node;
-    const moved = plannedNode !== undefined && plannedNode !== event.node ? `, moved from ${plannedNode} by guided dispatch (${event.reason ?? 'guided'})` : '';
+    const moved =
+      plannedNode !== undefined && plannedNode !== event.node
+        ? `, moved from ${plannedNode} by guided dispatch (${event.reason ?? 'guided'})`
+        : '';
     return `${where}: started ${event.target} (planned ${formatDuration(plannedSeconds(plan, event.target))}, ${Math.max(0, (node?.left.length ?? 1) - 1)} queued after it${moved})`;
   }
   return `${where}: ${describeOutcome(event.target, event.outcome)}`;
@@ -126,13 +153,20 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress({ plan, clock, stream, live = Boolean(stream.isTTY) }: ProgressOptions): Progress {
+export function createProgress({
+  plan,
+  clock,
+  stream,
+  live = Boolean(stream.isTTY),
+}: ProgressOptions): Progress {
   const state = createProgressState(plan);
   let drawn = 0;
   let timer: NodeJS.Timeout | undefined;
   const redraw = () => {
     const lines = renderProgressView({ plan, state, nowMs: clock.nowMs() });
-    stream.write(`${drawn > 0 ? `\u001b[${drawn}F` : ''}${lines.map((line) => `\u001b[2K${line}`).join('\n')}\n`);
+    stream.write(
+      `${drawn > 0 ? `\u001b[${drawn}F` : ''}${lines.map((line) => `\u001b[2K${line}`).join('\n')}\n`,
+    );
     drawn = lines.length;
   };
   const print = (line: string) => {
@@ -155,7 +189,8 @@ export function createProgress({ plan, clock, stream, live = Boolean(stream.isTT
     onQueueEvent(event) {
       const node = applyQueueEvent(state, event);
       if (!live) print(renderQueueEventLine({ plan, event, node }));
-      else if (event.type === 'settled' && event.outcome.status !== 'ok') print(renderQueueEventLine({ plan, event, node }));
+      else if (event.type === 'settled' && event.outcome.status !== 'ok')
+        print(renderQueueEventLine({ plan, event, node }));
       else if (timer) redraw();
     },
     stop() {

@@ -29,6 +29,11 @@ export async function readBuildMetadata(file: string, target: string): Promise<T
 
 /** Pure: the images a target published (`image.name`, comma-joined), as artifacts.txt entries `<repository>:<tag>`. */
 export function toImageArtifacts(metadata: TargetMetadata): Artifact[] {
-  const names = (metadata['image.name'] ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  return names.map((name) => parseImageRef(name)).map((ref) => ({ kind: 'image' as const, name: `${ref.repository}:${ref.reference}` }));
+  const names = (metadata['image.name'] ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return names
+    .map((name) => parseImageRef(name))
+    .map((ref) => ({ kind: 'image' as const, name: `${ref.repository}:${ref.reference}` }));
 }

@@ -14,7 +14,16 @@ export interface RegistryCredentials {
 }
 
 const DockerConfigSchema = z.looseObject({
-  auths: z.record(z.string(), z.looseObject({ auth: z.string().optional(), username: z.string().optional(), password: z.string().optional() })).optional(),
+  auths: z
+    .record(
+      z.string(),
+      z.looseObject({
+        auth: z.string().optional(),
+        username: z.string().optional(),
+        password: z.string().optional(),
+      }),
+    )
+    .optional(),
   credHelpers: z.record(z.string(), z.string()).optional(),
   credsStore: z.string().optional(),
 });
@@ -30,13 +39,18 @@ export function findAuthEntry(config: DockerConfig, host: string): RegistryCrede
       const colon = decoded.indexOf(':');
       if (colon > 0) return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
     }
-    if (entry.username !== undefined && entry.password !== undefined) return { username: entry.username, password: entry.password };
+    if (entry.username !== undefined && entry.password !== undefined)
+      return { username: entry.username, password: entry.password };
   }
   return undefined;
 }
 
 async function askHelper(helper: string, host: string): Promise<RegistryCredentials | undefined> {
-  const result = await execa(`docker-credential-${helper}`, ['get'], { input: host, reject: false, timeout: 10_000 });
+  const result = await execa(`docker-credential-${helper}`, ['get'], {
+    input: host,
+    reject: false,
+    timeout: 10_000,
+  });
   if (result.exitCode !== 0) return undefined;
   let raw: unknown;
   try {

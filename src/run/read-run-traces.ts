@@ -12,23 +12,35 @@ export async function readRunDirFile(runDir: string): Promise<RunFile> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (cause) {
-    throw new ArtifactError(file, `cannot read run.json: ${(cause as Error).message}`, { cause, hint: 'pass a run dir written by `rocm-perf cold|warm|bench`' });
+    throw new ArtifactError(file, `cannot read run.json: ${(cause as Error).message}`, {
+      cause,
+      hint: 'pass a run dir written by `rocm-perf cold|warm|bench`',
+    });
   }
   const parsed = RunFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new ArtifactError(file, `not a valid run file: ${issues.join('; ')}`, { hint: 'a run.json from another rocm-perf version needs that version' });
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ArtifactError(file, `not a valid run file: ${issues.join('; ')}`, {
+      hint: 'a run.json from another rocm-perf version needs that version',
+    });
   }
   return parsed.data;
 }
 
-export async function readRunTraces(runDir: string): Promise<{ traces: Map<string, TargetTrace>; warnings: string[] }> {
+export async function readRunTraces(
+  runDir: string,
+): Promise<{ traces: Map<string, TargetTrace>; warnings: string[] }> {
   const traces = new Map<string, TargetTrace>();
   const warnings: string[] = [];
   for (const name of (await readdir(runDir)).sort()) {
     const match = /^trace-(.+)\.json$/.exec(name);
     if (!match?.[1]) continue;
-    const parsed = parseBuildkitTrace(await readFile(path.join(runDir, name), 'utf8'), { source: name, target: match[1] });
+    const parsed = parseBuildkitTrace(await readFile(path.join(runDir, name), 'utf8'), {
+      source: name,
+      target: match[1],
+    });
     warnings.push(...parsed.warnings);
     traces.set(match[1], parsed.trace);
   }

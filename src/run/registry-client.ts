@@ -42,21 +42,36 @@ function basicHeader(credentials: RegistryCredentials): string {
   return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
 }
 
-async function fetchBearerToken(challenge: AuthChallenge, scope: string | undefined, options: RegistryClientOptions): Promise<string> {
+async function fetchBearerToken(
+  challenge: AuthChallenge,
+  scope: string | undefined,
+  options: RegistryClientOptions,
+): Promise<string> {
   const realm = challenge.params.realm;
   if (!realm) throw new HttpError(options.baseUrl, 401, 'Bearer challenge without a realm');
   const url = new URL(realm);
   if (challenge.params.service) url.searchParams.set('service', challenge.params.service);
   const wanted = scope ?? challenge.params.scope;
   if (wanted) url.searchParams.set('scope', wanted);
-  const headers: Record<string, string> = options.credentials ? { authorization: basicHeader(options.credentials) } : {};
-  const response = await request(url, { headers, headersTimeout: options.timeoutMs ?? 10_000, bodyTimeout: options.timeoutMs ?? 10_000 });
+  const headers: Record<string, string> = options.credentials
+    ? { authorization: basicHeader(options.credentials) }
+    : {};
+  const response = await request(url, {
+    headers,
+    headersTimeout: options.timeoutMs ?? 10_000,
+    bodyTimeout: options.timeoutMs ?? 10_000,
+  });
   const body = (await response.body.json().catch(() => ({}))) as { token?: string; access_token?: string };
   const token = body.token ?? body.access_token;
   if (response.statusCode !== 200 || !token) {
-    throw new HttpError(url.origin + url.pathname, response.statusCode, `token endpoint answered ${response.statusCode} without a token`, {
-      hint: 'check the registry credentials in ~/.docker/config.json (docker login)',
-    });
+    throw new HttpError(
+      url.origin + url.pathname,
+      response.statusCode,
+      `token endpoint answered ${response.statusCode} without a token`,
+      {
+        hint: 'check the registry credentials in ~/.docker/config.json (docker login)',
+      },
+    );
   }
   return token;
 }
@@ -82,19 +97,32 @@ export async function fetchRegistryStatus(
   if (!challenge) return 401;
   if (challenge.scheme === 'basic') {
     if (!options.credentials) return 401;
-    return (await send(url, method, { ...headers, authorization: basicHeader(options.credentials) }, timeoutMs)).statusCode;
+    return (
+      await send(url, method, { ...headers, authorization: basicHeader(options.credentials) }, timeoutMs)
+    ).statusCode;
   }
   const token = await fetchBearerToken(challenge, scope, options);
   return (await send(url, method, { ...headers, authorization: `Bearer ${token}` }, timeoutMs)).statusCode;
 }
 
 /** `HEAD /v2/<name>/manifests/<ref>`: true on 200, false on 404, HttpError otherwise. */
-export async function fetchManifestExists(repository: string, reference: string, options: RegistryClientOptions): Promise<boolean> {
+export async function fetchManifestExists(
+  repository: string,
+  reference: string,
+  options: RegistryClientOptions,
+): Promise<boolean> {
   const path = `/v2/${repository}/manifests/${reference}`;
-  const status = await fetchRegistryStatus(path, { ...options, method: 'HEAD', scope: `repository:${repository}:pull` });
+  const status = await fetchRegistryStatus(path, {
+    ...options,
+    method: 'HEAD',
+    scope: `repository:${repository}:pull`,
+  });
   if (status === 200) return true;
   if (status === 404) return false;
   throw new HttpError(`${options.baseUrl}${path}`, status, `HEAD answered ${status}`, {
-    hint: status === 401 || status === 403 ? 'log in to the registry (docker login) so ~/.docker/config.json has credentials' : undefined,
+    hint:
+      status === 401 || status === 403
+        ? 'log in to the registry (docker login) so ~/.docker/config.json has credentials'
+        : undefined,
   });
 }

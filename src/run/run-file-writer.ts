@@ -19,7 +19,10 @@ export function createRunFileWriter(runDir: string, initial: RunFile): RunFileWr
   let chain: Promise<void> = Promise.resolve();
   const write = async (snapshot: RunFile) => {
     const parsed = RunFileSchema.safeParse(snapshot);
-    if (!parsed.success) throw new InternalError(`run.json would not validate: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new InternalError(
+        `run.json would not validate: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+      );
     await writeFile(`${file}.tmp`, `${JSON.stringify(parsed.data, null, 2)}\n`);
     await rename(`${file}.tmp`, file);
   };

@@ -71,7 +71,13 @@ export const RunFileSchema = z.strictObject({
   finishedAtMs: z.number().nullable(),
   exitCode: z.number().nullable(),
   nodes: z.array(
-    z.strictObject({ name: z.string(), builder: z.string(), address: z.string().optional(), linkMbps: z.number(), speed: z.number() }),
+    z.strictObject({
+      name: z.string(),
+      builder: z.string(),
+      address: z.string().optional(),
+      linkMbps: z.number(),
+      speed: z.number(),
+    }),
   ),
   targets: z.record(z.string(), TargetOutcomeSchema),
   /** Images built and pushed before the measured run (not sampled). */

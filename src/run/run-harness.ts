@@ -1,6 +1,11 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createSampler, createSamplesWriter, type CreateSamplerOptions, type Sampler } from '../collect/index.js';
+import {
+  createSampler,
+  createSamplesWriter,
+  type CreateSamplerOptions,
+  type Sampler,
+} from '../collect/index.js';
 import type { ConfigOverrides } from '../config/resolve-config.js';
 import { writePlanFile } from '../plan/plan-file-io.js';
 import { systemClock, type Clock } from '../shared/clock.js';
@@ -64,7 +69,9 @@ export async function writeRunReport(runDir: string): Promise<string[]> {
   const { buildReportModel, readRunInputs, writeReport } = await import('../report/index.js');
   const model = buildReportModel(await readRunInputs({ dir: runDir, generatedAtMs: Date.now() }));
   await writeReport({ dir: runDir, model });
-  return model.summary.warnings.filter((warning) => warning.level === 'loud').map((warning) => warning.message);
+  return model.summary.warnings
+    .filter((warning) => warning.level === 'loud')
+    .map((warning) => warning.message);
 }
 
 const defaultDeps = (): HarnessDeps => ({
@@ -97,8 +104,19 @@ function createInitialRun(context: RunContext, nowMs: number): RunFile {
     measuredStartedAtMs: null,
     finishedAtMs: null,
     exitCode: null,
-    nodes: config.nodes.map((node) => ({ name: node.name, builder: node.builder, ...(node.address ? { address: node.address } : {}), linkMbps: node.linkMbps, speed: node.speed })),
-    targets: Object.fromEntries(Object.entries(plan.targets).map(([target, entry]) => [target, { status: 'pending' as const, node: entry.node }])),
+    nodes: config.nodes.map((node) => ({
+      name: node.name,
+      builder: node.builder,
+      ...(node.address ? { address: node.address } : {}),
+      linkMbps: node.linkMbps,
+      speed: node.speed,
+    })),
+    targets: Object.fromEntries(
+      Object.entries(plan.targets).map(([target, entry]) => [
+        target,
+        { status: 'pending' as const, node: entry.node },
+      ]),
+    ),
     bootstrapped: [],
     registryCachePatterns: config.registry.cachePatterns,
     registryLogFormat: config.registry.logFormat,
@@ -134,14 +152,21 @@ async function startMeasured({ context, deps, logger, runFile, options }: Live):
   });
   sampler.start();
   const sources = toLogSources(context);
-  let logCapture: LogCapture | undefined = createLogCapture({ sources, runDir: context.runDir, connect: deps.connect, logger });
+  let logCapture: LogCapture | undefined = createLogCapture({
+    sources,
+    runDir: context.runDir,
+    connect: deps.connect,
+    logger,
+  });
   let timer: NodeJS.Timeout | undefined;
   try {
     await logCapture.start();
     timer = setInterval(() => void logCapture?.poll(), options.logPollIntervalMs ?? 5_000);
   } catch (error) {
     logger.error({ err: error }, 'log capture did not start');
-    await runFile.update((run) => void run.warnings.push(`cache log capture did not start: ${(error as Error).message}`));
+    await runFile.update(
+      (run) => void run.warnings.push(`cache log capture did not start: ${(error as Error).message}`),
+    );
     logCapture = undefined;
   }
   const capture = logCapture;
@@ -160,7 +185,12 @@ async function startMeasured({ context, deps, logger, runFile, options }: Live):
 }
 
 function interruptedOutcomes(context: RunContext): Record<string, SettledOutcome> {
-  return Object.fromEntries(Object.entries(context.plan.targets).map(([target, entry]) => [target, { status: 'skipped' as const, node: entry.node, reason: 'interrupted' }]));
+  return Object.fromEntries(
+    Object.entries(context.plan.targets).map(([target, entry]) => [
+      target,
+      { status: 'skipped' as const, node: entry.node, reason: 'interrupted' },
+    ]),
+  );
 }
 
 async function runPhases(live: Live): Promise<HarnessResult> {
@@ -177,7 +207,8 @@ async function runPhases(live: Live): Promise<HarnessResult> {
       env: toBuildEnv(context),
       signal,
       logger,
-      onTarget: (target, node) => progress.note(`bootstrap: building ${target} on ${node} (warm, pushed, not sampled)`),
+      onTarget: (target, node) =>
+        progress.note(`bootstrap: building ${target} on ${node} (warm, pushed, not sampled)`),
     });
     await runFile.update((run) => void (run.bootstrapped = bootstrapped));
     if (signal.aborted) outcomes = interruptedOutcomes(context);
@@ -186,19 +217,47 @@ async function runPhases(live: Live): Promise<HarnessResult> {
       await runFile.update((run) => void (run.measuredStartedAtMs = deps.clock.nowMs()));
       resources = await startMeasured(live);
       const executor = createBuildxExecutor({ context, bake: deps.bake });
-      outcomes = await dispatchQueues({ context, executor, clock: deps.clock, signal, logger, progress, runFile, traces: resources.traces });
+      outcomes = await dispatchQueues({
+        context,
+        executor,
+        clock: deps.clock,
+        signal,
+        logger,
+        progress,
+        runFile,
+        traces: resources.traces,
+      });
     }
   } catch (error) {
     logger.error({ err: error }, 'run aborted by an error');
     const fatal = `the run stopped: ${(error as Error).message}`;
-    await finalizeRun({ context, runFile, resources, outcomes, interruptedBy: undefined, fatal, clock: deps.clock, logger, writeReport: deps.writeReport });
+    await finalizeRun({
+      context,
+      runFile,
+      resources,
+      outcomes,
+      interruptedBy: undefined,
+      fatal,
+      clock: deps.clock,
+      logger,
+      writeReport: deps.writeReport,
+    });
     throw error;
   } finally {
     progress.stop();
   }
   progress.phase('finalize');
   const interruptedBy = signal.aborted ? String(signal.reason ?? 'SIGINT') : undefined;
-  const run = await finalizeRun({ context, runFile, resources, outcomes, interruptedBy, clock: deps.clock, logger, writeReport: deps.writeReport });
+  const run = await finalizeRun({
+    context,
+    runFile,
+    resources,
+    outcomes,
+    interruptedBy,
+    clock: deps.clock,
+    logger,
+    writeReport: deps.writeReport,
+  });
   progress.note(`run ${context.stamp}: ${run.status} (exit ${run.exitCode}); ${context.runDir}`);
   return { runDir: context.runDir, exitCode: run.exitCode ?? 1, run };
 }
@@ -208,11 +267,19 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
   const context = await loadRunContext({ ...options, clock: deps.clock });
   const logger = createLogger({ level: 'debug', destination: path.join(context.runDir, 'run.log') });
   const progress = createProgress({ plan: context.plan, clock: deps.clock, stream: deps.stderr });
-  logger.info({ harness: context.harness, settings: context.settings, plan: context.plan.queues }, 'run loaded');
+  logger.info(
+    { harness: context.harness, settings: context.settings, plan: context.plan.queues },
+    'run loaded',
+  );
   let lock: RunLock | undefined;
   let bootstrapTargets: string[];
   try {
-    lock = await acquireRunLock({ root: context.root, namespace: context.settings.namespace, stamp: context.stamp, nowMs: deps.clock.nowMs() });
+    lock = await acquireRunLock({
+      root: context.root,
+      namespace: context.settings.namespace,
+      stamp: context.stamp,
+      nowMs: deps.clock.nowMs(),
+    });
     progress.phase('preflight');
     const bootstrap = await runPreflight(context, await deps.createProbes(context));
     bootstrapTargets = bootstrap.targets;

@@ -67,7 +67,14 @@ export async function acquireRunLock(options: AcquireRunLockOptions): Promise<Ru
   const dir = path.resolve(root, '.locks');
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${namespace.replace(/[^A-Za-z0-9._-]/g, '_')}.lock`);
-  const lock: LockFile = { version: 1, pid: process.pid, host: hostname(), namespace, stamp, startedAtMs: nowMs };
+  const lock: LockFile = {
+    version: 1,
+    pid: process.pid,
+    host: hostname(),
+    namespace,
+    stamp,
+    startedAtMs: nowMs,
+  };
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (await tryCreate(file, lock)) return { path: file, release: () => rm(file, { force: true }) };
     // An unreadable lock may be one being written right now: look again before calling it stale.
@@ -76,10 +83,14 @@ export async function acquireRunLock(options: AcquireRunLockOptions): Promise<Ru
     if (!stale) {
       throw new UsageError(
         `a run into namespace ${namespace} is live: run ${holder.stamp}, pid ${holder.pid} on ${holder.host} (lock ${file})`,
-        { hint: 'wait for it to finish, or use another namespace (PERF_COLD_NAMESPACE=-2 for a second cold run)' },
+        {
+          hint: 'wait for it to finish, or use another namespace (PERF_COLD_NAMESPACE=-2 for a second cold run)',
+        },
       );
     }
     await rm(file, { force: true });
   }
-  throw new UsageError(`could not take the run lock ${file}: it keeps changing hands`, { hint: 'retry in a moment' });
+  throw new UsageError(`could not take the run lock ${file}: it keeps changing hands`, {
+    hint: 'retry in a moment',
+  });
 }

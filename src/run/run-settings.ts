@@ -47,7 +47,16 @@ export function createRunSettings({ harness, config, stamp, env }: CreateRunSett
         maxConcurrent: undefined,
       };
     case 'warm':
-      return { ...base, mode: 'warm', namespace: live, sccachePrefix: livePrefix, noCache: false, clearCacheTo: false, overrideSccachePrefix: false, maxConcurrent: undefined };
+      return {
+        ...base,
+        mode: 'warm',
+        namespace: live,
+        sccachePrefix: livePrefix,
+        noCache: false,
+        clearCacheTo: false,
+        overrideSccachePrefix: false,
+        maxConcurrent: undefined,
+      };
     case 'bench':
       return {
         ...base,

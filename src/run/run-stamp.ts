@@ -9,7 +9,10 @@ import { InternalError } from '../shared/errors.js';
 
 /** `20260820T100105Z-k3m9q2`: compact ISO UTC time, then 6 base-36 characters. */
 export function createRunStamp({ nowMs, id }: { nowMs: number; id: string }): string {
-  const iso = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const iso = new Date(nowMs)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
   return `${iso}-${id}`;
 }
 
@@ -28,7 +31,11 @@ export interface CreateRunDirOptions {
 }
 
 /** Creates `<root>/<stamp>/` exclusively; returns the stamp and the absolute directory. */
-export async function createRunDir({ root, clock, newId = () => createShortId() }: CreateRunDirOptions): Promise<{ stamp: string; dir: string }> {
+export async function createRunDir({
+  root,
+  clock,
+  newId = () => createShortId(),
+}: CreateRunDirOptions): Promise<{ stamp: string; dir: string }> {
   await mkdir(root, { recursive: true });
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const stamp = createRunStamp({ nowMs: clock.nowMs(), id: newId() });

@@ -102,7 +102,11 @@ export class PreflightError extends RocmPerfError {
   readonly problems: readonly string[];
 
   constructor(problems: readonly string[], options: RocmPerfErrorOptions = {}) {
-    super('ROCMPERF_PREFLIGHT', `preflight found ${problems.length} problem(s); nothing was started\n  ${problems.join('\n  ')}`, options);
+    super(
+      'ROCMPERF_PREFLIGHT',
+      `preflight found ${problems.length} problem(s); nothing was started\n  ${problems.join('\n  ')}`,
+      options,
+    );
     this.problems = problems;
   }
 }

@@ -9,8 +9,14 @@ export interface LoggerOptions {
 }
 
 // Logs go to stderr (or a file); results go to stdout.
-export function createLogger({ level = process.env.LOG_LEVEL ?? 'warn', destination }: LoggerOptions = {}): Logger {
-  const stream = destination === undefined ? pinoDestination(2) : pinoDestination({ dest: destination, sync: true, mkdir: true });
+export function createLogger({
+  level = process.env.LOG_LEVEL ?? 'warn',
+  destination,
+}: LoggerOptions = {}): Logger {
+  const stream =
+    destination === undefined
+      ? pinoDestination(2)
+      : pinoDestination({ dest: destination, sync: true, mkdir: true });
   return pino({ level, base: undefined }, stream);
 }
 

@@ -5,7 +5,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFleetBlocker, readFleetState, startFleet, type RunningFleet } from '../fleet/index.js';
 import { createTempDir } from '../helpers/daemons/index.js';
-import { expectedRunFiles, listRunDirs, readData, readLines, readRun, runDirOf, spawnCli } from './harness-helpers.js';
+import {
+  expectedRunFiles,
+  listRunDirs,
+  readData,
+  readLines,
+  readRun,
+  runDirOf,
+  spawnCli,
+} from './harness-helpers.js';
 
 // Faults on the fleet in a box: a node_exporter killed mid-run, a failing target, SIGINT mid-run, and the
 // registry down at preflight.
@@ -39,8 +47,15 @@ async function waitForMeasuredRun(root: string, timeoutMs = 60_000): Promise<str
     for (const name of listRunDirs(root)) {
       const file = path.join(root, name, 'run.json');
       if (!existsSync(file)) continue;
-      const run = JSON.parse(readFileSync(file, 'utf8')) as { measuredStartedAtMs: number | null; targets: Record<string, { status: string }> };
-      if (run.measuredStartedAtMs !== null && Object.values(run.targets).some((target) => target.status === 'running')) return path.join(root, name);
+      const run = JSON.parse(readFileSync(file, 'utf8')) as {
+        measuredStartedAtMs: number | null;
+        targets: Record<string, { status: string }>;
+      };
+      if (
+        run.measuredStartedAtMs !== null &&
+        Object.values(run.targets).some((target) => target.status === 'running')
+      )
+        return path.join(root, name);
     }
     await delay(200);
   }
@@ -51,7 +66,11 @@ function countHistoryRecords(): number {
   const { stateDir } = readFleetState(box().fleet.statePath);
   const dir = path.join(stateDir, 'history');
   if (!existsSync(dir)) return 0;
-  return readdirSync(dir).reduce((sum, builder) => sum + readdirSync(path.join(dir, builder)).filter((name) => !name.endsWith('.trace.json')).length, 0);
+  return readdirSync(dir).reduce(
+    (sum, builder) =>
+      sum + readdirSync(path.join(dir, builder)).filter((name) => !name.endsWith('.trace.json')).length,
+    0,
+  );
 }
 
 /** A copy of the box's fleet.yaml beside it (relative paths keep working), edited by `change`. */
@@ -63,29 +82,51 @@ function writeFleetVariant(name: string, change: (text: string) => string): stri
 
 describe('faults on the fleet in a box', () => {
   it('registry down at preflight: a clear error, exit 2, nothing started', async () => {
-    const fleetPath = writeFleetVariant('fleet-registry-down.yaml', (text) => text.replace(/url: http:\/\/[0-9.]+:\d+\n(\s+name: rocm)/, 'url: http://127.0.0.1:9\n$1'));
+    const fleetPath = writeFleetVariant('fleet-registry-down.yaml', (text) =>
+      text.replace(/url: http:\/\/[0-9.]+:\d+\n(\s+name: rocm)/, 'url: http://127.0.0.1:9\n$1'),
+    );
     const before = countHistoryRecords();
-    const result = await spawnCli(box().fleet, ['cold', '--root', rootFor('down')], { PERF_FLEET: fleetPath });
+    const result = await spawnCli(box().fleet, ['cold', '--root', rootFor('down')], {
+      PERF_FLEET: fleetPath,
+    });
     expect(result.exitCode).toBe(2);
-    expect(String(result.stderr)).toMatch(/^error: preflight found 1 problem\(s\); nothing was started\n\s+registry http:\/\/127\.0\.0\.1:9\/v2\/ does not answer: .*Fix: start the registry, or correct registry\.url in fleet\.yaml/m);
+    expect(String(result.stderr)).toMatch(
+      /^error: preflight found 1 problem\(s\); nothing was started\n\s+registry http:\/\/127\.0\.0\.1:9\/v2\/ does not answer: .*Fix: start the registry, or correct registry\.url in fleet\.yaml/m,
+    );
     expect(listRunDirs(rootFor('down'))).toEqual([]);
     expect(countHistoryRecords()).toBe(before);
   });
 
   it('a failing target: its dependents are skipped, the other queues finish, exit 1, and the report says why', async () => {
-    const print = JSON.parse(readFileSync(box().fleet.files.bakePrintPath, 'utf8')) as { target: Record<string, { contexts?: Record<string, string> }> };
+    const print = JSON.parse(readFileSync(box().fleet.files.bakePrintPath, 'utf8')) as {
+      target: Record<string, { contexts?: Record<string, string> }>;
+    };
     const host = new URL(box().fleet.services.registryUrl).host;
-    print.target['triton-wheel']!.contexts = { ...print.target['triton-wheel']!.contexts, broken: `docker-image://${host}/elsewhere/missing:1` };
+    print.target['triton-wheel']!.contexts = {
+      ...print.target['triton-wheel']!.contexts,
+      broken: `docker-image://${host}/elsewhere/missing:1`,
+    };
     writeFileSync(path.join(path.dirname(box().fleet.fleetPath), 'failing-bake.json'), JSON.stringify(print));
-    const fleetPath = writeFleetVariant('fleet-failing.yaml', (text) => text.replace(/bake:\n\s+print: bake-print.json/, 'bake:\n  file: failing-bake.json'));
-    const result = await spawnCli(box().fleet, ['cold', '--root', rootFor('failing')], { PERF_FLEET: fleetPath });
+    const fleetPath = writeFleetVariant('fleet-failing.yaml', (text) =>
+      text.replace(/bake:\n\s+print: bake-print.json/, 'bake:\n  file: failing-bake.json'),
+    );
+    const result = await spawnCli(box().fleet, ['cold', '--root', rootFor('failing')], {
+      PERF_FLEET: fleetPath,
+    });
     expect(result.exitCode, String(result.stderr).slice(-2000)).toBe(1);
     const runDir = runDirOf(String(result.stdout));
     const run = readRun(runDir);
     expect(run.status).toBe('failed');
-    expect(run.targets['triton-wheel']).toMatchObject({ status: 'failed', error: expect.stringContaining('elsewhere/missing') as unknown });
-    expect(run.targets['vllm-wheel']).toMatchObject({ status: 'skipped', reason: 'dependency triton-wheel failed' });
-    for (const target of ['pytorch', 'pytorch-wheel', 'torchvision-wheel', 'bitsandbytes-wheel']) expect(run.targets[target]?.status).toBe('ok');
+    expect(run.targets['triton-wheel']).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('elsewhere/missing') as unknown,
+    });
+    expect(run.targets['vllm-wheel']).toMatchObject({
+      status: 'skipped',
+      reason: 'dependency triton-wheel failed',
+    });
+    for (const target of ['pytorch', 'pytorch-wheel', 'torchvision-wheel', 'bitsandbytes-wheel'])
+      expect(run.targets[target]?.status).toBe('ok');
     const data = readData(runDir);
     expect(data.summary.targets.find((target) => target.target === 'triton-wheel')?.status).toBe('failed');
     expect(readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain('triton-wheel');
@@ -102,10 +143,28 @@ describe('faults on the fleet in a box', () => {
     const run = readRun(runDir);
     expect(run).toMatchObject({ status: 'interrupted', exitCode: 130, interruptedBy: 'SIGINT' });
     expect(run.finishedAtMs).not.toBeNull();
-    expect(Object.values(run.targets).some((target) => target.status === 'skipped' && target.reason === 'interrupted')).toBe(true);
-    expect(Object.values(run.targets).some((target) => target.status === 'running' || target.status === 'pending')).toBe(false);
+    expect(
+      Object.values(run.targets).some(
+        (target) => target.status === 'skipped' && target.reason === 'interrupted',
+      ),
+    ).toBe(true);
+    expect(
+      Object.values(run.targets).some((target) => target.status === 'running' || target.status === 'pending'),
+    ).toBe(false);
     const files = readdirSync(runDir);
-    expect(files).toEqual(expect.arrayContaining(['samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'run.json', 'plan.json', 'data.json', 'report.md', 'index.html']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'samples.jsonl',
+        'sccache.log',
+        'zot.jsonl',
+        'artifacts.txt',
+        'run.json',
+        'plan.json',
+        'data.json',
+        'report.md',
+        'index.html',
+      ]),
+    );
     expect(readData(runDir).run.status).toBe('interrupted');
   });
 
@@ -114,8 +173,14 @@ describe('faults on the fleet in a box', () => {
     const kiln = box().fleet.nodes.find((node) => node.name === 'kiln')!;
     const child = spawnCli(box().fleet, ['cold', '--root', root, '--sample-interval-ms', '250']);
     const runDir = await waitForMeasuredRun(root);
-    const pids = execFileSync('ip', ['netns', 'pids', kiln.netns], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    const exporter = pids.find((pid) => existsSync(`/proc/${pid}/comm`) && readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('prometheus-node'));
+    const pids = execFileSync('ip', ['netns', 'pids', kiln.netns], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    const exporter = pids.find(
+      (pid) =>
+        existsSync(`/proc/${pid}/comm`) &&
+        readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('prometheus-node'),
+    );
     expect(exporter).toBeDefined();
     process.kill(Number(exporter), 'SIGKILL');
     const killedAtMs = Date.now();
@@ -125,9 +190,17 @@ describe('faults on the fleet in a box', () => {
     expect(run.status).toBe('completed');
     expect(readdirSync(runDir)).toEqual(expect.arrayContaining(expectedRunFiles(Object.keys(run.targets))));
     const samples = readLines(path.join(runDir, 'samples.jsonl'));
-    const kilnGaps = samples.filter((sample) => sample.node === 'kiln' && sample.ok === false && Number(sample.tsMs) >= killedAtMs - 1_000);
+    const kilnGaps = samples.filter(
+      (sample) => sample.node === 'kiln' && sample.ok === false && Number(sample.tsMs) >= killedAtMs - 1_000,
+    );
     expect(kilnGaps.length).toBeGreaterThan(0);
-    expect(samples.some((sample) => sample.node === 'forge' && sample.ok === true && Number(sample.tsMs) > killedAtMs)).toBe(true);
-    expect(readData(runDir).summary.nodes.find((node) => node.node === 'kiln')?.sampleGaps).toBeGreaterThan(0);
+    expect(
+      samples.some(
+        (sample) => sample.node === 'forge' && sample.ok === true && Number(sample.tsMs) > killedAtMs,
+      ),
+    ).toBe(true);
+    expect(readData(runDir).summary.nodes.find((node) => node.node === 'kiln')?.sampleGaps).toBeGreaterThan(
+      0,
+    );
   });
 });

@@ -10,19 +10,34 @@ import { readFleetState, type RunningFleet } from '../fleet/index.js';
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 
-export function spawnCli(fleet: RunningFleet, args: readonly string[], env: Record<string, string> = {}): ResultPromise<{ reject: false }> {
+export function spawnCli(
+  fleet: RunningFleet,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): ResultPromise<{ reject: false }> {
   return execa('node', [bin, ...args], {
     cwd: repoRoot,
-    env: { ...fleet.env, HOME: process.env.HOME ?? '/root', NO_COLOR: '1', PERF_FLEET: fleet.fleetPath, ...env },
+    env: {
+      ...fleet.env,
+      HOME: process.env.HOME ?? '/root',
+      NO_COLOR: '1',
+      PERF_FLEET: fleet.fleetPath,
+      ...env,
+    },
     extendEnv: false,
     reject: false,
   });
 }
 
-export const readRun = (runDir: string): RunFile => RunFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')));
-export const readData = (runDir: string): DataFile => DataFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'data.json'), 'utf8')));
+export const readRun = (runDir: string): RunFile =>
+  RunFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')));
+export const readData = (runDir: string): DataFile =>
+  DataFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'data.json'), 'utf8')));
 export const readLines = (file: string): Record<string, unknown>[] =>
-  readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** The run dir a CLI call printed as its last stdout line. */
 export function runDirOf(stdout: string): string {
@@ -52,12 +67,21 @@ export function readTruth(fleet: RunningFleet, run: RunFile): Map<string, TruthE
   for (const [target, outcome] of Object.entries(run.targets)) {
     if (outcome.status !== 'ok' || !outcome.buildRef) continue;
     const id = outcome.buildRef.split('/').at(-1) ?? '';
-    const record = JSON.parse(readFileSync(path.join(state.stateDir, 'history', outcome.node, `${id}.json`), 'utf8')) as {
-      truth: { imageUploadedBytes: number; cacheUploadedBytes: number; buildStepsMs: number; uploadSpansMs: [number, number][]; uploadSeconds: number };
+    const record = JSON.parse(
+      readFileSync(path.join(state.stateDir, 'history', outcome.node, `${id}.json`), 'utf8'),
+    ) as {
+      truth: {
+        imageUploadedBytes: number;
+        cacheUploadedBytes: number;
+        buildStepsMs: number;
+        uploadSpansMs: [number, number][];
+        uploadSeconds: number;
+      };
     };
     const linkMbps = run.nodes.find((node) => node.name === outcome.node)?.linkMbps ?? 1;
     const bytes = record.truth.imageUploadedBytes + record.truth.cacheUploadedBytes;
-    const { imageUploadedBytes, cacheUploadedBytes, buildStepsMs, uploadSpansMs, uploadSeconds } = record.truth;
+    const { imageUploadedBytes, cacheUploadedBytes, buildStepsMs, uploadSpansMs, uploadSeconds } =
+      record.truth;
     truth.set(target, {
       node: outcome.node,
       imageUploadedBytes,
@@ -72,19 +96,38 @@ export function readTruth(fleet: RunningFleet, run: RunFile): Map<string, TruthE
   return truth;
 }
 
-const MANIFEST_ACCEPT = 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json, */*';
+const MANIFEST_ACCEPT =
+  'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json, */*';
 
 /** Bytes of the manifests a target pushed (image tag, and cache ref when exported), as the registry stores them. */
-export async function fetchManifestBytes(fleet: RunningFleet, namespace: string, target: string, withCache: boolean): Promise<number> {
-  const print = JSON.parse(readFileSync(fleet.files.bakePrintPath, 'utf8')) as { target: Record<string, { tags?: string[]; 'cache-to'?: (string | { ref?: string })[] }> };
+export async function fetchManifestBytes(
+  fleet: RunningFleet,
+  namespace: string,
+  target: string,
+  withCache: boolean,
+): Promise<number> {
+  const print = JSON.parse(readFileSync(fleet.files.bakePrintPath, 'utf8')) as {
+    target: Record<string, { tags?: string[]; 'cache-to'?: (string | { ref?: string })[] }>;
+  };
   const spec = print.target[target];
-  const refs = [spec?.tags?.[0], ...(withCache ? (spec?.['cache-to'] ?? []).map((entry) => (typeof entry === 'string' ? /ref=([^,]+)/.exec(entry)?.[1] : entry.ref)) : [])];
+  const refs = [
+    spec?.tags?.[0],
+    ...(withCache
+      ? (spec?.['cache-to'] ?? []).map((entry) =>
+          typeof entry === 'string' ? /ref=([^,]+)/.exec(entry)?.[1] : entry.ref,
+        )
+      : []),
+  ];
   let total = 0;
   for (const ref of refs) {
     if (!ref) continue;
     const [, repository = '', reference = ''] = /^[^/]+\/[^/]+\/(.+):([^:]+)$/.exec(ref) ?? [];
-    const response = await fetch(`${fleet.services.upstreamRegistryUrl}/v2/${namespace}/${repository}/manifests/${reference}`, { method: 'HEAD', headers: { accept: MANIFEST_ACCEPT } });
-    if (response.status !== 200) throw new Error(`HEAD ${namespace}/${repository}:${reference} answered ${response.status}`);
+    const response = await fetch(
+      `${fleet.services.upstreamRegistryUrl}/v2/${namespace}/${repository}/manifests/${reference}`,
+      { method: 'HEAD', headers: { accept: MANIFEST_ACCEPT } },
+    );
+    if (response.status !== 200)
+      throw new Error(`HEAD ${namespace}/${repository}:${reference} answered ${response.status}`);
     total += Number(response.headers.get('content-length'));
   }
   return total;
@@ -97,7 +140,16 @@ export function listRunDirs(root: string): string[] {
 /** Files every finished run dir holds, per the issue. */
 export function expectedRunFiles(targets: readonly string[]): string[] {
   return [
-    'samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'run.json', 'plan.json', 'data.json', 'report.md', 'index.html', 'run.log',
+    'samples.jsonl',
+    'sccache.log',
+    'zot.jsonl',
+    'artifacts.txt',
+    'run.json',
+    'plan.json',
+    'data.json',
+    'report.md',
+    'index.html',
+    'run.log',
     ...targets.flatMap((target) => [`trace-${target}.json`, `status-${target}.jsonl`]),
   ];
 }
@@ -111,12 +163,19 @@ export function isWithin(reported: number, truth: number, share: number): boolea
 }
 
 /** One line per target: the report's upload seconds, the box's truth, and bytes ÷ link (theory, information only). */
-export function formatUploadTable(targets: readonly { target: string; node: string; uploadSeconds: number }[], truth: ReadonlyMap<string, TruthEntry>): string {
+export function formatUploadTable(
+  targets: readonly { target: string; node: string; uploadSeconds: number }[],
+  truth: ReadonlyMap<string, TruthEntry>,
+): string {
   return targets
     .map((summary) => {
       const entry = truth.get(summary.target);
-      if (!entry) return `${summary.target} on ${summary.node}: ${summary.uploadSeconds.toFixed(3)} s (no truth: not ok)`;
-      const off = entry.uploadSeconds > 0 ? ` (${(((summary.uploadSeconds - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(1)} %)` : '';
+      if (!entry)
+        return `${summary.target} on ${summary.node}: ${summary.uploadSeconds.toFixed(3)} s (no truth: not ok)`;
+      const off =
+        entry.uploadSeconds > 0
+          ? ` (${(((summary.uploadSeconds - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(1)} %)`
+          : '';
       return `${summary.target} on ${summary.node}: report ${summary.uploadSeconds.toFixed(3)} s, box ${entry.uploadSeconds.toFixed(3)} s${off}, bytes ÷ link ${entry.linkUploadSeconds.toFixed(3)} s`;
     })
     .join('\n  ');

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPlanFile } from '../../src/plan/plan-file-io.js';
 import { findFleetBlocker, startFleet, type RunningFleet } from '../fleet/index.js';
 import { createTempDir } from '../helpers/daemons/index.js';
-import { formatUploadTable, isWithin, readData, readRun, readTruth, runDirOf, spawnCli } from './harness-helpers.js';
+import {
+  formatUploadTable,
+  isWithin,
+  readData,
+  readRun,
+  readTruth,
+  runDirOf,
+  spawnCli,
+} from './harness-helpers.js';
 
 // Link-aware placement against build-only placement, measured on the fleet in a box. kiln, the node behind WiFi,
 // is the fastest compiler here (speed 2: a workstation on WiFi; the double honours fleet.yaml's speed), so a
@@ -44,7 +52,9 @@ async function runHarness(name: string, args: string[]): Promise<string> {
 
 /** Bytes the target exports (image + cache), from the costs file the plans were made with. */
 function exportBytesOf(costsText: string): Map<string, number> {
-  return new Map([...costsText.matchAll(/^cache (\S+) (\d+)$/gm)].map((match) => [match[1]!, Number(match[2])]));
+  return new Map(
+    [...costsText.matchAll(/^cache (\S+) (\d+)$/gm)].map((match) => [match[1]!, Number(match[2])]),
+  );
 }
 
 describe('placement on the fleet in a box', () => {
@@ -59,7 +69,13 @@ describe('placement on the fleet in a box', () => {
     const derived = await spawnCli(running, ['costs', '--from', seed, '--out', costs]);
     expect(derived.exitCode, String(derived.stderr)).toBe(0);
     running.bumpRevisions();
-    const buildOnlyDir = await runHarness('build-only', ['warm', '--costs', costs, '--strategy', 'build-only']);
+    const buildOnlyDir = await runHarness('build-only', [
+      'warm',
+      '--costs',
+      costs,
+      '--strategy',
+      'build-only',
+    ]);
     running.bumpRevisions();
     const linkAwareDir = await runHarness('heft-ls', ['warm', '--costs', costs, '--strategy', 'heft-ls']);
 
@@ -69,14 +85,20 @@ describe('placement on the fleet in a box', () => {
     const buildOnlyPlan = await readPlanFile(buildOnlyDir);
     const linkAwarePlan = await readPlanFile(linkAwareDir);
     const onKiln = (plan: typeof buildOnlyPlan) => plan.queues.kiln ?? [];
-    const kilnBytes = (plan: typeof buildOnlyPlan) => onKiln(plan).reduce((sum, target) => sum + (bytes.get(target) ?? 0), 0);
-    console.log(`kiln's queue: build-only [${onKiln(buildOnlyPlan).join(', ')}] ${kilnBytes(buildOnlyPlan)} B, heft-ls [${onKiln(linkAwarePlan).join(', ')}] ${kilnBytes(linkAwarePlan)} B`);
+    const kilnBytes = (plan: typeof buildOnlyPlan) =>
+      onKiln(plan).reduce((sum, target) => sum + (bytes.get(target) ?? 0), 0);
+    console.log(
+      `kiln's queue: build-only [${onKiln(buildOnlyPlan).join(', ')}] ${kilnBytes(buildOnlyPlan)} B, heft-ls [${onKiln(linkAwarePlan).join(', ')}] ${kilnBytes(linkAwarePlan)} B`,
+    );
     expect(onKiln(buildOnlyPlan)).toContain(biggest);
     expect(kilnBytes(linkAwarePlan)).toBeLessThan(kilnBytes(buildOnlyPlan) / 10);
 
     const buildOnly = readData(buildOnlyDir);
     const linkAware = readData(linkAwareDir);
-    const [measuredBuildOnly, measuredLinkAware] = [buildOnly.summary.makespanSeconds!, linkAware.summary.makespanSeconds!];
+    const [measuredBuildOnly, measuredLinkAware] = [
+      buildOnly.summary.makespanSeconds!,
+      linkAware.summary.makespanSeconds!,
+    ];
     console.log(
       `makespan: build-only planned ${buildOnlyPlan.makespanSeconds.toFixed(1)} s, measured ${measuredBuildOnly.toFixed(1)} s; ` +
         `heft-ls planned ${linkAwarePlan.makespanSeconds.toFixed(1)} s, measured ${measuredLinkAware.toFixed(1)} s (ratio ${(measuredLinkAware / measuredBuildOnly).toFixed(2)})`,
@@ -85,12 +107,18 @@ describe('placement on the fleet in a box', () => {
 
     // Upload seconds against what the box did (the union of its upload requests, data.json's definition), 10 %;
     // bytes ÷ link is printed for information only (docs/harness.md).
-    for (const [name, data] of [['build-only', buildOnly], ['heft-ls', linkAware]] as const) {
+    for (const [name, data] of [
+      ['build-only', buildOnly],
+      ['heft-ls', linkAware],
+    ] as const) {
       const truth = readTruth(running, readRun(runs[name]!));
       console.log(`${name} run, upload seconds:\n  ${formatUploadTable(data.summary.targets, truth)}`);
       for (const summary of data.summary.targets) {
         const injected = truth.get(summary.target)!;
-        expect(isWithin(summary.uploadSeconds, injected.uploadSeconds, 0.1), `${name}: ${summary.target} on ${injected.node}: upload ${summary.uploadSeconds} s vs the box's ${injected.uploadSeconds} s`).toBe(true);
+        expect(
+          isWithin(summary.uploadSeconds, injected.uploadSeconds, 0.1),
+          `${name}: ${summary.target} on ${injected.node}: upload ${summary.uploadSeconds} s vs the box's ${injected.uploadSeconds} s`,
+        ).toBe(true);
       }
     }
   }, 900_000);
@@ -99,7 +127,15 @@ describe('placement on the fleet in a box', () => {
     const { fleet: running, root: dir } = box();
     expect(runs['heft-ls'], 'needs the heft-ls run of the test above').toBeDefined();
     running.bumpRevisions();
-    const guidedDir = await runHarness('guided', ['warm', '--costs', path.join(dir, 'warm-costs'), '--plan', runs['heft-ls']!, '--dispatch', 'guided']);
+    const guidedDir = await runHarness('guided', [
+      'warm',
+      '--costs',
+      path.join(dir, 'warm-costs'),
+      '--plan',
+      runs['heft-ls']!,
+      '--dispatch',
+      'guided',
+    ]);
     const run = readRun(guidedDir);
     const plan = await readPlanFile(guidedDir);
     expect(run).toMatchObject({ dispatch: 'guided', status: 'completed' });
@@ -109,6 +145,8 @@ describe('placement on the fleet in a box', () => {
       expect(summary.plannedNode).toBe(plan.targets[summary.target]?.node);
     }
     const moved = data.summary.targets.filter((summary) => summary.node !== summary.plannedNode);
-    console.log(`guided: makespan ${data.summary.makespanSeconds?.toFixed(1)} s, moved: ${moved.map((summary) => `${summary.target} ${summary.plannedNode}→${summary.node}`).join(', ') || 'none'}`);
+    console.log(
+      `guided: makespan ${data.summary.makespanSeconds?.toFixed(1)} s, moved: ${moved.map((summary) => `${summary.target} ${summary.plannedNode}→${summary.node}`).join(', ') || 'none'}`,
+    );
   }, 300_000);
 });

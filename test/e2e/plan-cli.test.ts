@@ -47,7 +47,10 @@ describe('rocm-perf plan (CLI)', () => {
   it('compares every strategy side by side', async () => {
     const result = await runCli(['plan', '--compare']);
     expect(result.exitCode).toBe(0);
-    const names = result.stdout.split('\n').slice(1, 6).map((line) => line.split(/\s+/)[0]);
+    const names = result.stdout
+      .split('\n')
+      .slice(1, 6)
+      .map((line) => line.split(/\s+/)[0]);
     expect(names).toEqual(['heft-ls', 'heft', 'lpt', 'build-only', 'stages']);
     expect(result.stdout).toMatch(/^heft-ls +2h11m12s +1\.000 /m);
   });
@@ -55,13 +58,17 @@ describe('rocm-perf plan (CLI)', () => {
   it('rejects an unknown strategy with exit 2 and the valid names', async () => {
     const result = await runCli(['plan', '--strategy', 'fastest']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('error: unknown strategy `fastest`\nhint: use one of: heft-ls, heft, lpt, build-only, stages');
+    expect(result.stderr).toBe(
+      'error: unknown strategy `fastest`\nhint: use one of: heft-ls, heft, lpt, build-only, stages',
+    );
     expect(result.stdout).toBe('');
   });
 
   it('stops on a broken fleet.yaml with exit 2, naming file:line and key', async () => {
     const fleet = await readFile(path.join(repoRoot, 'fleet.yaml'), 'utf8');
-    const broken = fleet.replace(/^arch: gfx1201$/m, 'arch: gfx1201\nfavourite_colour: blue').replace('link_mbps: 112', 'link_mbps: fast');
+    const broken = fleet
+      .replace(/^arch: gfx1201$/m, 'arch: gfx1201\nfavourite_colour: blue')
+      .replace('link_mbps: 112', 'link_mbps: fast');
     expect(broken).not.toBe(fleet);
     const file = path.join(dir, 'fleet.yaml');
     await writeFile(file, broken);

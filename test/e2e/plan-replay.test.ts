@@ -18,7 +18,12 @@ const T0_MS = Date.UTC(2026, 2, 14, 9, 20);
 
 function runCli(args: string[]) {
   const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: process.env.HOME ?? tmpdir() };
-  return execa('node', [bin, 'plan', '--fleet', path.join(repoRoot, 'fleet.yaml'), ...args], { cwd: repoRoot, env, extendEnv: false, reject: false });
+  return execa('node', [bin, 'plan', '--fleet', path.join(repoRoot, 'fleet.yaml'), ...args], {
+    cwd: repoRoot,
+    env,
+    extendEnv: false,
+    reject: false,
+  });
 }
 
 // anvil 100 MB/s; kiln 5 MB/s; forge 200 MB/s at double speed. pytorch → wheel; tool alone.
@@ -32,12 +37,27 @@ const recorded = {
   tool: { node: 'forge', startSeconds: 0, finishSeconds: 105, buildSeconds: 100, uploads: [1e8] },
   wheel: { node: 'kiln', startSeconds: 1045, finishSeconds: 1900, buildSeconds: 400, uploads: [2e9] },
 };
-const costsText = ['build pytorch 900', 'build tool 150', 'build wheel 500', 'cache pytorch 6000000000', 'cache tool 100000000', 'cache wheel 1000000000', ''].join('\n');
+const costsText = [
+  'build pytorch 900',
+  'build tool 150',
+  'build wheel 500',
+  'cache pytorch 6000000000',
+  'cache tool 100000000',
+  'cache wheel 1000000000',
+  '',
+].join('\n');
 
 /** A Jaeger document: bake root → Solve server span → one step span and one `HTTP PUT` client span per upload. */
 function renderJaegerTrace(target: string, entry: (typeof recorded)[keyof typeof recorded]): string {
   const us = (seconds: number) => (T0_MS + seconds * 1000) * 1000;
-  const child = (spanID: string, parent: string, operationName: string, from: number, to: number, tags: { key: string; type: string; value: string | number }[]) => ({
+  const child = (
+    spanID: string,
+    parent: string,
+    operationName: string,
+    from: number,
+    to: number,
+    tags: { key: string; type: string; value: string | number }[],
+  ) => ({
     traceID: 'a1b2c3d4e5f60718',
     spanID,
     operationName,
@@ -49,37 +69,85 @@ function renderJaegerTrace(target: string, entry: (typeof recorded)[keyof typeof
   });
   const buildEnd = entry.startSeconds + entry.buildSeconds;
   const spans = [
-    { ...child('root', '0000000000000000', `bake ${target}`, entry.startSeconds, entry.finishSeconds, []), references: [] },
-    child('solve', 'root', 'moby.buildkit.v1.Control/Solve', entry.startSeconds, entry.finishSeconds, [{ key: 'span.kind', type: 'string', value: 'server' }]),
-    child('step1', 'solve', `[${target} 1/1] RUN make -j64`, entry.startSeconds, buildEnd, [{ key: 'vertex', type: 'string', value: 'sha256:0123' }]),
+    {
+      ...child('root', '0000000000000000', `bake ${target}`, entry.startSeconds, entry.finishSeconds, []),
+      references: [],
+    },
+    child('solve', 'root', 'moby.buildkit.v1.Control/Solve', entry.startSeconds, entry.finishSeconds, [
+      { key: 'span.kind', type: 'string', value: 'server' },
+    ]),
+    child('step1', 'solve', `[${target} 1/1] RUN make -j64`, entry.startSeconds, buildEnd, [
+      { key: 'vertex', type: 'string', value: 'sha256:0123' },
+    ]),
     ...entry.uploads.map((bytes, k) =>
       child(`put${k}`, 'solve', 'HTTP PUT', buildEnd, buildEnd + 1, [
         { key: 'span.kind', type: 'string', value: 'client' },
         { key: 'http.method', type: 'string', value: 'PUT' },
-        { key: 'http.url', type: 'string', value: `http://registry.fleet.lan:5000/v2/rocm/${target}/blobs/uploads/u${k}?digest=sha256%3Aab${k}` },
+        {
+          key: 'http.url',
+          type: 'string',
+          value: `http://registry.fleet.lan:5000/v2/rocm/${target}/blobs/uploads/u${k}?digest=sha256%3Aab${k}`,
+        },
         { key: 'http.status_code', type: 'int64', value: 201 },
         { key: 'http.request_content_length', type: 'int64', value: bytes },
       ]),
     ),
   ];
-  return JSON.stringify({ data: [{ traceID: 'a1b2c3d4e5f60718', spans, processes: { p1: { serviceName: 'buildx', tags: [] }, p2: { serviceName: 'buildkitd', tags: [] } } }] });
+  return JSON.stringify({
+    data: [
+      {
+        traceID: 'a1b2c3d4e5f60718',
+        spans,
+        processes: { p1: { serviceName: 'buildx', tags: [] }, p2: { serviceName: 'buildkitd', tags: [] } },
+      },
+    ],
+  });
 }
 
 async function writeRunDir(dir: string, harness: 'warm' | 'cold'): Promise<string> {
   await mkdir(dir, { recursive: true });
   const graph = { targets: Object.keys(recorded), deps: { pytorch: [], tool: [], wheel: ['pytorch'] } };
-  const costs = new Map(Object.entries(recorded).map(([name, entry]) => [name, { buildSeconds: entry.buildSeconds, cacheBytes: 1e9 }]));
-  await writePlanFile(dir, createPlan({ graph, costs, nodes, arch: 'gfx1201', createdAt: '2026-03-14T09:00:00.000Z' }));
+  const costs = new Map(
+    Object.entries(recorded).map(([name, entry]) => [
+      name,
+      { buildSeconds: entry.buildSeconds, cacheBytes: 1e9 },
+    ]),
+  );
+  await writePlanFile(
+    dir,
+    createPlan({ graph, costs, nodes, arch: 'gfx1201', createdAt: '2026-03-14T09:00:00.000Z' }),
+  );
   const targets: RunFile['targets'] = {};
   for (const [name, entry] of Object.entries(recorded)) {
-    targets[name] = { status: 'ok', node: entry.node, startedAtMs: T0_MS + entry.startSeconds * 1000, finishedAtMs: T0_MS + entry.finishSeconds * 1000 };
+    targets[name] = {
+      status: 'ok',
+      node: entry.node,
+      startedAtMs: T0_MS + entry.startSeconds * 1000,
+      finishedAtMs: T0_MS + entry.finishSeconds * 1000,
+    };
     await writeFile(path.join(dir, `trace-${name}.json`), renderJaegerTrace(name, entry));
   }
   const run: RunFile = {
-    version: RUN_VERSION, stamp: path.basename(dir), harness, mode: harness, namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm', arch: 'gfx1201',
-    sccachePrefix: 'rocm/gfx1201', liveSccachePrefix: 'rocm/gfx1201', fleetPath: 'fleet.yaml', status: 'completed',
-    startedAtMs: T0_MS - 60_000, measuredStartedAtMs: T0_MS, finishedAtMs: T0_MS + 1_900_000, exitCode: 0, nodes, targets,
-    bootstrapped: [], registryCachePatterns: ['*/cache:*'], registryLogFormat: 'zot', warnings: [],
+    version: RUN_VERSION,
+    stamp: path.basename(dir),
+    harness,
+    mode: harness,
+    namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm',
+    arch: 'gfx1201',
+    sccachePrefix: 'rocm/gfx1201',
+    liveSccachePrefix: 'rocm/gfx1201',
+    fleetPath: 'fleet.yaml',
+    status: 'completed',
+    startedAtMs: T0_MS - 60_000,
+    measuredStartedAtMs: T0_MS,
+    finishedAtMs: T0_MS + 1_900_000,
+    exitCode: 0,
+    nodes,
+    targets,
+    bootstrapped: [],
+    registryCachePatterns: ['*/cache:*'],
+    registryLogFormat: 'zot',
+    warnings: [],
   };
   await createRunFileWriter(dir, run).update(() => undefined);
   return dir;
@@ -102,12 +170,32 @@ describe('rocm-perf plan --from-run (CLI)', () => {
   });
 
   it('replays a warm run with measured costs on a changed fleet (--json)', async () => {
-    const result = await runCli(['--from-run', warm, '--link', 'kiln=100', '--drop-node', 'forge', '--costs', costsFile, '--json']);
+    const result = await runCli([
+      '--from-run',
+      warm,
+      '--link',
+      'kiln=100',
+      '--drop-node',
+      'forge',
+      '--costs',
+      costsFile,
+      '--json',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const replay = JSON.parse(result.stdout) as ReplayResult;
-    expect(replay.costs.pytorch).toEqual({ buildSeconds: 1000, cacheBytes: 3e9, buildFrom: 'trace', bytesFrom: 'trace' });
-    expect(replay.costs.tool).toEqual({ buildSeconds: 200, cacheBytes: 1e8, buildFrom: 'trace', bytesFrom: 'trace' });
+    expect(replay.costs.pytorch).toEqual({
+      buildSeconds: 1000,
+      cacheBytes: 3e9,
+      buildFrom: 'trace',
+      bytesFrom: 'trace',
+    });
+    expect(replay.costs.tool).toEqual({
+      buildSeconds: 200,
+      cacheBytes: 1e8,
+      buildFrom: 'trace',
+      bytesFrom: 'trace',
+    });
     expect(replay.actualMakespanSeconds).toBe(1900);
     // anvil: pytorch 1000 + 30 s; kiln: wheel after it, 400 + 2 GB at 5 MB/s = 800 s.
     expect(replay.baselineMakespanSeconds).toBe(1830);
@@ -120,22 +208,46 @@ describe('rocm-perf plan --from-run (CLI)', () => {
 
   it('prints the comparison, takes a stamp under --root and writes the predicted plan with --out', async () => {
     const out = path.join(root, 'predicted');
-    const result = await runCli(['--from-run', path.basename(warm), '--root', root, '--strategy', 'lpt', '--costs', costsFile, '--out', out]);
+    const result = await runCli([
+      '--from-run',
+      path.basename(warm),
+      '--root',
+      root,
+      '--strategy',
+      'lpt',
+      '--costs',
+      costsFile,
+      '--out',
+      out,
+    ]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^what-if replay of run 20260314T092000Z \(warm, planned with heft-ls\)$/m);
     expect(result.stdout).toMatch(/^actual \(run\.json\) +31m40s$/m);
-    expect(result.stdout).toMatch(/^baseline: recorded queues, recorded fleet +30m30s +model vs actual −1m10s$/m);
-    expect(result.stdout).toMatch(/^predicted: lpt, recorded fleet +\S+ +[−+±]\S+ \([−+][\d.]+ %\) vs baseline$/m);
+    expect(result.stdout).toMatch(
+      /^baseline: recorded queues, recorded fleet +30m30s +model vs actual −1m10s$/m,
+    );
+    expect(result.stdout).toMatch(
+      /^predicted: lpt, recorded fleet +\S+ +[−+±]\S+ \([−+][\d.]+ %\) vs baseline$/m,
+    );
     expect(result.stderr).toBe(`wrote ${path.join(out, 'plan.json')}`);
-    expect(PlanFileSchema.parse(JSON.parse(await readFile(path.join(out, 'plan.json'), 'utf8'))).strategy).toBe('lpt');
+    expect(
+      PlanFileSchema.parse(JSON.parse(await readFile(path.join(out, 'plan.json'), 'utf8'))).strategy,
+    ).toBe('lpt');
   });
 
   it('refuses a cold run’s bytes and takes them from the target costs, saying so', async () => {
     const result = await runCli(['--from-run', cold, '--costs', costsFile, '--json']);
     expect(result.exitCode).toBe(0);
     const replay = JSON.parse(result.stdout) as ReplayResult;
-    expect(replay.costs.pytorch).toEqual({ buildSeconds: 1000, cacheBytes: 6e9, buildFrom: 'trace', bytesFrom: 'target-costs' });
-    expect(replay.notes.join('\n')).toMatch(/is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs/);
+    expect(replay.costs.pytorch).toEqual({
+      buildSeconds: 1000,
+      cacheBytes: 6e9,
+      buildFrom: 'trace',
+      bytesFrom: 'target-costs',
+    });
+    expect(replay.notes.join('\n')).toMatch(
+      /is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs/,
+    );
     // anvil: 1000 + 60 s; kiln: wheel 400 + 1 GB at 5 MB/s.
     expect(replay.baselineMakespanSeconds).toBe(1660);
   });
@@ -146,7 +258,9 @@ describe('rocm-perf plan --from-run (CLI)', () => {
     expect(noRun.stderr).toContain('error: --link: fleet edits apply to a recorded run; add --from-run RUN');
     const unknown = await runCli(['--from-run', warm, '--costs', costsFile, '--speed', 'smithy=2']);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toBe('error: --speed smithy: no node `smithy` in the fleet\nhint: nodes: anvil, forge, kiln');
+    expect(unknown.stderr).toBe(
+      'error: --speed smithy: no node `smithy` in the fleet\nhint: nodes: anvil, forge, kiln',
+    );
     const missing = await runCli(['--from-run', path.join(root, 'nope')]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/^error: --from-run .*nope: no such run dir/);

@@ -17,7 +17,14 @@ export const boxNodes: readonly BoxNodeSpec[] = [
   { name: 'kiln', scenarioLinkMbps: 112 / 25 },
 ];
 
-export const boxTargets = ['pytorch', 'pytorch-wheel', 'triton-wheel', 'vllm-wheel', 'torchvision-wheel', 'bitsandbytes-wheel'] as const;
+export const boxTargets = [
+  'pytorch',
+  'pytorch-wheel',
+  'triton-wheel',
+  'vllm-wheel',
+  'torchvision-wheel',
+  'bitsandbytes-wheel',
+] as const;
 
 export interface BoxScale {
   /** Scenario seconds × timeScale = box seconds (compile and upload alike). */
@@ -29,7 +36,12 @@ export interface BoxScale {
   sccacheEntryBytes: number;
 }
 
-export const defaultBoxScale: BoxScale = { timeScale: 1 / 150, linkScale: 0.05, imageShare: 0.5, sccacheEntryBytes: 8 * 1024 };
+export const defaultBoxScale: BoxScale = {
+  timeScale: 1 / 150,
+  linkScale: 0.05,
+  imageShare: 0.5,
+  sccacheEntryBytes: 8 * 1024,
+};
 
 export interface BoxTargetCost {
   buildSeconds: number;
@@ -38,13 +50,18 @@ export interface BoxTargetCost {
 }
 
 /** Scaled costs: seconds × timeScale; bytes × timeScale × linkScale, so bytes / box link = scenario seconds × timeScale. */
-export function buildBoxCosts(scenarioCostsText: string, scale: BoxScale, targets: readonly string[] = boxTargets): Map<string, BoxTargetCost> {
+export function buildBoxCosts(
+  scenarioCostsText: string,
+  scale: BoxScale,
+  targets: readonly string[] = boxTargets,
+): Map<string, BoxTargetCost> {
   const { costs, errors } = parseTargetCosts(scenarioCostsText, 'scenario target-costs');
   if (errors.length > 0) throw new Error(errors.join('\n'));
   const out = new Map<string, BoxTargetCost>();
   for (const name of targets) {
     const cost = costs.get(name);
-    if (cost?.buildSeconds === undefined || cost.cacheBytes === undefined) throw new Error(`scenario target-costs lacks build or cache for ${name}`);
+    if (cost?.buildSeconds === undefined || cost.cacheBytes === undefined)
+      throw new Error(`scenario target-costs lacks build or cache for ${name}`);
     out.set(name, {
       buildSeconds: Math.round(cost.buildSeconds * scale.timeScale * 100) / 100,
       exportBytes: Math.round(cost.cacheBytes * scale.timeScale * scale.linkScale),
@@ -64,7 +81,10 @@ export function renderBoxTargetCosts(costs: ReadonlyMap<string, BoxTargetCost>, 
   ].join('\n');
 }
 
-export function buildBoxTargetStates(costs: ReadonlyMap<string, BoxTargetCost>, scale: BoxScale): RawFleetState['targets'] {
+export function buildBoxTargetStates(
+  costs: ReadonlyMap<string, BoxTargetCost>,
+  scale: BoxScale,
+): RawFleetState['targets'] {
   const out: RawFleetState['targets'] = {};
   for (const [name, cost] of costs) {
     const imageBytes = Math.round(cost.exportBytes * scale.imageShare);
@@ -86,13 +106,17 @@ interface RawPrint {
 }
 
 /** The scenario's bake print cut to the box's targets, with the box's registry address in every ref. */
-export function buildBoxBakeDefinition(scenarioPrintText: string, registryHost: string, targets: readonly string[] = boxTargets): RawPrint {
+export function buildBoxBakeDefinition(
+  scenarioPrintText: string,
+  registryHost: string,
+  targets: readonly string[] = boxTargets,
+): RawPrint {
   const print = JSON.parse(scenarioPrintText.replaceAll('registry.fleet.lan:5000', registryHost)) as RawPrint;
   const keep = new Set(targets);
   const target = Object.fromEntries(Object.entries(print.target).filter(([name]) => keep.has(name)));
   const group: Record<string, { targets: string[] }> = {};
   for (const [name, g] of Object.entries(print.group ?? {})) {
-    const kept = g.targets.filter((t) => keep.has(t) || (print.group?.[t] !== undefined));
+    const kept = g.targets.filter((t) => keep.has(t) || print.group?.[t] !== undefined);
     if (kept.length > 0) group[name] = { targets: kept };
   }
   return { group, target };

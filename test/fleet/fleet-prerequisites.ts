@@ -2,7 +2,8 @@
 // with one line naming the reason and the command to run — they never pass silently.
 import { existsSync } from 'node:fs';
 
-export const fleetTestCommand = 'sudo npx vitest run --project integration test/integration/fleet-box.test.ts';
+export const fleetTestCommand =
+  'sudo npx vitest run --project integration test/integration/fleet-box.test.ts';
 
 const requiredBinaries: readonly [string, string][] = [
   ['/usr/sbin/ip', 'iproute2'],
@@ -16,9 +17,11 @@ const requiredBinaries: readonly [string, string][] = [
 
 /** A one-line reason the fleet cannot start here, or undefined when it can. */
 export function findFleetBlocker(): string | undefined {
-  if (process.getuid?.() !== 0) return `the fleet in a box needs root (network namespaces, veth, tc); run: ${fleetTestCommand}`;
+  if (process.getuid?.() !== 0)
+    return `the fleet in a box needs root (network namespaces, veth, tc); run: ${fleetTestCommand}`;
   const missing = requiredBinaries.filter(([file]) => !existsSync(file)).map(([, pkg]) => pkg);
-  if (missing.length > 0) return `the fleet in a box needs Debian packages ${[...new Set(missing)].join(', ')}; run: apt-get install -y ${[...new Set(missing)].join(' ')}`;
+  if (missing.length > 0)
+    return `the fleet in a box needs Debian packages ${[...new Set(missing)].join(', ')}; run: apt-get install -y ${[...new Set(missing)].join(' ')}`;
   return undefined;
 }
 

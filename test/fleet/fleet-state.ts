@@ -60,7 +60,10 @@ export function readFleetState(statePath: string): FleetState {
   try {
     raw = JSON.parse(readFileSync(statePath, 'utf8'));
   } catch (error) {
-    throw new Error(`${statePath}: cannot read the fleet state (${String(error)}); start the fleet with \`npm run fleet:up\``, { cause: error });
+    throw new Error(
+      `${statePath}: cannot read the fleet state (${String(error)}); start the fleet with \`npm run fleet:up\``,
+      { cause: error },
+    );
   }
   const parsed = FleetStateSchema.safeParse(raw);
   if (!parsed.success) {

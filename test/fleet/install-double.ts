@@ -16,13 +16,29 @@ export function installDockerDouble(binDir: string): string {
   let command: string;
   if (existsSync(esbuild)) {
     const bundle = path.join(binDir, 'docker-double.mjs');
-    execFileSync(esbuild, [entry, '--bundle', '--minify', '--platform=node', '--format=esm', '--target=node20', `--outfile=${bundle}`, '--log-level=warning'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      esbuild,
+      [
+        entry,
+        '--bundle',
+        '--minify',
+        '--platform=node',
+        '--format=esm',
+        '--target=node20',
+        `--outfile=${bundle}`,
+        '--log-level=warning',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     command = `exec ${shellQuote(process.execPath)} ${shellQuote(bundle)} "$@"`;
   } else {
     const loader = path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs');
     command = `exec ${shellQuote(process.execPath)} --import ${shellQuote(loader)} ${shellQuote(entry)} "$@"`;
   }
-  writeFileSync(dockerPath, `#!/bin/sh\n# rocm-perf fleet-in-a-box \`docker\` double (buildx subset); see docs/fleet-in-a-box.md\n${command}\n`);
+  writeFileSync(
+    dockerPath,
+    `#!/bin/sh\n# rocm-perf fleet-in-a-box \`docker\` double (buildx subset); see docs/fleet-in-a-box.md\n${command}\n`,
+  );
   chmodSync(dockerPath, 0o755);
   return dockerPath;
 }

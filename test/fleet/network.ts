@@ -38,7 +38,9 @@ export async function findFreeSubnet(): Promise<string> {
     const subnet = `10.213.${third}`;
     if (!used.includes(` ${subnet}.`)) return subnet;
   }
-  throw new Error('no free 10.213.X.0/24 subnet on this host; remove stale rpf-* links with `npm run fleet:clean`');
+  throw new Error(
+    'no free 10.213.X.0/24 subnet on this host; remove stale rpf-* links with `npm run fleet:clean`',
+  );
 }
 
 export async function createBridge(runId: string): Promise<FleetBridge> {
@@ -101,7 +103,20 @@ async function shapeEgress(options: { netns: string; device: string; rateBits: n
   const burstBytes = Math.max(3200, Math.round(options.rateBits / 8 / 50));
   await runCommand(
     'tc',
-    ['qdisc', 'replace', 'dev', options.device, 'root', 'tbf', 'rate', `${options.rateBits}bit`, 'burst', String(burstBytes), 'latency', '400ms'],
+    [
+      'qdisc',
+      'replace',
+      'dev',
+      options.device,
+      'root',
+      'tbf',
+      'rate',
+      `${options.rateBits}bit`,
+      'burst',
+      String(burstBytes),
+      'latency',
+      '400ms',
+    ],
     options.netns,
   );
 }

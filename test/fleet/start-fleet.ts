@@ -66,7 +66,8 @@ export interface RunningFleet {
 function bumpRevisionsIn(statePath: string, targets: readonly string[] | undefined): void {
   const state = readFleetState(statePath);
   for (const [name, target] of Object.entries(state.targets)) {
-    if (targets === undefined || targets.includes(name)) target.revision = String(Number(target.revision) + 1 || 2);
+    if (targets === undefined || targets.includes(name))
+      target.revision = String(Number(target.revision) + 1 || 2);
   }
   writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
 }
@@ -75,14 +76,24 @@ async function pickPort(host: string, preferred: number): Promise<number> {
   return (await isTcpOpen(host, preferred)) ? findFreePort(host) : preferred;
 }
 
-const toSsh = (sshd: RunningSshd) => ({ host: sshd.host, port: sshd.port, user: sshd.user, identityFile: sshd.privateKeyPath });
+const toSsh = (sshd: RunningSshd) => ({
+  host: sshd.host,
+  port: sshd.port,
+  user: sshd.user,
+  identityFile: sshd.privateKeyPath,
+});
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
   assertFleetCanStart();
   cleanupStaleLeftovers();
   cleanupStaleFleets();
-  const unknownNodes = Object.keys(options.nodeSpeeds ?? {}).filter((name) => !boxNodes.some((node) => node.name === name));
-  if (unknownNodes.length > 0) throw new Error(`startFleet nodeSpeeds: ${unknownNodes.join(', ')} is not a box node (${boxNodes.map((node) => node.name).join(', ')})`);
+  const unknownNodes = Object.keys(options.nodeSpeeds ?? {}).filter(
+    (name) => !boxNodes.some((node) => node.name === name),
+  );
+  if (unknownNodes.length > 0)
+    throw new Error(
+      `startFleet nodeSpeeds: ${unknownNodes.join(', ')} is not a box node (${boxNodes.map((node) => node.name).join(', ')})`,
+    );
   const scale = { ...defaultBoxScale, ...options.scale };
   const runId = createRunId();
   const stoppers: (() => Promise<void> | void)[] = [];
@@ -98,13 +109,23 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const registry = await startRegistry();
     stoppers.push(registry.stop);
     const zotLogPath = path.join(dir.path, 'zot.log');
-    const proxy = await startZotProxy({ host, port: await pickPort(host, 5000), upstreamUrl: registry.url, logPath: zotLogPath });
+    const proxy = await startZotProxy({
+      host,
+      port: await pickPort(host, 5000),
+      upstreamUrl: registry.url,
+      logPath: zotLogPath,
+    });
     stoppers.push(proxy.stop);
-    const nginx = await startNginx({ confPath: path.join(repoRoot, '.builders/nginx-sccache.conf'), host, port: await pickPort(host, 8080) });
+    const nginx = await startNginx({
+      confPath: path.join(repoRoot, '.builders/nginx-sccache.conf'),
+      host,
+      port: await pickPort(host, 8080),
+    });
     stoppers.push(nginx.stop);
     const servicesSshd = await startSshd({ host });
     stoppers.push(servicesSshd.stop);
-    for (const namespace of ['rocm', 'rocm-coldrun']) await seedImage(registry.url, `${namespace}/rocm-base`, 'gfx1201');
+    for (const namespace of ['rocm', 'rocm-coldrun'])
+      await seedImage(registry.url, `${namespace}/rocm-base`, 'gfx1201');
     const nodes: FleetNodeHandle[] = [];
     for (const [index, spec] of boxNodes.entries()) {
       const linkMbps = Math.round(spec.scenarioLinkMbps * scale.linkScale * 1000) / 1000;
@@ -115,7 +136,17 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       const sshd = await startSshd({ netns: network.netns, host: network.address, port: 22 });
       stoppers.push(sshd.stop);
       const speed = options.nodeSpeeds?.[spec.name];
-      nodes.push({ name: spec.name, netns: network.netns, address: network.address, linkMbps, ...(speed === undefined ? {} : { speed }), nodeExporterUrl: exporter.url, ssh: toSsh(sshd), sshKnownHostsLine: sshd.knownHostsLine, rateBits: network.rateBits });
+      nodes.push({
+        name: spec.name,
+        netns: network.netns,
+        address: network.address,
+        linkMbps,
+        ...(speed === undefined ? {} : { speed }),
+        nodeExporterUrl: exporter.url,
+        ssh: toSsh(sshd),
+        sshKnownHostsLine: sshd.knownHostsLine,
+        rateBits: network.rateBits,
+      });
     }
     const services = {
       bridgeAddress: host,
@@ -129,13 +160,35 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       ssh: toSsh(servicesSshd),
     };
     const files = createBoxFleet({ dir: dir.path, runId, nodes, services, scale });
-    if (options.cpuDutyCycle !== undefined) writeFileSync(files.statePath, JSON.stringify({ ...files.state, cpuDutyCycle: options.cpuDutyCycle }, null, 2));
+    if (options.cpuDutyCycle !== undefined)
+      writeFileSync(
+        files.statePath,
+        JSON.stringify({ ...files.state, cpuDutyCycle: options.cpuDutyCycle }, null, 2),
+      );
     const knownHostsPath = path.join(dir.path, 'known_hosts');
-    writeFileSync(knownHostsPath, `${[servicesSshd.knownHostsLine, ...nodes.map((n) => n.sshKnownHostsLine)].join('\n')}\n`);
+    writeFileSync(
+      knownHostsPath,
+      `${[servicesSshd.knownHostsLine, ...nodes.map((n) => n.sshKnownHostsLine)].join('\n')}\n`,
+    );
     const binDir = path.join(dir.path, 'bin');
     installDockerDouble(binDir);
-    const env = { PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, [fleetStateEnvVar]: files.statePath };
-    return { runId, dir: dir.path, fleetPath: files.fleetPath, statePath: files.statePath, env, nodes, services, knownHostsPath, files, bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets), stop };
+    const env = {
+      PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      [fleetStateEnvVar]: files.statePath,
+    };
+    return {
+      runId,
+      dir: dir.path,
+      fleetPath: files.fleetPath,
+      statePath: files.statePath,
+      env,
+      nodes,
+      services,
+      knownHostsPath,
+      files,
+      bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

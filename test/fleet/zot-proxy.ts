@@ -44,7 +44,13 @@ export async function startZotProxy(options: StartZotProxyOptions): Promise<Runn
       log.write(`${line}\n`);
     };
     const upstreamReq = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
       (upstreamRes) => {
         res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
         upstreamRes.on('data', (chunk: Buffer) => {

@@ -59,7 +59,9 @@ export function toZotHeaders(headers: Record<string, string[] | undefined>): Rec
 }
 
 export function buildZotSessionLine(input: ZotSessionLineInput): string {
-  const clientIP = input.clientIp.includes(':') ? `[${input.clientIp}]:${input.clientPort}` : `${input.clientIp}:${input.clientPort}`;
+  const clientIP = input.clientIp.includes(':')
+    ? `[${input.clientIp}]:${input.clientPort}`
+    : `${input.clientIp}:${input.clientPort}`;
   return JSON.stringify({
     time: toGoRfc3339Nano(input.timeMs),
     level: 'info',

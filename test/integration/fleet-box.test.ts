@@ -6,7 +6,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunId, toNetnsName } from '../fleet/fleet-names.js';
-import { cleanupStaleFleets, findFleetBlocker, readFleetState, startFleet, type RunningFleet } from '../fleet/index.js';
+import {
+  cleanupStaleFleets,
+  findFleetBlocker,
+  readFleetState,
+  startFleet,
+  type RunningFleet,
+} from '../fleet/index.js';
 
 const execFileAsync = promisify(execFile);
 let fleet: RunningFleet | undefined;
@@ -29,18 +35,30 @@ function running(): RunningFleet {
 async function readTxBytes(url: string): Promise<Map<string, number>> {
   const text = await (await fetch(url)).text();
   const out = new Map<string, number>();
-  for (const match of text.matchAll(/^node_network_transmit_bytes_total\{device="([^"]+)"\} (\S+)$/gm)) out.set(match[1]!, Number(match[2]));
+  for (const match of text.matchAll(/^node_network_transmit_bytes_total\{device="([^"]+)"\} (\S+)$/gm))
+    out.set(match[1]!, Number(match[2]));
   return out;
 }
 
 /** PUTs `sizeBytes` to nginx from inside a node's namespace; returns the wall time in ms. */
 async function uploadFrom(netns: string, url: string, sizeBytes: number): Promise<number> {
   const script = `const b=Buffer.alloc(${sizeBytes},7);const t=performance.now();const r=await fetch(${JSON.stringify(url)},{method:'PUT',body:b});if(r.status>=300)throw new Error('status '+r.status);console.log(performance.now()-t)`;
-  const { stdout } = await execFileAsync('ip', ['netns', 'exec', netns, process.execPath, '--input-type=module', '-e', script]);
+  const { stdout } = await execFileAsync('ip', [
+    'netns',
+    'exec',
+    netns,
+    process.execPath,
+    '--input-type=module',
+    '-e',
+    script,
+  ]);
   return Number(stdout.trim());
 }
 
-function runDocker(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function runDocker(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('docker', args, { cwd, env: { ...process.env, ...running().env } });
     let stdout = '';
@@ -51,7 +69,11 @@ function runDocker(args: readonly string[], cwd: string): Promise<{ code: number
   });
 }
 
-const readJsonLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const readJsonLines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('nodes', () => {
   it("each node's node_exporter reports that node's own network counters", async () => {
@@ -102,9 +124,21 @@ describe('nodes', () => {
 describe('the docker double', () => {
   it.each([
     [['buildx', 'bake', '--frobnicate'], 'unknown flag: --frobnicate', "See 'docker buildx bake --help'."],
-    [['buildx', 'bake', '--set', 'pytorch.no-cache'], 'ERROR: invalid override pytorch.no-cache, expected target.name=value', undefined],
-    [['buildx', 'bake', '--print', '--list=type=targets'], 'ERROR: --print and --list are mutually exclusive', undefined],
-    [['buildx', 'history', 'trace', '--json'], 'unknown flag: --json', "See 'docker buildx history trace --help'."],
+    [
+      ['buildx', 'bake', '--set', 'pytorch.no-cache'],
+      'ERROR: invalid override pytorch.no-cache, expected target.name=value',
+      undefined,
+    ],
+    [
+      ['buildx', 'bake', '--print', '--list=type=targets'],
+      'ERROR: --print and --list are mutually exclusive',
+      undefined,
+    ],
+    [
+      ['buildx', 'history', 'trace', '--json'],
+      'unknown flag: --json',
+      "See 'docker buildx history trace --help'.",
+    ],
   ])('refuses %j', async (args, firstLine, secondLine) => {
     const result = await runDocker(args, running().dir);
     expect(result.code).toBe(1);
@@ -114,16 +148,44 @@ describe('the docker double', () => {
   });
 
   it('prints the resolved definition the way buildx does: cleared cache-to, push folded into output, linked target cacheonly', async () => {
-    const result = await runDocker(['buildx', 'bake', '--print', '--push', '--set', '*.cache-to=', '--set', 'pytorch-wheel.args.EXTRA=1', 'pytorch-wheel'], running().dir);
+    const result = await runDocker(
+      [
+        'buildx',
+        'bake',
+        '--print',
+        '--push',
+        '--set',
+        '*.cache-to=',
+        '--set',
+        'pytorch-wheel.args.EXTRA=1',
+        'pytorch-wheel',
+      ],
+      running().dir,
+    );
     expect(result.code).toBe(0);
-    const print = JSON.parse(result.stdout) as { group: Record<string, { targets: string[] }>; target: Record<string, Record<string, unknown>> };
+    const print = JSON.parse(result.stdout) as {
+      group: Record<string, { targets: string[] }>;
+      target: Record<string, Record<string, unknown>>;
+    };
     expect(print.group).toEqual({ default: { targets: ['pytorch-wheel'] } });
     expect(Object.keys(print.target)).toEqual(['pytorch', 'pytorch-wheel']);
     expect(print.target['pytorch-wheel']).not.toHaveProperty('cache-to');
     expect(print.target['pytorch-wheel']?.output).toEqual([{ push: 'true', type: 'image' }]);
-    expect(print.target['pytorch-wheel']?.args).toMatchObject({ EXTRA: '1', SCCACHE_WEBDAV_KEY_PREFIX: 'rocm/gfx1201' });
+    expect(print.target['pytorch-wheel']?.args).toMatchObject({
+      EXTRA: '1',
+      SCCACHE_WEBDAV_KEY_PREFIX: 'rocm/gfx1201',
+    });
     expect(print.target.pytorch?.output).toEqual([{ type: 'cacheonly' }]);
-    expect(Object.keys(print.target['pytorch-wheel']!)).toEqual(['context', 'contexts', 'dockerfile', 'args', 'tags', 'cache-from', 'platforms', 'output']);
+    expect(Object.keys(print.target['pytorch-wheel']!)).toEqual([
+      'context',
+      'contexts',
+      'dockerfile',
+      'args',
+      'tags',
+      'cache-from',
+      'platforms',
+      'output',
+    ]);
     const inspect = await runDocker(['buildx', 'inspect', '--bootstrap', '--builder', 'kiln'], running().dir);
     expect(inspect.stdout.split('\n')[0]).toBe('Name:          kiln');
   });
@@ -131,56 +193,163 @@ describe('the docker double', () => {
   it('bakes a small target end to end: metadata, trace, nginx, registry and Zot lines', async () => {
     const box = running();
     const metadataPath = path.join(box.dir, 'metadata.json');
-    const result = await runDocker(['buildx', 'bake', '--builder', 'forge', '--push', '--metadata-file', metadataPath, '--progress=rawjson', 'bitsandbytes-wheel'], box.dir);
+    const result = await runDocker(
+      [
+        'buildx',
+        'bake',
+        '--builder',
+        'forge',
+        '--push',
+        '--metadata-file',
+        metadataPath,
+        '--progress=rawjson',
+        'bitsandbytes-wheel',
+      ],
+      box.dir,
+    );
     expect(result.stderr).not.toContain('ERROR');
     expect(result.code).toBe(0);
-    const vertexNames = result.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { vertexes?: { name: string }[] }).flatMap((s) => s.vertexes ?? []).map((v) => v.name);
-    expect(vertexNames).toContain('[bitsandbytes-wheel stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel');
-    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<string, Record<string, unknown>>;
+    const vertexNames = result.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { vertexes?: { name: string }[] })
+      .flatMap((s) => s.vertexes ?? [])
+      .map((v) => v.name);
+    expect(vertexNames).toContain(
+      '[bitsandbytes-wheel stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel',
+    );
+    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
     const ref = String(metadata['bitsandbytes-wheel']?.['buildx.build.ref']);
     expect(ref).toMatch(/^forge\/forge0\/[a-z0-9]{25}$/);
-    expect(metadata['bitsandbytes-wheel']?.['image.name']).toBe(`${box.services.registryUrl.slice('http://'.length)}/rocm/bitsandbytes-wheel:gfx1201`);
+    expect(metadata['bitsandbytes-wheel']?.['image.name']).toBe(
+      `${box.services.registryUrl.slice('http://'.length)}/rocm/bitsandbytes-wheel:gfx1201`,
+    );
     expect(metadata.pytorch?.['buildx.build.ref']).toMatch(/^forge\/forge0\//);
 
-    const trace = await runDocker(['buildx', 'history', 'trace', '--builder', 'forge', ref.split('/')[2]!], box.dir);
+    const trace = await runDocker(
+      ['buildx', 'history', 'trace', '--builder', 'forge', ref.split('/')[2]!],
+      box.dir,
+    );
     expect(trace.code).toBe(0);
-    const spans = (JSON.parse(trace.stdout) as { data: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[] }).data[0]!.spans;
+    const spans = (
+      JSON.parse(trace.stdout) as {
+        data: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
+      }
+    ).data[0]!.spans;
     const names = spans.map((s) => s.operationName);
     expect(names).toContain('moby.buildkit.v1.Control/Solve');
-    expect(names).toContain('[stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel');
-    const blobPuts = spans.filter((s) => s.operationName === 'HTTP PUT' && s.tags.some((t) => t.key === 'url.full' && String(t.value).includes('/blobs/uploads/')));
+    expect(names).toContain(
+      '[stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel',
+    );
+    const blobPuts = spans.filter(
+      (s) =>
+        s.operationName === 'HTTP PUT' &&
+        s.tags.some((t) => t.key === 'url.full' && String(t.value).includes('/blobs/uploads/')),
+    );
     expect(blobPuts.length).toBeGreaterThan(0);
-    expect(blobPuts.every((s) => Number(s.tags.find((t) => t.key === 'http.request.header.content-length')?.value) > 0)).toBe(true);
+    expect(
+      blobPuts.every(
+        (s) => Number(s.tags.find((t) => t.key === 'http.request.header.content-length')?.value) > 0,
+      ),
+    ).toBe(true);
 
     const forge = box.nodes.find((n) => n.name === 'forge')!;
     const nginx = readJsonLines(box.services.nginxLogPath).filter((l) => l.remote_addr === forge.address);
-    expect(nginx.some((l) => l.method === 'GET' && l.status === 404 && String(l.uri).startsWith('/sccache/rocm/gfx1201/'))).toBe(true);
-    expect(nginx.some((l) => l.method === 'PUT' && l.status === 201 && Number(l.content_length) > 0)).toBe(true);
+    expect(
+      nginx.some(
+        (l) => l.method === 'GET' && l.status === 404 && String(l.uri).startsWith('/sccache/rocm/gfx1201/'),
+      ),
+    ).toBe(true);
+    expect(nginx.some((l) => l.method === 'PUT' && l.status === 201 && Number(l.content_length) > 0)).toBe(
+      true,
+    );
 
-    const zot = readJsonLines(box.services.zotLogPath).filter((l) => String(l.clientIP).startsWith(`${forge.address}:`));
-    expect(Object.keys(zot[0]!)).toEqual(['time', 'level', 'message', 'module', 'component', 'clientIP', 'method', 'path', 'statusCode', 'latency', 'bodySize', 'headers', 'caller', 'func', 'goroutine']);
-    expect(zot.some((l) => l.method === 'PUT' && String(l.path).includes('/v2/rocm/cache/manifests/bitsandbytes-wheel-gfx1201') && l.statusCode === 201)).toBe(true);
-    expect(zot.some((l) => l.method === 'PUT' && String(l.path).includes('digest=sha256%3A') && Number((l.headers as Record<string, string[]>)['Content-Length']?.[0]) > 0)).toBe(true);
-    const registryJson = readFileSync(box.services.registryLogPath, 'utf8').split('\n').filter((l) => l.startsWith('{'));
-    expect(registryJson.some((l) => l.includes('"http.request.method":"PUT"') && l.includes('bitsandbytes-wheel'))).toBe(true);
+    const zot = readJsonLines(box.services.zotLogPath).filter((l) =>
+      String(l.clientIP).startsWith(`${forge.address}:`),
+    );
+    expect(Object.keys(zot[0]!)).toEqual([
+      'time',
+      'level',
+      'message',
+      'module',
+      'component',
+      'clientIP',
+      'method',
+      'path',
+      'statusCode',
+      'latency',
+      'bodySize',
+      'headers',
+      'caller',
+      'func',
+      'goroutine',
+    ]);
+    expect(
+      zot.some(
+        (l) =>
+          l.method === 'PUT' &&
+          String(l.path).includes('/v2/rocm/cache/manifests/bitsandbytes-wheel-gfx1201') &&
+          l.statusCode === 201,
+      ),
+    ).toBe(true);
+    expect(
+      zot.some(
+        (l) =>
+          l.method === 'PUT' &&
+          String(l.path).includes('digest=sha256%3A') &&
+          Number((l.headers as Record<string, string[]>)['Content-Length']?.[0]) > 0,
+      ),
+    ).toBe(true);
+    const registryJson = readFileSync(box.services.registryLogPath, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
+    expect(
+      registryJson.some((l) => l.includes('"http.request.method":"PUT"') && l.includes('bitsandbytes-wheel')),
+    ).toBe(true);
   });
 
   it('a rebuild after a source change misses the layer cache but hits sccache', async () => {
     const box = running();
     box.bumpRevisions(['bitsandbytes-wheel']);
     const metadataPath = path.join(box.dir, 'metadata-rebuild.json');
-    const result = await runDocker(['buildx', 'bake', '--builder', 'anvil', '--push', '--metadata-file', metadataPath, '--progress=quiet', 'bitsandbytes-wheel'], box.dir);
+    const result = await runDocker(
+      [
+        'buildx',
+        'bake',
+        '--builder',
+        'anvil',
+        '--push',
+        '--metadata-file',
+        metadataPath,
+        '--progress=quiet',
+        'bitsandbytes-wheel',
+      ],
+      box.dir,
+    );
     expect(result.code).toBe(0);
-    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<string, Record<string, unknown>>;
+    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
     const readTruth = (name: string) => {
       const id = String(metadata[name]?.['buildx.build.ref']).split('/')[2]!;
-      const record = JSON.parse(readFileSync(path.join(readFleetState(box.statePath).stateDir, 'history/anvil', `${id}.json`), 'utf8')) as { truth: { layerCacheHit: boolean; sccache: { hits: number; misses: number } } };
+      const record = JSON.parse(
+        readFileSync(
+          path.join(readFleetState(box.statePath).stateDir, 'history/anvil', `${id}.json`),
+          'utf8',
+        ),
+      ) as { truth: { layerCacheHit: boolean; sccache: { hits: number; misses: number } } };
       return record.truth;
     };
     expect(readTruth('pytorch').layerCacheHit).toBe(true);
     const rebuilt = readTruth('bitsandbytes-wheel');
     expect(rebuilt.layerCacheHit).toBe(false);
     expect(rebuilt.sccache.misses).toBe(0);
-    expect(rebuilt.sccache.hits).toBe(readFleetState(box.statePath).targets['bitsandbytes-wheel']!.compileUnits);
+    expect(rebuilt.sccache.hits).toBe(
+      readFleetState(box.statePath).targets['bitsandbytes-wheel']!.compileUnits,
+    );
   });
 });

@@ -3,7 +3,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSccacheTraffic, sendDav } from '../../scripts/capture-nginx-fixtures.js';
-import { createLogTail, createSccacheParser, readSccacheLog, summarizeSccache } from '../../src/collect/index.js';
+import {
+  createLogTail,
+  createSccacheParser,
+  readSccacheLog,
+  summarizeSccache,
+} from '../../src/collect/index.js';
 import { findStreamWarnings } from '../../src/collect/types.js';
 import type { RunningNginx } from '../helpers/daemons/index.js';
 import { startNginx } from '../helpers/daemons/index.js';
@@ -34,11 +39,23 @@ describe('the sccache log written by nginx with the shipped conf', () => {
     const fromMs = Date.now();
     const live = await runSccacheTraffic(nginx.url, 'rocm/gfx1201');
     const cold = await runSccacheTraffic(nginx.url, 'rocm/gfx1201-coldrun-7');
-    const { records, stats } = await readWhenComplete({ path: nginx.logPath, fromMs, toMs: Date.now() + 1000, slackMs: 0, addressToNode: { '127.0.0.1': 'strix' } }, 56);
+    const { records, stats } = await readWhenComplete(
+      {
+        path: nginx.logPath,
+        fromMs,
+        toMs: Date.now() + 1000,
+        slackMs: 0,
+        addressToNode: { '127.0.0.1': 'strix' },
+      },
+      56,
+    );
     expect(findStreamWarnings(stats)).toEqual([]);
     expect(stats).toMatchObject({ rejected: 0, records: 56 });
     expect(stats.skippedByReason).toEqual({ 'before window': 1 });
-    const summary = summarizeSccache(records, { livePrefix: 'rocm/gfx1201', runPrefix: 'rocm/gfx1201-coldrun-7' });
+    const summary = summarizeSccache(records, {
+      livePrefix: 'rocm/gfx1201',
+      runPrefix: 'rocm/gfx1201-coldrun-7',
+    });
     expect(summary.live).toMatchObject({ ...live, bytesUnknown: 0 });
     expect(summary.run).toMatchObject({ ...cold, bytesUnknown: 0 });
     expect(summary.byNode.strix?.writes).toBe(live.writes + cold.writes);

@@ -10,7 +10,10 @@ import { findFreePort, startNodeExporter, type RunningNodeExporter } from '../he
 // Debian's prometheus-node-exporter on loopback, sampled for ~5 s into samples.jsonl and read back; then the
 // same sampler against a node:http server that hangs, answers 500 and recovers, and a port nobody listens on.
 
-const scrape = readFileSync(new URL('../fixtures/node-exporter/debian-defaults-a.prom', import.meta.url), 'utf8');
+const scrape = readFileSync(
+  new URL('../fixtures/node-exporter/debian-defaults-a.prom', import.meta.url),
+  'utf8',
+);
 let exporter: RunningNodeExporter | undefined;
 let faults: Server | undefined;
 let faultBase = '';
@@ -23,7 +26,8 @@ beforeAll(async () => {
     if (request.url === '/hang') return; // never answers
     if (request.url === '/flaky') {
       flakyRequests += 1;
-      if (flakyRequests > 2) return response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(scrape);
+      if (flakyRequests > 2)
+        return response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(scrape);
     }
     response.writeHead(500).end('internal error\n');
   });
@@ -39,8 +43,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const okSamples = (samples: Sample[], node: string) => samples.filter((s): s is Extract<Sample, { ok: true }> => s.node === node && s.ok);
-const gaps = (samples: Sample[], node: string) => samples.filter((s): s is Extract<Sample, { ok: false }> => s.node === node && !s.ok);
+const okSamples = (samples: Sample[], node: string) =>
+  samples.filter((s): s is Extract<Sample, { ok: true }> => s.node === node && s.ok);
+const gaps = (samples: Sample[], node: string) =>
+  samples.filter((s): s is Extract<Sample, { ok: false }> => s.node === node && !s.ok);
 
 describe('node_exporter sampler against the real daemon', () => {
   it('samples for ~5 s into samples.jsonl with sane figures, read back through the schema', async () => {
@@ -110,7 +116,9 @@ describe('node_exporter sampler against the real daemon', () => {
     expect(hung.length).toBeGreaterThanOrEqual(3);
     expect(hung[0]?.error).toBe(`${faultBase}/hang: no complete answer within 400 ms`);
     expect(gaps(seen, 'errors').length).toBeGreaterThanOrEqual(4);
-    expect(gaps(seen, 'errors')[0]?.error).toBe(`${faultBase}/500: answered HTTP 500; expected 200 with the metrics text`);
+    expect(gaps(seen, 'errors')[0]?.error).toBe(
+      `${faultBase}/500: answered HTTP 500; expected 200 with the metrics text`,
+    );
     expect(gaps(seen, 'refused')[0]?.error).toMatch(/ECONNREFUSED/);
 
     const recovering = seen.filter((sample) => sample.node === 'recovers');

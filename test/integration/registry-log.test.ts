@@ -3,7 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRegistryTraffic } from '../../scripts/capture-registry-fixtures.js';
 import type { PushExpectation } from '../../scripts/capture-registry-fixtures.js';
-import { fetchBlobSizes, listArtifacts, readRegistryLog, summarizeRegistry } from '../../src/collect/index.js';
+import {
+  fetchBlobSizes,
+  listArtifacts,
+  readRegistryLog,
+  summarizeRegistry,
+} from '../../src/collect/index.js';
 import type { RunningRegistry } from '../helpers/daemons/index.js';
 import { startRegistry } from '../helpers/daemons/index.js';
 
@@ -22,7 +27,13 @@ afterAll(async () => {
 
 async function readLog() {
   for (let attempt = 0; ; attempt++) {
-    const result = await readRegistryLog({ path: registry.logPath, format: 'distribution', cachePatterns: ['*/cache:*'], fromMs, addressToNode: { '127.0.0.1': 'strix' } });
+    const result = await readRegistryLog({
+      path: registry.logPath,
+      format: 'distribution',
+      cachePatterns: ['*/cache:*'],
+      fromMs,
+      addressToNode: { '127.0.0.1': 'strix' },
+    });
     if (result.records.length >= 24 || attempt > 50) return result;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -34,18 +45,42 @@ describe('the docker-registry JSON log', () => {
     expect(stats).toMatchObject({ records: 24, rejected: 0 });
     expect(stats.skippedByReason['not JSON']).toBe(24);
     const summary = summarizeRegistry(records);
-    expect(summary.cache).toMatchObject({ blobsWritten: expected.cache.blobsWritten, manifestsWritten: expected.cache.manifestsWritten, bytesWritten: 0, bytesUnknown: 3 });
-    expect(summary.image).toMatchObject({ blobsWritten: expected.image.blobsWritten, manifestsWritten: expected.image.manifestsWritten, bytesWritten: 0, bytesUnknown: 3 });
+    expect(summary.cache).toMatchObject({
+      blobsWritten: expected.cache.blobsWritten,
+      manifestsWritten: expected.cache.manifestsWritten,
+      bytesWritten: 0,
+      bytesUnknown: 3,
+    });
+    expect(summary.image).toMatchObject({
+      blobsWritten: expected.image.blobsWritten,
+      manifestsWritten: expected.image.manifestsWritten,
+      bytesWritten: 0,
+      bytesUnknown: 3,
+    });
     expect(summary.byNode.strix?.cache.blobsWritten).toBe(expected.cache.blobsWritten);
   });
 
   it('takes the written sizes from the registry with HEAD requests', async () => {
     const { records } = await readLog();
-    const missing = { ...records.find((record) => record.kind === 'blob-write')!, reference: `sha256:${'0'.repeat(64)}` };
-    const { records: sized, fetched, failures } = await fetchBlobSizes({ registryUrl: registry.url, records: [...records, missing] });
+    const missing = {
+      ...records.find((record) => record.kind === 'blob-write')!,
+      reference: `sha256:${'0'.repeat(64)}`,
+    };
+    const {
+      records: sized,
+      fetched,
+      failures,
+    } = await fetchBlobSizes({ registryUrl: registry.url, records: [...records, missing] });
     expect(fetched).toBe(6);
-    expect(failures).toEqual([{ url: `${registry.url}/v2/rocm/cache/blobs/sha256:${'0'.repeat(64)}`, error: 'HEAD answered 404' }]);
-    const blobBytes = (isCache: boolean) => sized.filter((record) => record.kind === 'blob-write' && record.isCache === isCache && record !== sized.at(-1)).reduce((sum, record) => sum + (record.bytes ?? Number.NaN), 0);
+    expect(failures).toEqual([
+      { url: `${registry.url}/v2/rocm/cache/blobs/sha256:${'0'.repeat(64)}`, error: 'HEAD answered 404' },
+    ]);
+    const blobBytes = (isCache: boolean) =>
+      sized
+        .filter(
+          (record) => record.kind === 'blob-write' && record.isCache === isCache && record !== sized.at(-1),
+        )
+        .reduce((sum, record) => sum + (record.bytes ?? Number.NaN), 0);
     expect(blobBytes(true)).toBe(expected.cache.blobBytes);
     expect(blobBytes(false)).toBe(expected.image.blobBytes);
     expect(sized.at(-1)?.bytes).toBeNull();
@@ -55,7 +90,12 @@ describe('the docker-registry JSON log', () => {
   });
 
   it('lists the published tags for artifacts.txt', async () => {
-    expect(await listArtifacts({ registryUrl: registry.url, repositories: ['rocm/api', 'rocm/cache', 'rocm/none'] })).toEqual([
+    expect(
+      await listArtifacts({
+        registryUrl: registry.url,
+        repositories: ['rocm/api', 'rocm/cache', 'rocm/none'],
+      }),
+    ).toEqual([
       { kind: 'image', name: 'rocm/api:latest' },
       { kind: 'image', name: 'rocm/cache:api' },
     ]);

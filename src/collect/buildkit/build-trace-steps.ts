@@ -11,13 +11,21 @@ const dockerfileStep = /^\[([^\]]*?)\s*\d+\/\d+\]\s+([\s\S]+)$/;
 
 export function isStepSpan(span: TraceSpan): boolean {
   if (span.name.startsWith(cacheRequestPrefix)) return false;
-  return span.attributes.has('vertex') || span.name.startsWith(loadCachePrefix) || dockerfileStep.test(span.name);
+  return (
+    span.attributes.has('vertex') || span.name.startsWith(loadCachePrefix) || dockerfileStep.test(span.name)
+  );
 }
 
 export function toTraceStep(span: TraceSpan): TraceStep {
   const cached = span.name.startsWith(loadCachePrefix);
   const name = cached ? span.name.slice(loadCachePrefix.length) : span.name;
-  const step: TraceStep = { name, startMs: span.startMs, endMs: span.endMs, cached, instruction: parseStepInstruction(name) };
+  const step: TraceStep = {
+    name,
+    startMs: span.startMs,
+    endMs: span.endMs,
+    cached,
+    instruction: parseStepInstruction(name),
+  };
   if (span.status === 'error') step.failed = true;
   return step;
 }
@@ -29,7 +37,9 @@ export function parseStepInstruction(name: string): string | undefined {
 
 /** The Dockerfile stage of a step name: the last word before `i/n` (`[linux/arm64 build 2/5]` → `build`). */
 export function parseStepStage(name: string): string | undefined {
-  const match = dockerfileStep.exec(name.startsWith(loadCachePrefix) ? name.slice(loadCachePrefix.length) : name);
+  const match = dockerfileStep.exec(
+    name.startsWith(loadCachePrefix) ? name.slice(loadCachePrefix.length) : name,
+  );
   if (match === null) return undefined;
   const words = (match[1] ?? '').trim().split(/\s+/);
   return words[words.length - 1] || undefined;

@@ -23,7 +23,11 @@ export function toHttpMethod(span: TraceSpan): string | undefined {
   return /^HTTP ([A-Z]+)$/.exec(span.name)?.[1];
 }
 
-export function buildTraceUploads(spans: readonly TraceSpan[], tree: SpanTree, refs: UploadRefs): TraceUpload[] {
+export function buildTraceUploads(
+  spans: readonly TraceSpan[],
+  tree: SpanTree,
+  refs: UploadRefs,
+): TraceUpload[] {
   const parsedRefs = { cache: toRefs(refs.cacheRefs), image: toRefs(refs.imageRefs) };
   const uploads: TraceUpload[] = [];
   for (const span of spans) {
@@ -35,7 +39,9 @@ export function buildTraceUploads(spans: readonly TraceSpan[], tree: SpanTree, r
       endMs: span.endMs,
       method,
       url,
-      status: toInteger(span.attributes.get('http.response.status_code') ?? span.attributes.get('http.status_code')),
+      status: toInteger(
+        span.attributes.get('http.response.status_code') ?? span.attributes.get('http.status_code'),
+      ),
       bytes: toRequestBytes(span),
       kind: classifyUpload({ url, span, tree, refs: parsedRefs }),
     });
@@ -48,7 +54,10 @@ function hasHttpChild(tree: SpanTree, span: TraceSpan): boolean {
 }
 
 function toRequestBytes(span: TraceSpan): number | null {
-  const candidates = [span.attributes.get('http.request_content_length'), span.attributes.get('http.request.header.content-length')];
+  const candidates = [
+    span.attributes.get('http.request_content_length'),
+    span.attributes.get('http.request.header.content-length'),
+  ];
   for (const candidate of candidates) {
     const bytes = toInteger(candidate);
     if (bytes !== undefined && bytes >= 0) return bytes;
@@ -76,7 +85,9 @@ function classifyUpload({ url, span, tree, refs }: ClassifyInput): UploadKind {
     const inImage = refs.image.some((ref) => isSameRepository(target, ref));
     if (inCache !== inImage) return inCache ? 'cache' : 'image';
   }
-  return collectAncestors(tree, span).some((ancestor) => imageExportSpan.test(ancestor.name)) ? 'image' : 'unknown';
+  return collectAncestors(tree, span).some((ancestor) => imageExportSpan.test(ancestor.name))
+    ? 'image'
+    : 'unknown';
 }
 
 function toRefs(texts: readonly string[]): ImageRef[] {

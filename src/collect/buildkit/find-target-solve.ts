@@ -31,7 +31,11 @@ interface Candidate {
 const solveName = 'moby.buildkit.v1.Control/Solve';
 const targetKeys = ['target', 'bake.target', 'buildx.target'] as const;
 
-export function findTargetSolve(spans: readonly TraceSpan[], tree: SpanTree, match: { target: string | undefined; stage: string | undefined }): TargetSolve {
+export function findTargetSolve(
+  spans: readonly TraceSpan[],
+  tree: SpanTree,
+  match: { target: string | undefined; stage: string | undefined },
+): TargetSolve {
   const candidates = findCandidates(spans, tree);
   const chosen = candidates.length <= 1 ? candidates : pickCandidates(candidates, tree, match);
   const warnings: string[] = [];
@@ -64,20 +68,30 @@ function findCandidates(spans: readonly TraceSpan[], tree: SpanTree): Candidate[
   return candidates;
 }
 
-function pickCandidates(candidates: Candidate[], tree: SpanTree, match: { target: string | undefined; stage: string | undefined }): Candidate[] {
+function pickCandidates(
+  candidates: Candidate[],
+  tree: SpanTree,
+  match: { target: string | undefined; stage: string | undefined },
+): Candidate[] {
   const { target } = match;
   if (target === undefined) return [];
   const byAttribute = candidates.filter((candidate) => carriesTarget(tree, candidate.root, target));
   if (byAttribute.length > 0) return byAttribute;
   const stage = match.stage ?? target;
-  const byStage = candidates.filter((candidate) => candidate.steps.some((step) => parseStepStage(step.name) === stage));
+  const byStage = candidates.filter((candidate) =>
+    candidate.steps.some((step) => parseStepStage(step.name) === stage),
+  );
   if (byStage.length <= 1) return byStage;
-  const byFinalStage = byStage.filter((candidate) => parseStepStage(lastEnding(candidate.steps).name) === stage);
+  const byFinalStage = byStage.filter(
+    (candidate) => parseStepStage(lastEnding(candidate.steps).name) === stage,
+  );
   return byFinalStage.length > 0 ? byFinalStage : byStage;
 }
 
 function carriesTarget(tree: SpanTree, root: TraceSpan, target: string): boolean {
-  return [root, ...collectAncestors(tree, root)].some((span) => targetKeys.some((key) => span.attributes.get(key) === target));
+  return [root, ...collectAncestors(tree, root)].some((span) =>
+    targetKeys.some((key) => span.attributes.get(key) === target),
+  );
 }
 
 function lastEnding(steps: TraceSpan[]): TraceSpan {

@@ -1,4 +1,12 @@
-import { isRecord, toParentId, toSpanKind, type AttributeValue, type DecodedSpans, type SpanStatus, type TraceSpan } from './trace-span.js';
+import {
+  isRecord,
+  toParentId,
+  toSpanKind,
+  type AttributeValue,
+  type DecodedSpans,
+  type SpanStatus,
+  type TraceSpan,
+} from './trace-span.js';
 
 // `docker buildx history trace` output: {"data":[{"traceID","spans":[…],"processes":{"p0":{serviceName,tags}}}]}.
 // Times are µs since the epoch; the parent is the CHILD_OF reference (roots point at 0000000000000000);
@@ -36,7 +44,8 @@ function toSpanFromJaeger(raw: unknown, services: Map<string, string>): TraceSpa
   if (!isRecord(raw)) return 'span is not an object';
   if (typeof raw.spanID !== 'string' || raw.spanID === '') return 'span without spanID';
   if (typeof raw.operationName !== 'string') return `span ${raw.spanID}: operationName is not a string`;
-  if (typeof raw.startTime !== 'number' || typeof raw.duration !== 'number') return `span ${raw.spanID}: startTime/duration are not numbers`;
+  if (typeof raw.startTime !== 'number' || typeof raw.duration !== 'number')
+    return `span ${raw.spanID}: startTime/duration are not numbers`;
   const tags = toTags(raw.tags);
   const startMs = raw.startTime / 1000;
   return {
@@ -65,7 +74,8 @@ function toTags(list: unknown): Map<string, AttributeValue> {
   for (const tag of list) {
     if (!isRecord(tag) || typeof tag.key !== 'string') continue;
     const value = tag.value;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') tags.set(tag.key, value);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      tags.set(tag.key, value);
   }
   return tags;
 }

@@ -1,4 +1,12 @@
-import { isRecord, toParentId, toSpanKind, type AttributeValue, type DecodedSpans, type SpanStatus, type TraceSpan } from './trace-span.js';
+import {
+  isRecord,
+  toParentId,
+  toSpanKind,
+  type AttributeValue,
+  type DecodedSpans,
+  type SpanStatus,
+  type TraceSpan,
+} from './trace-span.js';
 
 // OTLP/JSON (a collector's file exporter): resourceSpans[].scopeSpans[].spans[] (older: instrumentationLibrarySpans).
 // 64-bit times are strings of ns; `status.code` is 0 Unset, 1 Ok, 2 Error — the reverse of the Go SDK stream.
@@ -11,7 +19,9 @@ export function decodeOtlpTrace(document: { resourceSpans: unknown[] }): Decoded
   const result: DecodedSpans = { encoding: 'otlp', spans: [], seen: 0, rejected: [] };
   for (const resourceSpans of document.resourceSpans) {
     if (!isRecord(resourceSpans)) continue;
-    const resource = isRecord(resourceSpans.resource) ? toOtlpAttributes(resourceSpans.resource.attributes) : new Map<string, AttributeValue>();
+    const resource = isRecord(resourceSpans.resource)
+      ? toOtlpAttributes(resourceSpans.resource.attributes)
+      : new Map<string, AttributeValue>();
     const service = resource.get('service.name');
     for (const scope of toScopes(resourceSpans)) {
       for (const raw of scope) {
@@ -26,10 +36,12 @@ export function decodeOtlpTrace(document: { resourceSpans: unknown[] }): Decoded
 }
 
 function toScopes(resourceSpans: Record<string, unknown>): unknown[][] {
-  const scopes: unknown[] = [resourceSpans.scopeSpans, resourceSpans.instrumentationLibrarySpans].flatMap((list: unknown) =>
-    Array.isArray(list) ? (list as unknown[]) : [],
+  const scopes: unknown[] = [resourceSpans.scopeSpans, resourceSpans.instrumentationLibrarySpans].flatMap(
+    (list: unknown) => (Array.isArray(list) ? (list as unknown[]) : []),
   );
-  return scopes.flatMap((scope) => (isRecord(scope) && Array.isArray(scope.spans) ? [scope.spans as unknown[]] : []));
+  return scopes.flatMap((scope) =>
+    isRecord(scope) && Array.isArray(scope.spans) ? [scope.spans as unknown[]] : [],
+  );
 }
 
 function toSpanFromOtlp(raw: unknown, service: string | undefined): TraceSpan | string {
@@ -38,7 +50,8 @@ function toSpanFromOtlp(raw: unknown, service: string | undefined): TraceSpan | 
   if (typeof raw.name !== 'string') return `span ${raw.spanId}: name is not a string`;
   const startMs = toNanosMs(raw.startTimeUnixNano);
   const endMs = toNanosMs(raw.endTimeUnixNano);
-  if (startMs === undefined || endMs === undefined) return `span ${raw.spanId}: start/endTimeUnixNano are not integers`;
+  if (startMs === undefined || endMs === undefined)
+    return `span ${raw.spanId}: start/endTimeUnixNano are not integers`;
   return {
     traceId: typeof raw.traceId === 'string' ? raw.traceId : '',
     spanId: raw.spanId,

@@ -1,11 +1,24 @@
-import { isRecord, parseRfc3339Ms, toParentId, toSpanKind, type AttributeValue, type DecodedSpans, type SpanStatus, type TraceSpan } from './trace-span.js';
+import {
+  isRecord,
+  parseRfc3339Ms,
+  toParentId,
+  toSpanKind,
+  type AttributeValue,
+  type DecodedSpans,
+  type SpanStatus,
+  type TraceSpan,
+} from './trace-span.js';
 
 // The trace BuildKit stores with a build record: Go `json.Encoder` output of OTel SDK `tracetest.SpanStub`
 // objects, concatenated (one indented object per span), or the same stubs in a JSON array.
 // Status.Code uses the Go SDK numbering: 0 Unset, 1 Error, 2 Ok (strings "Unset"/"Error"/"Ok" also accepted).
 
 /** Splits concatenated JSON objects at top-level brace depth; text between objects is reported, not parsed. */
-export function splitConcatenatedObjects(text: string): { objects: { text: string; line: number }[]; junk: { line: number; text: string }[]; truncated: number | undefined } {
+export function splitConcatenatedObjects(text: string): {
+  objects: { text: string; line: number }[];
+  junk: { line: number; text: string }[];
+  truncated: number | undefined;
+} {
   const objects: { text: string; line: number }[] = [];
   const junk: { line: number; text: string }[] = [];
   let depth = 0;
@@ -49,7 +62,10 @@ export function decodeSpanStream(text: string): DecodedSpans {
   const result: DecodedSpans = { encoding: 'span-stream', spans: [], seen: 0, rejected: [] };
   for (const piece of junk) {
     result.seen += 1;
-    result.rejected.push({ line: piece.line, reason: `text between span objects: ${JSON.stringify(piece.text.slice(0, 40))}` });
+    result.rejected.push({
+      line: piece.line,
+      reason: `text between span objects: ${JSON.stringify(piece.text.slice(0, 40))}`,
+    });
   }
   for (const object of objects) {
     let value: unknown;
@@ -57,7 +73,10 @@ export function decodeSpanStream(text: string): DecodedSpans {
       value = JSON.parse(object.text);
     } catch (error) {
       result.seen += 1;
-      result.rejected.push({ line: object.line, reason: `invalid JSON in span object: ${(error as Error).message}` });
+      result.rejected.push({
+        line: object.line,
+        reason: `invalid JSON in span object: ${(error as Error).message}`,
+      });
       continue;
     }
     addStub(result, value, object.line);
@@ -90,11 +109,13 @@ export function isSpanStub(value: unknown): boolean {
 function toSpanFromStub(value: unknown): TraceSpan | string {
   if (!isRecord(value)) return 'span is not an object';
   const context = value.SpanContext;
-  if (!isRecord(context) || typeof context.SpanID !== 'string' || context.SpanID === '') return 'span without SpanContext.SpanID';
+  if (!isRecord(context) || typeof context.SpanID !== 'string' || context.SpanID === '')
+    return 'span without SpanContext.SpanID';
   if (typeof value.Name !== 'string') return `span ${context.SpanID}: Name is not a string`;
   const startMs = parseRfc3339Ms(value.StartTime);
   const endMs = parseRfc3339Ms(value.EndTime);
-  if (startMs === undefined || endMs === undefined) return `span ${context.SpanID}: StartTime/EndTime are not RFC 3339 times`;
+  if (startMs === undefined || endMs === undefined)
+    return `span ${context.SpanID}: StartTime/EndTime are not RFC 3339 times`;
   const parent = isRecord(value.Parent) ? value.Parent : {};
   return {
     traceId: typeof context.TraceID === 'string' ? context.TraceID : '',
@@ -116,7 +137,8 @@ function toStubAttributes(list: unknown): Map<string, AttributeValue> {
   for (const entry of list) {
     if (!isRecord(entry) || typeof entry.Key !== 'string' || !isRecord(entry.Value)) continue;
     const inner = entry.Value.Value;
-    if (typeof inner === 'string' || typeof inner === 'number' || typeof inner === 'boolean') attributes.set(entry.Key, inner);
+    if (typeof inner === 'string' || typeof inner === 'number' || typeof inner === 'boolean')
+      attributes.set(entry.Key, inner);
     else if (Array.isArray(inner)) attributes.set(entry.Key, JSON.stringify(inner));
   }
   return attributes;

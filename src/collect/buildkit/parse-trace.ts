@@ -51,10 +51,20 @@ export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOpti
     stats.skippedByReason['sibling target'] = stats.skipped;
   }
   const inSolve = decoded.spans.filter((span) => solve.ownIds.has(span.spanId));
-  const trace = buildTargetTrace({ target: options.target ?? '', all: decoded.spans, inSolve, tree, options });
+  const trace = buildTargetTrace({
+    target: options.target ?? '',
+    all: decoded.spans,
+    inSolve,
+    tree,
+    options,
+  });
   const warnings = [...findStreamWarnings(stats), ...solve.warnings];
-  if (decoded.spans.length === 0) warnings.push(`${options.source}: the trace holds no spans; build, total and upload figures are missing`);
-  else if (trace.totalSteps === 0) warnings.push(`${options.source}: ${decoded.spans.length} spans but no step spans under a Solve; build time is unknown`);
+  if (decoded.spans.length === 0)
+    warnings.push(`${options.source}: the trace holds no spans; build, total and upload figures are missing`);
+  else if (trace.totalSteps === 0)
+    warnings.push(
+      `${options.source}: ${decoded.spans.length} spans but no step spans under a Solve; build time is unknown`,
+    );
   return { trace, stats, warnings, encoding: decoded.encoding };
 }
 
@@ -66,12 +76,21 @@ function decodeTrace(text: string, source: string): DecodedSpans {
     });
   }
   const first = trimmed[0];
-  if (first !== '{' && first !== '[') throw new ParseError(source, 1, `not a trace: expected JSON, got ${JSON.stringify(trimmed.slice(0, 20))}`);
+  if (first !== '{' && first !== '[')
+    throw new ParseError(
+      source,
+      1,
+      `not a trace: expected JSON, got ${JSON.stringify(trimmed.slice(0, 20))}`,
+    );
   const document = tryParseJson(text);
   const decoded = document === undefined ? decodeSpanStream(text) : decodeDocument(document, source);
   if (decoded.seen > 0 && decoded.spans.length === 0) {
     const firstReason = decoded.rejected[0];
-    throw new ParseError(source, firstReason?.line, `none of the ${decoded.seen} span objects could be read: ${firstReason?.reason ?? ''}`);
+    throw new ParseError(
+      source,
+      firstReason?.line,
+      `none of the ${decoded.seen} span objects could be read: ${firstReason?.reason ?? ''}`,
+    );
   }
   return decoded;
 }
@@ -81,8 +100,15 @@ function decodeDocument(document: unknown, source: string): DecodedSpans {
   if (isJaegerDocument(document)) return decodeJaegerTrace(document);
   if (isOtlpDocument(document)) return decodeOtlpTrace(document);
   if (isSpanStub(document)) return decodeSpanStubArray([document]);
-  const keys = typeof document === 'object' && document !== null ? Object.keys(document).slice(0, 5).join(', ') : typeof document;
-  throw new ParseError(source, 1, `not a known trace encoding (top-level keys: ${keys || 'none'}); expected a BuildKit span stream, Jaeger {"data":[…]} or OTLP {"resourceSpans":[…]}`);
+  const keys =
+    typeof document === 'object' && document !== null
+      ? Object.keys(document).slice(0, 5).join(', ')
+      : typeof document;
+  throw new ParseError(
+    source,
+    1,
+    `not a known trace encoding (top-level keys: ${keys || 'none'}); expected a BuildKit span stream, Jaeger {"data":[…]} or OTLP {"resourceSpans":[…]}`,
+  );
 }
 
 function tryParseJson(text: string): unknown {
@@ -102,7 +128,10 @@ interface BuildTargetTraceInput {
 }
 
 function buildTargetTrace({ target, all, inSolve, tree, options }: BuildTargetTraceInput): TargetTrace {
-  const steps = inSolve.filter(isStepSpan).map(toTraceStep).sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+  const steps = inSolve
+    .filter(isStepSpan)
+    .map(toTraceStep)
+    .sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
   const [startMs, endMs] = toExtent(all);
   const [buildStartMs, buildEndMs] = toExtent(steps);
   return {
@@ -114,13 +143,18 @@ function buildTargetTrace({ target, all, inSolve, tree, options }: BuildTargetTr
     buildEndMs,
     buildSeconds: toSeconds(buildStartMs, buildEndMs),
     steps,
-    uploads: buildTraceUploads(inSolve, tree, { cacheRefs: options.cacheRefs ?? [], imageRefs: options.imageRefs ?? [] }),
+    uploads: buildTraceUploads(inSolve, tree, {
+      cacheRefs: options.cacheRefs ?? [],
+      imageRefs: options.imageRefs ?? [],
+    }),
     cachedSteps: steps.filter((step) => step.cached).length,
     totalSteps: steps.length,
   };
 }
 
-function toExtent(items: readonly { startMs: number; endMs: number }[]): [number | undefined, number | undefined] {
+function toExtent(
+  items: readonly { startMs: number; endMs: number }[],
+): [number | undefined, number | undefined] {
   if (items.length === 0) return [undefined, undefined];
   let start = Number.POSITIVE_INFINITY;
   let end = Number.NEGATIVE_INFINITY;

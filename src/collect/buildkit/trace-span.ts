@@ -28,7 +28,14 @@ export interface DecodedSpans {
   rejected: { line: number; reason: string }[];
 }
 
-const spanKinds: readonly SpanKind[] = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
+const spanKinds: readonly SpanKind[] = [
+  'unspecified',
+  'internal',
+  'server',
+  'client',
+  'producer',
+  'consumer',
+];
 
 export function toSpanKind(value: unknown): SpanKind {
   if (typeof value === 'number') return spanKinds[value] ?? 'unspecified';

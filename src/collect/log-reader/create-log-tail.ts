@@ -51,7 +51,9 @@ interface TailState<A> {
   aggregate: A;
 }
 
-export function createLogTail<R extends { tsMs: number }, A = undefined>(options: LogTailOptions<R, A>): LogTail<R, A> {
+export function createLogTail<R extends { tsMs: number }, A = undefined>(
+  options: LogTailOptions<R, A>,
+): LogTail<R, A> {
   const window: LogWindow = { fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs ?? 5000 };
   const source = options.source ?? path.basename(options.path);
   const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 4 * 1024 * 1024);
@@ -67,7 +69,15 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(options
       const { size, ino } = await handle.stat();
       const reset = state.cursor !== undefined && (size < state.cursor.offset || ino !== state.inode);
       if (state.cursor === undefined || reset) {
-        const start = window.fromMs === undefined ? 0 : await findWindowOffset({ handle, sizeBytes: size, targetMs: window.fromMs - window.slackMs, timeOfLine: options.timeOfLine });
+        const start =
+          window.fromMs === undefined
+            ? 0
+            : await findWindowOffset({
+                handle,
+                sizeBytes: size,
+                targetMs: window.fromMs - window.slackMs,
+                timeOfLine: options.timeOfLine,
+              });
         state.cursor = createLogCursor(source, start);
         state.inode = ino;
         state.aggregate = createAggregate();
@@ -75,12 +85,24 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(options
       const cursor = state.cursor;
       const records: R[] = [];
       while (cursor.offset < size && !cursor.pastWindow) {
-        const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - cursor.offset), cursor.offset);
+        const { bytesRead } = await handle.read(
+          chunk,
+          0,
+          Math.min(chunk.length, size - cursor.offset),
+          cursor.offset,
+        );
         if (bytesRead === 0) break;
-        for (const record of feedLogCursor(cursor, chunk.subarray(0, bytesRead), feedOptions)) records.push(record);
+        for (const record of feedLogCursor(cursor, chunk.subarray(0, bytesRead), feedOptions))
+          records.push(record);
       }
       if (final) for (const record of flushLogCursor(cursor, feedOptions)) records.push(record);
-      return { records, stats: structuredClone(cursor.stats), aggregate: state.aggregate, reset, offset: cursor.offset };
+      return {
+        records,
+        stats: structuredClone(cursor.stats),
+        aggregate: state.aggregate,
+        reset,
+        offset: cursor.offset,
+      };
     } finally {
       await handle.close();
     }

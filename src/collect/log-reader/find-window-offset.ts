@@ -20,7 +20,10 @@ export async function findWindowOffset(options: FindWindowOffsetOptions): Promis
   while (range.high - range.low > probeBytes) {
     const probeOffset = range.low + Math.floor((range.high - range.low) / 2);
     const { bytesRead } = await options.handle.read(block, 0, probeBytes, probeOffset);
-    const line = findFirstTimedLine(block.subarray(0, bytesRead), { atFileStart: probeOffset === 0, timeOfLine: options.timeOfLine });
+    const line = findFirstTimedLine(block.subarray(0, bytesRead), {
+      atFileStart: probeOffset === 0,
+      timeOfLine: options.timeOfLine,
+    });
     range = narrowSearchRange(range, { probeOffset, line, targetMs: options.targetMs });
   }
   return range.low;

@@ -38,6 +38,10 @@ export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<
     return { records, stats };
   }
   const aggregate = { create: createRegistrySummary, add: addToRegistrySummary };
-  const { records, stats, aggregate: summary } = await createLogTail({ ...window, ...parser, aggregate, keep: isRegistryWrite }).readToEnd();
+  const {
+    records,
+    stats,
+    aggregate: summary,
+  } = await createLogTail({ ...window, ...parser, aggregate, keep: isRegistryWrite }).readToEnd();
   return { records, stats, summary };
 }

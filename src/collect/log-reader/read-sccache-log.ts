@@ -31,7 +31,11 @@ export interface ReadSccacheLogResult {
 }
 
 export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<ReadSccacheLogResult> {
-  const parser = createSccacheParser({ confText: options.confText, davRoot: options.davRoot, addressToNode: options.addressToNode });
+  const parser = createSccacheParser({
+    confText: options.confText,
+    davRoot: options.davRoot,
+    addressToNode: options.addressToNode,
+  });
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
   if (options.mode !== 'aggregate') {
     const { records, stats } = await createLogTail({ ...window, ...parser }).readToEnd();
@@ -39,6 +43,10 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
   }
   const summarize = options.summarize ?? { livePrefix: '' };
   const aggregate = createSccacheAggregate(summarize);
-  const { records, stats, aggregate: summary } = await createLogTail({ ...window, ...parser, aggregate, keep: isSccacheWrite }).readToEnd();
+  const {
+    records,
+    stats,
+    aggregate: summary,
+  } = await createLogTail({ ...window, ...parser, aggregate, keep: isSccacheWrite }).readToEnd();
   return { records, stats, summary };
 }

@@ -29,7 +29,9 @@ function toFinalBytes(session: UploadSession | undefined, own: number | null): n
   return session.bytes + own;
 }
 
-export function createRegistryRecordBuilder(options: RegistryRecordBuilderOptions): (entry: RegistryEntry) => RegistryRecord {
+export function createRegistryRecordBuilder(
+  options: RegistryRecordBuilderOptions,
+): (entry: RegistryEntry) => RegistryRecord {
   const matcher = createCacheMatcher(options.cachePatterns);
   const maxSessions = options.maxSessions ?? 100_000;
   const sessions = new Map<string, UploadSession>();
@@ -43,7 +45,11 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
   }
 
   // The classification of the current entry (one scratch object: the builder is synchronous).
-  const found: { kind: RegistryKind; reference: string | undefined; bytes: number | null } = { kind: 'other', reference: undefined, bytes: null };
+  const found: { kind: RegistryKind; reference: string | undefined; bytes: number | null } = {
+    kind: 'other',
+    reference: undefined,
+    bytes: null,
+  };
   const classified = (kind: RegistryKind, reference: string | undefined, bytes: number | null) => {
     found.kind = kind;
     found.reference = reference;
@@ -62,17 +68,26 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
       sessions.delete(route.uuid);
       return classified('blob-write', route.digest, bytes);
     }
-    if (route.kind === 'upload-start' && method === 'POST' && route.digest !== undefined && route.mount === undefined && isCreated(status)) {
+    if (
+      route.kind === 'upload-start' &&
+      method === 'POST' &&
+      route.digest !== undefined &&
+      route.mount === undefined &&
+      isCreated(status)
+    ) {
       return classified('blob-write', route.digest, entry.requestBytes);
     }
     if (route.kind === 'manifest') return classifyManifest(entry, route.reference);
-    if (route.kind === 'blob' && method === 'GET' && isServed(status)) return classified('blob-read', route.digest, entry.responseBytes);
+    if (route.kind === 'blob' && method === 'GET' && isServed(status))
+      return classified('blob-read', route.digest, entry.responseBytes);
     return classified('other', route.kind === 'blob' ? route.digest : undefined, null);
   }
 
   function classifyManifest(entry: RegistryEntry, reference: string): typeof found {
-    if (entry.method === 'PUT' && isCreated(entry.status)) return classified('manifest-write', reference, entry.requestBytes);
-    if (entry.method === 'GET' && isServed(entry.status)) return classified('manifest-read', reference, entry.responseBytes);
+    if (entry.method === 'PUT' && isCreated(entry.status))
+      return classified('manifest-write', reference, entry.requestBytes);
+    if (entry.method === 'GET' && isServed(entry.status))
+      return classified('manifest-read', reference, entry.responseBytes);
     return classified('other', reference, null);
   }
 
@@ -81,7 +96,9 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
     const { kind, reference, bytes } = classify(entry, route);
     const repository = route.kind === 'other' ? undefined : route.repository;
     const isCache =
-      repository !== undefined && (kind === 'manifest-write' || kind === 'manifest-read') && reference !== undefined
+      repository !== undefined &&
+      (kind === 'manifest-write' || kind === 'manifest-read') &&
+      reference !== undefined
         ? matcher.isCacheManifest(repository, reference)
         : repository !== undefined && matcher.isCacheRepository(repository);
     return {

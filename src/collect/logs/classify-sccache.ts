@@ -33,7 +33,8 @@ export function parseSccachePath(uri: string, davRoot: string): SccachePath {
   const relative = path.startsWith(davRoot) ? path.slice(davRoot.length) : path.replace(/^\/+/, '');
   const lastSlash = relative.lastIndexOf('/');
   const last = relative.slice(lastSlash + 1);
-  if (last === '.sccache_check') return { keyPrefix: lastSlash < 0 ? '' : relative.slice(0, lastSlash), isKey: false, isCheck: true };
+  if (last === '.sccache_check')
+    return { keyPrefix: lastSlash < 0 ? '' : relative.slice(0, lastSlash), isKey: false, isCheck: true };
   const aSlash = lastSlash < 0 || last.length <= 3 ? undefined : findKeySlash(relative, lastSlash);
   if (aSlash === undefined || !isKeyName(relative, aSlash, last)) return notKey;
   return { keyPrefix: aSlash < 0 ? '' : relative.slice(0, aSlash), isKey: true, isCheck: false };
@@ -43,7 +44,11 @@ const notKey: SccachePath = Object.freeze({ keyPrefix: undefined, isKey: false, 
 
 /** The key's name starts with its three one-character directories (opendal's a/b/c/abc…). */
 function isKeyName(relative: string, aSlash: number, last: string): boolean {
-  return last.charCodeAt(0) === relative.charCodeAt(aSlash + 1) && last.charCodeAt(1) === relative.charCodeAt(aSlash + 3) && last.charCodeAt(2) === relative.charCodeAt(aSlash + 5);
+  return (
+    last.charCodeAt(0) === relative.charCodeAt(aSlash + 1) &&
+    last.charCodeAt(1) === relative.charCodeAt(aSlash + 3) &&
+    last.charCodeAt(2) === relative.charCodeAt(aSlash + 5)
+  );
 }
 
 const overheadMethods = new Set(['PROPFIND', 'MKCOL', 'OPTIONS']);
@@ -67,7 +72,11 @@ function requireIndex(parser: NginxLineParser, variables: string[]): number {
   const index = variables.map((variable) => parser.indexOf(variable)).find((found) => found >= 0);
   if (index === undefined) {
     const names = variables.map((variable) => `$${variable}`).join(' or ');
-    throw new ParseError(`log_format ${parser.spec.name}`, undefined, `needs ${names}; add it to the log_format (see .builders/nginx-sccache.conf)`);
+    throw new ParseError(
+      `log_format ${parser.spec.name}`,
+      undefined,
+      `needs ${names}; add it to the log_format (see .builders/nginx-sccache.conf)`,
+    );
   }
   return index;
 }
@@ -81,7 +90,10 @@ function isCount(text: string): boolean {
   return true;
 }
 
-export function createSccacheLineParser(parser: NginxLineParser, options: SccacheLineParserOptions): LogLineParser<SccacheRecord> {
+export function createSccacheLineParser(
+  parser: NginxLineParser,
+  options: SccacheLineParserOptions,
+): LogLineParser<SccacheRecord> {
   const at = {
     msec: parser.indexOf('msec'),
     iso: requireIndex(parser, ['msec', 'time_iso8601']),
@@ -95,14 +107,17 @@ export function createSccacheLineParser(parser: NginxLineParser, options: Sccach
   };
   // A Map: looking a fresh string up as an object key would intern it first, on every line.
   const addressToNode = new Map(Object.entries(options.addressToNode ?? {}));
-  const toTsMs = (values: string[]) => (at.msec >= 0 ? Math.round(Number(values[at.msec]) * 1000) : parseRfc3339Ms(values[at.iso] ?? ''));
+  const toTsMs = (values: string[]) =>
+    at.msec >= 0 ? Math.round(Number(values[at.msec]) * 1000) : parseRfc3339Ms(values[at.iso] ?? '');
 
   function toSccacheRecord(values: string[]): LineOutcome<SccacheRecord> {
     const tsMs = toTsMs(values);
     const statusText = values[at.status] ?? '';
     const sent = values[at.sent] ?? '';
-    if (tsMs === undefined || !Number.isFinite(tsMs) || tsMs <= 0) return toReject('no valid timestamp ($msec / $time_iso8601)');
-    if (!isCount(statusText) || !isCount(sent)) return toReject(`status/body_bytes_sent not numeric: ${JSON.stringify([statusText, sent])}`);
+    if (tsMs === undefined || !Number.isFinite(tsMs) || tsMs <= 0)
+      return toReject('no valid timestamp ($msec / $time_iso8601)');
+    if (!isCount(statusText) || !isCount(sent))
+      return toReject(`status/body_bytes_sent not numeric: ${JSON.stringify([statusText, sent])}`);
     const method = values[at.method] ?? '';
     const uri = values[at.uri] ?? '';
     const status = Number(statusText);

@@ -46,7 +46,8 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
     if (node !== undefined) record.node = node;
     return toRecord(record);
   };
-  const toOutcome = (outcome: LineOutcome<RegistryEntry>) => (outcome.ok ? toNodeRecord(outcome.record) : outcome);
+  const toOutcome = (outcome: LineOutcome<RegistryEntry>) =>
+    outcome.ok ? toNodeRecord(outcome.record) : outcome;
   const parseLine = (line: string) => toOutcome(format.parse(line));
   return {
     parseLine,

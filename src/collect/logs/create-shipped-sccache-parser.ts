@@ -21,5 +21,8 @@ export function createSccacheParser(options: SccacheParserOptions = {}): LogLine
   const confText = options.confText ?? shippedSccacheConf;
   const spec = parseLogFormat(confText, sccacheLogFormatName);
   const davRoot = options.davRoot ?? parseDavLocation(confText) ?? '/sccache/';
-  return createSccacheLineParser(createNginxLineParser(spec), { davRoot, addressToNode: options.addressToNode });
+  return createSccacheLineParser(createNginxLineParser(spec), {
+    davRoot,
+    addressToNode: options.addressToNode,
+  });
 }

@@ -56,7 +56,13 @@ const emptyBytes = Buffer.alloc(0);
 const line: ByteLine = { bytes: emptyBytes, start: 0, end: 0, text: '' };
 
 export function createLogCursor(source: string, startOffset = 0): LogCursor {
-  return { offset: startOffset, carry: undefined, lineNumber: 0, stats: createStreamStats(source), pastWindow: false };
+  return {
+    offset: startOffset,
+    carry: undefined,
+    lineNumber: 0,
+    stats: createStreamStats(source),
+    pastWindow: false,
+  };
 }
 
 function countSkip(stats: StreamStats, reason: string): void {
@@ -67,12 +73,19 @@ function countSkip(stats: StreamStats, reason: string): void {
 function countReject(cursor: LogCursor, reason: string, byteOffset: number): void {
   cursor.stats.rejected++;
   if (cursor.stats.rejectedExamples.length < maxRejectedExamples) {
-    cursor.stats.rejectedExamples.push({ line: cursor.lineNumber, reason: `${reason} (byte offset ${byteOffset})` });
+    cursor.stats.rejectedExamples.push({
+      line: cursor.lineNumber,
+      reason: `${reason} (byte offset ${byteOffset})`,
+    });
   }
 }
 
 /** Counts one parsed line and keeps its record when it is in the window; returns false once the window is complete. */
-function accountLine<R extends { tsMs: number }>(feed: Feed<R>, outcome: LineOutcome<R>, byteOffset: number): boolean {
+function accountLine<R extends { tsMs: number }>(
+  feed: Feed<R>,
+  outcome: LineOutcome<R>,
+  byteOffset: number,
+): boolean {
   const { cursor, options } = feed;
   cursor.lineNumber++;
   cursor.stats.lines++;
@@ -96,7 +109,9 @@ function accountLine<R extends { tsMs: number }>(feed: Feed<R>, outcome: LineOut
 }
 
 function parseLine<R>(parser: LogLineParser<R>, bytesLine: ByteLine): LineOutcome<R> {
-  return parser.parseBytes === undefined ? parser.parseLine(decodeLine(bytesLine)) : parser.parseBytes(bytesLine);
+  return parser.parseBytes === undefined
+    ? parser.parseLine(decodeLine(bytesLine))
+    : parser.parseBytes(bytesLine);
 }
 
 /** Points the scratch line at bytes[start, end) without one trailing CR. */
@@ -125,7 +140,11 @@ function processLines<R extends { tsMs: number }>(feed: Feed<R>, from: number): 
   line.text = toChunkText(parser, bytes, bytes.lastIndexOf(10) + 1);
   let start = from;
   for (let newline = bytes.indexOf(10, start); newline >= 0; newline = bytes.indexOf(10, start)) {
-    const keepGoing = accountLine(feed, parseLine(parser, toLine(bytes, start, newline)), feed.fileOffset + start);
+    const keepGoing = accountLine(
+      feed,
+      parseLine(parser, toLine(bytes, start, newline)),
+      feed.fileOffset + start,
+    );
     cursor.stats.bytes += newline + 1 - start;
     start = newline + 1;
     if (!keepGoing) break;
@@ -150,12 +169,17 @@ function feedCarry<R extends { tsMs: number }>(feed: Feed<R>): number {
 }
 
 /** Feeds the next bytes of the file; returns the records kept. The chunk may be reused by the caller afterwards. */
-export function feedLogCursor<R extends { tsMs: number }>(cursor: LogCursor, chunk: Buffer, options: FeedOptions<R>): R[] {
+export function feedLogCursor<R extends { tsMs: number }>(
+  cursor: LogCursor,
+  chunk: Buffer,
+  options: FeedOptions<R>,
+): R[] {
   const feed: Feed<R> = { cursor, options, out: [], bytes: chunk, fileOffset: cursor.offset };
   if (cursor.pastWindow) return feed.out;
   let position = feedCarry(feed);
   if (!cursor.pastWindow && position < chunk.length) position = processLines(feed, position);
-  if (!cursor.pastWindow && position < chunk.length && cursor.carry === undefined) cursor.carry = Buffer.from(chunk.subarray(position));
+  if (!cursor.pastWindow && position < chunk.length && cursor.carry === undefined)
+    cursor.carry = Buffer.from(chunk.subarray(position));
   cursor.offset += chunk.length;
   releaseLine();
   return feed.out;

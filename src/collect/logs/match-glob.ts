@@ -2,7 +2,10 @@
 // (including `/`), `?` one character; everything else is literal.
 
 function toGlobRegExp(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
   return new RegExp(`^${body}$`, 's');
 }
 
@@ -15,7 +18,9 @@ export interface CacheMatcher {
 
 function splitPattern(pattern: string): { repository: string; tag: string } {
   const colon = pattern.lastIndexOf(':');
-  return colon < 0 ? { repository: pattern, tag: '*' } : { repository: pattern.slice(0, colon), tag: pattern.slice(colon + 1) };
+  return colon < 0
+    ? { repository: pattern, tag: '*' }
+    : { repository: pattern.slice(0, colon), tag: pattern.slice(colon + 1) };
 }
 
 export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
@@ -37,7 +42,9 @@ export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
   };
   return {
     isCacheManifest: (repository, reference) =>
-      reference.includes(':') ? isCacheRepository(repository) : full.some((regExp) => regExp.test(`${repository}:${reference}`)),
+      reference.includes(':')
+        ? isCacheRepository(repository)
+        : full.some((regExp) => regExp.test(`${repository}:${reference}`)),
     isCacheRepository,
   };
 }

@@ -2,7 +2,13 @@
 // `"msg":"response completed"` (or `… with error`) line per request. Its lines carry no request size, only
 // `http.response.written`, so written sizes stay null here (see fetchBlobSizes). The access log lines it writes
 // beside them (Apache combined format) are not JSON and are skipped.
-import { findValueStart, parseJsonObject, readJsonNumber, readStringField, toKeyPattern } from './json-fields.js';
+import {
+  findValueStart,
+  parseJsonObject,
+  readJsonNumber,
+  readStringField,
+  toKeyPattern,
+} from './json-fields.js';
 import type { LineOutcome } from './line-outcome.js';
 import { toRecord, toReject, toSkip } from './line-outcome.js';
 import { parseGoDuration } from './parse-go-duration.js';
@@ -33,12 +39,14 @@ interface DistributionFields {
 
 function toDistributionEntry(fields: DistributionFields): LineOutcome<RegistryEntry> {
   const tsMs = typeof fields.time === 'string' ? parseRfc3339Ms(fields.time) : undefined;
-  if (tsMs === undefined) return toReject(`time: expected an RFC 3339 timestamp, got ${JSON.stringify(fields.time)}`);
+  if (tsMs === undefined)
+    return toReject(`time: expected an RFC 3339 timestamp, got ${JSON.stringify(fields.time)}`);
   const { method, uri, remoteaddr, status } = fields;
   if (typeof method !== 'string' || typeof uri !== 'string' || typeof remoteaddr !== 'string') {
     return toReject('http.request.method, http.request.uri and http.request.remoteaddr must be strings');
   }
-  if (typeof status !== 'number' || !Number.isInteger(status)) return toReject(`http.response.status: expected an integer, got ${JSON.stringify(status)}`);
+  if (typeof status !== 'number' || !Number.isInteger(status))
+    return toReject(`http.response.status: expected an integer, got ${JSON.stringify(status)}`);
   return toRecord({
     tsMs,
     clientAddress: toClientIp(remoteaddr),
@@ -83,8 +91,10 @@ export function parseDistributionLine(line: string): LineOutcome<RegistryEntry> 
   const fast = line.includes(completedMessage) && line.trimEnd().endsWith('}') ? readFast(line) : undefined;
   if (fast !== undefined) return toDistributionEntry(fast);
   const object = parseJsonObject(line);
-  if (object === undefined) return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
-  if (typeof object.msg !== 'string' || !object.msg.startsWith('response completed')) return toSkip('not an HTTP response line');
+  if (object === undefined)
+    return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
+  if (typeof object.msg !== 'string' || !object.msg.startsWith('response completed'))
+    return toSkip('not an HTTP response line');
   return toDistributionEntry(readWithJsonParse(object));
 }
 

@@ -7,8 +7,8 @@ const unitMs: Record<string, number> = {
   s: 1000,
   ms: 1,
   us: 1e-3,
-  'µs': 1e-3,
-  'μs': 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
   ns: 1e-6,
 };
 

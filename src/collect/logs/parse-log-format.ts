@@ -55,7 +55,12 @@ function readQuoted(text: string, start: number, tokens: string[]): number {
       i += 2;
     } else value += text[i++];
   }
-  if (i >= text.length) throw new ParseError('nginx conf', undefined, `unterminated ${quote} string starting with ${JSON.stringify(text.slice(start, start + 40))}`);
+  if (i >= text.length)
+    throw new ParseError(
+      'nginx conf',
+      undefined,
+      `unterminated ${quote} string starting with ${JSON.stringify(text.slice(start, start + 40))}`,
+    );
   tokens.push(value);
   return i + 1;
 }
@@ -80,7 +85,11 @@ function toJsonKey(name: string, raw: string): string {
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {
-    throw new ParseError(`log_format ${name}`, undefined, `key ${JSON.stringify(raw)} is not a valid JSON string; fix its escapes`);
+    throw new ParseError(
+      `log_format ${name}`,
+      undefined,
+      `key ${JSON.stringify(raw)} is not a valid JSON string; fix its escapes`,
+    );
   }
 }
 
@@ -89,7 +98,11 @@ function toFields(name: string, literals: string[], variables: string[]): LogFor
     const match = keyBeforeValue.exec(literals[index] ?? '');
     const quoted = match?.[2] === '"';
     if (match === null || (quoted && !(literals[index + 1] ?? '').startsWith('"'))) {
-      throw new ParseError(`log_format ${name}`, undefined, `$${variable} is not a whole JSON value ("key":$var or "key":"$var"); give each variable its own key`);
+      throw new ParseError(
+        `log_format ${name}`,
+        undefined,
+        `$${variable} is not a whole JSON value ("key":$var or "key":"$var"); give each variable its own key`,
+      );
     }
     return { key: toJsonKey(name, match[1] ?? ''), variable, quoted };
   });
@@ -103,7 +116,11 @@ function checkJsonShape(spec: LogFormatSpec): void {
   try {
     JSON.parse(sample);
   } catch (error) {
-    throw new ParseError(`log_format ${spec.name}`, undefined, `the format does not produce JSON (${(error as Error).message}); fix the quoting in the conf`);
+    throw new ParseError(
+      `log_format ${spec.name}`,
+      undefined,
+      `the format does not produce JSON (${(error as Error).message}); fix the quoting in the conf`,
+    );
   }
 }
 
@@ -111,7 +128,12 @@ function checkJsonShape(spec: LogFormatSpec): void {
 export function parseLogFormat(confText: string, name: string): LogFormatSpec {
   const tokens = tokenizeNginxConf(confText);
   const start = tokens.findIndex((token, index) => token === 'log_format' && tokens[index + 1] === name);
-  if (start < 0) throw new ParseError('nginx conf', undefined, `no \`log_format ${name}\` directive; add the one from .builders/nginx-sccache.conf`);
+  if (start < 0)
+    throw new ParseError(
+      'nginx conf',
+      undefined,
+      `no \`log_format ${name}\` directive; add the one from .builders/nginx-sccache.conf`,
+    );
   const end = tokens.indexOf(';', start);
   let args = tokens.slice(start + 2, end < 0 ? tokens.length : end);
   let escape: LogFormatSpec['escape'] = 'default';

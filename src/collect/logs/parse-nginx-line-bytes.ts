@@ -44,7 +44,10 @@ export interface NginxBytesMatcherOptions {
 }
 
 /** Values in the order of spec.fields for a plain line of this format, else undefined (use the exact parser). */
-export function createNginxBytesMatcher(spec: LogFormatSpec, options: NginxBytesMatcherOptions): (line: ByteLine) => NginxValues | undefined {
+export function createNginxBytesMatcher(
+  spec: LogFormatSpec,
+  options: NginxBytesMatcherOptions,
+): (line: ByteLine) => NginxValues | undefined {
   const literals = spec.literals.map(toLatin1);
   const pattern = toPattern(spec, literals);
   const count = spec.fields.length;

@@ -45,19 +45,29 @@ function matchTemplate(spec: LogFormatSpec, line: string): NginxValues | undefin
 
 function readByKey(spec: LogFormatSpec, line: string): LineOutcome<NginxValues> {
   const object = parseJsonObject(line);
-  if (object === undefined) return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
+  if (object === undefined)
+    return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
   const values: string[] = [];
   for (const field of spec.fields) {
     const value = object[field.key];
-    if (value === undefined) return toReject(`no "${field.key}" key ($${field.variable}); the log was written with another log_format`);
-    values.push(typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value));
+    if (value === undefined)
+      return toReject(
+        `no "${field.key}" key ($${field.variable}); the log was written with another log_format`,
+      );
+    values.push(
+      typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value),
+    );
   }
   return toRecord(values);
 }
 
 export function createNginxLineParser(spec: LogFormatSpec): NginxLineParser {
   if (spec.escape !== 'json') {
-    throw new ParseError(`log_format ${spec.name}`, undefined, `escape=${spec.escape} is not supported; use \`log_format ${spec.name} escape=json …\``);
+    throw new ParseError(
+      `log_format ${spec.name}`,
+      undefined,
+      `escape=${spec.escape} is not supported; use \`log_format ${spec.name} escape=json …\``,
+    );
   }
   const indices = new Map(spec.fields.map((field, index) => [field.variable, index]));
   return {

@@ -16,7 +16,11 @@ const other: RegistryRoute = { kind: 'other' };
 function decodeSafely(text: string): string {
   const percent = text.indexOf('%');
   if (percent < 0) return text;
-  if (text.indexOf('%', percent + 1) < 0 && text.charCodeAt(percent + 1) === 51 && (text.charCodeAt(percent + 2) | 32) === 97) {
+  if (
+    text.indexOf('%', percent + 1) < 0 &&
+    text.charCodeAt(percent + 1) === 51 &&
+    (text.charCodeAt(percent + 2) | 32) === 97
+  ) {
     return `${text.slice(0, percent)}:${text.slice(percent + 3)}`;
   }
   try {
@@ -29,7 +33,7 @@ function decodeSafely(text: string): string {
 /** The first `name=value` pair's value of a raw query (`+` is a space), '' for a bare `name`, else undefined. */
 function readQueryParam(query: string, name: string): string | undefined {
   if (query === '' || !query.includes(name)) return undefined;
-  for (let start = 0; start <= query.length; ) {
+  for (let start = 0; start <= query.length;) {
     let end = query.indexOf('&', start);
     if (end < 0) end = query.length;
     const keyEnd = start + name.length;
@@ -44,10 +48,20 @@ function readQueryParam(query: string, name: string): string | undefined {
 
 function toBlobRoute(repository: string, rest: string, query: string): RegistryRoute {
   if (rest === 'uploads' || rest === 'uploads/') {
-    return { kind: 'upload-start', repository, digest: readQueryParam(query, 'digest'), mount: readQueryParam(query, 'mount') };
+    return {
+      kind: 'upload-start',
+      repository,
+      digest: readQueryParam(query, 'digest'),
+      mount: readQueryParam(query, 'mount'),
+    };
   }
   if (rest.startsWith('uploads/')) {
-    return { kind: 'upload', repository, uuid: rest.slice('uploads/'.length), digest: readQueryParam(query, 'digest') };
+    return {
+      kind: 'upload',
+      repository,
+      uuid: rest.slice('uploads/'.length),
+      digest: readQueryParam(query, 'digest'),
+    };
   }
   return rest === '' || rest.includes('/') ? other : { kind: 'blob', repository, digest: decodeSafely(rest) };
 }
@@ -65,9 +79,12 @@ export function parseRegistryPath(pathWithQuery: string): RegistryRoute {
   if (split > 0 && split === blobs) return toBlobRoute(name.slice(0, blobs), name.slice(blobs + 7), query);
   if (split > 0) {
     const reference = decodeSafely(name.slice(manifests + 11));
-    return reference === '' || reference.includes('/') ? other : { kind: 'manifest', repository: name.slice(0, manifests), reference };
+    return reference === '' || reference.includes('/')
+      ? other
+      : { kind: 'manifest', repository: name.slice(0, manifests), reference };
   }
-  if (name.endsWith('/tags/list') && name.length > 10) return { kind: 'tags', repository: name.slice(0, -10) };
+  if (name.endsWith('/tags/list') && name.length > 10)
+    return { kind: 'tags', repository: name.slice(0, -10) };
   const referrers = name.lastIndexOf('/referrers/');
   return referrers > 0 ? { kind: 'referrers', repository: name.slice(0, referrers) } : other;
 }

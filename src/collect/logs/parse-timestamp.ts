@@ -30,7 +30,11 @@ function readFractionMs(text: string, start: number, end: number): number {
   let index = start;
   let ms = 0;
   let scale = 100;
-  for (let code = text.charCodeAt(index); index < end && code >= 48 && code <= 57; code = text.charCodeAt(++index)) {
+  for (
+    let code = text.charCodeAt(index);
+    index < end && code >= 48 && code <= 57;
+    code = text.charCodeAt(++index)
+  ) {
     ms += (code - 48) * scale;
     scale /= 10;
   }
@@ -61,7 +65,14 @@ export function parseRfc3339Ms(text: string): number | undefined {
  * positional arguments because this runs once per line).
  */
 export function parseRfc3339Span(text: string, at: number, end: number): number | undefined {
-  if (end - at < 20 || text.charCodeAt(at + 4) !== 45 || text.charCodeAt(at + 7) !== 45 || text.charCodeAt(at + 13) !== 58 || text.charCodeAt(at + 16) !== 58) return undefined;
+  if (
+    end - at < 20 ||
+    text.charCodeAt(at + 4) !== 45 ||
+    text.charCodeAt(at + 7) !== 45 ||
+    text.charCodeAt(at + 13) !== 58 ||
+    text.charCodeAt(at + 16) !== 58
+  )
+    return undefined;
   const separator = text.charCodeAt(at + 10);
   if (separator !== 84 && separator !== 116 && separator !== 32) return undefined;
   const year = digits(text, at, 4);
@@ -70,7 +81,20 @@ export function parseRfc3339Span(text: string, at: number, end: number): number 
   const hours = digits(text, at + 11, 2);
   const minutes = digits(text, at + 14, 2);
   const seconds = digits(text, at + 17, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 60) return undefined;
+  if (
+    year < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 31 ||
+    hours < 0 ||
+    hours > 23 ||
+    minutes < 0 ||
+    minutes > 59 ||
+    seconds < 0 ||
+    seconds > 60
+  )
+    return undefined;
   const dot = text.charCodeAt(at + 19);
   const hasFraction = dot === 46 || dot === 44;
   const fractionMs = hasFraction ? readFractionMs(text, at + 20, end) : 0;

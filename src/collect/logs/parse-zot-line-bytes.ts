@@ -20,8 +20,14 @@ const str = `"${plain}"`;
 const int = '(?:0|[1-9][0-9]*)';
 const headerPair = `${str}:\\[(?:${str}(?:,${str})*)?\\]`;
 const request = `"clientIP":${str},"method":${str},"path":${str},"statusCode":${int},"latency":"[ !#-\\[\\]-~\\x80-\\xff]*","bodySize":${int},"headers":\\{(?:${headerPair}(?:,${headerPair})*)?\\}`;
-const slogLine = new RegExp(`\\{"time":${str},"level":"info","message":"HTTP API","module":"http"(?:,"username":${str})?,"component":"session",${request},"caller":${str},"func":${str},"goroutine":${int}\\}`, 'y');
-const zerologLine = new RegExp(`\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":${int},"caller":${str},"time":${str},"message":"HTTP API"\\}`, 'y');
+const slogLine = new RegExp(
+  `\\{"time":${str},"level":"info","message":"HTTP API","module":"http"(?:,"username":${str})?,"component":"session",${request},"caller":${str},"func":${str},"goroutine":${int}\\}`,
+  'y',
+);
+const zerologLine = new RegExp(
+  `\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":${int},"caller":${str},"time":${str},"message":"HTTP API"\\}`,
+  'y',
+);
 
 const clientKey = '"clientIP":"';
 const headersEndSlog = '},"caller":"';
@@ -39,7 +45,8 @@ function matchesLine(pattern: RegExp, line: ByteLine): boolean {
 function readInt(text: string, at: number): number {
   let value = 0;
   let i = at;
-  for (let code = text.charCodeAt(i); code >= 48 && code <= 57; code = text.charCodeAt(++i)) value = value * 10 + code - 48;
+  for (let code = text.charCodeAt(i); code >= 48 && code <= 57; code = text.charCodeAt(++i))
+    value = value * 10 + code - 48;
   return i - at > 15 ? Number(text.slice(at, i)) : value;
 }
 
@@ -51,7 +58,8 @@ const digitsEnd = (text: string, at: number) => {
 
 /** The latency's text: ASCII as is, else its bytes re-decoded as UTF-8 (`µs`). */
 function readLatency(line: ByteLine, at: number, end: number): string {
-  for (let i = at; i < end; i++) if (line.text.charCodeAt(i) > 126) return line.bytes.toString('utf8', at, end);
+  for (let i = at; i < end; i++)
+    if (line.text.charCodeAt(i) > 126) return line.bytes.toString('utf8', at, end);
   return line.text.slice(at, end);
 }
 
@@ -66,7 +74,8 @@ function readContentLength(text: string, headersAt: number, headersEnd: number):
 }
 
 /** `text` as a string of its own: V8 makes slices of 13 characters or more views that keep the chunk alive. */
-const toOwnString = (text: string) => (text.length < 13 ? text : Buffer.from(text, 'latin1').toString('latin1'));
+const toOwnString = (text: string) =>
+  text.length < 13 ? text : Buffer.from(text, 'latin1').toString('latin1');
 
 /** The request fields from `"clientIP":` on; undefined for a status that is not an integer (the exact parser says why). */
 function readRequest(line: ByteLine, tsMs: number, isSlog: boolean): RegistryEntry | undefined {
@@ -95,7 +104,9 @@ function readRequest(line: ByteLine, tsMs: number, isSlog: boolean): RegistryEnt
 }
 
 function readTime(line: ByteLine, isSlog: boolean): number | undefined {
-  const at = isSlog ? line.start + 9 : line.text.lastIndexOf(zerologTimeKey, line.end) + zerologTimeKey.length;
+  const at = isSlog
+    ? line.start + 9
+    : line.text.lastIndexOf(zerologTimeKey, line.end) + zerologTimeKey.length;
   return parseRfc3339Span(line.text, at, line.text.indexOf('"', at));
 }
 

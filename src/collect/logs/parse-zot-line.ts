@@ -10,10 +10,29 @@ import { parseGoDuration } from './parse-go-duration.js';
 import { parseRfc3339Ms } from './parse-timestamp.js';
 import type { RegistryEntry } from './registry-entry.js';
 import { toClientIp, toContentLength } from './registry-entry.js';
-import { createKeySet, decodeJsonString, readWalkedValue, skipString, walkJsonObject } from './walk-json-object.js';
+import {
+  createKeySet,
+  decodeJsonString,
+  readWalkedValue,
+  skipString,
+  walkJsonObject,
+} from './walk-json-object.js';
 
-const fieldNames = ['time', 'message', 'clientIP', 'method', 'path', 'statusCode', 'latency', 'bodySize', 'headers'] as const;
-const slot = Object.fromEntries(fieldNames.map((name, index) => [name, index])) as Record<(typeof fieldNames)[number], number>;
+const fieldNames = [
+  'time',
+  'message',
+  'clientIP',
+  'method',
+  'path',
+  'statusCode',
+  'latency',
+  'bodySize',
+  'headers',
+] as const;
+const slot = Object.fromEntries(fieldNames.map((name, index) => [name, index])) as Record<
+  (typeof fieldNames)[number],
+  number
+>;
 const wanted = createKeySet(fieldNames);
 const contentLengthWanted = createKeySet(['Content-Length']);
 
@@ -31,14 +50,17 @@ export interface ZotFields {
 
 /** Fields read by name → the entry, or a skip or rejection; shared by every Zot path so their results agree. */
 export function toZotEntry(fields: ZotFields): LineOutcome<RegistryEntry> {
-  if (fields.message !== 'HTTP API') return fields.message === 'HTTP API Audit' ? toSkip('audit line') : toSkip('not an HTTP line');
+  if (fields.message !== 'HTTP API')
+    return fields.message === 'HTTP API Audit' ? toSkip('audit line') : toSkip('not an HTTP line');
   const tsMs = typeof fields.time === 'string' ? parseRfc3339Ms(fields.time) : undefined;
-  if (tsMs === undefined) return toReject(`time: expected an RFC 3339 timestamp, got ${JSON.stringify(fields.time)}`);
+  if (tsMs === undefined)
+    return toReject(`time: expected an RFC 3339 timestamp, got ${JSON.stringify(fields.time)}`);
   const { clientIP, method, path, statusCode } = fields;
   if (typeof clientIP !== 'string' || typeof method !== 'string' || typeof path !== 'string') {
     return toReject('clientIP, method and path must be strings');
   }
-  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode)) return toReject(`statusCode: expected an integer, got ${JSON.stringify(statusCode)}`);
+  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode))
+    return toReject(`statusCode: expected an integer, got ${JSON.stringify(statusCode)}`);
   return toRecord({
     tsMs,
     clientAddress: toClientIp(clientIP),
@@ -74,7 +96,12 @@ const contentLengthHeader = new RegExp(`(?:^|,)"Content-Length":\\[(?:${str})?`,
 function readContentLengthHeader(headersText: string): string | undefined {
   let last: RegExpExecArray | undefined;
   contentLengthHeader.lastIndex = 0;
-  for (let match = contentLengthHeader.exec(headersText); match !== null; match = contentLengthHeader.exec(headersText)) last = match;
+  for (
+    let match = contentLengthHeader.exec(headersText);
+    match !== null;
+    match = contentLengthHeader.exec(headersText)
+  )
+    last = match;
   return last?.[1] === undefined ? undefined : decodeJsonString(last[1]);
 }
 
@@ -96,7 +123,8 @@ function readLayout(line: string): ZotFields | undefined {
   };
 }
 
-const isBlankTail = (line: string, end: number) => end === line.length || /^[ \t\r\n]*$/.test(line.slice(end));
+const isBlankTail = (line: string, end: number) =>
+  end === line.length || /^[ \t\r\n]*$/.test(line.slice(end));
 
 function readContentLength(line: string, found: Int32Array): unknown {
   const start = found[2 * slot.headers] ?? -1;
@@ -106,7 +134,13 @@ function readContentLength(line: string, found: Int32Array): unknown {
   const valueStart = inner[0] ?? -1;
   if (valueStart < 0 || line.charCodeAt(valueStart) !== 91) return undefined;
   let first = valueStart + 1;
-  while (line.charCodeAt(first) === 32 || line.charCodeAt(first) === 9 || line.charCodeAt(first) === 10 || line.charCodeAt(first) === 13) first++;
+  while (
+    line.charCodeAt(first) === 32 ||
+    line.charCodeAt(first) === 9 ||
+    line.charCodeAt(first) === 10 ||
+    line.charCodeAt(first) === 13
+  )
+    first++;
   if (line.charCodeAt(first) !== 34) return undefined;
   inner[0] = first;
   inner[1] = skipString(line, first);
@@ -124,7 +158,8 @@ export function parseZotLine(line: string): LineOutcome<RegistryEntry> {
   if (fields !== undefined) return toZotEntry(fields);
   found.fill(-1);
   const end = walkJsonObject(line, 0, wanted, found);
-  if (end < 0 || !isBlankTail(line, end)) return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
+  if (end < 0 || !isBlankTail(line, end))
+    return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
   const read = (name: (typeof fieldNames)[number]) => readWalkedValue(line, found, slot[name]);
   return toZotEntry({
     time: read('time'),
@@ -143,9 +178,13 @@ export function parseZotLine(line: string): LineOutcome<RegistryEntry> {
 export function parseZotLineWithJsonParse(line: string): LineOutcome<RegistryEntry> {
   if (line.charCodeAt(0) !== 123) return line.trim() === '' ? toSkip('blank line') : toSkip('not JSON');
   const object = parseJsonObject(line);
-  if (object === undefined) return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
+  if (object === undefined)
+    return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
   const headers = object.headers;
-  const lengths = typeof headers === 'object' && headers !== null && !Array.isArray(headers) ? (headers as Record<string, unknown>)['Content-Length'] : undefined;
+  const lengths =
+    typeof headers === 'object' && headers !== null && !Array.isArray(headers)
+      ? (headers as Record<string, unknown>)['Content-Length']
+      : undefined;
   const contentLength = Array.isArray(lengths) && typeof lengths[0] === 'string' ? lengths[0] : undefined;
   return toZotEntry({ ...(object as Omit<ZotFields, 'contentLength'>), contentLength });
 }

@@ -11,7 +11,10 @@ export interface TimedLine {
  * The first complete line in `block` that carries a timestamp. A block that does not start a file begins mid-line,
  * so its first (partial) line is skipped. Undefined when no complete line in the block has a time.
  */
-export function findFirstTimedLine(block: Buffer, options: { atFileStart: boolean; timeOfLine: (line: string) => number | undefined }): TimedLine | undefined {
+export function findFirstTimedLine(
+  block: Buffer,
+  options: { atFileStart: boolean; timeOfLine: (line: string) => number | undefined },
+): TimedLine | undefined {
   let lineStart = options.atFileStart ? 0 : block.indexOf(10) + 1;
   if (lineStart === 0 && !options.atFileStart) return undefined;
   while (lineStart < block.length) {
@@ -32,14 +35,21 @@ export interface SearchRange {
 }
 
 /** One binary-search step: the probe at `probeOffset` found `line` (or nothing usable). */
-export function narrowSearchRange(range: SearchRange, probe: { probeOffset: number; line: TimedLine | undefined; targetMs: number }): SearchRange {
+export function narrowSearchRange(
+  range: SearchRange,
+  probe: { probeOffset: number; line: TimedLine | undefined; targetMs: number },
+): SearchRange {
   const { probeOffset, line, targetMs } = probe;
-  if (line !== undefined && line.timeMs < targetMs) return { low: probeOffset + line.lineStart, high: range.high };
+  if (line !== undefined && line.timeMs < targetMs)
+    return { low: probeOffset + line.lineStart, high: range.high };
   return { low: range.low, high: probeOffset };
 }
 
 /** Records with fromMs ≤ tsMs < toMs (either bound optional), in their original order. */
-export function sliceWindow<R extends { tsMs: number }>(records: readonly R[], window: { fromMs?: number; toMs?: number }): R[] {
+export function sliceWindow<R extends { tsMs: number }>(
+  records: readonly R[],
+  window: { fromMs?: number; toMs?: number },
+): R[] {
   const fromMs = window.fromMs ?? -Infinity;
   const toMs = window.toMs ?? Infinity;
   return records.filter((record) => record.tsMs >= fromMs && record.tsMs < toMs);

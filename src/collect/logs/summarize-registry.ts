@@ -28,10 +28,22 @@ export interface RegistrySummary extends RegistrySplit {
 }
 
 export function createRegistryWriteTotals(): RegistryWriteTotals {
-  return { blobsWritten: 0, manifestsWritten: 0, bytesWritten: 0, bytesUnknown: 0, writeDurationMs: 0, blobsRead: 0, manifestsRead: 0, bytesRead: 0 };
+  return {
+    blobsWritten: 0,
+    manifestsWritten: 0,
+    bytesWritten: 0,
+    bytesUnknown: 0,
+    writeDurationMs: 0,
+    blobsRead: 0,
+    manifestsRead: 0,
+    bytesRead: 0,
+  };
 }
 
-const createSplit = (): RegistrySplit => ({ cache: createRegistryWriteTotals(), image: createRegistryWriteTotals() });
+const createSplit = (): RegistrySplit => ({
+  cache: createRegistryWriteTotals(),
+  image: createRegistryWriteTotals(),
+});
 
 export function addRegistryRecord(totals: RegistryWriteTotals, record: RegistryRecord): void {
   const isWrite = record.kind === 'blob-write' || record.kind === 'manifest-write';
@@ -43,7 +55,8 @@ export function addRegistryRecord(totals: RegistryWriteTotals, record: RegistryR
     if (record.bytes === null) totals.bytesUnknown++;
     else totals.bytesWritten += record.bytes;
     totals.writeDurationMs += record.durationMs ?? 0;
-  } else if ((record.kind === 'blob-read' || record.kind === 'manifest-read') && record.bytes !== null) totals.bytesRead += record.bytes;
+  } else if ((record.kind === 'blob-read' || record.kind === 'manifest-read') && record.bytes !== null)
+    totals.bytesRead += record.bytes;
 }
 
 export function createRegistrySummary(): RegistrySummary {

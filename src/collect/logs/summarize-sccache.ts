@@ -32,7 +32,17 @@ export interface SummarizeSccacheOptions {
 }
 
 export function createSccacheTotals(): SccacheTotals {
-  return { requests: 0, hits: 0, misses: 0, writes: 0, overhead: 0, other: 0, bytesUnknown: 0, bytesRead: 0, bytesWritten: 0 };
+  return {
+    requests: 0,
+    hits: 0,
+    misses: 0,
+    writes: 0,
+    overhead: 0,
+    other: 0,
+    bytesUnknown: 0,
+    bytesRead: 0,
+    bytesWritten: 0,
+  };
 }
 
 export function addSccacheRecord(totals: SccacheTotals, record: SccacheRecord): void {
@@ -71,13 +81,32 @@ function trimSlashes(prefix: string): string {
 }
 
 export function createSccacheSummary(options: SummarizeSccacheOptions): SccacheSummary {
-  return { totals: createSccacheTotals(), byNode: {}, byPrefix: {}, live: createSccacheTotals(), run: options.runPrefix === undefined ? undefined : createSccacheTotals() };
+  return {
+    totals: createSccacheTotals(),
+    byNode: {},
+    byPrefix: {},
+    live: createSccacheTotals(),
+    run: options.runPrefix === undefined ? undefined : createSccacheTotals(),
+  };
 }
 
 /** Adds one record to a summary in place (a running aggregate: see readSccacheLog's `mode: 'aggregate'`). */
-export function addToSccacheSummary(summary: SccacheSummary, record: SccacheRecord, options: SummarizeSccacheOptions): void {
+export function addToSccacheSummary(
+  summary: SccacheSummary,
+  record: SccacheRecord,
+  options: SummarizeSccacheOptions,
+): void {
   const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
-  addToSplits(summary, record, { prefix, node: (summary.byNode[record.node ?? record.clientAddress] ??= createSccacheTotals()), byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()) }, options);
+  addToSplits(
+    summary,
+    record,
+    {
+      prefix,
+      node: (summary.byNode[record.node ?? record.clientAddress] ??= createSccacheTotals()),
+      byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()),
+    },
+    options,
+  );
 }
 
 interface Splits {
@@ -86,28 +115,55 @@ interface Splits {
   byPrefix: SccacheTotals;
 }
 
-function addToSplits(summary: SccacheSummary, record: SccacheRecord, splits: Splits, options: SummarizeSccacheOptions): void {
+function addToSplits(
+  summary: SccacheSummary,
+  record: SccacheRecord,
+  splits: Splits,
+  options: SummarizeSccacheOptions,
+): void {
   addSccacheRecord(summary.totals, record);
   addSccacheRecord(splits.node, record);
   addSccacheRecord(splits.byPrefix, record);
   if (splits.prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
-  if (summary.run !== undefined && options.runPrefix !== undefined && splits.prefix === trimSlashes(options.runPrefix)) addSccacheRecord(summary.run, record);
+  if (
+    summary.run !== undefined &&
+    options.runPrefix !== undefined &&
+    splits.prefix === trimSlashes(options.runPrefix)
+  )
+    addSccacheRecord(summary.run, record);
 }
 
 /**
  * A running aggregate for readers: createSccacheSummary and addToSccacheSummary, with the node and prefix groups of
  * the previous record remembered (consecutive records mostly share them), so most records cost no keyed look-up.
  */
-export function createSccacheAggregate(options: SummarizeSccacheOptions): { create: () => SccacheSummary; add: (summary: SccacheSummary, record: SccacheRecord) => void } {
-  const last = { summary: undefined as SccacheSummary | undefined, nodeKey: '', prefixKey: undefined as string | undefined, splits: undefined as Splits | undefined };
+export function createSccacheAggregate(options: SummarizeSccacheOptions): {
+  create: () => SccacheSummary;
+  add: (summary: SccacheSummary, record: SccacheRecord) => void;
+} {
+  const last = {
+    summary: undefined as SccacheSummary | undefined,
+    nodeKey: '',
+    prefixKey: undefined as string | undefined,
+    splits: undefined as Splits | undefined,
+  };
   return {
     create: () => createSccacheSummary(options),
     add(summary, record) {
       const nodeKey = record.node ?? record.clientAddress;
       let splits = last.splits;
-      if (splits === undefined || last.summary !== summary || last.nodeKey !== nodeKey || last.prefixKey !== record.keyPrefix) {
+      if (
+        splits === undefined ||
+        last.summary !== summary ||
+        last.nodeKey !== nodeKey ||
+        last.prefixKey !== record.keyPrefix
+      ) {
         const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
-        splits = { prefix, node: (summary.byNode[nodeKey] ??= createSccacheTotals()), byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()) };
+        splits = {
+          prefix,
+          node: (summary.byNode[nodeKey] ??= createSccacheTotals()),
+          byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()),
+        };
         Object.assign(last, { summary, nodeKey, prefixKey: record.keyPrefix, splits });
       }
       addToSplits(summary, record, splits, options);
@@ -115,7 +171,10 @@ export function createSccacheAggregate(options: SummarizeSccacheOptions): { crea
   };
 }
 
-export function summarizeSccache(records: Iterable<SccacheRecord>, options: SummarizeSccacheOptions): SccacheSummary {
+export function summarizeSccache(
+  records: Iterable<SccacheRecord>,
+  options: SummarizeSccacheOptions,
+): SccacheSummary {
   const summary = createSccacheSummary(options);
   for (const record of records) addToSccacheSummary(summary, record, options);
   return summary;

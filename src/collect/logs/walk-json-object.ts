@@ -69,7 +69,8 @@ export function createKeySet(names: readonly string[]): KeySet {
 function findSlot(text: string, keyStart: number, keyEnd: number, keys: KeySet): number | undefined {
   const names = keys.names[keyEnd - keyStart];
   if (names === undefined) return undefined;
-  for (let i = 0; i < names.length; i++) if (text.startsWith(names[i] ?? '', keyStart)) return keys.slots[keyEnd - keyStart]?.[i];
+  for (let i = 0; i < names.length; i++)
+    if (text.startsWith(names[i] ?? '', keyStart)) return keys.slots[keyEnd - keyStart]?.[i];
   return undefined;
 }
 
@@ -148,7 +149,13 @@ function findWantedSlot(text: string, keyStart: number, keyEnd: number, wanted: 
  * Walks the object opening at `index`. For each key in `wanted` (see createKeySet; slot = index in its names), stores the value's start and end at
  * `found[2*slot]`, `found[2*slot+1]` (callers pre-fill with -1). Returns the index past the closing brace, or -1.
  */
-export function walkJsonObject(text: string, index: number, wanted: KeySet | undefined, found: Int32Array | undefined, depth = 0): number {
+export function walkJsonObject(
+  text: string,
+  index: number,
+  wanted: KeySet | undefined,
+  found: Int32Array | undefined,
+  depth = 0,
+): number {
   if (text.charCodeAt(index) !== 123) return -1;
   index = skipSpace(text, index + 1);
   if (text.charCodeAt(index) === 125) return index + 1;

@@ -56,11 +56,16 @@ interface Rates {
 function computeRates(previous: ScrapeSnapshot, current: MetricFamilies, tsMs: number): Rates | undefined {
   const bootBefore = firstValue(previous.families, 'node_boot_time_seconds');
   const bootAfter = firstValue(current, 'node_boot_time_seconds');
-  if (bootBefore !== undefined && bootAfter !== undefined && Math.abs(bootAfter - bootBefore) > 1) return undefined;
+  if (bootBefore !== undefined && bootAfter !== undefined && Math.abs(bootAfter - bootBefore) > 1)
+    return undefined;
   const seconds = toIntervalSeconds(previous, current, tsMs);
   const perSecond = (family: string, excluded: RegExp): number | null => {
     if (seconds === undefined) return null;
-    const delta = sumDeltas(previous.families.get(family), current.get(family), (labels) => !excluded.test(labels.device ?? ''));
+    const delta = sumDeltas(
+      previous.families.get(family),
+      current.get(family),
+      (labels) => !excluded.test(labels.device ?? ''),
+    );
     return delta === undefined ? null : delta / seconds;
   };
   return {
@@ -74,7 +79,11 @@ function computeRates(previous: ScrapeSnapshot, current: MetricFamilies, tsMs: n
 }
 
 /** Δt on the node's own clock (node_time_seconds) when both scrapes have it, else the sampler's. */
-function toIntervalSeconds(previous: ScrapeSnapshot, current: MetricFamilies, tsMs: number): number | undefined {
+function toIntervalSeconds(
+  previous: ScrapeSnapshot,
+  current: MetricFamilies,
+  tsMs: number,
+): number | undefined {
   const before = firstValue(previous.families, 'node_time_seconds');
   const after = firstValue(current, 'node_time_seconds');
   const nodeSeconds = before !== undefined && after !== undefined ? after - before : undefined;
@@ -85,7 +94,9 @@ function toIntervalSeconds(previous: ScrapeSnapshot, current: MetricFamilies, ts
 function toCpuBusyPct(previous: MetricFamilies, current: MetricFamilies): number | null {
   const family = 'node_cpu_seconds_total';
   const total = sumDeltas(previous.get(family), current.get(family), () => true);
-  const idle = sumDeltas(previous.get(family), current.get(family), (labels) => idleModes.has(labels.mode ?? ''));
+  const idle = sumDeltas(previous.get(family), current.get(family), (labels) =>
+    idleModes.has(labels.mode ?? ''),
+  );
   if (total === undefined || idle === undefined || total <= 0) return null;
   return clampPct((100 * (total - idle)) / total);
 }
@@ -98,7 +109,8 @@ function sumDeltas(
 ): number | undefined {
   if (before === undefined || after === undefined) return undefined;
   const previousByKey = new Map<string, number>();
-  for (const sample of before.samples) if (include(sample.labels)) previousByKey.set(toSeriesKey(sample), sample.value);
+  for (const sample of before.samples)
+    if (include(sample.labels)) previousByKey.set(toSeriesKey(sample), sample.value);
   let sum = 0;
   let matched = 0;
   for (const sample of after.samples) {
@@ -123,7 +135,9 @@ function toMemUsedPct(families: MetricFamilies): number | null {
   if (total === undefined || !(total > 0)) return null;
   let available = firstValue(families, 'node_memory_MemAvailable_bytes');
   if (available === undefined) {
-    const parts = ['MemFree', 'Buffers', 'Cached'].map((field) => firstValue(families, `node_memory_${field}_bytes`));
+    const parts = ['MemFree', 'Buffers', 'Cached'].map((field) =>
+      firstValue(families, `node_memory_${field}_bytes`),
+    );
     if (parts.some((part) => part === undefined)) return null;
     available = parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
   }

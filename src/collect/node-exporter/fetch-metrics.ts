@@ -20,7 +20,11 @@ export const fetchMetricsText: FetchMetrics = async (url, { signal, dispatcher }
   });
   if (response.statusCode !== 200) {
     await response.body.dump({ limit: 64 * 1024, signal });
-    throw new HttpError(url, response.statusCode, `answered HTTP ${response.statusCode}; expected 200 with the metrics text`);
+    throw new HttpError(
+      url,
+      response.statusCode,
+      `answered HTTP ${response.statusCode}; expected 200 with the metrics text`,
+    );
   }
   return response.body.text();
 };

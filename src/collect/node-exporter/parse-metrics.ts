@@ -69,10 +69,15 @@ function parseComment(state: ParseState, line: string): void {
   const header = readCommentHeader(line);
   if (header === undefined) return skip(state.stats, 'comment');
   const current = state.current;
-  const family = current !== undefined && current.name === header.name ? current : ensureFamily(state.families, header.name);
+  const family =
+    current !== undefined && current.name === header.name
+      ? current
+      : ensureFamily(state.families, header.name);
   state.current = family;
   if (header.keyword === 'HELP') {
-    family.help = header.rest.includes('\\') ? header.rest.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\')) : header.rest;
+    family.help = header.rest.includes('\\')
+      ? header.rest.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\'))
+      : header.rest;
     return skip(state.stats, 'help');
   }
   const type = header.rest.trim().toLowerCase();
@@ -130,7 +135,8 @@ function findFamily(state: ParseState, sampleName: string): MetricFamily {
   const current = state.current;
   if (current !== undefined && belongsTo(current, sampleName)) return current;
   let family = state.families.get(sampleName);
-  if (family === undefined || family.type === 'untyped') family = findGroupedFamily(state.families, sampleName) ?? family;
+  if (family === undefined || family.type === 'untyped')
+    family = findGroupedFamily(state.families, sampleName) ?? family;
   state.current = family ?? ensureFamily(state.families, sampleName);
   return state.current;
 }
@@ -141,7 +147,10 @@ function belongsTo(family: MetricFamily, sampleName: string): boolean {
   return sampleName.startsWith(family.name) && isGroupedSuffix(sampleName.slice(family.name.length));
 }
 
-function findGroupedFamily(families: Map<string, MetricFamily>, sampleName: string): MetricFamily | undefined {
+function findGroupedFamily(
+  families: Map<string, MetricFamily>,
+  sampleName: string,
+): MetricFamily | undefined {
   for (const suffix of groupedSuffixes) {
     if (!sampleName.endsWith(suffix)) continue;
     const family = families.get(sampleName.slice(0, -suffix.length));

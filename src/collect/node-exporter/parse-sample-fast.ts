@@ -5,7 +5,8 @@
 import type { MetricSample } from './parse-sample-line.js';
 import { parseGoFloat } from './parse-sample-line.js';
 
-const isNameStart = (code: number) => (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+const isNameStart = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
 const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <= 57);
 
 /** End of the label set opening at `open` (index after `}`), filling `labels`; -1 when not the simple form. */

@@ -31,7 +31,11 @@ export function parseSampleLine(line: string): MetricSample | string {
   return readValueAndTimestamp(cursor, name, labels);
 }
 
-function readValueAndTimestamp(cursor: Cursor, name: string, labels: Record<string, string>): MetricSample | string {
+function readValueAndTimestamp(
+  cursor: Cursor,
+  name: string,
+  labels: Record<string, string>,
+): MetricSample | string {
   const valueToken = readToken(cursor);
   if (valueToken === '') return `missing value for ${name}`;
   const value = parseGoFloat(valueToken);
@@ -40,7 +44,8 @@ function readValueAndTimestamp(cursor: Cursor, name: string, labels: Record<stri
   let timestampMs: number | undefined;
   if (timestampToken !== '') {
     timestampMs = Number(timestampToken);
-    if (!Number.isSafeInteger(timestampMs)) return `invalid timestamp ${JSON.stringify(timestampToken)} for ${name}`;
+    if (!Number.isSafeInteger(timestampMs))
+      return `invalid timestamp ${JSON.stringify(timestampToken)} for ${name}`;
   }
   if (readToken(cursor) !== '') return `unexpected text after the value of ${name}`;
   return { name, labels, value, timestampMs };
@@ -75,7 +80,14 @@ export function parseGoFloat(token: string): number | undefined {
 // Number() also accepts hex/octal/binary integer literals ("0x1f"), which Go's ParseFloat rejects.
 function isPlainDecimal(token: string): boolean {
   const second = token.charCodeAt(token[0] === '-' || token[0] === '+' ? 2 : 1);
-  return !(second === 120 || second === 88 || second === 111 || second === 79 || second === 98 || second === 66);
+  return !(
+    second === 120 ||
+    second === 88 ||
+    second === 111 ||
+    second === 79 ||
+    second === 98 ||
+    second === 66
+  );
 }
 
 function readToken(cursor: Cursor): string {
@@ -89,7 +101,10 @@ function readToken(cursor: Cursor): string {
 function readBareName(cursor: Cursor, allowColon: boolean): string {
   const { line } = cursor;
   const start = cursor.pos;
-  while (cursor.pos < line.length && isNameChar(line.charCodeAt(cursor.pos), cursor.pos === start, allowColon)) {
+  while (
+    cursor.pos < line.length &&
+    isNameChar(line.charCodeAt(cursor.pos), cursor.pos === start, allowColon)
+  ) {
     cursor.pos += 1;
   }
   return line.slice(start, cursor.pos);
@@ -113,7 +128,8 @@ function readLabels(cursor: Cursor, labels: Record<string, string>, nameMissing:
     if (Number.isNaN(code)) return { error: 'unterminated label set' };
     const quoted = code === 34;
     const labelName = quoted ? readQuoted(cursor) : readBareName(cursor, false);
-    if (labelName === undefined || (!quoted && labelName === '')) return { error: `invalid label name at column ${cursor.pos + 1}` };
+    if (labelName === undefined || (!quoted && labelName === ''))
+      return { error: `invalid label name at column ${cursor.pos + 1}` };
     skipBlanks(cursor);
     const next = line.charCodeAt(cursor.pos);
     if (quoted && nameMissing && result.quotedName === undefined && (next === 44 || next === 125)) {
@@ -129,7 +145,11 @@ function readLabels(cursor: Cursor, labels: Record<string, string>, nameMissing:
   }
 }
 
-function readLabelValue(cursor: Cursor, labels: Record<string, string>, labelName: string): string | undefined {
+function readLabelValue(
+  cursor: Cursor,
+  labels: Record<string, string>,
+  labelName: string,
+): string | undefined {
   if (cursor.line.charCodeAt(cursor.pos) !== 61 /* = */) return `expected "=" after label ${labelName}`;
   cursor.pos += 1;
   skipBlanks(cursor);

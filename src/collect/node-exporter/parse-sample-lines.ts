@@ -53,7 +53,9 @@ function parseSampleJsonLine(line: string, source: string, lineNumber: number): 
   const parsed = SampleSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  return issue === undefined ? 'does not match the sample schema' : `${issue.path.join('.') || '(line)'}: ${issue.message}`;
+  return issue === undefined
+    ? 'does not match the sample schema'
+    : `${issue.path.join('.') || '(line)'}: ${issue.message}`;
 }
 
 function reject(stats: StreamStats, line: number, reason: string): void {

@@ -57,10 +57,12 @@ export function createSampler(options: CreateSamplerOptions): Sampler {
   let loops: Promise<unknown>[] | undefined;
   return {
     start() {
-      loops ??= options.nodes.map((node) => sampleNodeLoop(node, context).then(
-        () => undefined,
-        (error: unknown) => ({ error }),
-      ));
+      loops ??= options.nodes.map((node) =>
+        sampleNodeLoop(node, context).then(
+          () => undefined,
+          (error: unknown) => ({ error }),
+        ),
+      );
     },
     async stop() {
       controller.abort();
@@ -102,13 +104,15 @@ export async function sampleNodeOnce(
     const text = await context.fetchMetrics(node.url, { signal, dispatcher: context.dispatcher });
     const parsed = parseMetrics(text, `${node.name} ${node.url}`);
     const warnings = findStreamWarnings(parsed.stats);
-    if (parsed.stats.records === 0) return { sample: toGap(node, tsMs, warnings[0] ?? 'empty metrics page'), snapshot: undefined };
+    if (parsed.stats.records === 0)
+      return { sample: toGap(node, tsMs, warnings[0] ?? 'empty metrics page'), snapshot: undefined };
     const sample = computeSample({ node: node.name, previous, current: parsed.families, tsMs });
     return { sample, snapshot: { tsMs, families: parsed.families } };
   } catch (error) {
-    const message = timeout.aborted && !context.signal.aborted
-      ? `${node.url}: no complete answer within ${context.timeoutMs} ms`
-      : toMessage(node.url, error);
+    const message =
+      timeout.aborted && !context.signal.aborted
+        ? `${node.url}: no complete answer within ${context.timeoutMs} ms`
+        : toMessage(node.url, error);
     return { sample: toGap(node, tsMs, message), snapshot: undefined };
   }
 }

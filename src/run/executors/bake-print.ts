@@ -13,7 +13,12 @@ export async function runBakePrint({ bakeFile, targets, env }: FetchBakePrintOpt
   const result = await execa('docker', args, { reject: false, env, extendEnv: true });
   if (result.failed || result.exitCode !== 0) {
     throw new RemoteCommandError(
-      { host: 'localhost', command: `docker ${args.join(' ')}`, exitCode: result.exitCode, stderrTail: String(result.stderr).slice(-800) },
+      {
+        host: 'localhost',
+        command: `docker ${args.join(' ')}`,
+        exitCode: result.exitCode,
+        stderrTail: String(result.stderr).slice(-800),
+      },
       { cause: result, hint: 'check the bake file, or pass --bake-json with a saved print' },
     );
   }

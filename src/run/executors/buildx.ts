@@ -27,7 +27,8 @@ export function buildBakeArgs(options: BakeArgsOptions): string[] {
   args.push('--builder', options.builder, '--metadata-file', options.metadataFile, '--progress=rawjson');
   if (options.noCache) args.push('--no-cache');
   if (options.clearCacheTo) args.push('--set', '*.cache-to=');
-  if (options.sccachePrefix !== undefined) args.push('--set', `*.args.SCCACHE_WEBDAV_KEY_PREFIX=${options.sccachePrefix}`);
+  if (options.sccachePrefix !== undefined)
+    args.push('--set', `*.args.SCCACHE_WEBDAV_KEY_PREFIX=${options.sccachePrefix}`);
   for (const value of options.overrides ?? []) args.push('--set', value);
   if (options.push) args.push('--push');
   args.push(options.target);
@@ -92,7 +93,10 @@ export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> 
   };
 }
 
-async function runDocker(args: string[], options: { timeoutMs: number; signal?: AbortSignal }): Promise<CommandOutcome> {
+async function runDocker(
+  args: string[],
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<CommandOutcome> {
   const result = await execa('docker', args, {
     reject: false,
     timeout: options.timeoutMs,
@@ -103,7 +107,13 @@ async function runDocker(args: string[], options: { timeoutMs: number; signal?: 
     ok: !result.failed && result.exitCode === 0,
     exitCode: result.exitCode ?? null,
     command: `docker ${args.join(' ')}`,
-    errorTail: (result.timedOut ? `timed out after ${options.timeoutMs} ms\n` : '') + String(result.stderr ?? '').trim().split('\n').slice(-6).join('\n'),
+    errorTail:
+      (result.timedOut ? `timed out after ${options.timeoutMs} ms\n` : '') +
+      String(result.stderr ?? '')
+        .trim()
+        .split('\n')
+        .slice(-6)
+        .join('\n'),
     stdout: String(result.stdout ?? ''),
   };
 }
@@ -147,12 +157,21 @@ export async function runHistoryTrace(options: FetchTraceOptions): Promise<Comma
   let last: CommandOutcome | undefined;
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     if (attempt > 0) await delay(retryDelayMs * attempt);
-    const inspect = await runDocker(['buildx', 'history', 'inspect', '--builder', builder, '--format', 'json', id], { timeoutMs: 30_000 });
+    const inspect = await runDocker(
+      ['buildx', 'history', 'inspect', '--builder', builder, '--format', 'json', id],
+      { timeoutMs: 30_000 },
+    );
     if (inspect.ok && isRunningRecord(inspect.stdout)) continue;
     last = await runDocker(['buildx', 'history', 'trace', '--builder', builder, id], { timeoutMs: 60_000 });
     if (last.ok && last.stdout.trim().startsWith('{')) return last;
   }
   return (
-    last ?? { ok: false, exitCode: null, command: `docker buildx history trace --builder ${builder} ${id}`, errorTail: 'the record was still running', stdout: '' }
+    last ?? {
+      ok: false,
+      exitCode: null,
+      command: `docker buildx history trace --builder ${builder} ${id}`,
+      errorTail: 'the record was still running',
+      stdout: '',
+    }
   );
 }

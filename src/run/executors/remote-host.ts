@@ -34,7 +34,13 @@ async function readKey(target: SshTarget): Promise<Buffer | undefined> {
     try {
       return await readFile(file);
     } catch (error) {
-      if (target.identity_file) throw new RemoteCommandError({ host: target.host, command: 'ssh', exitCode: undefined, stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}` });
+      if (target.identity_file)
+        throw new RemoteCommandError({
+          host: target.host,
+          command: 'ssh',
+          exitCode: undefined,
+          stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}`,
+        });
     }
   }
   return undefined;
@@ -46,11 +52,27 @@ function label(target: SshTarget): string {
 
 function execOnce(client: Client, host: string, command: string, timeoutMs: number): Promise<RemoteResult> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RemoteCommandError({ host, command, exitCode: undefined, stderrTail: `timed out after ${timeoutMs} ms` })), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new RemoteCommandError({
+            host,
+            command,
+            exitCode: undefined,
+            stderrTail: `timed out after ${timeoutMs} ms`,
+          }),
+        ),
+      timeoutMs,
+    );
     client.exec(command, (error, channel) => {
       if (error) {
         clearTimeout(timer);
-        reject(new RemoteCommandError({ host, command, exitCode: undefined, stderrTail: error.message }, { cause: error }));
+        reject(
+          new RemoteCommandError(
+            { host, command, exitCode: undefined, stderrTail: error.message },
+            { cause: error },
+          ),
+        );
         return;
       }
       const out: Buffer[] = [];
@@ -59,7 +81,11 @@ function execOnce(client: Client, host: string, command: string, timeoutMs: numb
       channel.stderr.on('data', (chunk: Buffer) => err.push(chunk));
       channel.on('close', (code: number | null) => {
         clearTimeout(timer);
-        resolve({ exitCode: code ?? null, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
+        resolve({
+          exitCode: code ?? null,
+          stdout: Buffer.concat(out),
+          stderr: Buffer.concat(err).toString('utf8'),
+        });
       });
     });
   });
@@ -80,13 +106,21 @@ export const connectRemoteHost: ConnectRemoteHost = async (target, { timeoutMs =
   const name = label(target);
   await new Promise<void>((resolve, reject) => {
     client.once('ready', () => resolve());
-    client.once('error', (error) => reject(new RemoteCommandError({ host: name, command: 'ssh (connect)', exitCode: undefined, stderrTail: error.message }, { cause: error })));
+    client.once('error', (error) =>
+      reject(
+        new RemoteCommandError(
+          { host: name, command: 'ssh (connect)', exitCode: undefined, stderrTail: error.message },
+          { cause: error },
+        ),
+      ),
+    );
     client.connect(config);
   });
   client.on('error', () => undefined);
   return {
     label: name,
-    run: (command, { timeoutMs: commandTimeoutMs = 60_000 } = {}) => execOnce(client, name, command, commandTimeoutMs),
+    run: (command, { timeoutMs: commandTimeoutMs = 60_000 } = {}) =>
+      execOnce(client, name, command, commandTimeoutMs),
     close: () => client.end(),
   };
 };

@@ -7,7 +7,14 @@ import { readFleetState, type FleetState } from '../fleet-state.js';
 import { toBakeDefinition, type BakeDefinition } from './bake-definition.js';
 import type { BakeJob } from './bake-job.js';
 import { CliError, type CommandIo } from './cli-error.js';
-import { buildxPersistentFlags, getArray, getBool, getString, parseFlags, type FlagSpec } from './parse-flags.js';
+import {
+  buildxPersistentFlags,
+  getArray,
+  getBool,
+  getString,
+  parseFlags,
+  type FlagSpec,
+} from './parse-flags.js';
 import { progressModes, type ProgressMode } from './progress.js';
 import { renderBakePrint, resolveBake } from './resolve-bake.js';
 
@@ -32,21 +39,34 @@ export const bakeFlags: readonly FlagSpec[] = [
 ];
 
 function readDefinition(files: readonly string[], state: FleetState, cwd: string): BakeDefinition {
-  const paths = files.length > 0 ? files.map((f) => path.resolve(cwd, f)) : [existsSync(path.join(cwd, 'docker-bake.json')) ? path.join(cwd, 'docker-bake.json') : state.bakeDefinitionPath];
+  const paths =
+    files.length > 0
+      ? files.map((f) => path.resolve(cwd, f))
+      : [
+          existsSync(path.join(cwd, 'docker-bake.json'))
+            ? path.join(cwd, 'docker-bake.json')
+            : state.bakeDefinitionPath,
+        ];
   const merged: BakeDefinition = { group: {}, target: {} };
   for (const file of paths) {
-    if (!file.endsWith('.json')) throw new CliError(`${file}: the rocm-perf fleet double reads JSON bake files only (the \`bake --print\` form)`);
-    if (!existsSync(file)) throw new CliError(`failed to read ${file}: open ${file}: no such file or directory`);
+    if (!file.endsWith('.json'))
+      throw new CliError(
+        `${file}: the rocm-perf fleet double reads JSON bake files only (the \`bake --print\` form)`,
+      );
+    if (!existsSync(file))
+      throw new CliError(`failed to read ${file}: open ${file}: no such file or directory`);
     const definition = toBakeDefinition(JSON.parse(readFileSync(file, 'utf8')), file);
     Object.assign(merged.group, definition.group);
-    for (const [name, target] of Object.entries(definition.target)) merged.target[name] = { ...merged.target[name], ...target };
+    for (const [name, target] of Object.entries(definition.target))
+      merged.target[name] = { ...merged.target[name], ...target };
   }
   return merged;
 }
 
 function toProgress(value: string | undefined): ProgressMode {
   const mode = value ?? 'auto';
-  if (!(progressModes as readonly string[]).includes(mode)) throw new CliError(`invalid progress mode "${mode}"`);
+  if (!(progressModes as readonly string[]).includes(mode))
+    throw new CliError(`invalid progress mode "${mode}"`);
   return mode as ProgressMode;
 }
 
@@ -59,7 +79,16 @@ export function resolveBuilder(flag: string | undefined, state: FleetState): str
 function runWorker(state: FleetState, builder: string, jobPath: string): Promise<number> {
   const netns = state.builders[builder]!.netns;
   const entry = process.argv[1]!;
-  const args = ['netns', 'exec', netns, process.execPath, ...process.execArgv, entry, '__fleet-bake-worker', jobPath];
+  const args = [
+    'netns',
+    'exec',
+    netns,
+    process.execPath,
+    ...process.execArgv,
+    entry,
+    '__fleet-bake-worker',
+    jobPath,
+  ];
   const child = spawn('ip', args, { stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
@@ -69,9 +98,11 @@ function runWorker(state: FleetState, builder: string, jobPath: string): Promise
 
 export async function runBakeCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const flags = parseFlags(argv, bakeFlags);
-  if (getBool(flags, 'help')) return io.out('Usage:  docker buildx bake [OPTIONS] [TARGET...]\n'), 0;
-  if (getBool(flags, 'print') && getString(flags, 'list') !== undefined) throw new CliError('--print and --list are mutually exclusive');
-  if (getString(flags, 'list') !== undefined) throw new CliError('--list is a real buildx flag the rocm-perf fleet double does not implement');
+  if (getBool(flags, 'help')) return (io.out('Usage:  docker buildx bake [OPTIONS] [TARGET...]\n'), 0);
+  if (getBool(flags, 'print') && getString(flags, 'list') !== undefined)
+    throw new CliError('--print and --list are mutually exclusive');
+  if (getString(flags, 'list') !== undefined)
+    throw new CliError('--list is a real buildx flag the rocm-perf fleet double does not implement');
   const progress = toProgress(getString(flags, 'progress'));
   const state = readFleetState(io.statePath());
   const resolved = resolveBake({
@@ -81,7 +112,7 @@ export async function runBakeCommand(argv: readonly string[], io: CommandIo): Pr
     push: getBool(flags, 'push'),
     noCache: getBool(flags, 'no-cache'),
   });
-  if (getBool(flags, 'print')) return io.out(`${renderBakePrint(resolved)}\n`), 0;
+  if (getBool(flags, 'print')) return (io.out(`${renderBakePrint(resolved)}\n`), 0);
   const builder = resolveBuilder(getString(flags, 'builder'), state);
   const metadataFile = getString(flags, 'metadata-file');
   const job: BakeJob = {

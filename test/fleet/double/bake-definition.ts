@@ -4,7 +4,9 @@ import * as z from 'zod/mini';
 
 export type Attrs = Record<string, string>;
 
-const Composable = z.optional(z.array(z.union([z.string(), z.record(z.string(), z.union([z.string(), z.boolean(), z.number()]))])));
+const Composable = z.optional(
+  z.array(z.union([z.string(), z.record(z.string(), z.union([z.string(), z.boolean(), z.number()]))])),
+);
 const StringMap = z.optional(z.record(z.string(), z.nullable(z.string())));
 
 export const RawBakeTargetSchema = z.looseObject({
@@ -38,7 +40,12 @@ export const RawBakeTargetSchema = z.looseObject({
 });
 
 export const RawBakeDefinitionSchema = z.looseObject({
-  group: z.optional(z.record(z.string(), z.looseObject({ description: z.optional(z.string()), targets: z._default(z.array(z.string()), []) }))),
+  group: z.optional(
+    z.record(
+      z.string(),
+      z.looseObject({ description: z.optional(z.string()), targets: z._default(z.array(z.string()), []) }),
+    ),
+  ),
   target: z._default(z.record(z.string(), RawBakeTargetSchema), {}),
 });
 
@@ -79,9 +86,33 @@ export interface BakeDefinition {
 
 /** Key order of Go's `bake.Target` struct, which `--print` follows. */
 export const targetKeyOrder: readonly (keyof BakeTarget)[] = [
-  'description', 'inherits', 'annotations', 'attest', 'context', 'contexts', 'dockerfile', 'dockerfile-inline', 'args',
-  'labels', 'tags', 'cache-from', 'cache-to', 'target', 'secret', 'ssh', 'platforms', 'output', 'pull', 'no-cache',
-  'network', 'no-cache-filter', 'shm-size', 'ulimits', 'call', 'entitlements', 'extra-hosts',
+  'description',
+  'inherits',
+  'annotations',
+  'attest',
+  'context',
+  'contexts',
+  'dockerfile',
+  'dockerfile-inline',
+  'args',
+  'labels',
+  'tags',
+  'cache-from',
+  'cache-to',
+  'target',
+  'secret',
+  'ssh',
+  'platforms',
+  'output',
+  'pull',
+  'no-cache',
+  'network',
+  'no-cache-filter',
+  'shm-size',
+  'ulimits',
+  'call',
+  'entitlements',
+  'extra-hosts',
 ];
 
 export const composableKeys = ['attest', 'cache-from', 'cache-to', 'secret', 'ssh', 'output'] as const;
@@ -111,7 +142,9 @@ function toAttrs(key: ComposableKey, entry: string | Record<string, string | boo
 export function toBakeDefinition(raw: unknown, source: string): BakeDefinition {
   const parsed = RawBakeDefinitionSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`${source}: not a bake definition: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `${source}: not a bake definition: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const target: Record<string, BakeTarget> = {};
   for (const [name, rawTarget] of Object.entries(parsed.data.target)) {
@@ -124,7 +157,10 @@ export function toBakeDefinition(raw: unknown, source: string): BakeDefinition {
   }
   const group: BakeDefinition['group'] = {};
   for (const [name, g] of Object.entries(parsed.data.group ?? {})) {
-    group[name] = g.description === undefined ? { targets: g.targets } : { description: g.description, targets: g.targets };
+    group[name] =
+      g.description === undefined
+        ? { targets: g.targets }
+        : { description: g.description, targets: g.targets };
   }
   return { group, target };
 }

@@ -15,4 +15,6 @@ export const BakeJobSchema = z.strictObject({
   command: z.string(),
 });
 
-export type BakeJob = Omit<z.output<typeof BakeJobSchema>, 'targets'> & { targets: Record<string, BakeTarget> };
+export type BakeJob = Omit<z.output<typeof BakeJobSchema>, 'targets'> & {
+  targets: Record<string, BakeTarget>;
+};

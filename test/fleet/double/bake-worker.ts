@@ -16,16 +16,27 @@ function readJob(jobPath: string): BakeJob {
   return { ...parsed, targets: parsed.targets };
 }
 
-function scheduleTargets(job: BakeJob, build: (name: string) => Promise<TargetOutcome>): Promise<TargetOutcome[]> {
+function scheduleTargets(
+  job: BakeJob,
+  build: (name: string) => Promise<TargetOutcome>,
+): Promise<TargetOutcome[]> {
   const started = new Map<string, Promise<TargetOutcome>>();
   const start = (name: string): Promise<TargetOutcome> => {
     const existing = started.get(name);
     if (existing) return existing;
     const target = job.targets[name]!;
-    const deps = toLinkedTargets({ target } as Parameters<typeof toLinkedTargets>[0]).filter((dep) => dep in job.targets);
+    const deps = toLinkedTargets({ target } as Parameters<typeof toLinkedTargets>[0]).filter(
+      (dep) => dep in job.targets,
+    );
     const promise = Promise.all(deps.map(start)).then((outcomes) => {
       const failed = outcomes.find((o) => o.error !== undefined);
-      if (failed) return { name, record: failed.record, metadata: {}, error: `canceled: dependency ${failed.name} failed` };
+      if (failed)
+        return {
+          name,
+          record: failed.record,
+          metadata: {},
+          error: `canceled: dependency ${failed.name} failed`,
+        };
       return build(name);
     });
     started.set(name, promise);
@@ -40,7 +51,11 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
   const builderState = state.builders[job.builder]!;
   const recorder = createTraceRecorder();
   const names = Object.keys(job.targets);
-  const bakeSpan = recorder.startSpan({ name: `bake ${job.requested.join(' ')}`, service: 'buildx', attrs: { command: job.command } });
+  const bakeSpan = recorder.startSpan({
+    name: `bake ${job.requested.join(' ')}`,
+    service: 'buildx',
+    attrs: { command: job.command },
+  });
   recorder.startSpan({ name: 'load buildkit capabilities', parent: bakeSpan, service: 'buildx' }).end();
   const burner = createCpuBurner(state.cpuDutyCycle);
   const numbers = new Map<string, number>();
@@ -58,13 +73,21 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
   };
   const outcomes = await scheduleTargets(job, (name) => {
     const endpoint = job.targets[name]!.args?.SCCACHE_WEBDAV_ENDPOINT;
-    const prefixed = names.length > 1 ? createProgressWriter({ mode: job.progress, write, prefix: name, numbers }) : env.progress;
-    return buildTarget({ ...env, progress: prefixed, sccacheEndpoint: endpoint ?? env.sccacheEndpoint }, name, job.targets[name]!);
+    const prefixed =
+      names.length > 1
+        ? createProgressWriter({ mode: job.progress, write, prefix: name, numbers })
+        : env.progress;
+    return buildTarget(
+      { ...env, progress: prefixed, sccacheEndpoint: endpoint ?? env.sccacheEndpoint },
+      name,
+      job.targets[name]!,
+    );
   });
   await burner.close();
   bakeSpan.end();
   const traceBlob = renderSpanStream(recorder.toStubs());
-  for (const outcome of outcomes) if (!outcome.error?.startsWith('canceled')) writeHistoryRecord(state.stateDir, outcome.record, traceBlob);
+  for (const outcome of outcomes)
+    if (!outcome.error?.startsWith('canceled')) writeHistoryRecord(state.stateDir, outcome.record, traceBlob);
   const failures = outcomes.filter((o) => o.error !== undefined);
   for (const failure of failures) process.stderr.write(`ERROR: target ${failure.name}: ${failure.error}\n`);
   if (failures.length > 0) return 1;
@@ -73,9 +96,10 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
 }
 
 function writeMetadataFile(filePath: string, outcomes: readonly TargetOutcome[]): void {
-  const body = Object.fromEntries([...outcomes].sort((a, b) => a.name.localeCompare(b.name)).map((o) => [o.name, o.metadata]));
+  const body = Object.fromEntries(
+    [...outcomes].sort((a, b) => a.name.localeCompare(b.name)).map((o) => [o.name, o.metadata]),
+  );
   const temp = `${filePath}.tmp-${process.pid}`;
   writeFileSync(temp, `${JSON.stringify(body, null, 2)}\n`);
   renameSync(temp, filePath);
 }
-

@@ -77,4 +77,5 @@ export const defaultTargetCost: TargetState = {
   sccacheEntryBytes: 4096,
 };
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

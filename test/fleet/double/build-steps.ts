@@ -21,24 +21,43 @@ export function toLinkedTargets(run: TargetRun): string[] {
 /** `[internal] load …` vertexes; resolving each docker-image context fails the build when the registry lacks it. */
 export async function runInternalSteps(env: BuildEnv, run: TargetRun): Promise<void> {
   const dockerfile = run.target.dockerfile ?? 'Dockerfile';
-  await runVertex(env, run, { name: `[internal] load build definition from ${dockerfile.split('/').at(-1)}`, work: () => sleep(15) });
+  await runVertex(env, run, {
+    name: `[internal] load build definition from ${dockerfile.split('/').at(-1)}`,
+    work: () => sleep(15),
+  });
   for (const [, ref] of toDockerImageContexts(run)) {
     await runVertex(env, run, {
       name: `[internal] load metadata for ${ref}`,
       work: async (span) => {
-        const manifest = await fetchManifest(ref, { userAgent: env.userAgent, trace: { recorder: env.recorder, parent: span } });
+        const manifest = await fetchManifest(ref, {
+          userAgent: env.userAgent,
+          trace: { recorder: env.recorder, parent: span },
+        });
         if (!manifest) throw new Error(`failed to solve: ${ref}: not found`);
         run.materials.push({ uri: `pkg:docker/${ref}?platform=linux%2Famd64`, digest: manifest.digest });
       },
     });
   }
   await runVertex(env, run, { name: '[internal] load .dockerignore', work: () => sleep(5) });
-  await runVertex(env, run, { name: '[internal] load build context', cacheRequest: true, work: () => sleep(25) });
+  await runVertex(env, run, {
+    name: '[internal] load build context',
+    cacheRequest: true,
+    work: () => sleep(25),
+  });
 }
 
-function toStepNames(run: TargetRun): { from: string; copies: string[]; compile: string; pack: string; count: number } {
+function toStepNames(run: TargetRun): {
+  from: string;
+  copies: string[];
+  compile: string;
+  pack: string;
+  count: number;
+} {
   const base = toDockerImageContexts(run)[0]?.[1] ?? 'scratch';
-  const copies = [...toLinkedTargets(run).map((name) => `COPY --from=${name} /wheels /deps/${name}`), 'COPY . /src'];
+  const copies = [
+    ...toLinkedTargets(run).map((name) => `COPY --from=${name} /wheels /deps/${name}`),
+    'COPY . /src',
+  ];
   const count = 3 + copies.length;
   const width = String(count).length;
   const label = (i: number) => `[stage-0 ${String(i).padStart(width, ' ')}/${count}]`;
@@ -83,8 +102,14 @@ export async function runStageSteps(env: BuildEnv, run: TargetRun, cached: boole
   const names = toStepNames(run);
   const buildMs = (run.cost.buildSeconds * 1000) / (env.state.builders[env.builder]?.speed ?? 1);
   const started = performance.now();
-  await runVertex(env, run, { name: names.from, cached, cacheRequest: true, work: () => sleep(cached ? 5 : 30) });
-  for (const copy of names.copies) await runVertex(env, run, { name: copy, cached, work: () => sleep(cached ? 5 : buildMs * 0.01) });
+  await runVertex(env, run, {
+    name: names.from,
+    cached,
+    cacheRequest: true,
+    work: () => sleep(cached ? 5 : 30),
+  });
+  for (const copy of names.copies)
+    await runVertex(env, run, { name: copy, cached, work: () => sleep(cached ? 5 : buildMs * 0.01) });
   await runVertex(env, run, {
     name: names.compile,
     cached,

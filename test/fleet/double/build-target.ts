@@ -1,6 +1,12 @@
 // One target's solve: Control/Solve spans, internal loads, the layer-cache decision, the stage steps, image
 // export/push, cache export; then its history record and metadata entry.
-import { defaultTargetCost, createSolveId, toUnionMs, type BuildEnv, type TargetRun } from './build-context.js';
+import {
+  defaultTargetCost,
+  createSolveId,
+  toUnionMs,
+  type BuildEnv,
+  type TargetRun,
+} from './build-context.js';
 import { runInternalSteps, runStageSteps } from './build-steps.js';
 import { exportCache, exportImage, fetchLayerCache, type ImageResult } from './export-results.js';
 import { SpanKind } from './spans.js';
@@ -22,7 +28,13 @@ function startRun(env: BuildEnv, name: string, target: BakeTarget): TargetRun {
     service: 'buildx',
     attrs: { 'rpc.system': 'grpc', 'rpc.service': 'moby.buildkit.v1.Control', 'rpc.method': 'Solve' },
   });
-  const server = env.recorder.startSpan({ name: 'moby.buildkit.v1.Control/Solve', parent: client, kind: SpanKind.server, service: 'buildkitd', attrs: { 'rpc.system': 'grpc', 'rpc.service': 'moby.buildkit.v1.Control', 'rpc.method': 'Solve' } });
+  const server = env.recorder.startSpan({
+    name: 'moby.buildkit.v1.Control/Solve',
+    parent: client,
+    kind: SpanKind.server,
+    service: 'buildkitd',
+    attrs: { 'rpc.system': 'grpc', 'rpc.service': 'moby.buildkit.v1.Control', 'rpc.method': 'Solve' },
+  });
   const endBoth = server.end;
   server.end = (options) => {
     endBoth(options);
@@ -37,12 +49,22 @@ function startRun(env: BuildEnv, name: string, target: BakeTarget): TargetRun {
     solveSpan: server,
     steps: { total: 0, completed: 0, cached: 0 },
     materials: [],
-    truth: { sccache: { requests: 0, hits: 0, misses: 0, writes: 0 }, imageUploadedBytes: 0, cacheUploadedBytes: 0, buildStepsMs: 0, layerCacheHit: false, uploadSpansMs: [], uploadSeconds: 0 },
+    truth: {
+      sccache: { requests: 0, hits: 0, misses: 0, writes: 0 },
+      imageUploadedBytes: 0,
+      cacheUploadedBytes: 0,
+      buildStepsMs: 0,
+      layerCacheHit: false,
+      uploadSpansMs: [],
+      uploadSeconds: 0,
+    },
   };
 }
 
 function toStringMap(map: Record<string, string | null> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(map ?? {}).filter((entry): entry is [string, string] => entry[1] !== null));
+  return Object.fromEntries(
+    Object.entries(map ?? {}).filter((entry): entry is [string, string] => entry[1] !== null),
+  );
 }
 
 function toRecord(env: BuildEnv, run: TargetRun, error: string | undefined): HistoryRecord {
@@ -75,14 +97,26 @@ function toMetadata(env: BuildEnv, run: TargetRun, image: ImageResult | undefine
   const metadata: Record<string, unknown> = {
     'buildx.build.provenance': {
       buildType: 'https://mobyproject.org/buildkit@v1',
-      materials: run.materials.map((m) => ({ uri: m.uri, digest: { sha256: m.digest.replace(/^sha256:/, '') } })),
-      invocation: { configSource: { entryPoint: run.target.dockerfile ?? 'Dockerfile' }, parameters: { frontend: 'dockerfile.v0' }, environment: { platform: 'linux/amd64' } },
+      materials: run.materials.map((m) => ({
+        uri: m.uri,
+        digest: { sha256: m.digest.replace(/^sha256:/, '') },
+      })),
+      invocation: {
+        configSource: { entryPoint: run.target.dockerfile ?? 'Dockerfile' },
+        parameters: { frontend: 'dockerfile.v0' },
+        environment: { platform: 'linux/amd64' },
+      },
     },
     'buildx.build.ref': `${env.builder}/${env.node}/${run.id}`,
   };
   if (image) {
     metadata['containerimage.config.digest'] = image.configDigest;
-    metadata['containerimage.descriptor'] = { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: image.digest, size: image.size, annotations: { 'config.digest': image.configDigest } };
+    metadata['containerimage.descriptor'] = {
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      digest: image.digest,
+      size: image.size,
+      annotations: { 'config.digest': image.configDigest },
+    };
     metadata['containerimage.digest'] = image.digest;
     metadata['image.name'] = image.names.join(',');
   }

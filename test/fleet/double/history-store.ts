@@ -66,7 +66,11 @@ export function readHistoryRecords(stateDir: string, builder: string): HistoryRe
 }
 
 /** Finds a record by bare id or `^N` (N-th most recent, 1-based); undefined when there is none. */
-export function findHistoryRecord(stateDir: string, builder: string, ref: string | undefined): HistoryRecord | undefined {
+export function findHistoryRecord(
+  stateDir: string,
+  builder: string,
+  ref: string | undefined,
+): HistoryRecord | undefined {
   const records = readHistoryRecords(stateDir, builder);
   if (ref === undefined) return records[0];
   const nth = /^\^(\d+)$/.exec(ref);
@@ -128,5 +132,7 @@ export function toInspectPretty(record: HistoryRecord): string {
     `Build Steps:    ${record.numCompletedSteps}/${record.numTotalSteps} (${Math.round((100 * record.numCachedSteps) / Math.max(1, record.numTotalSteps))}% cached)`,
     record.error ? `Error:          ${record.error}` : '',
     '',
-  ].filter((line, i, all) => line !== '' || all[i - 1] !== '').join('\n');
+  ]
+    .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+    .join('\n');
 }

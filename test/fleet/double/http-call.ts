@@ -26,7 +26,13 @@ export interface HttpCallResult {
 function startSpans(options: HttpCallOptions, url: URL, headers: Record<string, string>) {
   if (!options.trace) return undefined;
   const { recorder, parent } = options.trace;
-  const outer = recorder.startSpan({ name: 'remotes.docker.resolver.HTTPRequest', parent, kind: SpanKind.client, service: 'buildkitd', scope: 'github.com/containerd/containerd/tracing' });
+  const outer = recorder.startSpan({
+    name: 'remotes.docker.resolver.HTTPRequest',
+    parent,
+    kind: SpanKind.client,
+    service: 'buildkitd',
+    scope: 'github.com/containerd/containerd/tracing',
+  });
   const attrs: Attrs = {
     'http.request.method': options.method,
     'url.full': url.href,
@@ -34,35 +40,62 @@ function startSpans(options: HttpCallOptions, url: URL, headers: Record<string, 
     'server.port': Number(url.port || 80),
     'network.protocol.version': '1.1',
   };
-  for (const [name, value] of Object.entries(headers)) attrs[`http.request.header.${name.toLowerCase()}`] = value;
-  const inner = recorder.startSpan({ name: `HTTP ${options.method}`, parent: outer, kind: SpanKind.client, service: 'buildkitd', scope: 'go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp', attrs });
+  for (const [name, value] of Object.entries(headers))
+    attrs[`http.request.header.${name.toLowerCase()}`] = value;
+  const inner = recorder.startSpan({
+    name: `HTTP ${options.method}`,
+    parent: outer,
+    kind: SpanKind.client,
+    service: 'buildkitd',
+    scope: 'go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp',
+    attrs,
+  });
   inner.addEvent('http.getconn.start');
   return { outer, inner };
 }
 
 export function httpCall(options: HttpCallOptions): Promise<HttpCallResult> {
   const url = new URL(options.url);
-  const headers: Record<string, string> = { host: url.host, 'user-agent': options.userAgent, ...options.headers };
-  if (options.body !== undefined || ['PUT', 'POST', 'PATCH'].includes(options.method)) headers['content-length'] = String(options.body?.length ?? 0);
+  const headers: Record<string, string> = {
+    host: url.host,
+    'user-agent': options.userAgent,
+    ...options.headers,
+  };
+  if (options.body !== undefined || ['PUT', 'POST', 'PATCH'].includes(options.method))
+    headers['content-length'] = String(options.body?.length ?? 0);
   const spans = startSpans(options, url, headers);
   if (spans) headers.traceparent = `00-${options.trace!.recorder.traceId}-${spans.inner.spanId}-01`;
   const startMs = nowMs();
   return new Promise((resolve, reject) => {
-    const req = request({ method: options.method, host: url.hostname, port: url.port || 80, path: `${url.pathname}${url.search}`, headers, agent }, (res) => {
-      spans?.inner.addEvent('http.receive.start');
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.once('end', () => {
-        const endMs = nowMs();
-        const status = res.statusCode ?? 0;
-        spans?.inner.addEvent('http.receive.done', endMs);
-        const error = status >= 400 ? `HTTP ${status}` : undefined;
-        spans?.inner.end({ attrs: { 'http.response.status_code': status }, atMs: endMs, ...(error ? { error } : {}) });
-        spans?.outer.end({ atMs: endMs, ...(error ? { error } : {}) });
-        resolve({ status, headers: res.headers, body: Buffer.concat(chunks), startMs, endMs });
-      });
-      res.once('error', reject);
-    });
+    const req = request(
+      {
+        method: options.method,
+        host: url.hostname,
+        port: url.port || 80,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        agent,
+      },
+      (res) => {
+        spans?.inner.addEvent('http.receive.start');
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('end', () => {
+          const endMs = nowMs();
+          const status = res.statusCode ?? 0;
+          spans?.inner.addEvent('http.receive.done', endMs);
+          const error = status >= 400 ? `HTTP ${status}` : undefined;
+          spans?.inner.end({
+            attrs: { 'http.response.status_code': status },
+            atMs: endMs,
+            ...(error ? { error } : {}),
+          });
+          spans?.outer.end({ atMs: endMs, ...(error ? { error } : {}) });
+          resolve({ status, headers: res.headers, body: Buffer.concat(chunks), startMs, endMs });
+        });
+        res.once('error', reject);
+      },
+    );
     req.once('socket', () => {
       spans?.inner.addEvent('http.getconn.done');
       spans?.inner.addEvent('http.send.start');

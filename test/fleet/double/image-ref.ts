@@ -27,7 +27,11 @@ export function parseImageRef(text: string): ImageRef {
   return { host, repository: rest, reference };
 }
 
-export function toRegistryUrl(ref: ImageRef, kind: 'manifests' | 'blobs' | 'uploads', reference?: string): string {
+export function toRegistryUrl(
+  ref: ImageRef,
+  kind: 'manifests' | 'blobs' | 'uploads',
+  reference?: string,
+): string {
   const base = `http://${ref.host}/v2/${ref.repository}`;
   if (kind === 'uploads') return `${base}/blobs/uploads/`;
   return `${base}/${kind}/${reference ?? ref.reference}`;

@@ -9,14 +9,30 @@ import { runHistoryCommand } from './history-command.js';
 import { runInspectCommand } from './inspect-command.js';
 import { FlagError } from './parse-flags.js';
 
-const missingBuildxCommands = new Set(['build', 'create', 'rm', 'ls', 'use', 'stop', 'prune', 'du', 'imagetools', 'dial-stdio', 'debug', 'policy']);
+const missingBuildxCommands = new Set([
+  'build',
+  'create',
+  'rm',
+  'ls',
+  'use',
+  'stop',
+  'prune',
+  'du',
+  'imagetools',
+  'dial-stdio',
+  'debug',
+  'policy',
+]);
 
 const io: CommandIo = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   statePath: () => {
     const value = process.env[fleetStateEnvVar];
-    if (!value) throw new CliError(`${fleetStateEnvVar} is not set: this \`docker\` is the rocm-perf fleet double; start the box with \`npm run fleet:up\` and export what it prints`);
+    if (!value)
+      throw new CliError(
+        `${fleetStateEnvVar} is not set: this \`docker\` is the rocm-perf fleet double; start the box with \`npm run fleet:up\` and export what it prints`,
+      );
     return value;
   },
   isStdoutTty: process.stdout.isTTY === true,
@@ -40,7 +56,10 @@ async function runBuildx(argv: readonly string[]): Promise<number> {
       io.out('Usage:  docker buildx [OPTIONS] COMMAND\n');
       return 0;
     default:
-      if (missingBuildxCommands.has(sub)) throw new CliError(`buildx ${sub} is a real buildx command the rocm-perf fleet double does not implement`);
+      if (missingBuildxCommands.has(sub))
+        throw new CliError(
+          `buildx ${sub} is a real buildx command the rocm-perf fleet double does not implement`,
+        );
       throw new FlagError(`unknown command: docker buildx ${sub}`);
   }
 }
@@ -49,7 +68,9 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === '__fleet-bake-worker') return runBakeWorker(argv[1] ?? '');
   if (argv[0] === 'buildx') return runBuildx(argv.slice(1));
   if (argv[0]?.startsWith('-')) throw new FlagError(`unknown flag: ${argv[0].split('=')[0]}`);
-  throw new CliError(`docker: '${argv[0] ?? ''}' is not a docker command (this is the rocm-perf fleet double: only \`docker buildx\` exists)`);
+  throw new CliError(
+    `docker: '${argv[0] ?? ''}' is not a docker command (this is the rocm-perf fleet double: only \`docker buildx\` exists)`,
+  );
 }
 
 function commandPath(argv: readonly string[]): string {

@@ -24,14 +24,24 @@ function findSpec(specs: readonly FlagSpec[], name: string): FlagSpec | undefine
 }
 
 function setValue(parsed: ParsedFlags, spec: FlagSpec, value: string): void {
-  if (spec.kind === 'bool' && !['true', 'false', '1', '0', 't', 'f', 'TRUE', 'FALSE', 'True', 'False'].includes(value)) {
-    throw new FlagError(`invalid argument "${value}" for "--${spec.name}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`);
+  if (
+    spec.kind === 'bool' &&
+    !['true', 'false', '1', '0', 't', 'f', 'TRUE', 'FALSE', 'True', 'False'].includes(value)
+  ) {
+    throw new FlagError(
+      `invalid argument "${value}" for "--${spec.name}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`,
+    );
   }
   const previous = spec.kind === 'stringArray' ? (parsed.values.get(spec.name) ?? []) : [];
   parsed.values.set(spec.name, [...previous, value]);
 }
 
-function parseLong(parsed: ParsedFlags, specs: readonly FlagSpec[], argv: readonly string[], i: number): number {
+function parseLong(
+  parsed: ParsedFlags,
+  specs: readonly FlagSpec[],
+  argv: readonly string[],
+  i: number,
+): number {
   const body = argv[i]!.slice(2);
   const eq = body.indexOf('=');
   const name = eq === -1 ? body : body.slice(0, eq);
@@ -50,7 +60,12 @@ function parseLong(parsed: ParsedFlags, specs: readonly FlagSpec[], argv: readon
   return i + 1;
 }
 
-function parseShort(parsed: ParsedFlags, specs: readonly FlagSpec[], argv: readonly string[], i: number): number {
+function parseShort(
+  parsed: ParsedFlags,
+  specs: readonly FlagSpec[],
+  argv: readonly string[],
+  i: number,
+): number {
   const arg = argv[i]!;
   let j = 1;
   while (j < arg.length) {
@@ -92,7 +107,9 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
   }
   for (const spec of specs) {
     if (spec.unimplemented && parsed.values.has(spec.name)) {
-      throw new UnimplementedFlagError(`--${spec.name} is a real buildx flag the rocm-perf fleet double does not implement`);
+      throw new UnimplementedFlagError(
+        `--${spec.name} is a real buildx flag the rocm-perf fleet double does not implement`,
+      );
     }
   }
   return parsed;

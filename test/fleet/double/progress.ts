@@ -17,13 +17,25 @@ export interface Vertex {
 
 export interface ProgressWriter {
   vertex: (vertex: Vertex) => void;
-  status: (options: { vertex: string; id: string; startedMs: number; completedMs?: number; total?: number; current?: number }) => void;
+  status: (options: {
+    vertex: string;
+    id: string;
+    startedMs: number;
+    completedMs?: number;
+    total?: number;
+    current?: number;
+  }) => void;
   log: (options: { vertex: string; text: string }) => void;
 }
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : toGoRfc3339Nano(ms));
 
-export function createProgressWriter(options: { mode: ProgressMode; write: (line: string) => void; prefix?: string | undefined; numbers?: Map<string, number> }): ProgressWriter {
+export function createProgressWriter(options: {
+  mode: ProgressMode;
+  write: (line: string) => void;
+  prefix?: string | undefined;
+  numbers?: Map<string, number>;
+}): ProgressWriter {
   const { mode, write } = options;
   const label = (name: string) => {
     if (!options.prefix) return name;
@@ -36,12 +48,56 @@ export function createProgressWriter(options: { mode: ProgressMode; write: (line
   };
   if (mode === 'rawjson') {
     return {
-      vertex: (v) => write(JSON.stringify({ vertexes: [{ digest: v.digest, inputs: v.inputs, name: label(v.name), started: iso(v.startedMs), completed: iso(v.completedMs), cached: v.cached || undefined, error: v.error }] })),
-      status: (s) => write(JSON.stringify({ statuses: [{ id: s.id, vertex: s.vertex, name: s.id, total: s.total, current: s.current ?? 0, timestamp: iso(s.completedMs ?? s.startedMs), started: iso(s.startedMs), completed: iso(s.completedMs) }] })),
-      log: (l) => write(JSON.stringify({ logs: [{ vertex: l.vertex, stream: 1, data: Buffer.from(l.text).toString('base64'), timestamp: iso(Date.now()) }] })),
+      vertex: (v) =>
+        write(
+          JSON.stringify({
+            vertexes: [
+              {
+                digest: v.digest,
+                inputs: v.inputs,
+                name: label(v.name),
+                started: iso(v.startedMs),
+                completed: iso(v.completedMs),
+                cached: v.cached || undefined,
+                error: v.error,
+              },
+            ],
+          }),
+        ),
+      status: (s) =>
+        write(
+          JSON.stringify({
+            statuses: [
+              {
+                id: s.id,
+                vertex: s.vertex,
+                name: s.id,
+                total: s.total,
+                current: s.current ?? 0,
+                timestamp: iso(s.completedMs ?? s.startedMs),
+                started: iso(s.startedMs),
+                completed: iso(s.completedMs),
+              },
+            ],
+          }),
+        ),
+      log: (l) =>
+        write(
+          JSON.stringify({
+            logs: [
+              {
+                vertex: l.vertex,
+                stream: 1,
+                data: Buffer.from(l.text).toString('base64'),
+                timestamp: iso(Date.now()),
+              },
+            ],
+          }),
+        ),
     };
   }
-  if (mode === 'quiet' || mode === 'none') return { vertex: () => undefined, status: () => undefined, log: () => undefined };
+  if (mode === 'quiet' || mode === 'none')
+    return { vertex: () => undefined, status: () => undefined, log: () => undefined };
   return {
     vertex: (v) => {
       const n = numberOf(v.digest);
@@ -51,7 +107,8 @@ export function createProgressWriter(options: { mode: ProgressMode; write: (line
       else write(`#${n} DONE ${(((v.completedMs ?? 0) - (v.startedMs ?? 0)) / 1000).toFixed(1)}s`);
     },
     status: (s) => {
-      if (s.completedMs !== undefined) write(`#${numberOf(s.vertex)} ${s.id} ${((s.completedMs - s.startedMs) / 1000).toFixed(1)}s done`);
+      if (s.completedMs !== undefined)
+        write(`#${numberOf(s.vertex)} ${s.id} ${((s.completedMs - s.startedMs) / 1000).toFixed(1)}s done`);
     },
     log: (l) => write(`#${numberOf(l.vertex)} ${l.text.trimEnd()}`),
   };

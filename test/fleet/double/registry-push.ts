@@ -27,13 +27,17 @@ export interface PushContext {
   uploads?: [number, number][] | undefined;
 }
 
-const recordUpload = (context: PushContext, result: HttpCallResult) => context.uploads?.push([result.startMs, result.endMs]);
+const recordUpload = (context: PushContext, result: HttpCallResult) =>
+  context.uploads?.push([result.startMs, result.endMs]);
 
-export const toDigest = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+export const toDigest = (bytes: Buffer): string =>
+  `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 function expectStatus(result: HttpCallResult, ok: readonly number[], what: string): void {
   if (!ok.includes(result.status)) {
-    throw new Error(`${what}: unexpected status ${result.status}: ${result.body.toString('utf8').slice(0, 300)}`);
+    throw new Error(
+      `${what}: unexpected status ${result.status}: ${result.body.toString('utf8').slice(0, 300)}`,
+    );
   }
 }
 
@@ -43,9 +47,18 @@ export interface FetchedManifest {
   body: Record<string, unknown>;
 }
 
-export async function fetchManifest(refText: string, context: PushContext): Promise<FetchedManifest | undefined> {
+export async function fetchManifest(
+  refText: string,
+  context: PushContext,
+): Promise<FetchedManifest | undefined> {
   const ref = parseImageRef(refText);
-  const result = await httpCall({ method: 'GET', url: toRegistryUrl(ref, 'manifests'), headers: { accept: manifestAccept }, userAgent: context.userAgent, trace: context.trace });
+  const result = await httpCall({
+    method: 'GET',
+    url: toRegistryUrl(ref, 'manifests'),
+    headers: { accept: manifestAccept },
+    userAgent: context.userAgent,
+    trace: context.trace,
+  });
   if (result.status === 404) return undefined;
   expectStatus(result, [200], `GET manifest ${refText}`);
   const digestHeader = result.headers['docker-content-digest'];
@@ -57,16 +70,37 @@ export async function fetchManifest(refText: string, context: PushContext): Prom
 }
 
 /** Uploads a blob unless the registry has it; returns whether bytes were sent. */
-export async function pushBlob(ref: ImageRef, content: Buffer, context: PushContext): Promise<{ digest: string; uploaded: boolean }> {
+export async function pushBlob(
+  ref: ImageRef,
+  content: Buffer,
+  context: PushContext,
+): Promise<{ digest: string; uploaded: boolean }> {
   const digest = toDigest(content);
-  const head = await httpCall({ method: 'HEAD', url: toRegistryUrl(ref, 'blobs', digest), userAgent: context.userAgent, trace: context.trace });
+  const head = await httpCall({
+    method: 'HEAD',
+    url: toRegistryUrl(ref, 'blobs', digest),
+    userAgent: context.userAgent,
+    trace: context.trace,
+  });
   if (head.status === 200) return { digest, uploaded: false };
-  const post = await httpCall({ method: 'POST', url: toRegistryUrl(ref, 'uploads'), userAgent: context.userAgent, trace: context.trace });
+  const post = await httpCall({
+    method: 'POST',
+    url: toRegistryUrl(ref, 'uploads'),
+    userAgent: context.userAgent,
+    trace: context.trace,
+  });
   recordUpload(context, post);
   expectStatus(post, [202], `POST ${ref.repository} blob upload`);
   const location = new URL(String(post.headers.location ?? ''), `http://${ref.host}`);
   location.searchParams.set('digest', digest);
-  const put = await httpCall({ method: 'PUT', url: location.href, body: content, headers: { 'content-type': 'application/octet-stream' }, userAgent: context.userAgent, trace: context.trace });
+  const put = await httpCall({
+    method: 'PUT',
+    url: location.href,
+    body: content,
+    headers: { 'content-type': 'application/octet-stream' },
+    userAgent: context.userAgent,
+    trace: context.trace,
+  });
   recordUpload(context, put);
   expectStatus(put, [201], `PUT ${ref.repository} blob ${digest}`);
   return { digest, uploaded: true };
@@ -74,13 +108,30 @@ export async function pushBlob(ref: ImageRef, content: Buffer, context: PushCont
 
 /** Checks that a blob the layer cache refers to is still in the registry. */
 export async function hasBlob(ref: ImageRef, digest: string, context: PushContext): Promise<boolean> {
-  const head = await httpCall({ method: 'HEAD', url: toRegistryUrl(ref, 'blobs', digest), userAgent: context.userAgent, trace: context.trace });
+  const head = await httpCall({
+    method: 'HEAD',
+    url: toRegistryUrl(ref, 'blobs', digest),
+    userAgent: context.userAgent,
+    trace: context.trace,
+  });
   return head.status === 200;
 }
 
-export async function putManifest(refText: string, body: Buffer, mediaType: string, context: PushContext): Promise<string> {
+export async function putManifest(
+  refText: string,
+  body: Buffer,
+  mediaType: string,
+  context: PushContext,
+): Promise<string> {
   const ref = parseImageRef(refText);
-  const put = await httpCall({ method: 'PUT', url: toRegistryUrl(ref, 'manifests'), body, headers: { 'content-type': mediaType }, userAgent: context.userAgent, trace: context.trace });
+  const put = await httpCall({
+    method: 'PUT',
+    url: toRegistryUrl(ref, 'manifests'),
+    body,
+    headers: { 'content-type': mediaType },
+    userAgent: context.userAgent,
+    trace: context.trace,
+  });
   recordUpload(context, put);
   expectStatus(put, [201], `PUT manifest ${refText}`);
   return toDigest(body);

@@ -1,7 +1,14 @@
 // Resolves `bake [targets] --set … --push --no-cache` the way buildx does (buildkit.md §1): groups expand,
 // `--set` overrides apply by glob, `--push` folds into outputs, `target:` contexts pull in linked targets whose
 // output becomes cacheonly. Errors are buildx's wording.
-import { composableKeys, parseComposable, targetKeyOrder, type Attrs, type BakeDefinition, type BakeTarget } from './bake-definition.js';
+import {
+  composableKeys,
+  parseComposable,
+  targetKeyOrder,
+  type Attrs,
+  type BakeDefinition,
+  type BakeTarget,
+} from './bake-definition.js';
 
 export class BakeError extends Error {}
 
@@ -31,16 +38,28 @@ interface Override {
 
 const mapKeys = new Set(['args', 'contexts', 'labels', 'extra-hosts']);
 const listKeys: Record<string, keyof BakeTarget> = {
-  tags: 'tags', platform: 'platforms', annotations: 'annotations', entitlements: 'entitlements',
-  'no-cache-filter': 'no-cache-filter', ulimits: 'ulimits',
+  tags: 'tags',
+  platform: 'platforms',
+  annotations: 'annotations',
+  entitlements: 'entitlements',
+  'no-cache-filter': 'no-cache-filter',
+  ulimits: 'ulimits',
 };
 const composableOverrideKeys: Record<string, (typeof composableKeys)[number]> = {
-  'cache-from': 'cache-from', 'cache-to': 'cache-to', output: 'output', secrets: 'secret', ssh: 'ssh', attest: 'attest',
+  'cache-from': 'cache-from',
+  'cache-to': 'cache-to',
+  output: 'output',
+  secrets: 'secret',
+  ssh: 'ssh',
+  attest: 'attest',
 };
 const stringKeys = new Set(['context', 'dockerfile', 'target', 'network', 'shm-size', 'call', 'description']);
 const boolKeys = new Set(['no-cache', 'pull', 'push', 'load']);
 
-export function parseOverride(text: string, env: Readonly<Record<string, string | undefined>> = {}): Override {
+export function parseOverride(
+  text: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Override {
   const eq = text.indexOf('=');
   const left = eq === -1 ? text : text.slice(0, eq);
   const append = left.endsWith('+');
@@ -49,7 +68,8 @@ export function parseOverride(text: string, env: Readonly<Record<string, string 
   const [pattern, key, ...rest] = keyPath as [string, string, ...string[]];
   const subkey = rest.length > 0 ? rest.join('.') : undefined;
   if (eq === -1) {
-    if (key === 'args' && subkey !== undefined && env[subkey] !== undefined) return { pattern, key, subkey, value: env[subkey], append };
+    if (key === 'args' && subkey !== undefined && env[subkey] !== undefined)
+      return { pattern, key, subkey, value: env[subkey], append };
     throw new BakeError(`invalid override ${text}, expected target.name=value`);
   }
   return { pattern, key, subkey, value: text.slice(eq + 1), append };
@@ -57,7 +77,10 @@ export function parseOverride(text: string, env: Readonly<Record<string, string 
 
 /** Go `path.Match` for target names: `*`, `?`, `[...]`; `*` does not cross `/`. */
 export function isGlobMatch(pattern: string, name: string): boolean {
-  const source = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const source = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${source}$`).test(name);
 }
 
@@ -73,7 +96,7 @@ function applyOverride(target: BakeTarget, o: Override, touched: Set<string>): v
   touched.add(o.key);
   if (mapKeys.has(o.key)) {
     if (o.subkey === undefined) throw new BakeError(`invalid key ${o.key}, expected ${o.key}.<name>`);
-    t[o.key] = { ...((t[o.key]) ?? {}), [o.subkey]: o.value };
+    t[o.key] = { ...(t[o.key] ?? {}), [o.subkey]: o.value };
   } else if (o.subkey !== undefined) {
     throw new BakeError(`unknown key: ${o.key}.${o.subkey}`);
   } else if (o.key in composableOverrideKeys) {
@@ -101,7 +124,9 @@ function applyOverride(target: BakeTarget, o: Override, touched: Set<string>): v
 export function setPushOverride(target: BakeTarget, push: boolean): void {
   const outputs = target.output ?? [];
   if (!push) {
-    target.output = outputs.filter((o) => o.type !== 'registry').map((o) => (o.type === 'image' ? { ...o, push: 'false' } : o));
+    target.output = outputs
+      .filter((o) => o.type !== 'registry')
+      .map((o) => (o.type === 'image' ? { ...o, push: 'false' } : o));
     return;
   }
   const next = outputs.map((o) => (o.type === 'image' ? { ...o, push: 'true' } : o));
@@ -109,7 +134,12 @@ export function setPushOverride(target: BakeTarget, push: boolean): void {
   target.output = next;
 }
 
-function expandNames(definition: BakeDefinition, names: readonly string[], groups: BakeDefinition['group'], seen = new Set<string>()): string[] {
+function expandNames(
+  definition: BakeDefinition,
+  names: readonly string[],
+  groups: BakeDefinition['group'],
+  seen = new Set<string>(),
+): string[] {
   const out: string[] = [];
   for (const name of names) {
     const group = definition.group[name];
@@ -131,12 +161,18 @@ function resolveInherits(definition: BakeDefinition, name: string, stack: string
   if (!own) throw new BakeError(`failed to find target ${name}`);
   if (stack.includes(name)) throw new BakeError(`infinite loop from ${stack.at(-1)} to ${name}`);
   let merged: BakeTarget = {};
-  for (const parent of own.inherits ?? []) merged = { ...merged, ...resolveInherits(definition, parent, [...stack, name]) };
+  for (const parent of own.inherits ?? [])
+    merged = { ...merged, ...resolveInherits(definition, parent, [...stack, name]) };
   const { inherits: _inherits, ...rest } = structuredClone(own);
   return { ...merged, ...rest };
 }
 
-function resolveOne(definition: BakeDefinition, name: string, overrides: readonly Override[], options: { push: boolean; noCache: boolean }): BakeTarget {
+function resolveOne(
+  definition: BakeDefinition,
+  name: string,
+  overrides: readonly Override[],
+  options: { push: boolean; noCache: boolean },
+): BakeTarget {
   const target = resolveInherits(definition, name);
   target.context ??= '.';
   target.dockerfile ??= 'Dockerfile';
@@ -144,16 +180,23 @@ function resolveOne(definition: BakeDefinition, name: string, overrides: readonl
   for (const o of overrides) if (isGlobMatch(o.pattern, name)) applyOverride(target, o, touched);
   if (options.noCache) target['no-cache'] = true;
   if (options.push) setPushOverride(target, true);
-  for (const key of ['cache-to', 'cache-from', 'output', 'tags'] as const) if (target[key]?.length === 0) delete target[key];
+  for (const key of ['cache-to', 'cache-from', 'output', 'tags'] as const)
+    if (target[key]?.length === 0) delete target[key];
   return target;
 }
 
-function addLinks(definition: BakeDefinition, resolved: Record<string, BakeTarget>, resolveTarget: (name: string) => BakeTarget, requested: Set<string>): void {
+function addLinks(
+  definition: BakeDefinition,
+  resolved: Record<string, BakeTarget>,
+  resolveTarget: (name: string) => BakeTarget,
+  requested: Set<string>,
+): void {
   const visit = (name: string, path: string[]) => {
     for (const value of Object.values(resolved[name]?.contexts ?? {})) {
       if (!value?.startsWith('target:')) continue;
       const linked = value.slice('target:'.length);
-      if (linked === name || path.includes(linked)) throw new BakeError(`infinite loop from ${name} to ${linked}`);
+      if (linked === name || path.includes(linked))
+        throw new BakeError(`infinite loop from ${name} to ${linked}`);
       if (!definition.target[linked]) throw new BakeError(`failed to find target ${linked}`);
       if (!resolved[linked]) {
         const target = resolveTarget(linked);
@@ -173,19 +216,29 @@ export function resolveBake(options: ResolveBakeOptions): ResolvedBake {
   const requested = expandNames(options.definition, names, groups);
   for (const o of overrides) {
     const all = Object.keys(options.definition.target);
-    if (!all.some((name) => isGlobMatch(o.pattern, name))) throw new BakeError(`could not find any target matching '${o.pattern}'`);
+    if (!all.some((name) => isGlobMatch(o.pattern, name)))
+      throw new BakeError(`could not find any target matching '${o.pattern}'`);
   }
   const resolveTarget = (name: string) => resolveOne(options.definition, name, overrides, options);
   const resolved: Record<string, BakeTarget> = {};
   for (const name of requested) resolved[name] = resolveTarget(name);
   addLinks(options.definition, resolved, resolveTarget, new Set(requested));
-  if (options.names.length > 0 && !options.names.includes('default')) groups.default = { targets: [...options.names].sort() };
-  const sorted = Object.fromEntries(Object.keys(resolved).sort().map((name) => [name, resolved[name]!]));
+  if (options.names.length > 0 && !options.names.includes('default'))
+    groups.default = { targets: [...options.names].sort() };
+  const sorted = Object.fromEntries(
+    Object.keys(resolved)
+      .sort()
+      .map((name) => [name, resolved[name]!]),
+  );
   return { groups, targets: sorted, requested: [...requested].sort() };
 }
 
 function sortKeys(attrs: Attrs): Attrs {
-  return Object.fromEntries(Object.keys(attrs).sort().map((k) => [k, attrs[k]!]));
+  return Object.fromEntries(
+    Object.keys(attrs)
+      .sort()
+      .map((k) => [k, attrs[k]!]),
+  );
 }
 
 /** The `--print` JSON: group (omitted when empty) and target, keys in Go struct order, composable maps sorted. */
@@ -196,7 +249,9 @@ export function renderBakePrint(resolved: ResolvedBake): string {
     for (const key of targetKeyOrder) {
       const value = t[key];
       if (value === undefined) continue;
-      out[key] = (composableKeys as readonly string[]).includes(key) ? (value as Attrs[]).map(sortKeys) : value;
+      out[key] = (composableKeys as readonly string[]).includes(key)
+        ? (value as Attrs[]).map(sortKeys)
+        : value;
     }
     target[name] = out;
   }

@@ -19,25 +19,50 @@ export async function runVertex(env: BuildEnv, run: TargetRun, options: RunVerte
   const parent = options.parent ?? run.solveSpan;
   run.steps.total++;
   if (options.cacheRequest) {
-    const request = env.recorder.startSpan({ name: `cache request: ${options.name}`, parent, service: 'buildkitd', attrs: { vertex: digest } });
+    const request = env.recorder.startSpan({
+      name: `cache request: ${options.name}`,
+      parent,
+      service: 'buildkitd',
+      attrs: { vertex: digest },
+    });
     request.end({ atMs: nowMs() + 1 });
   }
   const startedMs = nowMs();
   env.progress.vertex({ digest, inputs: options.inputs ?? [], name: options.name, startedMs });
   const spanName = options.cached ? `load cache: ${options.name}` : options.name;
-  const span = env.recorder.startSpan({ name: spanName, parent, service: 'buildkitd', attrs: { vertex: digest }, startMs: startedMs });
+  const span = env.recorder.startSpan({
+    name: spanName,
+    parent,
+    service: 'buildkitd',
+    attrs: { vertex: digest },
+    startMs: startedMs,
+  });
   try {
     await options.work?.(span, digest);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     span.end({ error: message });
-    env.progress.vertex({ digest, inputs: options.inputs ?? [], name: options.name, startedMs, completedMs: nowMs(), error: message });
+    env.progress.vertex({
+      digest,
+      inputs: options.inputs ?? [],
+      name: options.name,
+      startedMs,
+      completedMs: nowMs(),
+      error: message,
+    });
     throw error;
   }
   const completedMs = nowMs();
   span.end({ atMs: completedMs });
   run.steps.completed++;
   if (options.cached) run.steps.cached++;
-  env.progress.vertex({ digest, inputs: options.inputs ?? [], name: options.name, startedMs, completedMs, cached: options.cached ?? false });
+  env.progress.vertex({
+    digest,
+    inputs: options.inputs ?? [],
+    name: options.name,
+    startedMs,
+    completedMs,
+    cached: options.cached ?? false,
+  });
   return digest;
 }

@@ -10,7 +10,9 @@ export interface SccacheClient {
 }
 
 export const sccacheUserAgent = 'sccache/0.10.0';
-const propfindBody = Buffer.from('<?xml version="1.0" encoding="utf-8" ?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>');
+const propfindBody = Buffer.from(
+  '<?xml version="1.0" encoding="utf-8" ?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>',
+);
 
 /** `<endpoint>/<prefix>/` with single slashes. */
 export function toSccacheRoot(endpoint: string, prefix: string): string {
@@ -24,8 +26,11 @@ export function toSccacheKeyPath(key: string): string {
 
 export function createSccacheClient(options: { endpoint: string; prefix: string }): SccacheClient {
   const root = toSccacheRoot(options.endpoint, options.prefix);
-  const call = (method: string, url: string, extra: { body?: Buffer; headers?: Record<string, string> } = {}) =>
-    httpCall({ method, url, userAgent: sccacheUserAgent, ...extra });
+  const call = (
+    method: string,
+    url: string,
+    extra: { body?: Buffer; headers?: Record<string, string> } = {},
+  ) => httpCall({ method, url, userAgent: sccacheUserAgent, ...extra });
   const endpoint = `${options.endpoint.replace(/\/+$/, '')}/`;
   const prefixParts = options.prefix.split('/').filter(Boolean);
   const toDir = (parts: readonly string[]) => endpoint + parts.map((p) => `${p}/`).join('');
@@ -35,20 +40,25 @@ export function createSccacheClient(options: { endpoint: string; prefix: string 
     let existing = parts.length;
     for (; existing >= 0; existing--) {
       const dir = toDir(parts.slice(0, existing));
-      const result = await call('PROPFIND', dir, { body: propfindBody, headers: { depth: '0', 'content-type': 'application/xml' } });
+      const result = await call('PROPFIND', dir, {
+        body: propfindBody,
+        headers: { depth: '0', 'content-type': 'application/xml' },
+      });
       if (result.status >= 200 && result.status < 300) break;
       if (result.status !== 404) throw new Error(`PROPFIND ${dir}: unexpected status ${result.status}`);
     }
     for (let depth = Math.max(existing, 0) + 1; depth <= parts.length; depth++) {
       const dir = toDir(parts.slice(0, depth));
       const result = await call('MKCOL', dir);
-      if (![201, 405].includes(result.status)) throw new Error(`MKCOL ${dir}: unexpected status ${result.status}`);
+      if (![201, 405].includes(result.status))
+        throw new Error(`MKCOL ${dir}: unexpected status ${result.status}`);
     }
   };
   const put = async (relativePath: string, content: Buffer) => {
     await ensureParent(relativePath.split('/').slice(0, -1).join('/'));
     const result = await call('PUT', root + relativePath, { body: content });
-    if (![200, 201, 204].includes(result.status)) throw new Error(`PUT ${root}${relativePath}: unexpected status ${result.status}`);
+    if (![200, 201, 204].includes(result.status))
+      throw new Error(`PUT ${root}${relativePath}: unexpected status ${result.status}`);
   };
   return {
     check: async () => {

@@ -30,7 +30,8 @@ export interface SpanStub {
   StartTime: string;
   EndTime: string;
   Attributes: KeyValue[] | null;
-  Events: { Name: string; Attributes: KeyValue[] | null; DroppedAttributeCount: number; Time: string }[] | null;
+  Events:
+    { Name: string; Attributes: KeyValue[] | null; DroppedAttributeCount: number; Time: string }[] | null;
   Links: null;
   Status: { Code: number; Description: string };
   DroppedAttributes: number;
@@ -58,20 +59,38 @@ export interface StartSpanOptions {
 }
 
 export const nowMs = (): number => performance.timeOrigin + performance.now();
-const zeroContext: SpanContext = { TraceID: '0'.repeat(32), SpanID: '0'.repeat(16), TraceFlags: '00', TraceState: '', Remote: false };
+const zeroContext: SpanContext = {
+  TraceID: '0'.repeat(32),
+  SpanID: '0'.repeat(16),
+  TraceFlags: '00',
+  TraceState: '',
+  Remote: false,
+};
 
 function toKeyValues(attrs: Attrs): KeyValue[] {
   return Object.entries(attrs).map(([Key, value]) => ({
     Key,
     Value: {
-      Type: typeof value === 'string' ? 'STRING' : typeof value === 'boolean' ? 'BOOL' : Number.isInteger(value) ? 'INT64' : 'FLOAT64',
+      Type:
+        typeof value === 'string'
+          ? 'STRING'
+          : typeof value === 'boolean'
+            ? 'BOOL'
+            : Number.isInteger(value)
+              ? 'INT64'
+              : 'FLOAT64',
       Value: value,
     },
   }));
 }
 
 function toResource(service: Service): KeyValue[] {
-  return toKeyValues({ 'service.name': service, 'telemetry.sdk.language': 'go', 'telemetry.sdk.name': 'opentelemetry', 'telemetry.sdk.version': '1.35.0' });
+  return toKeyValues({
+    'service.name': service,
+    'telemetry.sdk.language': 'go',
+    'telemetry.sdk.name': 'opentelemetry',
+    'telemetry.sdk.version': '1.35.0',
+  });
 }
 
 export interface TraceRecorder {
@@ -87,14 +106,27 @@ export function createTraceRecorder(traceId = randomBytes(16).toString('hex')): 
   const startSpan = (options: StartSpanOptions): SpanHandle => {
     const spanId = randomBytes(8).toString('hex');
     const startMs = options.startMs ?? nowMs();
-    const context: SpanContext = { TraceID: traceId, SpanID: spanId, TraceFlags: '01', TraceState: '', Remote: false };
+    const context: SpanContext = {
+      TraceID: traceId,
+      SpanID: spanId,
+      TraceFlags: '01',
+      TraceState: '',
+      Remote: false,
+    };
     const parent = options.parent ? { ...context, SpanID: options.parent.spanId } : zeroContext;
-    if (options.parent) childCounts.set(options.parent.spanId, (childCounts.get(options.parent.spanId) ?? 0) + 1);
+    if (options.parent)
+      childCounts.set(options.parent.spanId, (childCounts.get(options.parent.spanId) ?? 0) + 1);
     const attrs: Attrs = { ...options.attrs };
     const events: NonNullable<SpanStub['Events']> = [];
     return {
       spanId,
-      addEvent: (name, atMs) => events.push({ Name: name, Attributes: null, DroppedAttributeCount: 0, Time: toGoRfc3339Nano(atMs ?? nowMs()) }),
+      addEvent: (name, atMs) =>
+        events.push({
+          Name: name,
+          Attributes: null,
+          DroppedAttributeCount: 0,
+          Time: toGoRfc3339Nano(atMs ?? nowMs()),
+        }),
       end: (endOptions = {}) => {
         Object.assign(attrs, endOptions.attrs);
         const entries = toKeyValues(attrs);
@@ -108,18 +140,27 @@ export function createTraceRecorder(traceId = randomBytes(16).toString('hex')): 
           Attributes: entries.length > 0 ? entries : null,
           Events: events.length > 0 ? events : null,
           Links: null,
-          Status: endOptions.error === undefined ? { Code: 0, Description: '' } : { Code: 1, Description: endOptions.error },
+          Status:
+            endOptions.error === undefined
+              ? { Code: 0, Description: '' }
+              : { Code: 1, Description: endOptions.error },
           DroppedAttributes: 0,
           DroppedEvents: 0,
           DroppedLinks: 0,
           ChildSpanCount: 0,
           Resource: toResource(options.service),
-          InstrumentationLibrary: { Name: options.scope ?? 'go.opentelemetry.io/otel/sdk/tracer', Version: '', SchemaURL: '', Attributes: null },
+          InstrumentationLibrary: {
+            Name: options.scope ?? 'go.opentelemetry.io/otel/sdk/tracer',
+            Version: '',
+            SchemaURL: '',
+            Attributes: null,
+          },
         });
       },
     };
   };
-  const toStubs = () => ended.map((stub) => ({ ...stub, ChildSpanCount: childCounts.get(stub.SpanContext.SpanID) ?? 0 }));
+  const toStubs = () =>
+    ended.map((stub) => ({ ...stub, ChildSpanCount: childCounts.get(stub.SpanContext.SpanID) ?? 0 }));
   return { traceId, startSpan, toStubs };
 }
 
@@ -159,7 +200,11 @@ const jaegerType = { STRING: 'string', INT64: 'int64', BOOL: 'bool', FLOAT64: 'f
 const kindNames: Record<number, string> = { 2: 'server', 3: 'client', 4: 'producer', 5: 'consumer' };
 
 function toJaegerTags(values: readonly KeyValue[] | null) {
-  return (values ?? []).map((kv) => ({ key: kv.Key, type: jaegerType[kv.Value.Type], value: kv.Value.Value }));
+  return (values ?? []).map((kv) => ({
+    key: kv.Key,
+    type: jaegerType[kv.Value.Type],
+    value: kv.Value.Value,
+  }));
 }
 
 /** buildx `history trace` output: `{"data":[{traceID, spans, processes, warnings}]}`, one process per span. */
@@ -168,14 +213,24 @@ export function toJaegerJson(stubs: readonly SpanStub[]): string {
   const spans = stubs.map((stub, index) => {
     const processID = `p${index + 1}`;
     const service = stub.Resource.find((kv) => kv.Key === 'service.name')?.Value.Value;
-    processes[processID] = { serviceName: String(service ?? 'unknown'), tags: toJaegerTags(stub.Resource.filter((kv) => kv.Key !== 'service.name')) };
-    const tags = [...toJaegerTags(stub.Attributes), { key: 'otel.library.name', type: 'string', value: stub.InstrumentationLibrary.Name }];
+    processes[processID] = {
+      serviceName: String(service ?? 'unknown'),
+      tags: toJaegerTags(stub.Resource.filter((kv) => kv.Key !== 'service.name')),
+    };
+    const tags = [
+      ...toJaegerTags(stub.Attributes),
+      { key: 'otel.library.name', type: 'string', value: stub.InstrumentationLibrary.Name },
+    ];
     const kindName = kindNames[stub.SpanKind];
     if (kindName) tags.push({ key: 'span.kind', type: 'string', value: kindName });
     if (stub.Status.Code === 2) tags.push({ key: 'otel.status_code', type: 'string', value: 'OK' });
     if (stub.Status.Code === 1) {
-      tags.push({ key: 'otel.status_code', type: 'string', value: 'ERROR' }, { key: 'error', type: 'bool', value: true });
-      if (stub.Status.Description) tags.push({ key: 'otel.status_description', type: 'string', value: stub.Status.Description });
+      tags.push(
+        { key: 'otel.status_code', type: 'string', value: 'ERROR' },
+        { key: 'error', type: 'bool', value: true },
+      );
+      if (stub.Status.Description)
+        tags.push({ key: 'otel.status_description', type: 'string', value: stub.Status.Description });
     }
     const startTime = toMicros(stub.StartTime);
     return {
@@ -187,10 +242,17 @@ export function toJaegerJson(stubs: readonly SpanStub[]): string {
       startTime,
       duration: toMicros(stub.EndTime) - startTime,
       tags,
-      logs: (stub.Events ?? []).map((e) => ({ timestamp: toMicros(e.Time), fields: [{ key: 'event', type: 'string', value: e.Name }, ...toJaegerTags(e.Attributes)] })),
+      logs: (stub.Events ?? []).map((e) => ({
+        timestamp: toMicros(e.Time),
+        fields: [{ key: 'event', type: 'string', value: e.Name }, ...toJaegerTags(e.Attributes)],
+      })),
       processID,
       warnings: null,
     };
   });
-  return JSON.stringify({ data: [{ traceID: stubs[0]?.SpanContext.TraceID ?? '', spans, processes, warnings: null }] }, null, 2);
+  return JSON.stringify(
+    { data: [{ traceID: stubs[0]?.SpanContext.TraceID ?? '', spans, processes, warnings: null }] },
+    null,
+    2,
+  );
 }

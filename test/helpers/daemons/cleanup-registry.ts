@@ -36,7 +36,10 @@ function writeLedger(): void {
     rmSync(ledgerPath, { force: true });
     return;
   }
-  writeFileSync(ledgerPath, JSON.stringify({ version: 1, ownerPid: process.pid, resources: [...live.values()] }));
+  writeFileSync(
+    ledgerPath,
+    JSON.stringify({ version: 1, ownerPid: process.pid, resources: [...live.values()] }),
+  );
 }
 
 /** Removes one resource synchronously; never throws (best effort, used from exit hooks). */

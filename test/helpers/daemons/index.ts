@@ -5,7 +5,15 @@ export { startNginx, toTestSccacheConf } from './nginx.js';
 export type { RunningNginx, StartNginxOptions } from './nginx.js';
 export { startNodeExporter } from './node-exporter.js';
 export type { RunningNodeExporter, StartNodeExporterOptions } from './node-exporter.js';
-export { createPortProbe, isListeningBy, isTcpOpen, readTail, runCommand, sleep, startDaemon } from './process.js';
+export {
+  createPortProbe,
+  isListeningBy,
+  isTcpOpen,
+  readTail,
+  runCommand,
+  sleep,
+  startDaemon,
+} from './process.js';
 export type { DaemonProcess, StartDaemonOptions } from './process.js';
 export { startRegistry } from './registry.js';
 export type { RunningRegistry, StartRegistryOptions } from './registry.js';

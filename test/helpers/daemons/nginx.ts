@@ -38,11 +38,17 @@ export function toTestSccacheConf(shipped: string, paths: SccacheConfPaths): str
   const substitutions: [RegExp, string][] = [
     [/^(\s*)listen 8080;$/m, `$1listen ${paths.listen};`],
     [/^(\s*)root \/var\/lib\/sccache;$/m, `$1root ${paths.root};`],
-    [/^(\s*)client_body_temp_path \/var\/lib\/sccache\/\.tmp;$/m, `$1client_body_temp_path ${path.join(paths.root, '.tmp')};`],
+    [
+      /^(\s*)client_body_temp_path \/var\/lib\/sccache\/\.tmp;$/m,
+      `$1client_body_temp_path ${path.join(paths.root, '.tmp')};`,
+    ],
     [/^(\s*)access_log \S+ sccache_json;$/m, `$1access_log ${paths.accessLogPath} sccache_json;`],
   ];
   return substitutions.reduce((text, [pattern, replacement]) => {
-    if (!pattern.test(text)) throw new Error(`nginx-sccache.conf: expected a line matching ${String(pattern)}; update test/helpers/daemons/nginx.ts with the shipped conf`);
+    if (!pattern.test(text))
+      throw new Error(
+        `nginx-sccache.conf: expected a line matching ${String(pattern)}; update test/helpers/daemons/nginx.ts with the shipped conf`,
+      );
     return text.replace(pattern, replacement);
   }, shipped);
 }
@@ -77,7 +83,11 @@ export async function startNginx(options: StartNginxOptions): Promise<RunningNgi
   mkdirSync(path.join(root, '.tmp'), { recursive: true });
   mkdirSync(path.join(root, 'sccache'), { recursive: true });
   const logPath = path.join(dir.path, 'sccache.json.log');
-  const conf = toTestSccacheConf(readFileSync(options.confPath, 'utf8'), { listen: `${host}:${port}`, root, accessLogPath: logPath });
+  const conf = toTestSccacheConf(readFileSync(options.confPath, 'utf8'), {
+    listen: `${host}:${port}`,
+    root,
+    accessLogPath: logPath,
+  });
   writeFileSync(path.join(dir.path, 'sccache.conf'), conf);
   const mainConf = path.join(dir.path, 'nginx.conf');
   writeFileSync(mainConf, buildMainConf(dir.path));

@@ -19,7 +19,9 @@ export interface RunningNodeExporter {
 export const nodeExporterBinary = '/usr/bin/prometheus-node-exporter';
 const leanCollectors = ['cpu', 'meminfo', 'diskstats', 'netdev', 'loadavg', 'filesystem', 'stat', 'time'];
 
-export async function startNodeExporter(options: StartNodeExporterOptions = {}): Promise<RunningNodeExporter> {
+export async function startNodeExporter(
+  options: StartNodeExporterOptions = {},
+): Promise<RunningNodeExporter> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? (options.netns === undefined ? await findFreePort(host) : 9100);
   const dir = createTempDir('node-exporter');

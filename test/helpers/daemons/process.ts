@@ -32,7 +32,11 @@ export interface DaemonProcess {
   stop: () => Promise<void>;
 }
 
-export function toNetnsCommand(netns: string | undefined, command: string, args: readonly string[]): [string, string[]] {
+export function toNetnsCommand(
+  netns: string | undefined,
+  command: string,
+  args: readonly string[],
+): [string, string[]] {
   return netns === undefined ? [command, [...args]] : ['ip', ['netns', 'exec', netns, command, ...args]];
 }
 
@@ -50,16 +54,22 @@ export function readTail(filePath: string, bytes = 2000): string {
 export async function startDaemon(options: StartDaemonOptions): Promise<DaemonProcess> {
   const [command, args] = toNetnsCommand(options.netns, options.command, options.args);
   const logFd = openSync(options.logPath, 'a');
-  const child = spawn(command, args, { stdio: ['ignore', logFd, logFd], detached: true, env: options.env ?? process.env });
+  const child = spawn(command, args, {
+    stdio: ['ignore', logFd, logFd],
+    detached: true,
+    env: options.env ?? process.env,
+  });
   closeSync(logFd);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name}: could not spawn ${options.command}`);
   const unregister = registerResource({ kind: 'pid', pid, command: options.command });
   let exitCode: number | null | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    exitCode = code ?? (signal === null ? -1 : -2);
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? (signal === null ? -1 : -2);
+      resolve();
+    }),
+  );
   child.once('error', () => undefined);
   const daemon: DaemonProcess = {
     pid,
@@ -81,12 +91,16 @@ async function waitUntilReady(options: StartDaemonOptions, daemon: DaemonProcess
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   while (Date.now() < deadline) {
     if (daemon.hasExited()) {
-      throw new Error(`${options.name} exited during start-up (${options.command} ${options.args.join(' ')}); its output:\n${readTail(options.logPath)}`);
+      throw new Error(
+        `${options.name} exited during start-up (${options.command} ${options.args.join(' ')}); its output:\n${readTail(options.logPath)}`,
+      );
     }
     if (await options.isReady(daemon.pid).catch(() => false)) return;
     await sleep(50);
   }
-  throw new Error(`${options.name} did not become ready within ${options.timeoutMs ?? 15_000} ms; its output:\n${readTail(options.logPath)}`);
+  throw new Error(
+    `${options.name} did not become ready within ${options.timeoutMs ?? 15_000} ms; its output:\n${readTail(options.logPath)}`,
+  );
 }
 
 async function stopGroup(pid: number, exited: Promise<void>, hasExited: () => boolean): Promise<void> {
@@ -133,7 +147,11 @@ export function isTcpOpen(host: string, port: number): Promise<boolean> {
  * True when process `pid` (or a worker it forked) listens on TCP `port`, inside `netns` when given. Checked with
  * `ss -p`, so a port already held by someone else never counts as ready.
  */
-export async function isListeningBy(options: { netns?: string | undefined; port: number; pid: number }): Promise<boolean> {
+export async function isListeningBy(options: {
+  netns?: string | undefined;
+  port: number;
+  pid: number;
+}): Promise<boolean> {
   const [cmd, args] = toNetnsCommand(options.netns, 'ss', ['-Hltnp', `sport = :${options.port}`]);
   const { stdout } = await execFileAsync(cmd, args);
   const pids = [...stdout.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]));
@@ -151,7 +169,10 @@ function isInProcessGroup(pid: number, groupId: number): boolean {
 }
 
 /** The readiness probe every starter uses: the daemon itself listens on `port` (in its namespace). */
-export function createPortProbe(options: { netns?: string | undefined; port: number }): (pid: number) => Promise<boolean> {
+export function createPortProbe(options: {
+  netns?: string | undefined;
+  port: number;
+}): (pid: number) => Promise<boolean> {
   return (pid) => isListeningBy({ ...options, pid });
 }
 

@@ -24,7 +24,9 @@ export interface RunningSshd {
 }
 
 function generateKey(keyPath: string): void {
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'rocm-perf-test', '-f', keyPath], { stdio: 'ignore' });
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'rocm-perf-test', '-f', keyPath], {
+    stdio: 'ignore',
+  });
 }
 
 export function buildSshdConfig(options: { host: string; port: number; dir: string }): string {
@@ -70,7 +72,11 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
     dir.remove();
     throw error;
   });
-  const hostKey = readFileSync(path.join(dir.path, 'host_ed25519.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' ');
+  const hostKey = readFileSync(path.join(dir.path, 'host_ed25519.pub'), 'utf8')
+    .trim()
+    .split(' ')
+    .slice(0, 2)
+    .join(' ');
   return {
     host,
     port,

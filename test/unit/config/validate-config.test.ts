@@ -39,7 +39,12 @@ describe('validateConfig', () => {
     expect(config?.arch).toBe('gfx1201');
     expect(config?.targets).toEqual(['wheels', 'pytorch']);
     expect(config?.costsPath).toBe('/fleet/.builders/target-costs');
-    expect(config?.registry).toMatchObject({ url: 'http://registry.test:5000', name: 'rocm', coldSuffix: '-coldrun', logFormat: 'zot' });
+    expect(config?.registry).toMatchObject({
+      url: 'http://registry.test:5000',
+      name: 'rocm',
+      coldSuffix: '-coldrun',
+      logFormat: 'zot',
+    });
     expect(config?.nodes.map((n) => [n.name, n.linkMbps, n.speed])).toEqual([
       ['alpha', 100, 1],
       ['beta', 4.3, 1.2],
@@ -47,11 +52,31 @@ describe('validateConfig', () => {
   });
 
   it.each([
-    ['an unknown key', base.replace('    speed: 1.2', '    sped: 1.2'), /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: remove it/],
-    ['a wrong type', base.replace('link_mbps: 100', 'link_mbps: fast'), /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `"fast"` \(string\)\. Fix: set it to a number/],
-    ['a missing field', base.replace('    builder: beta\n', ''), /nodes\[1\]\.builder: .*got nothing \(the key is missing\)\. Fix: add this key/],
-    ['a non-positive link', base.replace('link_mbps: 100', 'link_mbps: 0'), /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `0` \(number\)/],
-    ['a bad URL', base.replace('http://alpha:9100/metrics', 'alpha:9100'), /nodes\[0\]\.node_exporter: .*`"alpha:9100"`/],
+    [
+      'an unknown key',
+      base.replace('    speed: 1.2', '    sped: 1.2'),
+      /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: remove it/,
+    ],
+    [
+      'a wrong type',
+      base.replace('link_mbps: 100', 'link_mbps: fast'),
+      /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `"fast"` \(string\)\. Fix: set it to a number/,
+    ],
+    [
+      'a missing field',
+      base.replace('    builder: beta\n', ''),
+      /nodes\[1\]\.builder: .*got nothing \(the key is missing\)\. Fix: add this key/,
+    ],
+    [
+      'a non-positive link',
+      base.replace('link_mbps: 100', 'link_mbps: 0'),
+      /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `0` \(number\)/,
+    ],
+    [
+      'a bad URL',
+      base.replace('http://alpha:9100/metrics', 'alpha:9100'),
+      /nodes\[0\]\.node_exporter: .*`"alpha:9100"`/,
+    ],
   ])('names file, line, key, value and fix for %s', (_name, text, pattern) => {
     const { config, errors } = validate(text);
     expect(config).toBeUndefined();
@@ -61,24 +86,37 @@ describe('validateConfig', () => {
   it('rejects a duplicate node name at the line of the second one', () => {
     const { errors } = validate(base.replace('name: beta', 'name: alpha'));
     expect(errors).toEqual([
-      expect.stringMatching(/fleet\.yaml:12: nodes\[1\]\.name: duplicate node `alpha` \(first at nodes\[0\]\)/),
+      expect.stringMatching(
+        /fleet\.yaml:12: nodes\[1\]\.name: duplicate node `alpha` \(first at nodes\[0\]\)/,
+      ),
     ]);
   });
 
   it('lists every problem at once', () => {
-    const text = base.replace('link_mbps: 100', 'link_mbps: -1').replace('speed: 1.2', 'speed: fast\n    colour: red');
+    const text = base
+      .replace('link_mbps: 100', 'link_mbps: -1')
+      .replace('speed: 1.2', 'speed: fast\n    colour: red');
     const { errors } = validate(text);
     expect(errors.length).toBe(3);
   });
 
   it('requires log hosts to resolve to a node with ssh', () => {
-    const text = base.replace('  key_prefix: rocm/gfx1201', '  key_prefix: rocm/gfx1201\n  log:\n    node: gamma\n    path: /var/log/x.log');
+    const text = base.replace(
+      '  key_prefix: rocm/gfx1201',
+      '  key_prefix: rocm/gfx1201\n  log:\n    node: gamma\n    path: /var/log/x.log',
+    );
     const { errors } = validate(text);
-    expect(errors).toEqual([expect.stringMatching(/sccache\.log\.node: no node named `gamma`\. Fix: use one of alpha, beta/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/sccache\.log\.node: no node named `gamma`\. Fix: use one of alpha, beta/),
+    ]);
   });
 
   it('applies precedence defaults < file < env < flags', () => {
-    const env = readEnvOverrides({ PERF_ARCH: 'gfx1250', PERF_TARGETS: 'vllm-wheel, triton-wheel', REGISTRY_NAME: 'ci' });
+    const env = readEnvOverrides({
+      PERF_ARCH: 'gfx1250',
+      PERF_TARGETS: 'vllm-wheel, triton-wheel',
+      REGISTRY_NAME: 'ci',
+    });
     const flags = { arch: 'gfx942' };
     const { config } = validate(`arch: gfx1100\n${base}`, mergeOverrides(env, flags));
     expect(config?.arch).toBe('gfx942');

@@ -9,9 +9,15 @@ describe('cost model', () => {
     { node: 'strix', linkMbps: 900, exportSeconds: 7.111 },
     { node: 'forge', linkMbps: 112, exportSeconds: 57.143 },
     { node: 'kiln', linkMbps: 4.3, exportSeconds: 1488.372 },
-  ])('exports 6.4 GB from $node ($linkMbps MB/s) in $exportSeconds s', ({ node, linkMbps, exportSeconds }) => {
-    expect(toExportSeconds(triton, { name: node, builder: node, linkMbps, speed: 1 })).toBeCloseTo(exportSeconds, 3);
-  });
+  ])(
+    'exports 6.4 GB from $node ($linkMbps MB/s) in $exportSeconds s',
+    ({ node, linkMbps, exportSeconds }) => {
+      expect(toExportSeconds(triton, { name: node, builder: node, linkMbps, speed: 1 })).toBeCloseTo(
+        exportSeconds,
+        3,
+      );
+    },
+  );
 
   it('divides the build term by the node speed and adds the export term', () => {
     const node = { name: 'n', builder: 'n', linkMbps: 100, speed: 1.2 };

@@ -1,17 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCriticalDrag, createPlan, simulatePlan, type RealisedSchedule } from '../../../src/plan/index.js';
+import {
+  buildCriticalDrag,
+  createPlan,
+  simulatePlan,
+  type RealisedSchedule,
+} from '../../../src/plan/index.js';
 import { instanceArbitrary } from './random-instance.js';
 
 // base (A) → wheel (B) → late (B, queue edge); tool runs on A beside them.
-function createSchedule(overrides: Partial<Record<string, { startSeconds: number; finishSeconds: number }>> = {}): RealisedSchedule {
+function createSchedule(
+  overrides: Partial<Record<string, { startSeconds: number; finishSeconds: number }>> = {},
+): RealisedSchedule {
   const targets = {
     base: { node: 'A', startSeconds: 0, finishSeconds: 100, deps: [] },
     tool: { node: 'A', startSeconds: 100, finishSeconds: 115, deps: ['base'] },
     wheel: { node: 'B', startSeconds: 100, finishSeconds: 210, deps: ['base'] },
     late: { node: 'B', startSeconds: 210, finishSeconds: 250, deps: [] },
   };
-  for (const [name, times] of Object.entries(overrides)) Object.assign(targets[name as keyof typeof targets], times);
+  for (const [name, times] of Object.entries(overrides))
+    Object.assign(targets[name as keyof typeof targets], times);
   return { targets };
 }
 
@@ -19,7 +27,9 @@ describe('buildCriticalDrag', () => {
   it('follows dependency and queue edges across nodes, with each target’s drag', () => {
     const result = buildCriticalDrag({ schedule: createSchedule() });
     expect(result.makespanSeconds).toBe(250);
-    expect(result.path.map(({ target, node, via, dragSeconds }) => ({ target, node, via, dragSeconds }))).toEqual([
+    expect(
+      result.path.map(({ target, node, via, dragSeconds }) => ({ target, node, via, dragSeconds })),
+    ).toEqual([
       { target: 'base', node: 'A', via: 'start', dragSeconds: 100 },
       { target: 'wheel', node: 'B', via: 'dependency', dragSeconds: 110 },
       { target: 'late', node: 'B', via: 'queue', dragSeconds: 40 },
@@ -28,7 +38,9 @@ describe('buildCriticalDrag', () => {
 
   it('limits drag to where a parallel path takes over', () => {
     // tool now ends at 230: shortening late or wheel saves at most 20 s before tool's chain sets the makespan.
-    const result = buildCriticalDrag({ schedule: createSchedule({ tool: { startSeconds: 100, finishSeconds: 230 } }) });
+    const result = buildCriticalDrag({
+      schedule: createSchedule({ tool: { startSeconds: 100, finishSeconds: 230 } }),
+    });
     expect(result.path.map((entry) => [entry.target, entry.dragSeconds])).toEqual([
       ['base', 100],
       ['wheel', 20],
@@ -37,7 +49,11 @@ describe('buildCriticalDrag', () => {
   });
 
   it('keeps launch delays (harness overhead) fixed when replaying', () => {
-    const schedule = createSchedule({ wheel: { startSeconds: 105, finishSeconds: 215 }, late: { startSeconds: 215, finishSeconds: 255 }, tool: { startSeconds: 100, finishSeconds: 230 } });
+    const schedule = createSchedule({
+      wheel: { startSeconds: 105, finishSeconds: 215 },
+      late: { startSeconds: 215, finishSeconds: 255 },
+      tool: { startSeconds: 100, finishSeconds: 230 },
+    });
     const result = buildCriticalDrag({ schedule });
     const wheel = result.path.find((entry) => entry.target === 'wheel');
     expect(wheel).toMatchObject({ launchDelaySeconds: 5, durationSeconds: 110, dragSeconds: 25 });
@@ -68,28 +84,56 @@ describe('buildCriticalDrag', () => {
       startDeltaSeconds: 10,
       durationDeltaSeconds: 0,
     });
-    expect(result.targets.find((row) => row.target === 'gone')).toMatchObject({ node: null, plannedNode: 'B', startDeltaSeconds: null });
+    expect(result.targets.find((row) => row.target === 'gone')).toMatchObject({
+      node: null,
+      plannedNode: 'B',
+      startDeltaSeconds: null,
+    });
   });
 
   it('names inconsistent schedules', () => {
-    expect(() => buildCriticalDrag({ schedule: { ...createSchedule(), queues: { A: ['base', 'tool'], B: ['late', 'wheel', 'base'] } } })).toThrow(
-      /`base` ran on A but is queued on B; `base` is queued twice/,
-    );
-    const cyclic: RealisedSchedule = { targets: { a: { node: 'A', startSeconds: 0, finishSeconds: 1, deps: ['b'] }, b: { node: 'A', startSeconds: 1, finishSeconds: 2, deps: [] } } };
+    expect(() =>
+      buildCriticalDrag({
+        schedule: { ...createSchedule(), queues: { A: ['base', 'tool'], B: ['late', 'wheel', 'base'] } },
+      }),
+    ).toThrow(/`base` ran on A but is queued on B; `base` is queued twice/);
+    const cyclic: RealisedSchedule = {
+      targets: {
+        a: { node: 'A', startSeconds: 0, finishSeconds: 1, deps: ['b'] },
+        b: { node: 'A', startSeconds: 1, finishSeconds: 2, deps: [] },
+      },
+    };
     expect(() => buildCriticalDrag({ schedule: cyclic })).toThrow(/cycle among a, b/);
-    expect(buildCriticalDrag({ schedule: { targets: {} } })).toEqual({ makespanSeconds: 0, path: [], nodes: [], targets: [] });
+    expect(buildCriticalDrag({ schedule: { targets: {} } })).toEqual({
+      makespanSeconds: 0,
+      path: [],
+      nodes: [],
+      targets: [],
+    });
   });
 
   it('agrees with simulatePlan on random plans: the idle split, and drag = makespan saved by a zero-cost target', () => {
     fc.assert(
       fc.property(instanceArbitrary, (instance) => {
-        const plan = createPlan({ ...instance, arch: 'test', createdAt: '2026-01-01T00:00:00Z', maxEvaluations: 300 });
+        const plan = createPlan({
+          ...instance,
+          arch: 'test',
+          createdAt: '2026-01-01T00:00:00Z',
+          maxEvaluations: 300,
+        });
         const schedule: RealisedSchedule = {
-          targets: Object.fromEntries(Object.entries(plan.targets).map(([name, t]) => [name, { node: t.node, startSeconds: t.startSeconds, finishSeconds: t.finishSeconds, deps: t.waitFor }])),
+          targets: Object.fromEntries(
+            Object.entries(plan.targets).map(([name, t]) => [
+              name,
+              { node: t.node, startSeconds: t.startSeconds, finishSeconds: t.finishSeconds, deps: t.waitFor },
+            ]),
+          ),
           queues: plan.queues,
         };
         const result = buildCriticalDrag({ schedule, nodeNames: instance.nodes.map((node) => node.name) });
-        const waitFor = Object.fromEntries(Object.entries(plan.targets).map(([name, t]) => [name, t.waitFor]));
+        const waitFor = Object.fromEntries(
+          Object.entries(plan.targets).map(([name, t]) => [name, t.waitFor]),
+        );
         for (const node of plan.nodes) {
           const split = result.nodes.find((entry) => entry.name === node.name)!;
           expect(split.placementLossSeconds).toBeCloseTo(node.placementLossSeconds, 6);

@@ -6,13 +6,17 @@ function node(name: string, speed = 1): PlanNode {
 }
 
 function problemOf(builds: Record<string, number>, deps: Record<string, string[]>, nodes: PlanNode[]) {
-  const costs = new Map<string, CostInput>(Object.entries(builds).map(([name, buildSeconds]) => [name, { buildSeconds, cacheBytes: 0 }]));
+  const costs = new Map<string, CostInput>(
+    Object.entries(builds).map(([name, buildSeconds]) => [name, { buildSeconds, cacheBytes: 0 }]),
+  );
   return createProblem({ graph: { targets: Object.keys(builds), deps }, costs, nodes });
 }
 
 describe('findLowerBound', () => {
   it('is the total work over the nodes for independent targets on identical nodes', () => {
-    const bound = findLowerBound(problemOf({ a: 30, b: 30, c: 30, d: 30 }, {}, [node('x'), node('y'), node('z')]));
+    const bound = findLowerBound(
+      problemOf({ a: 30, b: 30, c: 30, d: 30 }, {}, [node('x'), node('y'), node('z')]),
+    );
     expect(bound.loadSeconds).toBeCloseTo(40, 6);
     expect(bound.lowerBoundSeconds).toBeCloseTo(40, 6);
   });
@@ -29,7 +33,9 @@ describe('findLowerBound', () => {
   });
 
   it('follows the longest chain at each target cheapest node', () => {
-    const bound = findLowerBound(problemOf({ a: 10, b: 20, c: 5, d: 1 }, { b: ['a'], c: ['b'], d: ['a'] }, [node('x', 1), node('y', 2)]));
+    const bound = findLowerBound(
+      problemOf({ a: 10, b: 20, c: 5, d: 1 }, { b: ['a'], c: ['b'], d: ['a'] }, [node('x', 1), node('y', 2)]),
+    );
     expect(bound.pathSeconds).toBe(17.5);
     expect(bound.path).toEqual([0, 1, 2]);
   });
@@ -37,7 +43,9 @@ describe('findLowerBound', () => {
   it('combines heads and tails with the load of what lies between', () => {
     // root (10) fans out to four 10 s targets on two nodes: they cannot start before 10, so T ≥ 10 + 40/2 = 30.
     const deps = { a: ['root'], b: ['root'], c: ['root'], d: ['root'] };
-    const bound = findLowerBound(problemOf({ root: 10, a: 10, b: 10, c: 10, d: 10 }, deps, [node('x'), node('y')]));
+    const bound = findLowerBound(
+      problemOf({ root: 10, a: 10, b: 10, c: 10, d: 10 }, deps, [node('x'), node('y')]),
+    );
     expect(bound.pathSeconds).toBe(20);
     expect(bound.loadSeconds).toBeCloseTo(25, 6);
     expect(bound.windowSeconds).toBeCloseTo(30, 6);

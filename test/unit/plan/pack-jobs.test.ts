@@ -7,7 +7,10 @@ import { instanceArbitrary, type PlanInstance } from './random-instance.js';
 const createdAt = '2026-01-01T00:00:00.000Z';
 
 const diamond: PlanInstance = {
-  graph: { targets: ['base', 'left', 'right', 'top'], deps: { base: [], left: ['base'], right: ['base'], top: ['left', 'right'] } },
+  graph: {
+    targets: ['base', 'left', 'right', 'top'],
+    deps: { base: [], left: ['base'], right: ['base'], top: ['left', 'right'] },
+  },
   costs: new Map([
     ['base', { buildSeconds: 100, cacheBytes: 0 }],
     ['left', { buildSeconds: 50, cacheBytes: 0 }],
@@ -65,7 +68,9 @@ describe('packer invariants', () => {
   it('puts stage barriers in waitFor for `stages`', () => {
     const instance: PlanInstance = {
       graph: { targets: ['a', 'b', 'c'], deps: { a: [], b: [], c: ['a'] } },
-      costs: new Map(['a', 'b', 'c'].map((name) => [name, { buildSeconds: name === 'b' ? 500 : 10, cacheBytes: 0 }])),
+      costs: new Map(
+        ['a', 'b', 'c'].map((name) => [name, { buildSeconds: name === 'b' ? 500 : 10, cacheBytes: 0 }]),
+      ),
       nodes: diamond.nodes,
     };
     const plan = createPlan({ ...instance, strategy: 'stages', arch: 'x', createdAt });
@@ -76,7 +81,9 @@ describe('packer invariants', () => {
   });
 
   it('rejects an unknown strategy with the valid names', () => {
-    expect(() => createPlan({ ...diamond, strategy: 'fastest', arch: 'x', createdAt })).toThrow(/unknown strategy `fastest`/);
+    expect(() => createPlan({ ...diamond, strategy: 'fastest', arch: 'x', createdAt })).toThrow(
+      /unknown strategy `fastest`/,
+    );
     try {
       createPlan({ ...diamond, strategy: 'fastest', arch: 'x', createdAt });
     } catch (error) {
@@ -113,7 +120,10 @@ describe('packer properties on random DAGs', () => {
       fc.property(instanceArbitrary, (instance) => {
         const node = instance.nodes[0]!;
         const plan = createPlan({ ...instance, nodes: [node], arch: 'x', createdAt });
-        const total = Object.values(plan.targets).reduce((sum, t) => sum + t.buildSeconds + t.exportSeconds, 0);
+        const total = Object.values(plan.targets).reduce(
+          (sum, t) => sum + t.buildSeconds + t.exportSeconds,
+          0,
+        );
         expect(plan.makespanSeconds).toBeCloseTo(total, 6);
         expect(plan.gap).toBeLessThan(1e-9);
       }),

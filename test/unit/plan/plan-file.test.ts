@@ -28,8 +28,21 @@ describe('plan.json', () => {
 
   it('carries the version and the documented fields', () => {
     expect(PlanFileSchema.parse(plan)).toEqual(plan);
-    expect(plan).toMatchObject({ version: PLAN_VERSION, strategy: 'heft-ls', arch: 'gfx1201', queues: { n1: ['base', 'wheel'] } });
-    expect(plan.targets.wheel).toEqual({ node: 'n1', startSeconds: 110, finishSeconds: 162, buildSeconds: 50, exportSeconds: 2, deps: ['base'], waitFor: ['base'] });
+    expect(plan).toMatchObject({
+      version: PLAN_VERSION,
+      strategy: 'heft-ls',
+      arch: 'gfx1201',
+      queues: { n1: ['base', 'wheel'] },
+    });
+    expect(plan.targets.wheel).toEqual({
+      node: 'n1',
+      startSeconds: 110,
+      finishSeconds: 162,
+      buildSeconds: 50,
+      exportSeconds: 2,
+      deps: ['base'],
+      waitFor: ['base'],
+    });
   });
 
   it('round-trips through writePlanFile and readPlanFile', async () => {
@@ -44,7 +57,9 @@ describe('plan.json', () => {
     await writeFile(file, JSON.stringify({ ...plan, version: 0 }));
     const error = await readPlanFile(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ArtifactError);
-    expect((error as ArtifactError).message).toBe(`${file}: plan version is \`0\`, this rocm-perf reads version 1`);
+    expect((error as ArtifactError).message).toBe(
+      `${file}: plan version is \`0\`, this rocm-perf reads version 1`,
+    );
     expect((error as ArtifactError).hint).toBe('re-run `rocm-perf plan`');
   });
 

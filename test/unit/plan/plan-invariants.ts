@@ -10,18 +10,25 @@ export function expectValidPlan(plan: Plan, instance: PlanInstance): void {
     queue.forEach((name, k) => {
       const target = plan.targets[name]!;
       expect(target.node).toBe(node);
-      if (k > 0) expect(target.startSeconds).toBeGreaterThanOrEqual(plan.targets[queue[k - 1]!]!.finishSeconds);
+      if (k > 0)
+        expect(target.startSeconds).toBeGreaterThanOrEqual(plan.targets[queue[k - 1]!]!.finishSeconds);
       for (const dep of instance.graph.deps[name] ?? []) {
         expect(target.startSeconds).toBeGreaterThanOrEqual(plan.targets[dep]!.finishSeconds);
         if (plan.targets[dep]!.node === node) expect(queue.indexOf(dep)).toBeLessThan(k);
       }
     });
   }
-  const waitFor = Object.fromEntries(Object.entries(plan.targets).map(([name, target]) => [name, target.waitFor]));
+  const waitFor = Object.fromEntries(
+    Object.entries(plan.targets).map(([name, target]) => [name, target.waitFor]),
+  );
   const sim = simulatePlan({ queues: plan.queues, waitFor, costs: instance.costs, nodes: instance.nodes });
   expect(sim.makespanSeconds).toBe(plan.makespanSeconds);
   for (const [name, target] of Object.entries(plan.targets)) {
-    expect(sim.targets[name]).toEqual({ node: target.node, startSeconds: target.startSeconds, finishSeconds: target.finishSeconds });
+    expect(sim.targets[name]).toEqual({
+      node: target.node,
+      startSeconds: target.startSeconds,
+      finishSeconds: target.finishSeconds,
+    });
   }
   expect(plan.lowerBoundSeconds).toBeLessThanOrEqual(plan.makespanSeconds * (1 + 1e-9));
   const last = plan.criticalPath.at(-1);

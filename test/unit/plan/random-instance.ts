@@ -22,7 +22,10 @@ const nodeArbitrary = fc.record({
 });
 
 export const instanceArbitrary: fc.Arbitrary<PlanInstance> = fc
-  .record({ targets: fc.array(targetArbitrary, { minLength: 1, maxLength: 24 }), nodes: fc.array(nodeArbitrary, { minLength: 1, maxLength: 6 }) })
+  .record({
+    targets: fc.array(targetArbitrary, { minLength: 1, maxLength: 24 }),
+    nodes: fc.array(nodeArbitrary, { minLength: 1, maxLength: 6 }),
+  })
   .map(({ targets, nodes }) => {
     const names = targets.map((_, j) => `t${String(j).padStart(2, '0')}`);
     const deps: Record<string, string[]> = {};

@@ -20,10 +20,21 @@ export function createRunFile(options: {
 }): RunFile {
   const targets: Record<string, TargetOutcome> = {};
   for (const [name, target] of Object.entries(options.targets)) {
-    if ('status' in target && (target.status === 'pending' || target.status === 'running' || target.status === 'skipped')) targets[name] = target;
+    if (
+      'status' in target &&
+      (target.status === 'pending' || target.status === 'running' || target.status === 'skipped')
+    )
+      targets[name] = target;
     else if ('startSeconds' in target) {
-      const times = { node: target.node, startedAtMs: RUN_T0_MS + target.startSeconds * 1000, finishedAtMs: RUN_T0_MS + target.finishSeconds * 1000 };
-      targets[name] = target.status === 'failed' ? { status: 'failed', ...times, exitCode: 1, error: 'boom' } : { status: 'ok', ...times };
+      const times = {
+        node: target.node,
+        startedAtMs: RUN_T0_MS + target.startSeconds * 1000,
+        finishedAtMs: RUN_T0_MS + target.finishSeconds * 1000,
+      };
+      targets[name] =
+        target.status === 'failed'
+          ? { status: 'failed', ...times, exitCode: 1, error: 'boom' }
+          : { status: 'ok', ...times };
     }
   }
   const finishes = Object.values(targets).flatMap((t) => ('finishedAtMs' in t ? [t.finishedAtMs] : []));
@@ -52,7 +63,11 @@ export function createRunFile(options: {
 }
 
 /** A parsed trace with the given build seconds and upload sizes (null = a span without a size). */
-export function createTrace(target: string, buildSeconds: number, uploadBytes: readonly (number | null)[]): TargetTrace {
+export function createTrace(
+  target: string,
+  buildSeconds: number,
+  uploadBytes: readonly (number | null)[],
+): TargetTrace {
   const startMs = RUN_T0_MS;
   return {
     target,
@@ -63,7 +78,15 @@ export function createTrace(target: string, buildSeconds: number, uploadBytes: r
     buildEndMs: startMs + buildSeconds * 1000,
     buildSeconds,
     steps: [],
-    uploads: uploadBytes.map((bytes) => ({ startMs, endMs: startMs + 1, method: 'PUT', url: 'http://registry/v2/x/blobs/uploads/1', status: 201, bytes, kind: 'cache' })),
+    uploads: uploadBytes.map((bytes) => ({
+      startMs,
+      endMs: startMs + 1,
+      method: 'PUT',
+      url: 'http://registry/v2/x/blobs/uploads/1',
+      status: 201,
+      bytes,
+      kind: 'cache',
+    })),
     cachedSteps: 0,
     totalSteps: buildSeconds > 0 ? 1 : 0,
   };

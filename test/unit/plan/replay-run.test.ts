@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyFleetChanges, createPlan, parseFleetChanges, renderReplay, replayRun, toRecordedQueues, toReplayCosts, type CostInput } from '../../../src/plan/index.js';
+import {
+  applyFleetChanges,
+  createPlan,
+  parseFleetChanges,
+  renderReplay,
+  replayRun,
+  toRecordedQueues,
+  toReplayCosts,
+  type CostInput,
+} from '../../../src/plan/index.js';
 import { createRunFile, createTrace } from './recorded-run.js';
 
 // anvil: 100 MB/s, speed 1; kiln: 10 MB/s, speed 2. base → wheel; tool alone.
@@ -13,8 +22,18 @@ const targetCosts = new Map<string, CostInput>([
   ['tool', { buildSeconds: 150, cacheBytes: 4e8 }],
   ['wheel', { buildSeconds: 700, cacheBytes: 3e9 }],
 ]);
-const plan = createPlan({ graph, costs: targetCosts, nodes, arch: 'gfx1201', createdAt: '2026-03-14T09:00:00Z' });
-const recorded = { base: { node: 'anvil', startSeconds: 0, finishSeconds: 650 }, tool: { node: 'kiln', startSeconds: 0, finishSeconds: 120 }, wheel: { node: 'kiln', startSeconds: 655, finishSeconds: 1180 } };
+const plan = createPlan({
+  graph,
+  costs: targetCosts,
+  nodes,
+  arch: 'gfx1201',
+  createdAt: '2026-03-14T09:00:00Z',
+});
+const recorded = {
+  base: { node: 'anvil', startSeconds: 0, finishSeconds: 650 },
+  tool: { node: 'kiln', startSeconds: 0, finishSeconds: 120 },
+  wheel: { node: 'kiln', startSeconds: 655, finishSeconds: 1180 },
+};
 // Measured: base 600 s + 1 GB, tool 100 s on kiln (200 s at reference speed) + 0.1 GB, wheel 300 s on kiln + 2 GB.
 const traces = new Map([
   ['base', createTrace('base', 600, [4e8, 6e8])],
@@ -38,12 +57,26 @@ describe('toReplayCosts', () => {
   it('refuses a cold run’s bytes and falls back, per target, when a trace is missing or unsized', () => {
     const cold = createRunFile({ harness: 'cold', mode: 'cold', nodes, targets: recorded });
     const fromCold = toReplayCosts({ run: cold, targets: graph.targets, traces, targetCosts });
-    expect(fromCold.costs.get('wheel')).toEqual({ buildSeconds: 600, cacheBytes: 3e9, buildFrom: 'trace', bytesFrom: 'target-costs' });
-    expect(fromCold.notes).toEqual([expect.stringMatching(/^run 20260314T092000Z is a cold run: .*bytes come from the target costs/)]);
+    expect(fromCold.costs.get('wheel')).toEqual({
+      buildSeconds: 600,
+      cacheBytes: 3e9,
+      buildFrom: 'trace',
+      bytesFrom: 'target-costs',
+    });
+    expect(fromCold.notes).toEqual([
+      expect.stringMatching(/^run 20260314T092000Z is a cold run: .*bytes come from the target costs/),
+    ]);
     const warm = createRunFile({ nodes, targets: recorded });
-    const partial = new Map([['base', createTrace('base', 600, [4e8, null])], ['wheel', traces.get('wheel')!]]);
+    const partial = new Map([
+      ['base', createTrace('base', 600, [4e8, null])],
+      ['wheel', traces.get('wheel')!],
+    ]);
     const fallback = toReplayCosts({ run: warm, targets: graph.targets, traces: partial, targetCosts });
-    expect(fallback.costs.get('base')).toMatchObject({ buildFrom: 'trace', bytesFrom: 'target-costs', cacheBytes: 5e8 });
+    expect(fallback.costs.get('base')).toMatchObject({
+      buildFrom: 'trace',
+      bytesFrom: 'target-costs',
+      cacheBytes: 5e8,
+    });
     expect(fallback.costs.get('tool')).toMatchObject({ buildFrom: 'target-costs', buildSeconds: 150 });
     expect(fallback.notes).toEqual([
       'base: 1 of 2 uploads carry no size; bytes from the target costs',
@@ -53,7 +86,10 @@ describe('toReplayCosts', () => {
   });
 
   it('names every target it has no figure for', () => {
-    const run = createRunFile({ nodes, targets: { ...recorded, wheel: { status: 'skipped', node: 'kiln', reason: 'dependency base failed' } } });
+    const run = createRunFile({
+      nodes,
+      targets: { ...recorded, wheel: { status: 'skipped', node: 'kiln', reason: 'dependency base failed' } },
+    });
     expect(() => toReplayCosts({ run, targets: graph.targets, traces, targetCosts: new Map() })).toThrow(
       'cannot replay run 20260314T092000Z: wheel: no measured build seconds (skipped in this run) and no `build wheel` line in the target costs; wheel: no measured bytes (skipped in this run) and no `cache wheel` line in the target costs',
     );
@@ -64,7 +100,14 @@ describe('replayRun', () => {
   const run = createRunFile({ nodes, targets: recorded });
 
   it('reports actual, baseline (recorded queues, measured costs), the recorded queues on the changed fleet and the prediction', () => {
-    const result = replayRun({ run, plan, traces, targetCosts, changes: parseFleetChanges({ link: ['kiln=100'] }), createdAt });
+    const result = replayRun({
+      run,
+      plan,
+      traces,
+      targetCosts,
+      changes: parseFleetChanges({ link: ['kiln=100'] }),
+      createdAt,
+    });
     expect(result.recordedQueues).toEqual({ anvil: ['base'], kiln: ['tool', 'wheel'] });
     expect(result.actualMakespanSeconds).toBe(1180);
     // kiln: tool 200/2 + 0.1 GB/10 MB/s = 110 s; wheel waits for base (600 + 10 = 610), then 300 + 200 = 500 s.
@@ -84,12 +127,29 @@ describe('replayRun', () => {
   });
 
   it('re-plans on a fleet with a node dropped or added, and under another strategy', () => {
-    const dropped = replayRun({ run, plan, traces, targetCosts, changes: parseFleetChanges({ dropNode: ['kiln'] }), createdAt });
+    const dropped = replayRun({
+      run,
+      plan,
+      traces,
+      targetCosts,
+      changes: parseFleetChanges({ dropNode: ['kiln'] }),
+      createdAt,
+    });
     // Everything on anvil: 610 + 201 + 620.
     expect(dropped.predictedMakespanSeconds).toBe(1431);
     expect(dropped.recordedQueuesOnChangedFleetSeconds).toBeNull();
-    expect(dropped.notes).toContain('the recorded queues cannot run on the changed fleet (a dropped node held some), so only the fresh plan is simulated there');
-    const added = replayRun({ run, plan, traces, targetCosts, changes: parseFleetChanges({ addNode: ['name=forge,link=1000,speed=2'] }), strategy: 'lpt', createdAt });
+    expect(dropped.notes).toContain(
+      'the recorded queues cannot run on the changed fleet (a dropped node held some), so only the fresh plan is simulated there',
+    );
+    const added = replayRun({
+      run,
+      plan,
+      traces,
+      targetCosts,
+      changes: parseFleetChanges({ addNode: ['name=forge,link=1000,speed=2'] }),
+      strategy: 'lpt',
+      createdAt,
+    });
     expect(added.strategy).toBe('lpt');
     expect(added.nodes.map((node) => node.name)).toEqual(['anvil', 'kiln', 'forge']);
     expect(added.recordedQueuesOnChangedFleetSeconds).toBe(1110);
@@ -97,14 +157,25 @@ describe('replayRun', () => {
   });
 
   it('orders recorded queues by start and puts targets that never started after them', () => {
-    const interrupted = { ...recorded, wheel: { status: 'skipped' as const, node: 'anvil', reason: 'interrupted' } };
-    expect(toRecordedQueues(createRunFile({ nodes, targets: interrupted }), plan)).toEqual({ anvil: ['base', 'wheel'], kiln: ['tool'] });
+    const interrupted = {
+      ...recorded,
+      wheel: { status: 'skipped' as const, node: 'anvil', reason: 'interrupted' },
+    };
+    expect(toRecordedQueues(createRunFile({ nodes, targets: interrupted }), plan)).toEqual({
+      anvil: ['base', 'wheel'],
+      kiln: ['tool'],
+    });
   });
 });
 
 describe('fleet changes', () => {
   it('parses and applies --link, --speed, --drop-node and --add-node', () => {
-    const changes = parseFleetChanges({ link: ['kiln=110'], speed: ['anvil=1.3', 'forge=0.5'], dropNode: ['kiln'], addNode: ['name=forge,link=280'] });
+    const changes = parseFleetChanges({
+      link: ['kiln=110'],
+      speed: ['anvil=1.3', 'forge=0.5'],
+      dropNode: ['kiln'],
+      addNode: ['name=forge,link=280'],
+    });
     expect(changes.addNodes).toEqual([{ name: 'forge', builder: 'forge', linkMbps: 280, speed: 1 }]);
     expect(() => applyFleetChanges(nodes, changes)).toThrow('--link kiln: no node `kiln` in the fleet');
     expect(applyFleetChanges(nodes, { ...changes, links: {} })).toEqual([
@@ -114,12 +185,24 @@ describe('fleet changes', () => {
   });
 
   it('says what is wrong with a flag and how to write it', () => {
-    expect(() => parseFleetChanges({ link: ['kiln=fast'] })).toThrow('--link kiln=fast: `fast` is not a positive number of MB/s');
+    expect(() => parseFleetChanges({ link: ['kiln=fast'] })).toThrow(
+      '--link kiln=fast: `fast` is not a positive number of MB/s',
+    );
     expect(() => parseFleetChanges({ speed: ['=2'] })).toThrow('--speed =2: expected NODE=VALUE');
-    expect(() => parseFleetChanges({ addNode: ['name=x,uplink=3'] })).toThrow('--add-node name=x,uplink=3: unknown field `uplink`');
-    expect(() => parseFleetChanges({ addNode: ['name=x'] })).toThrow('--add-node name=x: `` is not a positive number of MB/s');
-    expect(() => applyFleetChanges(nodes, parseFleetChanges({ dropNode: ['anvil', 'kiln'] }))).toThrow('--drop-node: that drops every node of the fleet');
-    expect(() => applyFleetChanges(nodes, parseFleetChanges({ addNode: ['name=kiln,link=5'] }))).toThrow(/already has a node `kiln`/);
-    expect(() => applyFleetChanges(nodes, parseFleetChanges({ dropNode: ['forge'] }))).toThrow('--drop-node forge: no node `forge` in the fleet');
+    expect(() => parseFleetChanges({ addNode: ['name=x,uplink=3'] })).toThrow(
+      '--add-node name=x,uplink=3: unknown field `uplink`',
+    );
+    expect(() => parseFleetChanges({ addNode: ['name=x'] })).toThrow(
+      '--add-node name=x: `` is not a positive number of MB/s',
+    );
+    expect(() => applyFleetChanges(nodes, parseFleetChanges({ dropNode: ['anvil', 'kiln'] }))).toThrow(
+      '--drop-node: that drops every node of the fleet',
+    );
+    expect(() => applyFleetChanges(nodes, parseFleetChanges({ addNode: ['name=kiln,link=5'] }))).toThrow(
+      /already has a node `kiln`/,
+    );
+    expect(() => applyFleetChanges(nodes, parseFleetChanges({ dropNode: ['forge'] }))).toThrow(
+      '--drop-node forge: no node `forge` in the fleet',
+    );
   });
 });

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlanInputs, type PlanInputs } from '../../../src/config/load-plan-inputs.js';
-import { createPlan, renderComparison, renderPlan, STRATEGY_NAMES, type Plan, type StrategyName } from '../../../src/plan/index.js';
+import {
+  createPlan,
+  renderComparison,
+  renderPlan,
+  STRATEGY_NAMES,
+  type Plan,
+  type StrategyName,
+} from '../../../src/plan/index.js';
 import { expectValidPlan } from './plan-invariants.js';
 
 // The shipped gfx1201 scenario (fleet.yaml, .builders/target-costs, the saved bake print).
@@ -14,18 +21,32 @@ describe('the shipped gfx1201 scenario', () => {
   beforeAll(async () => {
     inputs = await loadPlanInputs({ fleetPath: path.join(repoRoot, 'fleet.yaml'), env: {} });
     for (const strategy of STRATEGY_NAMES) {
-      plans.set(strategy, createPlan({ graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes, strategy, arch: 'gfx1201', createdAt }));
+      plans.set(
+        strategy,
+        createPlan({
+          graph: inputs.graph,
+          costs: inputs.costs,
+          nodes: inputs.config.nodes,
+          strategy,
+          arch: 'gfx1201',
+          createdAt,
+        }),
+      );
     }
   });
 
   it('plans every strategy validly', () => {
-    for (const plan of plans.values()) expectValidPlan(plan, { graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes });
+    for (const plan of plans.values())
+      expectValidPlan(plan, { graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes });
   });
 
   it('reaches its lower bound, the pytorch → triton-wheel → vllm-wheel chain, with the default', () => {
     const plan = plans.get('heft-ls')!;
     expect(plan.gap).toBe(0);
-    expect(plan.makespanSeconds).toBeCloseTo(5400 + 12.4e9 / 900e6 + 948 + 6.4e9 / 900e6 + 1500 + 2.4e9 / 900e6, 6);
+    expect(plan.makespanSeconds).toBeCloseTo(
+      5400 + 12.4e9 / 900e6 + 948 + 6.4e9 / 900e6 + 1500 + 2.4e9 / 900e6,
+      6,
+    );
     expect(plan.criticalPath).toEqual(['pytorch', 'triton-wheel', 'vllm-wheel']);
     expect(plan.lowerBound.path).toEqual(['pytorch', 'triton-wheel', 'vllm-wheel']);
     expect(plan.targets['triton-wheel']!.node).toBe('strix');
@@ -57,7 +78,13 @@ describe('the shipped gfx1201 scenario', () => {
   });
 
   it('renders a comparison table with the ratio to the bound', () => {
-    const rows = [...plans].map(([strategy, plan]) => ({ strategy, description: 'd', makespanSeconds: plan.makespanSeconds, lowerBoundSeconds: plan.lowerBoundSeconds, planningMs: 1 }));
+    const rows = [...plans].map(([strategy, plan]) => ({
+      strategy,
+      description: 'd',
+      makespanSeconds: plan.makespanSeconds,
+      lowerBoundSeconds: plan.lowerBoundSeconds,
+      planningMs: 1,
+    }));
     const text = renderComparison(rows);
     expect(text.split('\n')[0]).toMatch(/^strategy +makespan +÷ lower bound +planning/);
     expect(text).toMatch(/heft-ls +2h11m12s +1\.000 +1\.0 ms/);

@@ -16,7 +16,12 @@ const waitFor = { base: [], wheel: ['base'], tool: [], late: [] };
 
 describe('simulatePlan', () => {
   it('runs each queue in order, waiting for dependencies', () => {
-    const sim = simulatePlan({ queues: { fast: ['base', 'tool'], slow: ['wheel', 'late'] }, waitFor, costs, nodes });
+    const sim = simulatePlan({
+      queues: { fast: ['base', 'tool'], slow: ['wheel', 'late'] },
+      waitFor,
+      costs,
+      nodes,
+    });
     expect(sim.targets).toEqual({
       base: { node: 'fast', startSeconds: 0, finishSeconds: 100 },
       tool: { node: 'fast', startSeconds: 100, finishSeconds: 115 },
@@ -28,23 +33,57 @@ describe('simulatePlan', () => {
   });
 
   it('splits idle time into waiting on dependencies and placement loss', () => {
-    const sim = simulatePlan({ queues: { fast: ['base', 'tool'], slow: ['wheel', 'late'] }, waitFor, costs, nodes });
+    const sim = simulatePlan({
+      queues: { fast: ['base', 'tool'], slow: ['wheel', 'late'] },
+      waitFor,
+      costs,
+      nodes,
+    });
     const [fast, slow] = sim.nodes;
     // slow idles 0–100 behind wheel (waiting on base) while `late` sits ready in its own queue: placement loss.
-    expect(slow).toEqual({ name: 'slow', busySeconds: 150, idleSeconds: 100, dependencyWaitSeconds: 0, placementLossSeconds: 100 });
+    expect(slow).toEqual({
+      name: 'slow',
+      busySeconds: 150,
+      idleSeconds: 100,
+      dependencyWaitSeconds: 0,
+      placementLossSeconds: 100,
+    });
     // fast idles 115–250: `late` is ready until 210 (placement loss), then nothing is left to start.
-    expect(fast).toEqual({ name: 'fast', busySeconds: 115, idleSeconds: 135, dependencyWaitSeconds: 40, placementLossSeconds: 95 });
+    expect(fast).toEqual({
+      name: 'fast',
+      busySeconds: 115,
+      idleSeconds: 135,
+      dependencyWaitSeconds: 40,
+      placementLossSeconds: 95,
+    });
   });
 
   it('counts idle time as waiting on dependencies when nothing is ready', () => {
-    const sim = simulatePlan({ queues: { fast: ['base'], slow: ['wheel'] }, waitFor: { base: [], wheel: ['base'] }, costs, nodes });
-    expect(sim.nodes[1]).toEqual({ name: 'slow', busySeconds: 110, idleSeconds: 100, dependencyWaitSeconds: 100, placementLossSeconds: 0 });
-    expect(sim.nodes[0]).toMatchObject({ idleSeconds: 110, dependencyWaitSeconds: 110, placementLossSeconds: 0 });
+    const sim = simulatePlan({
+      queues: { fast: ['base'], slow: ['wheel'] },
+      waitFor: { base: [], wheel: ['base'] },
+      costs,
+      nodes,
+    });
+    expect(sim.nodes[1]).toEqual({
+      name: 'slow',
+      busySeconds: 110,
+      idleSeconds: 100,
+      dependencyWaitSeconds: 100,
+      placementLossSeconds: 0,
+    });
+    expect(sim.nodes[0]).toMatchObject({
+      idleSeconds: 110,
+      dependencyWaitSeconds: 110,
+      placementLossSeconds: 0,
+    });
   });
 
   it('reports a deadlock between queue order and dependencies', () => {
     const queues = { fast: ['wheel', 'base'], slow: [] };
-    expect(() => simulatePlan({ queues, waitFor: { base: [], wheel: ['base'] }, costs, nodes })).toThrow(/deadlock: base, wheel/);
+    expect(() => simulatePlan({ queues, waitFor: { base: [], wheel: ['base'] }, costs, nodes })).toThrow(
+      /deadlock: base, wheel/,
+    );
   });
 
   it('names targets queued twice, missing or unknown', () => {

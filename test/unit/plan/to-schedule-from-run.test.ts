@@ -18,22 +18,45 @@ describe('toScheduleFromRun', () => {
       later: { status: 'skipped', node: 'kiln', reason: 'dependency wheel failed' },
     },
   });
-  const plan = { targets: { pytorch: { waitFor: [] }, wheel: { waitFor: ['pytorch'] }, extra: { waitFor: [] }, later: { waitFor: ['wheel'] } } };
+  const plan = {
+    targets: {
+      pytorch: { waitFor: [] },
+      wheel: { waitFor: ['pytorch'] },
+      extra: { waitFor: [] },
+      later: { waitFor: ['wheel'] },
+    },
+  };
 
   it('turns run.json times into seconds from the measured start, with the plan’s waits and the node order', () => {
-    const schedule = toScheduleFromRun({ run, plan: plan as never, traces: new Map([['pytorch', createTrace('pytorch', 500, [1e9])]]) });
+    const schedule = toScheduleFromRun({
+      run,
+      plan: plan as never,
+      traces: new Map([['pytorch', createTrace('pytorch', 500, [1e9])]]),
+    });
     expect(schedule.originMs).toBe(RUN_T0_MS);
-    expect(schedule.targets.pytorch).toEqual({ node: 'anvil', status: 'ok', startSeconds: 2, finishSeconds: 600, deps: [], traceBuildSeconds: 500, traceTotalSeconds: 501 });
+    expect(schedule.targets.pytorch).toEqual({
+      node: 'anvil',
+      status: 'ok',
+      startSeconds: 2,
+      finishSeconds: 600,
+      deps: [],
+      traceBuildSeconds: 500,
+      traceTotalSeconds: 501,
+    });
     expect(schedule.targets.wheel).toMatchObject({ status: 'failed', startSeconds: 603, deps: ['pytorch'] });
     expect(schedule.queues).toEqual({ anvil: ['pytorch', 'extra'], kiln: ['wheel'] });
     expect(schedule.nodeNames).toEqual(['anvil', 'idle', 'kiln']);
-    expect(schedule.notes).toEqual(['later: skipped in run.json, so it has no times and is left out of the schedule']);
+    expect(schedule.notes).toEqual([
+      'later: skipped in run.json, so it has no times and is left out of the schedule',
+    ]);
   });
 
   it('feeds buildCriticalDrag: the path crosses from anvil to kiln with the launch delay', () => {
     const schedule = toScheduleFromRun({ run, plan: plan as never });
     const result = buildCriticalDrag({ schedule, nodeNames: schedule.nodeNames });
-    expect(result.path.map((entry) => [entry.target, entry.via, entry.launchDelaySeconds, entry.dragSeconds])).toEqual([
+    expect(
+      result.path.map((entry) => [entry.target, entry.via, entry.launchDelaySeconds, entry.dragSeconds]),
+    ).toEqual([
       ['pytorch', 'start', 2, 598],
       ['wheel', 'dependency', 3, 250],
     ]);

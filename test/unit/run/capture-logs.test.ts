@@ -37,7 +37,13 @@ describe('createLogCapture', () => {
     appendFileSync(remote, 'run line 3\n');
     const [slice] = await capture.stop();
     expect(readFileSync(local, 'utf8')).toBe('run line 1\nrun line 2\nrun line 3\n');
-    expect(slice).toMatchObject({ kind: 'registry', file: 'zot.jsonl', startOffset: 22, endOffset: 55, sizeBytes: 33 });
+    expect(slice).toMatchObject({
+      kind: 'registry',
+      file: 'zot.jsonl',
+      startOffset: 22,
+      endOffset: 55,
+      sizeBytes: 33,
+    });
     expect(slice?.warning).toBeUndefined();
   });
 

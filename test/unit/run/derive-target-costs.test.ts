@@ -4,30 +4,88 @@ import type { TargetCost } from '../../../src/config/parse-target-costs.js';
 import { deriveTargetCosts } from '../../../src/run/derive-target-costs.js';
 import type { RunFile } from '../../../src/run/run-file.js';
 
-const upload = (bytes: number | null, kind: TraceUpload['kind']): TraceUpload => ({ startMs: 0, endMs: 1, method: 'PUT', url: 'http://r/v2/x/blobs/uploads/1', status: 201, bytes, kind });
-const trace = (target: string, over: Partial<TargetTrace>): TargetTrace => ({
-  target, startMs: 0, endMs: 1, totalSeconds: 1, buildStartMs: 0, buildEndMs: 1, buildSeconds: 100, steps: [], uploads: [], cachedSteps: 0, totalSteps: 10, ...over,
+const upload = (bytes: number | null, kind: TraceUpload['kind']): TraceUpload => ({
+  startMs: 0,
+  endMs: 1,
+  method: 'PUT',
+  url: 'http://r/v2/x/blobs/uploads/1',
+  status: 201,
+  bytes,
+  kind,
 });
-const cost = (buildSeconds: number, cacheBytes: number): TargetCost => ({ buildSeconds, cacheBytes, buildLine: 1, cacheLine: 2 });
+const trace = (target: string, over: Partial<TargetTrace>): TargetTrace => ({
+  target,
+  startMs: 0,
+  endMs: 1,
+  totalSeconds: 1,
+  buildStartMs: 0,
+  buildEndMs: 1,
+  buildSeconds: 100,
+  steps: [],
+  uploads: [],
+  cachedSteps: 0,
+  totalSteps: 10,
+  ...over,
+});
+const cost = (buildSeconds: number, cacheBytes: number): TargetCost => ({
+  buildSeconds,
+  cacheBytes,
+  buildLine: 1,
+  cacheLine: 2,
+});
 const ok = (node: string) => ({ status: 'ok' as const, node, startedAtMs: 0, finishedAtMs: 1 });
 
 function runFile(harness: RunFile['harness']): RunFile {
   return {
-    version: 1, stamp: 's1', harness, mode: harness === 'cold' ? 'cold' : 'warm', namespace: 'rocm', arch: 'gfx1201', sccachePrefix: 'p', liveSccachePrefix: 'p',
-    fleetPath: '/f', status: 'completed', startedAtMs: 0, measuredStartedAtMs: 0, finishedAtMs: 1, exitCode: 0,
-    nodes: [{ name: 'fast', builder: 'fast', linkMbps: 100, speed: 2 }, { name: 'slow', builder: 'slow', linkMbps: 4, speed: 1 }],
-    targets: { a: ok('fast'), b: ok('slow'), c: { status: 'failed', node: 'slow', startedAtMs: 0, finishedAtMs: 1, exitCode: 1, error: 'x' } },
-    bootstrapped: [], registryCachePatterns: [], registryLogFormat: 'zot', warnings: [],
+    version: 1,
+    stamp: 's1',
+    harness,
+    mode: harness === 'cold' ? 'cold' : 'warm',
+    namespace: 'rocm',
+    arch: 'gfx1201',
+    sccachePrefix: 'p',
+    liveSccachePrefix: 'p',
+    fleetPath: '/f',
+    status: 'completed',
+    startedAtMs: 0,
+    measuredStartedAtMs: 0,
+    finishedAtMs: 1,
+    exitCode: 0,
+    nodes: [
+      { name: 'fast', builder: 'fast', linkMbps: 100, speed: 2 },
+      { name: 'slow', builder: 'slow', linkMbps: 4, speed: 1 },
+    ],
+    targets: {
+      a: ok('fast'),
+      b: ok('slow'),
+      c: { status: 'failed', node: 'slow', startedAtMs: 0, finishedAtMs: 1, exitCode: 1, error: 'x' },
+    },
+    bootstrapped: [],
+    registryCachePatterns: [],
+    registryLogFormat: 'zot',
+    warnings: [],
   };
 }
 
 describe('deriveTargetCosts', () => {
-  const current = new Map([['a', cost(50, 10)], ['b', cost(60, 20)], ['c', cost(70, 30)], ['d', cost(80, 40)]]);
+  const current = new Map([
+    ['a', cost(50, 10)],
+    ['b', cost(60, 20)],
+    ['c', cost(70, 30)],
+    ['d', cost(80, 40)],
+  ]);
 
   it('warm: build seconds normalised by node speed, bytes = every upload (image push + cache export)', () => {
     const traces = new Map([
       ['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image'), upload(6_000, 'cache')] })],
-      ['b', trace('b', { buildSeconds: 30, cachedSteps: 9, uploads: [upload(500, 'image'), upload(null, 'cache')] })],
+      [
+        'b',
+        trace('b', {
+          buildSeconds: 30,
+          cachedSteps: 9,
+          uploads: [upload(500, 'image'), upload(null, 'cache')],
+        }),
+      ],
       ['c', trace('c', { buildSeconds: 5 })],
     ]);
     const derived = deriveTargetCosts({ run: runFile('warm'), traces, current });
@@ -50,6 +108,8 @@ describe('deriveTargetCosts', () => {
     const derived = deriveTargetCosts({ run: runFile('cold'), traces, current });
     expect(derived.costs.get('a')).toEqual({ buildSeconds: 200, cacheBytes: 10 });
     expect(derived.updated).toEqual({ build: ['a'], cache: [] });
-    expect(derived.notes[0]).toMatch(/^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/);
+    expect(derived.notes[0]).toMatch(
+      /^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/,
+    );
   });
 });

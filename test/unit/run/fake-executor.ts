@@ -27,7 +27,12 @@ export function createSimulatedExecutor(specs: Record<string, FakeJobSpec>) {
       calls.push({ job, atMs: clock.nowMs() });
       const spec = specs[job.target] ?? { durationMs: 1_000 };
       return new Promise<ExecResult>((resolve) => {
-        const entry: Pending = { job, endMs: clock.nowMs() + spec.durationMs, resolve, result: spec.result ?? { ok: true } };
+        const entry: Pending = {
+          job,
+          endMs: clock.nowMs() + spec.durationMs,
+          resolve,
+          result: spec.result ?? { ok: true },
+        };
         pending.push(entry);
         signal.addEventListener('abort', () => {
           pending.splice(pending.indexOf(entry), 1);

@@ -9,10 +9,16 @@ import { createSimulatedExecutor, type FakeJobSpec } from './fake-executor.js';
 // Guided dispatch on a simulated clock (1 plan second = 1,000 fake ms; the fake clock starts at 1,000 ms, which is
 // the measured start, so plan second t is fake ms 1,000 + 1,000 t). The policy is the real `chooseGuidedTarget`.
 
-const waitsOf = (plan: Plan) => Object.fromEntries(Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]));
-const seconds = (durations: Record<string, number>): Record<string, FakeJobSpec> => Object.fromEntries(Object.entries(durations).map(([target, s]) => [target, { durationMs: s * 1000 }]));
+const waitsOf = (plan: Plan) =>
+  Object.fromEntries(Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]));
+const seconds = (durations: Record<string, number>): Record<string, FakeJobSpec> =>
+  Object.fromEntries(Object.entries(durations).map(([target, s]) => [target, { durationMs: s * 1000 }]));
 
-function runGuided(plan: Plan, specs: Record<string, FakeJobSpec>, hooks: { signal?: AbortSignal; nodes?: string[] } = {}) {
+function runGuided(
+  plan: Plan,
+  specs: Record<string, FakeJobSpec>,
+  hooks: { signal?: AbortSignal; nodes?: string[] } = {},
+) {
   const sim = createSimulatedExecutor(specs);
   const events: QueueEvent[] = [];
   const snapshots: GuidedSnapshot[] = [];
@@ -33,7 +39,8 @@ function runGuided(plan: Plan, specs: Record<string, FakeJobSpec>, hooks: { sign
   return { sim, events, snapshots, promise };
 }
 
-const startedEvents = (events: QueueEvent[]) => events.flatMap((event) => (event.type === 'started' ? [event] : []));
+const startedEvents = (events: QueueEvent[]) =>
+  events.flatMap((event) => (event.type === 'started' ? [event] : []));
 
 // a: p (0–10), q (10–20); b: r (0–10), s (20–30) waiting for p and q. r finishes at 2 s instead of 10.
 const plan = createTestPlan(['a', 'b'], {
@@ -50,7 +57,9 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
     const outcomes = await sim.drive(promise);
     // At 2 s b is idle, its head s is not ready; q fits (2 + 10 ≤ q's projected finish 20, s not delayed).
     // At 12 s q settles: a (first by name, its queue empty) takes s, which finishes at 22 ≤ its projection 22.
-    expect(startedEvents(events).map(({ target, node, atMs, reason }) => [target, node, atMs, reason])).toEqual([
+    expect(
+      startedEvents(events).map(({ target, node, atMs, reason }) => [target, node, atMs, reason]),
+    ).toEqual([
       ['p', 'a', 1_000, 'planned'],
       ['r', 'b', 1_000, 'planned'],
       ['q', 'b', 3_000, 'fits'],
@@ -82,8 +91,22 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
     const guided = runGuided(plan, exact);
     const guidedOutcomes = await guided.sim.drive(guided.promise);
     const fixed = createSimulatedExecutor(exact);
-    const fixedOutcomes = await fixed.drive(runNodeQueues({ queues: plan.queues, deps: waitsOf(plan), executor: fixed.executor, clock: fixed.clock, signal: new AbortController().signal }));
-    const times = (outcomes: typeof fixedOutcomes) => Object.fromEntries(Object.entries(outcomes).map(([target, o]) => [target, o.status === 'ok' ? [o.startedAtMs, o.finishedAtMs] : o.status]));
+    const fixedOutcomes = await fixed.drive(
+      runNodeQueues({
+        queues: plan.queues,
+        deps: waitsOf(plan),
+        executor: fixed.executor,
+        clock: fixed.clock,
+        signal: new AbortController().signal,
+      }),
+    );
+    const times = (outcomes: typeof fixedOutcomes) =>
+      Object.fromEntries(
+        Object.entries(outcomes).map(([target, o]) => [
+          target,
+          o.status === 'ok' ? [o.startedAtMs, o.finishedAtMs] : o.status,
+        ]),
+      );
     expect(times(guidedOutcomes)).toEqual(times(fixedOutcomes));
     // s may move to a (idle first by name, its queue empty) because it finishes there exactly when planned.
     expect(startedEvents(guided.events).map((event) => [event.target, event.reason])).toEqual([
@@ -96,8 +119,18 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
 
   it('fixed queues keep their order: the idle node waits for its own head', async () => {
     const sim = createSimulatedExecutor(noisy);
-    const outcomes = await sim.drive(runNodeQueues({ queues: plan.queues, deps: waitsOf(plan), executor: sim.executor, clock: sim.clock, signal: new AbortController().signal }));
-    expect(Object.fromEntries(Object.entries(outcomes).map(([target, outcome]) => [target, outcome.node]))).toEqual({ p: 'a', q: 'a', r: 'b', s: 'b' });
+    const outcomes = await sim.drive(
+      runNodeQueues({
+        queues: plan.queues,
+        deps: waitsOf(plan),
+        executor: sim.executor,
+        clock: sim.clock,
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(
+      Object.fromEntries(Object.entries(outcomes).map(([target, outcome]) => [target, outcome.node])),
+    ).toEqual({ p: 'a', q: 'a', r: 'b', s: 'b' });
     expect(outcomes.q).toMatchObject({ startedAtMs: 11_000 });
     expect(outcomes.s).toMatchObject({ startedAtMs: 21_000, finishedAtMs: 31_000 });
   });
@@ -110,7 +143,10 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
       v: { node: 'b', start: 0, finish: 10 },
       w: { node: 'b', start: 10, finish: 20 },
     });
-    const { sim, events, snapshots, promise } = runGuided(chain, { ...seconds({ v: 10, w: 10 }), p: { durationMs: 3_000, result: { ok: false, exitCode: 1, error: 'RUN make: exit 2' } } });
+    const { sim, events, snapshots, promise } = runGuided(chain, {
+      ...seconds({ v: 10, w: 10 }),
+      p: { durationMs: 3_000, result: { ok: false, exitCode: 1, error: 'RUN make: exit 2' } },
+    });
     const outcomes = await sim.drive(promise);
     expect(outcomes.p).toMatchObject({ status: 'failed', node: 'a', error: 'RUN make: exit 2' });
     expect(outcomes.t).toEqual({ status: 'skipped', node: 'a', reason: 'dependency p failed' });
@@ -126,9 +162,16 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
 
   it('on abort stops launching, cancels running builds and skips the rest as interrupted', async () => {
     const controller = new AbortController();
-    const { sim, promise } = runGuided(plan, seconds({ p: 10, q: 10, r: 10, s: 10 }), { signal: controller.signal });
+    const { sim, promise } = runGuided(plan, seconds({ p: 10, q: 10, r: 10, s: 10 }), {
+      signal: controller.signal,
+    });
     const outcomes = await sim.drive(promise, { atMs: 5_000, action: () => controller.abort('SIGINT') });
-    expect(outcomes.p).toMatchObject({ status: 'failed', exitCode: 130, startedAtMs: 1_000, finishedAtMs: 5_000 });
+    expect(outcomes.p).toMatchObject({
+      status: 'failed',
+      exitCode: 130,
+      startedAtMs: 1_000,
+      finishedAtMs: 5_000,
+    });
     expect(outcomes.p?.status === 'failed' && outcomes.p.error).toMatch(/^interrupted: cancelled mid-build/);
     expect(outcomes.r).toMatchObject({ status: 'failed', exitCode: 130 });
     expect(outcomes.q).toEqual({ status: 'skipped', node: 'a', reason: 'interrupted' });
@@ -154,6 +197,10 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
       }),
     );
     expect(outcomes.p?.status).toBe('ok');
-    for (const target of ['q', 'r', 's']) expect(outcomes[target]).toMatchObject({ status: 'skipped', reason: 'not started: guided dispatch failed (node `z` is not in the plan)' });
+    for (const target of ['q', 'r', 's'])
+      expect(outcomes[target]).toMatchObject({
+        status: 'skipped',
+        reason: 'not started: guided dispatch failed (node `z` is not in the plan)',
+      });
   });
 });

@@ -14,7 +14,13 @@ import type { PreflightProbes } from '../../../src/run/preflight.js';
 
 export const FLEET_TARGETS = ['pytorch', 'a-wheel', 'b-wheel', 'c-wheel'] as const;
 
-export function writeFleetFixture(): { dir: string; fleetPath: string; sccacheLog: string; registryLog: string; remove: () => void } {
+export function writeFleetFixture(): {
+  dir: string;
+  fleetPath: string;
+  sccacheLog: string;
+  registryLog: string;
+  remove: () => void;
+} {
   const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-harness-'));
   const sccacheLog = path.join(dir, 'remote', 'sccache.json.log');
   const registryLog = path.join(dir, 'remote', 'zot.log');
@@ -24,19 +30,42 @@ export function writeFleetFixture(): { dir: string; fleetPath: string; sccacheLo
   const image = (name: string) => `registry.test:5000/rocm/${name}:gfx1201`;
   const base = { 'rocm-base': `docker-image://${image('rocm-base')}` };
   const print = {
-    group: { default: { targets: ['wheels', 'pytorch'] }, wheels: { targets: ['a-wheel', 'b-wheel', 'c-wheel'] } },
+    group: {
+      default: { targets: ['wheels', 'pytorch'] },
+      wheels: { targets: ['a-wheel', 'b-wheel', 'c-wheel'] },
+    },
     target: {
       'rocm-base': { context: '.', dockerfile: 'base.Dockerfile', tags: [image('rocm-base')] },
       pytorch: { context: '.', contexts: base, tags: [image('pytorch')] },
       'a-wheel': { context: '.', contexts: { ...base, pytorch: 'target:pytorch' }, tags: [image('a-wheel')] },
-      'b-wheel': { context: '.', contexts: { ...base, pytorch: 'target:pytorch', 'a-wheel': 'target:a-wheel' }, tags: [image('b-wheel')] },
-      'c-wheel': { context: '.', contexts: { ...base, toolchain: 'docker-image://registry.test:5000/rocm/toolchain:1' }, tags: [image('c-wheel')] },
+      'b-wheel': {
+        context: '.',
+        contexts: { ...base, pytorch: 'target:pytorch', 'a-wheel': 'target:a-wheel' },
+        tags: [image('b-wheel')],
+      },
+      'c-wheel': {
+        context: '.',
+        contexts: { ...base, toolchain: 'docker-image://registry.test:5000/rocm/toolchain:1' },
+        tags: [image('c-wheel')],
+      },
     },
   };
   writeFileSync(path.join(dir, 'bake-print.json'), JSON.stringify(print));
   writeFileSync(
     path.join(dir, 'target-costs'),
-    ['build pytorch 40', 'build a-wheel 10', 'build b-wheel 10', 'build c-wheel 20', 'build rocm-base 5', 'cache pytorch 1000000', 'cache a-wheel 100', 'cache b-wheel 100', 'cache c-wheel 100', 'cache rocm-base 10', ''].join('\n'),
+    [
+      'build pytorch 40',
+      'build a-wheel 10',
+      'build b-wheel 10',
+      'build c-wheel 20',
+      'build rocm-base 5',
+      'cache pytorch 1000000',
+      'cache a-wheel 100',
+      'cache b-wheel 100',
+      'cache c-wheel 100',
+      'cache rocm-base 10',
+      '',
+    ].join('\n'),
   );
   const ssh = `{ host: store.test, user: builder }`;
   writeFileSync(
@@ -55,11 +84,20 @@ export function writeFleetFixture(): { dir: string; fleetPath: string; sccacheLo
       '  key_prefix: rocm/gfx1201',
       `  log: { ssh: ${ssh}, path: ${sccacheLog} }`,
       'nodes:',
-      ...['forge', 'anvil', 'kiln'].map((name) => `  - { name: ${name}, builder: ${name}-b, link_mbps: ${name === 'kiln' ? 1 : 100}, node_exporter: http://${name}.test:9100/metrics }`),
+      ...['forge', 'anvil', 'kiln'].map(
+        (name) =>
+          `  - { name: ${name}, builder: ${name}-b, link_mbps: ${name === 'kiln' ? 1 : 100}, node_exporter: http://${name}.test:9100/metrics }`,
+      ),
       '',
     ].join('\n'),
   );
-  return { dir, fleetPath: path.join(dir, 'fleet.yaml'), sccacheLog, registryLog, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    fleetPath: path.join(dir, 'fleet.yaml'),
+    sccacheLog,
+    registryLog,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface BakeCall {
@@ -88,7 +126,25 @@ export interface FakeWorldOptions {
 }
 
 const jaegerTrace = (target: string) =>
-  JSON.stringify({ data: [{ traceID: 'aa', spans: [{ traceID: 'aa', spanID: '01', operationName: `[${target} 1/1] RUN make`, references: [], startTime: 1_000_000, duration: 500_000, tags: [] }], processes: {} }] });
+  JSON.stringify({
+    data: [
+      {
+        traceID: 'aa',
+        spans: [
+          {
+            traceID: 'aa',
+            spanID: '01',
+            operationName: `[${target} 1/1] RUN make`,
+            references: [],
+            startTime: 1_000_000,
+            duration: 500_000,
+            tags: [],
+          },
+        ],
+        processes: {},
+      },
+    ],
+  });
 
 function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
   let running = 0;
@@ -100,10 +156,18 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     running += 1;
     maxRunning = Math.max(maxRunning, running);
     options.onBakeStart?.(bake.target);
-    writeFileSync(bake.statusFile, `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`);
-    appendFileSync(options.sccacheLog, `{"target":"${bake.target}","prefix":"${bake.sccachePrefix ?? 'live'}"}\n`);
+    writeFileSync(
+      bake.statusFile,
+      `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`,
+    );
+    appendFileSync(
+      options.sccacheLog,
+      `{"target":"${bake.target}","prefix":"${bake.sccachePrefix ?? 'live'}"}\n`,
+    );
     appendFileSync(options.registryLog, `{"push":"${bake.env.REGISTRY_NAME}/${bake.target}"}\n`);
-    const cancelled = await delay(options.durationMs?.[bake.target] ?? 30, false, { signal: bake.signal }).then(
+    const cancelled = await delay(options.durationMs?.[bake.target] ?? 30, false, {
+      signal: bake.signal,
+    }).then(
       () => false,
       () => true,
     );
@@ -114,7 +178,16 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     const failure = options.failing?.[bake.target];
     if (failure) return { ok: false, exitCode: 1, command, errorTail: failure, stdout: '' };
     const ref = `${bake.builder}/${bake.builder}0/id${bake.target.replace(/-/g, '')}`;
-    writeFileSync(bake.metadataFile, JSON.stringify({ [bake.target]: { 'buildx.build.ref': ref, 'image.name': `registry.test:5000/${bake.env.REGISTRY_NAME}/${bake.target}:gfx1201`, 'containerimage.digest': 'sha256:abc' } }));
+    writeFileSync(
+      bake.metadataFile,
+      JSON.stringify({
+        [bake.target]: {
+          'buildx.build.ref': ref,
+          'image.name': `registry.test:5000/${bake.env.REGISTRY_NAME}/${bake.target}:gfx1201`,
+          'containerimage.digest': 'sha256:abc',
+        },
+      }),
+    );
     return { ok: true, exitCode: 0, command, errorTail: '', stdout: '' };
   };
 }
@@ -123,7 +196,19 @@ function createFakeSampler(options: CreateSamplerOptions): Sampler {
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     for (const node of options.nodes) {
-      options.onSample({ version: SAMPLES_VERSION, node: node.name, tsMs: Date.now(), ok: true, cpuBusyPct: 50, memUsedPct: 20, diskReadBps: 0, diskWriteBps: 0, netRxBps: 0, netTxBps: 0, load1: 1 });
+      options.onSample({
+        version: SAMPLES_VERSION,
+        node: node.name,
+        tsMs: Date.now(),
+        ok: true,
+        cpuBusyPct: 50,
+        memUsedPct: 20,
+        diskReadBps: 0,
+        diskWriteBps: 0,
+        netRxBps: 0,
+        netTxBps: 0,
+        load1: 1,
+      });
     }
   };
   return {
@@ -143,22 +228,48 @@ function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): Prefligh
   const refuse = (what: string) => Promise.reject(new Error(`connect ECONNREFUSED (${what})`));
   return {
     inspectBuilder: (builder) =>
-      Promise.resolve({ ok: !broken.builder, exitCode: broken.builder ? 1 : 0, command: `docker buildx inspect --bootstrap --builder ${builder}`, errorTail: broken.builder ? 'ERROR: no builder found' : '', stdout: '' }),
-    fetchStatus: (url) => (broken.exporter && url.includes('9100')) || (broken.sccache && url.includes('8080')) ? refuse(url) : Promise.resolve(200),
+      Promise.resolve({
+        ok: !broken.builder,
+        exitCode: broken.builder ? 1 : 0,
+        command: `docker buildx inspect --bootstrap --builder ${builder}`,
+        errorTail: broken.builder ? 'ERROR: no builder found' : '',
+        stdout: '',
+      }),
+    fetchStatus: (url) =>
+      (broken.exporter && url.includes('9100')) || (broken.sccache && url.includes('8080'))
+        ? refuse(url)
+        : Promise.resolve(200),
     pingRegistry: () => (broken.registry ? refuse('registry') : Promise.resolve(200)),
-    manifestExists: (repository, reference) => Promise.resolve(!world.missingImages.has(`${repository}:${reference}`)),
-    checkRemoteLog: () => (broken.log ? Promise.reject(new Error('All configured authentication methods failed')) : Promise.resolve()),
+    manifestExists: (repository, reference) =>
+      Promise.resolve(!world.missingImages.has(`${repository}:${reference}`)),
+    checkRemoteLog: () =>
+      broken.log
+        ? Promise.reject(new Error('All configured authentication methods failed'))
+        : Promise.resolve(),
   };
 }
 
 export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
-  const world: FakeWorld = { deps: {}, bakes: [], traceFetches: [], missingImages: new Set(options.missingImages), running: () => 0, maxRunning: () => 0 };
+  const world: FakeWorld = {
+    deps: {},
+    bakes: [],
+    traceFetches: [],
+    missingImages: new Set(options.missingImages),
+    running: () => 0,
+    maxRunning: () => 0,
+  };
   world.deps = {
     bake: createFakeBake(world, options),
     fetchTrace: ({ buildRef }) => {
       world.traceFetches.push(buildRef);
       const target = buildRef.split('/').at(-1) ?? '';
-      return Promise.resolve({ ok: true, exitCode: 0, command: 'docker buildx history trace', errorTail: '', stdout: jaegerTrace(target) });
+      return Promise.resolve({
+        ok: true,
+        exitCode: 0,
+        command: 'docker buildx history trace',
+        errorTail: '',
+        stdout: jaegerTrace(target),
+      });
     },
     connect: () => Promise.resolve(localHost),
     createProbes: () => Promise.resolve(createFakeProbes(world, options)),

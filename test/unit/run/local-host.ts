@@ -13,7 +13,11 @@ export const localHost: RemoteHost = {
       return { exitCode: 0, stdout, stderr: stderr.toString() };
     } catch (error) {
       const failure = error as { code?: number; stdout?: Buffer; stderr?: Buffer };
-      return { exitCode: failure.code ?? 1, stdout: failure.stdout ?? Buffer.alloc(0), stderr: String(failure.stderr ?? '') };
+      return {
+        exitCode: failure.code ?? 1,
+        stdout: failure.stdout ?? Buffer.alloc(0),
+        stderr: String(failure.stderr ?? ''),
+      };
     }
   },
   close: () => undefined,

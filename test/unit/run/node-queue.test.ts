@@ -70,14 +70,23 @@ describe('runNodeQueues', () => {
       { atMs: 4_000, action: () => controller.abort() },
     );
     expect(outcomes.quick?.status).toBe('ok');
-    expect(outcomes.long).toMatchObject({ status: 'failed', exitCode: 130, startedAtMs: 1_000, finishedAtMs: 4_000 });
+    expect(outcomes.long).toMatchObject({
+      status: 'failed',
+      exitCode: 130,
+      startedAtMs: 1_000,
+      finishedAtMs: 4_000,
+    });
     expect(outcomes.long?.status === 'failed' && outcomes.long.error).toMatch(/^interrupted/);
     expect(outcomes['after-long']).toEqual({ status: 'skipped', node: 'a', reason: 'interrupted' });
     expect(outcomes.next).toEqual({ status: 'skipped', node: 'b', reason: 'interrupted' });
   });
 
   it('runs one target at a time across the fleet with maxConcurrent 1 (bench)', async () => {
-    const sim = createSimulatedExecutor({ a1: { durationMs: 1_000 }, b1: { durationMs: 2_000 }, a2: { durationMs: 1_000 } });
+    const sim = createSimulatedExecutor({
+      a1: { durationMs: 1_000 },
+      b1: { durationMs: 2_000 },
+      a2: { durationMs: 1_000 },
+    });
     const outcomes = await sim.drive(
       runNodeQueues({
         queues: { a: ['a1', 'a2'], b: ['b1'] },
@@ -91,7 +100,8 @@ describe('runNodeQueues', () => {
     const spans = Object.values(outcomes)
       .map((outcome) => (outcome.status === 'ok' ? [outcome.startedAtMs, outcome.finishedAtMs] : [0, 0]))
       .sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
-    for (let i = 1; i < spans.length; i += 1) expect(spans[i]?.[0]).toBeGreaterThanOrEqual(spans[i - 1]?.[1] ?? 0);
+    for (let i = 1; i < spans.length; i += 1)
+      expect(spans[i]?.[0]).toBeGreaterThanOrEqual(spans[i - 1]?.[1] ?? 0);
     expect(spans.at(-1)?.[1]).toBe(5_000);
   });
 
@@ -103,7 +113,14 @@ describe('runNodeQueues', () => {
       clock: { nowMs: () => 7 },
       signal: new AbortController().signal,
     });
-    expect(outcomes.x).toEqual({ status: 'failed', node: 'a', startedAtMs: 7, finishedAtMs: 7, exitCode: null, error: 'executor threw: spawn docker ENOENT' });
+    expect(outcomes.x).toEqual({
+      status: 'failed',
+      node: 'a',
+      startedAtMs: 7,
+      finishedAtMs: 7,
+      exitCode: null,
+      error: 'executor threw: spawn docker ENOENT',
+    });
     expect(outcomes.y).toEqual({ status: 'skipped', node: 'a', reason: 'dependency x failed' });
   });
 });
@@ -122,7 +139,10 @@ describe('findQueueProblems', () => {
       'a cross-node wait cycle',
       { a: ['p', 'q'], b: ['r', 's'] },
       { p: ['s'], r: ['q'] },
-      ['queue a would wait forever: p needs s, which can never finish first', 'queue b would wait forever: r needs q, which can never finish first'],
+      [
+        'queue a would wait forever: p needs s, which can never finish first',
+        'queue b would wait forever: r needs q, which can never finish first',
+      ],
     ],
   ])('%s', (_name, queues, deps, expected) => {
     expect(findQueueProblems(queues, deps as Record<string, string[]>)).toEqual(expected);

@@ -10,14 +10,53 @@ import { toRunExitCode } from '../../../src/run/finalize-run.js';
 import { toImageArtifacts } from '../../../src/run/read-build-metadata.js';
 
 describe('buildBakeArgs', () => {
-  const base = { builder: 'forge', target: 'triton-wheel', metadataFile: '/r/meta-triton-wheel.json', noCache: false, clearCacheTo: false, push: true };
+  const base = {
+    builder: 'forge',
+    target: 'triton-wheel',
+    metadataFile: '/r/meta-triton-wheel.json',
+    noCache: false,
+    clearCacheTo: false,
+    push: true,
+  };
   it('warm: caches on, push, no overrides', () => {
-    expect(buildBakeArgs(base)).toEqual(['buildx', 'bake', '--builder', 'forge', '--metadata-file', '/r/meta-triton-wheel.json', '--progress=rawjson', '--push', 'triton-wheel']);
+    expect(buildBakeArgs(base)).toEqual([
+      'buildx',
+      'bake',
+      '--builder',
+      'forge',
+      '--metadata-file',
+      '/r/meta-triton-wheel.json',
+      '--progress=rawjson',
+      '--push',
+      'triton-wheel',
+    ]);
   });
   it('cold: --no-cache, cache export cleared, own sccache prefix, bake file first', () => {
-    expect(buildBakeArgs({ ...base, bakeFile: '/repo/docker-bake.hcl', noCache: true, clearCacheTo: true, sccachePrefix: 'rocm/gfx1201-coldrun-x' })).toEqual([
-      'buildx', 'bake', '-f', '/repo/docker-bake.hcl', '--builder', 'forge', '--metadata-file', '/r/meta-triton-wheel.json', '--progress=rawjson',
-      '--no-cache', '--set', '*.cache-to=', '--set', '*.args.SCCACHE_WEBDAV_KEY_PREFIX=rocm/gfx1201-coldrun-x', '--push', 'triton-wheel',
+    expect(
+      buildBakeArgs({
+        ...base,
+        bakeFile: '/repo/docker-bake.hcl',
+        noCache: true,
+        clearCacheTo: true,
+        sccachePrefix: 'rocm/gfx1201-coldrun-x',
+      }),
+    ).toEqual([
+      'buildx',
+      'bake',
+      '-f',
+      '/repo/docker-bake.hcl',
+      '--builder',
+      'forge',
+      '--metadata-file',
+      '/r/meta-triton-wheel.json',
+      '--progress=rawjson',
+      '--no-cache',
+      '--set',
+      '*.cache-to=',
+      '--set',
+      '*.args.SCCACHE_WEBDAV_KEY_PREFIX=rocm/gfx1201-coldrun-x',
+      '--push',
+      'triton-wheel',
     ]);
   });
 });
@@ -26,10 +65,16 @@ describe('collectErrorLine', () => {
   it('keeps human stderr and vertex errors, drops plain status JSON, and keeps the last 12', () => {
     const tail: string[] = [];
     collectErrorLine('{"vertexes":[{"digest":"sha256:1","name":"[a 1/2] RUN make"}]}', tail);
-    collectErrorLine('{"vertexes":[{"digest":"sha256:2","error":"process \\"make\\" did not complete: exit code: 2"}]}', tail);
+    collectErrorLine(
+      '{"vertexes":[{"digest":"sha256:2","error":"process \\"make\\" did not complete: exit code: 2"}]}',
+      tail,
+    );
     collectErrorLine('', tail);
     collectErrorLine('ERROR: target a: failed to solve', tail);
-    expect(tail).toEqual(['process "make" did not complete: exit code: 2', 'ERROR: target a: failed to solve']);
+    expect(tail).toEqual([
+      'process "make" did not complete: exit code: 2',
+      'ERROR: target a: failed to solve',
+    ]);
     for (let i = 0; i < 20; i += 1) collectErrorLine(`line ${i}`, tail);
     expect(tail).toHaveLength(12);
     expect(tail.at(-1)).toBe('line 19');
@@ -38,7 +83,10 @@ describe('collectErrorLine', () => {
 
 describe('image refs', () => {
   it.each([
-    ['docker-image://registry.fleet.lan:5000/rocm/rocm-base:gfx1201', { host: 'registry.fleet.lan:5000', repository: 'rocm/rocm-base', reference: 'gfx1201' }],
+    [
+      'docker-image://registry.fleet.lan:5000/rocm/rocm-base:gfx1201',
+      { host: 'registry.fleet.lan:5000', repository: 'rocm/rocm-base', reference: 'gfx1201' },
+    ],
     ['localhost/a/b@sha256:abc', { host: 'localhost', repository: 'a/b', reference: 'sha256:abc' }],
     ['ubuntu:24.04', { host: 'docker.io', repository: 'library/ubuntu', reference: '24.04' }],
     ['10.0.0.1:5000/rocm/x', { host: '10.0.0.1:5000', repository: 'rocm/x', reference: 'latest' }],
@@ -47,19 +95,34 @@ describe('image refs', () => {
   });
   it('moves only the live namespace, and renders digests with @', () => {
     const ref = parseImageRef('reg:5000/rocm/pytorch:gfx1201');
-    expect(renderImageRef(toNamespace(ref, { from: 'rocm', to: 'rocm-coldrun' }))).toBe('reg:5000/rocm-coldrun/pytorch:gfx1201');
-    expect(renderImageRef(toNamespace(parseImageRef('reg:5000/other/x:1'), { from: 'rocm', to: 'rocm-coldrun' }))).toBe('reg:5000/other/x:1');
+    expect(renderImageRef(toNamespace(ref, { from: 'rocm', to: 'rocm-coldrun' }))).toBe(
+      'reg:5000/rocm-coldrun/pytorch:gfx1201',
+    );
+    expect(
+      renderImageRef(toNamespace(parseImageRef('reg:5000/other/x:1'), { from: 'rocm', to: 'rocm-coldrun' })),
+    ).toBe('reg:5000/other/x:1');
     expect(renderImageRef(parseImageRef('reg:5000/a/b@sha256:ff'))).toBe('reg:5000/a/b@sha256:ff');
   });
 });
 
 describe('registry auth', () => {
   it('parses Bearer and Basic challenges', () => {
-    expect(parseAuthChallenge('Bearer realm="https://auth.example.com/token",service="reg.example.com",scope="repository:acme/api:pull"')).toEqual({
+    expect(
+      parseAuthChallenge(
+        'Bearer realm="https://auth.example.com/token",service="reg.example.com",scope="repository:acme/api:pull"',
+      ),
+    ).toEqual({
       scheme: 'bearer',
-      params: { realm: 'https://auth.example.com/token', service: 'reg.example.com', scope: 'repository:acme/api:pull' },
+      params: {
+        realm: 'https://auth.example.com/token',
+        service: 'reg.example.com',
+        scope: 'repository:acme/api:pull',
+      },
     });
-    expect(parseAuthChallenge('Basic realm="Registry Realm"')).toEqual({ scheme: 'basic', params: { realm: 'Registry Realm' } });
+    expect(parseAuthChallenge('Basic realm="Registry Realm"')).toEqual({
+      scheme: 'basic',
+      params: { realm: 'Registry Realm' },
+    });
     expect(parseAuthChallenge('Negotiate abc')).toBeUndefined();
     expect(parseAuthChallenge(undefined)).toBeUndefined();
   });
@@ -78,7 +141,9 @@ describe('registry auth', () => {
 
 describe('run stamps', () => {
   it('are a compact UTC time plus a short id', () => {
-    expect(createRunStamp({ nowMs: Date.UTC(2026, 7, 20, 10, 1, 5, 750), id: 'k3m9q2' })).toBe('20260820T100105Z-k3m9q2');
+    expect(createRunStamp({ nowMs: Date.UTC(2026, 7, 20, 10, 1, 5, 750), id: 'k3m9q2' })).toBe(
+      '20260820T100105Z-k3m9q2',
+    );
     const id = createShortId(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
     expect(id).toMatch(/^[0-9a-z]{6}$/);
     expect(createRunStamp({ nowMs: 0, id })).toMatch(RUN_STAMP_PATTERN);
@@ -95,7 +160,12 @@ describe('small renderers', () => {
     expect(toHistoryId('fleet-a/fleet-a0/r7k3m2x9q1v8c4n6b5t0y2w1e')).toBe('r7k3m2x9q1v8c4n6b5t0y2w1e');
   });
   it('lists the published images as artifacts.txt entries', () => {
-    expect(toImageArtifacts({ 'image.name': 'reg:5000/rocm/a:1, reg:5000/rocm/a:latest', 'containerimage.digest': 'sha256:f' })).toEqual([
+    expect(
+      toImageArtifacts({
+        'image.name': 'reg:5000/rocm/a:1, reg:5000/rocm/a:latest',
+        'containerimage.digest': 'sha256:f',
+      }),
+    ).toEqual([
       { kind: 'image', name: 'rocm/a:1' },
       { kind: 'image', name: 'rocm/a:latest' },
     ]);
@@ -104,7 +174,12 @@ describe('small renderers', () => {
   it('maps outcomes to exit codes', () => {
     const ok = { status: 'ok' as const, node: 'a', startedAtMs: 0, finishedAtMs: 1 };
     expect(toRunExitCode({ targets: { x: ok } }, false)).toBe(0);
-    expect(toRunExitCode({ targets: { x: ok, y: { status: 'skipped', node: 'a', reason: 'dependency x failed' } } }, false)).toBe(1);
+    expect(
+      toRunExitCode(
+        { targets: { x: ok, y: { status: 'skipped', node: 'a', reason: 'dependency x failed' } } },
+        false,
+      ),
+    ).toBe(1);
     expect(toRunExitCode({ targets: { x: ok } }, true)).toBe(130);
   });
 });

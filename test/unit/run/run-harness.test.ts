@@ -6,7 +6,12 @@ import { PreflightError, UsageError } from '../../../src/shared/errors.js';
 import { RunFileSchema, type RunFile } from '../../../src/run/run-file.js';
 import { runHarness, type RunHarnessOptions } from '../../../src/run/run-harness.js';
 import { acquireRunLock } from '../../../src/run/run-lock.js';
-import { createFakeWorld, FLEET_TARGETS, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
+import {
+  createFakeWorld,
+  FLEET_TARGETS,
+  writeFleetFixture,
+  type FakeWorldOptions,
+} from './harness-fixture.js';
 
 let fixture: ReturnType<typeof writeFleetFixture>;
 beforeEach(() => {
@@ -14,8 +19,16 @@ beforeEach(() => {
 });
 afterEach(() => fixture.remove());
 
-function start(harness: RunHarnessOptions['harness'], world: Partial<FakeWorldOptions> = {}, extra: Partial<RunHarnessOptions> = {}) {
-  const fake = createFakeWorld({ sccacheLog: fixture.sccacheLog, registryLog: fixture.registryLog, ...world });
+function start(
+  harness: RunHarnessOptions['harness'],
+  world: Partial<FakeWorldOptions> = {},
+  extra: Partial<RunHarnessOptions> = {},
+) {
+  const fake = createFakeWorld({
+    sccacheLog: fixture.sccacheLog,
+    registryLog: fixture.registryLog,
+    ...world,
+  });
   const controller = new AbortController();
   const promise = runHarness({
     harness,
@@ -32,8 +45,11 @@ function start(harness: RunHarnessOptions['harness'], world: Partial<FakeWorldOp
   return { fake, controller, promise };
 }
 
-const readRun = (runDir: string): RunFile => RunFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')));
-const argsOf = (call: { options: { noCache: boolean; clearCacheTo: boolean; sccachePrefix?: string | undefined; push: boolean } }) => call.options;
+const readRun = (runDir: string): RunFile =>
+  RunFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')));
+const argsOf = (call: {
+  options: { noCache: boolean; clearCacheTo: boolean; sccachePrefix?: string | undefined; push: boolean };
+}) => call.options;
 
 describe('runHarness (fakes for buildx, node_exporter, the registry and the log host)', () => {
   it('warm: runs every queue, keeps caches and the export, and leaves the complete run dir', async () => {
@@ -41,10 +57,24 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     const result = await promise;
     expect(result.exitCode).toBe(0);
     const run = readRun(result.runDir);
-    expect(run).toMatchObject({ harness: 'warm', mode: 'warm', namespace: 'rocm', sccachePrefix: 'rocm/gfx1201', status: 'completed', exitCode: 0 });
-    expect(Object.values(run.targets).map((outcome) => outcome.status)).toEqual(FLEET_TARGETS.map(() => 'ok'));
+    expect(run).toMatchObject({
+      harness: 'warm',
+      mode: 'warm',
+      namespace: 'rocm',
+      sccachePrefix: 'rocm/gfx1201',
+      status: 'completed',
+      exitCode: 0,
+    });
+    expect(Object.values(run.targets).map((outcome) => outcome.status)).toEqual(
+      FLEET_TARGETS.map(() => 'ok'),
+    );
     for (const call of fake.bakes) {
-      expect(argsOf(call)).toMatchObject({ noCache: false, clearCacheTo: false, sccachePrefix: undefined, push: true });
+      expect(argsOf(call)).toMatchObject({
+        noCache: false,
+        clearCacheTo: false,
+        sccachePrefix: undefined,
+        push: true,
+      });
       expect(call.options.env).toEqual({ REGISTRY_NAME: 'rocm', PUBLISHED_INPUTS: '1' });
     }
     const files = readdirSync(result.runDir);
@@ -53,11 +83,32 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       expect(files).toContain(`status-${target}.jsonl`);
       expect(files).toContain(`meta-${target}.json`);
     }
-    expect(files).toEqual(expect.arrayContaining(['plan.json', 'run.json', 'run.log', 'samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'report.md']));
-    const sampled = new Set(readFileSync(path.join(result.runDir, 'samples.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { node: string }).node));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'plan.json',
+        'run.json',
+        'run.log',
+        'samples.jsonl',
+        'sccache.log',
+        'zot.jsonl',
+        'artifacts.txt',
+        'report.md',
+      ]),
+    );
+    const sampled = new Set(
+      readFileSync(path.join(result.runDir, 'samples.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { node: string }).node),
+    );
     expect([...sampled].sort()).toEqual(['anvil', 'forge', 'kiln']);
     const artifacts = parseArtifacts(readFileSync(path.join(result.runDir, 'artifacts.txt'), 'utf8'));
-    expect(artifacts.map((artifact) => artifact.name)).toEqual(['rocm/a-wheel:gfx1201', 'rocm/b-wheel:gfx1201', 'rocm/c-wheel:gfx1201', 'rocm/pytorch:gfx1201']);
+    expect(artifacts.map((artifact) => artifact.name)).toEqual([
+      'rocm/a-wheel:gfx1201',
+      'rocm/b-wheel:gfx1201',
+      'rocm/c-wheel:gfx1201',
+      'rocm/pytorch:gfx1201',
+    ]);
   });
 
   it('starts a target only after its in-run dependencies finished', async () => {
@@ -75,24 +126,50 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(sccache).not.toContain('before');
     expect(sccache.trim().split('\n')).toHaveLength(FLEET_TARGETS.length);
     const run = readRun(result.runDir);
-    expect(run.logs?.map((slice) => [slice.kind, slice.file, slice.endOffset - slice.startOffset === slice.sizeBytes])).toEqual([
+    expect(
+      run.logs?.map((slice) => [
+        slice.kind,
+        slice.file,
+        slice.endOffset - slice.startOffset === slice.sizeBytes,
+      ]),
+    ).toEqual([
       ['sccache', 'sccache.log', true],
       ['registry', 'zot.jsonl', true],
     ]);
   });
 
   it('cold: --no-cache, cache export off, its own sccache prefix and namespace; bootstrap warm and pushed first', async () => {
-    const { fake, promise } = start('cold', { missingImages: ['rocm-coldrun-2/rocm-base:gfx1201'] }, { env: { PERF_COLD_NAMESPACE: '-2' } });
+    const { fake, promise } = start(
+      'cold',
+      { missingImages: ['rocm-coldrun-2/rocm-base:gfx1201'] },
+      { env: { PERF_COLD_NAMESPACE: '-2' } },
+    );
     const result = await promise;
     const run = readRun(result.runDir);
-    expect(run).toMatchObject({ harness: 'cold', mode: 'cold', namespace: 'rocm-coldrun-2', bootstrapped: ['rocm-base'], status: 'completed' });
+    expect(run).toMatchObject({
+      harness: 'cold',
+      mode: 'cold',
+      namespace: 'rocm-coldrun-2',
+      bootstrapped: ['rocm-base'],
+      status: 'completed',
+    });
     expect(run.sccachePrefix).toBe(`rocm/gfx1201-coldrun-${run.stamp}`);
     const [first, ...measured] = fake.bakes.sort((a, b) => a.startedAtMs - b.startedAtMs);
     expect(first?.options.target).toBe('rocm-base');
-    expect(argsOf(first!)).toMatchObject({ noCache: false, clearCacheTo: false, push: true, sccachePrefix: run.sccachePrefix });
+    expect(argsOf(first!)).toMatchObject({
+      noCache: false,
+      clearCacheTo: false,
+      push: true,
+      sccachePrefix: run.sccachePrefix,
+    });
     expect(first?.options.metadataFile).toBe(path.join(result.runDir, 'bootstrap', 'meta-rocm-base.json'));
     for (const call of measured) {
-      expect(argsOf(call)).toMatchObject({ noCache: true, clearCacheTo: true, push: true, sccachePrefix: run.sccachePrefix });
+      expect(argsOf(call)).toMatchObject({
+        noCache: true,
+        clearCacheTo: true,
+        push: true,
+        sccachePrefix: run.sccachePrefix,
+      });
       expect(call.options.env.REGISTRY_NAME).toBe('rocm-coldrun-2');
     }
     expect(Object.keys(run.targets)).not.toContain('rocm-base');
@@ -100,37 +177,68 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
   });
 
   it('a failed target skips its dependents, other queues go on, exit 1 with the reason in run.json', async () => {
-    const { promise } = start('warm', { failing: { 'a-wheel': 'ERROR: failed to solve: process "/bin/sh -c make" did not complete successfully: exit code: 2' } });
+    const { promise } = start('warm', {
+      failing: {
+        'a-wheel':
+          'ERROR: failed to solve: process "/bin/sh -c make" did not complete successfully: exit code: 2',
+      },
+    });
     const result = await promise;
     expect(result.exitCode).toBe(1);
     const run = readRun(result.runDir);
     expect(run.status).toBe('failed');
-    expect(run.targets['a-wheel']).toMatchObject({ status: 'failed', exitCode: 1, error: expect.stringContaining('exit code: 2') as unknown });
+    expect(run.targets['a-wheel']).toMatchObject({
+      status: 'failed',
+      exitCode: 1,
+      error: expect.stringContaining('exit code: 2') as unknown,
+    });
     expect(run.targets['b-wheel']).toMatchObject({ status: 'skipped', reason: 'dependency a-wheel failed' });
     expect(run.targets['c-wheel']?.status).toBe('ok');
     expect(existsSync(path.join(result.runDir, 'trace-a-wheel.json'))).toBe(false);
   });
 
   it('an interrupt stops launching, cancels running builds and still finalizes everything (exit 130)', async () => {
-    const { controller, promise } = start('warm', { durationMs: { pytorch: 5_000 }, onBakeStart: (target) => target === 'pytorch' && setTimeout(() => controller.abort('SIGINT'), 50) });
+    const { controller, promise } = start('warm', {
+      durationMs: { pytorch: 5_000 },
+      onBakeStart: (target) => target === 'pytorch' && setTimeout(() => controller.abort('SIGINT'), 50),
+    });
     const result = await promise;
     expect(result.exitCode).toBe(130);
     const run = readRun(result.runDir);
     expect(run).toMatchObject({ status: 'interrupted', exitCode: 130, interruptedBy: 'SIGINT' });
-    expect(run.targets.pytorch).toMatchObject({ status: 'failed', error: expect.stringMatching(/^interrupted/) as unknown });
+    expect(run.targets.pytorch).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^interrupted/) as unknown,
+    });
     expect(run.targets['a-wheel']).toMatchObject({ status: 'skipped', reason: 'interrupted' });
     expect(run.finishedAtMs).not.toBeNull();
     const files = readdirSync(result.runDir);
-    expect(files).toEqual(expect.arrayContaining(['samples.jsonl', 'sccache.log', 'zot.jsonl', 'artifacts.txt', 'report.md', 'plan.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'samples.jsonl',
+        'sccache.log',
+        'zot.jsonl',
+        'artifacts.txt',
+        'report.md',
+        'plan.json',
+      ]),
+    );
   });
 
   it('preflight lists every problem at once, starts nothing and leaves no run dir', async () => {
     const { fake, promise } = start('warm', { probeProblems: { registry: true, exporter: true, log: true } });
-    const error = await promise.then(() => undefined, (caught: unknown) => caught);
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(PreflightError);
     const problems = (error as PreflightError).problems;
     expect(problems.filter((problem) => problem.startsWith('node_exporter of'))).toHaveLength(3);
-    expect(problems.some((problem) => problem.startsWith('registry http://registry.test:5000/v2/ does not answer'))).toBe(true);
+    expect(
+      problems.some((problem) =>
+        problem.startsWith('registry http://registry.test:5000/v2/ does not answer'),
+      ),
+    ).toBe(true);
     expect(problems.filter((problem) => problem.includes('authentication methods failed'))).toHaveLength(2);
     expect(fake.bakes).toEqual([]);
     expect(readdirSync(path.join(fixture.dir, 'runs')).filter((name) => !name.startsWith('.'))).toEqual([]);
@@ -148,7 +256,11 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
   });
 
   it('a target: link outside the run resolves from its published tag, bootstrapped when missing', async () => {
-    const { fake, promise } = start('warm', { missingImages: ['rocm/pytorch:gfx1201'] }, { flags: { targets: ['a-wheel'] } });
+    const { fake, promise } = start(
+      'warm',
+      { missingImages: ['rocm/pytorch:gfx1201'] },
+      { flags: { targets: ['a-wheel'] } },
+    );
     const result = await promise;
     const run = readRun(result.runDir);
     expect(run.bootstrapped).toEqual(['pytorch']);
@@ -157,7 +269,12 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
   });
 
   it('refuses a second run into a namespace while one is live', async () => {
-    const lock = await acquireRunLock({ root: path.join(fixture.dir, 'runs'), namespace: 'rocm', stamp: 'other', nowMs: 0 });
+    const lock = await acquireRunLock({
+      root: path.join(fixture.dir, 'runs'),
+      namespace: 'rocm',
+      stamp: 'other',
+      nowMs: 0,
+    });
     const { fake, promise } = start('warm');
     await expect(promise).rejects.toThrow(UsageError);
     await expect(promise).rejects.toThrow(/a run into namespace rocm is live: run other/);

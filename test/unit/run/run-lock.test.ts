@@ -26,8 +26,24 @@ describe('acquireRunLock', () => {
   it('takes over a stale lock whose pid is gone, and an unreadable one', async () => {
     mkdirSync(path.join(root, '.locks'));
     const file = path.join(root, '.locks', 'rocm.lock');
-    writeFileSync(file, JSON.stringify({ version: 1, pid: 999_999_999, host: hostname(), namespace: 'rocm', stamp: 'dead', startedAtMs: 0 }));
-    const lock = await acquireRunLock({ root, namespace: 'rocm', stamp: 'new', nowMs: 1, isPidAlive: () => false });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        pid: 999_999_999,
+        host: hostname(),
+        namespace: 'rocm',
+        stamp: 'dead',
+        startedAtMs: 0,
+      }),
+    );
+    const lock = await acquireRunLock({
+      root,
+      namespace: 'rocm',
+      stamp: 'new',
+      nowMs: 1,
+      isPidAlive: () => false,
+    });
     expect(lock.path).toBe(file);
     await lock.release();
     writeFileSync(file, 'not json');

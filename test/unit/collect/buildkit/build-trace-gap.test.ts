@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { buildTraceGap, parseBuildkitTrace, type TargetTrace, type TraceUpload } from '../../../../src/collect/index.js';
+import {
+  buildTraceGap,
+  parseBuildkitTrace,
+  type TargetTrace,
+  type TraceUpload,
+} from '../../../../src/collect/index.js';
 import { readRealTraceText } from './real-trace.js';
 
-const upload = (startMs: number, endMs: number, kind: TraceUpload['kind'], bytes: number | null): TraceUpload => ({
-  startMs, endMs, kind, bytes, method: 'PUT', url: 'http://reg/v2/x/blobs/uploads/1', status: 201,
+const upload = (
+  startMs: number,
+  endMs: number,
+  kind: TraceUpload['kind'],
+  bytes: number | null,
+): TraceUpload => ({
+  startMs,
+  endMs,
+  kind,
+  bytes,
+  method: 'PUT',
+  url: 'http://reg/v2/x/blobs/uploads/1',
+  status: 201,
 });
 
 describe('buildTraceGap', () => {
@@ -19,9 +35,21 @@ describe('buildTraceGap', () => {
 
   it('counts overlapping uploads once in wall time, and unknown sizes apart from bytes', () => {
     const trace: TargetTrace = {
-      target: 't', startMs: 0, endMs: 100_000, totalSeconds: 100, buildStartMs: 10_000, buildEndMs: 40_000, buildSeconds: 30,
-      steps: [], cachedSteps: 0, totalSteps: 0,
-      uploads: [upload(40_000, 50_000, 'image', 100), upload(45_000, 60_000, 'cache', 300), upload(70_000, 71_000, 'cache', null)],
+      target: 't',
+      startMs: 0,
+      endMs: 100_000,
+      totalSeconds: 100,
+      buildStartMs: 10_000,
+      buildEndMs: 40_000,
+      buildSeconds: 30,
+      steps: [],
+      cachedSteps: 0,
+      totalSteps: 0,
+      uploads: [
+        upload(40_000, 50_000, 'image', 100),
+        upload(45_000, 60_000, 'cache', 300),
+        upload(70_000, 71_000, 'cache', null),
+      ],
     };
     expect(buildTraceGap(trace)).toEqual({
       setupSeconds: 10,

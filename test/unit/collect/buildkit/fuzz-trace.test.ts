@@ -14,7 +14,20 @@ const seeds: string[] = [
   JSON.stringify(toJaegerDocument(stubs.slice(44, 50))),
   JSON.stringify(toOtlpDocument(stubs.slice(44, 50))),
 ];
-const oddValues: unknown[] = [null, 0, -1, 1e308, '', 'x', true, [], {}, '0000000000000000', '2024-13-45T99:99:99Z', [1, 2]];
+const oddValues: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  '',
+  'x',
+  true,
+  [],
+  {},
+  '0000000000000000',
+  '2024-13-45T99:99:99Z',
+  [1, 2],
+];
 
 function swapValue(text: string, random: () => number): string {
   let document: unknown;
@@ -33,7 +46,8 @@ function swapValue(text: string, random: () => number): string {
   const holder = holders[Math.floor(random() * holders.length)];
   const keys = holder === undefined ? [] : Object.keys(holder);
   const key = keys[Math.floor(random() * keys.length)];
-  if (holder !== undefined && key !== undefined) holder[key] = oddValues[Math.floor(random() * oddValues.length)];
+  if (holder !== undefined && key !== undefined)
+    holder[key] = oddValues[Math.floor(random() * oddValues.length)];
   return JSON.stringify(document);
 }
 
@@ -47,15 +61,23 @@ describe('parseBuildkitTrace fuzz', () => {
       const input = random() < 0.5 ? mutateText(seed, random) : swapValue(seed, random);
       let result: ReturnType<typeof parseBuildkitTrace>;
       try {
-        result = parseBuildkitTrace(input, { source: `case ${index}`, target: 'test-go', cacheRefs: ['reg/x/cache:a'], imageRefs: ['reg/x/img:1'] });
+        result = parseBuildkitTrace(input, {
+          source: `case ${index}`,
+          target: 'test-go',
+          cacheRefs: ['reg/x/cache:a'],
+          imageRefs: ['reg/x/img:1'],
+        });
       } catch (error) {
-        if (!(error instanceof ParseError) || error.source !== `case ${index}`) failures.push(`case ${index} threw ${String(error)}`);
+        if (!(error instanceof ParseError) || error.source !== `case ${index}`)
+          failures.push(`case ${index} threw ${String(error)}`);
         outcomes.parseErrors += 1;
         continue;
       }
       const { stats, trace } = result;
-      if (stats.lines !== stats.records + stats.skipped + stats.rejected) failures.push(`case ${index}: unaccounted span objects`);
-      if (!(Number.isFinite(trace.totalSeconds) && trace.totalSeconds >= 0)) failures.push(`case ${index}: totalSeconds ${trace.totalSeconds}`);
+      if (stats.lines !== stats.records + stats.skipped + stats.rejected)
+        failures.push(`case ${index}: unaccounted span objects`);
+      if (!(Number.isFinite(trace.totalSeconds) && trace.totalSeconds >= 0))
+        failures.push(`case ${index}: totalSeconds ${trace.totalSeconds}`);
       if (trace.totalSteps !== trace.steps.length) failures.push(`case ${index}: totalSteps`);
       outcomes.parsed += 1;
     }

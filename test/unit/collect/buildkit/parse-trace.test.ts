@@ -9,12 +9,22 @@ import { readRealTraceText } from './real-trace.js';
 const utcMs = (iso: string, extraNs: number) => Date.parse(iso) + extraNs / 1e6;
 
 describe('parseBuildkitTrace on the real stored span stream', () => {
-  const { trace, stats, warnings, encoding } = parseBuildkitTrace(readRealTraceText(), { source: 'bktraces.json', target: 'test-go' });
+  const { trace, stats, warnings, encoding } = parseBuildkitTrace(readRealTraceText(), {
+    source: 'bktraces.json',
+    target: 'test-go',
+  });
 
   it('reads all 73 spans with nothing rejected or skipped', () => {
     expect(encoding).toBe('span-stream');
     expect(stats).toEqual({
-      source: 'bktraces.json', bytes: 231836, lines: 73, records: 73, skipped: 0, skippedByReason: {}, rejected: 0, rejectedExamples: [],
+      source: 'bktraces.json',
+      bytes: 231836,
+      lines: 73,
+      records: 73,
+      skipped: 0,
+      skippedByReason: {},
+      rejected: 0,
+      rejectedExamples: [],
     });
     expect(warnings).toEqual([]);
   });
@@ -22,15 +32,24 @@ describe('parseBuildkitTrace on the real stored span stream', () => {
   it('lists the target steps in start order, cached ones from `load cache:` spans', () => {
     expect(trace.steps.map((step) => [step.cached ? 'cached' : 'ran', step.name])).toEqual([
       ['ran', '[internal] load build context'],
-      ['cached', '[build 1/3] FROM docker.io/library/alpine@sha256:51b67269f354137895d43f3b3d810bfacd3945438e94dc5ac55fdac340352f48'],
+      [
+        'cached',
+        '[build 1/3] FROM docker.io/library/alpine@sha256:51b67269f354137895d43f3b3d810bfacd3945438e94dc5ac55fdac340352f48',
+      ],
       ['ran', '[build 2/3] COPY xx-* /out/'],
-      ['ran', '[build 3/3] RUN ln -s xx-cc /out/xx-clang &&     ln -s xx-cc /out/xx-clang++ &&     ln -s xx-cc /out/xx-c++ &&     ln -s xx-apt /out/xx-apt-get'],
+      [
+        'ran',
+        '[build 3/3] RUN ln -s xx-cc /out/xx-clang &&     ln -s xx-cc /out/xx-clang++ &&     ln -s xx-cc /out/xx-c++ &&     ln -s xx-apt /out/xx-apt-get',
+      ],
       ['ran', '[xx 1/1] COPY --from=build /out/ /usr/bin/'],
       ['cached', '[test-base 2/3] COPY --from=bats-assert . .'],
       ['ran', '[test-base 3/3] COPY --from=xx / /'],
       ['ran', '[test-base-fixtures 1/1] COPY fixtures fixtures'],
       ['ran', '[test-go 1/2] COPY test-go.bats test_helper.bash ./'],
-      ['ran', '[test-go 2/2] RUN --mount=type=cache,target=/pkg-cache,sharing=locked --mount=type=cache,target=/root/.cache ./test-go.bats'],
+      [
+        'ran',
+        '[test-go 2/2] RUN --mount=type=cache,target=/pkg-cache,sharing=locked --mount=type=cache,target=/root/.cache ./test-go.bats',
+      ],
     ]);
     expect(trace).toMatchObject({ target: 'test-go', totalSteps: 10, cachedSteps: 2, uploads: [] });
   });
@@ -53,7 +72,10 @@ describe('parseBuildkitTrace on the real stored span stream', () => {
   });
 
   it('gives the same result without a target name (one solve in the record)', () => {
-    expect(parseBuildkitTrace(readRealTraceText(), { source: 'bktraces.json' }).trace).toEqual({ ...trace, target: '' });
+    expect(parseBuildkitTrace(readRealTraceText(), { source: 'bktraces.json' }).trace).toEqual({
+      ...trace,
+      target: '',
+    });
   });
 });
 
@@ -63,23 +85,39 @@ describe('parseBuildkitTrace on damaged or empty input', () => {
   it.each([
     ['an empty file', '', /bktraces\.json: empty trace/],
     ['whitespace', ' \n', /empty trace/],
-    ['text that is not JSON', 'Error: no such build record\n', /bktraces\.json:1: not a trace: expected JSON/],
+    [
+      'text that is not JSON',
+      'Error: no such build record\n',
+      /bktraces\.json:1: not a trace: expected JSON/,
+    ],
     ['JSON of another shape', '{"traces":[]}', /not a known trace encoding \(top-level keys: traces\)/],
     ['a number', '42', /not a trace/],
-    ['a stream whose every object is broken', '{"Name": 1}\n{"x": ]}\n', /none of the 2 span objects could be read/],
+    [
+      'a stream whose every object is broken',
+      '{"Name": 1}\n{"x": ]}\n',
+      /none of the 2 span objects could be read/,
+    ],
   ])('throws a ParseError naming the source for %s', (_, input, message) => {
     expect(() => parseBuildkitTrace(input, { source: 'bktraces.json' })).toThrow(ParseError);
     expect(() => parseBuildkitTrace(input, { source: 'bktraces.json' })).toThrow(message);
   });
 
   it('warns loudly when a valid document holds no spans', () => {
-    const result = parseBuildkitTrace('{"data":[{"traceID":"x","spans":[],"processes":{}}]}', { source: 't.json', target: 'a' });
+    const result = parseBuildkitTrace('{"data":[{"traceID":"x","spans":[],"processes":{}}]}', {
+      source: 't.json',
+      target: 'a',
+    });
     expect(result.stats).toMatchObject({ lines: 0, records: 0 });
     expect(result.warnings).toEqual([
       "t.json: read 52 bytes in 0 lines but found no records (0 rejected); the producer's format may have changed",
       't.json: the trace holds no spans; build, total and upload figures are missing',
     ]);
-    expect(result.trace).toMatchObject({ totalSeconds: 0, buildSeconds: 0, buildStartMs: undefined, steps: [] });
+    expect(result.trace).toMatchObject({
+      totalSeconds: 0,
+      buildSeconds: 0,
+      buildStartMs: undefined,
+      steps: [],
+    });
   });
 
   it('keeps the spans before a truncated end and counts the cut object as rejected', () => {
@@ -91,10 +129,16 @@ describe('parseBuildkitTrace on damaged or empty input', () => {
   });
 
   it('rejects one corrupted object in the middle and keeps the rest', () => {
-    const corrupted = text.replace('"Name": "moby.buildkit.v1.frontend.LLBBridge/Ping"', '"Name": moby.buildkit');
+    const corrupted = text.replace(
+      '"Name": "moby.buildkit.v1.frontend.LLBBridge/Ping"',
+      '"Name": moby.buildkit',
+    );
     const { stats } = parseBuildkitTrace(corrupted, { source: 'c.json' });
     expect(stats).toMatchObject({ lines: 73, records: 72, rejected: 1 });
-    expect(stats.rejectedExamples[0]).toMatchObject({ line: 140, reason: expect.stringMatching(/^invalid JSON in span object/) as unknown });
+    expect(stats.rejectedExamples[0]).toMatchObject({
+      line: 140,
+      reason: expect.stringMatching(/^invalid JSON in span object/) as unknown,
+    });
   });
 
   it('counts stray text between span objects as rejected', () => {

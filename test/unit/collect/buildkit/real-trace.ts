@@ -35,7 +35,9 @@ export function readRealTraceText(): string {
 }
 
 export function readRealStubs(): SpanStub[] {
-  return splitConcatenatedObjects(readRealTraceText()).objects.map((object) => JSON.parse(object.text) as SpanStub);
+  return splitConcatenatedObjects(readRealTraceText()).objects.map(
+    (object) => JSON.parse(object.text) as SpanStub,
+  );
 }
 
 /** The stored encoding: Go's json.Encoder with indent, one object after another. */
@@ -53,8 +55,10 @@ export function toNanos(rfc3339: string): bigint {
 const kindNames = ['', 'internal', 'server', 'client', 'producer', 'consumer'];
 
 function toJaegerTag(attribute: StubAttribute): { key: string; type: string; value: unknown } {
-  const type = { STRING: 'string', INT64: 'int64', BOOL: 'bool', FLOAT64: 'float64' }[attribute.Value.Type] ?? 'string';
-  const value = typeof attribute.Value.Value === 'object' ? JSON.stringify(attribute.Value.Value) : attribute.Value.Value;
+  const type =
+    { STRING: 'string', INT64: 'int64', BOOL: 'bool', FLOAT64: 'float64' }[attribute.Value.Type] ?? 'string';
+  const value =
+    typeof attribute.Value.Value === 'object' ? JSON.stringify(attribute.Value.Value) : attribute.Value.Value;
   return { key: attribute.Key, type, value };
 }
 
@@ -65,9 +69,14 @@ export function toJaegerDocument(stubs: readonly SpanStub[]): unknown {
     const service = stub.Resource?.find((attribute) => attribute.Key === 'service.name')?.Value.Value;
     processes[`p${index}`] = { serviceName: service, tags: [] };
     const tags = (stub.Attributes ?? []).map(toJaegerTag);
-    if (stub.SpanKind !== 1 && kindNames[stub.SpanKind]) tags.push({ key: 'span.kind', type: 'string', value: kindNames[stub.SpanKind] });
+    if (stub.SpanKind !== 1 && kindNames[stub.SpanKind])
+      tags.push({ key: 'span.kind', type: 'string', value: kindNames[stub.SpanKind] });
     if (stub.Status.Code === 2) tags.push({ key: 'otel.status_code', type: 'string', value: 'OK' });
-    if (stub.Status.Code === 1) tags.push({ key: 'otel.status_code', type: 'string', value: 'ERROR' }, { key: 'error', type: 'bool', value: true });
+    if (stub.Status.Code === 1)
+      tags.push(
+        { key: 'otel.status_code', type: 'string', value: 'ERROR' },
+        { key: 'error', type: 'bool', value: true },
+      );
     const start = toNanos(stub.StartTime) / 1000n;
     return {
       traceID: stub.SpanContext.TraceID,
@@ -110,29 +119,40 @@ export function toOtlpDocument(stubs: readonly SpanStub[]): unknown {
   return {
     resourceSpans: [...byService].map(([service, group]) => ({
       resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },
-      scopeSpans: [{
-        scope: { name: 'go.opentelemetry.io/otel/sdk/tracer' },
-        spans: group.map((stub) => ({
-          traceId: stub.SpanContext.TraceID,
-          spanId: stub.SpanContext.SpanID,
-          parentSpanId: /^0+$/.test(stub.Parent.SpanID) ? '' : stub.Parent.SpanID,
-          name: stub.Name,
-          kind: stub.SpanKind,
-          startTimeUnixNano: toNanos(stub.StartTime).toString(),
-          endTimeUnixNano: toNanos(stub.EndTime).toString(),
-          attributes: (stub.Attributes ?? []).map((attribute) => ({ key: attribute.Key, value: toOtlpValue(attribute.Value) })),
-          status: stub.Status.Code === 1 ? { code: 2 } : stub.Status.Code === 2 ? { code: 1 } : {},
-        })),
-      }],
+      scopeSpans: [
+        {
+          scope: { name: 'go.opentelemetry.io/otel/sdk/tracer' },
+          spans: group.map((stub) => ({
+            traceId: stub.SpanContext.TraceID,
+            spanId: stub.SpanContext.SpanID,
+            parentSpanId: /^0+$/.test(stub.Parent.SpanID) ? '' : stub.Parent.SpanID,
+            name: stub.Name,
+            kind: stub.SpanKind,
+            startTimeUnixNano: toNanos(stub.StartTime).toString(),
+            endTimeUnixNano: toNanos(stub.EndTime).toString(),
+            attributes: (stub.Attributes ?? []).map((attribute) => ({
+              key: attribute.Key,
+              value: toOtlpValue(attribute.Value),
+            })),
+            status: stub.Status.Code === 1 ? { code: 2 } : stub.Status.Code === 2 ? { code: 1 } : {},
+          })),
+        },
+      ],
     })),
   };
 }
 
 /** Copies of `rootId`'s subtree with fresh span ids (suffix swapped) and renamed steps, re-parented. */
-export function cloneSubtree(options: { stubs: readonly SpanStub[]; rootId: string; parentId: string; rename: (name: string) => string; idSuffix: string }): SpanStub[] {
+export function cloneSubtree(options: {
+  stubs: readonly SpanStub[];
+  rootId: string;
+  parentId: string;
+  rename: (name: string) => string;
+  idSuffix: string;
+}): SpanStub[] {
   const { stubs, rootId, parentId, rename, idSuffix } = options;
   const ids = new Set([rootId]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const stub of stubs) {
       if (ids.has(stub.Parent.SpanID) && !ids.has(stub.SpanContext.SpanID)) {
@@ -148,7 +168,10 @@ export function cloneSubtree(options: { stubs: readonly SpanStub[]; rootId: stri
       ...structuredClone(stub),
       Name: rename(stub.Name),
       SpanContext: { ...stub.SpanContext, SpanID: newId(stub.SpanContext.SpanID) },
-      Parent: { ...stub.Parent, SpanID: stub.SpanContext.SpanID === rootId ? parentId : newId(stub.Parent.SpanID) },
+      Parent: {
+        ...stub.Parent,
+        SpanID: stub.SpanContext.SpanID === rootId ? parentId : newId(stub.Parent.SpanID),
+      },
     }));
 }
 

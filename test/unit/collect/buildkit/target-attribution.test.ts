@@ -12,7 +12,8 @@ function twoTargetRecord(tagSibling?: string): SpanStub[] {
   const stubs = readRealStubs();
   const clientSolve = structuredClone(findStub(stubs, clientSolveId));
   clientSolve.SpanContext.SpanID = '4e11b664729799ff';
-  if (tagSibling !== undefined) clientSolve.Attributes = [{ Key: 'target', Value: { Type: 'STRING', Value: tagSibling } }];
+  if (tagSibling !== undefined)
+    clientSolve.Attributes = [{ Key: 'target', Value: { Type: 'STRING', Value: tagSibling } }];
   const sibling = cloneSubtree({
     stubs,
     rootId: 'f1bb978313184255',
@@ -31,7 +32,12 @@ describe('attributing a shared trace to one target by walking its own Solve subt
 
   it("picks the solve whose steps include the target's stage and counts the sibling's spans as skipped", () => {
     const { trace, stats, warnings } = parseBuildkitTrace(text, { source: 't', target: 'test-go' });
-    expect(stats).toMatchObject({ lines: 92, records: 74, skipped: 18, skippedByReason: { 'sibling target': 18 } });
+    expect(stats).toMatchObject({
+      lines: 92,
+      records: 74,
+      skipped: 18,
+      skippedByReason: { 'sibling target': 18 },
+    });
     expect(trace.totalSteps).toBe(10);
     expect(trace.steps.map((step) => step.name).filter((name) => name.startsWith('[test-'))).toEqual([
       '[test-base 2/3] COPY --from=bats-assert . .',
@@ -66,7 +72,9 @@ describe('attributing a shared trace to one target by walking its own Solve subt
     const { trace, stats, warnings } = parseBuildkitTrace(text, { source: 't', target: 'nope' });
     expect(trace.totalSteps).toBe(20);
     expect(stats).toMatchObject({ records: 92, skipped: 0 });
-    expect(warnings).toEqual(['2 solves in this record and none matched target "nope"; steps and uploads of all of them are counted']);
+    expect(warnings).toEqual([
+      '2 solves in this record and none matched target "nope"; steps and uploads of all of them are counted',
+    ]);
   });
 
   it('keeps total as the whole record for either target', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseBuildkitTrace, type TargetTrace } from '../../../../src/collect/index.js';
-import { readRealStubs, toJaegerDocument, toOtlpDocument, toSpanStreamText, type SpanStub } from './real-trace.js';
+import {
+  readRealStubs,
+  toJaegerDocument,
+  toOtlpDocument,
+  toSpanStreamText,
+  type SpanStub,
+} from './real-trace.js';
 
 // The real trace re-encoded by our generators (real-trace.ts) as Jaeger and OTLP JSON must give the same
 // TargetTrace as the stored stream, up to Jaeger's µs time resolution.
@@ -8,7 +14,12 @@ import { readRealStubs, toJaegerDocument, toOtlpDocument, toSpanStreamText, type
 function expectSameTrace(actual: TargetTrace, expected: TargetTrace): void {
   const shape = (trace: TargetTrace) => ({
     ...trace,
-    startMs: 0, endMs: 0, buildStartMs: 0, buildEndMs: 0, totalSeconds: 0, buildSeconds: 0,
+    startMs: 0,
+    endMs: 0,
+    buildStartMs: 0,
+    buildEndMs: 0,
+    totalSeconds: 0,
+    buildSeconds: 0,
     steps: trace.steps.map((step) => ({ ...step, startMs: 0, endMs: 0 })),
   });
   expect(shape(actual)).toEqual(shape(expected));
@@ -16,7 +27,9 @@ function expectSameTrace(actual: TargetTrace, expected: TargetTrace): void {
   expect(actual.buildEndMs).toBeCloseTo(expected.buildEndMs ?? Number.NaN, 2);
   expect(actual.buildSeconds).toBeCloseTo(expected.buildSeconds, 5);
   expect(actual.totalSeconds).toBeCloseTo(expected.totalSeconds, 5);
-  actual.steps.forEach((step, index) => expect(step.startMs).toBeCloseTo(expected.steps[index]?.startMs ?? Number.NaN, 2));
+  actual.steps.forEach((step, index) =>
+    expect(step.startMs).toBeCloseTo(expected.steps[index]?.startMs ?? Number.NaN, 2),
+  );
 }
 
 describe('parseBuildkitTrace accepts the three encodings', () => {
@@ -44,7 +57,10 @@ describe('parseBuildkitTrace accepts the three encodings', () => {
   });
 
   it('reads the span stubs as a JSON array, with string status codes', () => {
-    const array = stubs.map((stub) => ({ ...stub, Status: { Code: stub.Status.Code === 2 ? 'Ok' : 'Unset', Description: '' } }));
+    const array = stubs.map((stub) => ({
+      ...stub,
+      Status: { Code: stub.Status.Code === 2 ? 'Ok' : 'Unset', Description: '' },
+    }));
     const result = parseBuildkitTrace(JSON.stringify(array), options);
     expect(result.encoding).toBe('span-stream');
     expect(result.trace).toEqual(stream.trace);
@@ -56,7 +72,8 @@ describe('status codes: Go SDK (1 Error, 2 Ok) versus OTLP (1 Ok, 2 Error)', () 
   const stubs: SpanStub[] = readRealStubs().map((stub) =>
     stub.Name === failing ? { ...stub, Status: { Code: 1, Description: 'exit code: 1' } } : stub,
   );
-  const failedSteps = (trace: TargetTrace) => trace.steps.filter((step) => step.failed === true).map((step) => step.name);
+  const failedSteps = (trace: TargetTrace) =>
+    trace.steps.filter((step) => step.failed === true).map((step) => step.name);
 
   it.each([
     ['span stream', () => toSpanStreamText(stubs)],
@@ -67,7 +84,9 @@ describe('status codes: Go SDK (1 Error, 2 Ok) versus OTLP (1 Ok, 2 Error)', () 
   });
 
   it('OTLP code 1 (Ok) is not a failure', () => {
-    const document = toOtlpDocument(readRealStubs().map((stub) => ({ ...stub, Status: { Code: 2, Description: '' } })));
+    const document = toOtlpDocument(
+      readRealStubs().map((stub) => ({ ...stub, Status: { Code: 2, Description: '' } })),
+    );
     expect(failedSteps(parseBuildkitTrace(JSON.stringify(document), { source: 't' }).trace)).toEqual([]);
   });
 });

@@ -22,31 +22,49 @@ const windows = [{}, { fromMs: startMs + 20 * 60_000, toMs: startMs + 30 * 60_00
 describe('readRegistryLog mode aggregate', () => {
   const file = path.join(dir, 'zot.jsonl');
   generateZotLog({ path: file, sizeBytes: 2_000_000, startMs, spanMs: hourMs, layout: 'zerolog', seed: 5 });
-  const base = { path: file, format: 'zot' as const, cachePatterns: ['*/cache:*'], addressToNode: { '10.20.0.11': 'forge' } };
+  const base = {
+    path: file,
+    format: 'zot' as const,
+    cachePatterns: ['*/cache:*'],
+    addressToNode: { '10.20.0.11': 'forge' },
+  };
 
-  it.each(windows)('gives the writes and the summary of all records, with the same stats (%o)', async (window) => {
-    const all = await readRegistryLog({ ...base, ...window });
-    const aggregated = await readRegistryLog({ ...base, ...window, mode: 'aggregate' });
-    expect(aggregated.stats).toEqual(all.stats);
-    expect(aggregated.records).toEqual(all.records.filter(isRegistryWrite));
-    expect(aggregated.summary).toEqual(summarizeRegistry(all.records));
-    expect(aggregated.records.length).toBeGreaterThan(10);
-    expect(all.summary).toBeUndefined();
-  });
+  it.each(windows)(
+    'gives the writes and the summary of all records, with the same stats (%o)',
+    async (window) => {
+      const all = await readRegistryLog({ ...base, ...window });
+      const aggregated = await readRegistryLog({ ...base, ...window, mode: 'aggregate' });
+      expect(aggregated.stats).toEqual(all.stats);
+      expect(aggregated.records).toEqual(all.records.filter(isRegistryWrite));
+      expect(aggregated.summary).toEqual(summarizeRegistry(all.records));
+      expect(aggregated.records.length).toBeGreaterThan(10);
+      expect(all.summary).toBeUndefined();
+    },
+  );
 });
 
 describe('readSccacheLog mode aggregate', () => {
   const file = path.join(dir, 'sccache.log');
   const spec = parseLogFormat(shippedSccacheConf, 'sccache_json');
-  generateSccacheLog({ path: file, sizeBytes: 1_000_000, startMs, spanMs: hourMs, spec, prefix: 'rocm/gfx1201' });
-
-  it.each(windows)('gives the writes and the summary of all records, with the same stats (%o)', async (window) => {
-    const summarize = { livePrefix: '/rocm/gfx1201/', runPrefix: 'rocm/other' };
-    const all = await readSccacheLog({ path: file, ...window });
-    const aggregated = await readSccacheLog({ path: file, ...window, mode: 'aggregate', summarize });
-    expect(aggregated.stats).toEqual(all.stats);
-    expect(aggregated.records).toEqual(all.records.filter(isSccacheWrite));
-    expect(aggregated.summary).toEqual(summarizeSccache(all.records, summarize));
-    expect(aggregated.summary?.live.hits).toBeGreaterThan(10);
+  generateSccacheLog({
+    path: file,
+    sizeBytes: 1_000_000,
+    startMs,
+    spanMs: hourMs,
+    spec,
+    prefix: 'rocm/gfx1201',
   });
+
+  it.each(windows)(
+    'gives the writes and the summary of all records, with the same stats (%o)',
+    async (window) => {
+      const summarize = { livePrefix: '/rocm/gfx1201/', runPrefix: 'rocm/other' };
+      const all = await readSccacheLog({ path: file, ...window });
+      const aggregated = await readSccacheLog({ path: file, ...window, mode: 'aggregate', summarize });
+      expect(aggregated.stats).toEqual(all.stats);
+      expect(aggregated.records).toEqual(all.records.filter(isSccacheWrite));
+      expect(aggregated.summary).toEqual(summarizeSccache(all.records, summarize));
+      expect(aggregated.summary?.live.hits).toBeGreaterThan(10);
+    },
+  );
 });

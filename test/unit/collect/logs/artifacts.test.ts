@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listArtifacts, parseArtifacts, readArtifacts, renderArtifacts, writeArtifacts } from '../../../../src/collect/artifacts.js';
+import {
+  listArtifacts,
+  parseArtifacts,
+  readArtifacts,
+  renderArtifacts,
+  writeArtifacts,
+} from '../../../../src/collect/artifacts.js';
 import { ArtifactError } from '../../../../src/shared/errors.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-artifacts-'));
@@ -13,7 +19,10 @@ describe('artifacts.txt', () => {
     const wheelhouse = path.join(dir, 'wheelhouse');
     rmSync(wheelhouse, { recursive: true, force: true });
     mkdirSync(wheelhouse);
-    writeFileSync(path.join(wheelhouse, 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl'), Buffer.alloc(1234));
+    writeFileSync(
+      path.join(wheelhouse, 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl'),
+      Buffer.alloc(1234),
+    );
     writeFileSync(path.join(wheelhouse, 'triton-3.5.0-cp312-cp312-linux_x86_64.whl'), Buffer.alloc(10));
     writeFileSync(path.join(wheelhouse, 'build.log'), 'not a wheel');
     const artifacts = await listArtifacts({ wheelhouseDir: wheelhouse });
@@ -22,7 +31,10 @@ describe('artifacts.txt', () => {
       { kind: 'wheel', name: 'triton-3.5.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 10 },
     ]);
     const file = path.join(dir, 'artifacts.txt');
-    await writeArtifacts({ path: file, artifacts: [...artifacts, { kind: 'image', name: 'rocm/api:latest' }] });
+    await writeArtifacts({
+      path: file,
+      artifacts: [...artifacts, { kind: 'image', name: 'rocm/api:latest' }],
+    });
     expect(await readArtifacts(file)).toEqual([...artifacts, { kind: 'image', name: 'rocm/api:latest' }]);
   });
 

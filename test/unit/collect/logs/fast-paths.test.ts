@@ -12,8 +12,31 @@ import { parseZotEntryBytes } from '../../../../src/collect/logs/parse-zot-line-
 import { parseZotLine, parseZotLineWithJsonParse } from '../../../../src/collect/logs/parse-zot-line.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../../fixtures');
-const seedLines = (file: string) => readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
-const tokens = ['"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\t', '0', '9', '-', '.', 'µ', 'é', '\u0000', '\u007f', '"Content-Length":["7"]', '\\u0041', '%3A'];
+const seedLines = (file: string) =>
+  readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
+const tokens = [
+  '"',
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  ' ',
+  '\t',
+  '0',
+  '9',
+  '-',
+  '.',
+  'µ',
+  'é',
+  '\u0000',
+  '\u007f',
+  '"Content-Length":["7"]',
+  '\\u0041',
+  '%3A',
+];
 
 /** A line with 1–3 random edits: a byte set to any value, a token inserted, bytes deleted, or the line cut. */
 function mutateBytes(seed: Buffer, random: () => number): Buffer {
@@ -22,9 +45,15 @@ function mutateBytes(seed: Buffer, random: () => number): Buffer {
     const at = Math.floor(random() * (bytes.length + 1));
     const pick = Math.floor(random() * 4);
     const token = Buffer.from(tokens[Math.floor(random() * tokens.length)] ?? '');
-    if (pick === 0) bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from([Math.floor(random() * 256)]), bytes.subarray(at + 1)]);
+    if (pick === 0)
+      bytes = Buffer.concat([
+        bytes.subarray(0, at),
+        Buffer.from([Math.floor(random() * 256)]),
+        bytes.subarray(at + 1),
+      ]);
     else if (pick === 1) bytes = Buffer.concat([bytes.subarray(0, at), token, bytes.subarray(at)]);
-    else if (pick === 2) bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1 + Math.floor(random() * 8))]);
+    else if (pick === 2)
+      bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1 + Math.floor(random() * 8))]);
     else bytes = bytes.subarray(0, at);
   }
   return Buffer.from(bytes.toString('latin1').replaceAll('\n', ' '), 'latin1');
@@ -61,7 +90,8 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
   });
 
   it('reads µs latencies, duplicate Content-Length keys (the last wins) and bracketed IPv6 clients', () => {
-    const seed = seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
+    const seed =
+      seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
     const line = seed
       .replace(/"latency":"[^"]*"/, '"latency":"8.246µs"')
       .replace(/"clientIP":"[^"]*"/, '"clientIP":"[fd00::22]:5000"')
@@ -72,8 +102,14 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
   });
 
   it('takes the last of duplicate Content-Length keys, as JSON.parse does, on the fast and the exact path', () => {
-    const seed = seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
-    const lines = [seed.replace('"headers":{', '"headers":{"Content-Length":["1"],'), seed.replace(/"Content-Length":\["\d+"\]/, '"Content-Length":[]').replace('"headers":{', '"headers":{"Content-Length":["1"],')];
+    const seed =
+      seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
+    const lines = [
+      seed.replace('"headers":{', '"headers":{"Content-Length":["1"],'),
+      seed
+        .replace(/"Content-Length":\["\d+"\]/, '"Content-Length":[]')
+        .replace('"headers":{', '"headers":{"Content-Length":["1"],'),
+    ];
     for (const line of lines) {
       const reference = parseZotLineWithJsonParse(line);
       expect(parseZotLine(line)).toEqual(reference);
@@ -83,46 +119,83 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
   });
 
   it('declines escapes, non-ASCII outside the latency, and other key orders', () => {
-    const seed = seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
-    for (const line of [seed.replace('/v2/', '/v2/\\u0041'), seed.replace('/v2/', '/v2/é'), seed.replace('{"time"', '{ "time"'), seed.replace(/"goroutine":\d+/, '"goroutine":1,"extra":1')]) {
+    const seed =
+      seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
+    for (const line of [
+      seed.replace('/v2/', '/v2/\\u0041'),
+      seed.replace('/v2/', '/v2/é'),
+      seed.replace('{"time"', '{ "time"'),
+      seed.replace(/"goroutine":\d+/, '"goroutine":1,"extra":1'),
+    ]) {
       expect(parseZotEntryBytes(toByteLine(Buffer.from(line)))).toBeUndefined();
     }
   });
 });
 
-describe('sccache (nginx) fast path on bytes agrees with the template walk on the decoded line', { timeout: 60_000 }, () => {
-  it('20,000 mutated lines', () => {
-    const seeds = seedLines('nginx/sccache-session.log').map((line) => Buffer.from(line));
-    const parser = createSccacheParser({ addressToNode: { '127.0.0.1': 'strix' } });
-    const random = createRandom(23);
-    const disagreeing: string[] = [];
-    for (let i = 0; i < 20_000; i++) {
-      const bytes = mutateBytes(seeds[Math.floor(random() * seeds.length)] ?? Buffer.alloc(0), random);
-      const fast = parser.parseBytes?.(toByteLine(bytes));
-      if (JSON.stringify(fast) !== JSON.stringify(parser.parseLine(bytes.toString('utf8')))) disagreeing.push(bytes.toString('utf8'));
-    }
-    expect(disagreeing).toEqual([]);
-  });
-});
+describe(
+  'sccache (nginx) fast path on bytes agrees with the template walk on the decoded line',
+  { timeout: 60_000 },
+  () => {
+    it('20,000 mutated lines', () => {
+      const seeds = seedLines('nginx/sccache-session.log').map((line) => Buffer.from(line));
+      const parser = createSccacheParser({ addressToNode: { '127.0.0.1': 'strix' } });
+      const random = createRandom(23);
+      const disagreeing: string[] = [];
+      for (let i = 0; i < 20_000; i++) {
+        const bytes = mutateBytes(seeds[Math.floor(random() * seeds.length)] ?? Buffer.alloc(0), random);
+        const fast = parser.parseBytes?.(toByteLine(bytes));
+        if (JSON.stringify(fast) !== JSON.stringify(parser.parseLine(bytes.toString('utf8'))))
+          disagreeing.push(bytes.toString('utf8'));
+      }
+      expect(disagreeing).toEqual([]);
+    });
+  },
+);
 
 /** The split-based reading parseSccachePath replaced (kept here as the reference). */
 function parseSccachePathBySplit(uri: string, davRoot: string) {
   const pathPart = uri.split('?')[0] ?? '';
-  const relative = pathPart.startsWith(davRoot) ? pathPart.slice(davRoot.length) : pathPart.replace(/^\/+/, '');
+  const relative = pathPart.startsWith(davRoot)
+    ? pathPart.slice(davRoot.length)
+    : pathPart.replace(/^\/+/, '');
   const segments = relative.split('/');
   const last = segments[segments.length - 1] ?? '';
-  if (last === '.sccache_check') return { keyPrefix: segments.slice(0, -1).join('/'), isKey: false, isCheck: true };
+  if (last === '.sccache_check')
+    return { keyPrefix: segments.slice(0, -1).join('/'), isKey: false, isCheck: true };
   const [a, b, c] = segments.slice(-4, -1);
-  const isKey = segments.length >= 4 && a?.length === 1 && b?.length === 1 && c?.length === 1 && last.length > 3 && last.startsWith(a + b + c);
-  return isKey ? { keyPrefix: segments.slice(0, -4).join('/'), isKey, isCheck: false } : { keyPrefix: undefined, isKey: false, isCheck: false };
+  const isKey =
+    segments.length >= 4 &&
+    a?.length === 1 &&
+    b?.length === 1 &&
+    c?.length === 1 &&
+    last.length > 3 &&
+    last.startsWith(a + b + c);
+  return isKey
+    ? { keyPrefix: segments.slice(0, -4).join('/'), isKey, isCheck: false }
+    : { keyPrefix: undefined, isKey: false, isCheck: false };
 }
 
 it('parseSccachePath agrees with the split-based reading on 20,000 generated URIs', () => {
   const random = createRandom(24);
-  const parts = ['sccache', 'rocm', 'gfx1201', 'a', 'b', 'c', 'abcdef', 'abc', '', '.sccache_check', 'ab', '?x=1', '/'];
+  const parts = [
+    'sccache',
+    'rocm',
+    'gfx1201',
+    'a',
+    'b',
+    'c',
+    'abcdef',
+    'abc',
+    '',
+    '.sccache_check',
+    'ab',
+    '?x=1',
+    '/',
+  ];
   for (let i = 0; i < 20_000; i++) {
     let uri = random() < 0.7 ? '/sccache/' : '/';
-    for (let n = Math.floor(random() * 8); n > 0; n--) uri += `${parts[Math.floor(random() * parts.length)] ?? ''}${random() < 0.8 ? '/' : ''}`;
+    for (let n = Math.floor(random() * 8); n > 0; n--)
+      uri += `${parts[Math.floor(random() * parts.length)] ?? ''}${random() < 0.8 ? '/' : ''}`;
     expect(parseSccachePath(uri, '/sccache/'), uri).toEqual(parseSccachePathBySplit(uri, '/sccache/'));
   }
 });

@@ -11,12 +11,44 @@ import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/
 import { parseGoDuration } from '../../../../src/collect/logs/parse-go-duration.js';
 import { parseDavLocation, parseLogFormat } from '../../../../src/collect/logs/parse-log-format.js';
 import { parseRfc3339Ms } from '../../../../src/collect/logs/parse-timestamp.js';
-import { isKnownZotLayout, parseZotLine, parseZotLineWithJsonParse } from '../../../../src/collect/logs/parse-zot-line.js';
+import {
+  isKnownZotLayout,
+  parseZotLine,
+  parseZotLineWithJsonParse,
+} from '../../../../src/collect/logs/parse-zot-line.js';
 import { ParseError } from '../../../../src/shared/errors.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../../fixtures');
-const seedLines = (file: string) => readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
-const alphabet = ['"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\t', '\r', '0', '9', '-', '.', 'e', 'u', 'é', '\uFFFD', '\u0000', '\u2028', 'null', '"HTTP API"', '\\u00', '%3A', '\\"'];
+const seedLines = (file: string) =>
+  readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
+const alphabet = [
+  '"',
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  ' ',
+  '\t',
+  '\r',
+  '0',
+  '9',
+  '-',
+  '.',
+  'e',
+  'u',
+  'é',
+  '\uFFFD',
+  '\u0000',
+  '\u2028',
+  'null',
+  '"HTTP API"',
+  '\\u00',
+  '%3A',
+  '\\"',
+];
 
 /** One random mutation: flip, insert, delete, truncate, duplicate or splice in a token. */
 function mutate(line: string, random: () => number): string {
@@ -64,7 +96,8 @@ function accountFor(parser: LogLineParser<{ tsMs: number }>, lines: string[]) {
   const cursor = createLogCursor('fuzz');
   const feed = { parser, window: { slackMs: 0 } };
   const bytes = Buffer.from(`${lines.join('\n')}\n`);
-  for (let offset = 0; offset < bytes.length; offset += 4093) feedLogCursor(cursor, bytes.subarray(offset, offset + 4093), feed);
+  for (let offset = 0; offset < bytes.length; offset += 4093)
+    feedLogCursor(cursor, bytes.subarray(offset, offset + 4093), feed);
   flushLogCursor(cursor, feed);
   const { stats } = cursor;
   expect(stats.lines).toBe(lines.length);
@@ -76,27 +109,53 @@ function accountFor(parser: LogLineParser<{ tsMs: number }>, lines: string[]) {
 // CPU-bound and deterministic; the timeout only allows for a loaded machine.
 describe('fuzz: 10,000 mutated lines per parser', { timeout: 60_000 }, () => {
   it('sccache (nginx, shipped log_format)', () => {
-    const stats = accountFor(createSccacheParser(), mutatedLines(seedLines('nginx/sccache-session.log'), 10_000, 11));
+    const stats = accountFor(
+      createSccacheParser(),
+      mutatedLines(seedLines('nginx/sccache-session.log'), 10_000, 11),
+    );
     expect(stats.records).toBeGreaterThan(1000);
     expect(stats.rejected).toBeGreaterThan(1000);
   });
 
-  it.each(['slog', 'zerolog'])('zot (%s layout), and the fast paths agree with JSON.parse on every line', (layout) => {
-    const lines = mutatedLines(seedLines(`registry/zot-${layout}-push.jsonl`), 10_000, layout === 'slog' ? 12 : 13);
-    const stats = accountFor(createRegistryLineParser({ format: 'zot' }), lines);
-    expect(stats.records).toBeGreaterThan(1000);
-    const disagreeing = lines.filter((line) => JSON.stringify(parseZotLine(line)) !== JSON.stringify(parseZotLineWithJsonParse(line)));
-    expect(disagreeing).toEqual([]);
-    expect(lines.filter(isKnownZotLayout).length).toBeGreaterThan(1000);
-  });
+  it.each(['slog', 'zerolog'])(
+    'zot (%s layout), and the fast paths agree with JSON.parse on every line',
+    (layout) => {
+      const lines = mutatedLines(
+        seedLines(`registry/zot-${layout}-push.jsonl`),
+        10_000,
+        layout === 'slog' ? 12 : 13,
+      );
+      const stats = accountFor(createRegistryLineParser({ format: 'zot' }), lines);
+      expect(stats.records).toBeGreaterThan(1000);
+      const disagreeing = lines.filter(
+        (line) => JSON.stringify(parseZotLine(line)) !== JSON.stringify(parseZotLineWithJsonParse(line)),
+      );
+      expect(disagreeing).toEqual([]);
+      expect(lines.filter(isKnownZotLayout).length).toBeGreaterThan(1000);
+    },
+  );
 
   it('docker-registry (Distribution JSON)', () => {
-    const stats = accountFor(createRegistryLineParser({ format: 'distribution' }), mutatedLines(seedLines('registry/distribution-push.log'), 10_000, 14));
+    const stats = accountFor(
+      createRegistryLineParser({ format: 'distribution' }),
+      mutatedLines(seedLines('registry/distribution-push.log'), 10_000, 14),
+    );
     expect(stats.records).toBeGreaterThan(500);
   });
 
   it('Go durations and RFC 3339 timestamps never throw', () => {
-    const texts = mutatedLines(['1h2m3.5s', '81.964986ms', '8.246µs', '0s', '2026-03-14T09:21:07.412893514Z', '2026-03-14T09:30:01+00:00'], 10_000, 16);
+    const texts = mutatedLines(
+      [
+        '1h2m3.5s',
+        '81.964986ms',
+        '8.246µs',
+        '0s',
+        '2026-03-14T09:21:07.412893514Z',
+        '2026-03-14T09:30:01+00:00',
+      ],
+      10_000,
+      16,
+    );
     expect(findThrowing(texts, parseGoDuration)).toEqual([]);
     expect(findThrowing(texts, parseRfc3339Ms)).toEqual([]);
   });

@@ -22,15 +22,28 @@ describe('readRegistryLog with a window', () => {
   it('returns exactly the records of the window and reads only a little more than the window', async () => {
     const full = await readRegistryLog({ path: file, format: 'zot', cachePatterns: ['*/cache:*'] });
     const window = { fromMs: startMs + 20 * 60_000, toMs: startMs + 30 * 60_000 };
-    const sliced = await readRegistryLog({ path: file, format: 'zot', cachePatterns: ['*/cache:*'], ...window });
-    expect(sliced.records.map((record) => record.path)).toEqual(sliceWindow(full.records, window).map((record) => record.path));
+    const sliced = await readRegistryLog({
+      path: file,
+      format: 'zot',
+      cachePatterns: ['*/cache:*'],
+      ...window,
+    });
+    expect(sliced.records.map((record) => record.path)).toEqual(
+      sliceWindow(full.records, window).map((record) => record.path),
+    );
     expect(sliced.records.length).toBeGreaterThan(100);
     expect(sliced.stats.bytes).toBeLessThan(statSync(file).size / 4);
     expect(sliced.stats.lines).toBe(sliced.stats.records + sliced.stats.skipped + sliced.stats.rejected);
   });
 
   it('an empty window yields no records and says why', async () => {
-    const { records, stats } = await readRegistryLog({ path: file, format: 'zot', cachePatterns: [], fromMs: startMs + 2 * hourMs, toMs: startMs + 3 * hourMs });
+    const { records, stats } = await readRegistryLog({
+      path: file,
+      format: 'zot',
+      cachePatterns: [],
+      fromMs: startMs + 2 * hourMs,
+      toMs: startMs + 3 * hourMs,
+    });
     expect(records).toEqual([]);
     expect(stats.records).toBe(0);
     expect(Object.keys(stats.skippedByReason)).toContain('before window');
@@ -43,7 +56,10 @@ const pushLine = (tsMs: number, uuid: string, contentLength: string, method = 'P
       tsMs,
       clientIP: '10.0.0.5:4000',
       method,
-      path: method === 'PATCH' ? `/v2/rocm/cache/blobs/uploads/${uuid}` : `/v2/rocm/cache/blobs/uploads/${uuid}?digest=sha256%3Aabc`,
+      path:
+        method === 'PATCH'
+          ? `/v2/rocm/cache/blobs/uploads/${uuid}`
+          : `/v2/rocm/cache/blobs/uploads/${uuid}?digest=sha256%3Aabc`,
       statusCode: method === 'PATCH' ? 202 : 201,
       latency: '0s',
       bodySize: 0,
@@ -58,9 +74,20 @@ describe('createLogTail', () => {
     const file = path.join(dir, 'tail.jsonl');
     writeFileSync(file, `${pushLine(startMs, 'u1', '100')}\n${pushLine(startMs + 1, 'u1', '0', 'PUT')}\n`);
     const parser = createRegistryLineParser({ format: 'zot', cachePatterns: ['*/cache:*'] });
-    const tail = createLogTail({ path: file, ...parser, aggregate: { create: () => ({ writes: 0 }), add: (aggregate: { writes: number }, record) => void (aggregate.writes += record.kind === 'blob-write' ? 1 : 0) } });
+    const tail = createLogTail({
+      path: file,
+      ...parser,
+      aggregate: {
+        create: () => ({ writes: 0 }),
+        add: (aggregate: { writes: number }, record) =>
+          void (aggregate.writes += record.kind === 'blob-write' ? 1 : 0),
+      },
+    });
     const first = await tail.read();
-    expect(first.records.map((record) => [record.kind, record.bytes])).toEqual([['other', 100], ['blob-write', 100]]);
+    expect(first.records.map((record) => [record.kind, record.bytes])).toEqual([
+      ['other', 100],
+      ['blob-write', 100],
+    ]);
     const second = pushLine(startMs + 2, 'u2', '50');
     appendFileSync(file, `${second}\n${pushLine(startMs + 3, 'u2', '7', 'PUT').slice(0, 30)}`);
     const next = await tail.read();
@@ -68,7 +95,13 @@ describe('createLogTail', () => {
     appendFileSync(file, `${pushLine(startMs + 3, 'u2', '7', 'PUT').slice(30)}\n`);
     const last = await tail.read();
     expect(last.records.map((record) => [record.kind, record.bytes])).toEqual([['blob-write', 57]]);
-    expect(last.stats).toMatchObject({ lines: 4, records: 4, skipped: 0, rejected: 0, bytes: statSync(file).size });
+    expect(last.stats).toMatchObject({
+      lines: 4,
+      records: 4,
+      skipped: 0,
+      rejected: 0,
+      bytes: statSync(file).size,
+    });
     expect(last.aggregate).toEqual({ writes: 2 });
     expect((await tail.read()).records).toEqual([]);
   });
@@ -88,10 +121,18 @@ describe('createLogTail', () => {
 
   it('keeps lines that are out of time order within the slack (clock skew between writers)', async () => {
     const file = path.join(dir, 'skew.jsonl');
-    const lines = [0, 1000, 3000, 2500, 4000, 9000].map((offset, index) => pushLine(startMs + offset, `s${index}`, '1'));
+    const lines = [0, 1000, 3000, 2500, 4000, 9000].map((offset, index) =>
+      pushLine(startMs + offset, `s${index}`, '1'),
+    );
     writeFileSync(file, `${lines.join('\n')}\n`);
     const parser = createRegistryLineParser({ format: 'zot' });
-    const { records } = await createLogTail({ path: file, ...parser, fromMs: startMs + 2000, toMs: startMs + 4000, slackMs: 1000 }).readToEnd();
+    const { records } = await createLogTail({
+      path: file,
+      ...parser,
+      fromMs: startMs + 2000,
+      toMs: startMs + 4000,
+      slackMs: 1000,
+    }).readToEnd();
     expect(records.map((record) => record.tsMs - startMs)).toEqual([3000, 2500]);
     expect(summarizeRegistry(records).requests).toBe(2);
   });

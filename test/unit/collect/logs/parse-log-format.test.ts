@@ -59,7 +59,10 @@ describe('parseLogFormat', () => {
 
 describe('the embedded conf', () => {
   it('is the shipped .builders/nginx-sccache.conf (run `npm run embed:sccache-conf` after editing the conf)', () => {
-    const generated = readFileSync(path.join(repoRoot, 'src/collect/logs/shipped-sccache-conf.generated.ts'), 'utf8');
+    const generated = readFileSync(
+      path.join(repoRoot, 'src/collect/logs/shipped-sccache-conf.generated.ts'),
+      'utf8',
+    );
     expect(generated).toBe(renderShippedSccacheModule(readFileSync(confPath, 'utf8')));
     expect(shippedSccacheConf).toBe(readFileSync(confPath, 'utf8'));
   });

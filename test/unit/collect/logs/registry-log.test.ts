@@ -18,15 +18,23 @@ function parseFixture(name: string, format: RegistryLogFormat, addressToNode: Re
   const parser = createRegistryLineParser({ format, cachePatterns: ['*/cache:*'], addressToNode });
   const cursor = createLogCursor(name);
   const feed = { parser, window: { slackMs: 0 } };
-  const records: RegistryRecord[] = [...feedLogCursor(cursor, readFileSync(path.join(fixtures, name)), feed), ...flushLogCursor(cursor, feed)];
+  const records: RegistryRecord[] = [
+    ...feedLogCursor(cursor, readFileSync(path.join(fixtures, name)), feed),
+    ...flushLogCursor(cursor, feed),
+  ];
   return { records, stats: cursor.stats };
 }
 
 describe('Zot session log, both layouts', () => {
-  const expected = readJson<{ lines: number; records: number; cache: object; image: object }>('zot-push.expected.json');
+  const expected = readJson<{ lines: number; records: number; cache: object; image: object }>(
+    'zot-push.expected.json',
+  );
 
   it.each(['slog', 'zerolog'])('%s: blobs once, manifests, cache vs image, unknown sizes apart', (layout) => {
-    const { records, stats } = parseFixture(`zot-${layout}-push.jsonl`, 'zot', { '10.20.0.14': 'forge', 'fd00::22': 'kiln' });
+    const { records, stats } = parseFixture(`zot-${layout}-push.jsonl`, 'zot', {
+      '10.20.0.14': 'forge',
+      'fd00::22': 'kiln',
+    });
     expect(stats).toMatchObject({ lines: expected.lines, records: expected.records, rejected: 0 });
     expect(stats.skippedByReason).toEqual({ 'not JSON': 1, 'not an HTTP line': 1, 'audit line': 1 });
     const summary = summarizeRegistry(records);
@@ -38,11 +46,15 @@ describe('Zot session log, both layouts', () => {
 
   it('gives identical records in both layouts', () => {
     const strip = (records: RegistryRecord[]) => records.map((record) => ({ ...record }));
-    expect(strip(parseFixture('zot-zerolog-push.jsonl', 'zot').records)).toEqual(strip(parseFixture('zot-slog-push.jsonl', 'zot').records));
+    expect(strip(parseFixture('zot-zerolog-push.jsonl', 'zot').records)).toEqual(
+      strip(parseFixture('zot-slog-push.jsonl', 'zot').records),
+    );
   });
 
   it('reads the finalising PUT as one blob write with the session bytes and its latency', () => {
-    const put = parseFixture('zot-slog-push.jsonl', 'zot').records.find((record) => record.kind === 'blob-write');
+    const put = parseFixture('zot-slog-push.jsonl', 'zot').records.find(
+      (record) => record.kind === 'blob-write',
+    );
     expect(put).toEqual({
       tsMs: Date.UTC(2026, 2, 14, 9, 21, 9, 40),
       clientAddress: '10.20.0.14',
@@ -61,15 +73,28 @@ describe('Zot session log, both layouts', () => {
   it('reads keys by name: a reordered, spaced line equals the layout line', () => {
     const line = readFileSync(path.join(fixtures, 'zot-slog-push.jsonl'), 'utf8').split('\n')[4] ?? '';
     const object = JSON.parse(line) as Record<string, unknown>;
-    const reordered = JSON.stringify(Object.fromEntries(Object.entries(object).reverse()), null, 1).replaceAll('\n', '');
+    const reordered = JSON.stringify(
+      Object.fromEntries(Object.entries(object).reverse()),
+      null,
+      1,
+    ).replaceAll('\n', '');
     expect(parseZotLine(reordered)).toEqual(parseZotLine(line));
     expect(parseZotLine(line)).toEqual(parseZotLineWithJsonParse(line));
   });
 
   it.each([
-    ['{"time":"2026-03-14T09:21:07Z","message":"HTTP API","clientIP":"1.2.3.4:5","method":"GET","path":"/v2/","statusCode":"200"}', 'statusCode: expected an integer, got "200"'],
-    ['{"time":"yesterday","message":"HTTP API","clientIP":"1.2.3.4:5","method":"GET","path":"/v2/","statusCode":200}', 'time: expected an RFC 3339 timestamp, got "yesterday"'],
-    ['{"time":"2026-03-14T09:21:07Z","message":"HTTP API","clientIP":"1.2.3.4:5","method":"GET","path":"/v2/"', 'truncated JSON line'],
+    [
+      '{"time":"2026-03-14T09:21:07Z","message":"HTTP API","clientIP":"1.2.3.4:5","method":"GET","path":"/v2/","statusCode":"200"}',
+      'statusCode: expected an integer, got "200"',
+    ],
+    [
+      '{"time":"yesterday","message":"HTTP API","clientIP":"1.2.3.4:5","method":"GET","path":"/v2/","statusCode":200}',
+      'time: expected an RFC 3339 timestamp, got "yesterday"',
+    ],
+    [
+      '{"time":"2026-03-14T09:21:07Z","message":"HTTP API","clientIP":"1.2.3.4:5","method":"GET","path":"/v2/"',
+      'truncated JSON line',
+    ],
     ['{"time":"2026-03-14T09:21:07Z","message":"HTTP API",,}', 'invalid JSON'],
   ])('rejects %s', (line, reason) => {
     expect(parseZotLine(line)).toEqual({ ok: false, rejected: true, reason });
@@ -78,7 +103,10 @@ describe('Zot session log, both layouts', () => {
 });
 
 describe('docker-registry (CNCF Distribution) JSON log', () => {
-  const expected = readJson<{ cache: { blobsWritten: number; manifestsWritten: number }; image: { blobsWritten: number; manifestsWritten: number } }>('distribution-push.expected.json');
+  const expected = readJson<{
+    cache: { blobsWritten: number; manifestsWritten: number };
+    image: { blobsWritten: number; manifestsWritten: number };
+  }>('distribution-push.expected.json');
 
   it('counts blob and manifest writes, skips access lines and non-request lines, and never invents a size', () => {
     const { records, stats } = parseFixture('distribution-push.log', 'distribution');
@@ -87,9 +115,23 @@ describe('docker-registry (CNCF Distribution) JSON log', () => {
     expect(stats.lines).toBe(stats.records + stats.skipped);
     expect(stats.skippedByReason['not JSON']).toBe(24);
     const summary = summarizeRegistry(records);
-    expect(summary.cache).toMatchObject({ blobsWritten: expected.cache.blobsWritten, manifestsWritten: expected.cache.manifestsWritten, bytesWritten: 0, bytesUnknown: 3 });
-    expect(summary.image).toMatchObject({ blobsWritten: expected.image.blobsWritten, manifestsWritten: expected.image.manifestsWritten, bytesWritten: 0, bytesUnknown: 3 });
-    expect(records.filter((record) => record.kind === 'blob-write').every((record) => record.bytes === null && record.durationMs !== null)).toBe(true);
+    expect(summary.cache).toMatchObject({
+      blobsWritten: expected.cache.blobsWritten,
+      manifestsWritten: expected.cache.manifestsWritten,
+      bytesWritten: 0,
+      bytesUnknown: 3,
+    });
+    expect(summary.image).toMatchObject({
+      blobsWritten: expected.image.blobsWritten,
+      manifestsWritten: expected.image.manifestsWritten,
+      bytesWritten: 0,
+      bytesUnknown: 3,
+    });
+    expect(
+      records
+        .filter((record) => record.kind === 'blob-write')
+        .every((record) => record.bytes === null && record.durationMs !== null),
+    ).toBe(true);
     expect(records.find((record) => record.kind === 'blob-read')?.bytes).toBe(120_000);
   });
 });
@@ -98,8 +140,14 @@ describe('parseRegistryPath and client addresses', () => {
   it.each([
     ['/v2/a/b/blobs/sha256:1', { kind: 'blob', repository: 'a/b', digest: 'sha256:1' }],
     ['/v2/a/blobs/uploads/', { kind: 'upload-start', repository: 'a', digest: undefined, mount: undefined }],
-    ['/v2/a/blobs/uploads/?digest=sha256%3A1', { kind: 'upload-start', repository: 'a', digest: 'sha256:1', mount: undefined }],
-    ['/v2/a/blobs/uploads/u-1?_state=x&digest=sha256:2', { kind: 'upload', repository: 'a', uuid: 'u-1', digest: 'sha256:2' }],
+    [
+      '/v2/a/blobs/uploads/?digest=sha256%3A1',
+      { kind: 'upload-start', repository: 'a', digest: 'sha256:1', mount: undefined },
+    ],
+    [
+      '/v2/a/blobs/uploads/u-1?_state=x&digest=sha256:2',
+      { kind: 'upload', repository: 'a', uuid: 'u-1', digest: 'sha256:2' },
+    ],
     ['/v2/x/blobs/y/manifests/latest', { kind: 'manifest', repository: 'x/blobs/y', reference: 'latest' }],
     ['/v2/a/tags/list', { kind: 'tags', repository: 'a' }],
     ['/v2/_catalog', { kind: 'other' }],

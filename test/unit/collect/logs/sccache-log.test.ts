@@ -23,7 +23,8 @@ function parseAll(file: string, options: { chunkBytes?: number } = {}) {
   const feed = { parser, window: { slackMs: 0 } };
   const records: SccacheRecord[] = [];
   const step = options.chunkBytes ?? bytes.length;
-  for (let offset = 0; offset < bytes.length; offset += step) records.push(...feedLogCursor(cursor, bytes.subarray(offset, offset + step), feed));
+  for (let offset = 0; offset < bytes.length; offset += step)
+    records.push(...feedLogCursor(cursor, bytes.subarray(offset, offset + step), feed));
   records.push(...flushLogCursor(cursor, feed));
   return { records, stats: cursor.stats };
 }
@@ -31,7 +32,10 @@ function parseAll(file: string, options: { chunkBytes?: number } = {}) {
 describe('the sccache log of the shipped conf', () => {
   it('counts hits, misses, writes and bytes per prefix exactly', () => {
     const { records, stats } = parseAll('sccache-session.log');
-    const summary = summarizeSccache(records, { livePrefix: expected.livePrefix, runPrefix: expected.runPrefix });
+    const summary = summarizeSccache(records, {
+      livePrefix: expected.livePrefix,
+      runPrefix: expected.runPrefix,
+    });
     for (const totals of [summary.live, summary.run]) {
       expect(totals).toMatchObject(expected.perPrefix);
       expect(totals?.bytesUnknown).toBe(0);
@@ -44,13 +48,20 @@ describe('the sccache log of the shipped conf', () => {
 
   it('reads a line with raw non-UTF-8 bytes and escaped quotes (decoded leniently)', () => {
     const odd = parseAll('sccache-session.log').records.find((record) => record.uri.includes('caf'));
-    expect(odd).toMatchObject({ uri: '/sccache/rocm/gfx1201/café\uFFFD/x', status: 404, kind: 'other', keyPrefix: undefined });
+    expect(odd).toMatchObject({
+      uri: '/sccache/rocm/gfx1201/café\uFFFD/x',
+      status: 404,
+      kind: 'other',
+      keyPrefix: undefined,
+    });
   });
 
   it('gives the same records for CRLF line endings and for any chunking', () => {
     const reference = parseAll('sccache-session.log').records;
     const crlf = parseAll('crlf-line-endings.log').records;
-    expect(crlf.map((record) => [record.kind, record.bytes, record.uri.replace(/[^\x20-\x7e]/g, '')])).toEqual(
+    expect(
+      crlf.map((record) => [record.kind, record.bytes, record.uri.replace(/[^\x20-\x7e]/g, '')]),
+    ).toEqual(
       reference.map((record) => [record.kind, record.bytes, record.uri.replace(/[^\x20-\x7e]/g, '')]),
     );
     expect(parseAll('sccache-session.log', { chunkBytes: 97 }).records).toEqual(reference);
@@ -64,17 +75,32 @@ describe('the sccache log of the shipped conf', () => {
 
   it('reads lines of a reordered log_format by key name', () => {
     const parser = createSccacheParser();
-    const line = '{"status":200,"msec":1796219300.786,"uri":"/sccache/p/e/3/b/e3b0c4","method":"GET","remote_addr":"10.0.0.9","ts":"","request_length":1,"content_length":"","body_bytes_sent":42,"bytes_sent":300,"request_time":0.012,"ua":"","completion":"OK"}';
+    const line =
+      '{"status":200,"msec":1796219300.786,"uri":"/sccache/p/e/3/b/e3b0c4","method":"GET","remote_addr":"10.0.0.9","ts":"","request_length":1,"content_length":"","body_bytes_sent":42,"bytes_sent":300,"request_time":0.012,"ua":"","completion":"OK"}';
     expect(parser.parseLine(line)).toEqual({
       ok: true,
-      record: { tsMs: 1796219300786, clientAddress: '10.0.0.9', method: 'GET', uri: '/sccache/p/e/3/b/e3b0c4', status: 200, kind: 'hit', bytes: 42, keyPrefix: 'p', durationMs: 12 },
+      record: {
+        tsMs: 1796219300786,
+        clientAddress: '10.0.0.9',
+        method: 'GET',
+        uri: '/sccache/p/e/3/b/e3b0c4',
+        status: 200,
+        kind: 'hit',
+        bytes: 42,
+        keyPrefix: 'p',
+        durationMs: 12,
+      },
     });
   });
 
   it('says loudly when a log has bytes but no records (another log_format)', () => {
     const parser = createSccacheParser();
     const cursor = createLogCursor('sccache.log');
-    feedLogCursor(cursor, Buffer.from('127.0.0.1 - - [02/Dec/2026:13:30:54 +0000] "GET / HTTP/1.1" 200 0 "" "curl"\n{"a":1}\n'), { parser, window: { slackMs: 0 } });
+    feedLogCursor(
+      cursor,
+      Buffer.from('127.0.0.1 - - [02/Dec/2026:13:30:54 +0000] "GET / HTTP/1.1" 200 0 "" "curl"\n{"a":1}\n'),
+      { parser, window: { slackMs: 0 } },
+    );
     expect(cursor.stats).toMatchObject({ lines: 2, records: 0, skipped: 1, rejected: 1 });
     expect(findStreamWarnings(cursor.stats)[0]).toMatch(/read \d+ bytes in 2 lines but found no records/);
   });

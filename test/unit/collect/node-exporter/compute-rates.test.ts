@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { computeSample, parseMetrics, SampleSchema } from '../../../../src/collect/index.js';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/node-exporter/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/node-exporter/${name}`, import.meta.url), 'utf8');
 const families = (text: string) => parseMetrics(text).families;
 
 /** A scrape with two CPUs, memory, disks and network devices; counters scaled by `k`. */
@@ -41,7 +42,9 @@ function scrape(k: number, extra = ''): string {
 
 describe('computeSample', () => {
   it('gives memory and load but null rates on the first scrape', () => {
-    expect(computeSample({ node: 'n1', previous: undefined, current: families(scrape(0)), tsMs: 1000 })).toEqual({
+    expect(
+      computeSample({ node: 'n1', previous: undefined, current: families(scrape(0)), tsMs: 1000 }),
+    ).toEqual({
       version: 1,
       node: 'n1',
       tsMs: 1000,
@@ -103,30 +106,73 @@ describe('computeSample', () => {
 
   it('nulls the rates of a counter that went backwards and keeps the others', () => {
     const before = families(scrape(2));
-    const after = families(scrape(2).replace('node_network_receive_bytes_total{device="eth0"} 20000', 'node_network_receive_bytes_total{device="eth0"} 5'));
-    const sample = computeSample({ node: 'n1', previous: { tsMs: 0, families: before }, current: after, tsMs: 1000 });
+    const after = families(
+      scrape(2).replace(
+        'node_network_receive_bytes_total{device="eth0"} 20000',
+        'node_network_receive_bytes_total{device="eth0"} 5',
+      ),
+    );
+    const sample = computeSample({
+      node: 'n1',
+      previous: { tsMs: 0, families: before },
+      current: after,
+      tsMs: 1000,
+    });
     expect(sample).toMatchObject({ netRxBps: null, netTxBps: 0, diskReadBps: 0, cpuBusyPct: null });
   });
 
   it('nulls every rate when the node rebooted between scrapes', () => {
-    const after = families(scrape(3).replace('node_boot_time_seconds 1.7e+09', 'node_boot_time_seconds 1.8e+09'));
-    const sample = computeSample({ node: 'n1', previous: { tsMs: 0, families: families(scrape(0)) }, current: after, tsMs: 1000 });
-    expect(sample).toMatchObject({ cpuBusyPct: null, diskReadBps: null, diskWriteBps: null, netRxBps: null, netTxBps: null, memUsedPct: 75 });
+    const after = families(
+      scrape(3).replace('node_boot_time_seconds 1.7e+09', 'node_boot_time_seconds 1.8e+09'),
+    );
+    const sample = computeSample({
+      node: 'n1',
+      previous: { tsMs: 0, families: families(scrape(0)) },
+      current: after,
+      tsMs: 1000,
+    });
+    expect(sample).toMatchObject({
+      cpuBusyPct: null,
+      diskReadBps: null,
+      diskWriteBps: null,
+      netRxBps: null,
+      netTxBps: null,
+      memUsedPct: 75,
+    });
   });
 
   it('nulls rates when the interval is not positive', () => {
-    const sample = computeSample({ node: 'n1', previous: { tsMs: 5000, families: families(scrape(0)) }, current: families(scrape(1)), tsMs: 5000 });
+    const sample = computeSample({
+      node: 'n1',
+      previous: { tsMs: 5000, families: families(scrape(0)) },
+      current: families(scrape(1)),
+      tsMs: 5000,
+    });
     expect(sample).toMatchObject({ cpuBusyPct: 60, diskReadBps: null, netTxBps: null });
   });
 
   it('falls back to MemFree + Buffers + Cached without MemAvailable (Linux < 3.14)', () => {
-    const text = 'node_memory_MemTotal_bytes 1000\nnode_memory_MemFree_bytes 100\nnode_memory_Buffers_bytes 50\nnode_memory_Cached_bytes 250\n';
-    expect(computeSample({ node: 'n', previous: undefined, current: families(text), tsMs: 0 })).toMatchObject({ memUsedPct: 60 });
+    const text =
+      'node_memory_MemTotal_bytes 1000\nnode_memory_MemFree_bytes 100\nnode_memory_Buffers_bytes 50\nnode_memory_Cached_bytes 250\n';
+    expect(computeSample({ node: 'n', previous: undefined, current: families(text), tsMs: 0 })).toMatchObject(
+      { memUsedPct: 60 },
+    );
   });
 
   it('gives nulls, not zeros, when the families are missing', () => {
-    const sample = computeSample({ node: 'n', previous: { tsMs: 0, families: families('x 1\n') }, current: families('x 2\n'), tsMs: 1000 });
-    expect(sample).toMatchObject({ cpuBusyPct: null, memUsedPct: null, diskReadBps: null, netRxBps: null, load1: null });
+    const sample = computeSample({
+      node: 'n',
+      previous: { tsMs: 0, families: families('x 1\n') },
+      current: families('x 2\n'),
+      tsMs: 1000,
+    });
+    expect(sample).toMatchObject({
+      cpuBusyPct: null,
+      memUsedPct: null,
+      diskReadBps: null,
+      netRxBps: null,
+      load1: null,
+    });
   });
 
   it('computes sane figures from two real scrapes of Debian node_exporter', () => {
@@ -142,7 +188,13 @@ describe('computeSample', () => {
     // node_memory_MemAvailable_bytes 2.462152704e+10 of MemTotal 2.5275990016e+10 in scrape b.
     expect(sample.memUsedPct).toBeCloseTo(100 * (1 - 24621527040 / 25275990016), 10);
     expect(sample.load1).toBe(5.12);
-    for (const value of [sample.cpuBusyPct, sample.diskReadBps, sample.diskWriteBps, sample.netRxBps, sample.netTxBps]) {
+    for (const value of [
+      sample.cpuBusyPct,
+      sample.diskReadBps,
+      sample.diskWriteBps,
+      sample.netRxBps,
+      sample.netTxBps,
+    ]) {
       expect(value).not.toBeNull();
       expect(value).toBeGreaterThanOrEqual(0);
     }

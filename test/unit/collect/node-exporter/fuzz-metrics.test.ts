@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { parseMetrics } from '../../../../src/collect/index.js';
 import { createRandom, mutateText } from './mutate-text.js';
 
-const lines = readFileSync(new URL('../../../fixtures/node-exporter/debian-defaults-a.prom', import.meta.url), 'utf8').split('\n').filter(Boolean);
+const lines = readFileSync(
+  new URL('../../../fixtures/node-exporter/debian-defaults-a.prom', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter(Boolean);
 
 describe('parseMetrics fuzz: 10,000 mutated lines of a real scrape', () => {
   const random = createRandom(20260301);
-  const mutated = Array.from({ length: 10_000 }, (_, index) => mutateText(lines[index % lines.length] ?? '', random));
+  const mutated = Array.from({ length: 10_000 }, (_, index) =>
+    mutateText(lines[index % lines.length] ?? '', random),
+  );
 
   it('never throws and accounts for every line, one at a time', () => {
     let rejected = 0;

@@ -12,7 +12,34 @@ export function createRandom(seed: number): () => number {
   };
 }
 
-const alphabet = ['{', '}', '"', '\\', '\n', '\r', ' ', '\t', '=', ',', ':', '#', '[', ']', '-', '+', 'e', '.', '0', '9', 'N', 'I', '\u0000', '\ud800', 'é', '€'];
+const alphabet = [
+  '{',
+  '}',
+  '"',
+  '\\',
+  '\n',
+  '\r',
+  ' ',
+  '\t',
+  '=',
+  ',',
+  ':',
+  '#',
+  '[',
+  ']',
+  '-',
+  '+',
+  'e',
+  '.',
+  '0',
+  '9',
+  'N',
+  'I',
+  '\u0000',
+  '\ud800',
+  'é',
+  '€',
+];
 
 export function mutateText(text: string, random: () => number, edits = 1 + Math.floor(random() * 3)): string {
   let out = text;

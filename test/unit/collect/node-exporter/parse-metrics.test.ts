@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMetrics } from '../../../../src/collect/index.js';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/node-exporter/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/node-exporter/${name}`, import.meta.url), 'utf8');
 
 function valueOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   const family = parseMetrics(text).families.get(name);
-  return family?.samples.find((sample) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value))?.value;
+  return family?.samples.find((sample) =>
+    Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  )?.value;
 }
 
 describe('parseMetrics on a real Debian prometheus-node-exporter 1.5.0 scrape', () => {
@@ -30,7 +33,9 @@ describe('parseMetrics on a real Debian prometheus-node-exporter 1.5.0 scrape', 
   it('reads values in Go float form, with types and help', () => {
     expect(families.get('node_memory_MemTotal_bytes')?.samples[0]?.value).toBe(25275990016);
     expect(families.get('node_time_seconds')?.samples[0]?.value).toBe(1796218351.0619266);
-    expect(families.get('node_load1')?.samples).toEqual([{ name: 'node_load1', labels: {}, value: 5.3, timestampMs: undefined }]);
+    expect(families.get('node_load1')?.samples).toEqual([
+      { name: 'node_load1', labels: {}, value: 5.3, timestampMs: undefined },
+    ]);
     const cpu = families.get('node_cpu_seconds_total');
     expect(cpu?.type).toBe('counter');
     expect(cpu?.help).toBe('Seconds the CPUs spent in each mode.');
@@ -88,12 +93,14 @@ describe('parseMetrics edge cases', () => {
     ].join('\n');
     const { families, stats } = parseMetrics(text);
     expect([...families.keys()]).toEqual(['h']);
-    expect(families.get('h')?.samples.map((sample) => [sample.name, sample.labels.le, sample.value])).toEqual([
-      ['h_bucket', '0.1', 1],
-      ['h_bucket', '+Inf', 3],
-      ['h_sum', undefined, 0.7],
-      ['h_count', undefined, 3],
-    ]);
+    expect(families.get('h')?.samples.map((sample) => [sample.name, sample.labels.le, sample.value])).toEqual(
+      [
+        ['h_bucket', '0.1', 1],
+        ['h_bucket', '+Inf', 3],
+        ['h_sum', undefined, 0.7],
+        ['h_count', undefined, 3],
+      ],
+    );
     expect(stats.records).toBe(4);
   });
 
@@ -101,7 +108,12 @@ describe('parseMetrics edge cases', () => {
     const text = '# TYPE "my.dotted.metric" gauge\n{"my.dotted.metric","a.b"="x"} 7\n';
     const family = parseMetrics(text).families.get('my.dotted.metric');
     expect(family?.type).toBe('gauge');
-    expect(family?.samples[0]).toEqual({ name: 'my.dotted.metric', labels: { 'a.b': 'x' }, value: 7, timestampMs: undefined });
+    expect(family?.samples[0]).toEqual({
+      name: 'my.dotted.metric',
+      labels: { 'a.b': 'x' },
+      value: 7,
+      timestampMs: undefined,
+    });
   });
 
   it('counts unknown metric types and other comments as skipped, never throws', () => {
@@ -123,7 +135,9 @@ describe('parseMetrics edge cases', () => {
     const { families, stats } = parseMetrics('a 1\nnode_load1 0.2');
     expect(families.has('node_load1')).toBe(false);
     expect(stats).toMatchObject({ lines: 2, records: 1, rejected: 1 });
-    expect(stats.rejectedExamples).toEqual([{ line: 2, reason: 'unterminated last line (the scrape may be truncated)' }]);
+    expect(stats.rejectedExamples).toEqual([
+      { line: 2, reason: 'unterminated last line (the scrape may be truncated)' },
+    ]);
   });
 
   it.each([
@@ -138,11 +152,22 @@ describe('parseMetrics edge cases', () => {
     ['no name', '{a="b"} 1\n', 'missing metric name'],
   ])('rejects %s with a reason and the line number', (_, text, reason) => {
     const { stats } = parseMetrics(`ok 1\n${text}`);
-    expect(stats).toMatchObject({ lines: 2, records: 1, rejected: 1, rejectedExamples: [{ line: 2, reason }] });
+    expect(stats).toMatchObject({
+      lines: 2,
+      records: 1,
+      rejected: 1,
+      rejectedExamples: [{ line: 2, reason }],
+    });
   });
 
   it('survives invalid UTF-8: replacement characters in a label value are kept, in a name rejected', () => {
-    const bytes = Buffer.concat([Buffer.from('x{dev="sd'), Buffer.from([0xff, 0xfe]), Buffer.from('a"} 1\nn'), Buffer.from([0xc3]), Buffer.from(' 2\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from('x{dev="sd'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('a"} 1\nn'),
+      Buffer.from([0xc3]),
+      Buffer.from(' 2\n'),
+    ]);
     const { families, stats } = parseMetrics(bytes.toString('utf8'));
     expect(families.get('x')?.samples[0]?.labels.dev).toBe('sd\ufffd\ufffda');
     expect(stats).toMatchObject({ lines: 2, records: 1, rejected: 1 });

@@ -4,8 +4,14 @@ import { sampleNodeOnce, type FetchMetrics } from '../../../../src/collect/index
 import { createFakeClock } from '../../../../src/shared/clock.js';
 import { HttpError } from '../../../../src/shared/errors.js';
 
-const scrapeA = readFileSync(new URL('../../../fixtures/node-exporter/debian-defaults-a.prom', import.meta.url), 'utf8');
-const scrapeB = readFileSync(new URL('../../../fixtures/node-exporter/debian-defaults-b.prom', import.meta.url), 'utf8');
+const scrapeA = readFileSync(
+  new URL('../../../fixtures/node-exporter/debian-defaults-a.prom', import.meta.url),
+  'utf8',
+);
+const scrapeB = readFileSync(
+  new URL('../../../fixtures/node-exporter/debian-defaults-b.prom', import.meta.url),
+  'utf8',
+);
 const node = { name: 'strix', url: 'http://strix:9100/metrics' };
 
 function contextWith(fetchMetrics: FetchMetrics, clock = createFakeClock(1_000)) {
@@ -20,35 +26,62 @@ describe('sampleNodeOnce', () => {
     const first = await sampleNodeOnce(node, undefined, context);
     clock.advance(2_000);
     const second = await sampleNodeOnce(node, first.snapshot, context);
-    expect(first.sample).toMatchObject({ node: 'strix', tsMs: 1_000, ok: true, cpuBusyPct: null, load1: 5.3 });
+    expect(first.sample).toMatchObject({
+      node: 'strix',
+      tsMs: 1_000,
+      ok: true,
+      cpuBusyPct: null,
+      load1: 5.3,
+    });
     expect(second.sample).toMatchObject({ node: 'strix', tsMs: 3_000, ok: true, load1: 5.12 });
     expect(second.sample.ok && second.sample.cpuBusyPct).toBeGreaterThan(0);
   });
 
   it('records a refused connection as a gap with the error', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:9100'), { code: 'ECONNREFUSED' });
-    const outcome = await sampleNodeOnce(node, undefined, contextWith(() => Promise.reject(refused)));
+    const outcome = await sampleNodeOnce(
+      node,
+      undefined,
+      contextWith(() => Promise.reject(refused)),
+    );
     expect(outcome).toEqual({
-      sample: { version: 1, node: 'strix', tsMs: 1_000, ok: false, error: 'http://strix:9100/metrics: connect ECONNREFUSED 10.0.0.9:9100' },
+      sample: {
+        version: 1,
+        node: 'strix',
+        tsMs: 1_000,
+        ok: false,
+        error: 'http://strix:9100/metrics: connect ECONNREFUSED 10.0.0.9:9100',
+      },
       snapshot: undefined,
     });
   });
 
   it('records an HTTP error status as a gap', async () => {
-    const fail: FetchMetrics = (url) => Promise.reject(new HttpError(url, 500, 'answered HTTP 500; expected 200 with the metrics text'));
+    const fail: FetchMetrics = (url) =>
+      Promise.reject(new HttpError(url, 500, 'answered HTTP 500; expected 200 with the metrics text'));
     const outcome = await sampleNodeOnce(node, undefined, contextWith(fail));
-    expect(outcome.sample).toMatchObject({ ok: false, error: 'http://strix:9100/metrics: answered HTTP 500; expected 200 with the metrics text' });
+    expect(outcome.sample).toMatchObject({
+      ok: false,
+      error: 'http://strix:9100/metrics: answered HTTP 500; expected 200 with the metrics text',
+    });
   });
 
   it('records a scrape that does not finish within the timeout as a gap', async () => {
     const hang: FetchMetrics = (_url, { signal }) =>
       new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
     const outcome = await sampleNodeOnce(node, undefined, contextWith(hang));
-    expect(outcome.sample).toMatchObject({ ok: false, error: 'http://strix:9100/metrics: no complete answer within 200 ms' });
+    expect(outcome.sample).toMatchObject({
+      ok: false,
+      error: 'http://strix:9100/metrics: no complete answer within 200 ms',
+    });
   });
 
   it('records a page with bytes but no samples as a gap, not as zeros', async () => {
-    const outcome = await sampleNodeOnce(node, undefined, contextWith(() => Promise.resolve('<html>login</html>\n')));
+    const outcome = await sampleNodeOnce(
+      node,
+      undefined,
+      contextWith(() => Promise.resolve('<html>login</html>\n')),
+    );
     expect(outcome.sample.ok).toBe(false);
     expect(outcome.sample.ok === false && outcome.sample.error).toMatch(/found no records \(1 rejected\)/);
   });
