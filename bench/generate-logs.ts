@@ -2,6 +2,7 @@
 // is packaged for Debian, so Zot lines are rendered in the two layouts its source writes; see docs/collectors-logs.md).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { LogFormatSpec } from '../src/collect/logs/parse-log-format.js';
+import { createRandom as createSeededRandom } from '../src/shared/random.js';
 
 export type ZotLayout = 'slog' | 'zerolog';
 
@@ -18,17 +19,8 @@ export interface ZotEvent {
   goroutine: number;
 }
 
-/** A seeded PRNG (mulberry32), so generated files are reproducible. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded PRNG (mulberry32) as a plain function. */
+export const createRandom = (seed: number): (() => number) => createSeededRandom(seed).next;
 
 /** RFC3339Nano as Go prints it: trailing zeros of the fraction stripped. */
 export function toRfc3339Nano(tsMs: number, nanos = 0): string {

@@ -15,7 +15,7 @@ import {
   type StrategyName,
 } from '../src/plan/index.js';
 import { toMinCosts } from '../src/plan/problem.js';
-import { createRandom, type Random } from '../src/plan/random.js';
+import { createRandom, type Random } from '../src/shared/random.js';
 import { compareDispatch, printDispatch, summarize, type DispatchCase } from './plan-dispatch.js';
 
 interface Instance {

@@ -1,6 +1,7 @@
 // A synthetic fleet run, deterministic from a seed: nodes, targets placed in per-node queues with pytorch first
 // (every wheel depends on it), and per target a record made of setup, steps, uploads and an export tail.
 // The renderers turn it into the spec's files. Used by scripts/make-fixture-run.ts and bench/report.bench.ts.
+import { createRandom as createSeededRandom } from '../../src/shared/random.js';
 
 export interface SimNode {
   name: string;
@@ -90,17 +91,8 @@ const WHEELS = [
   'megablocks',
 ];
 
-/** mulberry32: a small seeded PRNG, so fixtures are reproducible byte for byte. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded PRNG (mulberry32) as a plain function. */
+export const createRandom = (seed: number): (() => number) => createSeededRandom(seed).next;
 
 function buildNodes(count: number, random: () => number): SimNode[] {
   return Array.from({ length: count }, (_, i) => {

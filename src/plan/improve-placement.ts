@@ -1,7 +1,7 @@
 import { createTiming, evaluateOrder, findCriticalChain, type Timing } from './evaluate-order.js';
 import type { Placement } from './list-schedule.js';
 import type { PlanProblem } from './problem.js';
-import { createRandom, type Random } from './random.js';
+import { createRandom, type Random } from '../shared/random.js';
 
 // Iterated local search on (queue order, node assignment). Moves touch the critical chain only: reassign a
 // critical target (keeping or advancing its queue position), pull it ahead in its own queue, or swap its node with

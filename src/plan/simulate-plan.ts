@@ -3,7 +3,7 @@ import type { PlanNode } from './cost-model.js';
 import { createTiming, evaluateOrder, findCriticalChain, type Timing } from './evaluate-order.js';
 import type { Placement } from './list-schedule.js';
 import { createProblem, type CostInput, type PlanProblem } from './problem.js';
-import { createRandom } from './random.js';
+import { createRandom } from '../shared/random.js';
 import { createIdleAdder, toReadyIntervals } from './split-idle.js';
 import { toTopologicalOrder } from './topological-order.js';
 

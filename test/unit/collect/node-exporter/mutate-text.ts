@@ -1,16 +1,9 @@
 // Seeded text mutations for fuzz tests: flips, deletions, insertions of syntax characters, invalid UTF-16,
 // duplication and truncation. Deterministic, so a failure names a reproducible case index.
+import { createRandom as createSeededRandom } from '../../../../src/shared/random.js';
 
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded PRNG (mulberry32) as a plain function. */
+export const createRandom = (seed: number): (() => number) => createSeededRandom(seed).next;
 
 const alphabet = [
   '{',

@@ -1,10 +1,10 @@
-// A small seeded generator (mulberry32): the search and the benchmark are reproducible run to run.
+// A small seeded generator (mulberry32): plans, benchmarks, fixtures and fuzz cases are reproducible run to run.
 
 export interface Random {
   /** Uniform in [0, 1). */
-  next(): number;
+  next: () => number;
   /** Uniform integer in [0, bound). */
-  int(bound: number): number;
+  int: (bound: number) => number;
 }
 
 export function createRandom(seed: number): Random {
