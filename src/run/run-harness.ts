@@ -6,7 +6,6 @@ import {
   type CreateSamplerOptions,
   type Sampler,
 } from '../collect/index.js';
-import type { ConfigOverrides } from '../config/resolve-config.js';
 import { writePlanFile } from '../plan/plan-file-io.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/logger.js';
@@ -18,12 +17,12 @@ import { createBuildxExecutor, dispatchQueues, toBuildEnv, type Bake } from './d
 import { runBake, runHistoryTrace } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
 import { finalizeRun, type MeasuredResources } from './finalize-run.js';
-import { loadRunContext, type RunContext } from './load-run-context.js';
+import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
 import type { SettledOutcome } from './node-queue.js';
 import type { PreflightProbes } from './preflight.js';
 import { runPreflight } from './preflight.js';
 import { createProgress, type Progress } from './progress.js';
-import { RUN_VERSION, type DispatchMode, type Harness, type RunFile } from './run-file.js';
+import { RUN_VERSION, type RunFile } from './run-file.js';
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 
@@ -41,16 +40,8 @@ export interface HarnessDeps {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-export interface RunHarnessOptions {
-  harness: Harness;
-  fleetPath: string;
-  flags: ConfigOverrides;
-  root: string;
-  strategy?: string | undefined;
-  planPath?: string | undefined;
-  /** fixed (default) or guided: see docs/harness.md. */
-  dispatch?: DispatchMode | undefined;
-  env: Readonly<Record<string, string | undefined>>;
+/** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
+export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock'> {
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
   sampleIntervalMs?: number;
