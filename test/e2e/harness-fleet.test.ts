@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxTargets, findFleetBlocker, startFleet, type RunningFleet } from '../fleet/index.js';
-import { createTempDir } from '../helpers/daemons/index.js';
+import { describe, expect, it } from 'vitest';
+import { boxTargets } from '../fleet/index.js';
 import {
   expectedRunFiles,
   fetchManifestBytes,
@@ -12,43 +11,18 @@ import {
   readLines,
   readRun,
   readTruth,
-  runDirOf,
   spawnCli,
+  useHarnessBox,
 } from './harness-helpers.js';
 
 // cold and warm on the fleet in a box (4 nodes, kiln WiFi-like): complete run dirs, figures against what the
 // box injected, namespace and sccache isolation, and costs derived from traces. Placement: harness-placement.test.ts.
 
-let fleet: RunningFleet | undefined;
-let root: { path: string; remove: () => void } | undefined;
-const runs: Record<string, string> = {};
-
-beforeAll(async () => {
-  const blocker = findFleetBlocker();
-  if (blocker) throw new Error(blocker);
-  // linkScale 0.5: bytes ×10 at ×10 the rate of the default, so per-request latency on the shaped links is small
-  // next to the transfer itself and upload seconds can be held to 10%.
-  fleet = await startFleet({ scale: { timeScale: 1 / 150, linkScale: 0.5 } });
-  root = createTempDir('harness-runs');
-}, 120_000);
-
-afterAll(async () => {
-  await fleet?.stop();
-  root?.remove();
+const { box, runs, runHarness } = useHarnessBox({
+  fleet: { scale: { timeScale: 1 / 150, linkScale: 0.5 } },
+  rootName: 'harness-runs',
+  sampleIntervalMs: 500,
 });
-
-const box = () => {
-  if (!fleet || !root) throw new Error('the fleet did not start (see the beforeAll error)');
-  return { fleet, root: root.path };
-};
-
-async function runHarness(name: string, args: string[]): Promise<string> {
-  const { fleet: running, root: dir } = box();
-  const result = await spawnCli(running, [...args, '--root', dir, '--sample-interval-ms', '500']);
-  expect(result.exitCode, `${args.join(' ')} failed:\n${String(result.stderr).slice(-3000)}`).toBe(0);
-  runs[name] = runDirOf(String(result.stdout));
-  return runs[name];
-}
 
 describe('cold and warm on the fleet in a box', () => {
   it('cold: finishes with a complete run dir, writing only into the coldrun namespace and its own sccache prefix', async () => {

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { DataFileSchema, type DataFile } from '../../src/report/index.js';
 import { RunFileSchema, type RunFile } from '../../src/run/run-file.js';
-import { readFleetState, type RunningFleet } from '../fleet/index.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  findFleetBlocker,
+  readFleetState,
+  startFleet,
+  type RunningFleet,
+  type StartFleetOptions,
+} from '../fleet/index.js';
+import { createTempDir } from '../helpers/daemons/index.js';
 
 // Shared by the harness e2e tests: spawn the built CLI against the fleet in a box, read what a run left.
 
@@ -179,4 +187,58 @@ export function formatUploadTable(
       return `${summary.target} on ${summary.node}: report ${summary.uploadSeconds.toFixed(3)} s, box ${entry.uploadSeconds.toFixed(3)} s${off}, bytes ÷ link ${entry.linkUploadSeconds.toFixed(3)} s`;
     })
     .join('\n  ');
+}
+
+export interface HarnessBox {
+  /** The running fleet and the runs root; throws when the fleet did not start. */
+  box: () => { fleet: RunningFleet; root: string };
+  /** Run dirs by the name a test gave them. */
+  runs: Record<string, string>;
+  /** Spawn `rocm-perf <args>` on the box, expect exit 0, remember and return its run dir. */
+  runHarness: (name: string, args: string[]) => Promise<string>;
+}
+
+export interface UseHarnessBoxOptions {
+  fleet: StartFleetOptions;
+  rootName: string;
+  sampleIntervalMs: number;
+}
+
+/** One fleet in a box and one runs root for a test file: started in beforeAll, removed in afterAll. */
+export function useHarnessBox({
+  fleet: fleetOptions,
+  rootName,
+  sampleIntervalMs,
+}: UseHarnessBoxOptions): HarnessBox {
+  let fleet: RunningFleet | undefined;
+  let root: { path: string; remove: () => void } | undefined;
+  const runs: Record<string, string> = {};
+  beforeAll(async () => {
+    const blocker = findFleetBlocker();
+    if (blocker) throw new Error(blocker);
+    fleet = await startFleet(fleetOptions);
+    root = createTempDir(rootName);
+  }, 120_000);
+  afterAll(async () => {
+    await fleet?.stop();
+    root?.remove();
+  });
+  const box = () => {
+    if (!fleet || !root) throw new Error('the fleet did not start (see the beforeAll error)');
+    return { fleet, root: root.path };
+  };
+  const runHarness = async (name: string, args: string[]): Promise<string> => {
+    const { fleet: running, root: dir } = box();
+    const result = await spawnCli(running, [
+      ...args,
+      '--root',
+      dir,
+      '--sample-interval-ms',
+      String(sampleIntervalMs),
+    ]);
+    expect(result.exitCode, `${args.join(' ')} failed:\n${String(result.stderr).slice(-3000)}`).toBe(0);
+    runs[name] = runDirOf(String(result.stdout));
+    return runs[name];
+  };
+  return { box, runs, runHarness };
 }

@@ -1,17 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readPlanFile } from '../../src/plan/plan-file-io.js';
-import { findFleetBlocker, startFleet, type RunningFleet } from '../fleet/index.js';
-import { createTempDir } from '../helpers/daemons/index.js';
 import {
   formatUploadTable,
   isWithin,
   readData,
   readRun,
   readTruth,
-  runDirOf,
   spawnCli,
+  useHarnessBox,
 } from './harness-helpers.js';
 
 // Link-aware placement against build-only placement, measured on the fleet in a box. kiln, the node behind WiFi,
@@ -21,34 +19,11 @@ import {
 // hits after a source change: small builds, full uploads) the model predicts build-only ≈ 4× heft-ls; the test
 // holds the measured heft-ls makespan to at most half of build-only's.
 
-let fleet: RunningFleet | undefined;
-let root: { path: string; remove: () => void } | undefined;
-const runs: Record<string, string> = {};
-
-beforeAll(async () => {
-  const blocker = findFleetBlocker();
-  if (blocker) throw new Error(blocker);
-  fleet = await startFleet({ scale: { timeScale: 1 / 150, linkScale: 0.5 }, nodeSpeeds: { kiln: 2 } });
-  root = createTempDir('harness-placement');
-}, 120_000);
-
-afterAll(async () => {
-  await fleet?.stop();
-  root?.remove();
+const { box, runs, runHarness } = useHarnessBox({
+  fleet: { scale: { timeScale: 1 / 150, linkScale: 0.5 }, nodeSpeeds: { kiln: 2 } },
+  rootName: 'harness-placement',
+  sampleIntervalMs: 1000,
 });
-
-const box = () => {
-  if (!fleet || !root) throw new Error('the fleet did not start (see the beforeAll error)');
-  return { fleet, root: root.path };
-};
-
-async function runHarness(name: string, args: string[]): Promise<string> {
-  const { fleet: running, root: dir } = box();
-  const result = await spawnCli(running, [...args, '--root', dir, '--sample-interval-ms', '1000']);
-  expect(result.exitCode, `${args.join(' ')} failed:\n${String(result.stderr).slice(-3000)}`).toBe(0);
-  runs[name] = runDirOf(String(result.stdout));
-  return runs[name];
-}
 
 /** Bytes the target exports (image + cache), from the costs file the plans were made with. */
 function exportBytesOf(costsText: string): Map<string, number> {
