@@ -31,7 +31,10 @@ export interface ReadRegistryLogResult {
 }
 
 export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<ReadRegistryLogResult> {
-  const parser = createRegistryLineParser(options);
+  const parser = createRegistryLineParser({
+    ...options,
+    recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
+  });
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
   if (options.mode !== 'aggregate') {
     const { records, stats } = await createLogTail({ ...window, ...parser }).readToEnd();

@@ -29,9 +29,13 @@ function toFinalBytes(session: UploadSession | undefined, own: number | null): n
   return session.bytes + own;
 }
 
-export function createRegistryRecordBuilder(
-  options: RegistryRecordBuilderOptions,
-): (entry: RegistryEntry) => RegistryRecord {
+/**
+ * Builds the record of one entry: a new object, or `into` filled in place (a scratch record the caller reuses for
+ * records it does not keep).
+ */
+export type RegistryRecordBuilder = (entry: RegistryEntry, into?: RegistryRecord) => RegistryRecord;
+
+export function createRegistryRecordBuilder(options: RegistryRecordBuilderOptions): RegistryRecordBuilder {
   const matcher = createCacheMatcher(options.cachePatterns);
   const maxSessions = options.maxSessions ?? 100_000;
   const sessions = new Map<string, UploadSession>();
@@ -91,7 +95,7 @@ export function createRegistryRecordBuilder(
     return classified('other', reference, null);
   }
 
-  return (entry) => {
+  return (entry, into) => {
     const route = parseRegistryPath(entry.path);
     const { kind, reference, bytes } = classify(entry, route);
     const repository = route.kind === 'other' ? undefined : route.repository;
@@ -101,18 +105,32 @@ export function createRegistryRecordBuilder(
       reference !== undefined
         ? matcher.isCacheManifest(repository, reference)
         : repository !== undefined && matcher.isCacheRepository(repository);
-    return {
-      tsMs: entry.tsMs,
-      clientAddress: entry.clientAddress,
-      method: entry.method,
-      path: entry.path,
-      status: entry.status,
-      kind,
-      repository,
-      reference,
-      bytes,
-      durationMs: entry.durationMs,
-      isCache,
-    };
+    if (into === undefined) {
+      return {
+        tsMs: entry.tsMs,
+        clientAddress: entry.clientAddress,
+        method: entry.method,
+        path: entry.path,
+        status: entry.status,
+        kind,
+        repository,
+        reference,
+        bytes,
+        durationMs: entry.durationMs,
+        isCache,
+      };
+    }
+    into.tsMs = entry.tsMs;
+    into.clientAddress = entry.clientAddress;
+    into.method = entry.method;
+    into.path = entry.path;
+    into.status = entry.status;
+    into.kind = kind;
+    into.repository = repository;
+    into.reference = reference;
+    into.bytes = bytes;
+    into.durationMs = entry.durationMs;
+    into.isCache = isCache;
+    return into;
   };
 }

@@ -3,11 +3,12 @@
 import type { RegistryRecord } from '../types.js';
 import type { ByteLine } from './byte-line.js';
 import { decodeLine } from './byte-line.js';
+import type { RegistryRecordBuilder } from './build-registry-record.js';
 import { createRegistryRecordBuilder } from './build-registry-record.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toRecord } from './line-outcome.js';
 import { parseDistributionLine, timeOfDistributionLine } from './parse-distribution-line.js';
-import { parseZotEntryBytes } from './parse-zot-line-bytes.js';
+import { createEntry, parseZotEntryBytes, readZotEntryBytes } from './parse-zot-line-bytes.js';
 import { parseZotLine, timeOfZotLine } from './parse-zot-line.js';
 import type { RegistryEntry } from './registry-entry.js';
 
@@ -19,6 +20,12 @@ export interface RegistryLineParserOptions {
   cachePatterns?: readonly string[];
   /** Client IP → node name. */
   addressToNode?: Readonly<Record<string, string>>;
+  /**
+   * `all` (default): every record is a new object the caller may keep. `writes`: only blob and manifest writes
+   * (isRegistryWrite) are; every other record is one scratch object overwritten by the next line, for a caller that
+   * only counts them (the readers' `mode: 'aggregate'`). Reading a line then allocates almost nothing.
+   */
+  recordsKept?: 'all' | 'writes';
 }
 
 export const defaultCachePatterns: readonly string[] = ['*/cache:*'];
@@ -28,12 +35,36 @@ interface RegistryFormat {
   timeOf: (line: string) => number | undefined;
   /** A fast path on bytes; undefined means "use parse on the decoded line". */
   parseBytes?: (line: ByteLine) => RegistryEntry | undefined;
+  /** The same into a scratch entry (paths copied only where copyPath(method)); false means "use parse". */
+  readBytes?: (line: ByteLine, entry: RegistryEntry, copyPath: (method: string) => boolean) => boolean;
 }
 
 const formats: Record<RegistryLogFormat, RegistryFormat> = {
-  zot: { parse: parseZotLine, timeOf: timeOfZotLine, parseBytes: parseZotEntryBytes },
+  zot: {
+    parse: parseZotLine,
+    timeOf: timeOfZotLine,
+    parseBytes: parseZotEntryBytes,
+    readBytes: readZotEntryBytes,
+  },
   distribution: { parse: parseDistributionLine, timeOf: timeOfDistributionLine },
 };
+
+const createScratchRecord = (): RegistryRecord => ({
+  tsMs: 0,
+  clientAddress: '',
+  method: '',
+  path: '',
+  status: 0,
+  kind: 'other',
+  repository: undefined,
+  reference: undefined,
+  bytes: null,
+  durationMs: null,
+  isCache: false,
+});
+
+/** Methods whose records can be writes (isRegistryWrite): a finalising PUT, a monolithic POST, a manifest PUT. */
+const mayWrite = (method: string) => method === 'PUT' || method === 'POST';
 
 export function createRegistryLineParser(options: RegistryLineParserOptions): LogLineParser<RegistryRecord> {
   const format = formats[options.format];
@@ -49,12 +80,49 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
   const toOutcome = (outcome: LineOutcome<RegistryEntry>) =>
     outcome.ok ? toNodeRecord(outcome.record) : outcome;
   const parseLine = (line: string) => toOutcome(format.parse(line));
-  return {
-    parseLine,
-    timeOfLine: format.timeOf,
-    parseBytes(line) {
-      const entry = format.parseBytes?.(line);
-      return entry === undefined ? parseLine(decodeLine(line)) : toNodeRecord(entry);
-    },
+  const parseBytes =
+    options.recordsKept === 'writes' && format.readBytes !== undefined
+      ? createTransientParseBytes({ readBytes: format.readBytes, build, addressToNode, parseLine })
+      : (line: ByteLine) => {
+          const entry = format.parseBytes?.(line);
+          return entry === undefined ? parseLine(decodeLine(line)) : toNodeRecord(entry);
+        };
+  return { parseLine, timeOfLine: format.timeOf, parseBytes };
+}
+
+interface TransientParts {
+  readBytes: NonNullable<RegistryFormat['readBytes']>;
+  build: RegistryRecordBuilder;
+  addressToNode: ReadonlyMap<string, string>;
+  parseLine: (line: string) => LineOutcome<RegistryRecord>;
+}
+
+/**
+ * The bytes path of `recordsKept: 'writes'`: one scratch entry, and scratch records (one with a node, one without,
+ * so neither changes shape) and outcome for lines that cannot be writes (methods other than PUT and POST); the
+ * others are new records with copied strings, as in `all`.
+ */
+function createTransientParseBytes(parts: TransientParts): (line: ByteLine) => LineOutcome<RegistryRecord> {
+  const { readBytes, build, addressToNode, parseLine } = parts;
+  const entry = createEntry();
+  const plain = createScratchRecord();
+  const withNode = { ...createScratchRecord(), node: '' };
+  const outcome: { ok: true; record: RegistryRecord } = { ok: true, record: plain };
+  return (line) => {
+    if (!readBytes(line, entry, mayWrite)) return parseLine(decodeLine(line));
+    if (mayWrite(entry.method)) {
+      // Possibly a write: a record of its own (strings copied), whatever it turns out to be.
+      const record = build(entry);
+      const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
+      if (node !== undefined) record.node = node;
+      return toRecord(record);
+    }
+    const node = addressToNode.size === 0 ? undefined : addressToNode.get(entry.clientAddress);
+    if (node === undefined) outcome.record = build(entry, plain);
+    else {
+      outcome.record = build(entry, withNode);
+      withNode.node = node;
+    }
+    return outcome;
   };
 }

@@ -42,19 +42,22 @@ function matchesLine(pattern: RegExp, line: ByteLine): boolean {
 }
 
 /** The integer whose digits start at `at` (the pattern checked them); Number() of them beyond 15 digits. */
-function readInt(text: string, at: number): number {
+function readInt(line: ByteLine, at: number): number {
+  const bytes = line.bytes;
   let value = 0;
   let i = at;
-  for (let code = text.charCodeAt(i); code >= 48 && code <= 57; code = text.charCodeAt(++i))
-    value = value * 10 + code - 48;
-  return i - at > 15 ? Number(text.slice(at, i)) : value;
+  for (let byte = bytes[i] ?? 0; byte >= 48 && byte <= 57; byte = bytes[++i] ?? 0)
+    value = value * 10 + byte - 48;
+  return i - at > 15 ? Number(line.text.slice(at, i)) : value;
 }
 
-const digitsEnd = (text: string, at: number) => {
+/** The index just past the digits starting at `at`. */
+function digitsEnd(line: ByteLine, at: number): number {
+  const bytes = line.bytes;
   let i = at;
-  while (text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  for (let byte = bytes[i] ?? 0; byte >= 48 && byte <= 57; byte = bytes[++i] ?? 0);
   return i;
-};
+}
 
 /** The latency's text: ASCII as is, else its bytes re-decoded as UTF-8 (`µs`). */
 function readLatency(line: ByteLine, at: number, end: number): string {
@@ -77,30 +80,59 @@ function readContentLength(text: string, headersAt: number, headersEnd: number):
 const toOwnString = (text: string) =>
   text.length < 13 ? text : Buffer.from(text, 'latin1').toString('latin1');
 
-/** The request fields from `"clientIP":` on; undefined for a status that is not an integer (the exact parser says why). */
-function readRequest(line: ByteLine, tsMs: number, isSlog: boolean): RegistryEntry | undefined {
+/** The method at [at, end): the common ones as constants (no string per line), others copied. */
+function readMethod(line: ByteLine, at: number, end: number): string {
+  const first = line.bytes[at];
+  const length = end - at;
+  if (first === 71 && length === 3 && line.text.startsWith('GET', at)) return 'GET';
+  if (first === 72 && length === 4 && line.text.startsWith('HEAD', at)) return 'HEAD';
+  if (first === 80 && length === 3 && line.text.startsWith('PUT', at)) return 'PUT';
+  if (first === 80 && length === 4 && line.text.startsWith('POST', at)) return 'POST';
+  if (first === 80 && length === 5 && line.text.startsWith('PATCH', at)) return 'PATCH';
+  return toOwnString(line.text.slice(at, end));
+}
+
+/** toClientIp of the address at [at, end), without slicing the address first when it is `ipv4:port`. */
+function readClientIp(line: ByteLine, at: number, end: number): string {
+  const text = line.text;
+  const colon = text.indexOf(':', at);
+  if (line.bytes[at] === 91 || colon < 0 || colon >= end || text.indexOf(':', colon + 1) < end)
+    return toOwnString(toClientIp(text.slice(at, end)));
+  return toOwnString(text.slice(at, colon));
+}
+
+/**
+ * The request fields from `"clientIP":` on into `entry`; false for a status that is not an integer (the exact
+ * parser says why). The path is copied when copyPath(method), else left a view of the chunk's text.
+ */
+function readRequest(
+  line: ByteLine,
+  entry: RegistryEntry,
+  isSlog: boolean,
+  copyPath: (method: string) => boolean,
+): boolean {
   const text = line.text;
   const ipAt = text.indexOf(clientKey, line.start) + clientKey.length;
   const ipEnd = text.indexOf('"', ipAt);
   const methodEnd = text.indexOf('"', ipEnd + 12);
   const pathEnd = text.indexOf('"', methodEnd + 10);
-  const status = readInt(text, pathEnd + 15);
-  const latencyAt = digitsEnd(text, pathEnd + 15) + 12;
+  const status = readInt(line, pathEnd + 15);
+  if (!Number.isInteger(status)) return false;
+  const latencyAt = digitsEnd(line, pathEnd + 15) + 12;
   const latencyEnd = text.indexOf('"', latencyAt);
   const bodyAt = latencyEnd + 13;
-  const headersAt = digitsEnd(text, bodyAt) + 11;
+  const headersAt = digitsEnd(line, bodyAt) + 11;
   const headersEnd = text.indexOf(isSlog ? headersEndSlog : headersEndZerolog, headersAt);
-  if (!Number.isInteger(status)) return undefined;
-  return {
-    tsMs,
-    clientAddress: toOwnString(toClientIp(text.slice(ipAt, ipEnd))),
-    method: toOwnString(text.slice(ipEnd + 12, methodEnd)),
-    path: copyLineText(line, methodEnd + 10, pathEnd - methodEnd - 10),
-    status,
-    durationMs: parseGoDuration(readLatency(line, latencyAt, latencyEnd)) ?? null,
-    requestBytes: toContentLength(readContentLength(text, headersAt, headersEnd)),
-    responseBytes: readInt(text, bodyAt),
-  };
+  entry.clientAddress = readClientIp(line, ipAt, ipEnd);
+  entry.method = readMethod(line, ipEnd + 12, methodEnd);
+  entry.path = copyPath(entry.method)
+    ? copyLineText(line, methodEnd + 10, pathEnd - methodEnd - 10)
+    : text.slice(methodEnd + 10, pathEnd);
+  entry.status = status;
+  entry.durationMs = parseGoDuration(readLatency(line, latencyAt, latencyEnd)) ?? null;
+  entry.requestBytes = toContentLength(readContentLength(text, headersAt, headersEnd));
+  entry.responseBytes = readInt(line, bodyAt);
+  return true;
 }
 
 function readTime(line: ByteLine, isSlog: boolean): number | undefined {
@@ -112,8 +144,37 @@ function readTime(line: ByteLine, isSlog: boolean): number | undefined {
 
 /** A plain session line in one of Zot's two layouts → its entry; undefined when the exact parser must decide. */
 export function parseZotEntryBytes(line: ByteLine): RegistryEntry | undefined {
-  const isSlog = line.text.charCodeAt(line.start + 2) === 116;
-  if (!matchesLine(isSlog ? slogLine : zerologLine, line)) return undefined;
+  const entry = createEntry();
+  return readZotEntryBytes(line, entry, always) ? entry : undefined;
+}
+
+const always = () => true;
+
+export const createEntry = (): RegistryEntry => ({
+  tsMs: 0,
+  clientAddress: '',
+  method: '',
+  path: '',
+  status: 0,
+  durationMs: null,
+  requestBytes: null,
+  responseBytes: null,
+});
+
+/**
+ * parseZotEntryBytes into a caller's (scratch) entry: true when the line was read. The path is copied when
+ * `copyPath(method)` says so, else it stays a view of the chunk's text: only for an entry whose strings do not
+ * outlive the line.
+ */
+export function readZotEntryBytes(
+  line: ByteLine,
+  entry: RegistryEntry,
+  copyPath: (method: string) => boolean,
+): boolean {
+  const isSlog = line.bytes[line.start + 2] === 116;
+  if (!matchesLine(isSlog ? slogLine : zerologLine, line)) return false;
   const tsMs = readTime(line, isSlog);
-  return tsMs === undefined ? undefined : readRequest(line, tsMs, isSlog);
+  if (tsMs === undefined) return false;
+  entry.tsMs = tsMs;
+  return readRequest(line, entry, isSlog, copyPath);
 }

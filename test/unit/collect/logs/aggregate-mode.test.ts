@@ -19,9 +19,9 @@ const startMs = Date.UTC(2026, 2, 14, 8);
 const hourMs = 3_600_000;
 const windows = [{}, { fromMs: startMs + 20 * 60_000, toMs: startMs + 30 * 60_000 }];
 
-describe('readRegistryLog mode aggregate', () => {
-  const file = path.join(dir, 'zot.jsonl');
-  generateZotLog({ path: file, sizeBytes: 2_000_000, startMs, spanMs: hourMs, layout: 'zerolog', seed: 5 });
+describe.each(['zerolog', 'slog'] as const)('readRegistryLog mode aggregate (%s)', (layout) => {
+  const file = path.join(dir, `zot-${layout}.jsonl`);
+  generateZotLog({ path: file, sizeBytes: 2_000_000, startMs, spanMs: hourMs, layout, seed: 5 });
   const base = {
     path: file,
     format: 'zot' as const,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../../../bench/generate-logs.js';
+import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createRegistryLineParser } from '../../../../src/collect/logs/create-registry-line-parser.js';
 import { createSccacheParser } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
 import type { LogLineParser } from '../../../../src/collect/logs/line-outcome.js';
@@ -132,6 +133,23 @@ describe('fuzz: 10,000 mutated lines per parser', { timeout: 60_000 }, () => {
       );
       expect(disagreeing).toEqual([]);
       expect(lines.filter(isKnownZotLayout).length).toBeGreaterThan(1000);
+    },
+  );
+
+  it.each(['slog', 'zerolog'])(
+    "zot (%s): recordsKept 'writes' (scratch records) gives every line's outcome that 'all' gives",
+    (layout) => {
+      const lines = mutatedLines(seedLines(`registry/zot-${layout}-push.jsonl`), 10_000, 17);
+      const options = { format: 'zot' as const, addressToNode: { '10.20.0.11': 'forge' } };
+      const all = createRegistryLineParser(options);
+      const writes = createRegistryLineParser({ ...options, recordsKept: 'writes' });
+      const differing = lines.filter((line) => {
+        const byteLine = toByteLine(Buffer.from(line));
+        // Snapshot the scratch record at once: the next line overwrites it.
+        const expected = JSON.stringify(all.parseBytes?.(byteLine));
+        return JSON.stringify(writes.parseBytes?.(byteLine)) !== expected;
+      });
+      expect(differing).toEqual([]);
     },
   );
 
