@@ -66,23 +66,38 @@ function toBlobRoute(repository: string, rest: string, query: string): RegistryR
   return rest === '' || rest.includes('/') ? other : { kind: 'blob', repository, digest: decodeSafely(rest) };
 }
 
+const namePrefix = '/v2/';
+const blobsPart = '/blobs/';
+const manifestsPart = '/manifests/';
+
+/**
+ * The start of the last `part` lying wholly inside the name (path[4, end)) and not at its very start, else -1.
+ * Searched in the path itself: this runs once per log line, and slices of the name would be allocations.
+ */
+function findLastPart(path: string, part: string, end: number): number {
+  const at = path.lastIndexOf(part, end - part.length);
+  return at > namePrefix.length ? at : -1;
+}
+
 /** The route of a `/v2/…` request path; `{ kind: 'other' }` for anything else (catalog, base, non-OCI). */
 export function parseRegistryPath(pathWithQuery: string): RegistryRoute {
+  if (!pathWithQuery.startsWith(namePrefix)) return other;
   const questionMark = pathWithQuery.indexOf('?');
-  const pathPart = questionMark < 0 ? pathWithQuery : pathWithQuery.slice(0, questionMark);
+  const end = questionMark < 0 ? pathWithQuery.length : questionMark;
   const query = questionMark < 0 ? '' : pathWithQuery.slice(questionMark + 1);
-  if (!pathPart.startsWith('/v2/')) return other;
-  const name = pathPart.slice(4);
-  const blobs = name.lastIndexOf('/blobs/');
-  const manifests = name.lastIndexOf('/manifests/');
-  const split = Math.max(blobs, manifests);
-  if (split > 0 && split === blobs) return toBlobRoute(name.slice(0, blobs), name.slice(blobs + 7), query);
-  if (split > 0) {
-    const reference = decodeSafely(name.slice(manifests + 11));
+  const blobs = findLastPart(pathWithQuery, blobsPart, end);
+  const manifests = findLastPart(pathWithQuery, manifestsPart, end);
+  if (blobs > manifests) {
+    const rest = pathWithQuery.slice(blobs + blobsPart.length, end);
+    return toBlobRoute(pathWithQuery.slice(namePrefix.length, blobs), rest, query);
+  }
+  if (manifests > 0) {
+    const reference = decodeSafely(pathWithQuery.slice(manifests + manifestsPart.length, end));
     return reference === '' || reference.includes('/')
       ? other
-      : { kind: 'manifest', repository: name.slice(0, manifests), reference };
+      : { kind: 'manifest', repository: pathWithQuery.slice(namePrefix.length, manifests), reference };
   }
+  const name = pathWithQuery.slice(namePrefix.length, end);
   if (name.endsWith('/tags/list') && name.length > 10)
     return { kind: 'tags', repository: name.slice(0, -10) };
   const referrers = name.lastIndexOf('/referrers/');

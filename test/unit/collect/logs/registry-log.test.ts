@@ -152,6 +152,33 @@ describe('parseRegistryPath and client addresses', () => {
     ['/v2/a/tags/list', { kind: 'tags', repository: 'a' }],
     ['/v2/_catalog', { kind: 'other' }],
     ['/metrics', { kind: 'other' }],
+    // Edges: a part at the name's very start, empty or nested rests, queries, escapes.
+    ['/v2/blobs/x', { kind: 'other' }],
+    ['/v2//blobs/x', { kind: 'other' }],
+    ['/v2/a/blobs/', { kind: 'other' }],
+    ['/v2/a/blobs/x/y', { kind: 'other' }],
+    ['/v2/a/manifests/', { kind: 'other' }],
+    ['/v2/manifests/x', { kind: 'other' }],
+    ['/v2/a/manifests/x?y=1', { kind: 'manifest', repository: 'a', reference: 'x' }],
+    ['/v2/a/manifests/x%2Fy', { kind: 'other' }],
+    ['/v2/a/blobs/sha256%3A1?x', { kind: 'blob', repository: 'a', digest: 'sha256:1' }],
+    ['/v2/a/blobs/%zz', { kind: 'blob', repository: 'a', digest: '%zz' }],
+    ['/v2/a/blobs/x?', { kind: 'blob', repository: 'a', digest: 'x' }],
+    ['/v2/a/manifests/sha256:1/blobs/b', { kind: 'blob', repository: 'a/manifests/sha256:1', digest: 'b' }],
+    ['/v2/a/blobs/c/manifests/d', { kind: 'manifest', repository: 'a/blobs/c', reference: 'd' }],
+    ['/v2/a?x=/blobs/y', { kind: 'other' }],
+    ['/v2/a/blobs/uploads', { kind: 'upload-start', repository: 'a', digest: undefined, mount: undefined }],
+    [
+      '/v2/a/blobs/uploads/?mount=sha256:1&from=b',
+      { kind: 'upload-start', repository: 'a', digest: undefined, mount: 'sha256:1' },
+    ],
+    ['/v2/a/blobs/uploads/?digest', { kind: 'upload-start', repository: 'a', digest: '', mount: undefined }],
+    ['/v2/a/blobs/uploads/u?digest=a+b', { kind: 'upload', repository: 'a', uuid: 'u', digest: 'a b' }],
+    ['/v2/a/blobs/uploads/u/v', { kind: 'upload', repository: 'a', uuid: 'u/v', digest: undefined }],
+    ['/v2/a/referrers/sha256:1', { kind: 'referrers', repository: 'a' }],
+    ['/v2/tags/list', { kind: 'other' }],
+    ['/v2/a/b/tags/list?n=1', { kind: 'tags', repository: 'a/b' }],
+    ['/v2', { kind: 'other' }],
   ])('%s', (input, route) => {
     expect(parseRegistryPath(input)).toEqual(route);
   });
