@@ -65,6 +65,12 @@ export function parseRfc3339Ms(text: string): number | undefined {
  * positional arguments because this runs once per line).
  */
 export function parseRfc3339Span(text: string, at: number, end: number): number | undefined {
+  const secondMs = parseSecondMs(text, at, end);
+  return secondMs === undefined ? undefined : finishTimestamp(text, at, end, secondMs);
+}
+
+/** The value of `YYYY-MM-DDThh:mm:ss` at `at` (no zone applied), or undefined when those 19 characters are not one. */
+function parseSecondMs(text: string, at: number, end: number): number | undefined {
   if (
     end - at < 20 ||
     text.charCodeAt(at + 4) !== 45 ||
@@ -95,6 +101,11 @@ export function parseRfc3339Span(text: string, at: number, end: number): number 
     seconds > 60
   )
     return undefined;
+  return toDayMs(year, month, day) + ((hours * 60 + minutes) * 60 + seconds) * 1000;
+}
+
+/** The timestamp from the value of its first 19 characters: the fraction and the zone are read here. */
+function finishTimestamp(text: string, at: number, end: number, secondMs: number): number | undefined {
   const dot = text.charCodeAt(at + 19);
   const hasFraction = dot === 46 || dot === 44;
   const fractionMs = hasFraction ? readFractionMs(text, at + 20, end) : 0;
@@ -102,5 +113,33 @@ export function parseRfc3339Span(text: string, at: number, end: number): number 
   if (hasFraction && (zoneAt === at + 20 || zoneAt > at + 29)) return undefined;
   const zoneMs = readZoneMs(text, zoneAt, end);
   if (zoneMs === undefined) return undefined;
-  return toDayMs(year, month, day) + ((hours * 60 + minutes) * 60 + seconds) * 1000 + fractionMs - zoneMs;
+  return secondMs + fractionMs - zoneMs;
+}
+
+const secondLength = 19;
+
+/**
+ * parseRfc3339Span for a log reader's lines, which come in time order, many per second: the first 19 bytes (to the
+ * second) of the last timestamp read and their value are remembered, and a timestamp starting with the same bytes
+ * only has its fraction and zone read. `bytes` and `text` hold the same characters (latin1: one per byte).
+ */
+export function createRfc3339Reader(): (
+  bytes: Uint8Array,
+  text: string,
+  at: number,
+  end: number,
+) => number | undefined {
+  const second = new Uint8Array(secondLength);
+  let secondMs: number | undefined;
+  return (bytes, text, at, end) => {
+    if (secondMs !== undefined && end - at >= 20) {
+      let same = true;
+      for (let i = 0; i < secondLength && same; i++) same = bytes[at + i] === second[i];
+      if (same) return finishTimestamp(text, at, end, secondMs);
+    }
+    secondMs = parseSecondMs(text, at, end);
+    if (secondMs === undefined) return undefined;
+    second.set(bytes.subarray(at, at + secondLength));
+    return finishTimestamp(text, at, end, secondMs);
+  };
 }

@@ -11,7 +11,7 @@
 import type { ByteLine } from './byte-line.js';
 import { copyLineText } from './byte-line.js';
 import { parseGoDuration } from './parse-go-duration.js';
-import { parseRfc3339Span } from './parse-timestamp.js';
+import { createRfc3339Reader } from './parse-timestamp.js';
 import type { RegistryEntry } from './registry-entry.js';
 import { toClientIp, toContentLength } from './registry-entry.js';
 
@@ -135,11 +135,13 @@ function readRequest(
   return true;
 }
 
+const readRfc3339 = createRfc3339Reader();
+
 function readTime(line: ByteLine, isSlog: boolean): number | undefined {
   const at = isSlog
     ? line.start + 9
     : line.text.lastIndexOf(zerologTimeKey, line.end) + zerologTimeKey.length;
-  return parseRfc3339Span(line.text, at, line.text.indexOf('"', at));
+  return readRfc3339(line.bytes, line.text, at, line.text.indexOf('"', at));
 }
 
 /** A plain session line in one of Zot's two layouts → its entry; undefined when the exact parser must decide. */

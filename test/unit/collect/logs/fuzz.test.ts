@@ -11,7 +11,7 @@ import type { LogLineParser } from '../../../../src/collect/logs/line-outcome.js
 import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
 import { parseGoDuration } from '../../../../src/collect/logs/parse-go-duration.js';
 import { parseDavLocation, parseLogFormat } from '../../../../src/collect/logs/parse-log-format.js';
-import { parseRfc3339Ms } from '../../../../src/collect/logs/parse-timestamp.js';
+import { createRfc3339Reader, parseRfc3339Ms } from '../../../../src/collect/logs/parse-timestamp.js';
 import {
   isKnownZotLayout,
   parseZotLine,
@@ -176,6 +176,24 @@ describe('fuzz: 10,000 mutated lines per parser', { timeout: 60_000 }, () => {
     );
     expect(findThrowing(texts, parseGoDuration)).toEqual([]);
     expect(findThrowing(texts, parseRfc3339Ms)).toEqual([]);
+  });
+
+  it('the remembering timestamp reader gives what parseRfc3339Ms gives, on runs of mutated timestamps', () => {
+    const seeds = ['2026-03-14T09:21:07.412893514Z', '2026-03-14T09:21:07Z', '2026-03-14T09:21:07.5+01:00'];
+    // Runs that share their first 19 characters (the reader's remembered second) and some that differ.
+    const texts = mutatedLines(seeds, 10_000, 18).map((text, index) =>
+      index % 3 === 0 ? text : `${seeds[index % seeds.length]?.slice(0, 19) ?? ''}${text.slice(19)}`,
+    );
+    const bytes = Buffer.from(texts.join('\n'), 'latin1');
+    const text = bytes.toString('latin1');
+    const read = createRfc3339Reader();
+    let at = 0;
+    const differing = texts.filter((one) => {
+      const start = at;
+      at += Buffer.byteLength(one, 'latin1') + 1;
+      return read(bytes, text, start, at - 1) !== parseRfc3339Ms(text.slice(start, at - 1));
+    });
+    expect(differing).toEqual([]);
   });
 
   it('log_format: a mutated conf parses or throws ParseError, nothing else', () => {
