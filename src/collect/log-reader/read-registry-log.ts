@@ -3,7 +3,7 @@ import type { RegistryRecord, StreamStats } from '../types.js';
 import type { RegistryLogFormat } from '../logs/create-registry-line-parser.js';
 import { createRegistryLineParser } from '../logs/create-registry-line-parser.js';
 import type { RegistrySummary } from '../logs/summarize-registry.js';
-import { addToRegistrySummary, createRegistrySummary, isRegistryWrite } from '../logs/summarize-registry.js';
+import { createRegistryAggregate, isRegistryWrite } from '../logs/summarize-registry.js';
 import { createLogTail } from './create-log-tail.js';
 
 export interface ReadRegistryLogOptions {
@@ -40,7 +40,7 @@ export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<
     const { records, stats } = await createLogTail({ ...window, ...parser }).readToEnd();
     return { records, stats };
   }
-  const aggregate = { create: createRegistrySummary, add: addToRegistrySummary };
+  const aggregate = createRegistryAggregate();
   const {
     records,
     stats,

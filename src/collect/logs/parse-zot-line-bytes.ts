@@ -13,7 +13,7 @@ import { copyLineText } from './byte-line.js';
 import { parseGoDuration } from './parse-go-duration.js';
 import { createRfc3339Reader } from './parse-timestamp.js';
 import type { RegistryEntry } from './registry-entry.js';
-import { toClientIp, toContentLength } from './registry-entry.js';
+import { toClientIp } from './registry-entry.js';
 
 const plain = '[ !#-\\[\\]-~]*';
 const str = `"${plain}"`;
@@ -66,14 +66,22 @@ function readLatency(line: ByteLine, at: number, end: number): string {
   return line.text.slice(at, end);
 }
 
-/** The first element of the LAST `Content-Length` array (JSON.parse keeps the last duplicate key), if a string. */
-function readContentLength(text: string, headersAt: number, headersEnd: number): string | undefined {
+/**
+ * toContentLength of the first element of the LAST `Content-Length` array (JSON.parse keeps the last duplicate key):
+ * a string of 1–15 digits → its value, anything else → null. Digits are read from the bytes.
+ */
+function readContentLength(line: ByteLine, headersAt: number, headersEnd: number): number | null {
   // Searched in a slice (a view, no copy): a search of the chunk's text would not stop at the line's end.
-  const headers = text.slice(headersAt, headersEnd);
-  const key = headers.lastIndexOf(contentLengthKey);
-  const first = key + contentLengthKey.length;
-  if (key < 0 || headers.charCodeAt(first) !== 34) return undefined;
-  return headers.slice(first + 1, headers.indexOf('"', first + 1));
+  const key = line.text.slice(headersAt, headersEnd).lastIndexOf(contentLengthKey);
+  const quote = headersAt + key + contentLengthKey.length;
+  const bytes = line.bytes;
+  if (key < 0 || bytes[quote] !== 34) return null;
+  let value = 0;
+  let i = quote + 1;
+  for (let byte = bytes[i] ?? 0; byte >= 48 && byte <= 57; byte = bytes[++i] ?? 0)
+    value = value * 10 + byte - 48;
+  const count = i - quote - 1;
+  return bytes[i] === 34 && count >= 1 && count <= 15 ? value : null;
 }
 
 /** `text` as a string of its own: V8 makes slices of 13 characters or more views that keep the chunk alive. */
@@ -130,7 +138,7 @@ function readRequest(
     : text.slice(methodEnd + 10, pathEnd);
   entry.status = status;
   entry.durationMs = parseGoDuration(readLatency(line, latencyAt, latencyEnd)) ?? null;
-  entry.requestBytes = toContentLength(readContentLength(text, headersAt, headersEnd));
+  entry.requestBytes = readContentLength(line, headersAt, headersEnd);
   entry.responseBytes = readInt(line, bodyAt);
   return true;
 }

@@ -72,6 +72,34 @@ export function addToRegistrySummary(summary: RegistrySummary, record: RegistryR
   addRegistryRecord(node[side], record);
 }
 
+/**
+ * A running aggregate for readers: createRegistrySummary and addToRegistrySummary, with the last node's group
+ * remembered (consecutive records often share it), so those records cost no keyed look-up.
+ */
+export function createRegistryAggregate(): {
+  create: () => RegistrySummary;
+  add: (summary: RegistrySummary, record: RegistryRecord) => void;
+} {
+  let lastSummary: RegistrySummary | undefined;
+  let lastKey = '';
+  let lastSplit = createSplit();
+  return {
+    create: createRegistrySummary,
+    add(summary, record) {
+      const key = record.node ?? record.clientAddress;
+      if (summary !== lastSummary || key !== lastKey) {
+        lastSummary = summary;
+        lastKey = key;
+        lastSplit = summary.byNode[key] ??= createSplit();
+      }
+      summary.requests++;
+      const side = record.isCache ? 'cache' : 'image';
+      addRegistryRecord(summary[side], record);
+      addRegistryRecord(lastSplit[side], record);
+    },
+  };
+}
+
 export function summarizeRegistry(records: Iterable<RegistryRecord>): RegistrySummary {
   const summary = createRegistrySummary();
   for (const record of records) addToRegistrySummary(summary, record);
