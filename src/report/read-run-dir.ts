@@ -173,6 +173,7 @@ export async function readRunInputs({
         format: run?.registryLogFormat ?? 'zot',
         cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
         addressToNode,
+        mode: 'aggregate',
       })
     : undefined;
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));

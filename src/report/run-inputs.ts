@@ -30,6 +30,10 @@ export interface RunInputs {
   samples: readonly Sample[];
   traces: readonly TargetTrace[];
   sccache: readonly SccacheRecord[];
+  /**
+   * The registry log's blob and manifest writes (all the report uses: bytes written, cache vs image); reads and
+   * other requests are counted in the stream's stats but not kept, so a busy registry log costs little memory.
+   */
   registry: readonly RegistryRecord[];
   artifacts: readonly string[];
   streams: readonly StreamInput[];

@@ -4,6 +4,7 @@ import {
   createLogTail,
   createRegistryLineParser,
   createSccacheParser,
+  isRegistryWrite,
   type LogTail,
   type RegistryRecord,
   type SccacheRecord,
@@ -74,9 +75,11 @@ export function createLiveRunReader(dir: string): LiveRunReader {
       format: run?.registryLogFormat ?? 'zot',
       cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
       addressToNode,
+      recordsKept: 'writes',
     });
+    // Only the writes are kept (RunInputs.registry); the rest is counted in the stream's stats.
     registry ??= {
-      tail: createLogTail({ path: file(RUN_FILES.registry), ...registryParser }),
+      tail: createLogTail({ path: file(RUN_FILES.registry), ...registryParser, keep: isRegistryWrite }),
       records: [],
       stats: absentStream(RUN_FILES.registry).stats,
     };

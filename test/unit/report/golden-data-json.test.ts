@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../../src/report/data-file.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
+import { readRegistryLog } from '../../../src/collect/log-reader/read-registry-log.js';
+import { isRegistryWrite } from '../../../src/collect/logs/summarize-registry.js';
 import { readRunInputs } from '../../../src/report/read-run-dir.js';
 import { FIXTURE_RUNS, FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 
@@ -73,5 +75,20 @@ describe('fixture runs read through the real parsers', () => {
     });
     expect(model.summary.targets.every((t) => t.node === 'unknown')).toBe(true);
     expect(model.summary.makespanSeconds).toBeGreaterThan(0);
+  });
+
+  it('keeps only the registry writes, with every line still counted in the stream stats', async () => {
+    const dir = path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm');
+    const inputs = await readRunInputs({ dir, generatedAtMs: GENERATED_AT_MS });
+    const every = await readRegistryLog({
+      path: path.join(dir, 'zot.jsonl'),
+      format: 'zot',
+      cachePatterns: [],
+    });
+    expect(inputs.registry.length).toBeGreaterThan(0);
+    expect(inputs.registry.every(isRegistryWrite)).toBe(true);
+    expect(every.records.some((record) => !isRegistryWrite(record))).toBe(true);
+    const stream = inputs.streams.find((one) => one.name === 'zot.jsonl');
+    expect(stream?.stats?.records).toBe(every.stats.records);
   });
 });
