@@ -141,7 +141,10 @@ export function createSccacheLineParser(
     return toRecord(record);
   }
 
-  const matchBytes = createNginxBytesMatcher(parser.spec, { keptFields: [at.address, at.method, at.uri] });
+  const matchBytes = createNginxBytesMatcher(parser.spec, {
+    usedFields: Object.values(at).filter((index) => index >= 0),
+    keptFields: [at.address, at.method, at.uri],
+  });
   const parseLine = (line: string) => {
     const outcome = parser.parseValues(line);
     return outcome.ok ? toSccacheRecord(outcome.record) : outcome;

@@ -28,17 +28,19 @@ function toPlainClass(also = -1): string {
 /** A literal of the template as its UTF-8 bytes read as latin1, i.e. as it appears in the decoded line. */
 const toLatin1 = (literal: string) => Buffer.from(literal, 'utf8').toString('latin1');
 
-/** A sticky pattern of the whole line (its end is checked by the caller: no value can hold a newline). */
+/** A sticky pattern of the whole line, without captures (its end is checked by the caller: no value holds a newline). */
 function toPattern(spec: LogFormatSpec, literals: string[]): RegExp {
   let source = escapeRegExp(literals[0] ?? '');
   spec.fields.forEach((field, index) => {
     const next = literals[index + 1] ?? '';
-    source += `(${toPlainClass(field.quoted ? -1 : next.charCodeAt(0))})${escapeRegExp(next)}`;
+    source += `${toPlainClass(field.quoted ? -1 : next.charCodeAt(0))}${escapeRegExp(next)}`;
   });
   return new RegExp(source, 'y');
 }
 
 export interface NginxBytesMatcherOptions {
+  /** Indices of the fields the caller reads; the others are left ''. Default: all. */
+  usedFields?: readonly number[];
   /** Indices of the fields whose values outlive the line (kept in records): they are copied, never sliced. */
   keptFields: readonly number[];
 }
@@ -51,20 +53,30 @@ export function createNginxBytesMatcher(
   const literals = spec.literals.map(toLatin1);
   const pattern = toPattern(spec, literals);
   const count = spec.fields.length;
-  const kept = new Set(options.keptFields);
+  const used = spec.fields.map((_, index) => options.usedFields?.includes(index) ?? true);
+  const kept = spec.fields.map((_, index) => options.keptFields.includes(index));
+  // A value ends at the first character of the literal after it: a quoted value cannot hold `"` (which that literal
+  // starts with), an unquoted one cannot hold that character (the pattern's class for it excludes it).
+  const ends = spec.fields.map((_, index) => (literals[index + 1] ?? '').charAt(0));
+  const skips = spec.fields.map((_, index) => (literals[index + 1] ?? '').length);
+  const firstSkip = literals[0]?.length ?? 0;
   // The exact parser skips a line that does not start with `{` as not JSON: such a template never matches here.
   if (!literals[0]?.startsWith('{')) return () => undefined;
   return (line) => {
     pattern.lastIndex = line.start;
-    const match = pattern.exec(line.text);
-    if (match === null || pattern.lastIndex !== line.end) return undefined;
+    if (!pattern.test(line.text) || pattern.lastIndex !== line.end) return undefined;
+    const text = line.text;
     const values: string[] = new Array<string>(count);
-    let offset = line.start + (literals[0]?.length ?? 0);
+    let offset = line.start + firstSkip;
     for (let i = 0; i < count; i++) {
-      const value = match[i + 1] ?? '';
+      const end = text.indexOf(ends[i] ?? '', offset);
       // Slices of 13 characters or more are views of the chunk's text: copy those that a record keeps.
-      values[i] = value.length >= 13 && kept.has(i) ? copyLineText(line, offset, value.length) : value;
-      offset += value.length + (literals[i + 1]?.length ?? 0);
+      values[i] = !used[i]
+        ? ''
+        : end - offset >= 13 && kept[i] === true
+          ? copyLineText(line, offset, end - offset)
+          : text.slice(offset, end);
+      offset = end + (skips[i] ?? 0);
     }
     return values;
   };
