@@ -72,11 +72,17 @@ const manifestsPart = '/manifests/';
 
 /**
  * The start of the last `part` lying wholly inside the name (path[4, end)) and not at its very start, else -1.
- * Searched in the path itself: this runs once per log line, and slices of the name would be allocations.
+ * Searched in the path itself with forward indexOf (a fast built-in; lastIndexOf is not): this runs once per line.
  */
 function findLastPart(path: string, part: string, end: number): number {
-  const at = path.lastIndexOf(part, end - part.length);
-  return at > namePrefix.length ? at : -1;
+  let found = -1;
+  for (
+    let at = path.indexOf(part, namePrefix.length + 1);
+    at >= 0 && at + part.length <= end;
+    at = path.indexOf(part, at + 1)
+  )
+    found = at;
+  return found;
 }
 
 /** The route of a `/v2/…` request path; `{ kind: 'other' }` for anything else (catalog, base, non-OCI). */

@@ -71,8 +71,12 @@ function readLatency(line: ByteLine, at: number, end: number): string {
  * a string of 1–15 digits → its value, anything else → null. Digits are read from the bytes.
  */
 function readContentLength(line: ByteLine, headersAt: number, headersEnd: number): number | null {
-  // Searched in a slice (a view, no copy): a search of the chunk's text would not stop at the line's end.
-  const key = line.text.slice(headersAt, headersEnd).lastIndexOf(contentLengthKey);
+  // The last occurrence by forward indexOf (lastIndexOf is not a fast built-in), in a slice of the headers (a view,
+  // no copy): a search of the chunk's text would not stop at the line's end.
+  const headers = line.text.slice(headersAt, headersEnd);
+  let key = -1;
+  for (let at = headers.indexOf(contentLengthKey); at >= 0; at = headers.indexOf(contentLengthKey, at + 1))
+    key = at;
   const quote = headersAt + key + contentLengthKey.length;
   const bytes = line.bytes;
   if (key < 0 || bytes[quote] !== 34) return null;
