@@ -96,6 +96,7 @@ function buildRunInfo(inputs: RunInputs): RunInfo {
     hasRunFile: run !== undefined,
     hasPlanFile: plan !== undefined,
     strategy: plan?.strategy ?? null,
+    dispatch: run === undefined ? null : (run.dispatch ?? 'fixed'),
     artifacts: [...inputs.artifacts],
   };
 }

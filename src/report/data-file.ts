@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { DispatchModeSchema } from '../run/run-file.js';
 
 // data.json: the report's model, written by `report` and `serve`, read by the page (the same schema is bundled
 // into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in
 // docs/data-json.md. Every number in it was produced by `run.harness`.
 
-export const DATA_VERSION = 1;
+export const DATA_VERSION = 2;
 
 export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
@@ -31,6 +32,9 @@ export const RunInfoSchema = z.strictObject({
   hasRunFile: z.boolean(),
   hasPlanFile: z.boolean(),
   strategy: z.string().nullable().describe('Placement strategy from plan.json.'),
+  dispatch: DispatchModeSchema.nullable().describe(
+    'How targets were dispatched (run.json; absent there means fixed); null without run.json.',
+  ),
   artifacts: z.array(z.string()).describe('Lines of artifacts.txt: what ended up published.'),
 });
 

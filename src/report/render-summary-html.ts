@@ -77,7 +77,7 @@ export function renderSummaryHtml(model: DataFile): string {
     ]),
   );
   return [
-    `<h2>Targets <small>(${escapeHtml(harness)} harness)</small></h2>${targets}`,
+    `<h2>Targets <small>(${escapeHtml(harness)} harness${model.run.dispatch ? `, ${escapeHtml(model.run.dispatch)} dispatch` : ''})</small></h2>${targets}`,
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,
     `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)</small></h2>${sccache}`,
     `<h2>Registry writes <small>(${escapeHtml(harness)} harness)</small></h2>${registry}`,

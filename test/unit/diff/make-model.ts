@@ -1,4 +1,4 @@
-import { DataFileSchema, type DataFile } from '../../../src/report/index.js';
+import { DATA_VERSION, DataFileSchema, type DataFile } from '../../../src/report/index.js';
 import type { Band, Series, TargetSummary } from '../../../src/report/data-file.js';
 
 // A small hand-built data.json model for diff, export and trends tests. Every model goes through DataFileSchema,
@@ -63,7 +63,7 @@ export function makeModel(spec: ModelSpec): DataFile {
   const nodes = [...new Set(spec.targets.map((t) => t.node))];
   const harness = spec.harness ?? 'warm';
   return DataFileSchema.parse({
-    version: 1,
+    version: DATA_VERSION,
     generatedAtMs: T0 + 10_000_000,
     run: {
       stamp: spec.stamp,
@@ -76,6 +76,7 @@ export function makeModel(spec: ModelSpec): DataFile {
       hasRunFile: true,
       hasPlanFile: false,
       strategy: null,
+      dispatch: 'fixed',
       artifacts: [],
     },
     summary: {

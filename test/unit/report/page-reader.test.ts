@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DATA_VERSION } from '../../../src/report/data-file.js';
 import { parseDataFile } from '../../../src/report/page/report-page.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { serialiseModel } from '../../../src/report/write-report.js';
@@ -15,8 +16,8 @@ describe('the page reader of data.json', () => {
 
   it('refuses another version and names the path of a bad field', () => {
     const model = buildReportModel(makeRunInputs());
-    const other = parseDataFile({ ...model, version: 2 });
-    expect('error' in other && other.error).toMatch(/version 2\).*version/);
+    const other = parseDataFile({ ...model, version: DATA_VERSION + 1 });
+    expect('error' in other && other.error).toMatch(new RegExp(`version ${DATA_VERSION + 1}\\).*version`));
     const broken = parseDataFile({ ...model, summary: { ...model.summary, makespanSeconds: 'soon' } });
     expect('error' in broken && broken.error).toContain('summary.makespanSeconds');
   });
