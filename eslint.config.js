@@ -15,6 +15,7 @@ const pureFolders = [
   'src/export/{build,find}-*.ts',
   'src/export/trace-event-schema.ts',
   'src/trends/{build,render}-*.ts',
+  'src/ssh/known-hosts.ts',
 ];
 const impureModules = [
   'commander',

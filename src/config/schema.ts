@@ -22,6 +22,17 @@ export const SshTargetSchema = z
       .min(1)
       .optional()
       .describe('Private key file; default: the ssh agent or ~/.ssh/id_ed25519.'),
+    known_hosts: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("OpenSSH known_hosts file the host's key is checked against; default ~/.ssh/known_hosts."),
+    host_key_checking: z
+      .enum(['strict', 'accept-new', 'off'])
+      .optional()
+      .describe(
+        'strict (default): the host key must be in known_hosts; accept-new: record an unknown host there, refuse a changed key; off: accept any key (an impostor could read what is sent).',
+      ),
   })
   .describe('How to reach a host over ssh.');
 

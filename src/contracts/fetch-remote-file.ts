@@ -23,7 +23,14 @@ export async function fetchRemoteFile({
   path,
   timeoutMs = 15_000,
 }: FetchRemoteFileOptions): Promise<FetchedRemoteFile> {
-  const target = { host: host.host, user: host.user, port: host.port, identity_file: host.identityFile };
+  const target = {
+    host: host.host,
+    user: host.user,
+    port: host.port,
+    identity_file: host.identityFile,
+    known_hosts: host.knownHosts,
+    host_key_checking: host.hostKeyChecking,
+  };
   let label = `${host.user ?? ''}${host.user ? '@' : ''}${host.host}`;
   try {
     const remote = await connectRemoteHost(target, { timeoutMs });

@@ -10,7 +10,11 @@ export interface SshFacts {
   user: string | undefined;
   port: number | undefined;
   identityFile: string | undefined;
+  knownHosts: string | undefined;
+  hostKeyChecking: 'strict' | 'accept-new' | 'off' | undefined;
 }
+
+const hostKeyCheckings = ['strict', 'accept-new', 'off'] as const;
 
 export interface FleetFacts {
   targets: string[];
@@ -43,6 +47,8 @@ function toSsh(value: unknown): SshFacts | undefined {
     user: asString(ssh.user),
     port: typeof ssh.port === 'number' ? ssh.port : undefined,
     identityFile: asString(ssh.identity_file),
+    knownHosts: asString(ssh.known_hosts),
+    hostKeyChecking: hostKeyCheckings.find((mode) => mode === ssh.host_key_checking),
   };
 }
 

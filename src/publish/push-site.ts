@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { homedir, userInfo } from 'node:os';
 import path from 'node:path';
-import { Client, type SFTPWrapper } from 'ssh2';
+import type { Client, SFTPWrapper } from 'ssh2';
 import type { SshTarget } from '../config/schema.js';
 import { RemoteCommandError } from '../shared/errors.js';
+import { connectSsh } from '../ssh/connect-ssh.js';
 import {
   buildManifest,
   planSiteSync,
@@ -49,46 +48,11 @@ function sftpCall<T>(
   });
 }
 
-async function readIdentity(ssh: SshTarget): Promise<Buffer | undefined> {
-  const file = ssh.identity_file?.replace(/^~(?=\/)/, homedir());
-  if (!file) return undefined;
-  try {
-    return await readFile(file);
-  } catch (error) {
-    throw new RemoteCommandError({
-      host: ssh.host,
-      command: 'ssh',
-      exitCode: undefined,
-      stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}`,
-    });
-  }
-}
-
 async function connectSftp(
   ssh: SshTarget,
   timeoutMs: number,
 ): Promise<{ client: Client; sftp: SFTPWrapper }> {
-  const client = new Client();
-  const privateKey = await readIdentity(ssh);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', resolve);
-    client.once('error', (error) =>
-      reject(
-        new RemoteCommandError(
-          { host: ssh.host, command: 'ssh', exitCode: undefined, stderrTail: error.message },
-          { cause: error, hint: 'check publish.ssh in fleet.yaml' },
-        ),
-      ),
-    );
-    client.connect({
-      host: ssh.host,
-      port: ssh.port ?? 22,
-      username: ssh.user ?? userInfo().username,
-      readyTimeout: timeoutMs,
-      ...(privateKey ? { privateKey } : {}),
-      ...(!privateKey && process.env.SSH_AUTH_SOCK ? { agent: process.env.SSH_AUTH_SOCK } : {}),
-    });
-  });
+  const client = await connectSsh(ssh, { timeoutMs, hint: 'check publish.ssh in fleet.yaml' });
   const sftp = await sftpCall<SFTPWrapper>(ssh.host, 'subsystem', (done) => client.sftp(done));
   return { client, sftp };
 }

@@ -78,7 +78,14 @@ async function readRemoteRange(
 }
 
 function hostKey(ssh: SshTarget): string {
-  return `${ssh.user ?? ''}@${ssh.host}:${ssh.port ?? 22}:${ssh.identity_file ?? ''}`;
+  return [
+    ssh.user ?? '',
+    ssh.host,
+    ssh.port ?? 22,
+    ssh.identity_file,
+    ssh.known_hosts,
+    ssh.host_key_checking,
+  ].join('|');
 }
 
 export function createLogCapture({ sources, runDir, connect, logger }: CreateLogCaptureOptions): LogCapture {

@@ -287,7 +287,7 @@ describe('--remote: the conf deployed on the cache host, over ssh', () => {
 
   function remoteRepo(): { dir: string; deployed: string } {
     const dir = copyRepo();
-    const ssh = `{ host: ${sshd.host}, port: ${sshd.port}, user: ${sshd.user}, identity_file: ${sshd.privateKeyPath} }`;
+    const ssh = `{ host: ${sshd.host}, port: ${sshd.port}, user: ${sshd.user}, identity_file: ${sshd.privateKeyPath}, known_hosts: ${sshd.knownHostsPath} }`;
     edit(dir, 'fleet.yaml', (text) =>
       text.replace(/sccache:\n(.*\n)*? {2}log:\n {4}node: strix\n/, (block) =>
         block.replace('    node: strix\n', `    ssh: ${ssh}\n`),

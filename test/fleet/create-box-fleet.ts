@@ -17,6 +17,15 @@ import { FleetStateSchema, type FleetState } from './fleet-state.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
+/** How the box's sshd instances are reached; their host keys are in `knownHostsFile` (checked strictly). */
+export interface BoxSsh {
+  host: string;
+  port: number;
+  user: 'root';
+  identityFile: string;
+  knownHostsFile: string;
+}
+
 export interface BoxFleetNode {
   name: string;
   netns: string;
@@ -26,7 +35,7 @@ export interface BoxFleetNode {
   /** Compile speed (fleet.yaml `speed`, honoured by the double); default 1. */
   speed?: number;
   nodeExporterUrl: string;
-  ssh: { host: string; port: number; user: 'root'; identityFile: string };
+  ssh: BoxSsh;
 }
 
 export interface BoxFleetServices {
@@ -36,7 +45,7 @@ export interface BoxFleetServices {
   zotLogPath: string;
   nginxLogPath: string;
   /** sshd on the services host (the bridge address), through which logs are read and the site is published. */
-  ssh: { host: string; port: number; user: 'root'; identityFile: string };
+  ssh: BoxSsh;
 }
 
 export interface CreateBoxFleetOptions {
@@ -71,11 +80,12 @@ function readScenario(scenarioDir: string | undefined): { costs: string; print: 
   };
 }
 
-const toSsh = (ssh: BoxFleetNode['ssh']) => ({
+const toSsh = (ssh: BoxSsh) => ({
   host: ssh.host,
   user: ssh.user,
   port: ssh.port,
   identity_file: ssh.identityFile,
+  known_hosts: ssh.knownHostsFile,
 });
 
 export function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unknown> {

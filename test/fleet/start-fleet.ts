@@ -15,7 +15,13 @@ import {
   type RunningSshd,
 } from '../helpers/daemons/index.js';
 import { boxNodes, defaultBoxScale, type BoxScale } from './box-scenario.js';
-import { createBoxFleet, repoRoot, type BoxFleetFiles, type BoxFleetNode } from './create-box-fleet.js';
+import {
+  createBoxFleet,
+  repoRoot,
+  type BoxFleetFiles,
+  type BoxFleetNode,
+  type BoxSsh,
+} from './create-box-fleet.js';
 import { assertFleetCanStart } from './fleet-prerequisites.js';
 import { createRunId } from './fleet-names.js';
 import { fleetStateEnvVar, readFleetState } from './fleet-state.js';
@@ -54,7 +60,7 @@ export interface RunningFleet {
     nginxLogPath: string;
     nginxRoot: string;
     zotLogPath: string;
-    ssh: { host: string; port: number; user: 'root'; identityFile: string };
+    ssh: BoxSsh;
   };
   knownHostsPath: string;
   files: BoxFleetFiles;
@@ -76,11 +82,12 @@ async function pickPort(host: string, preferred: number): Promise<number> {
   return (await isTcpOpen(host, preferred)) ? findFreePort(host) : preferred;
 }
 
-const toSsh = (sshd: RunningSshd) => ({
+const toSsh = (sshd: RunningSshd, knownHostsFile: string): BoxSsh => ({
   host: sshd.host,
   port: sshd.port,
   user: sshd.user,
   identityFile: sshd.privateKeyPath,
+  knownHostsFile,
 });
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
@@ -103,6 +110,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
   try {
     const dir = createTempDir(`fleet-${runId}`);
     stoppers.push(dir.remove);
+    const knownHostsPath = path.join(dir.path, 'known_hosts');
     const bridge = await createBridge(runId);
     stoppers.push(bridge.remove);
     const host = bridge.address;
@@ -143,7 +151,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         linkMbps,
         ...(speed === undefined ? {} : { speed }),
         nodeExporterUrl: exporter.url,
-        ssh: toSsh(sshd),
+        ssh: toSsh(sshd, knownHostsPath),
         sshKnownHostsLine: sshd.knownHostsLine,
         rateBits: network.rateBits,
       });
@@ -157,19 +165,18 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       nginxLogPath: nginx.logPath,
       nginxRoot: nginx.root,
       zotLogPath,
-      ssh: toSsh(servicesSshd),
+      ssh: toSsh(servicesSshd, knownHostsPath),
     };
+    writeFileSync(
+      knownHostsPath,
+      `${[servicesSshd.knownHostsLine, ...nodes.map((n) => n.sshKnownHostsLine)].join('\n')}\n`,
+    );
     const files = createBoxFleet({ dir: dir.path, runId, nodes, services, scale });
     if (options.cpuDutyCycle !== undefined)
       writeFileSync(
         files.statePath,
         JSON.stringify({ ...files.state, cpuDutyCycle: options.cpuDutyCycle }, null, 2),
       );
-    const knownHostsPath = path.join(dir.path, 'known_hosts');
-    writeFileSync(
-      knownHostsPath,
-      `${[servicesSshd.knownHostsLine, ...nodes.map((n) => n.sshKnownHostsLine)].join('\n')}\n`,
-    );
     const binDir = path.join(dir.path, 'bin');
     installDockerDouble(binDir);
     const env = {

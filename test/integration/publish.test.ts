@@ -86,7 +86,13 @@ describe('publish', () => {
   });
 
   it('pushes over SFTP, then skips unchanged files and replaces changed ones atomically', async () => {
-    const ssh = { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath };
+    const ssh = {
+      host: sshd.host,
+      port: sshd.port,
+      user: sshd.user,
+      identity_file: sshd.privateKeyPath,
+      known_hosts: sshd.knownHostsPath,
+    };
     const remotePath = path.join(remote.path, 'www', 'perf');
     const first = buildSite({
       runs: (await readSiteRuns({ root: root.path, generatedAtMs: 1 })).runs,
@@ -126,7 +132,13 @@ describe('publish', () => {
     const fleet = parse(fleetText) as Record<string, unknown>;
     const remotePath = path.join(remote.path, 'from-fleet');
     fleet.publish = {
-      ssh: { host: sshd.host, port: sshd.port, user: sshd.user, identity_file: sshd.privateKeyPath },
+      ssh: {
+        host: sshd.host,
+        port: sshd.port,
+        user: sshd.user,
+        identity_file: sshd.privateKeyPath,
+        known_hosts: sshd.knownHostsPath,
+      },
       path: remotePath,
     };
     const fleetPath = path.join(root.path, 'fleet-push.yaml');

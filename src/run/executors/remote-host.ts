@@ -1,11 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { homedir, userInfo } from 'node:os';
-import path from 'node:path';
-import { Client, type ConnectConfig } from 'ssh2';
+import type { Client } from 'ssh2';
 import type { SshTarget } from '../../config/schema.js';
 import { RemoteCommandError } from '../../shared/errors.js';
+import { connectSsh, formatSshLabel } from '../../ssh/connect-ssh.js';
 
-// The only ssh2 importer: connect to a host and run commands, binary-safe on stdout.
+// Run commands on a host over ssh (connect-ssh.ts: authentication and the known_hosts check), binary-safe on stdout.
 
 export interface RemoteResult {
   exitCode: number | null;
@@ -24,30 +22,6 @@ export type ConnectRemoteHost = (target: SshTarget, options?: { timeoutMs?: numb
 /** `'it'\''s'`: a POSIX shell single-quoted word. */
 export function quoteShell(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-async function readKey(target: SshTarget): Promise<Buffer | undefined> {
-  const candidates = target.identity_file
-    ? [target.identity_file.replace(/^~(?=\/)/, homedir())]
-    : ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((name) => path.join(homedir(), '.ssh', name));
-  for (const file of candidates) {
-    try {
-      return await readFile(file);
-    } catch (error) {
-      if (target.identity_file)
-        throw new RemoteCommandError({
-          host: target.host,
-          command: 'ssh',
-          exitCode: undefined,
-          stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}`,
-        });
-    }
-  }
-  return undefined;
-}
-
-function label(target: SshTarget): string {
-  return `${target.user ?? userInfo().username}@${target.host}${target.port ? `:${target.port}` : ''}`;
 }
 
 function execOnce(client: Client, host: string, command: string, timeoutMs: number): Promise<RemoteResult> {
@@ -91,32 +65,9 @@ function execOnce(client: Client, host: string, command: string, timeoutMs: numb
   });
 }
 
-// Host keys are not checked against known_hosts (ssh2 has no reader for it); see docs/harness.md.
 export const connectRemoteHost: ConnectRemoteHost = async (target, { timeoutMs = 15_000 } = {}) => {
-  const client = new Client();
-  const privateKey = await readKey(target);
-  const config: ConnectConfig = {
-    host: target.host,
-    port: target.port ?? 22,
-    username: target.user ?? userInfo().username,
-    readyTimeout: timeoutMs,
-    ...(privateKey ? { privateKey } : {}),
-    ...(process.env.SSH_AUTH_SOCK ? { agent: process.env.SSH_AUTH_SOCK } : {}),
-  };
-  const name = label(target);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', () => resolve());
-    client.once('error', (error) =>
-      reject(
-        new RemoteCommandError(
-          { host: name, command: 'ssh (connect)', exitCode: undefined, stderrTail: error.message },
-          { cause: error },
-        ),
-      ),
-    );
-    client.connect(config);
-  });
-  client.on('error', () => undefined);
+  const client = await connectSsh(target, { timeoutMs });
+  const name = formatSshLabel(target);
   return {
     label: name,
     run: (command, { timeoutMs: commandTimeoutMs = 60_000 } = {}) =>

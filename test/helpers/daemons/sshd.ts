@@ -19,6 +19,8 @@ export interface RunningSshd {
   privateKeyPath: string;
   /** The host key line for a known_hosts file (`[host]:port ssh-ed25519 …`). */
   knownHostsLine: string;
+  /** A known_hosts file holding just that line (for `known_hosts:` in an ssh target). */
+  knownHostsPath: string;
   logPath: string;
   stop: () => Promise<void>;
 }
@@ -77,12 +79,16 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
     .split(' ')
     .slice(0, 2)
     .join(' ');
+  const knownHostsLine = `${port === 22 ? host : `[${host}]:${port}`} ${hostKey}`;
+  const knownHostsPath = path.join(dir.path, 'known_hosts');
+  writeFileSync(knownHostsPath, `${knownHostsLine}\n`);
   return {
     host,
     port,
     user: 'root',
     privateKeyPath,
-    knownHostsLine: `${port === 22 ? host : `[${host}]:${port}`} ${hostKey}`,
+    knownHostsLine,
+    knownHostsPath,
     logPath,
     stop: async () => {
       await daemon.stop();
