@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
-import type { CommandOutcome, RunBakeOptions } from './executors/buildx.js';
+import type { CommandOutcome, findFailedBuildRef, RunBakeOptions } from './executors/buildx.js';
 import type { RunContext } from './load-run-context.js';
 import { runNodeQueues, type Executor, type QueueEvent, type SettledOutcome } from './node-queue.js';
 import { createGuidedChooser } from './create-guided-chooser.js';
@@ -22,14 +22,29 @@ export function toBuildEnv(context: RunContext): Record<string, string> {
   return { REGISTRY_NAME: context.settings.namespace, PUBLISHED_INPUTS: '1' };
 }
 
-export function createBuildxExecutor({ context, bake }: { context: RunContext; bake: Bake }): Executor {
+/** Looks up the build record a failed bake left (it writes no metadata file); see findFailedBuildRef. */
+export type FindFailedBuild = typeof findFailedBuildRef;
+
+export function createBuildxExecutor({
+  context,
+  bake,
+  findFailedBuild,
+  logger,
+}: {
+  context: RunContext;
+  bake: Bake;
+  findFailedBuild: FindFailedBuild;
+  logger: Logger;
+}): Executor {
   const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
   const { settings } = context;
   return {
     async run(job, { signal }) {
       const metadataFile = path.join(context.runDir, `meta-${job.target}.json`);
+      const builder = builders.get(job.node) ?? job.node;
+      const sinceMs = Date.now();
       const outcome = await bake({
-        builder: builders.get(job.node) ?? job.node,
+        builder,
         target: job.target,
         metadataFile,
         statusFile: path.join(context.runDir, `status-${job.target}.jsonl`),
@@ -44,8 +59,15 @@ export function createBuildxExecutor({ context, bake }: { context: RunContext; b
         signal,
       });
       const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
-      const buildRef = metadata?.['buildx.build.ref'];
-      if (outcome.ok) return { ok: true, buildRef };
+      if (outcome.ok) return { ok: true, buildRef: metadata?.['buildx.build.ref'] };
+      // A cancelled bake (interrupt) is not looked up: its record may not be final, and nothing waits for it.
+      const found = signal.aborted ? undefined : await findFailedBuild({ builder, sinceMs });
+      if (found !== undefined && 'reason' in found)
+        logger.warn(
+          { target: job.target, builder, reason: found.reason },
+          'no build record for the failed target',
+        );
+      const buildRef = found !== undefined && 'ref' in found ? found.ref : undefined;
       return {
         ok: false,
         exitCode: outcome.exitCode,

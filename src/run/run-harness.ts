@@ -13,8 +13,14 @@ import { runBootstrap } from './bootstrap.js';
 import { createLogCapture, type LogCapture, type LogSource } from './capture-logs.js';
 import { createTraceCollector } from './collect-traces.js';
 import { createPreflightProbes } from './create-preflight-probes.js';
-import { createBuildxExecutor, dispatchQueues, toBuildEnv, type Bake } from './dispatch-queues.js';
-import { runBake, runHistoryTrace } from './executors/buildx.js';
+import {
+  createBuildxExecutor,
+  dispatchQueues,
+  toBuildEnv,
+  type Bake,
+  type FindFailedBuild,
+} from './dispatch-queues.js';
+import { findFailedBuildRef, runBake, runHistoryTrace } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
 import { finalizeRun, type MeasuredResources } from './finalize-run.js';
 import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
@@ -31,6 +37,8 @@ import { acquireRunLock, type RunLock } from './run-lock.js';
 export interface HarnessDeps {
   clock: Clock;
   bake: Bake;
+  /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
+  findFailedBuild: FindFailedBuild;
   fetchTrace: typeof runHistoryTrace;
   connect: ConnectRemoteHost;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
@@ -68,6 +76,7 @@ export async function writeRunReport(runDir: string): Promise<string[]> {
 const defaultDeps = (): HarnessDeps => ({
   clock: systemClock,
   bake: runBake,
+  findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
   connect: connectRemoteHost,
   createProbes: (context) => createPreflightProbes(context.config),
@@ -207,7 +216,12 @@ async function runPhases(live: Live): Promise<HarnessResult> {
       progress.phase(`measured run: ${context.harness} into ${context.settings.namespace}`);
       await runFile.update((run) => void (run.measuredStartedAtMs = deps.clock.nowMs()));
       resources = await startMeasured(live);
-      const executor = createBuildxExecutor({ context, bake: deps.bake });
+      const executor = createBuildxExecutor({
+        context,
+        bake: deps.bake,
+        findFailedBuild: deps.findFailedBuild,
+        logger,
+      });
       outcomes = await dispatchQueues({
         context,
         executor,

@@ -127,8 +127,15 @@ describe('faults on the fleet in a box', () => {
     });
     for (const target of ['pytorch', 'pytorch-wheel', 'torchvision-wheel', 'bitsandbytes-wheel'])
       expect(run.targets[target]?.status).toBe('ok');
+    // A failed bake writes no metadata: its record is found with `history ls --filter status=error`, its trace kept.
+    expect(run.targets['triton-wheel']).toMatchObject({
+      buildRef: expect.stringMatching(/^\w+\/\w+\/\w+$/) as unknown,
+    });
+    expect(existsSync(path.join(runDir, 'trace-triton-wheel.json'))).toBe(true);
     const data = readData(runDir);
-    expect(data.summary.targets.find((target) => target.target === 'triton-wheel')?.status).toBe('failed');
+    const failed = data.summary.targets.find((target) => target.target === 'triton-wheel');
+    expect(failed?.status).toBe('failed');
+    expect(failed?.totalSeconds).toBeGreaterThan(0);
     expect(readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain('triton-wheel');
   });
 

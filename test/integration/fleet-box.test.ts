@@ -139,6 +139,18 @@ describe('the docker double', () => {
       'unknown flag: --json',
       "See 'docker buildx history trace --help'.",
     ],
+    // buildx cuts a filter at the first of != = <= < >= > it finds, so `>=` reads as key `startedAt>`.
+    [
+      ['buildx', 'history', 'ls', '--filter', 'startedAt>=2026-01-01T00:00:00Z'],
+      'ERROR: unsupported filter "startedAt>=2026-01-01T00:00:00Z"',
+      undefined,
+    ],
+    [['buildx', 'history', 'ls', '--filter', 'status'], 'ERROR: invalid filter "status"', undefined],
+    [
+      ['buildx', 'history', 'ls', '--filter', 'status<error'],
+      'ERROR: invalid separator for "status<error", expected = or !=',
+      undefined,
+    ],
   ])('refuses %j', async (args, firstLine, secondLine) => {
     const result = await runDocker(args, running().dir);
     expect(result.code).toBe(1);

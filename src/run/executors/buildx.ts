@@ -3,6 +3,7 @@ import { finished } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
+import { z } from 'zod';
 
 // The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
 // fetch a build record's trace. Expected failures come back as values (reject: false).
@@ -174,4 +175,79 @@ export async function runHistoryTrace(options: FetchTraceOptions): Promise<Comma
       stdout: '',
     }
   );
+}
+
+export interface FailedRecordQuery {
+  builder: string;
+  /** When the failed bake started (this machine's clock). */
+  sinceMs: number;
+  /** Clock difference tolerated between this machine and the builder's node; default 60 s. */
+  skewMs?: number;
+}
+
+function parseJsonLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+const HistoryLsLineSchema = z.looseObject({ ref: z.string(), created_at: z.string(), status: z.string() });
+
+/**
+ * Pure: the full ref of the failed build record a bake that started at `sinceMs` left, from `history ls --format
+ * json` output. The one error record created since the bake started; else, allowing for clock skew, the one created
+ * since `sinceMs - skewMs`; never a guess between several (a reason instead).
+ */
+export function pickFailedRecord(
+  stdout: string,
+  { sinceMs, skewMs = 60_000 }: Omit<FailedRecordQuery, 'builder'>,
+): { ref: string } | { reason: string } {
+  const records = stdout
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .flatMap((line) => {
+      const parsed = HistoryLsLineSchema.safeParse(parseJsonLine(line));
+      const createdMs = parsed.success ? Date.parse(parsed.data.created_at) : Number.NaN;
+      return parsed.success && parsed.data.status === 'Error' && Number.isFinite(createdMs)
+        ? [{ ref: parsed.data.ref, createdMs }]
+        : [];
+    });
+  for (const fromMs of [sinceMs, sinceMs - skewMs]) {
+    const since = records.filter((record) => record.createdMs >= fromMs);
+    if (since.length === 1 && since[0]) return { ref: since[0].ref };
+    if (since.length > 1)
+      return {
+        reason: `${since.length} failed build records since the bake started; not guessing which is this target's`,
+      };
+  }
+  return { reason: 'no failed build record since the bake started' };
+}
+
+/**
+ * A failed bake writes no metadata file, so its build record is looked up in the builder's history
+ * (`history ls --filter status=error --format json`).
+ */
+export async function findFailedBuildRef(
+  query: FailedRecordQuery,
+): Promise<{ ref: string } | { reason: string }> {
+  const outcome = await runDocker(
+    [
+      'buildx',
+      'history',
+      'ls',
+      '--builder',
+      query.builder,
+      '--filter',
+      'status=error',
+      '--format',
+      'json',
+      '--no-trunc',
+    ],
+    { timeoutMs: 30_000 },
+  );
+  if (!outcome.ok)
+    return { reason: `\`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}` };
+  return pickFailedRecord(outcome.stdout, query);
 }

@@ -10,8 +10,10 @@ import {
   toInspectJson,
   toInspectPretty,
   toLocalRfc3339,
+  type HistoryRecord,
 } from './history-store.js';
-import { buildxPersistentFlags, getString, parseFlags, type FlagSpec } from './parse-flags.js';
+import { parseGoDuration } from '../../../src/collect/logs/parse-go-duration.js';
+import { buildxPersistentFlags, getArray, getString, parseFlags, type FlagSpec } from './parse-flags.js';
 import { parseSpanStream, toJaegerJson } from './spans.js';
 
 const historyFlags: Record<string, readonly FlagSpec[]> = {
@@ -26,7 +28,7 @@ const historyFlags: Record<string, readonly FlagSpec[]> = {
     { name: 'format', kind: 'string' },
     { name: 'no-trunc', kind: 'bool' },
     { name: 'local', kind: 'bool' },
-    { name: 'filter', kind: 'stringArray', unimplemented: true },
+    { name: 'filter', kind: 'stringArray' },
   ],
 };
 const realButMissing = new Set(['logs', 'open', 'rm', 'import', 'export']);
@@ -40,13 +42,82 @@ function findRecord(io: CommandIo, builderFlag: string | undefined, ref: string 
   return { state, record };
 }
 
-function runLs(io: CommandIo, builderFlag: string | undefined, format: string | undefined): number {
+type RecordMatcher = (record: HistoryRecord) => boolean;
+
+/** buildx's cutAny: the first separator of this list found anywhere in the filter wins (so `a>=b` cuts at `=`). */
+function cutFilter(filter: string): { key: string; value: string; sep: string } {
+  for (const sep of ['!=', '=', '<=', '<', '>=', '>']) {
+    const at = filter.indexOf(sep);
+    if (at >= 0) return { key: filter.slice(0, at), value: filter.slice(at + sep.length), sep };
+  }
+  throw new CliError(`invalid filter "${filter}"`);
+}
+
+/** `history ls --filter` as buildx applies it (commands/history/utils.go): status, ref and time filters. */
+function toMatcher(filter: string): RecordMatcher {
+  const { key, value, sep } = cutFilter(filter);
+  if (key === 'status' || key === 'ref' || key === 'repository') {
+    if (sep !== '=' && sep !== '!=')
+      throw new CliError(`invalid separator for "${filter}", expected = or !=`);
+    const read = (record: HistoryRecord) =>
+      key === 'status'
+        ? { completed: 'completed', failed: 'error', canceled: 'canceled' }[record.status]
+        : key === 'ref'
+          ? record.ref
+          : '';
+    if (sep === '!=') return (record) => read(record) !== value;
+    return (record) => (key === 'status' ? read(record) === value : read(record).includes(value));
+  }
+  if (key === 'startedAt' || key === 'completedAt' || key === 'duration') {
+    if (sep === '=' || sep === '!=')
+      throw new CliError(`invalid separator for "${filter}", expected <=, <, >= or >`);
+    const limit = toFilterLimit(key, value);
+    const read = (record: HistoryRecord) =>
+      key === 'startedAt'
+        ? Math.floor(record.createdAtMs / 1000)
+        : key === 'completedAt'
+          ? Math.floor(record.completedAtMs / 1000)
+          : (record.completedAtMs - record.createdAtMs) * 1e6;
+    const compare = {
+      '>=': (a: number) => a >= limit,
+      '<=': (a: number) => a <= limit,
+      '>': (a: number) => a > limit,
+    };
+    return (record) => (compare[sep as keyof typeof compare] ?? ((a: number) => a < limit))(read(record));
+  }
+  throw new CliError(`unsupported filter "${filter}"`);
+}
+
+/** A time filter's bound: a Go duration back from now, or an RFC 3339 time (seconds); a duration in ns. */
+function toFilterLimit(key: string, value: string): number {
+  const durationMs = parseGoDuration(value);
+  if (key === 'duration') {
+    if (durationMs === undefined) throw new CliError(`invalid duration ${value}`);
+    return durationMs * 1e6;
+  }
+  if (durationMs !== undefined) return Math.floor((Date.now() - durationMs) / 1000);
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)
+    ? Date.parse(value)
+    : Number.NaN;
+  if (!Number.isFinite(ms)) throw new CliError(`invalid time ${value}`);
+  return Math.floor(ms / 1000);
+}
+
+function runLs(
+  io: CommandIo,
+  builderFlag: string | undefined,
+  options: { format: string | undefined; filters: readonly string[] },
+): number {
   const state = readFleetState(io.statePath());
   const builder = resolveBuilder(builderFlag, state);
   const node = state.builders[builder]!.node;
-  for (const r of readHistoryRecords(state.stateDir, builder).slice(0, 50)) {
+  const matchers = options.filters.map(toMatcher);
+  const records = readHistoryRecords(state.stateDir, builder).filter((r) =>
+    matchers.every((match) => match(r)),
+  );
+  for (const r of records.slice(0, 50)) {
     const status = { completed: 'Completed', failed: 'Error', canceled: 'Canceled' }[r.status];
-    if (format === 'json') {
+    if (options.format === 'json') {
       io.out(
         `${JSON.stringify({ cached_steps: r.numCachedSteps, completed_at: new Date(r.completedAtMs).toISOString(), completed_steps: r.numCompletedSteps, created_at: new Date(r.createdAtMs).toISOString(), name: r.name, ref: `${builder}/${node}/${r.ref}`, status, total_steps: r.numTotalSteps })}\n`,
       );
@@ -73,7 +144,8 @@ export function runHistoryCommand(argv: readonly string[], io: CommandIo): numbe
   const flags = parseFlags(rest, specs);
   if (flags.args.length > 1) throw new CliError(`"docker buildx history ${sub}" accepts at most 1 argument.`);
   const builderFlag = getString(flags, 'builder');
-  if (sub === 'ls') return runLs(io, builderFlag, getString(flags, 'format'));
+  if (sub === 'ls')
+    return runLs(io, builderFlag, { format: getString(flags, 'format'), filters: getArray(flags, 'filter') });
   const { state, record } = findRecord(io, builderFlag, flags.args[0]);
   if (sub === 'inspect') {
     const format = getString(flags, 'format') ?? 'pretty';

@@ -110,6 +110,8 @@ export interface FakeWorld {
   deps: Partial<HarnessDeps>;
   bakes: BakeCall[];
   traceFetches: string[];
+  /** The build record each builder's last failed bake left (what `history ls --filter status=error` finds). */
+  failedRecords: Map<string, { ref: string; createdMs: number }>;
   missingImages: Set<string>;
   running: () => number;
   maxRunning: () => number;
@@ -175,9 +177,12 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     world.bakes.push({ options: bake, startedAtMs, finishedAtMs: Date.now() });
     const command = `docker buildx bake ${bake.target}`;
     if (cancelled) return { ok: false, exitCode: 130, command, errorTail: 'cancelled', stdout: '' };
-    const failure = options.failing?.[bake.target];
-    if (failure) return { ok: false, exitCode: 1, command, errorTail: failure, stdout: '' };
     const ref = `${bake.builder}/${bake.builder}0/id${bake.target.replace(/-/g, '')}`;
+    const failure = options.failing?.[bake.target];
+    if (failure) {
+      world.failedRecords.set(bake.builder, { ref, createdMs: startedAtMs });
+      return { ok: false, exitCode: 1, command, errorTail: failure, stdout: '' };
+    }
     writeFileSync(
       bake.metadataFile,
       JSON.stringify({
@@ -254,12 +259,21 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
     deps: {},
     bakes: [],
     traceFetches: [],
+    failedRecords: new Map(),
     missingImages: new Set(options.missingImages),
     running: () => 0,
     maxRunning: () => 0,
   };
   world.deps = {
     bake: createFakeBake(world, options),
+    findFailedBuild: ({ builder, sinceMs }) => {
+      const record = world.failedRecords.get(builder);
+      return Promise.resolve(
+        record !== undefined && record.createdMs >= sinceMs
+          ? { ref: record.ref }
+          : { reason: 'no failed build record since the bake started' },
+      );
+    },
     fetchTrace: ({ buildRef }) => {
       world.traceFetches.push(buildRef);
       const target = buildRef.split('/').at(-1) ?? '';

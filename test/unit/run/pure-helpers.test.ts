@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildBakeArgs, collectErrorLine, toHistoryId } from '../../../src/run/executors/buildx.js';
+import {
+  buildBakeArgs,
+  collectErrorLine,
+  pickFailedRecord,
+  toHistoryId,
+} from '../../../src/run/executors/buildx.js';
 import { quoteShell } from '../../../src/run/executors/remote-host.js';
 import { buildRangeCommand } from '../../../src/run/capture-logs.js';
 import { parseImageRef, renderImageRef, toNamespace } from '../../../src/run/image-ref.js';
@@ -181,5 +186,34 @@ describe('small renderers', () => {
       ),
     ).toBe(1);
     expect(toRunExitCode({ targets: { x: ok } }, true)).toBe(130);
+  });
+});
+
+describe('pickFailedRecord (history ls --format json of a failed bake)', () => {
+  const line = (ref: string, createdAt: string, status = 'Error') =>
+    JSON.stringify({ ref: `b/b0/${ref}`, name: 'x', status, created_at: createdAt, total_steps: 3 });
+  const sinceMs = Date.parse('2026-03-14T09:30:00Z');
+
+  it('takes the one error record created since the bake started, ignoring other statuses and noise', () => {
+    const stdout = [
+      line('new', '2026-03-14T09:30:02.5Z'),
+      line('ok', '2026-03-14T09:30:03Z', 'Completed'),
+      line('old', '2026-03-14T09:10:00Z'),
+      'WARNING: not json',
+    ].join('\n');
+    expect(pickFailedRecord(stdout, { sinceMs })).toEqual({ ref: 'b/b0/new' });
+  });
+
+  it('allows for clock skew, but never guesses between several', () => {
+    expect(pickFailedRecord(line('skewed', '2026-03-14T09:29:40Z'), { sinceMs })).toEqual({
+      ref: 'b/b0/skewed',
+    });
+    const two = [line('a', '2026-03-14T09:30:01Z'), line('b', '2026-03-14T09:30:02Z')].join('\n');
+    expect(pickFailedRecord(two, { sinceMs })).toMatchObject({
+      reason: expect.stringContaining('2 failed') as unknown,
+    });
+    expect(pickFailedRecord(line('old', '2026-03-14T09:00:00Z'), { sinceMs })).toMatchObject({
+      reason: expect.stringContaining('no failed build record') as unknown,
+    });
   });
 });

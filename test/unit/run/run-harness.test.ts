@@ -177,7 +177,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
   });
 
   it('a failed target skips its dependents, other queues go on, exit 1 with the reason in run.json', async () => {
-    const { promise } = start('warm', {
+    const { fake, promise } = start('warm', {
       failing: {
         'a-wheel':
           'ERROR: failed to solve: process "/bin/sh -c make" did not complete successfully: exit code: 2',
@@ -194,7 +194,12 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     });
     expect(run.targets['b-wheel']).toMatchObject({ status: 'skipped', reason: 'dependency a-wheel failed' });
     expect(run.targets['c-wheel']?.status).toBe('ok');
-    expect(existsSync(path.join(result.runDir, 'trace-a-wheel.json'))).toBe(false);
+    // Its build record is found in the builder's history (a failed bake writes no metadata), and its trace saved.
+    const failed = run.targets['a-wheel'];
+    const failedRef = failed?.status === 'failed' ? failed.buildRef : undefined;
+    expect(failedRef).toMatch(/\/ida?wheel$/);
+    expect(fake.traceFetches).toContain(failedRef);
+    expect(existsSync(path.join(result.runDir, 'trace-a-wheel.json'))).toBe(true);
   });
 
   it('an interrupt stops launching, cancels running builds and still finalizes everything (exit 130)', async () => {
