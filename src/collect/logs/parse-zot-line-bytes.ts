@@ -29,9 +29,14 @@ const zerologLine = new RegExp(
   'y',
 );
 
-const clientKey = '"clientIP":"';
-const headersEndSlog = '},"caller":"';
-const headersEndZerolog = '},"goroutine":';
+// The layouts' fixed parts around the client address (the patterns checked them), so it is found without a search.
+const slogAfterTime = '","level":"info","message":"HTTP API","module":"http"';
+const zerologHead = '{"level":"info","module":"http"';
+const usernameKey = ',"username":"';
+const componentPart = ',"component":"session"';
+const clientKey = ',"clientIP":"';
+// The headers object ends at its first `},"`: no string holds a `"`, and inside it `}` only closes it.
+const headersEnd = '},"';
 const contentLengthKey = '"Content-Length":[';
 const zerologTimeKey = '"time":"';
 
@@ -117,14 +122,22 @@ function readClientIp(line: ByteLine, at: number, end: number): string {
  * The request fields from `"clientIP":` on into `entry`; false for a status that is not an integer (the exact
  * parser says why). The path is copied when copyPath(method), else left a view of the chunk's text.
  */
+/** Where the client address starts: after the optional username and component (`,"u…`, `,"co…` vs `,"cl…`). */
+function findClientAt(line: ByteLine, isSlog: boolean, timeEnd: number): number {
+  const text = line.text;
+  let at = isSlog ? timeEnd + slogAfterTime.length : line.start + zerologHead.length;
+  if (text.charCodeAt(at + 2) === 117) at = text.indexOf('"', at + usernameKey.length) + 1;
+  if (text.charCodeAt(at + 3) === 111) at += componentPart.length;
+  return at + clientKey.length;
+}
+
 function readRequest(
   line: ByteLine,
   entry: RegistryEntry,
-  isSlog: boolean,
+  ipAt: number,
   copyPath: (method: string) => boolean,
 ): boolean {
   const text = line.text;
-  const ipAt = text.indexOf(clientKey, line.start) + clientKey.length;
   const ipEnd = text.indexOf('"', ipAt);
   const methodEnd = text.indexOf('"', ipEnd + 12);
   const pathEnd = text.indexOf('"', methodEnd + 10);
@@ -134,7 +147,6 @@ function readRequest(
   const latencyEnd = text.indexOf('"', latencyAt);
   const bodyAt = latencyEnd + 13;
   const headersAt = digitsEnd(line, bodyAt) + 11;
-  const headersEnd = text.indexOf(isSlog ? headersEndSlog : headersEndZerolog, headersAt);
   entry.clientAddress = readClientIp(line, ipAt, ipEnd);
   entry.method = readMethod(line, ipEnd + 12, methodEnd);
   entry.path = copyPath(entry.method)
@@ -142,19 +154,16 @@ function readRequest(
     : text.slice(methodEnd + 10, pathEnd);
   entry.status = status;
   entry.durationMs = parseGoDuration(readLatency(line, latencyAt, latencyEnd)) ?? null;
-  entry.requestBytes = readContentLength(line, headersAt, headersEnd);
+  entry.requestBytes = readContentLength(line, headersAt, text.indexOf(headersEnd, headersAt));
   entry.responseBytes = readInt(line, bodyAt);
   return true;
 }
 
 const readRfc3339 = createRfc3339Reader();
 
-function readTime(line: ByteLine, isSlog: boolean): number | undefined {
-  const at = isSlog
-    ? line.start + 9
-    : line.text.lastIndexOf(zerologTimeKey, line.end) + zerologTimeKey.length;
-  return readRfc3339(line.bytes, line.text, at, line.text.indexOf('"', at));
-}
+/** Where the time value starts: the second key of a slog line; in a zerolog line, the last but one value. */
+const findTimeAt = (line: ByteLine, isSlog: boolean) =>
+  isSlog ? line.start + 9 : line.text.lastIndexOf(zerologTimeKey, line.end) + zerologTimeKey.length;
 
 /** A plain session line in one of Zot's two layouts → its entry; undefined when the exact parser must decide. */
 export function parseZotEntryBytes(line: ByteLine): RegistryEntry | undefined {
@@ -187,8 +196,10 @@ export function readZotEntryBytes(
 ): boolean {
   const isSlog = line.bytes[line.start + 2] === 116;
   if (!matchesLine(isSlog ? slogLine : zerologLine, line)) return false;
-  const tsMs = readTime(line, isSlog);
+  const timeAt = findTimeAt(line, isSlog);
+  const timeEnd = line.text.indexOf('"', timeAt);
+  const tsMs = readRfc3339(line.bytes, line.text, timeAt, timeEnd);
   if (tsMs === undefined) return false;
   entry.tsMs = tsMs;
-  return readRequest(line, entry, isSlog, copyPath);
+  return readRequest(line, entry, findClientAt(line, isSlog, timeEnd), copyPath);
 }

@@ -118,6 +118,28 @@ describe('Zot fast path on bytes agrees with the JSON.parse reference', { timeou
     expect(parseZotLine(lines[1] ?? '')).toMatchObject({ ok: true, record: { requestBytes: null } });
   });
 
+  it.each(['slog', 'zerolog'])(
+    "%s: finds the client after an optional username and component (the layouts' fixed parts)",
+    (layout) => {
+      const seed =
+        seedLines(`registry/zot-${layout}-push.jsonl`).find((line) => line.includes('"method":"PATCH"')) ??
+        '';
+      const withUser = seed.replace('"module":"http"', '"module":"http","username":"ci-bot"');
+      const variants = [seed, withUser];
+      if (layout === 'zerolog')
+        variants.push(
+          seed.replace(',"component":"session"', ''),
+          withUser.replace(',"component":"session"', ''),
+        );
+      for (const line of variants) {
+        const fast = parseFast(Buffer.from(line));
+        expect(fast, line).toBeDefined();
+        expect(fast).toEqual(parseZotLineWithJsonParse(line));
+        expect(fast).toMatchObject({ ok: true, record: { clientAddress: '10.20.0.14', method: 'PATCH' } });
+      }
+    },
+  );
+
   it('declines escapes, non-ASCII outside the latency, and other key orders', () => {
     const seed =
       seedLines('registry/zot-slog-push.jsonl').find((line) => line.includes('"method":"PATCH"')) ?? '';
