@@ -4,6 +4,7 @@
 // `ssh-keygen -H` or HashKnownHosts). `@revoked` keys are refused; `@cert-authority` lines are skipped (certificates
 // are not supported here). Pure: text in, answers out (node:crypto for the hashes and fingerprints).
 import { createHash, createHmac } from 'node:crypto';
+import { toGlobRegExp } from '../shared/glob.js';
 
 export interface KnownHostEntry {
   /** 1-based line in the file. */
@@ -46,11 +47,7 @@ export function toKnownHostName(host: string, port: number): string {
 }
 
 function matchesWildcard(pattern: string, name: string): boolean {
-  const source = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replaceAll('*', '.*')
-    .replaceAll('?', '.');
-  return new RegExp(`^${source}$`, 'i').test(name);
+  return toGlobRegExp(pattern, { ignoreCase: true }).test(name);
 }
 
 /** Whether an entry's host field names `name` (`toKnownHostName`): a negated pattern that matches wins. */

@@ -29,6 +29,21 @@ function toFinalBytes(session: UploadSession | undefined, own: number | null): n
   return session.bytes + own;
 }
 
+/** A record with every field present (one shape for new and scratch records), to be filled in. */
+export const createEmptyRegistryRecord = (): RegistryRecord => ({
+  tsMs: 0,
+  clientAddress: '',
+  method: '',
+  path: '',
+  status: 0,
+  kind: 'other',
+  repository: undefined,
+  reference: undefined,
+  bytes: null,
+  durationMs: null,
+  isCache: false,
+});
+
 /**
  * Builds the record of one entry: a new object, or `into` filled in place (a scratch record the caller reuses for
  * records it does not keep).
@@ -105,32 +120,18 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
       reference !== undefined
         ? matcher.isCacheManifest(repository, reference)
         : repository !== undefined && matcher.isCacheRepository(repository);
-    if (into === undefined) {
-      return {
-        tsMs: entry.tsMs,
-        clientAddress: entry.clientAddress,
-        method: entry.method,
-        path: entry.path,
-        status: entry.status,
-        kind,
-        repository,
-        reference,
-        bytes,
-        durationMs: entry.durationMs,
-        isCache,
-      };
-    }
-    into.tsMs = entry.tsMs;
-    into.clientAddress = entry.clientAddress;
-    into.method = entry.method;
-    into.path = entry.path;
-    into.status = entry.status;
-    into.kind = kind;
-    into.repository = repository;
-    into.reference = reference;
-    into.bytes = bytes;
-    into.durationMs = entry.durationMs;
-    into.isCache = isCache;
-    return into;
+    const record = into ?? createEmptyRegistryRecord();
+    record.tsMs = entry.tsMs;
+    record.clientAddress = entry.clientAddress;
+    record.method = entry.method;
+    record.path = entry.path;
+    record.status = entry.status;
+    record.kind = kind;
+    record.repository = repository;
+    record.reference = reference;
+    record.bytes = bytes;
+    record.durationMs = entry.durationMs;
+    record.isCache = isCache;
+    return record;
   };
 }

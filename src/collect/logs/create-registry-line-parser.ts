@@ -4,7 +4,7 @@ import type { RegistryRecord } from '../types.js';
 import type { ByteLine } from './byte-line.js';
 import { decodeLine } from './byte-line.js';
 import type { RegistryRecordBuilder } from './build-registry-record.js';
-import { createRegistryRecordBuilder } from './build-registry-record.js';
+import { createEmptyRegistryRecord, createRegistryRecordBuilder } from './build-registry-record.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toRecord } from './line-outcome.js';
 import { parseDistributionLine, timeOfDistributionLine } from './parse-distribution-line.js';
@@ -49,20 +49,6 @@ const formats: Record<RegistryLogFormat, RegistryFormat> = {
   distribution: { parse: parseDistributionLine, timeOf: timeOfDistributionLine },
 };
 
-const createScratchRecord = (): RegistryRecord => ({
-  tsMs: 0,
-  clientAddress: '',
-  method: '',
-  path: '',
-  status: 0,
-  kind: 'other',
-  repository: undefined,
-  reference: undefined,
-  bytes: null,
-  durationMs: null,
-  isCache: false,
-});
-
 /** Methods whose records can be writes (isRegistryWrite): a finalising PUT, a monolithic POST, a manifest PUT. */
 const mayWrite = (method: string) => method === 'PUT' || method === 'POST';
 
@@ -71,9 +57,10 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
   const build = createRegistryRecordBuilder({ cachePatterns: options.cachePatterns ?? defaultCachePatterns });
   // A Map: looking a fresh string up as an object key would intern it first, on every line.
   const addressToNode = new Map(Object.entries(options.addressToNode ?? {}));
+  const nodeOf = (address: string) => (addressToNode.size === 0 ? undefined : addressToNode.get(address));
   const toNodeRecord = (entry: RegistryEntry): LineOutcome<RegistryRecord> => {
     const record = build(entry);
-    const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
+    const node = nodeOf(record.clientAddress);
     if (node !== undefined) record.node = node;
     return toRecord(record);
   };
@@ -82,7 +69,7 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
   const parseLine = (line: string) => toOutcome(format.parse(line));
   const parseBytes =
     options.recordsKept === 'writes' && format.readBytes !== undefined
-      ? createTransientParseBytes({ readBytes: format.readBytes, build, addressToNode, parseLine })
+      ? createTransientParseBytes({ readBytes: format.readBytes, build, nodeOf, toNodeRecord, parseLine })
       : (line: ByteLine) => {
           const entry = format.parseBytes?.(line);
           return entry === undefined ? parseLine(decodeLine(line)) : toNodeRecord(entry);
@@ -93,7 +80,9 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
 interface TransientParts {
   readBytes: NonNullable<RegistryFormat['readBytes']>;
   build: RegistryRecordBuilder;
-  addressToNode: ReadonlyMap<string, string>;
+  nodeOf: (address: string) => string | undefined;
+  /** A record of its own (what `all` gives). */
+  toNodeRecord: (entry: RegistryEntry) => LineOutcome<RegistryRecord>;
   parseLine: (line: string) => LineOutcome<RegistryRecord>;
 }
 
@@ -103,21 +92,16 @@ interface TransientParts {
  * others are new records with copied strings, as in `all`.
  */
 function createTransientParseBytes(parts: TransientParts): (line: ByteLine) => LineOutcome<RegistryRecord> {
-  const { readBytes, build, addressToNode, parseLine } = parts;
+  const { readBytes, build, nodeOf, toNodeRecord, parseLine } = parts;
   const entry = createEntry();
-  const plain = createScratchRecord();
-  const withNode = { ...createScratchRecord(), node: '' };
+  const plain = createEmptyRegistryRecord();
+  const withNode = { ...createEmptyRegistryRecord(), node: '' };
   const outcome: { ok: true; record: RegistryRecord } = { ok: true, record: plain };
   return (line) => {
     if (!readBytes(line, entry, mayWrite)) return parseLine(decodeLine(line));
-    if (mayWrite(entry.method)) {
-      // Possibly a write: a record of its own (strings copied), whatever it turns out to be.
-      const record = build(entry);
-      const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
-      if (node !== undefined) record.node = node;
-      return toRecord(record);
-    }
-    const node = addressToNode.size === 0 ? undefined : addressToNode.get(entry.clientAddress);
+    // Possibly a write: a record of its own (strings copied), whatever it turns out to be.
+    if (mayWrite(entry.method)) return toNodeRecord(entry);
+    const node = nodeOf(entry.clientAddress);
     if (node === undefined) outcome.record = build(entry, plain);
     else {
       outcome.record = build(entry, withNode);

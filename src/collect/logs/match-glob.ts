@@ -1,13 +1,7 @@
 // Glob patterns on `<repository>:<tag>` (fleet.yaml `registry.cache_patterns`): `*` matches any run of characters
 // (including `/`), `?` one character; everything else is literal.
 
-function toGlobRegExp(pattern: string): RegExp {
-  const body = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replaceAll('*', '.*')
-    .replaceAll('?', '.');
-  return new RegExp(`^${body}$`, 's');
-}
+import { toGlobRegExp } from '../../shared/glob.js';
 
 export interface CacheMatcher {
   /** A manifest `<repository>:<tag>` (or `<repository>@<digest>`) matched against the full patterns. */
@@ -24,7 +18,7 @@ function splitPattern(pattern: string): { repository: string; tag: string } {
 }
 
 export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
-  const full = patterns.map(toGlobRegExp);
+  const full = patterns.map((pattern) => toGlobRegExp(pattern));
   const repositoryOnly = patterns
     .map(splitPattern)
     .filter((part) => part.tag === '*')

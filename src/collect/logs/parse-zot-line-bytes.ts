@@ -118,10 +118,6 @@ function readClientIp(line: ByteLine, at: number, end: number): string {
   return toOwnString(text.slice(at, colon));
 }
 
-/**
- * The request fields from `"clientIP":` on into `entry`; false for a status that is not an integer (the exact
- * parser says why). The path is copied when copyPath(method), else left a view of the chunk's text.
- */
 /** Where the client address starts: after the optional username and component (`,"u…`, `,"co…` vs `,"cl…`). */
 function findClientAt(line: ByteLine, isSlog: boolean, timeEnd: number): number {
   const text = line.text;
@@ -131,6 +127,10 @@ function findClientAt(line: ByteLine, isSlog: boolean, timeEnd: number): number 
   return at + clientKey.length;
 }
 
+/**
+ * The request fields from the client address (at `ipAt`) on into `entry`; false for a status that is not an integer
+ * (the exact parser says why). The path is copied when copyPath(method), else left a view of the chunk's text.
+ */
 function readRequest(
   line: ByteLine,
   entry: RegistryEntry,
@@ -165,13 +165,13 @@ const readRfc3339 = createRfc3339Reader();
 const findTimeAt = (line: ByteLine, isSlog: boolean) =>
   isSlog ? line.start + 9 : line.text.lastIndexOf(zerologTimeKey, line.end) + zerologTimeKey.length;
 
+const always = () => true;
+
 /** A plain session line in one of Zot's two layouts → its entry; undefined when the exact parser must decide. */
 export function parseZotEntryBytes(line: ByteLine): RegistryEntry | undefined {
   const entry = createEntry();
   return readZotEntryBytes(line, entry, always) ? entry : undefined;
 }
-
-const always = () => true;
 
 export const createEntry = (): RegistryEntry => ({
   tsMs: 0,

@@ -65,10 +65,14 @@ export function createRegistrySummary(): RegistrySummary {
 
 /** Adds one record to a summary in place (a running aggregate: see readRegistryLog's `mode: 'aggregate'`). */
 export function addToRegistrySummary(summary: RegistrySummary, record: RegistryRecord): void {
+  addToSplits(summary, (summary.byNode[record.node ?? record.clientAddress] ??= createSplit()), record);
+}
+
+/** Adds a record to the summary's totals and to its node's group. */
+function addToSplits(summary: RegistrySummary, node: RegistrySplit, record: RegistryRecord): void {
   summary.requests++;
   const side = record.isCache ? 'cache' : 'image';
   addRegistryRecord(summary[side], record);
-  const node = (summary.byNode[record.node ?? record.clientAddress] ??= createSplit());
   addRegistryRecord(node[side], record);
 }
 
@@ -92,10 +96,7 @@ export function createRegistryAggregate(): {
         lastKey = key;
         lastSplit = summary.byNode[key] ??= createSplit();
       }
-      summary.requests++;
-      const side = record.isCache ? 'cache' : 'image';
-      addRegistryRecord(summary[side], record);
-      addRegistryRecord(lastSplit[side], record);
+      addToSplits(summary, lastSplit, record);
     },
   };
 }
