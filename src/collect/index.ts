@@ -60,3 +60,4 @@ export {
   writeArtifacts,
 } from './artifacts.js';
 export type { Artifact, ListArtifactsOptions } from './artifacts.js';
+export { parseJsonObject } from './logs/json-fields.js';

@@ -12,6 +12,9 @@ const Name = z
     'use letters, digits, ".", "_" or "-", starting with a letter or digit',
   );
 
+export const HostKeyCheckingSchema = z.enum(['strict', 'accept-new', 'off']);
+export type HostKeyChecking = z.infer<typeof HostKeyCheckingSchema>;
+
 export const SshTargetSchema = z
   .strictObject({
     host: z.string().min(1).describe('Host name or address to ssh to.'),
@@ -27,12 +30,9 @@ export const SshTargetSchema = z
       .min(1)
       .optional()
       .describe("OpenSSH known_hosts file the host's key is checked against; default ~/.ssh/known_hosts."),
-    host_key_checking: z
-      .enum(['strict', 'accept-new', 'off'])
-      .optional()
-      .describe(
-        'strict (default): the host key must be in known_hosts; accept-new: record an unknown host there, refuse a changed key; off: accept any key (an impostor could read what is sent).',
-      ),
+    host_key_checking: HostKeyCheckingSchema.optional().describe(
+      'strict (default): the host key must be in known_hosts; accept-new: record an unknown host there, refuse a changed key; off: accept any key (an impostor could read what is sent).',
+    ),
   })
   .describe('How to reach a host over ssh.');
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseYamlWithLines, type ParsedYaml, type YamlPath } from '../config/parse-fleet-yaml.js';
 import type { FleetRegistryLog } from './check-registry-log.js';
+import { HostKeyCheckingSchema, type HostKeyChecking } from '../config/schema.js';
 
 // The few fleet.yaml values the other pairs need, read leniently: an invalid fleet.yaml fails the fleet-schema
 // pair, and must not stop the other pairs from being checked.
@@ -11,10 +12,8 @@ export interface SshFacts {
   port: number | undefined;
   identityFile: string | undefined;
   knownHosts: string | undefined;
-  hostKeyChecking: 'strict' | 'accept-new' | 'off' | undefined;
+  hostKeyChecking: HostKeyChecking | undefined;
 }
-
-const hostKeyCheckings = ['strict', 'accept-new', 'off'] as const;
 
 export interface FleetFacts {
   targets: string[];
@@ -48,7 +47,7 @@ function toSsh(value: unknown): SshFacts | undefined {
     port: typeof ssh.port === 'number' ? ssh.port : undefined,
     identityFile: asString(ssh.identity_file),
     knownHosts: asString(ssh.known_hosts),
-    hostKeyChecking: hostKeyCheckings.find((mode) => mode === ssh.host_key_checking),
+    hostKeyChecking: HostKeyCheckingSchema.safeParse(ssh.host_key_checking).data,
   };
 }
 

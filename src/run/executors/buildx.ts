@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { z } from 'zod';
+import { parseJsonObject } from '../../collect/index.js';
 
 // The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
 // fetch a build record's trace. Expected failures come back as values (reject: false).
@@ -185,14 +186,6 @@ export interface FailedRecordQuery {
   skewMs?: number;
 }
 
-function parseJsonLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
-
 const HistoryLsLineSchema = z.looseObject({ ref: z.string(), created_at: z.string(), status: z.string() });
 
 /**
@@ -208,7 +201,7 @@ export function pickFailedRecord(
     .split('\n')
     .filter((line) => line.trim().startsWith('{'))
     .flatMap((line) => {
-      const parsed = HistoryLsLineSchema.safeParse(parseJsonLine(line));
+      const parsed = HistoryLsLineSchema.safeParse(parseJsonObject(line));
       const createdMs = parsed.success ? Date.parse(parsed.data.created_at) : Number.NaN;
       return parsed.success && parsed.data.status === 'Error' && Number.isFinite(createdMs)
         ? [{ ref: parsed.data.ref, createdMs }]
