@@ -116,20 +116,43 @@ function renderCritical(
   return { type: 'rect', shape: rect, style: { fill: 'none', stroke: CRITICAL_COLOUR, lineWidth: 2.5 } };
 }
 
+/** GanttContext plus whether a node's builder is shown (the legend toggles builders; lanes are nodes). */
+interface SeriesContext extends GanttContext {
+  isNodeOn: (node: string) => boolean;
+}
+
 export function buildGanttSeries(context: GanttContext): CustomSeriesOption[] {
+  const builderOf = new Map(context.model.timeline.lanes.map((l) => [l.node, l.builder]));
+  const series: SeriesContext = { ...context, isNodeOn: (node) => context.isOn(builderOf.get(node) ?? node) };
   return [
-    ...buildTargetSeries(context),
-    buildPlanSeries(context),
-    buildCriticalSeries(context),
+    ...buildTargetSeries(series),
+    buildPlanSeries(series),
+    buildCriticalSeries(series),
     ...buildPhaseKeys(),
   ];
 }
 
-function buildTargetSeries({ model, isOn, laneIndex }: GanttContext): CustomSeriesOption[] {
+/** A custom series drawn on the lanes: x from the item's [start, end], y its lane. */
+function toLaneSeries(
+  series: Pick<CustomSeriesOption, 'id' | 'name' | 'renderItem' | 'data' | 'z' | 'markLine'> & {
+    color: string;
+  },
+): CustomSeriesOption {
+  const { color, ...rest } = series;
+  return {
+    type: 'custom',
+    xAxisIndex: 0,
+    yAxisIndex: 0,
+    encode: { x: [0, 1], y: 2 },
+    itemStyle: { color },
+    ...rest,
+  };
+}
+
+function buildTargetSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): CustomSeriesOption[] {
   const targets = [
     ...new Set([...model.summary.targets.map((t) => t.target), ...model.timeline.bands.map((b) => b.target)]),
   ].sort();
-  const builderOf = new Map(model.timeline.lanes.map((l) => [l.node, l.builder]));
   const visiblePhase = (band: Band): boolean =>
     isOn(
       band.phase === 'steps'
@@ -146,7 +169,7 @@ function buildTargetSeries({ model, isOn, laneIndex }: GanttContext): CustomSeri
       (a, b) => b.band.endMs - b.band.startMs - (a.band.endMs - a.band.startMs),
     )[0]?.index;
     const data: Item[] = bands
-      .filter(({ band }) => isOn(builderOf.get(band.node) ?? band.node) && visiblePhase(band))
+      .filter(({ band }) => isNodeOn(band.node) && visiblePhase(band))
       .map(({ band, index }) => [
         band.startMs,
         band.endMs,
@@ -156,37 +179,28 @@ function buildTargetSeries({ model, isOn, laneIndex }: GanttContext): CustomSeri
         index === widest ? 1 : 0,
         index,
       ]);
-    return {
-      type: 'custom',
+    return toLaneSeries({
       id: `target:${target}`,
       name: target,
-      xAxisIndex: 0,
-      yAxisIndex: 0,
       renderItem: renderBand,
-      encode: { x: [0, 1], y: 2 },
-      itemStyle: { color: '#8a8a8a' },
+      color: '#8a8a8a',
       data,
       z: 2,
-    } satisfies CustomSeriesOption;
+    });
   });
 }
 
-function buildPlanSeries({ model, isOn, laneIndex }: GanttContext): CustomSeriesOption {
-  const builderOf = new Map(model.timeline.lanes.map((l) => [l.node, l.builder]));
+function buildPlanSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): CustomSeriesOption {
   const data = model.timeline.planned
     .map((p, index) => ({ p, index }))
-    .filter(({ p }) => isOn(p.target) && isOn(builderOf.get(p.node) ?? p.node))
+    .filter(({ p }) => isOn(p.target) && isNodeOn(p.node))
     .map(({ p, index }) => [p.startMs, p.endMs, laneIndex.get(p.node) ?? 0, index]);
   const marks = buildPlanMarks(model);
-  return {
-    type: 'custom',
+  return toLaneSeries({
     id: 'plan',
     name: 'plan',
-    xAxisIndex: 0,
-    yAxisIndex: 0,
     renderItem: renderPlan,
-    encode: { x: [0, 1], y: 2 },
-    itemStyle: { color: PLAN_COLOUR },
+    color: PLAN_COLOUR,
     data,
     z: 1,
     markLine: marks.length
@@ -198,30 +212,22 @@ function buildPlanSeries({ model, isOn, laneIndex }: GanttContext): CustomSeries
           data: marks,
         }
       : undefined,
-  };
+  });
 }
 
-function buildCriticalSeries({ model, isOn, laneIndex }: GanttContext): CustomSeriesOption {
-  const builderOf = new Map(model.timeline.lanes.map((l) => [l.node, l.builder]));
+function buildCriticalSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): CustomSeriesOption {
   const data = model.summary.targets
     .map((t, index) => ({ t, index }))
-    .filter(
-      ({ t }) =>
-        t.onCriticalPath && t.startMs !== null && isOn(t.target) && isOn(builderOf.get(t.node) ?? t.node),
-    )
+    .filter(({ t }) => t.onCriticalPath && t.startMs !== null && isOn(t.target) && isNodeOn(t.node))
     .map(({ t, index }) => [t.startMs!, t.endMs ?? model.timeline.endMs, laneIndex.get(t.node) ?? 0, index]);
-  return {
-    type: 'custom',
+  return toLaneSeries({
     id: 'critical-path',
     name: 'critical path',
-    xAxisIndex: 0,
-    yAxisIndex: 0,
     renderItem: renderCritical,
-    encode: { x: [0, 1], y: 2 },
-    itemStyle: { color: CRITICAL_COLOUR },
+    color: CRITICAL_COLOUR,
     data,
     z: 3,
-  };
+  });
 }
 
 /** Empty series whose only job is a legend key (and a toggle) per phase. */
