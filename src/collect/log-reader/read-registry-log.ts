@@ -5,6 +5,7 @@ import { createRegistryLineParser } from '../logs/create-registry-line-parser.js
 import type { RegistrySummary } from '../logs/summarize-registry.js';
 import { createRegistryAggregate, isRegistryWrite } from '../logs/summarize-registry.js';
 import { createLogTail } from './create-log-tail.js';
+import { loadLineScanner } from '../native/load-line-scanner.js';
 
 export interface ReadRegistryLogOptions {
   path: string;
@@ -32,6 +33,7 @@ export interface ReadRegistryLogResult {
 
 export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<ReadRegistryLogResult> {
   const parser = createRegistryLineParser({
+    scanner: loadLineScanner(),
     ...options,
     recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
   });

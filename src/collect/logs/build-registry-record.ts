@@ -46,9 +46,14 @@ export const createEmptyRegistryRecord = (): RegistryRecord => ({
 
 /**
  * Builds the record of one entry: a new object, or `into` filled in place (a scratch record the caller reuses for
- * records it does not keep).
+ * records it does not keep). `route` is parseRegistryPath(entry.path) when the caller has it already (the native
+ * scanner reads plain paths itself); positional because this runs once per line.
  */
-export type RegistryRecordBuilder = (entry: RegistryEntry, into?: RegistryRecord) => RegistryRecord;
+export type RegistryRecordBuilder = (
+  entry: RegistryEntry,
+  into?: RegistryRecord,
+  route?: RegistryRoute,
+) => RegistryRecord;
 
 export function createRegistryRecordBuilder(options: RegistryRecordBuilderOptions): RegistryRecordBuilder {
   const matcher = createCacheMatcher(options.cachePatterns);
@@ -110,8 +115,8 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
     return classified('other', reference, null);
   }
 
-  return (entry, into) => {
-    const route = parseRegistryPath(entry.path);
+  return (entry, into, parsed) => {
+    const route = parsed ?? parseRegistryPath(entry.path);
     const { kind, reference, bytes } = classify(entry, route);
     const repository = route.kind === 'other' ? undefined : route.repository;
     const isCache =

@@ -11,6 +11,9 @@ import { parseDistributionLine, timeOfDistributionLine } from './parse-distribut
 import { createEntry, parseZotEntryBytes, readZotEntryBytes } from './parse-zot-line-bytes.js';
 import { parseZotLine, timeOfZotLine } from './parse-zot-line.js';
 import type { RegistryEntry } from './registry-entry.js';
+import type { RegistryRoute } from './parse-registry-path.js';
+import type { LineScanner } from '../native/line-scanner.js';
+import { createZotChunkReader } from './read-zot-rows.js';
 
 export type RegistryLogFormat = 'zot' | 'distribution';
 
@@ -26,6 +29,8 @@ export interface RegistryLineParserOptions {
    * only counts them (the readers' `mode: 'aggregate'`). Reading a line then allocates almost nothing.
    */
   recordsKept?: 'all' | 'writes';
+  /** The native line scanner (loadLineScanner); without it Zot lines are read by the JavaScript paths. */
+  scanner?: LineScanner | undefined;
 }
 
 export const defaultCachePatterns: readonly string[] = ['*/cache:*'];
@@ -58,8 +63,8 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
   // A Map: looking a fresh string up as an object key would intern it first, on every line.
   const addressToNode = new Map(Object.entries(options.addressToNode ?? {}));
   const nodeOf = (address: string) => (addressToNode.size === 0 ? undefined : addressToNode.get(address));
-  const toNodeRecord = (entry: RegistryEntry): LineOutcome<RegistryRecord> => {
-    const record = build(entry);
+  const toNodeRecord = (entry: RegistryEntry, route?: RegistryRoute): LineOutcome<RegistryRecord> => {
+    const record = build(entry, undefined, route);
     const node = nodeOf(record.clientAddress);
     if (node !== undefined) record.node = node;
     return toRecord(record);
@@ -67,46 +72,63 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
   const toOutcome = (outcome: LineOutcome<RegistryEntry>) =>
     outcome.ok ? toNodeRecord(outcome.record) : outcome;
   const parseLine = (line: string) => toOutcome(format.parse(line));
+  const toEntryOutcome =
+    options.recordsKept === 'writes' ? createTransientOutcome({ build, nodeOf, toNodeRecord }) : toNodeRecord;
   const parseBytes =
     options.recordsKept === 'writes' && format.readBytes !== undefined
-      ? createTransientParseBytes({ readBytes: format.readBytes, build, nodeOf, toNodeRecord, parseLine })
+      ? createTransientParseBytes({ readBytes: format.readBytes, toEntryOutcome, parseLine })
       : (line: ByteLine) => {
           const entry = format.parseBytes?.(line);
           return entry === undefined ? parseLine(decodeLine(line)) : toNodeRecord(entry);
         };
-  return { parseLine, timeOfLine: format.timeOf, parseBytes };
+  const chunkReader =
+    options.format === 'zot' && options.scanner !== undefined
+      ? createZotChunkReader({ scanner: options.scanner, toEntryOutcome, parseLine })
+      : undefined;
+  return { parseLine, timeOfLine: format.timeOf, parseBytes, chunkReader };
 }
 
 interface TransientParts {
-  readBytes: NonNullable<RegistryFormat['readBytes']>;
   build: RegistryRecordBuilder;
   nodeOf: (address: string) => string | undefined;
   /** A record of its own (what `all` gives). */
-  toNodeRecord: (entry: RegistryEntry) => LineOutcome<RegistryRecord>;
-  parseLine: (line: string) => LineOutcome<RegistryRecord>;
+  toNodeRecord: (entry: RegistryEntry, route?: RegistryRoute) => LineOutcome<RegistryRecord>;
 }
 
 /**
- * The bytes path of `recordsKept: 'writes'`: one scratch entry, and scratch records (one with a node, one without,
- * so neither changes shape) and outcome for lines that cannot be writes (methods other than PUT and POST); the
- * others are new records with copied strings, as in `all`.
+ * The outcome of an entry under `recordsKept: 'writes'`: one scratch record (one with a node, one without, so
+ * neither changes shape) and outcome for entries that cannot be writes (methods other than PUT and POST); the
+ * others are new records, as in `all`.
  */
-function createTransientParseBytes(parts: TransientParts): (line: ByteLine) => LineOutcome<RegistryRecord> {
-  const { readBytes, build, nodeOf, toNodeRecord, parseLine } = parts;
-  const entry = createEntry();
+function createTransientOutcome(parts: TransientParts): EntryOutcome {
+  const { build, nodeOf, toNodeRecord } = parts;
   const plain = createEmptyRegistryRecord();
   const withNode = { ...createEmptyRegistryRecord(), node: '' };
   const outcome: { ok: true; record: RegistryRecord } = { ok: true, record: plain };
-  return (line) => {
-    if (!readBytes(line, entry, mayWrite)) return parseLine(decodeLine(line));
+  return (entry, route) => {
     // Possibly a write: a record of its own (strings copied), whatever it turns out to be.
-    if (mayWrite(entry.method)) return toNodeRecord(entry);
+    if (mayWrite(entry.method)) return toNodeRecord(entry, route);
     const node = nodeOf(entry.clientAddress);
-    if (node === undefined) outcome.record = build(entry, plain);
+    if (node === undefined) outcome.record = build(entry, plain, route);
     else {
-      outcome.record = build(entry, withNode);
+      outcome.record = build(entry, withNode, route);
       withNode.node = node;
     }
     return outcome;
   };
+}
+
+/** An entry (and its route, when known) → its outcome: a record of its own, or a scratch one (`writes`). */
+export type EntryOutcome = (entry: RegistryEntry, route?: RegistryRoute) => LineOutcome<RegistryRecord>;
+
+/** The bytes path of `recordsKept: 'writes'`: one scratch entry; paths are copied only for possible writes. */
+function createTransientParseBytes(parts: {
+  readBytes: NonNullable<RegistryFormat['readBytes']>;
+  toEntryOutcome: EntryOutcome;
+  parseLine: (line: string) => LineOutcome<RegistryRecord>;
+}): (line: ByteLine) => LineOutcome<RegistryRecord> {
+  const { readBytes, toEntryOutcome, parseLine } = parts;
+  const entry = createEntry();
+  return (line) =>
+    readBytes(line, entry, mayWrite) ? toEntryOutcome(entry) : parseLine(decodeLine(line));
 }

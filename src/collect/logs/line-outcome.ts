@@ -18,6 +18,24 @@ export interface LogLineParser<R> {
    * the cursor decodes each line and calls parseLine.
    */
   parseBytes?: (line: ByteLine) => LineOutcome<R>;
+  /**
+   * A batch path over whole chunks (the native scanner); optional: when present the cursor reads complete lines
+   * through it instead of line by line, with the same outcomes.
+   */
+  chunkReader?: ChunkLineReader<R>;
+}
+
+/**
+ * Reads the complete lines of a chunk at once, then hands out their outcomes in order. The cursor calls scan, then
+ * for each line i < the count: lineNext(i) and outcome(i), once each and in order (parsers keep state between lines,
+ * such as registry upload sessions).
+ */
+export interface ChunkLineReader<R> {
+  /** Reads lines of bytes[from, to) (to is just past a newline); returns how many, > 0 when from < to. */
+  scan(bytes: Buffer, from: number, to: number): number;
+  /** Just past line i's newline: where the next line starts. */
+  lineNext(index: number): number;
+  outcome(index: number): LineOutcome<R>;
 }
 
 export function toRecord<R>(record: R): LineOutcome<R> {

@@ -3,11 +3,12 @@
 // Pure: it sees Buffers, never files. Lines are found with indexOf(10) and handed to the parser as bytes
 // (parser.parseBytes); a parser without a bytes path gets the line decoded as UTF-8, leniently (invalid bytes
 // become U+FFFD). One trailing CR is dropped (CRLF logs).
+import { InternalError } from '../../shared/errors.js';
 import type { StreamStats } from '../types.js';
 import { createStreamStats } from '../types.js';
 import type { ByteLine } from './byte-line.js';
 import { decodeLine } from './byte-line.js';
-import type { LineOutcome, LogLineParser } from './line-outcome.js';
+import type { ChunkLineReader, LineOutcome, LogLineParser } from './line-outcome.js';
 import { toSkip } from './line-outcome.js';
 
 export interface LogWindow {
@@ -133,10 +134,34 @@ function toChunkText(parser: LogLineParser<unknown>, bytes: Buffer, end: number)
   return parser.parseBytes === undefined ? '' : bytes.toString('latin1', 0, end);
 }
 
+/** processLines through the parser's chunk reader: the lines are found and read a batch at a time. */
+function processScannedLines<R extends { tsMs: number }>(
+  feed: Feed<R>,
+  from: number,
+  reader: ChunkLineReader<R>,
+): number {
+  const { bytes, cursor } = feed;
+  const to = bytes.lastIndexOf(10) + 1;
+  let start = from;
+  while (start < to) {
+    const count = reader.scan(bytes, start, to);
+    if (count === 0) throw new InternalError(`chunk reader read no line of bytes [${start}, ${to})`);
+    for (let i = 0; i < count; i++) {
+      const next = reader.lineNext(i);
+      const keepGoing = accountLine(feed, reader.outcome(i), feed.fileOffset + start);
+      cursor.stats.bytes += next - start;
+      start = next;
+      if (!keepGoing) return start;
+    }
+  }
+  return start;
+}
+
 /** Processes the complete lines of feed.bytes from `from` on; returns the index just past the last line consumed. */
 function processLines<R extends { tsMs: number }>(feed: Feed<R>, from: number): number {
   const { bytes, cursor } = feed;
   const parser = feed.options.parser;
+  if (parser.chunkReader !== undefined) return processScannedLines(feed, from, parser.chunkReader);
   line.text = toChunkText(parser, bytes, bytes.lastIndexOf(10) + 1);
   let start = from;
   for (let newline = bytes.indexOf(10, start); newline >= 0; newline = bytes.indexOf(10, start)) {

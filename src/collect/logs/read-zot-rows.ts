@@ -1,0 +1,81 @@
+// Zot session lines through the native scanner: it finds the lines of a chunk, checks each against the two layouts
+// exactly as parse-zot-line-bytes.ts does, and leaves numbers, interned ids and spans in one row per line. Here a
+// row becomes the entry (and, for plain blob, manifest and upload paths, the route) the record builder takes; a
+// declined row goes to the exact parser. Strings are made once per interned id, or copied from the bytes.
+import type { RegistryRecord } from '../types.js';
+import type { LineScanner } from '../native/line-scanner.js';
+import { Row, ZotRoute, ZotRow, zotMethods } from '../native/scan-rows.js';
+import type { ChunkLineReader, LineOutcome } from './line-outcome.js';
+import type { RegistryRoute } from './parse-registry-path.js';
+import { createEntry } from './parse-zot-line-bytes.js';
+import type { EntryOutcome } from './create-registry-line-parser.js';
+
+export interface ZotChunkReaderOptions {
+  scanner: LineScanner;
+  toEntryOutcome: EntryOutcome;
+  /** The exact parser, for declined lines (decoded as UTF-8). */
+  parseLine: (line: string) => LineOutcome<RegistryRecord>;
+  /** Rows per scan call; default 8192. */
+  rowsPerScan?: number;
+}
+
+const stride = ZotRow.stride;
+const emptyBytes = Buffer.alloc(0);
+
+export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineReader<RegistryRecord> {
+  const { scanner, toEntryOutcome, parseLine } = options;
+  const handle = scanner.createZotScanner();
+  const rows = new Float64Array(stride * (options.rowsPerScan ?? 8192));
+  const names: string[] = [];
+  const entry = createEntry();
+  let bytes: Buffer = emptyBytes;
+
+  const copy = (start: number, end: number) => bytes.toString('latin1', start, end);
+  /** The interned string `id` (made on first sight from its span), or the span copied when the table was full. */
+  const nameOf = (id: number, start: number, end: number) =>
+    id < 0 ? copy(start, end) : (names[id] ??= copy(start, end));
+
+  function toRoute(at: number): RegistryRoute | undefined {
+    const route = rows[at + ZotRow.route];
+    if (route === ZotRoute.unknown) return undefined;
+    const repository = nameOf(
+      rows[at + ZotRow.nameId] ?? -1,
+      rows[at + ZotRow.nameStart] ?? 0,
+      rows[at + ZotRow.nameEnd] ?? 0,
+    );
+    const ref = copy(rows[at + ZotRow.refStart] ?? 0, rows[at + ZotRow.refEnd] ?? 0);
+    if (route === ZotRoute.blob) return { kind: 'blob', repository, digest: ref };
+    if (route === ZotRoute.manifest) return { kind: 'manifest', repository, reference: ref };
+    return { kind: 'upload', repository, uuid: ref, digest: undefined };
+  }
+
+  function outcome(index: number): LineOutcome<RegistryRecord> {
+    const at = index * stride;
+    if (rows[at + Row.accepted] !== 1)
+      return parseLine(bytes.toString('utf8', rows[at + Row.lineStart], rows[at + Row.lineEnd]));
+    const duration = rows[at + ZotRow.durationMs] ?? Number.NaN;
+    const request = rows[at + ZotRow.requestBytes] ?? -1;
+    entry.tsMs = rows[at + ZotRow.tsMs] ?? 0;
+    entry.clientAddress = nameOf(
+      rows[at + ZotRow.clientId] ?? -1,
+      rows[at + ZotRow.clientStart] ?? 0,
+      rows[at + ZotRow.clientEnd] ?? 0,
+    );
+    entry.method = zotMethods[rows[at + ZotRow.method] ?? 0] ?? '';
+    entry.path = copy(rows[at + ZotRow.pathStart] ?? 0, rows[at + ZotRow.pathEnd] ?? 0);
+    entry.status = rows[at + ZotRow.status] ?? 0;
+    entry.durationMs = Number.isNaN(duration) ? null : duration;
+    entry.requestBytes = request < 0 ? null : request;
+    entry.responseBytes = rows[at + ZotRow.responseBytes] ?? null;
+    return toEntryOutcome(entry, toRoute(at));
+  }
+
+  return {
+    scan(chunk, from, to) {
+      bytes = chunk;
+      return scanner.scan(handle, chunk, from, to, rows);
+    },
+    lineNext: (index) => rows[index * stride + Row.next] ?? 0,
+    outcome,
+  };
+}

@@ -1,0 +1,65 @@
+// Loads the native line scanner once per process: build/Release/rocm_perf_scan.node under the package root (built by
+// `npm ci` and `npm run build`, see docs/native-scanner.md). ROCM_PERF_NATIVE=0 turns it off. Without it the
+// log readers use their JavaScript paths: the same records, several times slower on large logs.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { LineScanner } from './line-scanner.js';
+import { ZotRow } from './scan-rows.js';
+
+export const SCANNER_VERSION = 1;
+const addonFile = 'build/Release/rocm_perf_scan.node';
+
+const AddonSchema = z.object({
+  version: z.literal(SCANNER_VERSION),
+  zotStride: z.literal(ZotRow.stride),
+  createZotScanner: z.function(),
+  createTemplateScanner: z.function(),
+  scan: z.function(),
+});
+
+export interface LineScannerState {
+  scanner: LineScanner | undefined;
+  /** Where it was loaded from, or why it was not. */
+  description: string;
+}
+
+let loaded: LineScannerState | undefined;
+
+/** src/collect/native and dist/collect/native are both three levels below the package root. */
+const packageRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function loadAddon(file: string): LineScannerState {
+  if (!existsSync(file))
+    return { scanner: undefined, description: `not built (${file} is missing; run \`npm run build:native\`)` };
+  try {
+    const addon: unknown = createRequire(import.meta.url)(file);
+    const parsed = AddonSchema.safeParse(addon);
+    if (!parsed.success)
+      return {
+        scanner: undefined,
+        description: `${file} is of another version (expected version ${SCANNER_VERSION}); run \`npm run build:native\``,
+      };
+    return { scanner: addon as LineScanner, description: `native (${file})` };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { scanner: undefined, description: `${file} failed to load: ${reason}; run \`npm run build:native\`` };
+  }
+}
+
+/** The native scanner, or undefined (with the reason in loadLineScannerState().description). */
+export function loadLineScanner(): LineScanner | undefined {
+  return loadLineScannerState().scanner;
+}
+
+export function loadLineScannerState(): LineScannerState {
+  if (loaded !== undefined) return loaded;
+  const setting = process.env.ROCM_PERF_NATIVE;
+  loaded =
+    setting === '0' || setting === 'off'
+      ? { scanner: undefined, description: `off (ROCM_PERF_NATIVE=${setting})` }
+      : loadAddon(path.join(packageRoot(), addonFile));
+  return loaded;
+}
