@@ -1,5 +1,6 @@
 // An incremental reader of one append-only log file: the first read finds the window's start by binary search,
 // later reads parse only the bytes appended since. A file that shrank or was replaced starts over (`reset`).
+import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { StreamStats } from '../types.js';
@@ -56,7 +57,8 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
 ): LogTail<R, A> {
   const window: LogWindow = { fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs ?? 5000 };
   const source = options.source ?? path.basename(options.path);
-  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 4 * 1024 * 1024);
+  const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
+  const chunks = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
   const createAggregate = () => options.aggregate?.create() as A;
   const state: TailState<A> = { cursor: undefined, inode: undefined, aggregate: createAggregate() };
   const add = options.aggregate?.add;
@@ -84,17 +86,15 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
       }
       const cursor = state.cursor;
       const records: R[] = [];
-      while (cursor.offset < size && !cursor.pastWindow) {
-        const { bytesRead } = await handle.read(
-          chunk,
-          0,
-          Math.min(chunk.length, size - cursor.offset),
-          cursor.offset,
-        );
-        if (bytesRead === 0) break;
-        for (const record of feedLogCursor(cursor, chunk.subarray(0, bytesRead), feedOptions))
-          records.push(record);
-      }
+      await feedChunks({
+        handle,
+        cursor,
+        sizeBytes: size,
+        chunks,
+        feed: (bytes) => {
+          for (const record of feedLogCursor(cursor, bytes, feedOptions)) records.push(record);
+        },
+      });
       if (final) for (const record of flushLogCursor(cursor, feedOptions)) records.push(record);
       return {
         records,
@@ -109,4 +109,42 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
   }
 
   return { read: () => read(false), readToEnd: () => read(true) };
+}
+
+interface FeedChunksOptions {
+  handle: FileHandle;
+  cursor: LogCursor;
+  sizeBytes: number;
+  /** Two buffers: the next chunk is read into one while the other is parsed. */
+  chunks: readonly [Buffer, Buffer];
+  feed: (bytes: Buffer) => void;
+}
+
+/**
+ * Reads the file from the cursor's offset to sizeBytes (or until the cursor has passed its window) and feeds each
+ * chunk; the read of the next chunk is under way while this one is parsed, so the disk and the parser overlap.
+ */
+async function feedChunks(options: FeedChunksOptions): Promise<void> {
+  const { handle, cursor, sizeBytes, chunks, feed } = options;
+  const readAt = async (buffer: Buffer, position: number) =>
+    position >= sizeBytes
+      ? 0
+      : (await handle.read(buffer, 0, Math.min(buffer.length, sizeBytes - position), position)).bytesRead;
+  let position = cursor.offset;
+  let [current, spare] = chunks;
+  let pending = readAt(current, position);
+  try {
+    while (!cursor.pastWindow) {
+      const bytesRead = await pending;
+      if (bytesRead === 0) break;
+      const bytes = current.subarray(0, bytesRead);
+      position += bytesRead;
+      [current, spare] = [spare, current];
+      pending = readAt(current, position);
+      feed(bytes);
+    }
+  } finally {
+    // The handle is closed after this: no read may still be writing into a buffer then.
+    await pending.catch(() => 0);
+  }
 }

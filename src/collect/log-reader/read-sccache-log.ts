@@ -4,6 +4,7 @@ import { createSccacheParser } from '../logs/create-shipped-sccache-parser.js';
 import type { SccacheSummary, SummarizeSccacheOptions } from '../logs/summarize-sccache.js';
 import { createSccacheAggregate, isSccacheWrite } from '../logs/summarize-sccache.js';
 import { createLogTail } from './create-log-tail.js';
+import { loadLineScanner } from '../native/load-line-scanner.js';
 
 export interface ReadSccacheLogOptions {
   path: string;
@@ -35,6 +36,7 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
     confText: options.confText,
     davRoot: options.davRoot,
     addressToNode: options.addressToNode,
+    scanner: loadLineScanner(),
   });
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
   if (options.mode !== 'aggregate') {

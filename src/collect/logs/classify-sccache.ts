@@ -9,6 +9,8 @@ import type { NginxLineParser } from './parse-nginx-line.js';
 import { createNginxBytesMatcher } from './parse-nginx-line-bytes.js';
 import { decodeLine } from './byte-line.js';
 import { parseRfc3339Ms } from './parse-timestamp.js';
+import type { LineScanner } from '../native/line-scanner.js';
+import { createSccacheChunkReader } from './read-sccache-rows.js';
 
 export interface SccachePath {
   /** Path between the DAV root and the key (or `.sccache_check`), without slashes at either end. */
@@ -54,8 +56,13 @@ function isKeyName(relative: string, aSlash: number, last: string): boolean {
 const overheadMethods = new Set(['PROPFIND', 'MKCOL', 'OPTIONS']);
 
 export function classifySccache(method: string, status: number, path: SccachePath): SccacheKind {
-  if (overheadMethods.has(method) || path.isCheck) return 'overhead';
-  if (!path.isKey) return 'other';
+  return toSccacheKind(method, status, path.isKey, path.isCheck);
+}
+
+/** classifySccache from the path's two flags (the native scanner reads them without a SccachePath). */
+export function toSccacheKind(method: string, status: number, isKey: boolean, isCheck: boolean): SccacheKind {
+  if (overheadMethods.has(method) || isCheck) return 'overhead';
+  if (!isKey) return 'other';
   if (method === 'GET' && (status === 200 || status === 206)) return 'hit';
   if (method === 'GET' && status === 404) return 'miss';
   if (method === 'PUT' && (status === 201 || status === 204)) return 'write';
@@ -66,6 +73,8 @@ export interface SccacheLineParserOptions {
   /** DAV location the keys live under, e.g. `/sccache/` (the conf's `location`). */
   davRoot: string;
   addressToNode?: Readonly<Record<string, string>>;
+  /** The native line scanner (loadLineScanner); without it lines are read by the JavaScript paths. */
+  scanner?: LineScanner | undefined;
 }
 
 function requireIndex(parser: NginxLineParser, variables: string[]): number {
@@ -90,6 +99,40 @@ function isCount(text: string): boolean {
   return true;
 }
 
+/** What one line's record is made of, read by the template walk or by the native scanner (read-sccache-rows.ts). */
+export interface SccacheRecordParts {
+  tsMs: number;
+  clientAddress: string;
+  method: string;
+  uri: string;
+  status: number;
+  sentBytes: number;
+  /** The request's Content-Length, undefined when it is not a count (absent or empty). */
+  lengthBytes: number | undefined;
+  keyPrefix: string | undefined;
+  isKey: boolean;
+  isCheck: boolean;
+  durationMs: number;
+}
+
+/** The record of a line's parts: its kind, and bytes read on a hit or written on a write. */
+export function buildSccacheRecord(parts: SccacheRecordParts): SccacheRecord {
+  const kind = toSccacheKind(parts.method, parts.status, parts.isKey, parts.isCheck);
+  const record: SccacheRecord = {
+    tsMs: parts.tsMs,
+    clientAddress: parts.clientAddress,
+    method: parts.method,
+    uri: parts.uri,
+    status: parts.status,
+    kind,
+    bytes: kind === 'hit' ? parts.sentBytes : kind === 'write' ? (parts.lengthBytes ?? 0) : 0,
+    keyPrefix: parts.keyPrefix,
+    durationMs: parts.durationMs,
+  };
+  if (kind === 'write' && parts.lengthBytes === undefined) record.bytesUnknown = true;
+  return record;
+}
+
 export function createSccacheLineParser(
   parser: NginxLineParser,
   options: SccacheLineParserOptions,
@@ -110,6 +153,13 @@ export function createSccacheLineParser(
   const toTsMs = (values: string[]) =>
     at.msec >= 0 ? Math.round(Number(values[at.msec]) * 1000) : parseRfc3339Ms(values[at.iso] ?? '');
 
+  const toNodeRecord = (parts: SccacheRecordParts): LineOutcome<SccacheRecord> => {
+    const record = buildSccacheRecord(parts);
+    const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
+    if (node !== undefined) record.node = node;
+    return toRecord(record);
+  };
+
   function toSccacheRecord(values: string[]): LineOutcome<SccacheRecord> {
     const tsMs = toTsMs(values);
     const statusText = values[at.status] ?? '';
@@ -118,27 +168,22 @@ export function createSccacheLineParser(
       return toReject('no valid timestamp ($msec / $time_iso8601)');
     if (!isCount(statusText) || !isCount(sent))
       return toReject(`status/body_bytes_sent not numeric: ${JSON.stringify([statusText, sent])}`);
-    const method = values[at.method] ?? '';
     const uri = values[at.uri] ?? '';
-    const status = Number(statusText);
     const path = parseSccachePath(uri, options.davRoot);
-    const kind = classifySccache(method, status, path);
     const length = values[at.length] ?? '';
-    const record: SccacheRecord = {
+    return toNodeRecord({
       tsMs,
       clientAddress: values[at.address] ?? '',
-      method,
+      method: values[at.method] ?? '',
       uri,
-      status,
-      kind,
-      bytes: kind === 'hit' ? Number(sent) : kind === 'write' && isCount(length) ? Number(length) : 0,
+      status: Number(statusText),
+      sentBytes: Number(sent),
+      lengthBytes: isCount(length) ? Number(length) : undefined,
       keyPrefix: path.keyPrefix,
+      isKey: path.isKey,
+      isCheck: path.isCheck,
       durationMs: at.time >= 0 ? Math.round(Number(values[at.time]) * 1000) || 0 : 0,
-    };
-    if (kind === 'write' && !isCount(length)) record.bytesUnknown = true;
-    const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
-    if (node !== undefined) record.node = node;
-    return toRecord(record);
+    });
   }
 
   const matchBytes = createNginxBytesMatcher(parser.spec, {
@@ -149,8 +194,20 @@ export function createSccacheLineParser(
     const outcome = parser.parseValues(line);
     return outcome.ok ? toSccacheRecord(outcome.record) : outcome;
   };
+  const chunkReader =
+    options.scanner === undefined
+      ? undefined
+      : createSccacheChunkReader({
+          scanner: options.scanner,
+          spec: parser.spec,
+          at,
+          davRoot: options.davRoot,
+          toNodeRecord,
+          parseLine,
+        });
   return {
     parseLine,
+    chunkReader,
     parseBytes(line) {
       const values = matchBytes(line);
       return values === undefined ? parseLine(decodeLine(line)) : toSccacheRecord(values);

@@ -1,6 +1,7 @@
 // The sccache line parser derived from a conf's `log_format sccache_json` (by default the shipped conf, embedded at
 // build time), with the DAV root taken from the conf's WebDAV `location`.
 import type { SccacheRecord } from '../types.js';
+import type { LineScanner } from '../native/line-scanner.js';
 import { createSccacheLineParser } from './classify-sccache.js';
 import type { LogLineParser } from './line-outcome.js';
 import { createNginxLineParser } from './parse-nginx-line.js';
@@ -15,6 +16,8 @@ export interface SccacheParserOptions {
   /** Default: the conf's WebDAV location, else `/sccache/`. */
   davRoot?: string;
   addressToNode?: Readonly<Record<string, string>>;
+  /** The native line scanner (loadLineScanner); without it lines are read by the JavaScript paths. */
+  scanner?: LineScanner | undefined;
 }
 
 export function createSccacheParser(options: SccacheParserOptions = {}): LogLineParser<SccacheRecord> {
@@ -24,5 +27,6 @@ export function createSccacheParser(options: SccacheParserOptions = {}): LogLine
   return createSccacheLineParser(createNginxLineParser(spec), {
     davRoot,
     addressToNode: options.addressToNode,
+    scanner: options.scanner,
   });
 }
