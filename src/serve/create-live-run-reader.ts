@@ -5,6 +5,7 @@ import {
   createRegistryLineParser,
   createSccacheParser,
   isRegistryWrite,
+  loadLineScanner,
   type LogTail,
   type RegistryRecord,
   type SccacheRecord,
@@ -65,7 +66,8 @@ export function createLiveRunReader(dir: string): LiveRunReader {
 
   function createTails(run: RunFile | undefined): void {
     const addressToNode = buildAddressToNode(run);
-    const sccacheParser = createSccacheParser({ addressToNode });
+    const scanner = loadLineScanner();
+    const sccacheParser = createSccacheParser({ addressToNode, scanner });
     sccache ??= {
       tail: createLogTail({ path: file(RUN_FILES.sccache), ...sccacheParser }),
       records: [],
@@ -76,6 +78,7 @@ export function createLiveRunReader(dir: string): LiveRunReader {
       cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
       addressToNode,
       recordsKept: 'writes',
+      scanner,
     });
     // Only the writes are kept (RunInputs.registry); the rest is counted in the stream's stats.
     registry ??= {

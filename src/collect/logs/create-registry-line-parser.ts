@@ -129,6 +129,5 @@ function createTransientParseBytes(parts: {
 }): (line: ByteLine) => LineOutcome<RegistryRecord> {
   const { readBytes, toEntryOutcome, parseLine } = parts;
   const entry = createEntry();
-  return (line) =>
-    readBytes(line, entry, mayWrite) ? toEntryOutcome(entry) : parseLine(decodeLine(line));
+  return (line) => (readBytes(line, entry, mayWrite) ? toEntryOutcome(entry) : parseLine(decodeLine(line)));
 }
