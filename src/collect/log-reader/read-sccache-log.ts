@@ -37,6 +37,7 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
     davRoot: options.davRoot,
     addressToNode: options.addressToNode,
     scanner: loadLineScanner(),
+    recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
   });
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
   if (options.mode !== 'aggregate') {

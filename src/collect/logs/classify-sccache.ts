@@ -75,6 +75,12 @@ export interface SccacheLineParserOptions {
   addressToNode?: Readonly<Record<string, string>>;
   /** The native line scanner (loadLineScanner); without it lines are read by the JavaScript paths. */
   scanner?: LineScanner | undefined;
+  /**
+   * `all` (default): every record is a new object the caller may keep. `writes`: only lines that can be writes
+   * (PUT) get records of their own; every other record is a scratch object overwritten by the next line, for a
+   * caller that only counts it (`mode: 'aggregate'`). A scratch record read by the native scanner has uri ''.
+   */
+  recordsKept?: 'all' | 'writes';
 }
 
 function requireIndex(parser: NginxLineParser, variables: string[]): number {
@@ -133,6 +139,61 @@ export function buildSccacheRecord(parts: SccacheRecordParts): SccacheRecord {
   return record;
 }
 
+/** Only a PUT can be a write (isSccacheWrite): every other line may become a scratch record. */
+export const mayWriteSccache = (method: string): boolean => method === 'PUT';
+
+/** buildSccacheRecord into `record` in place, for a line that cannot be a write (no bytesUnknown to set). */
+function fillSccacheRecord(parts: SccacheRecordParts, record: SccacheRecord): SccacheRecord {
+  const kind = toSccacheKind(parts.method, parts.status, parts.isKey, parts.isCheck);
+  record.tsMs = parts.tsMs;
+  record.clientAddress = parts.clientAddress;
+  record.method = parts.method;
+  record.uri = parts.uri;
+  record.status = parts.status;
+  record.kind = kind;
+  record.bytes = kind === 'hit' ? parts.sentBytes : 0;
+  record.keyPrefix = parts.keyPrefix;
+  record.durationMs = parts.durationMs;
+  return record;
+}
+
+/**
+ * The outcome of a line's parts under `recordsKept: 'writes'`: a record of its own for a possible write, else one of
+ * two scratch records (with a node, without one: neither changes shape) and one outcome, overwritten by the next line.
+ */
+function createTransientSccacheOutcome(
+  toNodeRecord: (parts: SccacheRecordParts) => LineOutcome<SccacheRecord>,
+  nodeOf: (address: string) => string | undefined,
+): (parts: SccacheRecordParts) => LineOutcome<SccacheRecord> {
+  const empty = (): SccacheRecord =>
+    buildSccacheRecord({
+      tsMs: 0,
+      clientAddress: '',
+      method: '',
+      uri: '',
+      status: 0,
+      sentBytes: 0,
+      lengthBytes: undefined,
+      keyPrefix: undefined,
+      isKey: false,
+      isCheck: false,
+      durationMs: 0,
+    });
+  const plain = empty();
+  const withNode = { ...empty(), node: '' };
+  const outcome: { ok: true; record: SccacheRecord } = { ok: true, record: plain };
+  return (parts) => {
+    if (mayWriteSccache(parts.method)) return toNodeRecord(parts);
+    const node = nodeOf(parts.clientAddress);
+    if (node === undefined) outcome.record = fillSccacheRecord(parts, plain);
+    else {
+      outcome.record = fillSccacheRecord(parts, withNode);
+      withNode.node = node;
+    }
+    return outcome;
+  };
+}
+
 export function createSccacheLineParser(
   parser: NginxLineParser,
   options: SccacheLineParserOptions,
@@ -153,12 +214,15 @@ export function createSccacheLineParser(
   const toTsMs = (values: string[]) =>
     at.msec >= 0 ? Math.round(Number(values[at.msec]) * 1000) : parseRfc3339Ms(values[at.iso] ?? '');
 
-  const toNodeRecord = (parts: SccacheRecordParts): LineOutcome<SccacheRecord> => {
+  const nodeOf = (address: string) => (addressToNode.size === 0 ? undefined : addressToNode.get(address));
+  const toOwnRecord = (parts: SccacheRecordParts): LineOutcome<SccacheRecord> => {
     const record = buildSccacheRecord(parts);
-    const node = addressToNode.size === 0 ? undefined : addressToNode.get(record.clientAddress);
+    const node = nodeOf(record.clientAddress);
     if (node !== undefined) record.node = node;
     return toRecord(record);
   };
+  const toNodeRecord =
+    options.recordsKept === 'writes' ? createTransientSccacheOutcome(toOwnRecord, nodeOf) : toOwnRecord;
 
   function toSccacheRecord(values: string[]): LineOutcome<SccacheRecord> {
     const tsMs = toTsMs(values);
@@ -204,6 +268,7 @@ export function createSccacheLineParser(
           davRoot: options.davRoot,
           toNodeRecord,
           parseLine,
+          countedOnlyLean: options.recordsKept === 'writes',
         });
   return {
     parseLine,

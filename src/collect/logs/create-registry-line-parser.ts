@@ -26,7 +26,8 @@ export interface RegistryLineParserOptions {
   /**
    * `all` (default): every record is a new object the caller may keep. `writes`: only blob and manifest writes
    * (isRegistryWrite) are; every other record is one scratch object overwritten by the next line, for a caller that
-   * only counts them (the readers' `mode: 'aggregate'`). Reading a line then allocates almost nothing.
+   * only counts them (the readers' `mode: 'aggregate'`). Reading a line then allocates almost nothing. Such a
+   * scratch record holds what the summaries read; through the native scanner its path and blob digest are ''.
    */
   recordsKept?: 'all' | 'writes';
   /** The native line scanner (loadLineScanner); without it Zot lines are read by the JavaScript paths. */
@@ -83,7 +84,12 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
         };
   const chunkReader =
     options.format === 'zot' && options.scanner !== undefined
-      ? createZotChunkReader({ scanner: options.scanner, toEntryOutcome, parseLine })
+      ? createZotChunkReader({
+          scanner: options.scanner,
+          toEntryOutcome,
+          parseLine,
+          countedOnlyLean: options.recordsKept === 'writes',
+        })
       : undefined;
   return { parseLine, timeOfLine: format.timeOf, parseBytes, chunkReader };
 }

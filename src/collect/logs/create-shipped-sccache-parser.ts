@@ -18,6 +18,8 @@ export interface SccacheParserOptions {
   addressToNode?: Readonly<Record<string, string>>;
   /** The native line scanner (loadLineScanner); without it lines are read by the JavaScript paths. */
   scanner?: LineScanner | undefined;
+  /** See SccacheLineParserOptions.recordsKept. */
+  recordsKept?: 'all' | 'writes';
 }
 
 export function createSccacheParser(options: SccacheParserOptions = {}): LogLineParser<SccacheRecord> {
@@ -28,5 +30,6 @@ export function createSccacheParser(options: SccacheParserOptions = {}): LogLine
     davRoot,
     addressToNode: options.addressToNode,
     scanner: options.scanner,
+    recordsKept: options.recordsKept,
   });
 }

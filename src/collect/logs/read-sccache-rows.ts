@@ -6,6 +6,7 @@ import type { SccacheRecord } from '../types.js';
 import type { LineScanner, TemplateScannerSpec } from '../native/line-scanner.js';
 import { Decode, Row, SccachePathFlag, TemplateRow } from '../native/scan-rows.js';
 import type { SccacheRecordParts } from './classify-sccache.js';
+import { mayWriteSccache } from './classify-sccache.js';
 import type { ChunkLineReader, LineOutcome } from './line-outcome.js';
 import type { LogFormatSpec } from './parse-log-format.js';
 
@@ -32,6 +33,8 @@ export interface SccacheChunkReaderOptions {
   parseLine: (line: string) => LineOutcome<SccacheRecord>;
   /** Rows per scan call; default 8192. */
   rowsPerScan?: number;
+  /** For `recordsKept: 'writes'`: a line that cannot be a write is only counted, so its uri is not copied (''). */
+  countedOnlyLean?: boolean;
 }
 
 const emptyBytes = Buffer.alloc(0);
@@ -65,6 +68,7 @@ export function toTemplateScannerSpec(
 
 export function createSccacheChunkReader(options: SccacheChunkReaderOptions): ChunkLineReader<SccacheRecord> {
   const { scanner, at, toNodeRecord, parseLine } = options;
+  const countedOnlyLean = options.countedOnlyLean === true;
   const handle = scanner.createTemplateScanner(toTemplateScannerSpec(options.spec, at, options.davRoot));
   const stride = TemplateRow.head + TemplateRow.fieldStride * options.spec.fields.length;
   const rows = new Float64Array(stride * (options.rowsPerScan ?? 8192));
@@ -115,7 +119,10 @@ export function createSccacheChunkReader(options: SccacheChunkReaderOptions): Ch
     parts.tsMs = tsMs;
     parts.clientAddress = internedValue(row, at.address);
     parts.method = internedValue(row, at.method);
-    parts.uri = copy(rows[uri + TemplateRow.fieldStart] ?? 0, rows[uri + TemplateRow.fieldEnd] ?? 0);
+    parts.uri =
+      countedOnlyLean && !mayWriteSccache(parts.method)
+        ? ''
+        : copy(rows[uri + TemplateRow.fieldStart] ?? 0, rows[uri + TemplateRow.fieldEnd] ?? 0);
     parts.status = valueOf(row, at.status);
     parts.sentBytes = valueOf(row, at.sent);
     parts.lengthBytes = length < 0 ? undefined : length;

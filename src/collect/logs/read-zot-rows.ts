@@ -4,7 +4,7 @@
 // declined row goes to the exact parser. Strings are made once per interned id, or copied from the bytes.
 import type { RegistryRecord } from '../types.js';
 import type { LineScanner } from '../native/line-scanner.js';
-import { Row, ZotRoute, ZotRow, zotMethods } from '../native/scan-rows.js';
+import { Row, ZotMethod, ZotRoute, ZotRow, zotMethods } from '../native/scan-rows.js';
 import type { ChunkLineReader, LineOutcome } from './line-outcome.js';
 import type { RegistryRoute } from './parse-registry-path.js';
 import { createEntry } from './parse-zot-line-bytes.js';
@@ -17,6 +17,12 @@ export interface ZotChunkReaderOptions {
   parseLine: (line: string) => LineOutcome<RegistryRecord>;
   /** Rows per scan call; default 8192. */
   rowsPerScan?: number;
+  /**
+   * For `recordsKept: 'writes'`: a line whose method cannot write becomes a scratch record that is only counted,
+   * so its path and blob digest are not copied out of the chunk ('' in the record); what the summaries read
+   * (repository, manifest reference, sizes, times, client) is still filled.
+   */
+  countedOnlyLean?: boolean;
 }
 
 const stride = ZotRow.stride;
@@ -24,6 +30,7 @@ const emptyBytes = Buffer.alloc(0);
 
 export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineReader<RegistryRecord> {
   const { scanner, toEntryOutcome, parseLine } = options;
+  const countedOnlyLean = options.countedOnlyLean === true;
   const handle = scanner.createZotScanner();
   const rows = new Float64Array(stride * (options.rowsPerScan ?? 8192));
   const names: string[] = [];
@@ -35,7 +42,10 @@ export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineR
   const nameOf = (id: number, start: number, end: number) =>
     id < 0 ? copy(start, end) : (names[id] ??= copy(start, end));
 
-  function toRoute(at: number): RegistryRoute | undefined {
+  // The blob route of a counted-only line (one object, overwritten by the next such line).
+  const leanBlob = { kind: 'blob' as const, repository: '', digest: '' };
+
+  function toRoute(at: number, lean: boolean): RegistryRoute | undefined {
     const route = rows[at + ZotRow.route];
     if (route === ZotRoute.unknown) return undefined;
     const repository = nameOf(
@@ -43,7 +53,15 @@ export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineR
       rows[at + ZotRow.nameStart] ?? 0,
       rows[at + ZotRow.nameEnd] ?? 0,
     );
-    const ref = copy(rows[at + ZotRow.refStart] ?? 0, rows[at + ZotRow.refEnd] ?? 0);
+    if (lean && route === ZotRoute.blob) {
+      leanBlob.repository = repository;
+      return leanBlob;
+    }
+    // The reference lies inside the path: a slice of the path's copy when there is one, not a second copy.
+    const refStart = rows[at + ZotRow.refStart] ?? 0;
+    const refEnd = rows[at + ZotRow.refEnd] ?? 0;
+    const pathStart = rows[at + ZotRow.pathStart] ?? 0;
+    const ref = lean ? copy(refStart, refEnd) : entry.path.slice(refStart - pathStart, refEnd - pathStart);
     if (route === ZotRoute.blob) return { kind: 'blob', repository, digest: ref };
     if (route === ZotRoute.manifest) return { kind: 'manifest', repository, reference: ref };
     return { kind: 'upload', repository, uuid: ref, digest: undefined };
@@ -61,13 +79,20 @@ export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineR
       rows[at + ZotRow.clientStart] ?? 0,
       rows[at + ZotRow.clientEnd] ?? 0,
     );
-    entry.method = zotMethods[rows[at + ZotRow.method] ?? 0] ?? '';
-    entry.path = copy(rows[at + ZotRow.pathStart] ?? 0, rows[at + ZotRow.pathEnd] ?? 0);
+    const method = rows[at + ZotRow.method] ?? 0;
+    // Only lines whose route the scanner read can skip the path: the others are routed from it.
+    const lean =
+      countedOnlyLean &&
+      method !== ZotMethod.put &&
+      method !== ZotMethod.post &&
+      rows[at + ZotRow.route] !== ZotRoute.unknown;
+    entry.method = zotMethods[method] ?? '';
+    entry.path = lean ? '' : copy(rows[at + ZotRow.pathStart] ?? 0, rows[at + ZotRow.pathEnd] ?? 0);
     entry.status = rows[at + ZotRow.status] ?? 0;
     entry.durationMs = Number.isNaN(duration) ? null : duration;
     entry.requestBytes = request < 0 ? null : request;
     entry.responseBytes = rows[at + ZotRow.responseBytes] ?? null;
-    return toEntryOutcome(entry, toRoute(at));
+    return toEntryOutcome(entry, toRoute(at, lean));
   }
 
   return {

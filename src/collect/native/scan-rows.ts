@@ -41,6 +41,9 @@ export const ZotRow = {
 /** ZotRow.method codes → the method. */
 export const zotMethods = ['', 'GET', 'HEAD', 'PUT', 'POST', 'PATCH'] as const;
 
+/** ZotRow.method codes by name. */
+export const ZotMethod = { get: 1, head: 2, put: 3, post: 4, patch: 5 } as const;
+
 export const ZotRoute = { unknown: 0, blob: 1, manifest: 2, upload: 3 } as const;
 
 /** Template (nginx log_format) rows: a head, then these slots per field. */
