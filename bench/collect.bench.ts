@@ -4,7 +4,9 @@
 // re-reading a tail after a 1 MB append. Full parses run in both modes: every line a record (`records`) and
 // `mode: 'aggregate'` (writes as records, everything counted into the summary). jq runs on the same zot file in the
 // same run. Wall and CPU time (process.cpuUsage: this process, its GC and fs threads) are both printed, with the
-// load average, because the machine may be shared: under load, CPU time is the meaningful figure.
+// load average, because the machine may be shared: under load, CPU time is the meaningful figure. Reads go through
+// the native line scanner when it is built (the first line says which); the aggregate read is also timed with the
+// JavaScript parsers alone, in the same run, for the ratio between the two.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ import { parseZotLineWithJsonParse } from '../src/collect/logs/parse-zot-line.js
 import { parseZotEntryBytes } from '../src/collect/logs/parse-zot-line-bytes.js';
 import { shippedSccacheConf } from '../src/collect/logs/shipped-sccache-conf.generated.js';
 import { generateSccacheLog, generateZotLog } from './generate-logs.js';
+import { loadLineScanner, loadLineScannerState } from '../src/collect/native/load-line-scanner.js';
 
 const MB = 1e6;
 const startMs = Date.UTC(2026, 2, 14, 8);
@@ -98,6 +101,13 @@ function reportFullParse(label: string, sizeBytes: number, full: Timing, jq: Tim
   );
 }
 
+/** The same aggregate read through the JavaScript parsers alone, beside the native scanner's. */
+function reportJavascriptOnly(sizeBytes: number, native: Timing, javascriptOnly: Timing): void {
+  report(
+    `  the same aggregate read with the JavaScript parsers only (nativeScanner: false): ${fmt(javascriptOnly)}; ${rate(sizeBytes, javascriptOnly)}; native scanner ${(javascriptOnly.wallMs / native.wallMs).toFixed(1)}× faster wall, ${(javascriptOnly.cpuMs / native.cpuMs).toFixed(1)}× cpu`,
+  );
+}
+
 async function benchZot(): Promise<void> {
   const file = path.join(dir, 'zot.jsonl');
   generateZotLog({ path: file, sizeBytes: 300 * MB, startMs, spanMs, layout: 'slog', seed: 1 });
@@ -121,6 +131,12 @@ async function benchZot(): Promise<void> {
   report(
     `  full parse, mode 'aggregate' (writes as records, the rest counted) → ${aggregated.value.writes} writes, summary of ${aggregated.value.requests} requests: ${fmt(aggregated)}; ${rate(sizeBytes, aggregated)}`,
   );
+  const javascriptOnly = await best(
+    2,
+    () => readRegistryLog({ ...options, mode: 'aggregate', nativeScanner: false }),
+    (read) => read.records.length,
+  );
+  reportJavascriptOnly(sizeBytes, aggregated, javascriptOnly);
   const sample = readFileSync(file).subarray(0, 30 * MB);
   report(
     `  fast path (layout regex on bytes) taken by ${shareOfFastLines(sample.subarray(0, sample.lastIndexOf(10) + 1)).toFixed(1)}% of lines`,
@@ -148,7 +164,7 @@ async function benchZot(): Promise<void> {
   );
   await benchTail({
     file,
-    parser: createRegistryLineParser(options),
+    parser: createRegistryLineParser({ ...options, scanner: loadLineScanner() }),
     append: () =>
       generateZotLog({
         path: file,
@@ -197,6 +213,18 @@ async function benchSccache(): Promise<void> {
   report(
     `  full parse, mode 'aggregate' → ${aggregated.value.writes} writes, summary of ${aggregated.value.requests} requests: ${fmt(aggregated)}; ${rate(sizeBytes, aggregated)}`,
   );
+  const javascriptOnly = await best(
+    2,
+    () =>
+      readSccacheLog({
+        path: file,
+        mode: 'aggregate',
+        summarize: { livePrefix: 'rocm/gfx1201' },
+        nativeScanner: false,
+      }),
+    (read) => read.records.length,
+  );
+  reportJavascriptOnly(sizeBytes, aggregated, javascriptOnly);
   reportFullParse('records:', sizeBytes, full, undefined);
   reportFullParse('aggregate:', sizeBytes, aggregated, undefined);
   const fromMs = startMs + 4 * 3_600_000;
@@ -210,7 +238,7 @@ async function benchSccache(): Promise<void> {
   );
   await benchTail({
     file,
-    parser: createSccacheParser(),
+    parser: createSccacheParser({ scanner: loadLineScanner() }),
     append: () =>
       generateSccacheLog({
         path: file,
@@ -248,6 +276,7 @@ try {
       .map((load) => load.toFixed(1))
       .join(' ')} (${dir})`,
   );
+  console.log(`line scanner: ${loadLineScannerState().description}`);
   await benchZot();
   await benchSccache();
   await benchScrape();

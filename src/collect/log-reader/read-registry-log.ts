@@ -22,6 +22,11 @@ export interface ReadRegistryLogOptions {
    * large log, since reads are never held in memory. `stats` are the same in both modes.
    */
   mode?: 'records' | 'aggregate';
+  /**
+   * Read through the native line scanner when it is built (default true); false: the JavaScript parsers only (the
+   * same records; the benchmark compares the two).
+   */
+  nativeScanner?: boolean;
 }
 
 export interface ReadRegistryLogResult {
@@ -33,7 +38,7 @@ export interface ReadRegistryLogResult {
 
 export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<ReadRegistryLogResult> {
   const parser = createRegistryLineParser({
-    scanner: loadLineScanner(),
+    scanner: options.nativeScanner === false ? undefined : loadLineScanner(),
     ...options,
     recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
   });

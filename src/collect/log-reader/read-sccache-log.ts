@@ -22,6 +22,11 @@ export interface ReadSccacheLogOptions {
   mode?: 'records' | 'aggregate';
   /** The live and run prefixes of the summary in `mode: 'aggregate'`; default live prefix ''. */
   summarize?: SummarizeSccacheOptions;
+  /**
+   * Read through the native line scanner when it is built (default true); false: the JavaScript parsers only (the
+   * same records; the benchmark compares the two).
+   */
+  nativeScanner?: boolean;
 }
 
 export interface ReadSccacheLogResult {
@@ -36,7 +41,7 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
     confText: options.confText,
     davRoot: options.davRoot,
     addressToNode: options.addressToNode,
-    scanner: loadLineScanner(),
+    scanner: options.nativeScanner === false ? undefined : loadLineScanner(),
     recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
   });
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };

@@ -95,13 +95,18 @@ export function createSccacheChunkReader(options: SccacheChunkReaderOptions): Ch
   /** The interned string `id` (made on first sight from its span), or the span copied when the table was full. */
   const nameOf = (id: number, start: number, end: number) =>
     id < 0 ? copy(start, end) : (names[id] ??= copy(start, end));
-  const spanOf = (row: number, index: number) => {
-    const at = slot(row, index);
-    return [rows[at + TemplateRow.fieldStart] ?? 0, rows[at + TemplateRow.fieldEnd] ?? 0] as const;
-  };
   const internedValue = (row: number, index: number) => {
-    const [start, end] = spanOf(row, index);
-    return nameOf(valueOf(row, index), start, end);
+    const at = slot(row, index);
+    return nameOf(
+      rows[at + TemplateRow.value] ?? -1,
+      rows[at + TemplateRow.fieldStart] ?? 0,
+      rows[at + TemplateRow.fieldEnd] ?? 0,
+    );
+  };
+  /** The field's value is empty (its span has no bytes). */
+  const isEmpty = (row: number, index: number) => {
+    const at = slot(row, index);
+    return rows[at + TemplateRow.fieldEnd] === rows[at + TemplateRow.fieldStart];
   };
   const declined = (row: number) =>
     parseLine(bytes.toString('utf8', rows[row + Row.lineStart], rows[row + Row.lineEnd]));
@@ -111,9 +116,8 @@ export function createSccacheChunkReader(options: SccacheChunkReaderOptions): Ch
     if (rows[row + Row.accepted] !== 1) return declined(row);
     const tsMs = valueOf(row, at.msec >= 0 ? at.msec : at.iso);
     const length = valueOf(row, at.length);
-    const [lengthStart, lengthEnd] = spanOf(row, at.length);
     // A zero time is rejected, and a non-empty Content-Length that is not 1-15 digits is the exact parser's call.
-    if (tsMs <= 0 || (length < 0 && lengthEnd > lengthStart)) return declined(row);
+    if (tsMs <= 0 || (length < 0 && !isEmpty(row, at.length))) return declined(row);
     const uri = slot(row, at.uri);
     const flags = rows[uri + TemplateRow.auxA] ?? 0;
     parts.tsMs = tsMs;
