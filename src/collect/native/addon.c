@@ -41,12 +41,17 @@ static void free_scanner(napi_env env, void *data, void *hint) {
   free(found);
 }
 
+/* Marks the scanner objects, so scan() refuses an external made by another addon instead of reading it as one. */
+static const napi_type_tag scanner_tag = {0x726f636d70657266ULL, 0x7363616e6e657231ULL};
+
 static napi_value wrap_scanner(napi_env env, scanner *created) {
   napi_value external;
   if (napi_create_external(env, created, free_scanner, NULL, &external) != napi_ok) {
     free_scanner(env, created, NULL);
     return fail(env, "line scanner: cannot create the scanner object");
   }
+  if (napi_type_tag_object(env, external, &scanner_tag) != napi_ok)
+    return fail(env, "line scanner: cannot tag the scanner object");
   return external;
 }
 
@@ -70,7 +75,7 @@ static int copy_buffer(napi_env env, napi_value value, owned_bytes *out) {
   if (napi_get_buffer_info(env, value, &data, &length) != napi_ok) return 0;
   out->bytes = malloc(length + 1);
   if (out->bytes == NULL) return 0;
-  memcpy(out->bytes, data, length);
+  if (length > 0) memcpy(out->bytes, data, length); /* an empty Buffer's data may be NULL */
   out->length = length;
   return 1;
 }
@@ -146,7 +151,11 @@ static napi_value scan(napi_env env, napi_callback_info info) {
   napi_typedarray_type type;
   napi_value rows_buffer;
   int64_t from, to;
-  if (napi_get_value_external(env, argv[0], (void **)&found) != napi_ok)
+  bool is_scanner = false;
+  napi_valuetype handle_type;
+  if (napi_typeof(env, argv[0], &handle_type) != napi_ok || handle_type != napi_external ||
+      napi_check_object_type_tag(env, argv[0], &scanner_tag, &is_scanner) != napi_ok || !is_scanner ||
+      napi_get_value_external(env, argv[0], (void **)&found) != napi_ok)
     return fail(env, "scan: the first argument is not a scanner");
   if (napi_get_buffer_info(env, argv[1], &bytes, &bytes_length) != napi_ok)
     return fail(env, "scan: bytes must be a Buffer");

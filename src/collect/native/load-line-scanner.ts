@@ -31,9 +31,13 @@ let loaded: LineScannerState | undefined;
 /** src/collect/native and dist/collect/native are both three levels below the package root. */
 const packageRoot = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function loadAddon(file: string): LineScannerState {
+/** The addon at `file` (an absolute path), checked against this build's version and row layout; never throws. */
+export function loadLineScannerFrom(file: string): LineScannerState {
   if (!existsSync(file))
-    return { scanner: undefined, description: `not built (${file} is missing; run \`npm run build:native\`)` };
+    return {
+      scanner: undefined,
+      description: `not built (${file} is missing; run \`npm run build:native\`)`,
+    };
   try {
     const addon: unknown = createRequire(import.meta.url)(file);
     const parsed = AddonSchema.safeParse(addon);
@@ -45,7 +49,10 @@ function loadAddon(file: string): LineScannerState {
     return { scanner: addon as LineScanner, description: `native (${file})` };
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { scanner: undefined, description: `${file} failed to load: ${reason}; run \`npm run build:native\`` };
+    return {
+      scanner: undefined,
+      description: `${file} failed to load: ${reason}; run \`npm run build:native\``,
+    };
   }
 }
 
@@ -60,6 +67,6 @@ export function loadLineScannerState(): LineScannerState {
   loaded =
     setting === '0' || setting === 'off'
       ? { scanner: undefined, description: `off (ROCM_PERF_NATIVE=${setting})` }
-      : loadAddon(path.join(packageRoot(), addonFile));
+      : loadLineScannerFrom(path.join(packageRoot(), addonFile));
   return loaded;
 }

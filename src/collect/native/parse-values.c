@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* strtod_l, newlocale */
 #include "parse-values.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__APPLE__)
@@ -111,6 +112,12 @@ int parse_rfc3339_ms(rfc3339_cache *cache, const uint8_t *text, size_t length, d
 
 static int is_digit(uint8_t code) { return code >= '0' && code <= '9'; }
 
+#if defined(__GLIBC__) || defined(__APPLE__)
+static locale_t c_locale = (locale_t)0;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static void create_c_locale(void) { c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
+#endif
+
 /* Number() of a decimal text (digits with at most one dot): correctly rounded, in the C locale. */
 static int to_double(const uint8_t *text, size_t length, double *out) {
   char buffer[64];
@@ -118,8 +125,8 @@ static int to_double(const uint8_t *text, size_t length, double *out) {
   memcpy(buffer, text, length);
   buffer[length] = 0;
 #if defined(__GLIBC__) || defined(__APPLE__)
-  static locale_t c_locale = (locale_t)0;
-  if (c_locale == (locale_t)0) c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  /* Made once per process, whichever thread (worker threads load the addon too) gets here first. */
+  pthread_once(&c_locale_once, create_c_locale);
   if (c_locale == (locale_t)0) return 0;
   *out = strtod_l(buffer, NULL, c_locale);
 #else
