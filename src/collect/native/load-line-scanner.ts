@@ -56,17 +56,27 @@ export function loadLineScannerFrom(file: string): LineScannerState {
   }
 }
 
-/** The native scanner, or undefined (with the reason in loadLineScannerState().description). */
+/**
+ * The native scanner, or undefined (with the reason in loadLineScannerState().description). When it was not turned
+ * off but cannot be used, the first call says so once on stderr (`warning: …`):
+ * logs are then read by the JavaScript parsers, with the same records, only slower.
+ */
 export function loadLineScanner(): LineScanner | undefined {
-  return loadLineScannerState().scanner;
+  const first = loaded === undefined;
+  const state = loadLineScannerState();
+  if (first && state.scanner === undefined && !isTurnedOff())
+    process.stderr.write(
+      `warning: native line scanner unavailable: ${state.description}. Logs are read by the JavaScript parsers (same records, slower on large logs).\n`,
+    );
+  return state.scanner;
 }
+
+const isTurnedOff = () => process.env.ROCM_PERF_NATIVE === '0' || process.env.ROCM_PERF_NATIVE === 'off';
 
 export function loadLineScannerState(): LineScannerState {
   if (loaded !== undefined) return loaded;
-  const setting = process.env.ROCM_PERF_NATIVE;
-  loaded =
-    setting === '0' || setting === 'off'
-      ? { scanner: undefined, description: `off (ROCM_PERF_NATIVE=${setting})` }
-      : loadLineScannerFrom(path.join(packageRoot(), addonFile));
+  loaded = isTurnedOff()
+    ? { scanner: undefined, description: `off (ROCM_PERF_NATIVE=${process.env.ROCM_PERF_NATIVE})` }
+    : loadLineScannerFrom(path.join(packageRoot(), addonFile));
   return loaded;
 }
