@@ -7,6 +7,7 @@
         "src/collect/native/intern-table.c",
         "src/collect/native/parse-values.c",
         "src/collect/native/plain-byte.c",
+        "src/collect/native/scan-lines.c",
         "src/collect/native/scan-template.c",
         "src/collect/native/scan-zot.c"
       ],

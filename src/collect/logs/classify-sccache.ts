@@ -121,6 +121,21 @@ export interface SccacheRecordParts {
   durationMs: number;
 }
 
+/** Parts with every field present, to be filled in (one shape for every line). */
+export const createEmptySccacheParts = (): SccacheRecordParts => ({
+  tsMs: 0,
+  clientAddress: '',
+  method: '',
+  uri: '',
+  status: 0,
+  sentBytes: 0,
+  lengthBytes: undefined,
+  keyPrefix: undefined,
+  isKey: false,
+  isCheck: false,
+  durationMs: 0,
+});
+
 /** The record of a line's parts: its kind, and bytes read on a hit or written on a write. */
 export function buildSccacheRecord(parts: SccacheRecordParts): SccacheRecord {
   const kind = toSccacheKind(parts.method, parts.status, parts.isKey, parts.isCheck);
@@ -165,20 +180,7 @@ function createTransientSccacheOutcome(
   toNodeRecord: (parts: SccacheRecordParts) => LineOutcome<SccacheRecord>,
   nodeOf: (address: string) => string | undefined,
 ): (parts: SccacheRecordParts) => LineOutcome<SccacheRecord> {
-  const empty = (): SccacheRecord =>
-    buildSccacheRecord({
-      tsMs: 0,
-      clientAddress: '',
-      method: '',
-      uri: '',
-      status: 0,
-      sentBytes: 0,
-      lengthBytes: undefined,
-      keyPrefix: undefined,
-      isKey: false,
-      isCheck: false,
-      durationMs: 0,
-    });
+  const empty = () => buildSccacheRecord(createEmptySccacheParts());
   const plain = empty();
   const withNode = { ...empty(), node: '' };
   const outcome: { ok: true; record: SccacheRecord } = { ok: true, record: plain };

@@ -6,7 +6,7 @@ import type { SccacheRecord } from '../types.js';
 import type { LineScanner, TemplateScannerSpec } from '../native/line-scanner.js';
 import { Decode, Row, SccachePathFlag, TemplateRow } from '../native/scan-rows.js';
 import type { SccacheRecordParts } from './classify-sccache.js';
-import { mayWriteSccache } from './classify-sccache.js';
+import { createEmptySccacheParts, mayWriteSccache } from './classify-sccache.js';
 import type { ChunkLineReader, LineOutcome } from './line-outcome.js';
 import type { LogFormatSpec } from './parse-log-format.js';
 
@@ -74,19 +74,7 @@ export function createSccacheChunkReader(options: SccacheChunkReaderOptions): Ch
   const rows = new Float64Array(stride * (options.rowsPerScan ?? 8192));
   const names: string[] = [];
   let bytes: Buffer = emptyBytes;
-  const parts: SccacheRecordParts = {
-    tsMs: 0,
-    clientAddress: '',
-    method: '',
-    uri: '',
-    status: 0,
-    sentBytes: 0,
-    lengthBytes: undefined,
-    keyPrefix: undefined,
-    isKey: false,
-    isCheck: false,
-    durationMs: 0,
-  };
+  const parts = createEmptySccacheParts();
 
   /** Where field `index`'s slots start in the row at `row`. */
   const slot = (row: number, index: number) => row + TemplateRow.head + TemplateRow.fieldStride * index;

@@ -2,6 +2,7 @@
  * unquoted one at the first byte of the literal after it, which it may not hold. */
 #include "scan-template.h"
 #include "scan-cursor.h"
+#include "scan-lines.h"
 #include "scan-rows.h"
 #include <stdlib.h>
 #include <string.h>
@@ -139,21 +140,11 @@ static int read_line(template_scanner *scanner, const uint8_t *bytes, byte_span 
   return cursor.at == cursor.end;
 }
 
-size_t scan_template_lines(template_scanner *scanner, const uint8_t *bytes, size_t from, size_t to, double *rows,
-                           size_t max_rows) {
-  size_t stride = template_stride(scanner), count = 0;
-  for (size_t start = from; count < max_rows && start < to;) {
-    const uint8_t *newline = memchr(bytes + start, '\n', to - start);
-    if (newline == NULL) break;
-    size_t next = (size_t)(newline - bytes) + 1, end = next - 1;
-    if (end > start && bytes[end - 1] == '\r') end--;
-    double *row = rows + count * stride;
-    row[ROW_LINE_START] = (double)start;
-    row[ROW_LINE_END] = (double)end;
-    row[ROW_NEXT] = (double)next;
-    row[ROW_ACCEPTED] = read_line(scanner, bytes, (byte_span){start, end}, to, row);
-    count++;
-    start = next;
-  }
-  return count;
+/* scan_lines' reader: the scanner comes as void *. */
+static int read_line_of(void *scanner, const uint8_t *bytes, byte_span line, size_t limit, double *row) {
+  return read_line((template_scanner *)scanner, bytes, line, limit, row);
+}
+
+size_t scan_template_lines(template_scanner *scanner, const uint8_t *bytes, size_t from, size_t to, double *rows, size_t max_rows) {
+  return scan_lines(scanner, read_line_of, template_stride(scanner), bytes, from, to, rows, max_rows);
 }

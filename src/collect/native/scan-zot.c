@@ -2,6 +2,7 @@
  * the same keys in the same order, plain strings, integers without leading zeros, the headers object. */
 #include "scan-zot.h"
 #include "scan-cursor.h"
+#include "scan-lines.h"
 #include "scan-rows.h"
 #include <math.h>
 #include <string.h>
@@ -225,21 +226,11 @@ static int read_line(zot_scanner *scanner, const uint8_t *bytes, byte_span line,
   return write_values(scanner, bytes, &fields, row);
 }
 
-size_t scan_zot_lines(zot_scanner *scanner, const uint8_t *bytes, size_t from, size_t to, double *rows,
-                      size_t max_rows) {
-  size_t count = 0;
-  for (size_t start = from; count < max_rows && start < to;) {
-    const uint8_t *newline = memchr(bytes + start, '\n', to - start);
-    if (newline == NULL) break;
-    size_t next = (size_t)(newline - bytes) + 1, end = next - 1;
-    if (end > start && bytes[end - 1] == '\r') end--;
-    double *row = rows + count * ZOT_STRIDE;
-    row[ROW_LINE_START] = (double)start;
-    row[ROW_LINE_END] = (double)end;
-    row[ROW_NEXT] = (double)next;
-    row[ROW_ACCEPTED] = read_line(scanner, bytes, (byte_span){start, end}, to, row);
-    count++;
-    start = next;
-  }
-  return count;
+/* scan_lines' reader: the scanner comes as void *. */
+static int read_line_of(void *scanner, const uint8_t *bytes, byte_span line, size_t limit, double *row) {
+  return read_line((zot_scanner *)scanner, bytes, line, limit, row);
+}
+
+size_t scan_zot_lines(zot_scanner *scanner, const uint8_t *bytes, size_t from, size_t to, double *rows, size_t max_rows) {
+  return scan_lines(scanner, read_line_of, ZOT_STRIDE, bytes, from, to, rows, max_rows);
 }
