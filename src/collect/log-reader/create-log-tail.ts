@@ -91,9 +91,7 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
         cursor,
         sizeBytes: size,
         chunks,
-        feed: (bytes) => {
-          for (const record of feedLogCursor(cursor, bytes, feedOptions)) records.push(record);
-        },
+        feed: (bytes) => feedLogCursor(cursor, bytes, feedOptions, records),
       });
       if (final) for (const record of flushLogCursor(cursor, feedOptions)) records.push(record);
       return {
@@ -117,7 +115,7 @@ interface FeedChunksOptions {
   sizeBytes: number;
   /** Two buffers: the next chunk is read into one while the other is parsed. */
   chunks: readonly [Buffer, Buffer];
-  feed: (bytes: Buffer) => void;
+  feed: (bytes: Buffer) => unknown;
 }
 
 /**

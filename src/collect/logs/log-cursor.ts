@@ -193,13 +193,17 @@ function feedCarry<R extends { tsMs: number }>(feed: Feed<R>): number {
   return newline + 1;
 }
 
-/** Feeds the next bytes of the file; returns the records kept. The chunk may be reused by the caller afterwards. */
+/**
+ * Feeds the next bytes of the file; returns the records kept, appended to `out` when given (a reader gathering
+ * several chunks' records in one array). The chunk may be reused by the caller afterwards.
+ */
 export function feedLogCursor<R extends { tsMs: number }>(
   cursor: LogCursor,
   chunk: Buffer,
   options: FeedOptions<R>,
+  out: R[] = [],
 ): R[] {
-  const feed: Feed<R> = { cursor, options, out: [], bytes: chunk, fileOffset: cursor.offset };
+  const feed: Feed<R> = { cursor, options, out, bytes: chunk, fileOffset: cursor.offset };
   if (cursor.pastWindow) return feed.out;
   let position = feedCarry(feed);
   if (!cursor.pastWindow && position < chunk.length) position = processLines(feed, position);

@@ -42,8 +42,10 @@ export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineR
   const nameOf = (id: number, start: number, end: number) =>
     id < 0 ? copy(start, end) : (names[id] ??= copy(start, end));
 
-  // The blob route of a counted-only line (one object, overwritten by the next such line).
-  const leanBlob = { kind: 'blob' as const, repository: '', digest: '' };
+  // One route object per kind, overwritten by the next line: the record builder reads a route and keeps none.
+  const blob = { kind: 'blob' as const, repository: '', digest: '' };
+  const manifest = { kind: 'manifest' as const, repository: '', reference: '' };
+  const upload = { kind: 'upload' as const, repository: '', uuid: '', digest: undefined };
 
   function toRoute(at: number, lean: boolean): RegistryRoute | undefined {
     const route = rows[at + ZotRow.route];
@@ -54,17 +56,28 @@ export function createZotChunkReader(options: ZotChunkReaderOptions): ChunkLineR
       rows[at + ZotRow.nameEnd] ?? 0,
     );
     if (lean && route === ZotRoute.blob) {
-      leanBlob.repository = repository;
-      return leanBlob;
+      blob.repository = repository;
+      blob.digest = '';
+      return blob;
     }
     // The reference lies inside the path: a slice of the path's copy when there is one, not a second copy.
     const refStart = rows[at + ZotRow.refStart] ?? 0;
     const refEnd = rows[at + ZotRow.refEnd] ?? 0;
     const pathStart = rows[at + ZotRow.pathStart] ?? 0;
     const ref = lean ? copy(refStart, refEnd) : entry.path.slice(refStart - pathStart, refEnd - pathStart);
-    if (route === ZotRoute.blob) return { kind: 'blob', repository, digest: ref };
-    if (route === ZotRoute.manifest) return { kind: 'manifest', repository, reference: ref };
-    return { kind: 'upload', repository, uuid: ref, digest: undefined };
+    if (route === ZotRoute.blob) {
+      blob.repository = repository;
+      blob.digest = ref;
+      return blob;
+    }
+    if (route === ZotRoute.manifest) {
+      manifest.repository = repository;
+      manifest.reference = ref;
+      return manifest;
+    }
+    upload.repository = repository;
+    upload.uuid = ref;
+    return upload;
   }
 
   function outcome(index: number): LineOutcome<RegistryRecord> {
