@@ -1,5 +1,6 @@
 // A stateful line parser for one registry log stream (the builder remembers upload sessions between lines).
-// Zot lines have a fast path on bytes (parseZotEntryBytes); lines it does not take go through the exact parsers.
+// Zot lines go through the native scanner when given one (read-zot-rows.ts), else through a fast path on bytes
+// (parseZotEntryBytes); lines either declines go through the exact parsers.
 import type { RegistryRecord } from '../types.js';
 import type { ByteLine } from './byte-line.js';
 import { decodeLine } from './byte-line.js';

@@ -2,7 +2,8 @@
 // and running StreamStats. Feeding it the bytes appended since the last read costs O(appended bytes).
 // Pure: it sees Buffers, never files. Lines are found with indexOf(10) and handed to the parser as bytes
 // (parser.parseBytes); a parser without a bytes path gets the line decoded as UTF-8, leniently (invalid bytes
-// become U+FFFD). One trailing CR is dropped (CRLF logs).
+// become U+FFFD). One trailing CR is dropped (CRLF logs). A parser with a chunkReader (the native scanner) is
+// handed the chunk's complete lines in batches instead, with the same accounting per line.
 import { InternalError } from '../../shared/errors.js';
 import type { StreamStats } from '../types.js';
 import { createStreamStats } from '../types.js';
