@@ -1,5 +1,6 @@
 // Loads the native line scanner once per process: build/Release/rocm_perf_scan.node under the package root (built by
-// `npm ci` and `npm run build`, see docs/native-scanner.md). ROCM_PERF_NATIVE=0 turns it off. Without it the
+// `npm ci` and `npm run build`, see docs/native-scanner.md). ROCM_PERF_NATIVE=0 turns it off; ROCM_PERF_NATIVE_ADDON
+// loads another build of it instead (the sanitizer build of scripts/check-native-sanitizers.ts). Without it the
 // log readers use their JavaScript paths: the same records, several times slower on large logs.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,6 +78,6 @@ export function loadLineScannerState(): LineScannerState {
   if (loaded !== undefined) return loaded;
   loaded = isTurnedOff()
     ? { scanner: undefined, description: `off (ROCM_PERF_NATIVE=${process.env.ROCM_PERF_NATIVE})` }
-    : loadLineScannerFrom(path.join(packageRoot(), addonFile));
+    : loadLineScannerFrom(process.env.ROCM_PERF_NATIVE_ADDON ?? path.join(packageRoot(), addonFile));
   return loaded;
 }
