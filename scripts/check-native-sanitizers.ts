@@ -4,7 +4,7 @@
 // with the sanitizer runtime preloaded into Node. Any out-of-bounds access or undefined behaviour aborts the run.
 // CI runs it after the test suite (.ci/run). Needs gcc with libasan/libubsan (Debian: gcc).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,12 @@ try {
     addon,
   ]);
   const libasan = gccOutput('-print-file-name=libasan.so');
+  if (!path.isAbsolute(libasan) || !existsSync(libasan)) {
+    console.error(
+      'check-native-sanitizers: gcc has no libasan.so to preload. Fix: apt-get install gcc (libasan8).',
+    );
+    process.exit(1);
+  }
   console.log(
     `check-native-sanitizers: ${addon} built; running the scanner and log tests with ${libasan} preloaded`,
   );
