@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCANNER_VERSION 1
+#define SCANNER_VERSION 2
 
 typedef enum { KIND_ZOT = 1, KIND_TEMPLATE = 2 } scanner_kind;
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { LineScanner } from './line-scanner.js';
 import { ZotRow } from './scan-rows.js';
 
-export const SCANNER_VERSION = 1;
+export const SCANNER_VERSION = 2;
 const addonFile = 'build/Release/rocm_perf_scan.node';
 
 const AddonSchema = z.object({

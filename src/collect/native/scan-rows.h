@@ -28,8 +28,7 @@
 #define ZOT_NAME_END 18
 #define ZOT_REF_START 19 /* blob digest, manifest reference or upload uuid */
 #define ZOT_REF_END 20
-#define ZOT_MANIFEST_ID 21 /* interned `name/manifests/ref`; -1: not a manifest or table full */
-#define ZOT_STRIDE 22
+#define ZOT_STRIDE 21
 
 #define ZOT_METHOD_GET 1
 #define ZOT_METHOD_HEAD 2

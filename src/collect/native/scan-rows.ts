@@ -34,8 +34,7 @@ export const ZotRow = {
   nameEnd: 18,
   refStart: 19,
   refEnd: 20,
-  manifestId: 21,
-  stride: 22,
+  stride: 21,
 } as const;
 
 /** ZotRow.method codes → the method. */

@@ -138,7 +138,6 @@ static int has_byte(const uint8_t *bytes, size_t start, size_t end, uint8_t byte
 static void write_route(zot_scanner *scanner, const uint8_t *bytes, byte_span path, double *row) {
   row[ZOT_ROUTE] = ZOT_ROUTE_UNKNOWN;
   row[ZOT_NAME_ID] = -1;
-  row[ZOT_MANIFEST_ID] = -1;
   if (path.end - path.start < 4 || !equal_bytes(bytes + path.start, "/v2/", 4)) return;
   if (has_byte(bytes, path.start, path.end, '?') || has_byte(bytes, path.start, path.end, '%') ||
       has_byte(bytes, path.start, path.end, '+'))
@@ -168,8 +167,6 @@ static void write_route(zot_scanner *scanner, const uint8_t *bytes, byte_span pa
   row[ZOT_NAME_END] = (double)name_end;
   row[ZOT_REF_START] = (double)rest;
   row[ZOT_REF_END] = (double)path.end;
-  if (route == ZOT_ROUTE_MANIFEST)
-    row[ZOT_MANIFEST_ID] = intern_bytes(&scanner->names, 'm', bytes + name_start, path.end - name_start);
 }
 
 static size_t span_length(byte_span span) { return span.end - span.start; }
@@ -207,8 +204,7 @@ static int write_values(zot_scanner *scanner, const uint8_t *bytes, const zot_fi
   if (method == ZOT_METHOD_PUT || method == ZOT_METHOD_POST) {
     row[ZOT_ROUTE] = ZOT_ROUTE_UNKNOWN;
     row[ZOT_NAME_ID] = -1;
-    row[ZOT_MANIFEST_ID] = -1;
-  } else {
+    } else {
     write_route(scanner, bytes, fields->path, row);
   }
   return 1;
