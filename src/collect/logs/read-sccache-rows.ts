@@ -84,17 +84,17 @@ export function createSccacheChunkReader(options: SccacheChunkReaderOptions): Ch
   const nameOf = (id: number, start: number, end: number) =>
     id < 0 ? copy(start, end) : (names[id] ??= copy(start, end));
   const internedValue = (row: number, index: number) => {
-    const at = slot(row, index);
+    const field = slot(row, index);
     return nameOf(
-      rows[at + TemplateRow.value] ?? -1,
-      rows[at + TemplateRow.fieldStart] ?? 0,
-      rows[at + TemplateRow.fieldEnd] ?? 0,
+      rows[field + TemplateRow.value] ?? -1,
+      rows[field + TemplateRow.fieldStart] ?? 0,
+      rows[field + TemplateRow.fieldEnd] ?? 0,
     );
   };
   /** The field's value is empty (its span has no bytes). */
   const isEmpty = (row: number, index: number) => {
-    const at = slot(row, index);
-    return rows[at + TemplateRow.fieldEnd] === rows[at + TemplateRow.fieldStart];
+    const field = slot(row, index);
+    return rows[field + TemplateRow.fieldEnd] === rows[field + TemplateRow.fieldStart];
   };
   const declined = (row: number) =>
     parseLine(bytes.toString('utf8', rows[row + Row.lineStart], rows[row + Row.lineEnd]));
