@@ -15,14 +15,10 @@ import {
   generateSccacheRequest,
   renderNginxLine,
 } from '../../../../bench/generate-logs.js';
-import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import {
   createSccacheParser,
   sccacheLogFormatName,
 } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
-import type { LineOutcome } from '../../../../src/collect/logs/line-outcome.js';
-import type { LogWindow } from '../../../../src/collect/logs/log-cursor.js';
-import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
 import { createNginxLineParser } from '../../../../src/collect/logs/parse-nginx-line.js';
 import type { LogFormatSpec } from '../../../../src/collect/logs/parse-log-format.js';
 import { parseDavLocation, parseLogFormat } from '../../../../src/collect/logs/parse-log-format.js';
@@ -32,27 +28,25 @@ import { shippedSccacheConf } from '../../../../src/collect/logs/shipped-sccache
 import type { LineScanner, ScannerHandle } from '../../../../src/collect/native/line-scanner.js';
 import { loadLineScanner, loadLineScannerState } from '../../../../src/collect/native/load-line-scanner.js';
 import { Decode, Row, SccachePathFlag, TemplateRow } from '../../../../src/collect/native/scan-rows.js';
-import type { SccacheRecord, StreamStats } from '../../../../src/collect/types.js';
+import type { SccacheRecord } from '../../../../src/collect/types.js';
 import { createRandom } from '../../../../src/shared/random.js';
-import { mutateText } from '../node-exporter/mutate-text.js';
+import type { CompareOptions, RecordsKept } from './compare-scanner-paths.js';
+import {
+  expectSameOutcomes,
+  expectSameStream,
+  isOff,
+  modes,
+  mutateLines,
+  readStream,
+  requireScanner,
+  toBuildHint,
+  toBytes,
+} from './compare-scanner-paths.js';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const fixtures = path.join(root, 'test/fixtures/nginx');
-const isOff = process.env.ROCM_PERF_NATIVE === '0';
-const modes = ['all', 'writes'] as const;
-type RecordsKept = (typeof modes)[number];
+const source = 'sccache.json.log';
 const addressToNode = { '127.0.0.1': 'strix', '10.20.0.11': 'forge', '10.20.0.14': 'kiln' };
-
-/** The loader's reason, with the command that builds the addon (most reasons name it already). */
-const toBuildHint = (description: string) =>
-  description.includes('npm run build:native') ? description : `${description}; run \`npm run build:native\``;
-
-/** The loaded scanner; a test that needs it fails (never skips) when it is not built. */
-function requireScanner(): LineScanner {
-  const { scanner, description } = loadLineScannerState();
-  if (scanner === undefined) throw new Error(`native scanner not loaded: ${toBuildHint(description)}`);
-  return scanner;
-}
 
 /** Other log_formats, made by editing the shipped conf's text (each edit must apply). */
 function editConf(from: string, to: string): string {
@@ -92,41 +86,6 @@ const createParser = (choice: ParserChoice, scanner: LineScanner | undefined, re
     recordsKept,
   });
 
-interface StreamResult {
-  records: SccacheRecord[];
-  stats: StreamStats;
-}
-
-interface StreamOptions extends ParserChoice {
-  scanner: LineScanner | undefined;
-  recordsKept: RecordsKept;
-  /** Chunk sizes are drawn from [1, maxChunkBytes] with this seed; 0: the whole buffer in one chunk. */
-  seed?: number;
-  maxChunkBytes?: number;
-  window?: LogWindow;
-}
-
-/** bytes through feedLogCursor (in chunks) and flushLogCursor; records are copied as they come (scratch records). */
-function readStream(bytes: Buffer, options: StreamOptions): StreamResult {
-  const parser = createParser(options, options.scanner, options.recordsKept);
-  const records: SccacheRecord[] = [];
-  const cursor = createLogCursor('sccache.json.log');
-  const feed = {
-    parser,
-    window: options.window ?? { slackMs: 0 },
-    onRecord: (record: SccacheRecord) => records.push({ ...record }),
-  };
-  const random = createRandom(options.seed ?? 1);
-  const maxChunkBytes = options.maxChunkBytes ?? 0;
-  for (let at = 0; at < bytes.length;) {
-    const size = maxChunkBytes === 0 ? bytes.length : 1 + random.int(maxChunkBytes);
-    feedLogCursor(cursor, bytes.subarray(at, at + size), feed);
-    at += size;
-  }
-  flushLogCursor(cursor, feed);
-  return { records, stats: cursor.stats };
-}
-
 /**
  * The one difference the paths may show: under recordsKept 'writes' a line whose method is not PUT becomes a scratch
  * record, and the native reader does not copy its uri (read-sccache-rows.ts, countedOnlyLean): uri ''. These are the
@@ -141,67 +100,22 @@ function toLeanAsNative(javascript: SccacheRecord[], native: SccacheRecord[]): S
   );
 }
 
-/** Both paths on the same bytes: equal results, and every line accounted for. Returns the native result. */
-function expectSameStream(bytes: Buffer, options: Omit<StreamOptions, 'scanner'>): StreamResult {
-  const native = readStream(bytes, { ...options, scanner: requireScanner() });
-  const javascript = readStream(bytes, { ...options, scanner: undefined });
-  expect(native.stats).toEqual(javascript.stats);
-  expect(native.records).toEqual(
-    options.recordsKept === 'writes'
-      ? toLeanAsNative(javascript.records, native.records)
-      : javascript.records,
-  );
-  const { stats } = native;
-  expect(stats.records + stats.skipped + stats.rejected).toBe(stats.lines);
-  // A window ends the read at the first record past it (and its slack).
-  if (options.window === undefined) expect(stats.bytes).toBe(bytes.length);
-  return native;
-}
-
-const snapshot = (outcome: LineOutcome<SccacheRecord>) =>
-  outcome.ok ? { ok: true, record: { ...outcome.record } } : outcome;
-
-/** Each line's outcome (reasons included), through the chunk reader or through the JavaScript bytes path. */
-function readOutcomes(
-  lines: Buffer[],
-  scanner: LineScanner | undefined,
-  recordsKept: RecordsKept,
-  choice: ParserChoice,
-) {
-  const parser = createParser(choice, scanner, recordsKept);
-  const { chunkReader, parseBytes } = parser;
-  return lines.map((line) => {
-    const chunk = Buffer.concat([line, Buffer.from('\n')]);
-    // The cursor hands the JavaScript path the line without one trailing CR; the chunk reader drops it itself.
-    const end = line.at(-1) === 13 ? line.length - 1 : line.length;
-    if (scanner === undefined)
-      return snapshot(parseBytes?.(toByteLine(line.subarray(0, end))) ?? parser.parseLine(''));
-    if (chunkReader?.scan(chunk, 0, chunk.length) !== 1)
-      throw new Error('the chunk reader did not read the line');
-    return snapshot(chunkReader.outcome(0));
+/** Both sccache paths on the same bytes, a choice's parser (expectSameStream); returns the native result. */
+const expectSameSccacheStream = (bytes: Buffer, options: CompareOptions & ParserChoice) =>
+  expectSameStream(bytes, {
+    ...options,
+    source,
+    createParser: (scanner, recordsKept) => createParser(options, scanner, recordsKept),
+    toLeanAsNative,
   });
-}
 
-/** Line by line, both paths agree in both modes; returns how many lines the native scanner read itself. */
-function expectSameOutcomes(lines: Buffer[], choice: ParserChoice = {}): number {
-  for (const recordsKept of modes) {
-    const native = readOutcomes(lines, requireScanner(), recordsKept, choice);
-    const javascript = readOutcomes(lines, undefined, recordsKept, choice).map((outcome, index) => {
-      const nativeOutcome = native[index];
-      return recordsKept === 'writes' && outcome.ok && nativeOutcome?.ok === true
-        ? { ...outcome, record: toLeanAsNative([outcome.record], [nativeOutcome.record])[0] }
-        : outcome;
-    });
-    const differing = native.flatMap((outcome, index) =>
-      JSON.stringify(outcome) === JSON.stringify(javascript[index])
-        ? []
-        : [{ line: lines[index]?.toString('latin1'), native: outcome, javascript: javascript[index] }],
-    );
-    expect(differing).toEqual([]);
-    expect(native).toEqual(javascript);
-  }
-  return lines.filter((line) => isReadNatively(line, choice)).length;
-}
+/** Both sccache paths line by line (expectSameOutcomes); returns how many lines the native scanner read itself. */
+const expectSameSccacheOutcomes = (lines: Buffer[], choice: ParserChoice = {}) =>
+  expectSameOutcomes(lines, {
+    createParser: (scanner, recordsKept) => createParser(choice, scanner, recordsKept),
+    toLeanAsNative,
+    isReadNatively: (line) => isReadNatively(line, choice),
+  });
 
 /** The field indices classify-sccache.ts derives from a log_format (the first variable present of each list). */
 function toFieldIndices(spec: LogFormatSpec): SccacheFieldIndices {
@@ -255,7 +169,6 @@ const splitLines = (bytes: Buffer) => {
     .split('\n')
     .map((line) => Buffer.from(line, 'latin1'));
 };
-const toBytes = (lines: Buffer[]) => Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')]));
 
 describe('loading the addon', () => {
   if (isOff) {
@@ -346,28 +259,28 @@ function defineEquivalenceTests(): void {
       ['partial-last-line.log', { lines: 56, rejected: 0 }, { 'unterminated last line': 1 }],
     ])('%s: line by line, whole, and in chunks of 1-64 bytes', (file, counts, skips) => {
       const bytes = readFileSync(path.join(fixtures, file));
-      expect(expectSameOutcomes(splitLines(bytes))).toBeGreaterThanOrEqual(40);
+      expect(expectSameSccacheOutcomes(splitLines(bytes))).toBeGreaterThanOrEqual(40);
       for (const recordsKept of modes) {
-        const whole = expectSameStream(bytes, { recordsKept });
+        const whole = expectSameSccacheStream(bytes, { recordsKept });
         expect(whole.stats).toMatchObject(counts);
         expect(whole.stats.skippedByReason).toMatchObject(skips);
         expect(whole.records.filter((record) => record.node === 'strix').length).toBe(whole.stats.records);
-        expectSameStream(bytes, { recordsKept, seed: 3, maxChunkBytes: 64 });
+        expectSameSccacheStream(bytes, { recordsKept, seed: 3, maxChunkBytes: 64 });
       }
     });
 
     it('the fixture read natively: hits, misses, writes and overhead with their prefixes', () => {
       const { records } = readStream(readFileSync(path.join(fixtures, 'sccache-session.log')), {
-        scanner: requireScanner(),
-        recordsKept: 'all',
+        parser: createParser({}, requireScanner(), 'all'),
+        source,
       });
       const kinds = new Set(records.map((record) => `${record.kind} ${record.keyPrefix ?? '-'}`));
       for (const kind of ['hit', 'miss', 'write']) expect(kinds).toContain(`${kind} rocm/gfx1201`);
       expect(kinds).toContain('overhead rocm/gfx1201');
       // Under recordsKept 'writes' a line that cannot be a write is only counted: its uri is not copied.
       const lean = readStream(readFileSync(path.join(fixtures, 'sccache-session.log')), {
-        scanner: requireScanner(),
-        recordsKept: 'writes',
+        parser: createParser({}, requireScanner(), 'writes'),
+        source,
       }).records;
       expect(lean.filter((record) => record.method === 'PUT' && record.uri === '')).toEqual([]);
       // (the exact parser's records keep it: here the lines with raw non-UTF-8 bytes, which the scanner declines)
@@ -388,9 +301,9 @@ function defineEquivalenceTests(): void {
     ])('odd lines, %s', (_, choice) => {
       const lines = oddLines(shippedSpec);
       // The plain variants are read natively (else the comparison would only exercise the exact parser).
-      expect(expectSameOutcomes(lines, choice)).toBeGreaterThan(lines.length / 2);
+      expect(expectSameSccacheOutcomes(lines, choice)).toBeGreaterThan(lines.length / 2);
       for (const recordsKept of modes)
-        expectSameStream(toBytes(lines), { ...choice, recordsKept, seed: 5, maxChunkBytes: 997 });
+        expectSameSccacheStream(toBytes(lines), { ...choice, recordsKept, seed: 5, maxChunkBytes: 997 });
     });
 
     it.each<[string, ConfName]>([
@@ -400,9 +313,9 @@ function defineEquivalenceTests(): void {
     ])('odd lines of another log_format: %s', (_, conf) => {
       const spec = specOf(conf);
       const lines = [...oddLines(spec), ...timeLines(spec)];
-      expect(expectSameOutcomes(lines, { conf })).toBeGreaterThan(lines.length / 2);
+      expect(expectSameSccacheOutcomes(lines, { conf })).toBeGreaterThan(lines.length / 2);
       for (const recordsKept of modes)
-        expectSameStream(toBytes(lines), { conf, recordsKept, seed: 6, maxChunkBytes: 2000 });
+        expectSameSccacheStream(toBytes(lines), { conf, recordsKept, seed: 6, maxChunkBytes: 2000 });
     });
 
     it('a generated ~1 MB log, whole, in random chunks, and windowed', () => {
@@ -422,15 +335,20 @@ function defineEquivalenceTests(): void {
         const bytes = readFileSync(file);
         expect(bytes.length).toBeGreaterThan(900_000);
         for (const recordsKept of modes) {
-          const whole = expectSameStream(bytes, { recordsKept });
+          const whole = expectSameSccacheStream(bytes, { recordsKept });
           expect(whole.stats.records).toBeGreaterThan(2000);
           expect(whole.stats.rejected).toBe(0);
           expect(new Set(whole.records.map((record) => record.node))).toEqual(
             new Set([undefined, 'forge', 'kiln']),
           );
-          expectSameStream(bytes, { recordsKept, seed: 7, maxChunkBytes: 300_000 });
+          expectSameSccacheStream(bytes, { recordsKept, seed: 7, maxChunkBytes: 300_000 });
           const window = { fromMs: startMs + spanMs * 0.2, toMs: startMs + spanMs * 0.4, slackMs: 5_000 };
-          const windowed = expectSameStream(bytes, { recordsKept, seed: 8, maxChunkBytes: 50_000, window });
+          const windowed = expectSameSccacheStream(bytes, {
+            recordsKept,
+            seed: 8,
+            maxChunkBytes: 50_000,
+            window,
+          });
           expect(windowed.stats.skippedByReason['before window']).toBeGreaterThan(100);
           expect(windowed.stats.records).toBeGreaterThan(100);
           expect(windowed.stats.bytes).toBeLessThan(bytes.length / 2);
@@ -442,9 +360,13 @@ function defineEquivalenceTests(): void {
 
     it('10,000 mutated lines: nothing throws, every line accounted for, identical outcomes', () => {
       const lines = mutatedLines(10_000, 31);
-      expect(expectSameOutcomes(lines)).toBeGreaterThan(1000);
+      expect(expectSameSccacheOutcomes(lines)).toBeGreaterThan(1000);
       for (const recordsKept of modes) {
-        const { stats } = expectSameStream(toBytes(lines), { recordsKept, seed: 9, maxChunkBytes: 4096 });
+        const { stats } = expectSameSccacheStream(toBytes(lines), {
+          recordsKept,
+          seed: 9,
+          maxChunkBytes: 4096,
+        });
         expect(stats.lines).toBe(lines.length);
         expect(stats.records).toBeGreaterThan(1500);
         expect(stats.rejected).toBeGreaterThan(1500);
@@ -465,7 +387,7 @@ function defineEquivalenceTests(): void {
       );
       const bytes = toBytes(lines);
       for (const recordsKept of modes) {
-        const native = expectSameStream(bytes, { recordsKept });
+        const native = expectSameSccacheStream(bytes, { recordsKept });
         expect(native.records.at(-1)).toMatchObject({
           clientAddress: '10.0.132.207',
           keyPrefix: 'p33999',
@@ -937,21 +859,5 @@ function mutatedLines(count: number, seed: number): Buffer[] {
       seeds.push(renderNginxLine(shippedSpec, values));
   const odd = oddLines(shippedSpec);
   for (let index = 0; index < odd.length; index += 7) seeds.push(odd[index]?.toString('latin1') ?? '');
-  return Array.from({ length: count }, () => {
-    const seedLine = seeds[random.int(seeds.length)] ?? '';
-    const pick = random.int(3);
-    let bytes: Buffer;
-    if (pick === 0) bytes = Buffer.from(mutateText(seedLine, random.next));
-    else if (pick === 1) {
-      const at = random.int(seedLine.length + 1);
-      const token = fuzzTokens[random.int(fuzzTokens.length)] ?? '';
-      bytes = Buffer.from(seedLine.slice(0, at) + token + seedLine.slice(at + random.int(2) * token.length));
-    } else {
-      bytes = Buffer.from(seedLine, 'latin1');
-      for (let round = 1 + random.int(3); round > 0; round--)
-        bytes[random.int(bytes.length)] = random.int(256);
-    }
-    // One line each: newlines the mutations made become spaces.
-    return Buffer.from(bytes.toString('latin1').replaceAll('\n', ' '), 'latin1');
-  });
+  return mutateLines({ seeds, tokens: fuzzTokens, count, random });
 }

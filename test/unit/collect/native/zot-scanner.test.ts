@@ -9,12 +9,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ZotEvent, ZotLayout } from '../../../../bench/generate-logs.js';
 import { generatePushEvents, renderZotLine, renderZotNoise } from '../../../../bench/generate-logs.js';
-import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createRegistryLineParser } from '../../../../src/collect/logs/create-registry-line-parser.js';
-import type { LineOutcome } from '../../../../src/collect/logs/line-outcome.js';
-import type { LogWindow } from '../../../../src/collect/logs/log-cursor.js';
 import { parseRegistryPath } from '../../../../src/collect/logs/parse-registry-path.js';
-import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
 import type { LineScanner, ScannerHandle } from '../../../../src/collect/native/line-scanner.js';
 import {
   loadLineScanner,
@@ -23,74 +19,40 @@ import {
   SCANNER_VERSION,
 } from '../../../../src/collect/native/load-line-scanner.js';
 import { Row, ZotRow } from '../../../../src/collect/native/scan-rows.js';
-import type { RegistryRecord, StreamStats } from '../../../../src/collect/types.js';
+import type { RegistryRecord } from '../../../../src/collect/types.js';
 import { createRandom } from '../../../../src/shared/random.js';
-import { mutateText } from '../node-exporter/mutate-text.js';
+import type { CompareOptions, RecordsKept } from './compare-scanner-paths.js';
+import {
+  expectSameOutcomes,
+  expectSameStream,
+  isOff,
+  modes,
+  mutateLines,
+  requireScanner,
+  toBuildHint,
+  toBytes,
+} from './compare-scanner-paths.js';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const fixtures = path.join(root, 'test/fixtures/registry');
-const isOff = process.env.ROCM_PERF_NATIVE === '0';
 const layouts: ZotLayout[] = ['slog', 'zerolog'];
-const modes = ['all', 'writes'] as const;
-type RecordsKept = (typeof modes)[number];
-
-/** The loader's reason, with the command that builds the addon (most reasons name it already). */
-const toBuildHint = (description: string) =>
-  description.includes('npm run build:native') ? description : `${description}; run \`npm run build:native\``;
-
-/** The loaded scanner; a test that needs it fails (never skips) when it is not built. */
-function requireScanner(): LineScanner {
-  const { scanner, description } = loadLineScannerState();
-  if (scanner === undefined) throw new Error(`native scanner not loaded: ${toBuildHint(description)}`);
-  return scanner;
-}
 
 const readLines = (file: string) =>
   readFileSync(path.join(fixtures, file), 'latin1')
     .split('\n')
     .filter(Boolean)
     .map((line) => Buffer.from(line, 'latin1'));
-const toBytes = (lines: Buffer[]) => Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')]));
 
-interface StreamResult {
-  records: RegistryRecord[];
-  stats: StreamStats;
-}
-
-interface StreamOptions {
-  scanner: LineScanner | undefined;
-  recordsKept: RecordsKept;
-  /** Chunk sizes are drawn from [1, maxChunkBytes] with this seed; 0: the whole buffer in one chunk. */
-  seed?: number;
-  maxChunkBytes?: number;
-  window?: LogWindow;
-}
-
-/** bytes through feedLogCursor (in chunks) and flushLogCursor; records are copied as they come (scratch records). */
-function readStream(bytes: Buffer, options: StreamOptions): StreamResult {
-  const parser = createRegistryLineParser({
+/** The Zot parser (both layouts): the streams map client addresses to nodes, the line-by-line reads do not. */
+const createStreamParser = (scanner: LineScanner | undefined, recordsKept: RecordsKept) =>
+  createRegistryLineParser({
     format: 'zot',
-    recordsKept: options.recordsKept,
+    recordsKept,
     addressToNode: { '10.20.0.11': 'forge', '10.20.0.14': 'kiln' },
-    scanner: options.scanner,
+    scanner,
   });
-  const records: RegistryRecord[] = [];
-  const cursor = createLogCursor('zot.jsonl');
-  const feed = {
-    parser,
-    window: options.window ?? { slackMs: 0 },
-    onRecord: (record: RegistryRecord) => records.push({ ...record }),
-  };
-  const random = createRandom(options.seed ?? 1);
-  const maxChunkBytes = options.maxChunkBytes ?? 0;
-  for (let at = 0; at < bytes.length;) {
-    const size = maxChunkBytes === 0 ? bytes.length : 1 + random.int(maxChunkBytes);
-    feedLogCursor(cursor, bytes.subarray(at, at + size), feed);
-    at += size;
-  }
-  flushLogCursor(cursor, feed);
-  return { records, stats: cursor.stats };
-}
+const createLineParser = (scanner: LineScanner | undefined, recordsKept: RecordsKept) =>
+  createRegistryLineParser({ format: 'zot', recordsKept, scanner });
 
 const routedKinds = new Set(['blob', 'manifest', 'upload']);
 
@@ -110,62 +72,18 @@ function toLeanAsNative(javascript: RegistryRecord[], native: RegistryRecord[]):
   });
 }
 
-/** Both paths on the same bytes: equal results, and every line accounted for. Returns the native result. */
-function expectSameStream(bytes: Buffer, options: Omit<StreamOptions, 'scanner'>): StreamResult {
-  const native = readStream(bytes, { ...options, scanner: requireScanner() });
-  const javascript = readStream(bytes, { ...options, scanner: undefined });
-  expect(native.stats).toEqual(javascript.stats);
-  expect(native.records).toEqual(
-    options.recordsKept === 'writes'
-      ? toLeanAsNative(javascript.records, native.records)
-      : javascript.records,
-  );
-  const { stats } = native;
-  expect(stats.records + stats.skipped + stats.rejected).toBe(stats.lines);
-  // A window ends the read at the first record past it (and its slack).
-  if (options.window === undefined) expect(stats.bytes).toBe(bytes.length);
-  return native;
-}
-
-const snapshot = (outcome: LineOutcome<RegistryRecord>) =>
-  outcome.ok ? { ok: true, record: { ...outcome.record } } : outcome;
-
-/** Each line's outcome (reasons included), through the chunk reader or through the JavaScript bytes path. */
-function readOutcomes(lines: Buffer[], scanner: LineScanner | undefined, recordsKept: RecordsKept) {
-  const parser = createRegistryLineParser({ format: 'zot', recordsKept, scanner });
-  const { chunkReader, parseBytes } = parser;
-  return lines.map((line) => {
-    const chunk = Buffer.concat([line, Buffer.from('\n')]);
-    // The cursor hands the JavaScript path the line without one trailing CR; the chunk reader drops it itself.
-    const end = line.at(-1) === 13 ? line.length - 1 : line.length;
-    if (scanner === undefined)
-      return snapshot(parseBytes?.(toByteLine(line.subarray(0, end))) ?? parser.parseLine(''));
-    if (chunkReader?.scan(chunk, 0, chunk.length) !== 1)
-      throw new Error('the chunk reader did not read the line');
-    return snapshot(chunkReader.outcome(0));
+/** Both Zot paths on the same bytes (expectSameStream); returns the native result. */
+const expectSameZotStream = (bytes: Buffer, options: CompareOptions) =>
+  expectSameStream(bytes, {
+    ...options,
+    source: 'zot.jsonl',
+    createParser: createStreamParser,
+    toLeanAsNative,
   });
-}
 
-/** Line by line, both paths agree in both modes; returns how many lines the native scanner read itself. */
-function expectSameOutcomes(lines: Buffer[]): number {
-  for (const recordsKept of modes) {
-    const native = readOutcomes(lines, requireScanner(), recordsKept);
-    const javascript = readOutcomes(lines, undefined, recordsKept).map((outcome, index) => {
-      const nativeOutcome = native[index];
-      return recordsKept === 'writes' && outcome.ok && nativeOutcome?.ok === true
-        ? { ...outcome, record: toLeanAsNative([outcome.record], [nativeOutcome.record])[0] }
-        : outcome;
-    });
-    const differing = native.flatMap((outcome, index) =>
-      JSON.stringify(outcome) === JSON.stringify(javascript[index])
-        ? []
-        : [{ line: lines[index]?.toString('latin1'), native: outcome, javascript: javascript[index] }],
-    );
-    expect(differing).toEqual([]);
-    expect(native).toEqual(javascript);
-  }
-  return lines.filter((line) => isReadNatively(line)).length;
-}
+/** Both Zot paths line by line (expectSameOutcomes); returns how many lines the native scanner read itself. */
+const expectSameZotOutcomes = (lines: Buffer[]) =>
+  expectSameOutcomes(lines, { createParser: createLineParser, toLeanAsNative, isReadNatively });
 
 /** Scans bytes[0, length) into rows (one scanner object for the whole file: each holds native memory). */
 function scanRows(bytes: Buffer, rowCount: number): Float64Array[] {
@@ -180,8 +98,9 @@ function scanRows(bytes: Buffer, rowCount: number): Float64Array[] {
 let handle: ScannerHandle | undefined;
 
 /** Whether the scanner reads the line itself (row accepted) rather than declining it to the exact parser. */
-const isReadNatively = (line: Buffer) =>
-  scanRows(Buffer.concat([line, Buffer.from('\n')]), 1)[0]?.[Row.accepted] === 1;
+function isReadNatively(line: Buffer): boolean {
+  return scanRows(Buffer.concat([line, Buffer.from('\n')]), 1)[0]?.[Row.accepted] === 1;
+}
 
 describe('loading the addon', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-native-'));
@@ -239,19 +158,19 @@ function defineEquivalenceTests(): void {
   describe('native and JavaScript Zot paths give the same outcomes', { timeout: 30_000 }, () => {
     it.each(layouts)('%s fixture: line by line, whole, and in chunks of 1-64 bytes', (layout) => {
       const lines = readLines(`zot-${layout}-push.jsonl`);
-      expect(expectSameOutcomes(lines)).toBeGreaterThanOrEqual(10);
+      expect(expectSameZotOutcomes(lines)).toBeGreaterThanOrEqual(10);
       const bytes = toBytes(lines);
       for (const recordsKept of modes) {
-        const whole = expectSameStream(bytes, { recordsKept });
+        const whole = expectSameZotStream(bytes, { recordsKept });
         expect(whole.stats).toMatchObject({ lines: 18, rejected: 0 });
-        expectSameStream(bytes, { recordsKept, seed: 3, maxChunkBytes: 64 });
+        expectSameZotStream(bytes, { recordsKept, seed: 3, maxChunkBytes: 64 });
         // A CRLF log with a truncated last line (no newline: flushed as the last line).
         const crlf = Buffer.from(
           `${bytes.toString('latin1').replaceAll('\n', '\r\n')}{"level":"info"`,
           'latin1',
         );
         expect(
-          expectSameStream(crlf, { recordsKept, seed: 4, maxChunkBytes: 200 }).stats.skippedByReason,
+          expectSameZotStream(crlf, { recordsKept, seed: 4, maxChunkBytes: 200 }).stats.skippedByReason,
         ).toMatchObject({ 'unterminated last line': 1 });
       }
     });
@@ -259,20 +178,20 @@ function defineEquivalenceTests(): void {
     it.each(layouts)('%s: odd lines (one variant per row of the table)', (layout) => {
       const lines = oddLines(layout);
       // The plain variants are read natively (else the comparison would only exercise the exact parser).
-      expect(expectSameOutcomes(lines)).toBeGreaterThan(lines.length / 3);
+      expect(expectSameZotOutcomes(lines)).toBeGreaterThan(lines.length / 3);
       for (const recordsKept of modes)
-        expectSameStream(toBytes(lines), { recordsKept, seed: 5, maxChunkBytes: 997 });
+        expectSameZotStream(toBytes(lines), { recordsKept, seed: 5, maxChunkBytes: 997 });
     });
 
     it.each(layouts)('%s: a generated 1.5 MB log, whole, in random chunks, and windowed', (layout) => {
       const bytes = generateLog(layout, 1_500_000);
       const startMs = Date.UTC(2026, 2, 14, 8);
       for (const recordsKept of modes) {
-        const whole = expectSameStream(bytes, { recordsKept });
+        const whole = expectSameZotStream(bytes, { recordsKept });
         expect(whole.stats.records).toBeGreaterThan(2000);
-        expectSameStream(bytes, { recordsKept, seed: 6, maxChunkBytes: 300_000 });
+        expectSameZotStream(bytes, { recordsKept, seed: 6, maxChunkBytes: 300_000 });
         const window = { fromMs: startMs + 20_000, toMs: startMs + 40_000, slackMs: 5_000 };
-        const windowed = expectSameStream(bytes, { recordsKept, seed: 7, maxChunkBytes: 50_000, window });
+        const windowed = expectSameZotStream(bytes, { recordsKept, seed: 7, maxChunkBytes: 50_000, window });
         expect(windowed.stats.skippedByReason['before window']).toBeGreaterThan(100);
         expect(windowed.stats.bytes).toBeLessThan(bytes.length / 2);
       }
@@ -280,9 +199,9 @@ function defineEquivalenceTests(): void {
 
     it('10,000 mutated lines: nothing throws, every line accounted for, identical outcomes', () => {
       const lines = mutatedLines(10_000, 31);
-      expect(expectSameOutcomes(lines)).toBeGreaterThan(1000);
+      expect(expectSameZotOutcomes(lines)).toBeGreaterThan(1000);
       for (const recordsKept of modes) {
-        const { stats } = expectSameStream(toBytes(lines), { recordsKept, seed: 8, maxChunkBytes: 4096 });
+        const { stats } = expectSameZotStream(toBytes(lines), { recordsKept, seed: 8, maxChunkBytes: 4096 });
         expect(stats.lines).toBe(lines.length);
         expect(stats.records).toBeGreaterThan(2000);
         expect(stats.rejected).toBeGreaterThan(1000);
@@ -305,7 +224,7 @@ function defineEquivalenceTests(): void {
       );
       const bytes = toBytes(lines);
       for (const recordsKept of modes) {
-        const native = expectSameStream(bytes, { recordsKept });
+        const native = expectSameZotStream(bytes, { recordsKept });
         expect(native.records.at(-1)).toMatchObject({ clientAddress: '10.0.132.207', repository: 'r33999' });
       }
       // A fresh scanner's table fills up: the last line's strings are copied from their spans (id -1).
@@ -644,21 +563,5 @@ function mutatedLines(count: number, seed: number): Buffer[] {
   for (let index = 0; index < 40; index++)
     for (const event of generatePushEvents(random.next, baseEvent.tsMs + index, index))
       seeds.push(renderZotLine(event, index % 2 === 0 ? 'slog' : 'zerolog'));
-  return Array.from({ length: count }, () => {
-    const seedLine = seeds[random.int(seeds.length)] ?? '';
-    const pick = random.int(3);
-    let bytes: Buffer;
-    if (pick === 0) bytes = Buffer.from(mutateText(seedLine, random.next));
-    else if (pick === 1) {
-      const at = random.int(seedLine.length + 1);
-      const token = fuzzTokens[random.int(fuzzTokens.length)] ?? '';
-      bytes = Buffer.from(seedLine.slice(0, at) + token + seedLine.slice(at + random.int(2) * token.length));
-    } else {
-      bytes = Buffer.from(seedLine, 'latin1');
-      for (let round = 1 + random.int(3); round > 0; round--)
-        bytes[random.int(bytes.length)] = random.int(256);
-    }
-    // One line each: newlines the mutations made become spaces.
-    return Buffer.from(bytes.toString('latin1').replaceAll('\n', ' '), 'latin1');
-  });
+  return mutateLines({ seeds, tokens: fuzzTokens, count, random });
 }
