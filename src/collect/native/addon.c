@@ -55,15 +55,22 @@ static napi_value wrap_scanner(napi_env env, scanner *created) {
   return external;
 }
 
+/* A zeroed scanner of `kind` with its intern table ready; NULL when memory is short. */
+static scanner *allocate_scanner(scanner_kind kind) {
+  scanner *created = calloc(1, sizeof *created);
+  if (created == NULL) return NULL;
+  created->kind = kind;
+  if (!intern_init(kind == KIND_ZOT ? &created->as.zot.names : &created->as.template.names)) {
+    free(created);
+    return NULL;
+  }
+  return created;
+}
+
 static napi_value create_zot_scanner(napi_env env, napi_callback_info info) {
   (void)info;
-  scanner *created = calloc(1, sizeof *created);
+  scanner *created = allocate_scanner(KIND_ZOT);
   if (created == NULL) return fail(env, "line scanner: out of memory");
-  created->kind = KIND_ZOT;
-  if (!intern_init(&created->as.zot.names)) {
-    free(created);
-    return fail(env, "line scanner: out of memory");
-  }
   return wrap_scanner(env, created);
 }
 
@@ -118,13 +125,8 @@ static napi_value create_template_scanner(napi_env env, napi_callback_info info)
   napi_value spec;
   CHECK(env, napi_get_cb_info(env, info, &argc, &spec, NULL, NULL));
   if (argc < 1) return fail(env, "createTemplateScanner(spec): spec missing");
-  scanner *created = calloc(1, sizeof *created);
+  scanner *created = allocate_scanner(KIND_TEMPLATE);
   if (created == NULL) return fail(env, "line scanner: out of memory");
-  created->kind = KIND_TEMPLATE;
-  if (!intern_init(&created->as.template.names)) {
-    free(created);
-    return fail(env, "line scanner: out of memory");
-  }
   if (!read_template_spec(env, spec, &created->as.template)) {
     free_scanner(env, created, NULL);
     return fail(env, "createTemplateScanner(spec): expected { literals: Buffer[n+1], quoted: number[n], "
