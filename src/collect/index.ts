@@ -24,7 +24,6 @@ export type { ReadSccacheLogOptions, ReadSccacheLogResult } from './log-reader/r
 export { readRegistryLog } from './log-reader/read-registry-log.js';
 export type { ReadRegistryLogOptions, ReadRegistryLogResult } from './log-reader/read-registry-log.js';
 export { createLogTail } from './log-reader/create-log-tail.js';
-export { loadLineScanner, loadLineScannerState } from './native/load-line-scanner.js';
 export type { LogTail, LogTailOptions, LogTailRead } from './log-reader/create-log-tail.js';
 export { createSccacheParser, sccacheLogFormatName } from './logs/create-shipped-sccache-parser.js';
 export type { SccacheParserOptions } from './logs/create-shipped-sccache-parser.js';

@@ -5,7 +5,6 @@ import {
   createRegistryLineParser,
   createSccacheParser,
   isRegistryWrite,
-  loadLineScanner,
   type LogTail,
   type RegistryRecord,
   type SccacheRecord,
@@ -66,8 +65,7 @@ export function createLiveRunReader(dir: string): LiveRunReader {
 
   function createTails(run: RunFile | undefined): void {
     const addressToNode = buildAddressToNode(run);
-    const scanner = loadLineScanner();
-    const sccacheParser = createSccacheParser({ addressToNode, scanner });
+    const sccacheParser = createSccacheParser({ addressToNode });
     sccache ??= {
       tail: createLogTail({ path: file(RUN_FILES.sccache), ...sccacheParser }),
       records: [],
@@ -77,8 +75,6 @@ export function createLiveRunReader(dir: string): LiveRunReader {
       format: run?.registryLogFormat ?? 'zot',
       cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
       addressToNode,
-      recordsKept: 'writes',
-      scanner,
     });
     // Only the writes are kept (RunInputs.registry); the rest is counted in the stream's stats.
     registry ??= {

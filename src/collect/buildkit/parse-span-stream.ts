@@ -1,6 +1,5 @@
 import {
   isRecord,
-  parseRfc3339Ms,
   toParentId,
   toSpanKind,
   type AttributeValue,
@@ -8,6 +7,7 @@ import {
   type SpanStatus,
   type TraceSpan,
 } from './trace-span.js';
+import { parseRfc3339Ms } from '../logs/parse-timestamp.js';
 
 // The trace BuildKit stores with a build record: Go `json.Encoder` output of OTel SDK `tracetest.SpanStub`
 // objects, concatenated (one indented object per span), or the same stubs in a JSON array.
@@ -112,8 +112,8 @@ function toSpanFromStub(value: unknown): TraceSpan | string {
   if (!isRecord(context) || typeof context.SpanID !== 'string' || context.SpanID === '')
     return 'span without SpanContext.SpanID';
   if (typeof value.Name !== 'string') return `span ${context.SpanID}: Name is not a string`;
-  const startMs = parseRfc3339Ms(value.StartTime);
-  const endMs = parseRfc3339Ms(value.EndTime);
+  const startMs = typeof value.StartTime === 'string' ? parseRfc3339Ms(value.StartTime) : undefined;
+  const endMs = typeof value.EndTime === 'string' ? parseRfc3339Ms(value.EndTime) : undefined;
   if (startMs === undefined || endMs === undefined)
     return `span ${context.SpanID}: StartTime/EndTime are not RFC 3339 times`;
   const parent = isRecord(value.Parent) ? value.Parent : {};

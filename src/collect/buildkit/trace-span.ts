@@ -52,14 +52,3 @@ export function toParentId(id: unknown): string | undefined {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
-/** RFC 3339 with up to nanosecond fractions (Go's RFC3339Nano) → epoch milliseconds, sub-ms kept. */
-export function parseRfc3339Ms(text: unknown): number | undefined {
-  if (typeof text !== 'string') return undefined;
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i.exec(text);
-  if (match === null) return undefined;
-  const [, base = '', fraction = '', zone = 'Z'] = match;
-  const wholeMs = Date.parse(`${base}${zone.toUpperCase()}`);
-  if (Number.isNaN(wholeMs)) return undefined;
-  return wholeMs + (fraction === '' ? 0 : Number(`0.${fraction}`) * 1000);
-}

@@ -58,7 +58,7 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
   const window: LogWindow = { fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs ?? 5000 };
   const source = options.source ?? path.basename(options.path);
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
-  const chunks = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;
+  const chunk = Buffer.allocUnsafe(chunkBytes);
   const createAggregate = () => options.aggregate?.create() as A;
   const state: TailState<A> = { cursor: undefined, inode: undefined, aggregate: createAggregate() };
   const add = options.aggregate?.add;
@@ -90,7 +90,7 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
         handle,
         cursor,
         sizeBytes: size,
-        chunks,
+        chunk,
         feed: (bytes) => feedLogCursor(cursor, bytes, feedOptions, records),
       });
       if (final) for (const record of flushLogCursor(cursor, feedOptions)) records.push(record);
@@ -113,36 +113,18 @@ interface FeedChunksOptions {
   handle: FileHandle;
   cursor: LogCursor;
   sizeBytes: number;
-  /** Two buffers: the next chunk is read into one while the other is parsed. */
-  chunks: readonly [Buffer, Buffer];
+  chunk: Buffer;
   feed: (bytes: Buffer) => unknown;
 }
 
-/**
- * Reads the file from the cursor's offset to sizeBytes (or until the cursor has passed its window) and feeds each
- * chunk; the read of the next chunk is under way while this one is parsed, so the disk and the parser overlap.
- */
+/** Reads the file from the cursor's offset to sizeBytes, or until the cursor has passed its window, a chunk at a time. */
 async function feedChunks(options: FeedChunksOptions): Promise<void> {
-  const { handle, cursor, sizeBytes, chunks, feed } = options;
-  const readAt = async (buffer: Buffer, position: number) =>
-    position >= sizeBytes
-      ? 0
-      : (await handle.read(buffer, 0, Math.min(buffer.length, sizeBytes - position), position)).bytesRead;
-  let position = cursor.offset;
-  let [current, spare] = chunks;
-  let pending = readAt(current, position);
-  try {
-    while (!cursor.pastWindow) {
-      const bytesRead = await pending;
-      if (bytesRead === 0) break;
-      const bytes = current.subarray(0, bytesRead);
-      position += bytesRead;
-      [current, spare] = [spare, current];
-      pending = readAt(current, position);
-      feed(bytes);
-    }
-  } finally {
-    // The handle is closed after this: no read may still be writing into a buffer then.
-    await pending.catch(() => 0);
+  const { handle, cursor, sizeBytes, chunk, feed } = options;
+  for (let position = cursor.offset; position < sizeBytes && !cursor.pastWindow;) {
+    const length = Math.min(chunk.length, sizeBytes - position);
+    const { bytesRead } = await handle.read(chunk, 0, length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    feed(chunk.subarray(0, bytesRead));
   }
 }

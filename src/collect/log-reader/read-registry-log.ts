@@ -3,9 +3,8 @@ import type { RegistryRecord, StreamStats } from '../types.js';
 import type { RegistryLogFormat } from '../logs/create-registry-line-parser.js';
 import { createRegistryLineParser } from '../logs/create-registry-line-parser.js';
 import type { RegistrySummary } from '../logs/summarize-registry.js';
-import { createRegistryAggregate, isRegistryWrite } from '../logs/summarize-registry.js';
+import { addToRegistrySummary, createRegistrySummary, isRegistryWrite } from '../logs/summarize-registry.js';
 import { createLogTail } from './create-log-tail.js';
-import { loadLineScanner } from '../native/load-line-scanner.js';
 
 export interface ReadRegistryLogOptions {
   path: string;
@@ -22,11 +21,6 @@ export interface ReadRegistryLogOptions {
    * large log, since reads are never held in memory. `stats` are the same in both modes.
    */
   mode?: 'records' | 'aggregate';
-  /**
-   * Read through the native line scanner when it is built (default true); false: the JavaScript parsers only (the
-   * same records; the benchmark compares the two).
-   */
-  nativeScanner?: boolean;
 }
 
 export interface ReadRegistryLogResult {
@@ -37,17 +31,13 @@ export interface ReadRegistryLogResult {
 }
 
 export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<ReadRegistryLogResult> {
-  const parser = createRegistryLineParser({
-    scanner: options.nativeScanner === false ? undefined : loadLineScanner(),
-    ...options,
-    recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
-  });
+  const parser = createRegistryLineParser(options);
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
   if (options.mode !== 'aggregate') {
     const { records, stats } = await createLogTail({ ...window, ...parser }).readToEnd();
     return { records, stats };
   }
-  const aggregate = createRegistryAggregate();
+  const aggregate = { create: createRegistrySummary, add: addToRegistrySummary };
   const {
     records,
     stats,

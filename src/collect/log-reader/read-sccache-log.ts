@@ -2,9 +2,8 @@
 import type { SccacheRecord, StreamStats } from '../types.js';
 import { createSccacheParser } from '../logs/create-shipped-sccache-parser.js';
 import type { SccacheSummary, SummarizeSccacheOptions } from '../logs/summarize-sccache.js';
-import { createSccacheAggregate, isSccacheWrite } from '../logs/summarize-sccache.js';
+import { addToSccacheSummary, createSccacheSummary, isSccacheWrite } from '../logs/summarize-sccache.js';
 import { createLogTail } from './create-log-tail.js';
-import { loadLineScanner } from '../native/load-line-scanner.js';
 
 export interface ReadSccacheLogOptions {
   path: string;
@@ -22,11 +21,6 @@ export interface ReadSccacheLogOptions {
   mode?: 'records' | 'aggregate';
   /** The live and run prefixes of the summary in `mode: 'aggregate'`; default live prefix ''. */
   summarize?: SummarizeSccacheOptions;
-  /**
-   * Read through the native line scanner when it is built (default true); false: the JavaScript parsers only (the
-   * same records; the benchmark compares the two).
-   */
-  nativeScanner?: boolean;
 }
 
 export interface ReadSccacheLogResult {
@@ -41,8 +35,6 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
     confText: options.confText,
     davRoot: options.davRoot,
     addressToNode: options.addressToNode,
-    scanner: options.nativeScanner === false ? undefined : loadLineScanner(),
-    recordsKept: options.mode === 'aggregate' ? 'writes' : 'all',
   });
   const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
   if (options.mode !== 'aggregate') {
@@ -50,7 +42,10 @@ export async function readSccacheLog(options: ReadSccacheLogOptions): Promise<Re
     return { records, stats };
   }
   const summarize = options.summarize ?? { livePrefix: '' };
-  const aggregate = createSccacheAggregate(summarize);
+  const aggregate = {
+    create: () => createSccacheSummary(summarize),
+    add: (summary: SccacheSummary, record: SccacheRecord) => addToSccacheSummary(summary, record, summarize),
+  };
   const {
     records,
     stats,

@@ -19,6 +19,12 @@ export interface RegistryRecordBuilderOptions {
   maxSessions?: number;
 }
 
+interface Classified {
+  kind: RegistryKind;
+  reference: string | undefined;
+  bytes: number | null;
+}
+
 const isCreated = (status: number) => status === 201;
 const isServed = (status: number) => status === 200 || status === 206;
 
@@ -29,31 +35,8 @@ function toFinalBytes(session: UploadSession | undefined, own: number | null): n
   return session.bytes + own;
 }
 
-/** A record with every field present (one shape for new and scratch records), to be filled in. */
-export const createEmptyRegistryRecord = (): RegistryRecord => ({
-  tsMs: 0,
-  clientAddress: '',
-  method: '',
-  path: '',
-  status: 0,
-  kind: 'other',
-  repository: undefined,
-  reference: undefined,
-  bytes: null,
-  durationMs: null,
-  isCache: false,
-});
-
-/**
- * Builds the record of one entry: a new object, or `into` filled in place (a scratch record the caller reuses for
- * records it does not keep). `route` is parseRegistryPath(entry.path) when the caller has it already (the native
- * scanner reads plain paths itself); positional because this runs once per line.
- */
-export type RegistryRecordBuilder = (
-  entry: RegistryEntry,
-  into?: RegistryRecord,
-  route?: RegistryRoute,
-) => RegistryRecord;
+/** Builds the record of one entry; the builder remembers upload sessions between entries. */
+export type RegistryRecordBuilder = (entry: RegistryEntry) => RegistryRecord;
 
 export function createRegistryRecordBuilder(options: RegistryRecordBuilderOptions): RegistryRecordBuilder {
   const matcher = createCacheMatcher(options.cachePatterns);
@@ -68,20 +51,13 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
     if (sessions.size > maxSessions) sessions.delete(sessions.keys().next().value ?? '');
   }
 
-  // The classification of the current entry (one scratch object: the builder is synchronous).
-  const found: { kind: RegistryKind; reference: string | undefined; bytes: number | null } = {
-    kind: 'other',
-    reference: undefined,
-    bytes: null,
-  };
-  const classified = (kind: RegistryKind, reference: string | undefined, bytes: number | null) => {
-    found.kind = kind;
-    found.reference = reference;
-    found.bytes = bytes;
-    return found;
-  };
+  const classified = (kind: RegistryKind, reference: string | undefined, bytes: number | null) => ({
+    kind,
+    reference,
+    bytes,
+  });
 
-  function classify(entry: RegistryEntry, route: RegistryRoute): typeof found {
+  function classify(entry: RegistryEntry, route: RegistryRoute): Classified {
     const { method, status } = entry;
     if (route.kind === 'upload' && method === 'PATCH') {
       if (status === 202) addChunk(route.uuid, entry.requestBytes);
@@ -107,7 +83,7 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
     return classified('other', route.kind === 'blob' ? route.digest : undefined, null);
   }
 
-  function classifyManifest(entry: RegistryEntry, reference: string): typeof found {
+  function classifyManifest(entry: RegistryEntry, reference: string): Classified {
     if (entry.method === 'PUT' && isCreated(entry.status))
       return classified('manifest-write', reference, entry.requestBytes);
     if (entry.method === 'GET' && isServed(entry.status))
@@ -115,28 +91,28 @@ export function createRegistryRecordBuilder(options: RegistryRecordBuilderOption
     return classified('other', reference, null);
   }
 
-  return (entry, into, parsed) => {
-    const route = parsed ?? parseRegistryPath(entry.path);
+  return (entry) => {
+    const route = parseRegistryPath(entry.path);
     const { kind, reference, bytes } = classify(entry, route);
     const repository = route.kind === 'other' ? undefined : route.repository;
+    const isManifest = kind === 'manifest-write' || kind === 'manifest-read';
     const isCache =
       repository !== undefined &&
-      (kind === 'manifest-write' || kind === 'manifest-read') &&
-      reference !== undefined
+      (isManifest && reference !== undefined
         ? matcher.isCacheManifest(repository, reference)
-        : repository !== undefined && matcher.isCacheRepository(repository);
-    const record = into ?? createEmptyRegistryRecord();
-    record.tsMs = entry.tsMs;
-    record.clientAddress = entry.clientAddress;
-    record.method = entry.method;
-    record.path = entry.path;
-    record.status = entry.status;
-    record.kind = kind;
-    record.repository = repository;
-    record.reference = reference;
-    record.bytes = bytes;
-    record.durationMs = entry.durationMs;
-    record.isCache = isCache;
-    return record;
+        : matcher.isCacheRepository(repository));
+    return {
+      tsMs: entry.tsMs,
+      clientAddress: entry.clientAddress,
+      method: entry.method,
+      path: entry.path,
+      status: entry.status,
+      kind,
+      repository,
+      reference,
+      bytes,
+      durationMs: entry.durationMs,
+      isCache,
+    };
   };
 }

@@ -1,29 +1,29 @@
-// A complete log line inside a Buffer, handed to parsers' fast paths without decoding the whole chunk.
+// A complete log line inside a chunk: what every line parser reads. The cursor decodes each chunk once as latin1
+// (one character per byte, so text indices are byte offsets and ASCII reads as itself) instead of once per line.
 
-/** bytes[start, end): one line, without its newline and without one trailing CR. */
+/** bytes[start, end): one line, without its newline and one trailing CR; `text` is `bytes` decoded as latin1. */
 export interface ByteLine {
   bytes: Buffer;
   start: number;
   end: number;
-  /**
-   * `bytes` decoded as latin1 (one character per byte, same indices), decoded once per chunk by the cursor so fast
-   * paths can run regular expressions and indexOf on it without a string per line. Slices of it of 13 characters or
-   * more are views that keep the whole chunk alive: copy (copyLineText) whatever a record keeps.
-   */
   text: string;
 }
 
-/** The line decoded as UTF-8, leniently (invalid bytes → U+FFFD): what the exact string parsers read. */
+/** The line decoded as UTF-8, leniently (invalid bytes → U+FFFD): what a parser reads when it needs real text. */
 export function decodeLine(line: ByteLine): string {
   return line.bytes.toString('utf8', line.start, line.end);
 }
 
-/** A fresh (unsliced) string of bytes[start, start + length), so a record does not keep the chunk's text alive. */
-export function copyLineText(line: ByteLine, start: number, length: number): string {
-  return line.bytes.toString('latin1', start, start + length);
+/**
+ * text[from, to) as a string a record may keep. V8 makes a slice of 13 characters or more a view that keeps the whole
+ * chunk's text alive, so longer ones are copied from the bytes.
+ */
+export function copyLineText(line: ByteLine, from: number, to: number): string {
+  return to - from < 13 ? line.text.slice(from, to) : line.bytes.toString('latin1', from, to);
 }
 
-/** The line as a ByteLine over a Buffer of its own (tests, one-off lines). */
-export function toByteLine(bytes: Buffer): ByteLine {
+/** A line of its own (tests, one-off lines); a string is encoded as UTF-8. */
+export function toByteLine(line: string | Buffer): ByteLine {
+  const bytes = typeof line === 'string' ? Buffer.from(line, 'utf8') : line;
   return { bytes, start: 0, end: bytes.length, text: bytes.toString('latin1') };
 }

@@ -1,68 +1,9 @@
-// A tiny by-name field reader for flat JSON log lines, so the hot path can skip JSON.parse. It relies on one
-// property of valid JSON: an unescaped `"name":` can only be a key. Values are read at the key's position;
-// anything it cannot read exactly (odd spacing, escaped keys) is reported as missing and the caller falls back
-// to JSON.parse.
-
-/** A precompiled key pattern: `"name":`. */
-export function toKeyPattern(name: string): string {
-  return `"${name}":`;
-}
-
-function isEscaped(line: string, quoteIndex: number): boolean {
-  let backslashes = 0;
-  for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 92; i--) backslashes++;
-  return backslashes % 2 === 1;
-}
-
-/** Index of the first character of the value of `pattern` (from toKeyPattern), or -1. */
-export function findValueStart(line: string, pattern: string, from = 0): number {
-  let index = line.indexOf(pattern, from);
-  while (index > 0 && isEscaped(line, index)) index = line.indexOf(pattern, index + 1);
-  return index < 0 ? -1 : index + pattern.length;
-}
-
-/** End index (of the closing quote) of the JSON string whose opening quote is at `openIndex`, or -1. */
-export function findStringEnd(line: string, openIndex: number): number {
-  let index = line.indexOf('"', openIndex + 1);
-  while (index > 0 && isEscaped(line, index)) index = line.indexOf('"', index + 1);
-  return index;
-}
-
-/** The decoded JSON string starting at `start` (which must be a quote), or undefined. */
-export function readJsonString(line: string, start: number): string | undefined {
-  if (start < 0 || line.charCodeAt(start) !== 34) return undefined;
-  const end = findStringEnd(line, start);
-  if (end < 0) return undefined;
-  const raw = line.slice(start + 1, end);
-  if (!raw.includes('\\')) return raw;
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return undefined;
-  }
-}
-
-const numberPattern = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/** The JSON number starting at `start`, or undefined. */
-export function readJsonNumber(line: string, start: number): number | undefined {
-  if (start < 0) return undefined;
-  numberPattern.lastIndex = start;
-  const match = numberPattern.exec(line);
-  if (match === null) return undefined;
-  const next = line.charCodeAt(numberPattern.lastIndex);
-  if (next !== 44 && next !== 125 && next !== 93 && !Number.isNaN(next)) return undefined; // , } ] or end
-  return Number(match[0]);
-}
-
-/** The value of a string-typed key, or undefined when absent or not a string. */
-export function readStringField(line: string, pattern: string, from = 0): string | undefined {
-  return readJsonString(line, findValueStart(line, pattern, from));
-}
-
-export function readNumberField(line: string, pattern: string, from = 0): number | undefined {
-  return readJsonNumber(line, findValueStart(line, pattern, from));
-}
+// JSON log lines read the general way: JSON.parse, with the reasons a line is skipped or rejected named once.
+import type { ByteLine } from './byte-line.js';
+import { decodeLine } from './byte-line.js';
+import type { LineOutcome } from './line-outcome.js';
+import { toRecord, toReject, toSkip } from './line-outcome.js';
+import { parseRfc3339Ms } from './parse-timestamp.js';
 
 /** JSON.parse that returns undefined instead of throwing, and only for objects. */
 export function parseJsonObject(line: string): Record<string, unknown> | undefined {
@@ -74,4 +15,23 @@ export function parseJsonObject(line: string): Record<string, unknown> | undefin
   } catch {
     return undefined;
   }
+}
+
+/** A line decoded as UTF-8 → its object, or a skip (blank, not JSON) or rejection (invalid, truncated). */
+export function parseJsonLine(line: ByteLine): LineOutcome<Record<string, unknown>> {
+  const text = decodeLine(line);
+  if (text.charCodeAt(0) !== 123) return text.trim() === '' ? toSkip('blank line') : toSkip('not JSON');
+  const object = parseJsonObject(text);
+  if (object !== undefined) return toRecord(object);
+  return text.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
+}
+
+const timeKey = '"time":"';
+
+/** The first `"time":"…"` value of a line, for the binary search (a cheap look-up; the line is not validated). */
+export function timeOfJsonLine(line: string): number | undefined {
+  const start = line.indexOf(timeKey);
+  if (start < 0) return undefined;
+  const at = start + timeKey.length;
+  return parseRfc3339Ms(line, at, line.indexOf('"', at));
 }

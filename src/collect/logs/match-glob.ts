@@ -23,23 +23,7 @@ export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
     .map(splitPattern)
     .filter((part) => part.tag === '*')
     .map((part) => toGlobRegExp(part.repository));
-  // Repositories are few and repeat on every line: each is matched once.
-  const known = new Map<string, boolean>();
-  // Consecutive lines mostly name the same repository: the last answer is checked first, without a hash look-up.
-  let lastRepository = '';
-  let lastIsCache = false;
-  const isCacheRepository = (repository: string) => {
-    if (repository === lastRepository) return lastIsCache;
-    let isCache = known.get(repository);
-    if (isCache === undefined) {
-      isCache = repositoryOnly.some((regExp) => regExp.test(repository));
-      if (known.size >= 10_000) known.clear();
-      known.set(repository, isCache);
-    }
-    lastRepository = repository;
-    lastIsCache = isCache;
-    return isCache;
-  };
+  const isCacheRepository = (repository: string) => repositoryOnly.some((regExp) => regExp.test(repository));
   return {
     isCacheManifest: (repository, reference) =>
       reference.includes(':')

@@ -1,205 +1,147 @@
-// Zot's session log (`"message":"HTTP API"`), both layouts: zerolog (≤ v2.1.8) and log/slog (≥ v2.1.9).
-// Keyed by name, never by position. Fast path: one anchored regular expression per known layout that matches the
-// WHOLE line (every key, every string, the closing brace), so a line it accepts is a well-formed session line.
-// Any other line (another key order, extra keys, whitespace, not HTTP) goes through the by-name walker
-// (walkJsonObject). parseZotLineWithJsonParse is the JSON.parse reference; tests check all three agree.
+// Zot's session log (`"message":"HTTP API"`), both layouts: zerolog (≤ v2.1.8) and log/slog (≥ v2.1.9), keyed by
+// name. Nearly every line is plain JSON in the exact key order Zot writes: one sticky regular expression per layout
+// checks the whole line (V8 runs it natively, far faster than JSON.parse, which builds the headers object), and the
+// values are then found from the layout's fixed parts. Any other line — escapes, other non-ASCII, another key order,
+// extra keys, not an HTTP line, an odd timestamp — is read with JSON.parse. Tests hold both to a JSON.parse oracle.
+import type { ByteLine } from './byte-line.js';
+import { copyLineText } from './byte-line.js';
+import { parseJsonLine } from './json-fields.js';
 import type { LineOutcome } from './line-outcome.js';
 import { toRecord, toReject, toSkip } from './line-outcome.js';
-import { parseJsonObject } from './json-fields.js';
 import { parseGoDuration } from './parse-go-duration.js';
 import { parseRfc3339Ms } from './parse-timestamp.js';
 import type { RegistryEntry } from './registry-entry.js';
 import { toClientIp, toContentLength } from './registry-entry.js';
-import {
-  createKeySet,
-  decodeJsonString,
-  readWalkedValue,
-  skipString,
-  walkJsonObject,
-} from './walk-json-object.js';
 
-const fieldNames = [
-  'time',
-  'message',
-  'clientIP',
-  'method',
-  'path',
-  'statusCode',
-  'latency',
-  'bodySize',
-  'headers',
-] as const;
-const slot = Object.fromEntries(fieldNames.map((name, index) => [name, index])) as Record<
-  (typeof fieldNames)[number],
-  number
->;
-const wanted = createKeySet(fieldNames);
-const contentLengthWanted = createKeySet(['Content-Length']);
+// Plain strings only: printable ASCII without `"` or `\`, so a value ends at the next `"`.
+const str = '"[ !#-\\[\\]-~]*"';
+const int = '(?:0|[1-9][0-9]*)';
+const headerPair = `${str}:\\[(?:${str}(?:,${str})*)?\\]`;
+// Go writes `µs` as UTF-8: the latency alone may hold bytes ≥ 0x80 (decoded again below).
+const request = `"clientIP":${str},"method":${str},"path":${str},"statusCode":${int},"latency":"[ !#-\\[\\]-~\\x80-\\xff]*","bodySize":${int},"headers":\\{(?:${headerPair}(?:,${headerPair})*)?\\}`;
+const slogLine = new RegExp(
+  `\\{"time":${str},"level":"info","message":"HTTP API","module":"http"(?:,"username":${str})?,"component":"session",${request},"caller":${str},"func":${str},"goroutine":${int}\\}`,
+  'y',
+);
+const zerologLine = new RegExp(
+  `\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":${int},"caller":${str},"time":${str},"message":"HTTP API"\\}`,
+  'y',
+);
 
-export interface ZotFields {
-  time: unknown;
-  message: unknown;
-  clientIP: unknown;
-  method: unknown;
-  path: unknown;
-  statusCode: unknown;
-  latency: unknown;
-  bodySize: unknown;
-  contentLength: unknown;
+const slogHead = '{"time":"';
+const slogAfterTime = '","level":"info","message":"HTTP API","module":"http"';
+const zerologHead = '{"level":"info","module":"http"';
+const zerologTimeKey = '"time":"';
+const usernameKey = ',"username":"';
+const componentPart = ',"component":"session"';
+const clientKey = ',"clientIP":"';
+const methodKey = '","method":"';
+const pathKey = '","path":"';
+const statusKey = '","statusCode":';
+const latencyKey = ',"latency":"';
+const bodySizeKey = '","bodySize":';
+const headersKey = ',"headers":';
+const contentLengthKey = '"Content-Length":[';
+
+/** The integer whose digits start at `at` (checked by the pattern), and where they end. */
+function readInt(text: string, at: number): { value: number; end: number } {
+  let end = at;
+  while (text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  return { value: Number(text.slice(at, end)), end };
 }
 
-/** Fields read by name → the entry, or a skip or rejection; shared by every Zot path so their results agree. */
-export function toZotEntry(fields: ZotFields): LineOutcome<RegistryEntry> {
+/** The Content-Length header of the headers object text[at, end): its LAST array's first string, as JSON.parse sees it. */
+function readContentLength(text: string, at: number, end: number): number | null {
+  // Searched in a slice (a view, no copy): a search of the chunk's text would not stop at the line's end.
+  const headers = text.slice(at, end);
+  let key = -1;
+  for (
+    let found = headers.indexOf(contentLengthKey);
+    found >= 0;
+    found = headers.indexOf(contentLengthKey, found + 1)
+  )
+    key = found;
+  const valueAt = key + contentLengthKey.length + 1;
+  if (key < 0 || headers.charCodeAt(valueAt - 1) !== 34) return null;
+  return toContentLength(headers.slice(valueAt, headers.indexOf('"', valueAt)));
+}
+
+/** Where the client address starts: after the optional username and component, told apart by one character. */
+function findClientAt(text: string, at: number): number {
+  if (text.charCodeAt(at + 2) === 117) at = text.indexOf('"', at + usernameKey.length) + 1;
+  if (text.charCodeAt(at + 3) === 111) at += componentPart.length;
+  return at + clientKey.length;
+}
+
+/** A plain session line of either layout → its entry; undefined when JSON.parse must decide. */
+function readPlainLine(line: ByteLine): RegistryEntry | undefined {
+  const { text, start, end } = line;
+  const isSlog = text.startsWith(slogHead, start);
+  const pattern = isSlog ? slogLine : zerologLine;
+  pattern.lastIndex = start;
+  if (!pattern.test(text) || pattern.lastIndex !== end) return undefined;
+  const timeAt = isSlog
+    ? start + slogHead.length
+    : text.lastIndexOf(zerologTimeKey, end) + zerologTimeKey.length;
+  const timeEnd = text.indexOf('"', timeAt);
+  const tsMs = parseRfc3339Ms(text, timeAt, timeEnd);
+  if (tsMs === undefined) return undefined;
+  const ipAt = findClientAt(text, isSlog ? timeEnd + slogAfterTime.length : start + zerologHead.length);
+  const ipEnd = text.indexOf('"', ipAt);
+  const methodEnd = text.indexOf('"', ipEnd + methodKey.length);
+  const pathEnd = text.indexOf('"', methodEnd + pathKey.length);
+  const status = readInt(text, pathEnd + statusKey.length);
+  const latencyAt = status.end + latencyKey.length;
+  const latencyEnd = text.indexOf('"', latencyAt);
+  const bodySize = readInt(text, latencyEnd + bodySizeKey.length);
+  const headersAt = bodySize.end + headersKey.length;
+  const latency = text.slice(latencyAt, latencyEnd);
+  return {
+    tsMs,
+    clientAddress: toClientIp(copyLineText(line, ipAt, ipEnd)),
+    method: text.slice(ipEnd + methodKey.length, methodEnd),
+    path: copyLineText(line, methodEnd + pathKey.length, pathEnd),
+    status: status.value,
+    durationMs:
+      parseGoDuration(
+        /[^ -~]/.test(latency) ? line.bytes.toString('utf8', latencyAt, latencyEnd) : latency,
+      ) ?? null,
+    // The headers object ends at its first `},"`: no plain string holds a `"`.
+    requestBytes: readContentLength(text, headersAt, text.indexOf('},"', headersAt)),
+    responseBytes: bodySize.value,
+  };
+}
+
+/** Fields read by name → the entry, or a skip or rejection. */
+function toZotEntry(fields: Record<string, unknown>): LineOutcome<RegistryEntry> {
   if (fields.message !== 'HTTP API')
     return fields.message === 'HTTP API Audit' ? toSkip('audit line') : toSkip('not an HTTP line');
   const tsMs = typeof fields.time === 'string' ? parseRfc3339Ms(fields.time) : undefined;
   if (tsMs === undefined)
     return toReject(`time: expected an RFC 3339 timestamp, got ${JSON.stringify(fields.time)}`);
-  const { clientIP, method, path, statusCode } = fields;
-  if (typeof clientIP !== 'string' || typeof method !== 'string' || typeof path !== 'string') {
+  const { clientIP, method, path, statusCode, latency, bodySize, headers } = fields;
+  if (typeof clientIP !== 'string' || typeof method !== 'string' || typeof path !== 'string')
     return toReject('clientIP, method and path must be strings');
-  }
   if (typeof statusCode !== 'number' || !Number.isInteger(statusCode))
     return toReject(`statusCode: expected an integer, got ${JSON.stringify(statusCode)}`);
+  const lengths = (headers as Record<string, unknown> | null | undefined)?.['Content-Length'];
   return toRecord({
     tsMs,
     clientAddress: toClientIp(clientIP),
     method,
     path,
     status: statusCode,
-    durationMs: typeof fields.latency === 'string' ? (parseGoDuration(fields.latency) ?? null) : null,
-    requestBytes: toContentLength(fields.contentLength),
-    responseBytes: typeof fields.bodySize === 'number' && fields.bodySize >= 0 ? fields.bodySize : null,
+    durationMs: typeof latency === 'string' ? (parseGoDuration(latency) ?? null) : null,
+    requestBytes:
+      Array.isArray(lengths) && typeof lengths[0] === 'string' ? toContentLength(lengths[0]) : null,
+    responseBytes: typeof bodySize === 'number' && bodySize >= 0 ? bodySize : null,
   });
 }
 
-// A JSON string exactly: no raw control characters, only valid escapes. Numbers without leading zeros.
-const chars = '(?:[^"\\\\\\u0000-\\u001f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*';
-const str = `"(${chars})"`;
-const skipStr = `"${chars}"`;
-const int = '(0|[1-9]\\d*)';
-const headerArray = `\\[(?:${skipStr}(?:,${skipStr})*)?\\]`;
-const headerPair = `${skipStr}:${headerArray}`;
-const headers = `\\{((?:${headerPair}(?:,${headerPair})*)?)\\}`;
-const request = `"clientIP":${str},"method":${str},"path":${str},"statusCode":${int},"latency":${str},"bodySize":${int},"headers":${headers}`;
-// Groups: 1 time, 2 username, 3 clientIP, 4 method, 5 path, 6 statusCode, 7 latency, 8 bodySize, 9 headers.
-const slogLine = new RegExp(
-  `^\\{"time":${str},"level":"info","message":"HTTP API","module":"http"(?:,"username":${str})?,"component":"session",${request},"caller":${skipStr},"func":${skipStr},"goroutine":(?:0|[1-9]\\d*)\\}$`,
-);
-// Groups: 1 username, 2 clientIP, 3 method, 4 path, 5 statusCode, 6 latency, 7 bodySize, 8 headers, 9 time.
-const zerologLine = new RegExp(
-  `^\\{"level":"info","module":"http"(?:,"username":${str})?(?:,"component":"session")?,${request},"goroutine":(?:0|[1-9]\\d*),"caller":${skipStr},"time":${str},"message":"HTTP API"\\}$`,
-);
-const contentLengthHeader = new RegExp(`(?:^|,)"Content-Length":\\[(?:${str})?`, 'g');
-
-/** The first element of the LAST `Content-Length` array: JSON.parse keeps the last of duplicate keys. */
-function readContentLengthHeader(headersText: string): string | undefined {
-  let last: RegExpExecArray | undefined;
-  contentLengthHeader.lastIndex = 0;
-  for (
-    let match = contentLengthHeader.exec(headersText);
-    match !== null;
-    match = contentLengthHeader.exec(headersText)
-  )
-    last = match;
-  return last?.[1] === undefined ? undefined : decodeJsonString(last[1]);
-}
-
-function readLayout(line: string): ZotFields | undefined {
-  const slog = slogLine.exec(line);
-  const match = slog ?? zerologLine.exec(line);
-  if (match === null) return undefined;
-  const at = slog === null ? 1 : 2;
-  return {
-    time: decodeJsonString(match[slog === null ? 9 : 1] ?? ''),
-    message: 'HTTP API',
-    clientIP: decodeJsonString(match[at + 1] ?? ''),
-    method: decodeJsonString(match[at + 2] ?? ''),
-    path: decodeJsonString(match[at + 3] ?? ''),
-    statusCode: Number(match[at + 4]),
-    latency: decodeJsonString(match[at + 5] ?? ''),
-    bodySize: Number(match[at + 6]),
-    contentLength: readContentLengthHeader(match[at + 7] ?? ''),
-  };
-}
-
-const isBlankTail = (line: string, end: number) =>
-  end === line.length || /^[ \t\r\n]*$/.test(line.slice(end));
-
-function readContentLength(line: string, found: Int32Array): unknown {
-  const start = found[2 * slot.headers] ?? -1;
-  if (start < 0 || line.charCodeAt(start) !== 123) return undefined;
-  inner.fill(-1);
-  walkJsonObject(line, start, contentLengthWanted, inner);
-  const valueStart = inner[0] ?? -1;
-  if (valueStart < 0 || line.charCodeAt(valueStart) !== 91) return undefined;
-  let first = valueStart + 1;
-  while (
-    line.charCodeAt(first) === 32 ||
-    line.charCodeAt(first) === 9 ||
-    line.charCodeAt(first) === 10 ||
-    line.charCodeAt(first) === 13
-  )
-    first++;
-  if (line.charCodeAt(first) !== 34) return undefined;
-  inner[0] = first;
-  inner[1] = skipString(line, first);
-  return readWalkedValue(line, inner, 0);
-}
-
-// Scratch space reused for every line (the parser is synchronous).
-const found = new Int32Array(2 * fieldNames.length);
-const inner = new Int32Array(2);
-
-/** One Zot log line → a session entry, or a skip (non-JSON, non-HTTP, audit) or rejection (malformed). */
-export function parseZotLine(line: string): LineOutcome<RegistryEntry> {
-  if (line.charCodeAt(0) !== 123) return line.trim() === '' ? toSkip('blank line') : toSkip('not JSON');
-  const fields = readLayout(line);
-  if (fields !== undefined) return toZotEntry(fields);
-  found.fill(-1);
-  const end = walkJsonObject(line, 0, wanted, found);
-  if (end < 0 || !isBlankTail(line, end))
-    return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
-  const read = (name: (typeof fieldNames)[number]) => readWalkedValue(line, found, slot[name]);
-  return toZotEntry({
-    time: read('time'),
-    message: read('message'),
-    clientIP: read('clientIP'),
-    method: read('method'),
-    path: read('path'),
-    statusCode: read('statusCode'),
-    latency: read('latency'),
-    bodySize: read('bodySize'),
-    contentLength: readContentLength(line, found),
-  });
-}
-
-/** The same result through JSON.parse (the reference the fast path is tested against, and a bench baseline). */
-export function parseZotLineWithJsonParse(line: string): LineOutcome<RegistryEntry> {
-  if (line.charCodeAt(0) !== 123) return line.trim() === '' ? toSkip('blank line') : toSkip('not JSON');
-  const object = parseJsonObject(line);
-  if (object === undefined)
-    return line.trimEnd().endsWith('}') ? toReject('invalid JSON') : toReject('truncated JSON line');
-  const headers = object.headers;
-  const lengths =
-    typeof headers === 'object' && headers !== null && !Array.isArray(headers)
-      ? (headers as Record<string, unknown>)['Content-Length']
-      : undefined;
-  const contentLength = Array.isArray(lengths) && typeof lengths[0] === 'string' ? lengths[0] : undefined;
-  return toZotEntry({ ...(object as Omit<ZotFields, 'contentLength'>), contentLength });
-}
-
-const timeKey = '"time":"';
-
-/** The `time` of a Zot line, for binary search (a cheap look-up; the line is not validated). */
-export function timeOfZotLine(line: string): number | undefined {
-  const start = line.indexOf(timeKey);
-  if (start < 0) return undefined;
-  const end = line.indexOf('"', start + timeKey.length);
-  return end < 0 ? undefined : parseRfc3339Ms(line.slice(start + timeKey.length, end));
-}
-
-/** Whether a line takes the fast path (matches one of the two known layouts exactly); for tests and benchmarks. */
-export function isKnownZotLayout(line: string): boolean {
-  return slogLine.test(line) || zerologLine.test(line);
+/** One Zot log line → a session entry, or a skip (not JSON, not HTTP, audit) or a rejection (malformed). */
+export function parseZotLine(line: ByteLine): LineOutcome<RegistryEntry> {
+  const plain = readPlainLine(line);
+  if (plain !== undefined) return toRecord(plain);
+  const outcome = parseJsonLine(line);
+  return outcome.ok ? toZotEntry(outcome.record) : outcome;
 }

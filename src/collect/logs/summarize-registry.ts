@@ -65,40 +65,11 @@ export function createRegistrySummary(): RegistrySummary {
 
 /** Adds one record to a summary in place (a running aggregate: see readRegistryLog's `mode: 'aggregate'`). */
 export function addToRegistrySummary(summary: RegistrySummary, record: RegistryRecord): void {
-  addToSplits(summary, (summary.byNode[record.node ?? record.clientAddress] ??= createSplit()), record);
-}
-
-/** Adds a record to the summary's totals and to its node's group. */
-function addToSplits(summary: RegistrySummary, node: RegistrySplit, record: RegistryRecord): void {
-  summary.requests++;
+  const node = (summary.byNode[record.node ?? record.clientAddress] ??= createSplit());
   const side = record.isCache ? 'cache' : 'image';
+  summary.requests++;
   addRegistryRecord(summary[side], record);
   addRegistryRecord(node[side], record);
-}
-
-/**
- * A running aggregate for readers: createRegistrySummary and addToRegistrySummary, with the last node's group
- * remembered (consecutive records often share it), so those records cost no keyed look-up.
- */
-export function createRegistryAggregate(): {
-  create: () => RegistrySummary;
-  add: (summary: RegistrySummary, record: RegistryRecord) => void;
-} {
-  let lastSummary: RegistrySummary | undefined;
-  let lastKey = '';
-  let lastSplit = createSplit();
-  return {
-    create: createRegistrySummary,
-    add(summary, record) {
-      const key = record.node ?? record.clientAddress;
-      if (summary !== lastSummary || key !== lastKey) {
-        lastSummary = summary;
-        lastKey = key;
-        lastSplit = summary.byNode[key] ??= createSplit();
-      }
-      addToSplits(summary, lastSplit, record);
-    },
-  };
 }
 
 export function summarizeRegistry(records: Iterable<RegistryRecord>): RegistrySummary {

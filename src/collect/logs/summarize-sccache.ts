@@ -69,16 +69,8 @@ export function addSccacheRecord(totals: SccacheTotals, record: SccacheRecord): 
   }
 }
 
-const trimmed = new Map<string, string>();
-/** `/a/b/` → `a/b` (memoised: prefixes are few and this runs per record). */
-function trimSlashes(prefix: string): string {
-  let text = trimmed.get(prefix);
-  if (text === undefined) {
-    text = prefix.replace(/^\/+|\/+$/g, '');
-    if (trimmed.size < 10_000) trimmed.set(prefix, text);
-  }
-  return text;
-}
+/** `/a/b/` → `a/b`. */
+const trimSlashes = (prefix: string) => prefix.replace(/^\/+|\/+$/g, '');
 
 export function createSccacheSummary(options: SummarizeSccacheOptions): SccacheSummary {
   return {
@@ -97,78 +89,16 @@ export function addToSccacheSummary(
   options: SummarizeSccacheOptions,
 ): void {
   const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
-  addToSplits(
-    summary,
-    record,
-    {
-      prefix,
-      node: (summary.byNode[record.node ?? record.clientAddress] ??= createSccacheTotals()),
-      byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()),
-    },
-    options,
-  );
-}
-
-interface Splits {
-  prefix: string | undefined;
-  node: SccacheTotals;
-  byPrefix: SccacheTotals;
-}
-
-function addToSplits(
-  summary: SccacheSummary,
-  record: SccacheRecord,
-  splits: Splits,
-  options: SummarizeSccacheOptions,
-): void {
   addSccacheRecord(summary.totals, record);
-  addSccacheRecord(splits.node, record);
-  addSccacheRecord(splits.byPrefix, record);
-  if (splits.prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
+  addSccacheRecord((summary.byNode[record.node ?? record.clientAddress] ??= createSccacheTotals()), record);
+  addSccacheRecord((summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()), record);
+  if (prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
   if (
     summary.run !== undefined &&
     options.runPrefix !== undefined &&
-    splits.prefix === trimSlashes(options.runPrefix)
+    prefix === trimSlashes(options.runPrefix)
   )
     addSccacheRecord(summary.run, record);
-}
-
-/**
- * A running aggregate for readers: createSccacheSummary and addToSccacheSummary, with the node and prefix groups of
- * the previous record remembered (consecutive records mostly share them), so most records cost no keyed look-up.
- */
-export function createSccacheAggregate(options: SummarizeSccacheOptions): {
-  create: () => SccacheSummary;
-  add: (summary: SccacheSummary, record: SccacheRecord) => void;
-} {
-  const last = {
-    summary: undefined as SccacheSummary | undefined,
-    nodeKey: '',
-    prefixKey: undefined as string | undefined,
-    splits: undefined as Splits | undefined,
-  };
-  return {
-    create: () => createSccacheSummary(options),
-    add(summary, record) {
-      const nodeKey = record.node ?? record.clientAddress;
-      let splits = last.splits;
-      if (
-        splits === undefined ||
-        last.summary !== summary ||
-        last.nodeKey !== nodeKey ||
-        last.prefixKey !== record.keyPrefix
-      ) {
-        const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
-        splits = {
-          prefix,
-          node: (summary.byNode[nodeKey] ??= createSccacheTotals()),
-          byPrefix: (summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()),
-        };
-        Object.assign(last, { summary, nodeKey, prefixKey: record.keyPrefix, splits });
-      }
-      addToSplits(summary, record, splits, options);
-    },
-  };
 }
 
 export function summarizeSccache(

@@ -1,6 +1,5 @@
 import { createStreamStats, type StreamStats } from '../types.js';
 import { parseSampleLine, type MetricSample } from './parse-sample-line.js';
-import { parseSimpleSample } from './parse-sample-fast.js';
 
 // An in-house parser for the Prometheus text exposition format (version 0.0.4), as node_exporter serves
 // it. Tolerant: unknown comments, unknown TYPE values and quoted UTF-8 names never throw; every line
@@ -59,7 +58,7 @@ function parseLine(state: ParseState, raw: string, lineNumber: number): void {
   const line = hasOuterBlank(raw) ? raw.trim() : raw;
   if (line === '') return skip(state.stats, 'blank');
   if (line.charCodeAt(0) === 35 /* # */) return parseComment(state, line);
-  const parsed = parseSimpleSample(line) ?? parseSampleLine(line);
+  const parsed = parseSampleLine(line);
   if (typeof parsed === 'string') return reject(state.stats, lineNumber, parsed);
   findFamily(state, parsed.name).samples.push(parsed);
   state.stats.records += 1;

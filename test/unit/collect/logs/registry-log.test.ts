@@ -6,11 +6,14 @@ import { createRegistryLineParser } from '../../../../src/collect/logs/create-re
 import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
 import type { RegistryLogFormat } from '../../../../src/collect/logs/create-registry-line-parser.js';
 import { parseRegistryPath } from '../../../../src/collect/logs/parse-registry-path.js';
-import { parseZotLine, parseZotLineWithJsonParse } from '../../../../src/collect/logs/parse-zot-line.js';
+import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
+import { parseZotLine as parseZotByteLine } from '../../../../src/collect/logs/parse-zot-line.js';
+import { parseZotLineReference } from './reference-parsers.js';
 import { summarizeRegistry } from '../../../../src/collect/logs/summarize-registry.js';
 import { toClientIp } from '../../../../src/collect/logs/registry-entry.js';
 import type { RegistryRecord } from '../../../../src/collect/types.js';
 
+const parseZotLine = (line: string) => parseZotByteLine(toByteLine(line));
 const fixtures = path.resolve(import.meta.dirname, '../../../fixtures/registry');
 const readJson = <T>(name: string) => JSON.parse(readFileSync(path.join(fixtures, name), 'utf8')) as T;
 
@@ -44,6 +47,28 @@ describe('Zot session log, both layouts', () => {
     expect(summary.byNode.kiln?.image).toMatchObject({ blobsWritten: 1, bytesUnknown: 1, bytesWritten: 0 });
   });
 
+  it('reads real Zot v2 session lines (test/fixtures/registry/README.md), as the JSON.parse oracle does', () => {
+    const lines = readFileSync(path.join(fixtures, 'zot-real-session-v2.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    expect(lines.map(parseZotLine)).toEqual(lines.map(parseZotLineReference));
+    const { records, stats } = parseFixture('zot-real-session-v2.jsonl', 'zot');
+    expect(stats).toMatchObject({ lines: 5, records: 5, skipped: 0, rejected: 0 });
+    expect(records.map((record) => [record.method, record.status, record.kind, record.bytes])).toEqual([
+      ['GET', 401, 'other', null],
+      ['PUT', 201, 'manifest-write', 563],
+      ['GET', 401, 'other', null],
+      ['HEAD', 200, 'other', null],
+      ['GET', 200, 'blob-read', 698],
+    ]);
+    expect(records[1]).toMatchObject({
+      clientAddress: '127.0.0.1',
+      repository: 'liquidmetal-dev/flintlock-kernel',
+      reference: '5.10.77',
+      tsMs: Date.UTC(2026, 8, 27, 14, 54, 55, 736) + 0.062174,
+    });
+  });
+
   it('gives identical records in both layouts', () => {
     const strip = (records: RegistryRecord[]) => records.map((record) => ({ ...record }));
     expect(strip(parseFixture('zot-zerolog-push.jsonl', 'zot').records)).toEqual(
@@ -56,7 +81,7 @@ describe('Zot session log, both layouts', () => {
       (record) => record.kind === 'blob-write',
     );
     expect(put).toEqual({
-      tsMs: Date.UTC(2026, 2, 14, 9, 21, 9, 40),
+      tsMs: Date.UTC(2026, 2, 14, 9, 21, 9, 40) + 0.41456,
       clientAddress: '10.20.0.14',
       method: 'PUT',
       path: `/v2/rocm/cache/blobs/uploads/5d4c0f0e-8f62-4b7f-9a52-0c3f6d7e9a11?digest=sha256%3A${'9f2c1e0b'.repeat(8)}`,
@@ -79,7 +104,7 @@ describe('Zot session log, both layouts', () => {
       1,
     ).replaceAll('\n', '');
     expect(parseZotLine(reordered)).toEqual(parseZotLine(line));
-    expect(parseZotLine(line)).toEqual(parseZotLineWithJsonParse(line));
+    expect(parseZotLine(line)).toEqual(parseZotLineReference(line));
   });
 
   it.each([
@@ -98,7 +123,7 @@ describe('Zot session log, both layouts', () => {
     ['{"time":"2026-03-14T09:21:07Z","message":"HTTP API",,}', 'invalid JSON'],
   ])('rejects %s', (line, reason) => {
     expect(parseZotLine(line)).toEqual({ ok: false, rejected: true, reason });
-    expect(parseZotLineWithJsonParse(line)).toEqual({ ok: false, rejected: true, reason });
+    expect(parseZotLineReference(line)).toEqual({ ok: false, rejected: true, reason });
   });
 });
 

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createSccacheParser } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
 import { classifySccache, parseSccachePath } from '../../../../src/collect/logs/classify-sccache.js';
 import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
@@ -77,7 +78,7 @@ describe('the sccache log of the shipped conf', () => {
     const parser = createSccacheParser();
     const line =
       '{"status":200,"msec":1796219300.786,"uri":"/sccache/p/e/3/b/e3b0c4","method":"GET","remote_addr":"10.0.0.9","ts":"","request_length":1,"content_length":"","body_bytes_sent":42,"bytes_sent":300,"request_time":0.012,"ua":"","completion":"OK"}';
-    expect(parser.parseLine(line)).toEqual({
+    expect(parser.parseLine(toByteLine(line))).toEqual({
       ok: true,
       record: {
         tsMs: 1796219300786,
