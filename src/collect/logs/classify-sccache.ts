@@ -7,7 +7,7 @@ import type { ByteLine } from './byte-line.js';
 import { toByteLine } from './byte-line.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toRecord, toReject } from './line-outcome.js';
-import { createNginxLineParser, type NginxValues } from './parse-nginx-line.js';
+import { createNginxLineParser, type NginxValue } from './parse-nginx-line.js';
 import type { LogFormatSpec } from './parse-log-format.js';
 import { parseRfc3339Ms } from './parse-timestamp.js';
 
@@ -18,25 +18,21 @@ export interface SccachePath {
   isCheck: boolean;
 }
 
+// opendal's key layout: `[prefix/]a/b/c/abc…`, where the name starts with its three one-character directories.
+const keyPath = /^(?:(.*)\/)?([^/])\/([^/])\/([^/])\/\2\3\4[^/]+$/;
+
 /** Splits a request URI into key prefix and key, relative to the DAV location (e.g. `/sccache/`). */
 export function parseSccachePath(uri: string, davRoot: string): SccachePath {
-  const path = uri.split('?')[0] ?? '';
+  const query = uri.indexOf('?');
+  const path = query < 0 ? uri : uri.slice(0, query);
   const relative = path.startsWith(davRoot) ? path.slice(davRoot.length) : path.replace(/^\/+/, '');
-  const segments = relative.split('/');
-  const last = segments[segments.length - 1] ?? '';
-  if (last === '.sccache_check')
-    return { keyPrefix: segments.slice(0, -1).join('/'), isKey: false, isCheck: true };
-  const [a, b, c] = segments.slice(-4, -1);
-  const isKey =
-    segments.length >= 4 &&
-    a?.length === 1 &&
-    b?.length === 1 &&
-    c?.length === 1 &&
-    last.length > 3 &&
-    last.startsWith(a + b + c);
-  return isKey
-    ? { keyPrefix: segments.slice(0, -4).join('/'), isKey, isCheck: false }
-    : { keyPrefix: undefined, isKey: false, isCheck: false };
+  const lastSlash = relative.lastIndexOf('/');
+  if (relative.slice(lastSlash + 1) === '.sccache_check')
+    return { keyPrefix: lastSlash < 0 ? '' : relative.slice(0, lastSlash), isKey: false, isCheck: true };
+  const key = keyPath.exec(relative);
+  return key === null
+    ? { keyPrefix: undefined, isKey: false, isCheck: false }
+    : { keyPrefix: key[1] ?? '', isKey: true, isCheck: false };
 }
 
 const overheadMethods = new Set(['PROPFIND', 'MKCOL', 'OPTIONS']);
@@ -56,69 +52,78 @@ export interface SccacheLineParserOptions {
   addressToNode?: Readonly<Record<string, string>>;
 }
 
-/** The index of the first of `variables` the log_format has; a ParseError naming the fix when it has none. */
-function requireIndex(spec: LogFormatSpec, variables: string[]): number {
-  const index = spec.fields.findIndex((field) => variables.includes(field.variable));
-  if (index < 0)
+/** The first of `variables` the log_format has; a ParseError naming the fix when it has none. */
+function requireVariable(spec: LogFormatSpec, variables: string[]): string {
+  const found = variables.find((variable) => spec.fields.some((field) => field.variable === variable));
+  if (found === undefined)
     throw new ParseError(
       `log_format ${spec.name}`,
       undefined,
       `needs ${variables.map((variable) => `$${variable}`).join(' or ')}; add it to the log_format (see .builders/nginx-sccache.conf)`,
     );
-  return index;
+  return found;
 }
 
-/** A byte count: a non-negative integer, however JSON wrote it. */
-function toCount(text: string | undefined): number | undefined {
-  const value = text === undefined || text === '' ? Number.NaN : Number(text);
-  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+/** A byte count or status: a non-negative integer, as a JSON number or a string of digits. */
+function toCount(value: NginxValue | undefined): number | undefined {
+  const count =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value)
+        ? Number(value)
+        : Number.NaN;
+  return Number.isSafeInteger(count) && count >= 0 ? count : undefined;
+}
+
+/** `$msec` (seconds with a fraction) or `$time_iso8601` → epoch ms. */
+function toTsMs(value: NginxValue | undefined, isMsec: boolean): number | undefined {
+  const ms = isMsec
+    ? Math.round(Number(value) * 1000)
+    : typeof value === 'string'
+      ? parseRfc3339Ms(value)
+      : undefined;
+  return ms !== undefined && Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 export function createSccacheLineParser(
   spec: LogFormatSpec,
   options: SccacheLineParserOptions,
 ): LogLineParser<SccacheRecord> {
-  const parseValues = createNginxLineParser(spec);
-  const msec = spec.fields.findIndex((field) => field.variable === 'msec');
-  const at = {
-    time: msec >= 0 ? msec : requireIndex(spec, ['time_iso8601']),
-    address: requireIndex(spec, ['remote_addr']),
-    method: requireIndex(spec, ['request_method']),
-    uri: requireIndex(spec, ['uri', 'request_uri']),
-    status: requireIndex(spec, ['status']),
-    sent: requireIndex(spec, ['body_bytes_sent']),
-    length: requireIndex(spec, ['content_length']),
-    duration: spec.fields.findIndex((field) => field.variable === 'request_time'),
-  };
+  const time = requireVariable(spec, ['msec', 'time_iso8601']);
+  const variables = [
+    time,
+    requireVariable(spec, ['remote_addr']),
+    requireVariable(spec, ['request_method']),
+    requireVariable(spec, ['uri', 'request_uri']),
+    requireVariable(spec, ['status']),
+    requireVariable(spec, ['body_bytes_sent']),
+    requireVariable(spec, ['content_length']),
+    'request_time',
+  ];
+  const parseValues = createNginxLineParser(spec, variables);
   const addressToNode = new Map(Object.entries(options.addressToNode ?? {}));
-  const toTsMs = (values: NginxValues) =>
-    msec >= 0 ? Math.round(Number(values[msec]) * 1000) : parseRfc3339Ms(values[at.time] ?? '');
 
-  function toSccacheRecord(values: NginxValues): LineOutcome<SccacheRecord> {
-    const tsMs = toTsMs(values);
-    if (tsMs === undefined || !Number.isFinite(tsMs) || tsMs <= 0)
-      return toReject('no valid timestamp ($msec / $time_iso8601)');
-    const status = toCount(values[at.status]);
-    const sent = toCount(values[at.sent]);
+  function toSccacheRecord(values: (NginxValue | undefined)[]): LineOutcome<SccacheRecord> {
+    const [tsValue, address, method, uri, statusValue, sentValue, lengthValue, duration] = values;
+    const tsMs = toTsMs(tsValue, time === 'msec');
+    if (tsMs === undefined) return toReject('no valid timestamp ($msec / $time_iso8601)');
+    const status = toCount(statusValue);
+    const sent = toCount(sentValue);
     if (status === undefined || sent === undefined)
-      return toReject(
-        `status/body_bytes_sent not numeric: ${JSON.stringify([values[at.status], values[at.sent]])}`,
-      );
-    const method = values[at.method] ?? '';
-    const uri = values[at.uri] ?? '';
-    const path = parseSccachePath(uri, options.davRoot);
-    const kind = classifySccache(method, status, path);
-    const length = toCount(values[at.length]);
+      return toReject(`status/body_bytes_sent not numeric: ${JSON.stringify([statusValue, sentValue])}`);
+    const path = parseSccachePath(String(uri), options.davRoot);
+    const kind = classifySccache(String(method), status, path);
+    const length = toCount(lengthValue);
     const record: SccacheRecord = {
       tsMs,
-      clientAddress: values[at.address] ?? '',
-      method,
-      uri,
+      clientAddress: String(address),
+      method: String(method),
+      uri: String(uri),
       status,
       kind,
       bytes: kind === 'hit' ? sent : kind === 'write' ? (length ?? 0) : 0,
       keyPrefix: path.keyPrefix,
-      durationMs: at.duration >= 0 ? Math.round(Number(values[at.duration]) * 1000) || 0 : 0,
+      durationMs: Math.round(Number(duration) * 1000) || 0,
     };
     if (kind === 'write' && length === undefined) record.bytesUnknown = true;
     const node = addressToNode.get(record.clientAddress);
@@ -134,7 +139,7 @@ export function createSccacheLineParser(
     parseLine,
     timeOfLine(text) {
       const outcome = parseValues(toByteLine(text));
-      return outcome.ok ? toTsMs(outcome.record) : undefined;
+      return outcome.ok ? toTsMs(outcome.record[0], time === 'msec') : undefined;
     },
   };
 }

@@ -45,9 +45,12 @@ const contentLengthKey = '"Content-Length":[';
 
 /** The integer whose digits start at `at` (checked by the pattern), and where they end. */
 function readInt(text: string, at: number): { value: number; end: number } {
+  let value = 0;
   let end = at;
-  while (text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-  return { value: Number(text.slice(at, end)), end };
+  for (let digit = text.charCodeAt(end) - 48; digit >= 0 && digit <= 9; digit = text.charCodeAt(++end) - 48)
+    value = value * 10 + digit;
+  // Beyond 15 digits the sum may round differently from JSON.parse: read those as JSON would.
+  return { value: end - at > 15 ? Number(text.slice(at, end)) : value, end };
 }
 
 /** The Content-Length header of the headers object text[at, end): its LAST array's first string, as JSON.parse sees it. */
@@ -63,7 +66,21 @@ function readContentLength(text: string, at: number, end: number): number | null
     key = found;
   const valueAt = key + contentLengthKey.length + 1;
   if (key < 0 || headers.charCodeAt(valueAt - 1) !== 34) return null;
-  return toContentLength(headers.slice(valueAt, headers.indexOf('"', valueAt)));
+  const digits = readInt(headers, valueAt);
+  const count = digits.end - valueAt;
+  return headers.charCodeAt(digits.end) === 34 && count >= 1 && count <= 15 ? digits.value : null;
+}
+
+/** toClientIp of text[at, end) as a string a record may keep (most addresses are short enough not to need a copy). */
+function readClientIp(line: ByteLine, at: number, end: number): string {
+  const { text } = line;
+  const colon = text.indexOf(':', at);
+  // The common `ipv4:port` is cut at its one colon; anything else goes through toClientIp.
+  if (text.charCodeAt(at) !== 91 && colon >= 0 && colon < end && text.indexOf(':', colon + 1) > end)
+    return copyLineText(line, at, colon);
+  const ip = toClientIp(text.slice(at, end));
+  const from = ip.length < 13 ? -1 : text.indexOf(ip, at);
+  return from < 0 ? ip : copyLineText(line, from, from + ip.length);
 }
 
 /** Where the client address starts: after the optional username and component, told apart by one character. */
@@ -98,7 +115,7 @@ function readPlainLine(line: ByteLine): RegistryEntry | undefined {
   const latency = text.slice(latencyAt, latencyEnd);
   return {
     tsMs,
-    clientAddress: toClientIp(copyLineText(line, ipAt, ipEnd)),
+    clientAddress: readClientIp(line, ipAt, ipEnd),
     method: text.slice(ipEnd + methodKey.length, methodEnd),
     path: copyLineText(line, methodEnd + pathKey.length, pathEnd),
     status: status.value,

@@ -67,32 +67,28 @@ export function parseZotLineReference(line: string): LineOutcome<RegistryEntry> 
   };
 }
 
-/** An nginx JSON line's values in the order of the log_format's fields, read by key. */
-export function parseNginxValuesReference(spec: LogFormatSpec, line: string): LineOutcome<unknown[]> {
+/** An nginx JSON line's values of `variables` (undefined where the log_format lacks one), read by key. */
+export function parseNginxValuesReference(
+  spec: LogFormatSpec,
+  variables: readonly string[],
+  line: string,
+): LineOutcome<unknown[]> {
   const parsed = parseObject(line);
   if (!parsed.ok) return parsed;
-  const values: unknown[] = [];
-  for (const field of spec.fields) {
-    const value = parsed.record[field.key];
-    if (value === undefined)
+  const object = parsed.record;
+  for (const field of spec.fields)
+    if (!Object.hasOwn(object, field.key))
       return reject(
         `no "${field.key}" key ($${field.variable}); the log was written with another log_format`,
       );
-    values.push(value);
-  }
-  return { ok: true, record: values };
-}
-
-/** Whether a product outcome of nginx values says what the reference says (numbers compared as numbers). */
-export function isSameNginxOutcome(
-  product: LineOutcome<string[]>,
-  reference: LineOutcome<unknown[]>,
-): boolean {
-  if (!product.ok || !reference.ok) return JSON.stringify(product) === JSON.stringify(reference);
-  return reference.record.every((value, i) => {
-    const text = product.record[i];
-    if (typeof value === 'string') return text === value;
-    if (typeof value === 'number') return Number(text) === value;
-    return text === JSON.stringify(value);
-  });
+  return {
+    ok: true,
+    record: variables.map((variable) => {
+      const field = spec.fields.find((candidate) => candidate.variable === variable);
+      const value = field === undefined ? undefined : object[field.key];
+      return value === undefined || typeof value === 'string' || typeof value === 'number'
+        ? value
+        : JSON.stringify(value);
+    }),
+  };
 }

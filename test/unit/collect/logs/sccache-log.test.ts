@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../../../../bench/generate-logs.js';
 import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createSccacheParser } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
 import { classifySccache, parseSccachePath } from '../../../../src/collect/logs/classify-sccache.js';
@@ -131,4 +132,52 @@ describe('classifySccache', () => {
     expect(parseSccachePath(`/sccache/${key}`, '/sccache/').keyPrefix).toBe('');
     expect(parseSccachePath('/sccache/a/b/.sccache_check', '/sccache/').keyPrefix).toBe('a/b');
   });
+});
+
+/** The split-based reading of a key path: the regular expression in parseSccachePath must agree with it. */
+function parseSccachePathBySplit(uri: string, davRoot: string) {
+  const pathPart = uri.split('?')[0] ?? '';
+  const relative = pathPart.startsWith(davRoot)
+    ? pathPart.slice(davRoot.length)
+    : pathPart.replace(/^\/+/, '');
+  const segments = relative.split('/');
+  const last = segments[segments.length - 1] ?? '';
+  if (last === '.sccache_check')
+    return { keyPrefix: segments.slice(0, -1).join('/'), isKey: false, isCheck: true };
+  const [a, b, c] = segments.slice(-4, -1);
+  const isKey =
+    segments.length >= 4 &&
+    a?.length === 1 &&
+    b?.length === 1 &&
+    c?.length === 1 &&
+    last.length > 3 &&
+    last.startsWith(a + b + c);
+  return isKey
+    ? { keyPrefix: segments.slice(0, -4).join('/'), isKey, isCheck: false }
+    : { keyPrefix: undefined, isKey: false, isCheck: false };
+}
+
+it('parseSccachePath agrees with the split-based reading on 20,000 generated URIs', () => {
+  const random = createRandom(24);
+  const parts = [
+    'sccache',
+    'rocm',
+    'gfx1201',
+    'a',
+    'b',
+    'c',
+    'abcdef',
+    'abc',
+    '',
+    '.sccache_check',
+    'ab',
+    '?x=1',
+    '/',
+  ];
+  for (let i = 0; i < 20_000; i++) {
+    let uri = random() < 0.7 ? '/sccache/' : '/';
+    for (let n = Math.floor(random() * 8); n > 0; n--)
+      uri += `${parts[Math.floor(random() * parts.length)] ?? ''}${random() < 0.8 ? '/' : ''}`;
+    expect(parseSccachePath(uri, '/sccache/'), uri).toEqual(parseSccachePathBySplit(uri, '/sccache/'));
+  }
 });
