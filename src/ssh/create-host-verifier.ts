@@ -12,7 +12,7 @@ import {
   formatKnownHostLine,
   listHostKeyAlgorithms,
   parseKnownHosts,
-  readKeyType,
+  parseKeyType,
   toKnownHostName,
 } from './known-hosts.js';
 import type { HostKeyAlgorithm } from './known-hosts.js';
@@ -50,7 +50,7 @@ export async function createHostVerifier(target: SshTarget): Promise<HostVerifie
   const verify = (key: Buffer): boolean => {
     if (mode === 'off') return true;
     const check = checkHostKey({ entries, name, key });
-    const presented = `${readKeyType(key)} ${formatFingerprint(key)}`;
+    const presented = `${parseKeyType(key)} ${formatFingerprint(key)}`;
     switch (check.status) {
       case 'known':
         return true;
@@ -72,7 +72,7 @@ export async function createHostVerifier(target: SshTarget): Promise<HostVerifie
         }
         return refuse(
           `host key of ${name} (${presented}) is not in ${file}`,
-          `check the fingerprint on the host (ssh-keygen -lf /etc/ssh/ssh_host_${readKeyType(key).replace(/^ssh-|-sha2-nistp\d+$/g, '')}_key.pub), then add it: ssh-keyscan -p ${target.port ?? 22} ${target.host} >> ${file}; or set host_key_checking: accept-new for this host in fleet.yaml`,
+          `check the fingerprint on the host (ssh-keygen -lf /etc/ssh/ssh_host_${parseKeyType(key).replace(/^ssh-|-sha2-nistp\d+$/g, '')}_key.pub), then add it: ssh-keyscan -p ${target.port ?? 22} ${target.host} >> ${file}; or set host_key_checking: accept-new for this host in fleet.yaml`,
         );
     }
   };

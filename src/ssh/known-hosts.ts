@@ -64,7 +64,7 @@ export function matchesHost(hosts: KnownHostEntry['hosts'], name: string): boole
 }
 
 /** The key type a key blob names (its first SSH string, e.g. `ssh-ed25519`). */
-export function readKeyType(key: Buffer): string {
+export function parseKeyType(key: Buffer): string {
   if (key.length < 4) return 'unknown';
   const length = key.readUInt32BE(0);
   return length > 0 && 4 + length <= key.length ? key.toString('latin1', 4, 4 + length) : 'unknown';
@@ -97,7 +97,7 @@ export function checkHostKey(options: {
   const known = forHost.find((entry) => entry.key.equals(key));
   if (known !== undefined) return { status: 'known', line: known.line };
   // Only a key of the same type proves a change: a host may hold keys of several types.
-  const sameType = forHost.filter((entry) => entry.keyType === readKeyType(key));
+  const sameType = forHost.filter((entry) => entry.keyType === parseKeyType(key));
   return sameType.length > 0
     ? { status: 'changed', lines: sameType.map((entry) => entry.line) }
     : { status: 'unknown' };
@@ -137,5 +137,5 @@ export function listHostKeyAlgorithms(
 
 /** A known_hosts line recording `key` for the host (what `accept-new` appends). */
 export function formatKnownHostLine(name: string, key: Buffer): string {
-  return `${name} ${readKeyType(key)} ${key.toString('base64')}`;
+  return `${name} ${parseKeyType(key)} ${key.toString('base64')}`;
 }

@@ -32,7 +32,7 @@ export function tokenizeNginxConf(text: string): string[] {
     if (/\s/.test(char)) i++;
     else if (char === '#') i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
     else if (char === ';' || char === '{' || char === '}') tokens.push(text[i++] ?? '');
-    else if (char === '"' || char === "'") i = readQuoted(text, i, tokens);
+    else if (char === '"' || char === "'") i = parseQuoted(text, i, tokens);
     else {
       const match = /[^\s;{}"'#]+/y;
       match.lastIndex = i;
@@ -44,7 +44,7 @@ export function tokenizeNginxConf(text: string): string[] {
   return tokens;
 }
 
-function readQuoted(text: string, start: number, tokens: string[]): number {
+function parseQuoted(text: string, start: number, tokens: string[]): number {
   const quote = text[start];
   let value = '';
   let i = start + 1;

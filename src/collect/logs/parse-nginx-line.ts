@@ -62,7 +62,7 @@ export function createNginxLineParser(
   /** For each field of the template, where its value goes in the output (-1: not asked for). */
   const slotOf = fields.map((field) => variables.indexOf(field.variable));
 
-  function readPlainValues(line: ByteLine): (NginxValue | undefined)[] | undefined {
+  function cutPlainValues(line: ByteLine): (NginxValue | undefined)[] | undefined {
     const { text } = line;
     pattern.lastIndex = line.start;
     if (!isJsonTemplate || !pattern.test(text) || pattern.lastIndex !== line.end) return undefined;
@@ -79,7 +79,7 @@ export function createNginxLineParser(
   }
 
   return (line) => {
-    const plain = readPlainValues(line);
+    const plain = cutPlainValues(line);
     if (plain !== undefined) return toRecord(plain);
     const outcome = parseJsonLine(line);
     if (!outcome.ok) return outcome;

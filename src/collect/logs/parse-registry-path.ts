@@ -31,7 +31,7 @@ function decodeSafely(text: string): string {
 }
 
 /** The first `name=value` pair's value of a raw query (`+` is a space), '' for a bare `name`, else undefined. */
-function readQueryParam(query: string, name: string): string | undefined {
+function findQueryParam(query: string, name: string): string | undefined {
   if (query === '' || !query.includes(name)) return undefined;
   for (let start = 0; start <= query.length;) {
     let end = query.indexOf('&', start);
@@ -51,8 +51,8 @@ function toBlobRoute(repository: string, rest: string, query: string): RegistryR
     return {
       kind: 'upload-start',
       repository,
-      digest: readQueryParam(query, 'digest'),
-      mount: readQueryParam(query, 'mount'),
+      digest: findQueryParam(query, 'digest'),
+      mount: findQueryParam(query, 'mount'),
     };
   }
   if (rest.startsWith('uploads/')) {
@@ -60,7 +60,7 @@ function toBlobRoute(repository: string, rest: string, query: string): RegistryR
       kind: 'upload',
       repository,
       uuid: rest.slice('uploads/'.length),
-      digest: readQueryParam(query, 'digest'),
+      digest: findQueryParam(query, 'digest'),
     };
   }
   return rest === '' || rest.includes('/') ? other : { kind: 'blob', repository, digest: decodeSafely(rest) };

@@ -11,7 +11,7 @@ function toEpochDays(year: number, month: number, day: number): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-function readDigits(text: string, at: number, count: number): number {
+function parseDigits(text: string, at: number, count: number): number {
   let value = 0;
   for (let i = at; i < at + count; i++) {
     const digit = text.charCodeAt(i) - 48;
@@ -22,7 +22,7 @@ function readDigits(text: string, at: number, count: number): number {
 }
 
 /** `YYYY-MM-DDThh:mm:ss` at `at` → ms since the epoch before the zone is applied, or -1. */
-function readSecondMs(text: string, at: number): number {
+function parseSecondMs(text: string, at: number): number {
   const separator = text.charCodeAt(at + 10);
   if (
     text.charCodeAt(at + 4) !== 45 ||
@@ -32,25 +32,25 @@ function readSecondMs(text: string, at: number): number {
     text.charCodeAt(at + 16) !== 58
   )
     return -1;
-  const year = readDigits(text, at, 4);
-  const month = readDigits(text, at + 5, 2);
-  const day = readDigits(text, at + 8, 2);
-  const hours = readDigits(text, at + 11, 2);
-  const minutes = readDigits(text, at + 14, 2);
-  const seconds = readDigits(text, at + 17, 2);
+  const year = parseDigits(text, at, 4);
+  const month = parseDigits(text, at + 5, 2);
+  const day = parseDigits(text, at + 8, 2);
+  const hours = parseDigits(text, at + 11, 2);
+  const minutes = parseDigits(text, at + 14, 2);
+  const seconds = parseDigits(text, at + 17, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return -1;
   if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 60) return -1;
   return toEpochDays(year, month, day) * 86_400_000 + ((hours * 60 + minutes) * 60 + seconds) * 1000;
 }
 
 /** `Z` or `±hh:mm` (or `±hhmm`) filling [at, end) → its offset in ms, or undefined. */
-function readZoneMs(text: string, at: number, end: number): number | undefined {
+function parseZoneMs(text: string, at: number, end: number): number | undefined {
   const sign = text.charCodeAt(at);
   if (sign === 90 || sign === 122) return at + 1 === end ? 0 : undefined;
   if (sign !== 43 && sign !== 45) return undefined;
   const colon = text.charCodeAt(at + 3) === 58 ? 1 : 0;
-  const hours = readDigits(text, at + 1, 2);
-  const minutes = readDigits(text, at + 3 + colon, 2);
+  const hours = parseDigits(text, at + 1, 2);
+  const minutes = parseDigits(text, at + 3 + colon, 2);
   if (at + 5 + colon !== end || hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return undefined;
   return (sign === 45 ? -1 : 1) * (hours * 60 + minutes) * 60_000;
 }
@@ -61,7 +61,7 @@ function readZoneMs(text: string, at: number, end: number): number | undefined {
  */
 export function parseRfc3339Ms(text: string, at = 0, end = text.length): number | undefined {
   if (end - at < 20) return undefined;
-  const secondMs = readSecondMs(text, at);
+  const secondMs = parseSecondMs(text, at);
   if (secondMs < 0) return undefined;
   let zoneAt = at + 19;
   let fraction = 0;
@@ -75,6 +75,6 @@ export function parseRfc3339Ms(text: string, at = 0, end = text.length): number 
     }
     if (scale === 1 || scale > 1e9) return undefined;
   }
-  const zoneMs = readZoneMs(text, zoneAt, end);
+  const zoneMs = parseZoneMs(text, zoneAt, end);
   return zoneMs === undefined ? undefined : secondMs + (fraction * 1000) / scale - zoneMs;
 }

@@ -44,7 +44,7 @@ const headersKey = ',"headers":';
 const contentLengthKey = '"Content-Length":[';
 
 /** The integer whose digits start at `at` (checked by the pattern), and where they end. */
-function readInt(text: string, at: number): { value: number; end: number } {
+function parseDigitRun(text: string, at: number): { value: number; end: number } {
   let value = 0;
   let end = at;
   for (let digit = text.charCodeAt(end) - 48; digit >= 0 && digit <= 9; digit = text.charCodeAt(++end) - 48)
@@ -54,7 +54,7 @@ function readInt(text: string, at: number): { value: number; end: number } {
 }
 
 /** The Content-Length header of the headers object text[at, end): its LAST array's first string, as JSON.parse sees it. */
-function readContentLength(text: string, at: number, end: number): number | null {
+function findContentLength(text: string, at: number, end: number): number | null {
   // Searched in a slice (a view, no copy): a search of the chunk's text would not stop at the line's end.
   const headers = text.slice(at, end);
   let key = -1;
@@ -66,13 +66,13 @@ function readContentLength(text: string, at: number, end: number): number | null
     key = found;
   const valueAt = key + contentLengthKey.length + 1;
   if (key < 0 || headers.charCodeAt(valueAt - 1) !== 34) return null;
-  const digits = readInt(headers, valueAt);
+  const digits = parseDigitRun(headers, valueAt);
   const count = digits.end - valueAt;
   return headers.charCodeAt(digits.end) === 34 && count >= 1 && count <= 15 ? digits.value : null;
 }
 
 /** toClientIp of text[at, end) as a string a record may keep (most addresses are short enough not to need a copy). */
-function readClientIp(line: ByteLine, at: number, end: number): string {
+function toOwnClientIp(line: ByteLine, at: number, end: number): string {
   const { text } = line;
   const colon = text.indexOf(':', at);
   // The common `ipv4:port` is cut at its one colon; anything else goes through toClientIp.
@@ -91,7 +91,7 @@ function findClientAt(text: string, at: number): number {
 }
 
 /** A plain session line of either layout → its entry; undefined when JSON.parse must decide. */
-function readPlainLine(line: ByteLine): RegistryEntry | undefined {
+function parsePlainLine(line: ByteLine): RegistryEntry | undefined {
   const { text, start, end } = line;
   const isSlog = text.startsWith(slogHead, start);
   const pattern = isSlog ? slogLine : zerologLine;
@@ -107,15 +107,15 @@ function readPlainLine(line: ByteLine): RegistryEntry | undefined {
   const ipEnd = text.indexOf('"', ipAt);
   const methodEnd = text.indexOf('"', ipEnd + methodKey.length);
   const pathEnd = text.indexOf('"', methodEnd + pathKey.length);
-  const status = readInt(text, pathEnd + statusKey.length);
+  const status = parseDigitRun(text, pathEnd + statusKey.length);
   const latencyAt = status.end + latencyKey.length;
   const latencyEnd = text.indexOf('"', latencyAt);
-  const bodySize = readInt(text, latencyEnd + bodySizeKey.length);
+  const bodySize = parseDigitRun(text, latencyEnd + bodySizeKey.length);
   const headersAt = bodySize.end + headersKey.length;
   const latency = text.slice(latencyAt, latencyEnd);
   return {
     tsMs,
-    clientAddress: readClientIp(line, ipAt, ipEnd),
+    clientAddress: toOwnClientIp(line, ipAt, ipEnd),
     method: text.slice(ipEnd + methodKey.length, methodEnd),
     path: copyLineText(line, methodEnd + pathKey.length, pathEnd),
     status: status.value,
@@ -124,7 +124,7 @@ function readPlainLine(line: ByteLine): RegistryEntry | undefined {
         /[^ -~]/.test(latency) ? line.bytes.toString('utf8', latencyAt, latencyEnd) : latency,
       ) ?? null,
     // The headers object ends at its first `},"`: no plain string holds a `"`.
-    requestBytes: readContentLength(text, headersAt, text.indexOf('},"', headersAt)),
+    requestBytes: findContentLength(text, headersAt, text.indexOf('},"', headersAt)),
     responseBytes: bodySize.value,
   };
 }
@@ -157,7 +157,7 @@ function toZotEntry(fields: Record<string, unknown>): LineOutcome<RegistryEntry>
 
 /** One Zot log line → a session entry, or a skip (not JSON, not HTTP, audit) or a rejection (malformed). */
 export function parseZotLine(line: ByteLine): LineOutcome<RegistryEntry> {
-  const plain = readPlainLine(line);
+  const plain = parsePlainLine(line);
   if (plain !== undefined) return toRecord(plain);
   const outcome = parseJsonLine(line);
   return outcome.ok ? toZotEntry(outcome.record) : outcome;

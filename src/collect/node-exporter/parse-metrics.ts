@@ -65,7 +65,7 @@ function parseLine(state: ParseState, raw: string, lineNumber: number): void {
 }
 
 function parseComment(state: ParseState, line: string): void {
-  const header = readCommentHeader(line);
+  const header = parseCommentHeader(line);
   if (header === undefined) return skip(state.stats, 'comment');
   const current = state.current;
   const family =
@@ -95,7 +95,7 @@ interface CommentHeader {
 }
 
 /** `# HELP name text` / `# TYPE name type` (name possibly quoted); undefined for any other comment. */
-function readCommentHeader(line: string): CommentHeader | undefined {
+function parseCommentHeader(line: string): CommentHeader | undefined {
   let pos = 1;
   while (line.charCodeAt(pos) === 32 || line.charCodeAt(pos) === 9) pos += 1;
   const keyword = line.slice(pos, pos + 4);

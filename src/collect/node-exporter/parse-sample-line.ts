@@ -17,37 +17,37 @@ interface Cursor {
 
 export function parseSampleLine(line: string): MetricSample | string {
   const cursor: Cursor = { line, pos: 0 };
-  let name = readBareName(cursor, true);
+  let name = takeBareName(cursor, true);
   const labels = Object.create(null) as Record<string, string>;
   if (line.charCodeAt(cursor.pos) === 123 /* { */) {
     cursor.pos += 1;
-    const labelResult = readLabels(cursor, labels, name === '');
+    const labelResult = parseLabels(cursor, labels, name === '');
     if (labelResult.error !== undefined) return labelResult.error;
     if (labelResult.quotedName !== undefined) name = labelResult.quotedName;
   } else if (cursor.pos < line.length && !isBlank(line.charCodeAt(cursor.pos))) {
     return `unexpected character ${JSON.stringify(line[cursor.pos])} in metric name`;
   }
   if (name === '') return 'missing metric name';
-  return readValueAndTimestamp(cursor, name, labels);
+  return parseValueAndTimestamp(cursor, name, labels);
 }
 
-function readValueAndTimestamp(
+function parseValueAndTimestamp(
   cursor: Cursor,
   name: string,
   labels: Record<string, string>,
 ): MetricSample | string {
-  const valueToken = readToken(cursor);
+  const valueToken = takeToken(cursor);
   if (valueToken === '') return `missing value for ${name}`;
   const value = parseGoFloat(valueToken);
   if (value === undefined) return `invalid value ${JSON.stringify(valueToken)} for ${name}`;
-  const timestampToken = readToken(cursor);
+  const timestampToken = takeToken(cursor);
   let timestampMs: number | undefined;
   if (timestampToken !== '') {
     timestampMs = Number(timestampToken);
     if (!Number.isSafeInteger(timestampMs))
       return `invalid timestamp ${JSON.stringify(timestampToken)} for ${name}`;
   }
-  if (readToken(cursor) !== '') return `unexpected text after the value of ${name}`;
+  if (takeToken(cursor) !== '') return `unexpected text after the value of ${name}`;
   return { name, labels, value, timestampMs };
 }
 
@@ -90,7 +90,7 @@ function isPlainDecimal(token: string): boolean {
   );
 }
 
-function readToken(cursor: Cursor): string {
+function takeToken(cursor: Cursor): string {
   const { line } = cursor;
   while (cursor.pos < line.length && isBlank(line.charCodeAt(cursor.pos))) cursor.pos += 1;
   const start = cursor.pos;
@@ -98,7 +98,7 @@ function readToken(cursor: Cursor): string {
   return line.slice(start, cursor.pos);
 }
 
-function readBareName(cursor: Cursor, allowColon: boolean): string {
+function takeBareName(cursor: Cursor, allowColon: boolean): string {
   const { line } = cursor;
   const start = cursor.pos;
   while (
@@ -115,7 +115,7 @@ interface LabelsResult {
   quotedName?: string;
 }
 
-function readLabels(cursor: Cursor, labels: Record<string, string>, nameMissing: boolean): LabelsResult {
+function parseLabels(cursor: Cursor, labels: Record<string, string>, nameMissing: boolean): LabelsResult {
   const { line } = cursor;
   const result: LabelsResult = {};
   for (;;) {
@@ -127,7 +127,7 @@ function readLabels(cursor: Cursor, labels: Record<string, string>, nameMissing:
     }
     if (Number.isNaN(code)) return { error: 'unterminated label set' };
     const quoted = code === 34;
-    const labelName = quoted ? readQuoted(cursor) : readBareName(cursor, false);
+    const labelName = quoted ? parseQuoted(cursor) : takeBareName(cursor, false);
     if (labelName === undefined || (!quoted && labelName === ''))
       return { error: `invalid label name at column ${cursor.pos + 1}` };
     skipBlanks(cursor);
@@ -135,7 +135,7 @@ function readLabels(cursor: Cursor, labels: Record<string, string>, nameMissing:
     if (quoted && nameMissing && result.quotedName === undefined && (next === 44 || next === 125)) {
       result.quotedName = labelName;
     } else {
-      const error = readLabelValue(cursor, labels, labelName);
+      const error = parseLabelValue(cursor, labels, labelName);
       if (error !== undefined) return { error };
     }
     skipBlanks(cursor);
@@ -145,7 +145,7 @@ function readLabels(cursor: Cursor, labels: Record<string, string>, nameMissing:
   }
 }
 
-function readLabelValue(
+function parseLabelValue(
   cursor: Cursor,
   labels: Record<string, string>,
   labelName: string,
@@ -154,14 +154,14 @@ function readLabelValue(
   cursor.pos += 1;
   skipBlanks(cursor);
   if (cursor.line.charCodeAt(cursor.pos) !== 34) return `label ${labelName}: value must be double-quoted`;
-  const value = readQuoted(cursor);
+  const value = parseQuoted(cursor);
   if (value === undefined) return `label ${labelName}: unterminated value`;
   labels[labelName] = value;
   return undefined;
 }
 
 /** Reads a double-quoted string at the cursor with the format's escapes (`\\`, `\"`, `\n`). */
-function readQuoted(cursor: Cursor): string | undefined {
+function parseQuoted(cursor: Cursor): string | undefined {
   const { line } = cursor;
   const start = cursor.pos + 1;
   const close = line.indexOf('"', start);
