@@ -1,4 +1,4 @@
-// PURE: the box's scaled subset of the gfx1201 scenario (../shared/scenarios/rocm-gfx1201): which nodes and
+// PURE: the box's scaled subset of the gfx1201 scenario (.builders/, from the shared rocm-gfx1201 scenario): which nodes and
 // targets, and how seconds, bytes and link speeds shrink so a whole run takes a minute or two.
 import { parseTargetCosts } from '../../src/config/parse-target-costs.js';
 import type { RawFleetState } from './fleet-state.js';

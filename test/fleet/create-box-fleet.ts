@@ -66,9 +66,10 @@ export interface BoxFleetFiles {
   config: Config;
 }
 
+/** The scenario's costs and bake graph: a given scenario dir, else the project's shipped gfx1201 files. */
 function readScenario(scenarioDir: string | undefined): { costs: string; print: string } {
-  const dir = scenarioDir ?? path.resolve(repoRoot, '../shared/scenarios/rocm-gfx1201');
-  if (existsSync(path.join(dir, 'target-costs'))) {
+  if (scenarioDir !== undefined) {
+    const dir = scenarioDir;
     return {
       costs: readFileSync(path.join(dir, 'target-costs'), 'utf8'),
       print: readFileSync(path.join(dir, 'bake-print.json'), 'utf8'),

@@ -3,7 +3,7 @@ import { parseBuildkitTrace } from '../../../../src/collect/index.js';
 import { ParseError } from '../../../../src/shared/errors.js';
 import { readRealTraceText } from './real-trace.js';
 
-// Figures checked by hand against shared/real/buildkit/bktraces.json: 73 span objects; the bake root span runs
+// Figures checked by hand against test/fixtures/buildkit/bktraces.json: 73 span objects; the bake root span runs
 // 14:57:39.717700035 → 14:59:09.3441603; the daemon's Control/Solve f1bb978313184255 holds 10 step spans
 // (2 of them `load cache:`) from 14:57:42.287748305 ([internal] load build context) to 14:59:09.253431509.
 const utcMs = (iso: string, extraNs: number) => Date.parse(iso) + extraNs / 1e6;

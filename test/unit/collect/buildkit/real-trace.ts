@@ -1,4 +1,4 @@
-// Test helper: the real BuildKit trace from shared/ (a stream of OTel Go SDK span stubs), and generators that
+// Test helper: the real BuildKit trace (test/fixtures/buildkit/README.md) (a stream of OTel Go SDK span stubs), and generators that
 // re-encode it as `docker buildx history trace` Jaeger JSON and as OTLP/JSON, following buildx's
 // util/otelutil/jaeger conversion and the OTLP JSON rules (hex ids, ns as strings, status 1 Ok / 2 Error).
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ export interface SpanStub {
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const realTracePath = path.resolve(repoRoot, '../shared/real/buildkit/bktraces.json');
+export const realTracePath = path.resolve(repoRoot, 'test/fixtures/buildkit/bktraces.json');
 
 export function readRealTraceText(): string {
   return readFileSync(realTracePath, 'utf8');
