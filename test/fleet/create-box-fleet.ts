@@ -1,6 +1,6 @@
 // Writes the box's fleet.yaml (validated with the product's own validateConfig), target-costs, bake print JSON
 // and the state file the `docker` double reads.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { validateConfig } from '../../src/config/resolve-config.js';
