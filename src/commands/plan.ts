@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { loadPlanInputs, type PlanInputs } from '../config/load-plan-inputs.js';
+import type { RunBakePrint } from '../run/executors/bake-print.js';
+import { loadPlanInputs, type PlanInputs } from '../run/load-plan-inputs.js';
 import {
   createPlan,
   renderComparison,
@@ -68,7 +69,10 @@ function compareStrategies(inputs: PlanInputs, createdAt: string) {
 }
 
 // `rocm-perf plan`: place every target on a node. Builds nothing.
-export async function runPlanCommand(options: PlanCommandOptions): Promise<void> {
+export async function runPlanCommand(
+  options: PlanCommandOptions,
+  deps: { runBakePrint?: RunBakePrint } = {},
+): Promise<void> {
   const strategy = toStrategyName(options.strategy);
   checkReplayFlags(options);
   if (options.fromRun !== undefined) {
@@ -83,6 +87,7 @@ export async function runPlanCommand(options: PlanCommandOptions): Promise<void>
       costsPath: options.costs,
       bakePrintPath: options.bakeJson,
     },
+    runBakePrint: deps.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();
