@@ -14,8 +14,11 @@ export interface RawCommandInput {
   sourceOf?: (key: string) => string | undefined;
 }
 
+/** Quoted when blanks would hide it (`--drop-node " "`). */
 function show(value: unknown): string {
-  return value === '' ? "''" : String(value);
+  return typeof value === 'string' && (value === '' || value.trim() !== value)
+    ? JSON.stringify(value)
+    : String(value);
 }
 
 function toFlagError(options: {

@@ -41,7 +41,7 @@ describe('bad flag values are usage errors (exit 2) naming the flag, the value a
       '--sample-interval-ms abc: expected a positive number of milliseconds. Use e.g. --sample-interval-ms 2000.',
     ],
     [['bench', '--sample-interval-ms', '0'], /^--sample-interval-ms 0: expected a positive number/],
-    [['warm', '--sample-interval-ms', ''], /^--sample-interval-ms '': expected a positive number/],
+    [['warm', '--sample-interval-ms', ''], /^--sample-interval-ms "": expected a positive number/],
     [['serve', '--port', 'abc'], '--port abc: expected a port number from 0 to 65535. Use e.g. --port 8090.'],
     [['serve', '--port', '70000'], /^--port 70000: expected a port number from 0 to 65535\./],
     [['serve', '--port', '-1'], /^--port -1: expected a port number/],
@@ -70,7 +70,7 @@ describe('bad flag values are usage errors (exit 2) naming the flag, the value a
       ['plan', '--speed', '=2'],
       /^--speed =2: expected NODE=FACTOR with a positive speed factor\. Use e\.g\. --speed kiln=1\.3\./,
     ],
-    [['plan', '--drop-node', ' '], /^--drop-node  : expected a node name\./],
+    [['plan', '--drop-node', ' '], /^--drop-node " ": expected a node name\./],
     [
       ['plan', '--add-node', 'name=x,uplink=3'],
       /^--add-node name=x,uplink=3: expected name=NAME,link=MBPS\[,speed=FACTOR\]\[,builder=NAME\] with positive numbers\. Use e\.g\. --add-node name=kiln2,link=110\.$/,
