@@ -28,7 +28,7 @@ export function listCliCommands(): { commands: CliCommandSpec[]; envVars: Map<st
   const commands = specs.map((command) => {
     const flags = Object.values(command.flags).flatMap((flag) => (flag ? [flag] : []));
     for (const flag of flags) if (flag.env !== undefined) envVars.set(flag.env, PROGRAM_AT);
-    return { name: command.name, flags: [...flags.map(toLongFlag), '--help'], built: true };
+    return { name: command.name, flags: [...flags.map(toLongFlag), '--help'] };
   });
   return { commands, envVars };
 }
@@ -65,7 +65,7 @@ export async function runContractsCommand(options: ContractsValues): Promise<voi
     paths: toPaths(options),
     zotConfigPath: existingPath('--zot-config', options.zotConfig),
     remote: options.remote ? { deployedConfPath: options.deployedConf } : undefined,
-    cli: { commands, programAt: PROGRAM_AT, extraEnvReads: envVars },
+    cli: { commands, programAt: PROGRAM_AT, envReads: envVars },
     only: options.only,
   });
   if (options.json) console.log(JSON.stringify(report, null, 2));
