@@ -45,7 +45,6 @@ export const OTHER_ENV_VARS: Readonly<Record<string, string>> = {
   ROCM_PERF_NATIVE_ADDON: 'src/collect/native/load-line-scanner.ts',
 };
 
-export { parseCommandValues, type RawCommandInput } from './parse-command-values.js';
 export { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec } from './flag-table.js';
 export type { PlanValues } from './plan-flags.js';
 export type { ContractsValues } from './contracts-flags.js';
