@@ -70,6 +70,24 @@ export default tseslint.config(
       ],
     },
   },
+  // config/ reads files only: running a process (e.g. `docker buildx bake --print`) belongs to run/.
+  {
+    files: ['src/config/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['commander', 'node:child_process', 'execa', 'ssh2'].map((name) => ({
+            name,
+            message: 'config/ reads files only',
+          })),
+          patterns: [
+            { group: ['**/run/**', '**/commands/**'], message: 'config/ never imports the run side' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: pureFolders,
     rules: {

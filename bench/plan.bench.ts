@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { loadPlanInputs } from '../src/config/load-plan-inputs.js';
+import { loadPlanInputs } from '../src/run/load-plan-inputs.js';
 import {
   createPlan,
   createProblem,

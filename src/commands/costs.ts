@@ -1,32 +1,16 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts, renderTargetCosts } from '../config/parse-target-costs.js';
 import { ConfigError, UsageError } from '../shared/errors.js';
 import { deriveTargetCosts } from '../run/derive-target-costs.js';
 import { readRunDirFile, readRunTraces } from '../run/read-run-traces.js';
-import type { CommonOptions } from './options.js';
-
-export interface CostsCommandOptions extends CommonOptions {
-  from: string;
-  root: string;
-  costs?: string;
-  out?: string;
-  dryRun: boolean;
-}
-
-async function resolveRunDir(from: string, root: string): Promise<string> {
-  for (const candidate of [path.resolve(from), path.resolve(root, from)]) {
-    if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
-  }
-  throw new UsageError(`--from ${from}: no such run dir (looked in . and ${root})`, {
-    hint: 'pass a run dir or a stamp under --root',
-  });
-}
+import type { CostsValues } from './flags/index.js';
+import { resolveRunDir } from './resolve-run-dir.js';
 
 // `rocm-perf costs --from RUN`: build seconds and cache bytes from a run's traces → .builders/target-costs.
-export async function runCostsCommand(options: CostsCommandOptions): Promise<void> {
-  const runDir = await resolveRunDir(options.from, options.root);
+export async function runCostsCommand(options: CostsValues): Promise<void> {
+  const runDir = await resolveRunDir({ flag: '--from', run: options.from, root: options.root });
   const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { costsPath: options.costs } });
   const currentText = await readFile(config.costsPath, 'utf8').catch(() => '');
   const current = parseTargetCosts(currentText, config.costsPath);

@@ -1,13 +1,6 @@
 import { buildRunDiff, buildRunDrag, renderRunDiffMd, type DiffSide } from '../diff/index.js';
 import { findRunDir, loadRunModel } from '../report/index.js';
-import type { CommonOptions } from './options.js';
-
-export interface DiffCommandOptions extends Pick<CommonOptions, 'json'> {
-  runA: string;
-  runB: string;
-  root: string;
-  force: boolean;
-}
+import type { DiffValues } from './flags/index.js';
 
 async function loadSide(run: string, root: string): Promise<DiffSide> {
   const loaded = await loadRunModel({ dir: await findRunDir({ run, root }), nowMs: Date.now() });
@@ -16,7 +9,7 @@ async function loadSide(run: string, root: string): Promise<DiffSide> {
 }
 
 // `rocm-perf diff RUN_A RUN_B`: what changed between two runs of the same harness (markdown, or --json).
-export async function runDiffCommand(options: DiffCommandOptions): Promise<void> {
+export async function runDiffCommand(options: DiffValues): Promise<void> {
   const a = await loadSide(options.runA, options.root);
   const b = await loadSide(options.runB, options.root);
   const diff = buildRunDiff({ a, b, force: options.force });

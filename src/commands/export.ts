@@ -2,19 +2,12 @@ import path from 'node:path';
 import { buildPerfettoTrace, findTraceProblems, PerfettoTraceSchema } from '../export/index.js';
 import { findRunDir, loadRunModel, writeFileAtomic } from '../report/index.js';
 import { InternalError, UsageError } from '../shared/errors.js';
-
-export interface ExportCommandOptions {
-  run: string;
-  root: string;
-  perfetto: boolean;
-  /** File to write; `-` for stdout. Default: RUN/perfetto-trace.json. */
-  out?: string;
-}
+import type { ExportValues } from './flags/index.js';
 
 export const PERFETTO_FILE = 'perfetto-trace.json';
 
 // `rocm-perf export --perfetto RUN [--out FILE]`: the run as a Chrome JSON trace that ui.perfetto.dev opens.
-export async function runExportCommand(options: ExportCommandOptions): Promise<void> {
+export async function runExportCommand(options: ExportValues): Promise<void> {
   if (!options.perfetto)
     throw new UsageError('export: no format chosen', {
       hint: 'pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`',

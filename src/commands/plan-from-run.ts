@@ -1,35 +1,21 @@
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts } from '../config/parse-target-costs.js';
-import { parseFleetChanges, renderReplay, replayRun, type RawFleetChanges } from '../plan/index.js';
+import { renderReplay, replayRun, type FleetChanges } from '../plan/index.js';
 import { readPlanFile, writePlanFile } from '../plan/plan-file-io.js';
 import { readRunDirFile, readRunTraces } from '../run/read-run-traces.js';
 import { systemClock } from '../shared/clock.js';
-import { ConfigError, UsageError } from '../shared/errors.js';
+import { ConfigError } from '../shared/errors.js';
+import type { PlanValues } from './flags/index.js';
+import { resolveRunDir } from './resolve-run-dir.js';
 
 // `rocm-perf plan --from-run RUN`: the I/O around the pure replay (src/plan/replay-run.ts). Reads the run dir
 // (run.json, plan.json, trace-*.json) and the current target costs (the fallback for cold bytes and targets
 // without a usable trace), then prints the replay or writes the predicted plan.
 
-export interface PlanFromRunOptions extends RawFleetChanges {
+export interface PlanFromRunOptions extends PlanValues {
   fromRun: string;
-  root?: string;
-  fleet: string;
-  costs?: string;
-  strategy?: string;
-  json: boolean;
-  out?: string;
-}
-
-async function resolveRunDir(from: string, root: string | undefined): Promise<string> {
-  const candidates = [path.resolve(from), ...(root === undefined ? [] : [path.resolve(root, from)])];
-  for (const candidate of candidates) {
-    if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
-  }
-  throw new UsageError(`--from-run ${from}: no such run dir (looked at ${candidates.join(' and ')})`, {
-    hint: 'pass a run dir written by `rocm-perf cold|warm|bench`, or its stamp under --root',
-  });
+  changes: FleetChanges;
 }
 
 async function readTargetCosts(options: PlanFromRunOptions) {
@@ -46,8 +32,7 @@ async function readTargetCosts(options: PlanFromRunOptions) {
 }
 
 export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void> {
-  const changes = parseFleetChanges(options);
-  const runDir = await resolveRunDir(options.fromRun, options.root);
+  const runDir = await resolveRunDir({ flag: '--from-run', run: options.fromRun, root: options.root });
   const run = await readRunDirFile(runDir);
   const plan = await readPlanFile(runDir);
   const { traces, warnings } = await readRunTraces(runDir);
@@ -59,7 +44,7 @@ export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void>
     plan,
     traces,
     targetCosts: targetCosts.costs,
-    changes,
+    changes: options.changes,
     strategy: options.strategy,
     createdAt,
   });

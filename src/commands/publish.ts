@@ -3,17 +3,11 @@ import { loadConfig } from '../config/load-config.js';
 import { buildSite, readSiteRuns, writeSite } from '../publish/index.js';
 import { readPageAssets } from '../report/page-assets.js';
 import { UsageError } from '../shared/errors.js';
-import type { CommonOptions } from './options.js';
-
-export interface PublishCommandOptions extends CommonOptions {
-  root: string;
-  out?: string;
-  push: boolean;
-}
+import type { PublishValues } from './flags/index.js';
 
 // `rocm-perf publish [--push]`: the static site of every run (a top page with a run selector, newest first);
 // with --push or PUSH=1 it is uploaded over SFTP to fleet.yaml's `publish` target, incrementally and atomically.
-export async function runPublishCommand(options: PublishCommandOptions): Promise<void> {
+export async function runPublishCommand(options: PublishValues): Promise<void> {
   const push = options.push || process.env.PUSH === '1';
   const publishTarget = push ? (await loadConfig({ fleetPath: options.fleet })).config.publish : undefined;
   if (push && !publishTarget) {

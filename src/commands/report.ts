@@ -1,17 +1,13 @@
 import path from 'node:path';
-import { buildReportModel, findNewestRun, readRunInputs, writeReport } from '../report/index.js';
+import { buildReportModel, findNewestRun, findRunDir, readRunInputs, writeReport } from '../report/index.js';
 import { ExitCode, RocmPerfError } from '../shared/errors.js';
-import type { CommonOptions } from './options.js';
-
-export interface ReportCommandOptions extends CommonOptions {
-  root: string;
-  runDir?: string;
-}
+import type { ReportValues } from './flags/index.js';
 
 // `rocm-perf report [RUN_DIR]`: data.json, report.md + SVGs and index.html into the run dir. Writes what it can,
 // then fails with exit 1 when a stream was empty-but-present or drifted (bytes, no records).
-export async function runReportCommand(options: ReportCommandOptions): Promise<void> {
-  const dir = path.resolve(options.runDir ?? (await findNewestRun(options.root)));
+export async function runReportCommand(options: ReportValues): Promise<void> {
+  const { runDir, root } = options;
+  const dir = runDir === undefined ? await findNewestRun(root) : await findRunDir({ run: runDir, root });
   const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
   const files = await writeReport({ dir, model });
   const loud = model.summary.warnings.filter((w) => w.level === 'loud');

@@ -1,13 +1,5 @@
 import { startServer } from '../serve/index.js';
-import { UsageError } from '../shared/errors.js';
-import type { CommonOptions } from './options.js';
-
-export interface ServeCommandOptions extends CommonOptions {
-  root: string;
-  bind: string;
-  port: string;
-  refreshSeconds: string;
-}
+import type { ServeValues } from './flags/index.js';
 
 function exposureLine(url: string, bind: string, root: string): string {
   const everywhere = bind === '0.0.0.0' || bind === '::';
@@ -18,14 +10,9 @@ function exposureLine(url: string, bind: string, root: string): string {
 }
 
 // `rocm-perf serve`: the live chart on :8090. The first stdout line says what is exposed and where.
-export async function runServeCommand(options: ServeCommandOptions): Promise<void> {
-  const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port: expected 0–65535, got \`${options.port}\``);
-  const refreshMs = Number(options.refreshSeconds) * 1000;
-  if (!(refreshMs >= 500))
-    throw new UsageError(`--refresh-seconds: expected ≥ 0.5, got \`${options.refreshSeconds}\``);
-  const running = await startServer({ root: options.root, bind: options.bind, port, refreshMs });
+export async function runServeCommand(options: ServeValues): Promise<void> {
+  const { root, bind, port } = options;
+  const running = await startServer({ root, bind, port, refreshMs: options.refreshSeconds * 1000 });
   console.log(exposureLine(running.url, options.bind, options.root));
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -10,22 +10,20 @@ import { parseMakefile, type MakeRule, type ParsedMakefile } from './parse-makef
 
 // Pair 5a: the Makefile shims (producer of invocations) vs the CLI's subcommands, flags and env vars (consumer).
 
-/** One subcommand as createProgram() defines it. */
+/** One subcommand as its flag table defines it. */
 export interface CliCommandSpec {
   name: string;
-  /** Long flags, e.g. `--fleet`, plus `--no-x` negations. */
+  /** Long flags, e.g. `--fleet`. */
   flags: string[];
-  /** False while the command is still a `notBuiltYet` placeholder. */
-  built: boolean;
 }
 
 export interface CheckMakefileShimsOptions {
   makefileText: string;
   makefilePath: string;
   commands: readonly CliCommandSpec[];
-  /** Where the program was enumerated, for the consumer side of messages (src/program.ts). */
+  /** Where the CLI's flags are defined, for the consumer side of messages (src/commands/flags/). */
   programAt: SourceLocation;
-  /** Environment variables the CLI's code reads, with where. */
+  /** Environment variables the CLI reads, with where. */
   envReads: ReadonlyMap<string, SourceLocation>;
   /** Resolves a path named in the CLI variable (e.g. `bin/rocm-perf.js`) to whether it exists. */
   isFile: (relativePath: string) => boolean;
@@ -96,33 +94,19 @@ function checkCliPath(
   ];
 }
 
-function checkExports(
-  makefile: ParsedMakefile,
-  options: CheckMakefileShimsOptions,
-  pendingCommands: string[],
-): { problems: ContractProblem[]; notes: string[] } {
-  const problems: ContractProblem[] = [];
-  const pending: string[] = [];
-  for (const { name, line } of makefile.exported) {
-    if (options.envReads.has(name)) continue;
-    if (pendingCommands.length > 0) pending.push(name);
-    else
-      problems.push({
-        message: `the Makefile exports ${name} but the CLI never reads it. Fix: read it in the CLI (an option's .env('${name}')), or stop exporting it.`,
-        producer: at(options.makefilePath, line),
-        consumer: options.programAt,
-      });
-  }
-  const notes =
-    pending.length === 0
-      ? []
-      : [`exported but not read yet (${pendingCommands.join(', ')} not built yet): ${pending.join(', ')}`];
-  return { problems, notes };
+function checkExports(makefile: ParsedMakefile, options: CheckMakefileShimsOptions): ContractProblem[] {
+  return makefile.exported
+    .filter(({ name }) => !options.envReads.has(name))
+    .map(({ name, line }) => ({
+      message: `the Makefile exports ${name} but the CLI never reads it. Fix: stop exporting it, or pass the value as a flag in the shim.`,
+      producer: at(options.makefilePath, line),
+      consumer: options.programAt,
+    }));
 }
 
 // Pure: every perf-* shim calls the CLI with a real subcommand and real flags, and its exports are read.
 export function checkMakefileShims(options: CheckMakefileShimsOptions): ContractResult {
-  const title = `${options.makefilePath} perf-* shims ↔ CLI (createProgram)`;
+  const title = `${options.makefilePath} perf-* shims ↔ CLI (src/commands/flags/)`;
   const makefile = parseMakefile(options.makefileText);
   const cliVariable = findCliVariable(makefile);
   if (cliVariable === undefined) {
@@ -136,7 +120,6 @@ export function checkMakefileShims(options: CheckMakefileShimsOptions): Contract
   }
   const problems: ContractProblem[] = [...checkCliPath(makefile, cliVariable, options)];
   const shims = makefile.rules.filter((rule) => rule.target.startsWith('perf-'));
-  const pendingCommands = new Set<string>();
   for (const rule of shims) {
     const invocations = findInvocations(rule, cliVariable);
     if (invocations.length === 0) {
@@ -146,17 +129,9 @@ export function checkMakefileShims(options: CheckMakefileShimsOptions): Contract
         consumer: options.programAt,
       });
     }
-    for (const invocation of invocations) {
-      problems.push(...checkInvocation(invocation, options));
-      const command = options.commands.find((candidate) => candidate.name === invocation.subcommand);
-      if (command && !command.built) pendingCommands.add(command.name);
-    }
+    for (const invocation of invocations) problems.push(...checkInvocation(invocation, options));
   }
-  const exports = checkExports(makefile, options, [...pendingCommands].sort());
-  problems.push(...exports.problems);
-  const notes = [
-    `${shims.length} perf-* shims, ${makefile.exported.length} exported variables`,
-    ...exports.notes,
-  ];
+  problems.push(...checkExports(makefile, options));
+  const notes = [`${shims.length} perf-* shims, ${makefile.exported.length} exported variables`];
   return createContractResult({ pair: 'makefile-shims', title, problems, notes });
 }

@@ -6,7 +6,6 @@ export const CONTRACT_PAIRS: readonly ContractPair[] = [
   'nginx-deployed-conf',
   'registry-log',
   'target-costs',
-  'artifact-schemas',
   'makefile-shims',
   'fleet-schema',
 ];

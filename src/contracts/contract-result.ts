@@ -17,7 +17,6 @@ export type ContractPair =
   | 'nginx-deployed-conf'
   | 'registry-log'
   | 'target-costs'
-  | 'artifact-schemas'
   | 'makefile-shims'
   | 'fleet-schema';
 
@@ -26,7 +25,7 @@ export interface ContractResult {
   /** One line: which producer is checked against which consumer. */
   title: string;
   ok: boolean;
-  /** True when the pair could not be checked (input not given, or its code not built yet); `notes` says why. */
+  /** True when the pair could not be checked (its input was not given); `notes` says why. */
   skipped: boolean;
   problems: ContractProblem[];
   /** What was checked, and anything worth knowing that is not a disagreement. */

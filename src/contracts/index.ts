@@ -1,6 +1,5 @@
 export {
   runContracts,
-  programRoot,
   type ContractPaths,
   type ContractsReport,
   type RunContractsOptions,

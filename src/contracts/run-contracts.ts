@@ -1,9 +1,7 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { renderFleetJsonSchema } from '../config/fleet-json-schema.js';
 import { parseYamlWithLines, type ParsedYaml } from '../config/parse-fleet-yaml.js';
-import { checkArtifactSchemas, type SourceFile } from './check-artifact-schemas.js';
 import { checkFleetSchema } from './check-fleet-schema.js';
 import { checkMakefileShims, type CliCommandSpec } from './check-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
@@ -16,13 +14,10 @@ import {
   type ContractResult,
   type SourceLocation,
 } from './contract-result.js';
-import { findEnvReads } from './find-env-reads.js';
 import { readFleetFacts, type FleetFacts } from './read-fleet-facts.js';
-import { readSourceTree } from './read-source-tree.js';
 import { runNginxContracts } from './run-nginx-contracts.js';
-import { verifyArtifactRoundTrips } from './verify-artifact-round-trips.js';
 
-// The runner: read every producer and consumer file, run the pure checks, collect one result per pair.
+// The runner: read every file a user or a host provides, run the pure checks, collect one result per pair.
 
 export interface ContractPaths {
   fleet: string;
@@ -41,11 +36,12 @@ export interface RunContractsOptions {
   zotConfigPath?: string | undefined;
   /** Also check the nginx conf deployed on the cache host, fetched over ssh. */
   remote?: { deployedConfPath: string } | undefined;
-  /** The CLI as createProgram() defines it (the command layer enumerates it; core never imports commander). */
+  /** The CLI as its flag tables define it (the command layer lists it; core never imports commander). */
   cli: {
     commands: CliCommandSpec[];
     programAt: SourceLocation;
-    extraEnvReads?: ReadonlyMap<string, SourceLocation>;
+    /** Environment variables the CLI reads, with where. */
+    envReads: ReadonlyMap<string, SourceLocation>;
   };
   only?: readonly ContractPair[] | undefined;
 }
@@ -59,18 +55,12 @@ export interface ContractsReport {
 
 interface Context {
   repoDir: string;
-  /** Source trees read once and shared by the pairs (the artifact and env scans often read the same tree). */
-  readTree: (rootDir: string, dir: string) => SourceFile[];
   paths: ContractPaths;
   fleetText: string | undefined;
   parsedFleet: ParsedYaml;
   facts: FleetFacts;
   show: (absolute: string) => string;
 }
-
-/** The program's own root (holds src/ or dist/ with this file): where the CLI's code lives. */
-const codeDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-export const programRoot = path.dirname(codeDir);
 
 function readOptional(file: string): string | undefined {
   return existsSync(file) && statSync(file).isFile() ? readFileSync(file, 'utf8') : undefined;
@@ -122,35 +112,10 @@ function checkRegistryPair(ctx: Context, zotConfigPath: string | undefined): Con
   });
 }
 
-async function checkArtifactPair(ctx: Context): Promise<ContractResult> {
-  const sources = ctx.readTree(ctx.repoDir, 'src').filter((file) => !file.path.startsWith('src/contracts/'));
-  const { result, modules } = checkArtifactSchemas({ sources });
-  if (sources.length === 0)
-    return createSkippedResult(
-      'artifact-schemas',
-      result.title,
-      `no source tree at ${ctx.show(path.join(ctx.repoDir, 'src'))}`,
-    );
-  if (realpathSync(ctx.repoDir) !== realpathSync(programRoot)) {
-    result.notes.push("round trip through the built schemas skipped: --repo is not this program's own tree");
-    return result;
-  }
-  const roundTrips = await verifyArtifactRoundTrips({ modules, codeDir });
-  return createContractResult({
-    pair: result.pair,
-    title: result.title,
-    problems: [...result.problems, ...roundTrips.problems],
-    notes: [...result.notes, ...roundTrips.notes],
-  });
-}
-
 function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): ContractResult {
   const makefileText = readOptional(ctx.paths.makefile);
   if (makefileText === undefined)
     return missing('makefile-shims', 'Makefile ↔ CLI', ctx.show(ctx.paths.makefile), cli.programAt);
-  const ownSrc = existsSync(path.join(programRoot, 'src')) ? 'src' : path.relative(programRoot, codeDir);
-  const ownSources = ctx.readTree(programRoot, ownSrc).filter((file) => /\.(ts|js)$/.test(file.path));
-  const envReads = new Map([...(cli.extraEnvReads ?? []), ...findEnvReads(ownSources)]);
   const makefileDir = path.dirname(ctx.paths.makefile);
   const isFile = (relative: string) => existsSync(path.resolve(makefileDir, relative));
   return checkMakefileShims({
@@ -158,7 +123,7 @@ function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): Contr
     makefilePath: ctx.show(ctx.paths.makefile),
     commands: cli.commands,
     programAt: cli.programAt,
-    envReads,
+    envReads: cli.envReads,
     isFile,
   });
 }
@@ -196,18 +161,9 @@ function createContext(repoDir: string, given: Partial<ContractPaths>): Context 
     const relative = path.relative(repoDir, absolute);
     return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
   };
-  const trees = new Map<string, SourceFile[]>();
-  const readTree = (rootDir: string, dir: string) => {
-    const key = path.join(realpathSync(rootDir), dir);
-    const tree =
-      trees.get(key) ?? readSourceTree({ rootDir, dir, extensions: ['.ts', '.js', '.mjs', '.html'] });
-    trees.set(key, tree);
-    return tree;
-  };
   const parsedFleet = parseYamlWithLines(fleetText ?? '', show(paths.fleet));
   return {
     repoDir,
-    readTree,
     paths,
     fleetText,
     parsedFleet,
@@ -235,7 +191,6 @@ export async function runContracts(options: RunContractsOptions): Promise<Contra
   }
   if (wanted('registry-log')) results.push(checkRegistryPair(ctx, options.zotConfigPath));
   if (wanted('target-costs')) results.push(checkCostsPair(ctx));
-  if (wanted('artifact-schemas')) results.push(await checkArtifactPair(ctx));
   if (wanted('makefile-shims')) results.push(checkMakefilePair(ctx, options.cli));
   if (wanted('fleet-schema')) results.push(checkFleetPair(ctx));
   return { version: 1, ok: results.every((result) => result.ok), repoDir, results };

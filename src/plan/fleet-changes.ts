@@ -1,81 +1,14 @@
 import { UsageError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
 
-// What-if fleet edits for `rocm-perf plan --from-run`: --link NODE=MBPS, --speed NODE=FACTOR, --drop-node NODE,
-// --add-node name=NAME,link=MBPS[,speed=FACTOR][,builder=NAME]. Parsing and applying are pure; every error names
-// the flag, the bad value and the fix.
+// What-if fleet edits for `rocm-perf plan --from-run` (--link, --speed, --drop-node, --add-node; their formats are
+// parsed by the plan command's flag table). Applying them is pure; every error names the flag, the node and the fix.
 
 export interface FleetChanges {
   links: Record<string, number>;
   speeds: Record<string, number>;
   dropNodes: string[];
   addNodes: PlanNode[];
-}
-
-export interface RawFleetChanges {
-  link?: readonly string[];
-  speed?: readonly string[];
-  dropNode?: readonly string[];
-  addNode?: readonly string[];
-}
-
-function toPositive(flag: string, raw: string, text: string | undefined, unit: string): number {
-  const value = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value <= 0) {
-    throw new UsageError(`${flag} ${raw}: \`${text ?? ''}\` is not a positive number of ${unit}`, {
-      hint: `write it as ${flag === '--add-node' ? 'name=NAME,link=MBPS[,speed=FACTOR]' : `NODE=${unit === 'MB/s' ? '110' : '1.3'}`}`,
-    });
-  }
-  return value;
-}
-
-function parseAssignments(
-  flag: string,
-  values: readonly string[] = [],
-  unit: string,
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const raw of values) {
-    const at = raw.indexOf('=');
-    const name = at > 0 ? raw.slice(0, at).trim() : '';
-    if (name === '')
-      throw new UsageError(`${flag} ${raw}: expected NODE=VALUE`, {
-        hint: `for example ${flag} kiln=${unit === 'MB/s' ? '110' : '1.3'}`,
-      });
-    out[name] = toPositive(flag, raw, raw.slice(at + 1), unit);
-  }
-  return out;
-}
-
-function parseAddNode(raw: string): PlanNode {
-  const fields = new Map<string, string>();
-  for (const part of raw.split(',')) {
-    const at = part.indexOf('=');
-    const key = at > 0 ? part.slice(0, at).trim() : part.trim();
-    if (!['name', 'link', 'speed', 'builder'].includes(key)) {
-      throw new UsageError(`--add-node ${raw}: unknown field \`${key}\``, {
-        hint: 'fields are name, link (MB/s), speed (default 1) and builder (default the name)',
-      });
-    }
-    fields.set(key, at > 0 ? part.slice(at + 1).trim() : '');
-  }
-  const name = fields.get('name');
-  if (!name)
-    throw new UsageError(`--add-node ${raw}: the node needs a name`, {
-      hint: 'write it as name=NAME,link=MBPS[,speed=FACTOR]',
-    });
-  const linkMbps = toPositive('--add-node', raw, fields.get('link'), 'MB/s');
-  const speed = fields.has('speed') ? toPositive('--add-node', raw, fields.get('speed'), 'speed factor') : 1;
-  return { name, builder: fields.get('builder') || name, linkMbps, speed };
-}
-
-export function parseFleetChanges(raw: RawFleetChanges): FleetChanges {
-  return {
-    links: parseAssignments('--link', raw.link, 'MB/s'),
-    speeds: parseAssignments('--speed', raw.speed, 'speed factor'),
-    dropNodes: [...(raw.dropNode ?? [])],
-    addNodes: (raw.addNode ?? []).map(parseAddNode),
-  };
 }
 
 export function isFleetChanged(changes: FleetChanges): boolean {

@@ -8,15 +8,13 @@ export {
 } from './cost-model.js';
 export { createPlan, type CreatePlanOptions } from './create-plan.js';
 export { findLowerBound, type LowerBound } from './lower-bound.js';
+export { isStrategyName, placeTargets, toStrategyName } from './place-targets.js';
 export {
   DEFAULT_STRATEGY,
   STRATEGY_DESCRIPTIONS,
   STRATEGY_NAMES,
-  isStrategyName,
-  placeTargets,
-  toStrategyName,
   type StrategyName,
-} from './place-targets.js';
+} from './strategy-names.js';
 export { PLAN_VERSION, PlanFileSchema, parsePlanFile, type Plan, type PlanTarget } from './plan-file.js';
 export { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
 export {
@@ -73,9 +71,7 @@ export {
   applyFleetChanges,
   describeFleetChanges,
   isFleetChanged,
-  parseFleetChanges,
   type FleetChanges,
-  type RawFleetChanges,
 } from './fleet-changes.js';
 export {
   isColdRun,

@@ -3,22 +3,10 @@ import { createTiming, evaluateOrder } from './evaluate-order.js';
 import { improvePlacement } from './improve-placement.js';
 import { listSchedule, type Placement } from './list-schedule.js';
 import type { PlanProblem } from './problem.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from './strategy-names.js';
 import { toTargetWeights, toUpwardRanks } from './rank-targets.js';
 
 // The placement strategies. `heft-ls` is the default; the others exist to compare against.
-
-export const STRATEGY_NAMES = ['heft-ls', 'heft', 'lpt', 'build-only', 'stages'] as const;
-export type StrategyName = (typeof STRATEGY_NAMES)[number];
-export const DEFAULT_STRATEGY: StrategyName = 'heft-ls';
-
-export const STRATEGY_DESCRIPTIONS: Record<StrategyName, string> = {
-  'heft-ls':
-    'best of HEFT, lookahead and optimistic-rank list schedules, then local search on the critical chain',
-  heft: 'plain HEFT: upward rank on mean cost, each target to the node where it finishes soonest (insertion)',
-  lpt: 'longest own cost first among ready targets, finish-soonest node; ranks ignore dependencies',
-  'build-only': 'HEFT on build seconds alone (exports ignored when ranking and placing)',
-  stages: 'stage barriers by dependency depth; finish-soonest placement inside each stage',
-};
 
 export interface StrategyResult {
   placement: Placement;

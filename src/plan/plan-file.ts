@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ArtifactError } from '../shared/errors.js';
-import { STRATEGY_NAMES } from './place-targets.js';
+import { STRATEGY_NAMES } from './strategy-names.js';
 
 // plan.json: written by `rocm-perf plan --out`, kept in the run dir and read back by the harnesses.
 

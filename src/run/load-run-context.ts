@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { Config } from '../config/schema.js';
-import { loadPlanInputs } from '../config/load-plan-inputs.js';
 import type { ConfigOverrides } from '../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../graph/index.js';
 import { createPlan, type Plan } from '../plan/index.js';
 import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
+import type { RunBakePrint } from './executors/bake-print.js';
+import { loadPlanInputs } from './load-plan-inputs.js';
 import { findQueueProblems } from './node-queue.js';
 import type { DispatchMode, Harness } from './run-file.js';
 import { createRunSettings, type RunSettings } from './run-settings.js';
@@ -44,6 +45,7 @@ export interface LoadRunContextOptions {
   dispatch?: DispatchMode | undefined;
   env: Readonly<Record<string, string | undefined>>;
   clock: Clock;
+  runBakePrint?: RunBakePrint | undefined;
 }
 
 /** A saved plan must cover exactly the run's targets, on nodes the fleet has. */
@@ -69,7 +71,7 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
       hint: 'drop --dispatch, or use cold/warm',
     });
   }
-  const inputs = await loadPlanInputs({ fleetPath, flags, env });
+  const inputs = await loadPlanInputs({ fleetPath, flags, env, runBakePrint: options.runBakePrint });
   const { config, graph, print, costs } = inputs;
   const plan = options.planPath
     ? await readPlanFile(path.resolve(options.planPath))

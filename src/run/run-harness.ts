@@ -20,6 +20,7 @@ import {
   type Bake,
   type FindFailedBuild,
 } from './dispatch-queues.js';
+import { runBakePrint, type RunBakePrint } from './executors/bake-print.js';
 import { findFailedBuildRef, runBake, runHistoryTrace } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
 import { finalizeRun, type MeasuredResources } from './finalize-run.js';
@@ -36,6 +37,8 @@ import { acquireRunLock, type RunLock } from './run-lock.js';
 
 export interface HarnessDeps {
   clock: Clock;
+  /** `docker buildx bake --print`, when fleet.yaml names a bake file rather than a saved print. */
+  runBakePrint: RunBakePrint;
   bake: Bake;
   /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
   findFailedBuild: FindFailedBuild;
@@ -49,7 +52,7 @@ export interface HarnessDeps {
 }
 
 /** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
-export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock'> {
+export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' | 'runBakePrint'> {
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
   sampleIntervalMs?: number;
@@ -75,6 +78,7 @@ export async function writeRunReport(runDir: string): Promise<string[]> {
 
 const defaultDeps = (): HarnessDeps => ({
   clock: systemClock,
+  runBakePrint,
   bake: runBake,
   findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
@@ -269,7 +273,7 @@ async function runPhases(live: Live): Promise<HarnessResult> {
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
   const deps = { ...defaultDeps(), ...options.deps };
-  const context = await loadRunContext({ ...options, clock: deps.clock });
+  const context = await loadRunContext({ ...options, clock: deps.clock, runBakePrint: deps.runBakePrint });
   const logger = createLogger({ level: 'debug', destination: path.join(context.runDir, 'run.log') });
   const progress = createProgress({ plan: context.plan, clock: deps.clock, stream: deps.stderr });
   logger.info(

@@ -59,7 +59,7 @@ describe('rocm-perf plan (CLI)', () => {
     const result = await runCli(['plan', '--strategy', 'fastest']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(
-      'error: unknown strategy `fastest`\nhint: use one of: heft-ls, heft, lpt, build-only, stages',
+      'error: --strategy fastest: expected one of heft-ls, heft, lpt, build-only, stages. Use e.g. --strategy heft.\nhint: `rocm-perf plan --help` lists every flag',
     );
     expect(result.stdout).toBe('');
   });

@@ -68,7 +68,6 @@ describe('publish', () => {
       fleet,
       logLevel: 'warn',
       debug: false,
-      json: false,
     });
     const files = await listFiles(out);
     expect(files).toContain('index.html');
@@ -150,7 +149,6 @@ describe('publish', () => {
       fleet: fleetPath,
       logLevel: 'warn',
       debug: false,
-      json: false,
     });
     const files = await listFiles(remotePath);
     expect(files).toContain('runs/20260310T080000Z/index.html');

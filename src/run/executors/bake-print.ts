@@ -7,8 +7,10 @@ export interface FetchBakePrintOptions {
   env?: Record<string, string>;
 }
 
+export type RunBakePrint = (options: FetchBakePrintOptions) => Promise<string>;
+
 // Runs the real `docker buildx bake --print`; JSON on stdout.
-export async function runBakePrint({ bakeFile, targets, env }: FetchBakePrintOptions): Promise<string> {
+export const runBakePrint: RunBakePrint = async ({ bakeFile, targets, env }) => {
   const args = ['buildx', 'bake', '-f', bakeFile, '--print', ...targets];
   const result = await execa('docker', args, { reject: false, env, extendEnv: true });
   if (result.failed || result.exitCode !== 0) {
@@ -23,4 +25,4 @@ export async function runBakePrint({ bakeFile, targets, env }: FetchBakePrintOpt
     );
   }
   return String(result.stdout);
-}
+};

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPlanInputs, type PlanInputs } from '../../../src/config/load-plan-inputs.js';
+import { loadPlanInputs, type PlanInputs } from '../../../src/run/load-plan-inputs.js';
 import {
   createPlan,
   renderComparison,

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArtifacts } from '../../../src/collect/index.js';
@@ -39,8 +39,8 @@ function start(
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: fake.deps,
     ...extra,
+    deps: { ...fake.deps, ...extra.deps },
   });
   return { fake, controller, promise };
 }
@@ -295,5 +295,19 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(run.sccachePrefix).toBe(`rocm/gfx1201-bench-${run.stamp}`);
     expect(fake.maxRunning()).toBe(1);
     expect(fake.bakes.every((call) => call.options.sccachePrefix === run.sccachePrefix)).toBe(true);
+  });
+
+  it('gets the bake graph from deps.runBakePrint when fleet.yaml names a bake file', async () => {
+    const fleetText = readFileSync(fixture.fleetPath, 'utf8');
+    writeFileSync(fixture.fleetPath, fleetText.replace('print: bake-print.json', 'file: docker-bake.hcl'));
+    const printed: string[] = [];
+    const runBakePrint = ({ bakeFile }: { bakeFile: string }) => {
+      printed.push(bakeFile);
+      return Promise.resolve(readFileSync(path.join(fixture.dir, 'bake-print.json'), 'utf8'));
+    };
+    const { fake, promise } = start('warm', {}, { deps: { runBakePrint } });
+    expect((await promise).exitCode).toBe(0);
+    expect(printed).toEqual([path.join(fixture.dir, 'docker-bake.hcl')]);
+    expect(fake.bakes).toHaveLength(FLEET_TARGETS.length);
   });
 });

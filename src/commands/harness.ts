@@ -1,18 +1,9 @@
 import { runHarness, type HarnessDeps } from '../run/run-harness.js';
-import { DispatchModeSchema, type DispatchMode, type Harness } from '../run/run-file.js';
-import { UsageError } from '../shared/errors.js';
-import { parseTargetList, type PlanInputOptions } from './options.js';
+import type { Harness } from '../run/run-file.js';
+import type { HarnessValues } from './flags/index.js';
 
-// Shared by cold, warm and bench: flags → runHarness, with SIGINT/SIGTERM turned into a clean stop.
-
-export interface HarnessCommandOptions extends PlanInputOptions {
-  root: string;
-  strategy?: string;
-  plan?: string;
-  sampleIntervalMs?: string;
-  /** cold and warm only: fixed (default) or guided. */
-  dispatch?: string;
-}
+// `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
+// SIGINT/SIGTERM turned into a clean stop.
 
 export interface HarnessCommandContext {
   env?: Readonly<Record<string, string | undefined>>;
@@ -38,44 +29,31 @@ function listenForSignals(controller: AbortController): () => void {
   };
 }
 
-function parseDispatch(value: string | undefined): DispatchMode | undefined {
-  if (value === undefined) return undefined;
-  const parsed = DispatchModeSchema.safeParse(value);
-  if (!parsed.success)
-    throw new UsageError(`--dispatch ${value}: unknown dispatch mode`, {
-      hint: 'use --dispatch fixed (each node runs its plan queue) or --dispatch guided',
-    });
-  return parsed.data;
-}
-
 export async function runHarnessCommand(
   harness: Harness,
-  options: HarnessCommandOptions,
+  options: HarnessValues,
   context: HarnessCommandContext = {},
 ): Promise<void> {
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
   try {
-    const interval = options.sampleIntervalMs === undefined ? undefined : Number(options.sampleIntervalMs);
     const result = await runHarness({
       harness,
       fleetPath: options.fleet,
       flags: {
         arch: options.arch,
-        targets: parseTargetList(options.targets),
+        targets: options.targets,
         costsPath: options.costs,
         bakePrintPath: options.bakeJson,
       },
       root: options.root,
       strategy: options.strategy,
       planPath: options.plan,
-      dispatch: parseDispatch(options.dispatch),
+      dispatch: options.dispatch,
       env: context.env ?? process.env,
       signal,
-      ...(interval !== undefined && Number.isFinite(interval) && interval > 0
-        ? { sampleIntervalMs: interval }
-        : {}),
+      sampleIntervalMs: options.sampleIntervalMs,
       ...(context.deps ? { deps: context.deps } : {}),
     });
     if (options.json)

@@ -1,10 +1,11 @@
-import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
-import { escapeRegExp, findLine, toLineNumber } from './find-line.js';
-import { parseImports, stripComments, type ImportFact } from './parse-imports.js';
+import { at, type ContractProblem } from '../../../src/contracts/contract-result.js';
+import { escapeRegExp, findLine, toLineNumber } from '../../../src/contracts/find-line.js';
+import { parseImports, stripComments, type ImportFact } from '../../helpers/source-tree/parse-imports.js';
+import type { SourceFile } from '../../helpers/source-tree/read-source-tree.js';
 
-// Pair 4: plan.json, run.json, samples.jsonl and data.json. The pair is removed by construction — one module
-// defines the schema and its version constant, and every file that writes or reads the artifact imports that
-// module — and this check proves the construction still holds, from the source text alone.
+// plan.json, run.json, samples.jsonl and data.json: one module defines each schema and its version constant, and
+// every file that writes or reads the artifact imports that module. Only a change to our own code can break this,
+// so a unit test holds it, from the source text alone.
 
 export interface ArtifactSpec {
   /** The file one command writes for another. */
@@ -20,12 +21,6 @@ export const ARTIFACTS: readonly ArtifactSpec[] = [
   { fileName: 'data.json', schemaExport: 'DataFileSchema' },
 ];
 
-export interface SourceFile {
-  /** Repo-relative, e.g. `src/run/run-file.ts`. */
-  path: string;
-  text: string;
-}
-
 export interface ArtifactSchemaModule {
   fileName: string;
   schemaExport: string;
@@ -40,8 +35,9 @@ export interface CheckArtifactSchemasOptions {
 }
 
 export interface ArtifactSchemasResult {
-  result: ContractResult;
-  /** The schema modules found, for the runtime round trip. */
+  problems: ContractProblem[];
+  /** What was checked: each artifact's schema module and who shares it. */
+  notes: string[];
   modules: ArtifactSchemaModule[];
 }
 
@@ -267,14 +263,5 @@ export function checkArtifactSchemas({
     modules: [] as ArtifactSchemaModule[],
   };
   for (const spec of artifacts) checkArtifact(spec, index, acc);
-  const title = `${artifacts.map((spec) => spec.fileName).join(' / ')}: writers ↔ readers share one versioned schema`;
-  return {
-    result: createContractResult({
-      pair: 'artifact-schemas',
-      title,
-      problems: acc.problems,
-      notes: acc.notes,
-    }),
-    modules: acc.modules,
-  };
+  return acc;
 }

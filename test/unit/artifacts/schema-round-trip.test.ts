@@ -1,9 +1,14 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildSchemaExample, countVariants } from '../../../src/contracts/build-schema-example.js';
-import { checkSchemaRoundTrip } from '../../../src/contracts/check-schema-round-trip.js';
-import { DataFileSchema, DATA_VERSION } from '../../../src/report/data-file.js';
-import { RunFileSchema, RUN_VERSION } from '../../../src/run/run-file.js';
+import { readSourceTree } from '../../helpers/source-tree/read-source-tree.js';
+import { repoRoot } from '../contracts/repo-files.js';
+import { buildSchemaExample, countVariants } from './build-schema-example.js';
+import { checkArtifactSchemas } from './check-artifact-schemas.js';
+import { checkSchemaRoundTrip } from './check-schema-round-trip.js';
+
+// Each artifact's exported schema survives its own encoding: generated documents (one per union, enum and nullable
+// branch) go through JSON.stringify → JSON.parse → safeParse and come back equal, with the exported version.
 
 const Outcome = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('ok'), at: z.number() }),
@@ -43,19 +48,34 @@ describe('buildSchemaExample', () => {
 });
 
 describe('checkSchemaRoundTrip', () => {
-  it.each([
-    ['run.json', RunFileSchema, RUN_VERSION, 'RUN_VERSION'],
-    ['data.json', DataFileSchema, DATA_VERSION, 'DATA_VERSION'],
-  ] as const)(
-    'round-trips generated %s documents through the shared schema',
-    (fileName, schema, version, versionExport) => {
-      const outcome = checkSchemaRoundTrip({ fileName, modulePath: 'm.ts', schema, version, versionExport });
+  const sources = readSourceTree({ rootDir: repoRoot, dir: 'src', extensions: ['.ts'] });
+  const { modules } = checkArtifactSchemas({ sources });
+
+  it.each(modules.map((module) => [module.fileName, module] as const))(
+    'round-trips generated %s documents through the schema its module exports',
+    async (fileName, module) => {
+      const exports = (await import(path.join(repoRoot, module.modulePath))) as Record<string, unknown>;
+      const schema = exports[module.schemaExport];
+      if (!(schema instanceof z.ZodType))
+        throw new Error(`${module.modulePath} exports no ${module.schemaExport}`);
+      const version = exports[module.versionExport];
+      expect(version).toBe(module.version);
+      const outcome = checkSchemaRoundTrip({ ...module, schema, version });
       expect(outcome.problems).toEqual([]);
       expect(outcome.notes[0]).toMatch(
         new RegExp(`^${fileName}: (\\d+)/\\1 generated documents round-tripped`),
       );
     },
   );
+
+  it('found all four artifacts', () => {
+    expect(modules.map((module) => module.fileName).sort()).toEqual([
+      'data.json',
+      'plan.json',
+      'run.json',
+      'samples.jsonl',
+    ]);
+  });
 
   it('catches a schema that does not survive JSON (a transform whose output the reader refuses)', () => {
     const schema = z.strictObject({

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { buildSchemaExample, countVariants } from './build-schema-example.js';
-import { at, type ContractProblem } from './contract-result.js';
+import { at, type ContractProblem } from '../../../src/contracts/contract-result.js';
 
 // The runtime half of pair 4: generated documents survive the writer's encoding (JSON) and the reader's parse
 // with the very schema object the module exports, and the version constant is the schema's version literal.

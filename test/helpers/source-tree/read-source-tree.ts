@@ -1,8 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SourceFile } from './check-artifact-schemas.js';
 
-// Reads a source tree as text (the contracts read files only; nothing is imported or run).
+// Reads a source tree as text, for tests that check how our own code is put together (nothing is imported or run).
+
+export interface SourceFile {
+  /** Repo-relative, e.g. `src/run/run-file.ts`. */
+  path: string;
+  text: string;
+}
 
 export interface ReadSourceTreeOptions {
   /** The repo root; returned paths are relative to it, with `/` separators. */

@@ -1,0 +1,65 @@
+import type { FlagSpec } from './flag-table.js';
+import { nameList, optionalText, switchValue, text } from './value-schemas.js';
+
+// Flags several commands share, spelled once so every subcommand and the Makefile shims agree on them.
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const;
+
+export const commonFlags = {
+  fleet: {
+    flags: '--fleet <file>',
+    description: 'fleet manifest',
+    env: 'PERF_FLEET',
+    default: 'fleet.yaml',
+    value: text,
+  },
+  logLevel: {
+    flags: '--log-level <level>',
+    description: `log level for stderr: ${LOG_LEVELS.join(', ')}`,
+    default: 'warn',
+    value: (z) => z.enum(LOG_LEVELS),
+    expected: `one of ${LOG_LEVELS.join(', ')}`,
+    example: 'info',
+  },
+  debug: { flags: '--debug', description: 'print stacks on error', default: false, value: switchValue },
+} satisfies Record<string, FlagSpec>;
+
+export const jsonFlag = {
+  flags: '--json',
+  description: 'print a JSON document on stdout',
+  default: false,
+  value: switchValue,
+} satisfies FlagSpec;
+
+export const rootFlag = {
+  flags: '--root <dir>',
+  description: 'runs root',
+  env: 'PERF_ROOT',
+  default: '/var/tmp/rocm-perf',
+  value: text,
+} satisfies FlagSpec;
+
+export const costsFlag = {
+  flags: '--costs <file>',
+  description: 'target cost file (default: `costs` in fleet.yaml)',
+  value: optionalText,
+} satisfies FlagSpec;
+
+export const bakeJsonFlag = {
+  flags: '--bake-json <file>',
+  description: 'a saved `docker buildx bake --print` JSON (default: from fleet.yaml)',
+  value: optionalText,
+} satisfies FlagSpec;
+
+/** What plan, cold, warm and bench plan from. */
+export const planInputFlags = {
+  costs: costsFlag,
+  bakeJson: bakeJsonFlag,
+  targets: {
+    flags: '--targets <list>',
+    description: 'comma-separated targets or groups, or `all`',
+    env: 'PERF_TARGETS',
+    value: nameList,
+  },
+  arch: { flags: '--arch <arch>', description: 'GPU architecture', env: 'PERF_ARCH', value: optionalText },
+} satisfies Record<string, FlagSpec>;

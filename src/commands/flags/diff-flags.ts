@@ -1,0 +1,36 @@
+import { commonFlags, jsonFlag, rootFlag } from './common-flags.js';
+import { defineCommand, type CommandValues } from './flag-table.js';
+import { switchValue } from './value-schemas.js';
+
+// `rocm-perf diff RUN_A RUN_B`.
+
+export const diffCommand = defineCommand({
+  name: 'diff',
+  description:
+    'what changed between two runs of the same harness: per target Δbuild, Δtotal, Δupload, Δbytes, node moves, makespan, critical path',
+  arguments: {
+    runA: {
+      syntax: '<run-a>',
+      description: 'the earlier run: a run dir or a stamp under --root',
+      value: (z) => z.string(),
+    },
+    runB: {
+      syntax: '<run-b>',
+      description: 'the later run: a run dir or a stamp under --root',
+      value: (z) => z.string(),
+    },
+  },
+  flags: {
+    ...commonFlags,
+    root: rootFlag,
+    json: jsonFlag,
+    force: {
+      flags: '--force',
+      description: 'compare runs of different harnesses anyway (the output says so)',
+      default: false,
+      value: switchValue,
+    },
+  },
+});
+
+export type DiffValues = CommandValues<typeof diffCommand>;

@@ -1,0 +1,78 @@
+import type { DispatchMode, Harness } from '../../run/run-file.js';
+import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
+import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
+import { strategyFlag } from './plan-flags.js';
+import { optionalText, positiveNumber } from './value-schemas.js';
+
+// cold, warm and bench: one definition, their differences as data.
+
+interface HarnessRow {
+  description: string;
+  /** bench is serial: nothing to dispatch. */
+  dispatch: boolean;
+}
+
+export const HARNESS_COMMANDS = {
+  cold: {
+    description:
+      'cold run: --no-cache, own sccache prefix, pushes into the coldrun namespace, cache export off',
+    dispatch: true,
+  },
+  warm: {
+    description: 'warm run: caches on, pushes, cache export kept and measured as upload',
+    dispatch: true,
+  },
+  bench: {
+    description: 'one target at a time across the fleet, isolated sccache prefix: what each target costs',
+    dispatch: false,
+  },
+} as const satisfies Record<Harness, HarnessRow>;
+
+/** Every mode, checked against the run file's type in both directions. */
+const DISPATCH_MODES = { fixed: 'fixed', guided: 'guided' } as const satisfies { [M in DispatchMode]: M };
+
+const dispatchFlag = {
+  flags: '--dispatch <mode>',
+  description:
+    'fixed: each node runs its plan queue; guided: an idle node takes a ready target whose planned finish it would not delay',
+  default: 'fixed',
+  value: (z) => z.enum(DISPATCH_MODES),
+  expected: 'fixed or guided',
+  example: 'guided',
+} satisfies FlagSpec;
+
+function createHarnessFlags(dispatch: boolean) {
+  return {
+    ...commonFlags,
+    ...planInputFlags,
+    root: rootFlag,
+    json: jsonFlag,
+    strategy: strategyFlag,
+    plan: {
+      flags: '--plan <file>',
+      description: 'run a saved plan.json instead of planning now',
+      value: optionalText,
+    },
+    sampleIntervalMs: {
+      flags: '--sample-interval-ms <ms>',
+      description: 'node_exporter scrape interval',
+      default: '2000',
+      value: positiveNumber,
+      expected: 'a positive number of milliseconds',
+      example: '2000',
+    },
+    ...(dispatch ? { dispatch: dispatchFlag } : {}),
+  } satisfies Record<string, FlagSpec>;
+}
+
+export function createHarnessCommand(harness: Harness) {
+  const row: HarnessRow = HARNESS_COMMANDS[harness];
+  return defineCommand({
+    name: harness,
+    description: row.description,
+    arguments: {},
+    flags: createHarnessFlags(row.dispatch),
+  });
+}
+
+export type HarnessValues = CommandValues<ReturnType<typeof createHarnessCommand>>;

@@ -1,0 +1,57 @@
+import { contractsCommand } from './contracts-flags.js';
+import { costsCommand } from './costs-flags.js';
+import { diffCommand } from './diff-flags.js';
+import { exportCommand } from './export-flags.js';
+import type { CommandValues } from './flag-table.js';
+import { createHarnessCommand } from './harness-flags.js';
+import { planCommand } from './plan-flags.js';
+import { publishCommand } from './publish-flags.js';
+import { reportCommand } from './report-flags.js';
+import { serveCommand } from './serve-flags.js';
+
+// Every subcommand's flag table, in `--help` order: data that program.ts builds the CLI from and the contracts
+// command checks the Makefile shims against (so neither imports the other).
+
+export const COMMANDS = {
+  plan: planCommand,
+  contracts: contractsCommand,
+  report: reportCommand,
+  cold: createHarnessCommand('cold'),
+  warm: createHarnessCommand('warm'),
+  bench: createHarnessCommand('bench'),
+  costs: costsCommand,
+  serve: serveCommand,
+  publish: publishCommand,
+  diff: diffCommand,
+  export: exportCommand,
+};
+
+export type CommandName = keyof typeof COMMANDS;
+
+/** What each command's runner takes. */
+export type CommandRunners = {
+  [N in CommandName]: (values: CommandValues<(typeof COMMANDS)[N]>) => Promise<void>;
+};
+
+/** Environment variables the CLI reads besides its flags' (`env` in the tables): name → what reads it. */
+export const OTHER_ENV_VARS: Readonly<Record<string, string>> = {
+  PERF_COLD_NAMESPACE: 'src/run/run-settings.ts',
+  REGISTRY_NAME: 'src/config/resolve-config.ts',
+  PUSH: 'src/commands/publish.ts',
+  LOG_LEVEL: 'src/shared/logger.ts',
+  SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',
+  DOCKER_CONFIG: 'src/run/read-docker-auth.ts',
+  ROCM_PERF_NATIVE: 'src/collect/native/load-line-scanner.ts',
+  ROCM_PERF_NATIVE_ADDON: 'src/collect/native/load-line-scanner.ts',
+};
+
+export { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec } from './flag-table.js';
+export type { PlanValues } from './plan-flags.js';
+export type { ContractsValues } from './contracts-flags.js';
+export type { HarnessValues } from './harness-flags.js';
+export type { ReportValues } from './report-flags.js';
+export type { CostsValues } from './costs-flags.js';
+export type { ServeValues } from './serve-flags.js';
+export type { PublishValues } from './publish-flags.js';
+export type { DiffValues } from './diff-flags.js';
+export type { ExportValues } from './export-flags.js';

@@ -1,0 +1,74 @@
+import { STRATEGY_NAMES } from '../../plan/strategy-names.js';
+import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
+import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
+import { addedNodes, nodeNumbers, optionalText, switchValue } from './value-schemas.js';
+
+// `rocm-perf plan`: its flags and what each value must be.
+
+export const strategyFlag = {
+  flags: '--strategy <name>',
+  description: `placement strategy: ${STRATEGY_NAMES.map((name, i) => (i === 0 ? `${name} (default)` : name)).join(', ')}`,
+  value: (z) => z.enum(STRATEGY_NAMES).optional(),
+  expected: `one of ${STRATEGY_NAMES.join(', ')}`,
+  example: 'heft',
+} satisfies FlagSpec;
+
+export const planCommand = defineCommand({
+  name: 'plan',
+  description: 'place every target on a node (builds nothing)',
+  arguments: {},
+  flags: {
+    ...commonFlags,
+    ...planInputFlags,
+    json: jsonFlag,
+    strategy: strategyFlag,
+    compare: {
+      flags: '--compare',
+      description: 'every strategy side by side',
+      default: false,
+      value: switchValue,
+    },
+    out: { flags: '--out <dir>', description: 'write plan.json into DIR', value: optionalText },
+    fromRun: {
+      flags: '--from-run <run>',
+      description:
+        'what-if replay: re-simulate a recorded run dir (or a stamp under --root) with its measured costs',
+      value: optionalText,
+    },
+    root: rootFlag,
+    link: {
+      flags: '--link <node=mbps>',
+      description: "with --from-run: set a node's upload link, MB/s (repeatable)",
+      repeatable: true,
+      value: nodeNumbers,
+      expected: 'NODE=MBPS with a positive number of MB/s',
+      example: 'kiln=110',
+    },
+    speed: {
+      flags: '--speed <node=factor>',
+      description: "with --from-run: set a node's build speed (repeatable)",
+      repeatable: true,
+      value: nodeNumbers,
+      expected: 'NODE=FACTOR with a positive speed factor',
+      example: 'kiln=1.3',
+    },
+    dropNode: {
+      flags: '--drop-node <node>',
+      description: 'with --from-run: remove a node from the fleet (repeatable)',
+      repeatable: true,
+      value: (z) => z.array(z.string().trim().min(1)),
+      expected: 'a node name',
+      example: 'kiln',
+    },
+    addNode: {
+      flags: '--add-node <spec>',
+      description: 'with --from-run: add a node, name=NAME,link=MBPS[,speed=FACTOR] (repeatable)',
+      repeatable: true,
+      value: addedNodes,
+      expected: 'name=NAME,link=MBPS[,speed=FACTOR][,builder=NAME] with positive numbers',
+      example: 'name=kiln2,link=110',
+    },
+  },
+});
+
+export type PlanValues = CommandValues<typeof planCommand>;
