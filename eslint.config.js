@@ -30,7 +30,7 @@ const impureModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/**', 'bin/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/**', 'bin/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -41,8 +41,6 @@ export const OTHER_ENV_VARS: Readonly<Record<string, string>> = {
   LOG_LEVEL: 'src/shared/logger.ts',
   SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',
   DOCKER_CONFIG: 'src/run/read-docker-auth.ts',
-  ROCM_PERF_NATIVE: 'src/collect/native/load-line-scanner.ts',
-  ROCM_PERF_NATIVE_ADDON: 'src/collect/native/load-line-scanner.ts',
 };
 
 export { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec } from './flag-table.js';
