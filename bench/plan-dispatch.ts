@@ -8,9 +8,9 @@ import {
   simulateDispatch,
   type CostInput,
   type DispatchPolicy,
-  type Plan,
   type PlanNode,
 } from '../src/plan/index.js';
+import type { Plan } from '../src/artifacts/index.js';
 import { toNoisyDurations } from '../src/plan/simulate-plan.js';
 
 export interface DispatchCase {

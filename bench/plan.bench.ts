@@ -5,15 +5,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadPlanInputs } from '../src/run/load-plan-inputs.js';
-import {
-  createPlan,
-  createProblem,
-  STRATEGY_NAMES,
-  type CostInput,
-  type Plan,
-  type PlanNode,
-  type StrategyName,
-} from '../src/plan/index.js';
+import { createPlan, createProblem, type CostInput, type PlanNode } from '../src/plan/index.js';
+import { type Plan, STRATEGY_NAMES, type StrategyName } from '../src/artifacts/index.js';
 import { toMinCosts } from '../src/plan/problem.js';
 import { createRandom, type Random } from '../src/shared/random.js';
 import { compareDispatch, printDispatch, summarize, type DispatchCase } from './plan-dispatch.js';

@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderArtifacts } from '../src/collect/index.js';
+import { renderArtifacts } from '../src/artifacts/index.js';
 import { renderPlanFile, renderRunFile } from './fixture-run/render-run-files.js';
 import { renderSamples, renderSccacheLog, renderZotLog } from './fixture-run/render-logs.js';
 import { renderTrace } from './fixture-run/render-trace.js';

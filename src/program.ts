@@ -7,7 +7,7 @@ import {
   type CommandValues,
   type FlagSpec,
 } from './commands/flags/index.js';
-import type { Harness } from './run/run-file.js';
+import type { Harness } from './artifacts/index.js';
 import { InternalError } from './shared/errors.js';
 
 // The commander tree, built from the flag tables in commands/flags/. Each action parses its values through zod,

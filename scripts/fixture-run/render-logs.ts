@@ -1,4 +1,4 @@
-import type { Sample } from '../../src/collect/types.js';
+import type { Sample } from '../../src/artifacts/index.js';
 import type { SimRun } from './simulate-run.js';
 import { createRandom } from './simulate-run.js';
 

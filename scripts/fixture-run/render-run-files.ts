@@ -1,5 +1,4 @@
-import { PlanFileSchema, type Plan } from '../../src/plan/index.js';
-import { RunFileSchema, type RunFile } from '../../src/run/run-file.js';
+import { type Plan, PlanFileSchema, type RunFile, RunFileSchema } from '../../src/artifacts/index.js';
 import type { SimRun } from './simulate-run.js';
 
 // run.json and plan.json of a synthetic run, validated by the schemas the harness and the planner write with.

@@ -51,13 +51,6 @@ export {
 export type { RegistrySplit, RegistrySummary, RegistryWriteTotals } from './logs/summarize-registry.js';
 export { fetchBlobSizes } from './fetch-blob-sizes.js';
 export type { FetchBlobSizesOptions, FetchBlobSizesResult } from './fetch-blob-sizes.js';
-export {
-  ARTIFACTS_VERSION,
-  listArtifacts,
-  parseArtifacts,
-  readArtifacts,
-  renderArtifacts,
-  writeArtifacts,
-} from './artifacts.js';
-export type { Artifact, ListArtifactsOptions } from './artifacts.js';
+export { listArtifacts, readArtifacts, writeArtifacts } from './artifacts.js';
+export type { ListArtifactsOptions } from './artifacts.js';
 export { parseJsonObject } from './logs/json-fields.js';

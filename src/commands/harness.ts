@@ -1,5 +1,5 @@
 import { runHarness, type HarnessDeps } from '../run/run-harness.js';
-import type { Harness } from '../run/run-file.js';
+import type { Harness } from '../artifacts/index.js';
 import type { HarnessValues } from './flags/index.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with

@@ -1,14 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import {
-  createPlan,
-  renderComparison,
-  renderPlan,
-  STRATEGY_DESCRIPTIONS,
-  STRATEGY_NAMES,
-  type FleetChanges,
-  type Plan,
-  type StrategyName,
-} from '../plan/index.js';
+import { createPlan, renderComparison, renderPlan, type FleetChanges } from '../plan/index.js';
+import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
 import { writePlanFile } from '../plan/plan-file-io.js';
 import type { RunBakePrint } from '../run/executors/bake-print.js';
 import { loadPlanInputs, type PlanInputs } from '../run/load-plan-inputs.js';

@@ -1,5 +1,4 @@
-import type { DataFile } from '../report/index.js';
-import type { TargetSummary } from '../report/data-file.js';
+import type { DataFile, TargetSummary } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { RunDrag } from './build-run-drag.js';
 

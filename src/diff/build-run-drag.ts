@@ -1,5 +1,5 @@
-import { buildCriticalDrag, toScheduleFromRun, type CriticalDrag, type Plan } from '../plan/index.js';
-import type { RunFile } from '../run/run-file.js';
+import { buildCriticalDrag, toScheduleFromRun, type CriticalDrag } from '../plan/index.js';
+import type { Plan, RunFile } from '../artifacts/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 
 // run.json + plan.json → the critical path with drag (src/plan's analysis of the realised schedule). Without

@@ -1,5 +1,4 @@
-import type { DataFile } from '../report/index.js';
-import type { Band, TargetSummary } from '../report/data-file.js';
+import type { Band, DataFile, TargetSummary } from '../artifacts/index.js';
 import type {
   CompleteEvent,
   CounterEvent,

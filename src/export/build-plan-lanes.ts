@@ -1,4 +1,4 @@
-import type { Timeline } from '../report/data-file.js';
+import type { Timeline } from '../artifacts/index.js';
 import type { CompleteEvent, MetadataEvent } from './trace-event-schema.js';
 
 // The plan as a `plan` process: per node, its planned slices on a thread `plan: <node>`; planned slices that

@@ -2,8 +2,7 @@ import { InternalError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
 import { findLowerBound, type LowerBound } from './lower-bound.js';
 import { placeTargets, toStrategyName } from './place-targets.js';
-import type { StrategyName } from './strategy-names.js';
-import { PLAN_VERSION, type Plan, type PlanTarget } from './plan-file.js';
+import { type Plan, PLAN_VERSION, type PlanTarget, type StrategyName } from '../artifacts/index.js';
 import { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
 import { simulateIndexed, type IndexedSimulation } from './simulate-plan.js';
 

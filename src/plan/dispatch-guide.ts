@@ -1,6 +1,6 @@
 import { UsageError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
-import type { Plan } from './plan-file.js';
+import type { Plan } from '../artifacts/index.js';
 import { createProblem, toMinCosts, type CostInput, type PlanProblem } from './problem.js';
 
 // The indexed core of plan-guided dispatch. A guide holds what never changes during a run (costs, planned node

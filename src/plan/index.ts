@@ -9,13 +9,6 @@ export {
 export { createPlan, type CreatePlanOptions } from './create-plan.js';
 export { findLowerBound, type LowerBound } from './lower-bound.js';
 export { isStrategyName, placeTargets, toStrategyName } from './place-targets.js';
-export {
-  DEFAULT_STRATEGY,
-  STRATEGY_DESCRIPTIONS,
-  STRATEGY_NAMES,
-  type StrategyName,
-} from './strategy-names.js';
-export { PLAN_VERSION, PlanFileSchema, parsePlanFile, type Plan, type PlanTarget } from './plan-file.js';
 export { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
 export {
   simulatePlan,

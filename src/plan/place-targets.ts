@@ -3,7 +3,7 @@ import { createTiming, evaluateOrder } from './evaluate-order.js';
 import { improvePlacement } from './improve-placement.js';
 import { listSchedule, type Placement } from './list-schedule.js';
 import type { PlanProblem } from './problem.js';
-import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from './strategy-names.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
 import { toTargetWeights, toUpwardRanks } from './rank-targets.js';
 
 // The placement strategies. `heft-ls` is the default; the others exist to compare against.

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
-import { parsePlanFile, type Plan } from './plan-file.js';
+import { parsePlanFile, type Plan } from '../artifacts/index.js';
 
 // The only I/O in src/plan: plan.json in and out, through PlanFileSchema.
 

@@ -1,4 +1,4 @@
-import type { Plan } from './plan-file.js';
+import type { Plan } from '../artifacts/index.js';
 
 // Plan → the human table `rocm-perf plan` prints. Pure: strings in, string out.
 

@@ -1,5 +1,5 @@
 import type { TargetTrace } from '../collect/types.js';
-import type { RunFile } from '../run/run-file.js';
+import type { RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { CostInput } from './problem.js';
 

@@ -1,5 +1,5 @@
 import type { TargetTrace } from '../collect/types.js';
-import type { RunFile } from '../run/run-file.js';
+import type { Plan, RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
 import { createPlan } from './create-plan.js';
@@ -9,7 +9,6 @@ import {
   isFleetChanged,
   type FleetChanges,
 } from './fleet-changes.js';
-import type { Plan } from './plan-file.js';
 import type { CostInput } from './problem.js';
 import { toReplayCosts, type ReplayCost } from './replay-costs.js';
 import { simulatePlan } from './simulate-plan.js';

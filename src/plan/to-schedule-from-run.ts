@@ -1,7 +1,6 @@
 import type { TargetTrace } from '../collect/types.js';
-import type { RunFile } from '../run/run-file.js';
+import type { Plan, RunFile } from '../artifacts/index.js';
 import type { RealisedSchedule, ScheduledTarget } from './critical-drag.js';
-import type { Plan } from './plan-file.js';
 
 // A recorded run (run.json + plan.json + traces) → the realised schedule `buildCriticalDrag` analyses. Times are
 // seconds from the measured start (run.json `measuredStartedAtMs`, else the first target's start). Only targets

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DataFile } from '../report/data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderReportMd } from '../report/render-report-md.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';

@@ -1,5 +1,5 @@
 import type { TargetTrace, TraceStep, TraceUpload } from '../collect/types.js';
-import type { Band, Phase } from './data-file.js';
+import type { Band, Phase } from '../artifacts/index.js';
 import { mergeIntervals, containsPoint, type Interval } from './intervals.js';
 import { formatBytes, formatDuration } from './format-units.js';
 

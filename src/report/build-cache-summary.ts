@@ -1,6 +1,6 @@
 import { addSccacheRecord, createSccacheTotals, summarizeRegistry } from '../collect/index.js';
 import type { RegistryRecord, RegistryWriteTotals, SccacheRecord, SccacheTotals } from '../collect/index.js';
-import type { RegistryCounts, SccacheCounts, Summary } from './data-file.js';
+import type { RegistryCounts, SccacheCounts, Summary } from '../artifacts/index.js';
 
 // Compiler-cache and registry traffic, aggregated from the parsed records with collect's counters. The report's
 // own grouping: only this run's key prefix is split per node (collect's byNode spans every prefix), a record is

@@ -6,7 +6,7 @@ import type {
   XAXisComponentOption,
   YAXisComponentOption,
 } from 'echarts';
-import type { DataFile } from './data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import {
   buildChartLayout,
   builderColour,

@@ -1,4 +1,4 @@
-import type { TargetSummary } from './data-file.js';
+import type { TargetSummary } from '../artifacts/index.js';
 
 // The measured critical path: start at the target that finished last and walk back through whatever it waited
 // for, i.e. the latest-finishing of its dependencies (plan.json deps) and the target before it in its node's

@@ -4,7 +4,7 @@ import type {
   CustomSeriesRenderItemParams,
   CustomSeriesRenderItemReturn,
 } from 'echarts';
-import type { Band, DataFile } from './data-file.js';
+import type { Band, DataFile } from '../artifacts/index.js';
 import {
   builderColour,
   CRITICAL_COLOUR,

@@ -5,7 +5,7 @@ import {
   type StreamSummary,
   type Summary,
   type TargetSummary,
-} from './data-file.js';
+} from '../artifacts/index.js';
 import { buildCriticalPath } from './build-critical-path.js';
 import { buildNodes } from './build-nodes.js';
 import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary.js';

@@ -1,5 +1,4 @@
-import type { Sample } from '../collect/types.js';
-import type { NodeSummary, TargetSummary } from './data-file.js';
+import type { NodeSummary, Sample, TargetSummary } from '../artifacts/index.js';
 import { clipInterval, totalLengthMs, type Interval } from './intervals.js';
 import { round } from './build-targets.js';
 

@@ -1,4 +1,4 @@
-import type { DataFile } from './data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import { formatDuration } from './format-units.js';
 
 // The time extent the chart's axis spans, and the plan's vertical marks on the Gantt (planned makespan, lower

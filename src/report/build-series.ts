@@ -1,5 +1,4 @@
-import type { Sample } from '../collect/types.js';
-import type { Series } from './data-file.js';
+import type { Sample, Series } from '../artifacts/index.js';
 import { downsampleSeries, type SeriesPoint } from './downsample.js';
 
 // CPU and memory of each node as percentage series, downsampled with LTTB. A failed scrape is a gap (null).

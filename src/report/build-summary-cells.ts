@@ -1,4 +1,4 @@
-import type { NodeSummary, Summary, TargetSummary } from './data-file.js';
+import type { NodeSummary, Summary, TargetSummary } from '../artifacts/index.js';
 import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
 // Table cells (plain text) that report.md and the page's summary tables share, so both show the same figures.

@@ -1,5 +1,5 @@
 import type { BarSeriesOption, EChartsOption } from 'echarts';
-import type { DataFile } from './data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import { builderColour, lighten, SETUP_EXPORT_COLOUR } from './chart-style.js';
 import { formatDuration } from './format-units.js';
 

@@ -1,6 +1,5 @@
 import type { TargetTrace } from '../collect/types.js';
-import type { TargetOutcome } from '../run/run-file.js';
-import type { Band, TargetSummary } from './data-file.js';
+import type { Band, TargetOutcome, TargetSummary } from '../artifacts/index.js';
 import { buildBands, isUploadSpan } from './build-bands.js';
 import { totalLengthMs } from './intervals.js';
 import type { RunInputs } from './run-inputs.js';

@@ -1,5 +1,10 @@
-import { findStreamWarnings } from '../collect/types.js';
-import type { ReportWarning, StreamSummary, Summary, TargetSummary } from './data-file.js';
+import {
+  findStreamWarnings,
+  type ReportWarning,
+  type StreamSummary,
+  type Summary,
+  type TargetSummary,
+} from '../artifacts/index.js';
 import type { RunInputs, StreamInput } from './run-inputs.js';
 
 // Loud warnings are the ones where a figure in the report may be a silent 0: a stream with bytes but no records,

@@ -1,6 +1,5 @@
 // The public API of report/: the data.json model, its builders and renderers, and the run-dir I/O (including the
 // run-dir loader diff, export and trends share).
-export { DATA_VERSION, DataFileSchema, type DataFile, type ReportWarning } from './data-file.js';
 export { buildReportModel } from './build-model.js';
 export { buildChartOption, buildChartLayoutFor } from './build-chart-option.js';
 export { renderHtml, ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';

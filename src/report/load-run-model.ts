@@ -1,10 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Plan } from '../plan/index.js';
-import type { RunFile } from '../run/run-file.js';
+import { type DataFile, DataFileSchema, type Plan, type RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { buildReportModel } from './build-model.js';
-import { DataFileSchema, type DataFile } from './data-file.js';
 import { readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.

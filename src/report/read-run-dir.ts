@@ -1,17 +1,21 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  createStreamStats,
-  parseArtifacts,
   parseBuildkitTrace,
   readRegistryLog,
   readSamples,
   readSccacheLog,
-  type StreamStats,
   type TargetTrace,
 } from '../collect/index.js';
-import { parsePlanFile, type Plan } from '../plan/index.js';
-import { RunFileSchema, type RunFile } from '../run/run-file.js';
+import {
+  createStreamStats,
+  parseArtifacts,
+  parsePlanFile,
+  type Plan,
+  type RunFile,
+  RunFileSchema,
+  type StreamStats,
+} from '../artifacts/index.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
 

@@ -1,6 +1,6 @@
 import * as echarts from 'echarts';
 import type { EChartsOption } from 'echarts';
-import type { DataFile } from './data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import { buildChartLayoutFor, buildChartOption } from './build-chart-option.js';
 import { buildTargetsChartLayout, buildTargetsChartOption } from './build-targets-chart-option.js';
 

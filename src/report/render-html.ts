@@ -1,4 +1,4 @@
-import type { DataFile } from './data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import { buildChartLayoutFor } from './build-chart-option.js';
 import { renderPageShell } from './render-page-shell.js';
 import { escapeHtml, renderSummaryHtml, renderWarningsHtml } from './render-summary-html.js';

@@ -1,4 +1,4 @@
-import type { DataFile, SccacheCounts, TargetSummary } from './data-file.js';
+import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
 import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatPct } from './format-units.js';
 

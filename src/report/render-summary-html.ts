@@ -1,4 +1,4 @@
-import type { DataFile, SccacheCounts } from './data-file.js';
+import type { DataFile, SccacheCounts } from '../artifacts/index.js';
 import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
 import { formatBytes, formatDuration } from './format-units.js';
 

@@ -1,5 +1,5 @@
-import type { RegistryRecord, Sample, SccacheRecord, StreamStats, TargetTrace } from '../collect/types.js';
-import type { RunFile } from '../run/run-file.js';
+import type { RegistryRecord, SccacheRecord, TargetTrace } from '../collect/types.js';
+import type { RunFile, Sample, StreamStats } from '../artifacts/index.js';
 
 // What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
 

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DataFile } from './data-file.js';
+import type { DataFile } from '../artifacts/index.js';
 import { readPageAssets } from './page-assets.js';
 import { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 import { renderHtml } from './render-html.js';

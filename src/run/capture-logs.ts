@@ -2,7 +2,7 @@ import { appendFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
 import type { SshTarget } from '../config/schema.js';
-import type { LogSliceEntry } from './run-file.js';
+import type { LogSliceEntry } from '../artifacts/index.js';
 import { quoteShell, type ConnectRemoteHost, type RemoteHost } from './executors/remote-host.js';
 
 // The cache logs live on the store host. At start, note each log's size; during the run, append

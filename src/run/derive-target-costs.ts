@@ -1,6 +1,6 @@
 import type { TargetCost } from '../config/parse-target-costs.js';
 import type { TargetTrace } from '../collect/types.js';
-import type { RunFile } from './run-file.js';
+import type { RunFile } from '../artifacts/index.js';
 
 // `rocm-perf costs --from RUN`, the pure part: a run's traces → build seconds and cache bytes per
 // target, merged over the current target-costs. Byte figures from a cold run are refused: its export

@@ -1,4 +1,5 @@
-import { writeArtifacts, type Artifact } from '../collect/index.js';
+import { writeArtifacts } from '../collect/index.js';
+import type { Artifact, RunFile } from '../artifacts/index.js';
 import path from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import { ExitCode } from '../shared/errors.js';
@@ -8,7 +9,6 @@ import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
-import type { RunFile } from './run-file.js';
 import type { RunFileWriter } from './run-file-writer.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if

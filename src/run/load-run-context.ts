@@ -2,14 +2,14 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ConfigOverrides } from '../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../graph/index.js';
-import { createPlan, type Plan } from '../plan/index.js';
+import { createPlan } from '../plan/index.js';
+import type { DispatchMode, Harness, Plan } from '../artifacts/index.js';
 import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import type { RunBakePrint } from './executors/bake-print.js';
 import { loadPlanInputs } from './load-plan-inputs.js';
 import { findQueueProblems } from './node-queue.js';
-import type { DispatchMode, Harness } from './run-file.js';
 import { createRunSettings, type RunSettings } from './run-settings.js';
 import { createRunDir } from './run-stamp.js';
 

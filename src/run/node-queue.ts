@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import type { TargetOutcome } from './run-file.js';
+import type { TargetOutcome } from '../artifacts/index.js';
 
 // Dependency-ordered per-node queues. Each node runs its queue in order; a target starts when every
 // dependency inside the run has settled ok. A failure skips its dependents; other queues go on.

@@ -1,4 +1,4 @@
-import type { Plan } from '../plan/index.js';
+import type { Plan } from '../artifacts/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { QueueEvent, SettledOutcome } from './node-queue.js';
 

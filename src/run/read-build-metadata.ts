@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Artifact } from '../collect/index.js';
+import type { Artifact } from '../artifacts/index.js';
 import { parseImageRef } from './image-ref.js';
 
 // The bake --metadata-file (written only when the whole bake succeeded): target → exporter response.

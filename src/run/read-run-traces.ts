@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseBuildkitTrace, type TargetTrace } from '../collect/index.js';
 import { ArtifactError } from '../shared/errors.js';
-import { RunFileSchema, type RunFile } from './run-file.js';
+import { type RunFile, RunFileSchema } from '../artifacts/index.js';
 
 // Reads a finished run dir back: run.json through its schema, and every trace-<target>.json.
 

@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InternalError } from '../shared/errors.js';
-import { RunFileSchema, type RunFile } from './run-file.js';
+import { type RunFile, RunFileSchema } from '../artifacts/index.js';
 
 // run.json is rewritten as the run goes (serve shows a run in flight), atomically and in order,
 // and validated through the same schema its readers use before every write.

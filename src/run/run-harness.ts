@@ -29,7 +29,7 @@ import type { SettledOutcome } from './node-queue.js';
 import type { PreflightProbes } from './preflight.js';
 import { runPreflight } from './preflight.js';
 import { createProgress, type Progress } from './progress.js';
-import { RUN_VERSION, type RunFile } from './run-file.js';
+import { RUN_VERSION, type RunFile } from '../artifacts/index.js';
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 

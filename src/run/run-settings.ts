@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { Harness } from './run-file.js';
+import type { Harness } from '../artifacts/index.js';
 
 // What a harness means for one run: where it pushes, which sccache prefix it uses, which caches
 // it turns off. Pure; recorded in run.json and stated on every report headline.

@@ -8,9 +8,9 @@ import {
   type LogTail,
   type RegistryRecord,
   type SccacheRecord,
-  type StreamStats,
   type TargetTrace,
 } from '../collect/index.js';
+import type { RunFile, StreamStats } from '../artifacts/index.js';
 import {
   absentStream,
   buildAddressToNode,
@@ -23,7 +23,6 @@ import {
   TRACE_FILE,
 } from '../report/read-run-dir.js';
 import type { RunInputs, StreamInput } from '../report/run-inputs.js';
-import type { RunFile } from '../run/run-file.js';
 import { createSamplesTail, type SamplesTail } from './read-samples-tail.js';
 
 // A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
-import { createStreamStats, parseSampleLines, type Sample, type StreamStats } from '../collect/index.js';
+import { parseSampleLines } from '../collect/index.js';
+import { createStreamStats, type Sample, type StreamStats } from '../artifacts/index.js';
 
 // samples.jsonl read incrementally: only the bytes appended since the last read, up to the last complete line.
 // A file that shrank or was replaced starts over.

@@ -1,4 +1,4 @@
-import type { DataFile } from '../report/index.js';
+import type { DataFile } from '../artifacts/index.js';
 
 // Many runs' data.json summaries → trends per harness: the makespan and, per target, build seconds and upload
 // bytes, run by run in stamp order, each point compared with the median of the same harness's previous runs.

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { DataFileSchema, type DataFile } from '../../src/report/index.js';
-import { RunFileSchema, type RunFile } from '../../src/run/run-file.js';
+import { type DataFile, DataFileSchema, type RunFile, RunFileSchema } from '../../src/artifacts/index.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   findFleetBlocker,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlanFileSchema } from '../../src/plan/index.js';
+import { PlanFileSchema } from '../../src/artifacts/index.js';
 
 // Spawns the built CLI (`npm test` builds first via `pretest`) from the repo root, as a user would.
 const repoRoot = path.resolve(import.meta.dirname, '../..');

@@ -9,7 +9,7 @@ import {
   readSccacheLog,
   summarizeSccache,
 } from '../../src/collect/index.js';
-import { findStreamWarnings } from '../../src/collect/types.js';
+import { findStreamWarnings } from '../../src/artifacts/index.js';
 import type { RunningNginx } from '../helpers/daemons/index.js';
 import { startNginx } from '../helpers/daemons/index.js';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSampler, createSamplesWriter, readSamples, type Sample } from '../../src/collect/index.js';
+import { createSampler, createSamplesWriter, readSamples } from '../../src/collect/index.js';
+import type { Sample } from '../../src/artifacts/index.js';
 import { findFreePort, startNodeExporter, type RunningNodeExporter } from '../helpers/daemons/index.js';
 
 // Debian's prometheus-node-exporter on loopback, sampled for ~5 s into samples.jsonl and read back; then the

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataFileSchema } from '../../src/report/data-file.js';
+import { DataFileSchema } from '../../src/artifacts/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';

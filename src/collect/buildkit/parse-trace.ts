@@ -1,5 +1,6 @@
 import { ParseError } from '../../shared/errors.js';
-import { createStreamStats, findStreamWarnings, type StreamStats, type TargetTrace } from '../types.js';
+import { type TargetTrace } from '../types.js';
+import { createStreamStats, findStreamWarnings, type StreamStats } from '../../artifacts/index.js';
 import { buildTraceUploads } from './build-trace-uploads.js';
 import { isStepSpan, toTraceStep } from './build-trace-steps.js';
 import { findTargetSolve } from './find-target-solve.js';

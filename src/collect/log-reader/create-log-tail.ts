@@ -3,7 +3,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { StreamStats } from '../types.js';
+import type { StreamStats } from '../../artifacts/index.js';
 import type { LogCursor, LogWindow } from '../logs/log-cursor.js';
 import { createLogCursor, feedLogCursor, flushLogCursor } from '../logs/log-cursor.js';
 import type { LogLineParser } from '../logs/line-outcome.js';

@@ -1,5 +1,6 @@
 // One-shot read of a registry log (Zot session log or docker-registry JSON log), optionally one time window of it.
-import type { RegistryRecord, StreamStats } from '../types.js';
+import type { RegistryRecord } from '../types.js';
+import type { StreamStats } from '../../artifacts/index.js';
 import type { RegistryLogFormat } from '../logs/create-registry-line-parser.js';
 import { createRegistryLineParser } from '../logs/create-registry-line-parser.js';
 import type { RegistrySummary } from '../logs/summarize-registry.js';

@@ -1,5 +1,6 @@
 // One-shot read of the sccache nginx JSON log (optionally one time window of it).
-import type { SccacheRecord, StreamStats } from '../types.js';
+import type { SccacheRecord } from '../types.js';
+import type { StreamStats } from '../../artifacts/index.js';
 import { createSccacheParser } from '../logs/create-shipped-sccache-parser.js';
 import type { SccacheSummary, SummarizeSccacheOptions } from '../logs/summarize-sccache.js';
 import { addToSccacheSummary, createSccacheSummary, isSccacheWrite } from '../logs/summarize-sccache.js';

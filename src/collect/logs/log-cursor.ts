@@ -2,8 +2,7 @@
 // and running StreamStats. Feeding it the bytes appended since the last read costs O(appended bytes). Pure: it sees
 // Buffers, never files. Each chunk is decoded once as latin1 and its lines are handed to the parser as ByteLines;
 // one trailing CR is dropped (CRLF logs).
-import type { StreamStats } from '../types.js';
-import { createStreamStats } from '../types.js';
+import { createStreamStats, type StreamStats } from '../../artifacts/index.js';
 import type { LineOutcome, LogLineParser } from './line-outcome.js';
 import { toSkip } from './line-outcome.js';
 

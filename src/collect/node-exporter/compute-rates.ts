@@ -1,4 +1,4 @@
-import { SAMPLES_VERSION, type Sample } from '../types.js';
+import { type Sample, SAMPLES_VERSION } from '../../artifacts/index.js';
 import type { MetricFamily, MetricSample } from './parse-metrics.js';
 
 // Per node and interval: utilisation from two node_exporter scrapes. Decisions (see

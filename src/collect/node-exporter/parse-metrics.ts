@@ -1,4 +1,4 @@
-import { createStreamStats, type StreamStats } from '../types.js';
+import { createStreamStats, type StreamStats } from '../../artifacts/index.js';
 import { parseSampleLine, type MetricSample } from './parse-sample-line.js';
 
 // An in-house parser for the Prometheus text exposition format (version 0.0.4), as node_exporter serves

@@ -1,5 +1,11 @@
 import { ArtifactError } from '../../shared/errors.js';
-import { createStreamStats, SAMPLES_VERSION, SampleSchema, type Sample, type StreamStats } from '../types.js';
+import {
+  createStreamStats,
+  type Sample,
+  SAMPLES_VERSION,
+  SampleSchema,
+  type StreamStats,
+} from '../../artifacts/index.js';
 
 // samples.jsonl back through SampleSchema. A truncated last line (sampler killed mid-write) or a bad line is
 // rejected and counted; a line of another schema version stops the read, because every figure would be wrong.

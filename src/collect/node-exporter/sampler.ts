@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { HttpError } from '../../shared/errors.js';
-import { findStreamWarnings, SAMPLES_VERSION, type Sample } from '../types.js';
+import { findStreamWarnings, type Sample, SAMPLES_VERSION } from '../../artifacts/index.js';
 import { computeSample, type ScrapeSnapshot } from './compute-rates.js';
 import { fetchMetricsText, type FetchMetrics } from './fetch-metrics.js';
 import { parseMetrics } from './parse-metrics.js';

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { Sample } from '../types.js';
+import type { Sample } from '../../artifacts/index.js';
 
 // samples.jsonl: one JSON line per node per scrape, appended as the sampler produces them.
 

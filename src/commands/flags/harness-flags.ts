@@ -1,4 +1,4 @@
-import type { DispatchMode, Harness } from '../../run/run-file.js';
+import type { DispatchMode, Harness } from '../../artifacts/index.js';
 import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
 import { strategyFlag } from './plan-flags.js';

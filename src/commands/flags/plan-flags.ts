@@ -1,4 +1,4 @@
-import { STRATEGY_NAMES } from '../../plan/strategy-names.js';
+import { STRATEGY_NAMES } from '../../artifacts/index.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
 import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
 import { addedNodes, nodeNumbers, optionalText, switchValue } from './value-schemas.js';

@@ -1,6 +1,6 @@
 import type { ECharts } from 'echarts';
 import { buildChartLayoutFor, buildChartOption } from '../build-chart-option.js';
-import { DataFileSchema, type DataFile } from '../data-file.js';
+import { type DataFile, DataFileSchema } from '../../artifacts/index.js';
 import { renderSummaryHtml, renderWarningsHtml } from '../render-summary-html.js';
 
 // The browser side of index.html (bundled with esbuild into report-page.js; ECharts is the global from

@@ -1,5 +1,11 @@
-import { DATA_VERSION, DataFileSchema, type DataFile } from '../../../src/report/index.js';
-import type { Band, Series, TargetSummary } from '../../../src/report/data-file.js';
+import {
+  type Band,
+  DATA_VERSION,
+  type DataFile,
+  DataFileSchema,
+  type Series,
+  type TargetSummary,
+} from '../../../src/artifacts/index.js';
 
 // A small hand-built data.json model for diff, export and trends tests. Every model goes through DataFileSchema,
 // so a test cannot pass on a shape `report` would never write.

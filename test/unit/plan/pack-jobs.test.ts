@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPlan, STRATEGY_NAMES } from '../../../src/plan/index.js';
+import { createPlan } from '../../../src/plan/index.js';
+import { STRATEGY_NAMES } from '../../../src/artifacts/index.js';
 import { expectValidPlan } from './plan-invariants.js';
 import { instanceArbitrary, type PlanInstance } from './random-instance.js';
 

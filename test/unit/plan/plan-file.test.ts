@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlan, parsePlanFile, PLAN_VERSION, PlanFileSchema } from '../../../src/plan/index.js';
+import { createPlan } from '../../../src/plan/index.js';
+import { parsePlanFile, PLAN_VERSION, PlanFileSchema } from '../../../src/artifacts/index.js';
 import { readPlanFile, writePlanFile } from '../../../src/plan/plan-file-io.js';
 import { ArtifactError } from '../../../src/shared/errors.js';
 

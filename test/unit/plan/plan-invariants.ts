@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { simulatePlan, type Plan } from '../../../src/plan/index.js';
+import { simulatePlan } from '../../../src/plan/index.js';
+import type { Plan } from '../../../src/artifacts/index.js';
 import type { PlanInstance } from './random-instance.js';
 
 /** Every target placed once; queues respect deps; the simulator agrees with the plan; the bound holds. */

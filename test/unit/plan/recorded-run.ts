@@ -1,4 +1,4 @@
-import { RUN_VERSION, type RunFile, type TargetOutcome } from '../../../src/run/run-file.js';
+import { RUN_VERSION, type RunFile, type TargetOutcome } from '../../../src/artifacts/index.js';
 import type { TargetTrace } from '../../../src/collect/types.js';
 
 // A recorded run in memory (run.json's shape) and traces, for the replay and critical-drag tests.

@@ -1,14 +1,8 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlanInputs, type PlanInputs } from '../../../src/run/load-plan-inputs.js';
-import {
-  createPlan,
-  renderComparison,
-  renderPlan,
-  STRATEGY_NAMES,
-  type Plan,
-  type StrategyName,
-} from '../../../src/plan/index.js';
+import { createPlan, renderComparison, renderPlan } from '../../../src/plan/index.js';
+import { type Plan, STRATEGY_NAMES, type StrategyName } from '../../../src/artifacts/index.js';
 import { expectValidPlan } from './plan-invariants.js';
 
 // The shipped gfx1201 scenario (fleet.yaml, .builders/target-costs, the saved bake print).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DataFileSchema } from '../../../src/report/data-file.js';
+import { DataFileSchema } from '../../../src/artifacts/index.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { makeRunFile, makeRunInputs, stream, T0 } from './make-run-inputs.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataFileSchema } from '../../../src/report/data-file.js';
+import { DataFileSchema } from '../../../src/artifacts/index.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { readRegistryLog } from '../../../src/collect/log-reader/read-registry-log.js';
 import { isRegistryWrite } from '../../../src/collect/logs/summarize-registry.js';

@@ -1,10 +1,10 @@
+import { type TargetTrace } from '../../../src/collect/types.js';
 import {
   createStreamStats,
+  type RunFile,
   type Sample,
   type StreamStats,
-  type TargetTrace,
-} from '../../../src/collect/types.js';
-import type { RunFile } from '../../../src/run/run-file.js';
+} from '../../../src/artifacts/index.js';
 import type { RunInputs, StreamInput } from '../../../src/report/run-inputs.js';
 
 // A small, hand-built run: two nodes, three targets (pytorch → triton-wheel on forge, aiter-wheel on strix).

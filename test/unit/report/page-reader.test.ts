@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATA_VERSION } from '../../../src/report/data-file.js';
+import { DATA_VERSION } from '../../../src/artifacts/index.js';
 import { parseDataFile } from '../../../src/report/page/report-page.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { serialiseModel } from '../../../src/report/write-report.js';

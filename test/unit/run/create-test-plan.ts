@@ -1,4 +1,4 @@
-import type { Plan } from '../../../src/plan/index.js';
+import type { Plan } from '../../../src/artifacts/index.js';
 
 // A hand-made plan.json for dispatch tests: every export term 0, node speed 1 unless given, so a target costs its
 // planned seconds × (planned node's speed ÷ this node's speed) anywhere.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
 import type { TargetCost } from '../../../src/config/parse-target-costs.js';
 import { deriveTargetCosts } from '../../../src/run/derive-target-costs.js';
-import type { RunFile } from '../../../src/run/run-file.js';
+import type { RunFile } from '../../../src/artifacts/index.js';
 
 const upload = (bytes: number | null, kind: TraceUpload['kind']): TraceUpload => ({
   startMs: 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/plan/index.js';
+import type { Plan } from '../../../src/artifacts/index.js';
 import { createTestPlan } from './create-test-plan.js';
 import { createGuidedChooser } from '../../../src/run/create-guided-chooser.js';
 import { runGuidedQueues, type GuidedSnapshot } from '../../../src/run/guided-queues.js';

@@ -2,7 +2,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { SAMPLES_VERSION, type CreateSamplerOptions, type Sampler } from '../../../src/collect/index.js';
+import { type CreateSamplerOptions, type Sampler } from '../../../src/collect/index.js';
+import { SAMPLES_VERSION } from '../../../src/artifacts/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
 import { localHost } from './local-host.js';
 import type { HarnessDeps } from '../../../src/run/run-harness.js';

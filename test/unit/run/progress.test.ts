@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/plan/index.js';
+import type { Plan } from '../../../src/artifacts/index.js';
 import {
   applyQueueEvent,
   createProgress,

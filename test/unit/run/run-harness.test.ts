@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseArtifacts } from '../../../src/collect/index.js';
+import { parseArtifacts, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
 import { PreflightError, UsageError } from '../../../src/shared/errors.js';
-import { RunFileSchema, type RunFile } from '../../../src/run/run-file.js';
 import { runHarness, type RunHarnessOptions } from '../../../src/run/run-harness.js';
 import { acquireRunLock } from '../../../src/run/run-lock.js';
 import {

@@ -2,13 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  listArtifacts,
-  parseArtifacts,
-  readArtifacts,
-  renderArtifacts,
-  writeArtifacts,
-} from '../../../../src/collect/artifacts.js';
+import { listArtifacts, readArtifacts, writeArtifacts } from '../../../../src/collect/artifacts.js';
+import { parseArtifacts, renderArtifacts } from '../../../../src/artifacts/index.js';
 import { ArtifactError } from '../../../../src/shared/errors.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-artifacts-'));

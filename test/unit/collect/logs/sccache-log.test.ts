@@ -9,7 +9,7 @@ import { classifySccache, parseSccachePath } from '../../../../src/collect/logs/
 import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
 import { summarizeSccache } from '../../../../src/collect/logs/summarize-sccache.js';
 import type { SccacheRecord } from '../../../../src/collect/types.js';
-import { findStreamWarnings } from '../../../../src/collect/types.js';
+import { findStreamWarnings } from '../../../../src/artifacts/index.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../../fixtures/nginx');
 const expected = JSON.parse(readFileSync(path.join(fixtures, 'sccache-session.expected.json'), 'utf8')) as {

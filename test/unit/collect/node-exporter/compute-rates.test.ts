@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { computeSample, parseMetrics, SampleSchema } from '../../../../src/collect/index.js';
+import { computeSample, parseMetrics } from '../../../../src/collect/index.js';
+import { SampleSchema } from '../../../../src/artifacts/index.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../fixtures/node-exporter/${name}`, import.meta.url), 'utf8');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSampleLines, toSampleLine, type Sample } from '../../../../src/collect/index.js';
+import { parseSampleLines, toSampleLine } from '../../../../src/collect/index.js';
+import type { Sample } from '../../../../src/artifacts/index.js';
 import { ArtifactError } from '../../../../src/shared/errors.js';
 
 const ok: Sample = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DispatchModeSchema } from '../run/run-file.js';
+import { DispatchModeSchema } from './run-file.js';
 
 // data.json: the report's model, written by `report` and `serve`, read by the page (the same schema is bundled
 // into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in

@@ -1,0 +1,9 @@
+// The run artifacts: schemas and types of what one command writes for another (run.json, plan.json, data.json,
+// samples.jsonl, artifacts.txt) and the stream stats every reader returns. A leaf: every layer may import it.
+export * from './artifacts-file.js';
+export * from './data-file.js';
+export * from './plan-file.js';
+export * from './run-file.js';
+export * from './samples.js';
+export * from './strategy-names.js';
+export * from './stream-stats.js';
