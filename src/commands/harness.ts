@@ -54,6 +54,7 @@ export async function runHarnessCommand(
       env: context.env ?? process.env,
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
+      logLevel: options.logLevel,
       ...(context.deps ? { deps: context.deps } : {}),
     });
     if (options.json)

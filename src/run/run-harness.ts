@@ -57,6 +57,8 @@ export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' |
   signal: AbortSignal;
   sampleIntervalMs?: number;
   logPollIntervalMs?: number;
+  /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
+  logLevel?: string;
   deps?: Partial<HarnessDeps>;
 }
 
@@ -274,7 +276,7 @@ async function runPhases(live: Live): Promise<HarnessResult> {
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
   const deps = { ...defaultDeps(), ...options.deps };
   const context = await loadRunContext({ ...options, clock: deps.clock, runBakePrint: deps.runBakePrint });
-  const logger = createLogger({ level: 'debug', destination: path.join(context.runDir, 'run.log') });
+  const logger = createLogger({ level: options.logLevel, destination: path.join(context.runDir, 'run.log') });
   const progress = createProgress({ plan: context.plan, clock: deps.clock, stream: deps.stderr });
   logger.info(
     { harness: context.harness, settings: context.settings, plan: context.plan.queues },

@@ -1,23 +1,39 @@
-import { pino, destination as pinoDestination, type Logger } from 'pino';
+import {
+  pino,
+  destination as pinoDestination,
+  levels,
+  multistream,
+  type Level,
+  type Logger,
+  type StreamEntry,
+} from 'pino';
 
 export type { Logger };
 
 export interface LoggerOptions {
+  /** Level of the stderr stream (`--log-level`); default LOG_LEVEL, else warn. */
   level?: string;
-  /** A file to write JSON logs to instead of stderr. */
+  /** A file that gets every event at debug level too (a run's run.log), beside stderr. */
   destination?: string;
 }
 
-// Logs go to stderr (or a file); results go to stdout.
+const toLevel = (name: string): Level | 'silent' => (name in levels.values ? (name as Level) : 'silent');
+
+// Logs go to stderr (and a run's run.log); results go to stdout.
 export function createLogger({
   level = process.env.LOG_LEVEL ?? 'warn',
   destination,
 }: LoggerOptions = {}): Logger {
-  const stream =
-    destination === undefined
-      ? pinoDestination(2)
-      : pinoDestination({ dest: destination, sync: true, mkdir: true });
-  return pino({ level, base: undefined }, stream);
+  const stderrLevel = toLevel(level);
+  const streams: (StreamEntry<Level> & { level: Level })[] = [];
+  if (stderrLevel !== 'silent') streams.push({ level: stderrLevel, stream: pinoDestination(2) });
+  if (destination !== undefined)
+    streams.push({ level: 'debug', stream: pinoDestination({ dest: destination, sync: true, mkdir: true }) });
+  // The logger passes on what its most verbose stream wants; each stream filters by its own level.
+  const lowest = streams
+    .map((entry) => entry.level)
+    .sort((a, b) => (levels.values[a] ?? 0) - (levels.values[b] ?? 0))[0];
+  return pino({ level: lowest ?? 'silent', base: undefined }, multistream(streams));
 }
 
 export function createSilentLogger(): Logger {

@@ -15,7 +15,7 @@ export const commonFlags = {
   },
   logLevel: {
     flags: '--log-level <level>',
-    description: `log level for stderr: ${LOG_LEVELS.join(', ')}`,
+    description: `level of the run events echoed on stderr (run.log keeps them all): ${LOG_LEVELS.join(', ')}`,
     default: 'warn',
     value: (z) => z.enum(LOG_LEVELS),
     expected: `one of ${LOG_LEVELS.join(', ')}`,
