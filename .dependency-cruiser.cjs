@@ -1,0 +1,32 @@
+// The layers of rocm-perf (docs/layers.md), checked by `npm run check:layers` (part of `npm run check`): an import
+// may stay in its layer or point down, never up, and nothing imports in a circle. Which folders are pure is
+// eslint's job (no-restricted-imports in eslint.config.js). CommonJS: dependency-cruiser's config convention.
+const executors = '^src/(ssh|run/executors)/';
+const layers = [
+  { name: 'leaf', path: '^src/(artifacts|shared)/' },
+  { name: 'core', path: '^src/(config|graph|collect|plan)/' },
+  { name: 'views', path: '^src/(report|diff|export|trends)/' },
+  { name: 'executors', path: executors },
+  { name: 'shell', path: '^src/(run|serve|publish|contracts)/', pathNot: executors },
+  { name: 'commands', path: '^src/commands/' },
+  { name: 'entry', path: '^src/(cli|program)\\.ts$' },
+];
+
+/** Layer i may not import any layer above it. */
+const noUpward = layers.slice(0, -1).map((layer, index) => ({
+  name: `no-upward-from-${layer.name}`,
+  comment: `${layer.name} imports only its own layer and the layers below it`,
+  severity: 'error',
+  from: { path: layer.path, ...(layer.pathNot ? { pathNot: layer.pathNot } : {}) },
+  // The shell's pattern also matches run/executors, which lies below it.
+  to: { path: layers.slice(index + 1).map((above) => above.path), pathNot: layer.name === 'executors' ? executors : '^$' },
+}));
+
+module.exports = {
+  forbidden: [...noUpward, { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }],
+  options: {
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
