@@ -19,7 +19,10 @@ const noUpward = layers.slice(0, -1).map((layer, index) => ({
   severity: 'error',
   from: { path: layer.path, ...(layer.pathNot ? { pathNot: layer.pathNot } : {}) },
   // The shell's pattern also matches run/executors, which lies below it.
-  to: { path: layers.slice(index + 1).map((above) => above.path), pathNot: layer.name === 'executors' ? executors : '^$' },
+  to: {
+    path: layers.slice(index + 1).map((above) => above.path),
+    pathNot: layer.name === 'executors' ? executors : '^$',
+  },
 }));
 
 module.exports = {
