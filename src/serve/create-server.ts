@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import sirv from 'sirv';
 import { listRuns } from '../report/list-runs.js';
-import { readPageAssets } from '../report/page-assets.js';
+import { findPageBundle, resolveEchartsScript } from '../report/page-assets.js';
+import { PAGE_SCRIPT } from '../report/render-html.js';
 import { readRunFile } from '../report/read-run-dir.js';
 import {
   renderRunsIndex,
@@ -21,7 +23,8 @@ import { createRunCache, type RunCache } from './create-run-cache.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
-// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404).
+// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files on
+// disk (run files, page assets) go out through sirv; the index, trends, run pages and data.json are ours.
 
 export interface ServeOptions {
   root: string;
@@ -55,6 +58,11 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
+/** A file on disk for sirv: `name` (routed, from an allow-list) inside `dir` (checked). */
+type StaticFile = { dir: string; name: string };
+
+const NOT_FOUND: Reply = { status: 404, body: 'not found\n' };
+
 function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
   const body =
     reply.body === undefined
@@ -63,7 +71,6 @@ function send(request: IncomingMessage, response: ServerResponse, reply: Reply):
         ? reply.body
         : Buffer.from(reply.body);
   response.writeHead(reply.status, {
-    ...SECURITY_HEADERS,
     'Content-Type': reply.type ?? 'text/plain; charset=utf-8',
     'Content-Length': String(body.length),
     ...reply.headers,
@@ -113,12 +120,24 @@ async function listRunItems(root: string): Promise<RunListItem[]> {
   );
 }
 
-async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply> {
+// sirv in dev mode (a stat per request; run dirs come later) with ETags. Range is dropped: sirv's parser throws on
+// `bytes=5-2` after writing the head. sirv pipes a read stream with no error listener: ours keeps a file that
+// cannot be read from crashing the server.
+function sendFile(request: IncomingMessage, response: ServerResponse, file: StaticFile): void {
+  request.url = `/${file.name}`;
+  delete request.headers.range;
+  response.setHeader('Content-Type', TYPES[path.extname(file.name)] ?? 'application/octet-stream');
+  response.on('pipe', (source) => source.on('error', () => response.destroy()));
+  const serve = sirv(file.dir, { dev: true, etag: true, extensions: [] });
+  serve(request, response, () => send(request, response, NOT_FOUND));
+}
+
+async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply | StaticFile> {
   switch (route.kind) {
     case 'bad-request':
       return { status: 400, body: `bad request: ${route.reason}\n` };
     case 'not-found':
-      return { status: 404, body: 'not found\n' };
+      return NOT_FOUND;
     case 'index': {
       const all = await listRunItems(context.root);
       const inside = await Promise.all(
@@ -139,7 +158,7 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
     }
     case 'trends':
       return answerTrends(context);
-    case 'asset': {
+    case 'asset':
       if (route.name === RUNS_INDEX_SCRIPT_NAME)
         return {
           status: 200,
@@ -147,14 +166,10 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
           body: RUNS_INDEX_SCRIPT,
           headers: { 'Cache-Control': 'no-cache' },
         };
-      const assets = await readPageAssets();
       return {
-        status: 200,
-        type: TYPES['.js'],
-        body: assets[route.name as keyof typeof assets],
-        headers: { 'Cache-Control': 'max-age=3600' },
+        dir: path.dirname(route.name === PAGE_SCRIPT ? await findPageBundle() : resolveEchartsScript()),
+        name: route.name,
       };
-    }
     case 'run-redirect':
       return { status: 301, headers: { Location: `/runs/${encodeURIComponent(route.stamp)}/` } };
     default:
@@ -182,13 +197,13 @@ async function answerRun(
   context: Context,
   request: IncomingMessage,
   route: Extract<Route, { stamp: string }>,
-): Promise<Reply> {
+): Promise<Reply | StaticFile> {
   const dir = await resolveRunDir(context, route.stamp);
   if (!dir) return { status: 404, body: 'no such run\n' };
   if (route.kind === 'run-file') {
-    const file = path.join(dir, route.file);
-    if (!(await isInside(file, await realpath(dir)))) return { status: 404, body: 'not found\n' };
-    return { status: 200, type: TYPES[path.extname(route.file)], body: await readFile(file) };
+    const realDir = await realpath(dir);
+    if (!(await isInside(path.join(dir, route.file), realDir))) return NOT_FOUND;
+    return { dir: realDir, name: route.file };
   }
   const snapshot = await context.cache.get(dir);
   if (route.kind === 'run-page')
@@ -226,6 +241,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 async function handle(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     send(request, response, {
       status: 405,
@@ -235,14 +251,16 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
     return;
   }
   try {
-    send(request, response, await answer(context, request, routeRequest(request.url ?? '/')));
+    const reply = await answer(context, request, routeRequest(request.url ?? '/'));
+    if ('name' in reply) sendFile(request, response, reply);
+    else send(request, response, reply);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     send(
       request,
       response,
       missing
-        ? { status: 404, body: 'not found\n' }
+        ? NOT_FOUND
         : { status: 500, body: `error: ${error instanceof Error ? error.message : String(error)}\n` },
     );
   }
