@@ -24,7 +24,7 @@ export function pageBundleCandidates(): string[] {
   return [path.resolve(here, '../page', PAGE_SCRIPT), path.resolve(here, '../../dist/page', PAGE_SCRIPT)];
 }
 
-export async function findPageBundle(): Promise<string> {
+async function findPageBundle(): Promise<string> {
   for (const candidate of pageBundleCandidates()) {
     if (
       await stat(candidate).then(

@@ -1,10 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import sirv from 'sirv';
 import { listRuns } from '../report/list-runs.js';
-import { findPageBundle, resolveEchartsScript } from '../report/page-assets.js';
-import { PAGE_SCRIPT } from '../report/render-html.js';
+import { readPageAssets } from '../report/page-assets.js';
 import { readRunFile } from '../report/read-run-dir.js';
 import {
   renderRunsIndex,
@@ -23,8 +22,8 @@ import { createRunCache, type RunCache } from './create-run-cache.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
-// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files on
-// disk (run files, page assets) go out through sirv; the index, trends, run pages and data.json are ours.
+// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files are
+// served here rather than through a static handler such as sirv: docs/report.md says why.
 
 export interface ServeOptions {
   root: string;
@@ -58,11 +57,6 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-/** A file on disk for sirv: `name` (routed, from an allow-list) inside `dir` (checked). */
-type StaticFile = { dir: string; name: string };
-
-const NOT_FOUND: Reply = { status: 404, body: 'not found\n' };
-
 function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
   const body =
     reply.body === undefined
@@ -71,6 +65,7 @@ function send(request: IncomingMessage, response: ServerResponse, reply: Reply):
         ? reply.body
         : Buffer.from(reply.body);
   response.writeHead(reply.status, {
+    ...SECURITY_HEADERS,
     'Content-Type': reply.type ?? 'text/plain; charset=utf-8',
     'Content-Length': String(body.length),
     ...reply.headers,
@@ -120,24 +115,12 @@ async function listRunItems(root: string): Promise<RunListItem[]> {
   );
 }
 
-// sirv in dev mode (a stat per request; run dirs come later) with ETags. Range is dropped: sirv's parser throws on
-// `bytes=5-2` after writing the head. sirv pipes a read stream with no error listener: ours keeps a file that
-// cannot be read from crashing the server.
-function sendFile(request: IncomingMessage, response: ServerResponse, file: StaticFile): void {
-  request.url = `/${file.name}`;
-  delete request.headers.range;
-  response.setHeader('Content-Type', TYPES[path.extname(file.name)] ?? 'application/octet-stream');
-  response.on('pipe', (source) => source.on('error', () => response.destroy()));
-  const serve = sirv(file.dir, { dev: true, etag: true, extensions: [] });
-  serve(request, response, () => send(request, response, NOT_FOUND));
-}
-
-async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply | StaticFile> {
+async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply> {
   switch (route.kind) {
     case 'bad-request':
       return { status: 400, body: `bad request: ${route.reason}\n` };
     case 'not-found':
-      return NOT_FOUND;
+      return { status: 404, body: 'not found\n' };
     case 'index': {
       const all = await listRunItems(context.root);
       const inside = await Promise.all(
@@ -158,7 +141,7 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
     }
     case 'trends':
       return answerTrends(context);
-    case 'asset':
+    case 'asset': {
       if (route.name === RUNS_INDEX_SCRIPT_NAME)
         return {
           status: 200,
@@ -166,10 +149,9 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
           body: RUNS_INDEX_SCRIPT,
           headers: { 'Cache-Control': 'no-cache' },
         };
-      return {
-        dir: path.dirname(route.name === PAGE_SCRIPT ? await findPageBundle() : resolveEchartsScript()),
-        name: route.name,
-      };
+      const assets = await readPageAssets();
+      return fileReply(request, assets[route.name as keyof typeof assets], TYPES['.js']);
+    }
     case 'run-redirect':
       return { status: 301, headers: { Location: `/runs/${encodeURIComponent(route.stamp)}/` } };
     default:
@@ -197,13 +179,13 @@ async function answerRun(
   context: Context,
   request: IncomingMessage,
   route: Extract<Route, { stamp: string }>,
-): Promise<Reply | StaticFile> {
+): Promise<Reply> {
   const dir = await resolveRunDir(context, route.stamp);
   if (!dir) return { status: 404, body: 'no such run\n' };
   if (route.kind === 'run-file') {
-    const realDir = await realpath(dir);
-    if (!(await isInside(path.join(dir, route.file), realDir))) return NOT_FOUND;
-    return { dir: realDir, name: route.file };
+    const file = path.join(dir, route.file);
+    if (!(await isInside(file, await realpath(dir)))) return { status: 404, body: 'not found\n' };
+    return fileReply(request, await readFile(file), TYPES[path.extname(route.file)]);
   }
   const snapshot = await context.cache.get(dir);
   if (route.kind === 'run-page')
@@ -233,6 +215,16 @@ async function answerRun(
   return { status: 200, type: TYPES['.json'], body: snapshot.body, headers };
 }
 
+/** A file's bytes with a weak ETag of their hash; 304 when the client has them. */
+function fileReply(request: IncomingMessage, body: Buffer, type: string | undefined): Reply {
+  const headers = {
+    ETag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+    'Cache-Control': 'no-cache',
+  };
+  if (matchesEtag(request.headers['if-none-match'], headers.ETag)) return { status: 304, headers };
+  return { status: 200, type, body, headers };
+}
+
 /** Weak comparison (RFC 9110 §13.1.2), as a conditional GET allows. */
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -241,7 +233,6 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 async function handle(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     send(request, response, {
       status: 405,
@@ -251,16 +242,14 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
     return;
   }
   try {
-    const reply = await answer(context, request, routeRequest(request.url ?? '/'));
-    if ('name' in reply) sendFile(request, response, reply);
-    else send(request, response, reply);
+    send(request, response, await answer(context, request, routeRequest(request.url ?? '/')));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const missing = ['ENOENT', 'EISDIR'].includes(String((error as NodeJS.ErrnoException).code));
     send(
       request,
       response,
       missing
-        ? NOT_FOUND
+        ? { status: 404, body: 'not found\n' }
         : { status: 500, body: `error: ${error instanceof Error ? error.message : String(error)}\n` },
     );
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { routeRequest, type Route } from '../../../src/serve/route-request.js';
 
 // The router is serve's first line against escaping the root: every traversal spelling is refused before a path
-// reaches the disk (or sirv), and only the allow-listed names route to a file.
+// reaches the disk, and only the allow-listed names route to a file.
 
 const STAMP = '20260314T092000Z';
 
