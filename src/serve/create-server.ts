@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,7 +22,8 @@ import { createRunCache, type RunCache } from './create-run-cache.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
-// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404).
+// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files are
+// served here rather than through a static handler such as sirv: docs/report.md says why.
 
 export interface ServeOptions {
   root: string;
@@ -148,12 +150,7 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
           headers: { 'Cache-Control': 'no-cache' },
         };
       const assets = await readPageAssets();
-      return {
-        status: 200,
-        type: TYPES['.js'],
-        body: assets[route.name as keyof typeof assets],
-        headers: { 'Cache-Control': 'max-age=3600' },
-      };
+      return fileReply(request, assets[route.name as keyof typeof assets], TYPES['.js']);
     }
     case 'run-redirect':
       return { status: 301, headers: { Location: `/runs/${encodeURIComponent(route.stamp)}/` } };
@@ -188,7 +185,7 @@ async function answerRun(
   if (route.kind === 'run-file') {
     const file = path.join(dir, route.file);
     if (!(await isInside(file, await realpath(dir)))) return { status: 404, body: 'not found\n' };
-    return { status: 200, type: TYPES[path.extname(route.file)], body: await readFile(file) };
+    return fileReply(request, await readFile(file), TYPES[path.extname(route.file)]);
   }
   const snapshot = await context.cache.get(dir);
   if (route.kind === 'run-page')
@@ -218,6 +215,16 @@ async function answerRun(
   return { status: 200, type: TYPES['.json'], body: snapshot.body, headers };
 }
 
+/** A file's bytes with a weak ETag of their hash; 304 when the client has them. */
+function fileReply(request: IncomingMessage, body: Buffer, type: string | undefined): Reply {
+  const headers = {
+    ETag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+    'Cache-Control': 'no-cache',
+  };
+  if (matchesEtag(request.headers['if-none-match'], headers.ETag)) return { status: 304, headers };
+  return { status: 200, type, body, headers };
+}
+
 /** Weak comparison (RFC 9110 §13.1.2), as a conditional GET allows. */
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -237,7 +244,7 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
   try {
     send(request, response, await answer(context, request, routeRequest(request.url ?? '/')));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const missing = ['ENOENT', 'EISDIR'].includes(String((error as NodeJS.ErrnoException).code));
     send(
       request,
       response,
