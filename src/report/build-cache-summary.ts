@@ -1,37 +1,41 @@
-import { addSccacheRecord, createSccacheTotals, summarizeRegistry } from '../collect/index.js';
-import type { RegistryRecord, RegistryWriteTotals, SccacheRecord, SccacheTotals } from '../collect/index.js';
+import { summarizeRegistry } from '../collect/index.js';
+import type {
+  RegistrySummary,
+  RegistryWriteTotals,
+  SccacheSummary,
+  SccacheTotals,
+} from '../collect/index.js';
 import type { RegistryCounts, SccacheCounts, Summary } from '../artifacts/index.js';
 
-// Compiler-cache and registry traffic, aggregated from the parsed records with collect's counters. The report's
-// own grouping: only this run's key prefix is split per node (collect's byNode spans every prefix), a record is
-// attributed to a node by its client address (run.json nodes[].address; unattributed traffic keeps the raw
-// address as its key), and the prefix is matched exactly.
+// Compiler-cache and registry traffic from collect's running summaries of the two logs. The report's own grouping:
+// only this run's key prefix is split per node (collect summarised the log with the run's prefix as `runPrefix`),
+// and a record belongs to the node whose address run.json gives (else its raw address is the key).
 
-export interface SccacheSummaryOptions {
-  records: readonly SccacheRecord[];
-  prefix: string | undefined;
-  nodeOf: (address: string) => string;
-}
+const zeroCounts: SccacheCounts = { hits: 0, misses: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
 
-export function buildSccacheSummary({ records, prefix, nodeOf }: SccacheSummaryOptions): Summary['sccache'] {
-  const total = createSccacheTotals();
-  const outsidePrefix = createSccacheTotals();
-  const perNode: Record<string, SccacheTotals> = {};
-  for (const record of records) {
-    if (record.kind !== 'hit' && record.kind !== 'miss' && record.kind !== 'write') continue;
-    if (prefix !== undefined && record.keyPrefix !== prefix) {
-      addSccacheRecord(outsidePrefix, record);
-      continue;
-    }
-    addSccacheRecord(total, record);
-    addSccacheRecord((perNode[nodeOf(record.clientAddress)] ??= createSccacheTotals()), record);
-  }
-  const byNode = Object.entries(perNode).sort(([a], [b]) => a.localeCompare(b));
+/** The run's prefix split out of the summary (every prefix when the run names none). */
+export function buildSccacheSummary(
+  summary: SccacheSummary | undefined,
+  prefix: string | undefined,
+): Summary['sccache'] {
+  const inPrefix = prefix === undefined ? summary?.totals : summary?.run;
+  const perNode = (prefix === undefined ? summary?.byNode : summary?.runByNode) ?? {};
+  const nodes = Object.entries(perNode)
+    .filter(([, totals]) => totals.hits + totals.misses + totals.writes > 0)
+    .sort(([a], [b]) => a.localeCompare(b));
+  const total = inPrefix === undefined ? zeroCounts : toSccacheCounts(inPrefix);
+  const all = summary === undefined ? zeroCounts : toSccacheCounts(summary.totals);
   return {
     prefix: prefix ?? null,
-    total: toSccacheCounts(total),
-    perNode: Object.fromEntries(byNode.map(([node, totals]) => [node, toSccacheCounts(totals)])),
-    outsidePrefix: toSccacheCounts(outsidePrefix),
+    total,
+    perNode: Object.fromEntries(nodes.map(([node, totals]) => [node, toSccacheCounts(totals)])),
+    outsidePrefix: {
+      hits: all.hits - total.hits,
+      misses: all.misses - total.misses,
+      writes: all.writes - total.writes,
+      bytesRead: all.bytesRead - total.bytesRead,
+      bytesWritten: all.bytesWritten - total.bytesWritten,
+    },
   };
 }
 
@@ -40,8 +44,8 @@ function toSccacheCounts({ hits, misses, writes, bytesRead, bytesWritten }: Scca
 }
 
 /** collect's registry summary, cache vs image; writes of unknown size are counted apart, never added as 0. */
-export function buildRegistrySummary(records: readonly RegistryRecord[]): Summary['registry'] {
-  const { cache, image } = summarizeRegistry(records);
+export function buildRegistrySummary(summary: RegistrySummary | undefined): Summary['registry'] {
+  const { cache, image } = summary ?? summarizeRegistry([]);
   return {
     cache: toRegistryCounts(cache),
     image: toRegistryCounts(image),

@@ -55,8 +55,7 @@ interface SummaryOptions {
 }
 
 function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: SummaryOptions): Summary {
-  const nodeOf = buildAddressLookup(inputs);
-  const sccache = buildSccacheSummary({ records: inputs.sccache, prefix: inputs.run?.sccachePrefix, nodeOf });
+  const sccache = buildSccacheSummary(inputs.sccache, inputs.run?.sccachePrefix);
   const registry = buildRegistrySummary(inputs.registry);
   const streams: Record<string, StreamSummary> = Object.fromEntries(
     [...inputs.streams]
@@ -166,11 +165,4 @@ function buildPlanned(inputs: RunInputs, originMs: number): DataFile['timeline']
       startMs: originMs + t.startSeconds * 1000,
       endMs: originMs + t.finishSeconds * 1000,
     }));
-}
-
-function buildAddressLookup(inputs: RunInputs): (address: string) => string {
-  const map = new Map(
-    (inputs.run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name] as const] : [])),
-  );
-  return (address) => map.get(address) ?? address;
 }

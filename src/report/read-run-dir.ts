@@ -155,6 +155,9 @@ export interface ReadRunInputsOptions {
   seriesPoints?: number;
 }
 
+/** The report needs the logs' summaries only: no record is held in memory. */
+const keepNone = () => false;
+
 /** Reads a whole run dir once (report, publish, and serve for finished runs). */
 export async function readRunInputs({
   dir,
@@ -169,7 +172,12 @@ export async function readRunInputs({
     ? await readSamples(file(RUN_FILES.samples))
     : undefined;
   const sccacheRead = (await isPresent(file(RUN_FILES.sccache)))
-    ? await readSccacheLog({ path: file(RUN_FILES.sccache), addressToNode })
+    ? await readSccacheLog({
+        path: file(RUN_FILES.sccache),
+        addressToNode,
+        summarize: { livePrefix: run?.liveSccachePrefix ?? '', runPrefix: run?.sccachePrefix },
+        keep: keepNone,
+      })
     : undefined;
   const registryRead = (await isPresent(file(RUN_FILES.registry)))
     ? await readRegistryLog({
@@ -177,7 +185,7 @@ export async function readRunInputs({
         format: run?.registryLogFormat ?? 'zot',
         cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
         addressToNode,
-        mode: 'aggregate',
+        keep: keepNone,
       })
     : undefined;
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
@@ -195,8 +203,8 @@ export async function readRunInputs({
     plan,
     samples: samplesRead?.samples ?? [],
     traces,
-    sccache: sccacheRead?.records ?? [],
-    registry: registryRead?.records ?? [],
+    sccache: sccacheRead?.summary,
+    registry: registryRead?.summary,
     artifacts: artifacts.lines,
     streams,
     generatedAtMs,

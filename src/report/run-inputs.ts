@@ -1,4 +1,4 @@
-import type { RegistryRecord, SccacheRecord, TargetTrace } from '../collect/types.js';
+import type { RegistrySummary, SccacheSummary, TargetTrace } from '../collect/index.js';
 import type { RunFile, Sample, StreamStats } from '../artifacts/index.js';
 
 // What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
@@ -29,12 +29,12 @@ export interface RunInputs {
   plan: ReportPlan | undefined;
   samples: readonly Sample[];
   traces: readonly TargetTrace[];
-  sccache: readonly SccacheRecord[];
   /**
-   * The registry log's blob and manifest writes (all the report uses: bytes written, cache vs image); reads and
-   * other requests are counted in the stream's stats but not kept, so a busy registry log costs little memory.
+   * sccache.log and zot.jsonl summarised as they were read (the run's key prefix as `runPrefix`); undefined when the
+   * file is absent. No record is held, so a 300 MB log costs the report no memory beyond its chunk.
    */
-  registry: readonly RegistryRecord[];
+  sccache: SccacheSummary | undefined;
+  registry: RegistrySummary | undefined;
   artifacts: readonly string[];
   streams: readonly StreamInput[];
   generatedAtMs: number;

@@ -1,13 +1,18 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  addToRegistrySummary,
+  addToSccacheSummary,
   createLogTail,
   createRegistryLineParser,
+  createRegistrySummary,
   createSccacheParser,
-  isRegistryWrite,
+  createSccacheSummary,
   type LogTail,
   type RegistryRecord,
+  type RegistrySummary,
   type SccacheRecord,
+  type SccacheSummary,
   type TargetTrace,
 } from '../collect/index.js';
 import type { RunFile, StreamStats } from '../artifacts/index.js';
@@ -31,9 +36,9 @@ import { createSamplesTail, type SamplesTail } from './read-samples-tail.js';
 
 type Inputs = Omit<RunInputs, 'generatedAtMs'>;
 
-interface Tailed<R> {
-  tail: LogTail<R>;
-  records: R[];
+interface Tailed<R, A> {
+  tail: LogTail<R, A>;
+  summary: A | undefined;
   stats: StreamStats;
 }
 
@@ -46,39 +51,57 @@ async function signature(file: string): Promise<string> {
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
 }
 
-async function readTailed<R>(tailed: Tailed<R>): Promise<boolean> {
+async function readTailed<R, A>(tailed: Tailed<R, A>): Promise<boolean> {
   const read = await tailed.tail.read();
-  tailed.records = read.reset ? read.records : tailed.records.concat(read.records);
-  const changed = read.reset || read.records.length > 0 || read.stats.lines !== tailed.stats.lines;
+  const changed = read.reset || read.stats.lines !== tailed.stats.lines;
+  tailed.summary = read.aggregate;
   tailed.stats = read.stats;
   return changed;
 }
 
+/** The logs are only summarised, as the report reads them: no record is held. */
+const keepNone = () => false;
+
 export function createLiveRunReader(dir: string): LiveRunReader {
   const file = (name: string): string => path.join(dir, name);
   let samples: SamplesTail | undefined;
-  let sccache: Tailed<SccacheRecord> | undefined;
-  let registry: Tailed<RegistryRecord> | undefined;
+  let sccache: Tailed<SccacheRecord, SccacheSummary> | undefined;
+  let registry: Tailed<RegistryRecord, RegistrySummary> | undefined;
   const traces = new Map<string, { sig: string; trace: TargetTrace | undefined; stream: StreamInput }>();
   let lastSignature = '';
+  let tailsFor = '';
 
+  /** The tails, made again from the start when run.json changes what they depend on (it may appear after serve). */
   function createTails(run: RunFile | undefined): void {
     const addressToNode = buildAddressToNode(run);
-    const sccacheParser = createSccacheParser({ addressToNode });
-    sccache ??= {
-      tail: createLogTail({ path: file(RUN_FILES.sccache), ...sccacheParser }),
-      records: [],
+    const summarize = { livePrefix: run?.liveSccachePrefix ?? '', runPrefix: run?.sccachePrefix };
+    const format = run?.registryLogFormat ?? 'zot';
+    const cachePatterns = run?.registryCachePatterns ?? ['*/cache:*'];
+    const key = JSON.stringify([addressToNode, summarize, format, cachePatterns]);
+    if (key === tailsFor) return;
+    tailsFor = key;
+    sccache = {
+      tail: createLogTail({
+        path: file(RUN_FILES.sccache),
+        ...createSccacheParser({ addressToNode }),
+        aggregate: {
+          create: () => createSccacheSummary(summarize),
+          add: (summary: SccacheSummary, record: SccacheRecord) =>
+            addToSccacheSummary(summary, record, summarize),
+        },
+        keep: keepNone,
+      }),
+      summary: undefined,
       stats: absentStream(RUN_FILES.sccache).stats,
     };
-    const registryParser = createRegistryLineParser({
-      format: run?.registryLogFormat ?? 'zot',
-      cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
-      addressToNode,
-    });
-    // Only the writes are kept (RunInputs.registry); the rest is counted in the stream's stats.
-    registry ??= {
-      tail: createLogTail({ path: file(RUN_FILES.registry), ...registryParser, keep: isRegistryWrite }),
-      records: [],
+    registry = {
+      tail: createLogTail({
+        path: file(RUN_FILES.registry),
+        ...createRegistryLineParser({ format, cachePatterns, addressToNode }),
+        aggregate: { create: createRegistrySummary, add: addToRegistrySummary },
+        keep: keepNone,
+      }),
+      summary: undefined,
       stats: absentStream(RUN_FILES.registry).stats,
     };
   }
@@ -129,8 +152,8 @@ export function createLiveRunReader(dir: string): LiveRunReader {
           plan,
           samples: samplesRead?.samples ?? [],
           traces: [...traces.values()].flatMap((t) => (t.trace ? [t.trace] : [])),
-          sccache: present.sccache ? sccache!.records : [],
-          registry: present.registry ? registry!.records : [],
+          sccache: present.sccache ? sccache?.summary : undefined,
+          registry: present.registry ? registry?.summary : undefined,
           artifacts: artifacts.lines,
           streams: [
             stream(RUN_FILES.samples, present.samples, samplesRead?.stats),

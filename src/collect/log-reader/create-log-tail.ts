@@ -22,7 +22,7 @@ export interface LogTailOptions<R, A = undefined> extends LogLineParser<R> {
   aggregate?: { create: () => A; add: (aggregate: A, record: R) => void };
   /**
    * Which records a read returns one by one; default all. The others are still counted in stats and added to the
-   * aggregate, but never held in memory (`mode: 'aggregate'` of the readers).
+   * aggregate, but never held in memory.
    */
   keep?: (record: R) => boolean;
 }

@@ -4,7 +4,7 @@ import type { StreamStats } from '../../artifacts/index.js';
 import type { RegistryLogFormat } from '../logs/create-registry-line-parser.js';
 import { createRegistryLineParser } from '../logs/create-registry-line-parser.js';
 import type { RegistrySummary } from '../logs/summarize-registry.js';
-import { addToRegistrySummary, createRegistrySummary, isRegistryWrite } from '../logs/summarize-registry.js';
+import { addToRegistrySummary, createRegistrySummary } from '../logs/summarize-registry.js';
 import { createLogTail } from './create-log-tail.js';
 
 export interface ReadRegistryLogOptions {
@@ -17,32 +17,29 @@ export interface ReadRegistryLogOptions {
   addressToNode?: Readonly<Record<string, string>>;
   slackMs?: number;
   /**
-   * `records` (default): every record. `aggregate`: only the writes (blob and manifest) as records, everything in
-   * the window counted into `summary` (what summarizeRegistry gives for all records) — several times cheaper on a
-   * large log, since reads are never held in memory. `stats` are the same in both modes.
+   * Which records of the window are returned one by one; default all. Every record is counted into `summary`
+   * either way, so a reader that needs only the summary passes `() => false` and holds no record in memory.
    */
-  mode?: 'records' | 'aggregate';
+  keep?: (record: RegistryRecord) => boolean;
 }
 
 export interface ReadRegistryLogResult {
+  /** The records `keep` accepted. */
   records: RegistryRecord[];
   stats: StreamStats;
-  /** In `mode: 'aggregate'`: the summary of every record in the window. */
-  summary?: RegistrySummary;
+  /** Every record in the window, summarised. */
+  summary: RegistrySummary;
 }
 
 export async function readRegistryLog(options: ReadRegistryLogOptions): Promise<ReadRegistryLogResult> {
-  const parser = createRegistryLineParser(options);
-  const window = { path: options.path, fromMs: options.fromMs, toMs: options.toMs, slackMs: options.slackMs };
-  if (options.mode !== 'aggregate') {
-    const { records, stats } = await createLogTail({ ...window, ...parser }).readToEnd();
-    return { records, stats };
-  }
-  const aggregate = { create: createRegistrySummary, add: addToRegistrySummary };
-  const {
-    records,
-    stats,
-    aggregate: summary,
-  } = await createLogTail({ ...window, ...parser, aggregate, keep: isRegistryWrite }).readToEnd();
-  return { records, stats, summary };
+  const { records, stats, aggregate } = await createLogTail({
+    ...createRegistryLineParser(options),
+    path: options.path,
+    fromMs: options.fromMs,
+    toMs: options.toMs,
+    slackMs: options.slackMs,
+    aggregate: { create: createRegistrySummary, add: addToRegistrySummary },
+    keep: options.keep,
+  }).readToEnd();
+  return { records, stats, summary: aggregate };
 }

@@ -63,7 +63,7 @@ export function createRegistrySummary(): RegistrySummary {
   return { requests: 0, ...createSplit(), byNode: {} };
 }
 
-/** Adds one record to a summary in place (a running aggregate: see readRegistryLog's `mode: 'aggregate'`). */
+/** Adds one record to a summary in place (the running aggregate of readRegistryLog and serve's live tail). */
 export function addToRegistrySummary(summary: RegistrySummary, record: RegistryRecord): void {
   const node = (summary.byNode[record.node ?? record.clientAddress] ??= createSplit());
   const side = record.isCache ? 'cache' : 'image';

@@ -24,6 +24,8 @@ export interface SccacheSummary {
   live: SccacheTotals;
   /** Requests under this run's own prefix (a cold run), when given. */
   run: SccacheTotals | undefined;
+  /** The same per node (or client address), when a run prefix is given. */
+  runByNode: Record<string, SccacheTotals> | undefined;
 }
 
 export interface SummarizeSccacheOptions {
@@ -79,26 +81,26 @@ export function createSccacheSummary(options: SummarizeSccacheOptions): SccacheS
     byPrefix: {},
     live: createSccacheTotals(),
     run: options.runPrefix === undefined ? undefined : createSccacheTotals(),
+    runByNode: options.runPrefix === undefined ? undefined : {},
   };
 }
 
-/** Adds one record to a summary in place (a running aggregate: see readSccacheLog's `mode: 'aggregate'`). */
+/** Adds one record to a summary in place (the running aggregate of readSccacheLog and serve's live tail). */
 export function addToSccacheSummary(
   summary: SccacheSummary,
   record: SccacheRecord,
   options: SummarizeSccacheOptions,
 ): void {
   const prefix = record.keyPrefix === undefined ? undefined : trimSlashes(record.keyPrefix);
+  const node = record.node ?? record.clientAddress;
   addSccacheRecord(summary.totals, record);
-  addSccacheRecord((summary.byNode[record.node ?? record.clientAddress] ??= createSccacheTotals()), record);
+  addSccacheRecord((summary.byNode[node] ??= createSccacheTotals()), record);
   addSccacheRecord((summary.byPrefix[prefix ?? '(none)'] ??= createSccacheTotals()), record);
   if (prefix === trimSlashes(options.livePrefix)) addSccacheRecord(summary.live, record);
-  if (
-    summary.run !== undefined &&
-    options.runPrefix !== undefined &&
-    prefix === trimSlashes(options.runPrefix)
-  )
-    addSccacheRecord(summary.run, record);
+  if (options.runPrefix === undefined || prefix !== trimSlashes(options.runPrefix)) return;
+  if (summary.run !== undefined) addSccacheRecord(summary.run, record);
+  if (summary.runByNode !== undefined)
+    addSccacheRecord((summary.runByNode[node] ??= createSccacheTotals()), record);
 }
 
 export function summarizeSccache(
@@ -110,7 +112,7 @@ export function summarizeSccache(
   return summary;
 }
 
-/** The records kept one by one in `mode: 'aggregate'` (writes, with sizes and timing); the rest are only counted. */
+/** A cache write (with its size): the records worth keeping one by one when only the writes matter. */
 export function isSccacheWrite(record: SccacheRecord): boolean {
   return record.kind === 'write';
 }

@@ -122,10 +122,11 @@ describe('buildReportModel', () => {
   });
 
   it('flags a cold run that touched the live cache, and a finished target without a trace', () => {
-    const inputs = makeRunInputs();
+    const inputs = makeRunInputs({
+      run: makeRunFile({ harness: 'cold', sccachePrefix: 'rocm/gfx1201-cold' }),
+    });
     const model = buildReportModel({
       ...inputs,
-      run: makeRunFile({ harness: 'cold', sccachePrefix: 'rocm/gfx1201-cold' }),
       traces: inputs.traces.filter((t) => t.target !== 'aiter-wheel'),
     });
     const loud = model.summary.warnings.filter((w) => w.level === 'loud').map((w) => w.message);

@@ -1,4 +1,10 @@
-import { type TargetTrace } from '../../../src/collect/types.js';
+import {
+  summarizeRegistry,
+  summarizeSccache,
+  type RegistryRecord,
+  type SccacheRecord,
+  type TargetTrace,
+} from '../../../src/collect/index.js';
 import {
   createStreamStats,
   type RunFile,
@@ -10,6 +16,21 @@ import type { RunInputs, StreamInput } from '../../../src/report/run-inputs.js';
 // A small, hand-built run: two nodes, three targets (pytorch → triton-wheel on forge, aiter-wheel on strix).
 
 export const T0 = 1_773_480_000_000;
+
+const nodeByAddress: Record<string, string> = { '10.0.0.1': 'forge', '10.0.0.2': 'strix' };
+
+/** What the readers give the report: the records, attributed to nodes as the parsers do, summarised. */
+function summarizeWithNodes<R extends RegistryRecord | SccacheRecord, S>(
+  summarize: (records: R[], options: { livePrefix: string; runPrefix: string | undefined }) => S,
+  records: R[],
+  runPrefix: string | undefined,
+): S {
+  const withNodes = records.map((record) => {
+    const node = nodeByAddress[record.clientAddress];
+    return node === undefined ? record : { ...record, node };
+  });
+  return summarize(withNodes, { livePrefix: 'rocm/gfx1201', runPrefix });
+}
 const S = 1000;
 
 export function stats(source: string, overrides: Partial<StreamStats> = {}): StreamStats {
@@ -112,10 +133,12 @@ export function makeRunFile(overrides: Partial<RunFile> = {}): RunFile {
   };
 }
 
+/** The run; its logs are summarised with the run's own key prefix, as readRunInputs does. */
 export function makeRunInputs(overrides: Partial<RunInputs> = {}): RunInputs {
+  const run = 'run' in overrides ? overrides.run : makeRunFile();
   return {
     stamp: '20260314T092000Z',
-    run: makeRunFile(),
+    run,
     plan: {
       strategy: 'heft',
       makespanSeconds: 560,
@@ -133,106 +156,114 @@ export function makeRunInputs(overrides: Partial<RunInputs> = {}): RunInputs {
       trace('triton-wheel', 300, [305, 400], 600, 6_400_000_000),
       trace('aiter-wheel', 300, [301, 450], 500, 2_000),
     ],
-    sccache: [
-      {
-        tsMs: T0 + 10 * S,
-        clientAddress: '10.0.0.1',
-        method: 'GET',
-        uri: '/sccache/rocm/gfx1201/a/b/c/abc',
-        status: 200,
-        kind: 'hit',
-        bytes: 500,
-        keyPrefix: 'rocm/gfx1201',
-        durationMs: 1,
-      },
-      {
-        tsMs: T0 + 11 * S,
-        clientAddress: '10.0.0.2',
-        method: 'GET',
-        uri: '/sccache/rocm/gfx1201/a/b/d/abd',
-        status: 404,
-        kind: 'miss',
-        bytes: 0,
-        keyPrefix: 'rocm/gfx1201',
-        durationMs: 1,
-      },
-      {
-        tsMs: T0 + 12 * S,
-        clientAddress: '10.0.0.2',
-        method: 'PUT',
-        uri: '/sccache/rocm/gfx1201/a/b/d/abd',
-        status: 201,
-        kind: 'write',
-        bytes: 2048,
-        keyPrefix: 'rocm/gfx1201',
-        durationMs: 3,
-      },
-      {
-        tsMs: T0 + 13 * S,
-        clientAddress: '10.0.0.9',
-        method: 'PROPFIND',
-        uri: '/sccache/rocm/gfx1201/a/b/',
-        status: 207,
-        kind: 'overhead',
-        bytes: 0,
-        keyPrefix: 'rocm/gfx1201',
-        durationMs: 1,
-      },
-    ],
-    registry: [
-      {
-        tsMs: T0 + 590 * S,
-        clientAddress: '10.0.0.1',
-        method: 'PUT',
-        path: '/v2/rocm/cache/blobs/uploads/u',
-        status: 201,
-        kind: 'blob-write',
-        repository: 'rocm/cache',
-        reference: 'sha256:a',
-        bytes: 6_400_000_000,
-        durationMs: null,
-        isCache: true,
-      },
-      {
-        tsMs: T0 + 591 * S,
-        clientAddress: '10.0.0.1',
-        method: 'PUT',
-        path: '/v2/rocm/cache/manifests/triton',
-        status: 201,
-        kind: 'manifest-write',
-        repository: 'rocm/cache',
-        reference: 'triton',
-        bytes: 2841,
-        durationMs: null,
-        isCache: true,
-      },
-      {
-        tsMs: T0 + 592 * S,
-        clientAddress: '10.0.0.1',
-        method: 'PUT',
-        path: '/v2/rocm/triton/manifests/latest',
-        status: 201,
-        kind: 'manifest-write',
-        repository: 'rocm/triton',
-        reference: 'latest',
-        bytes: null,
-        durationMs: null,
-        isCache: false,
-      },
-      {
-        tsMs: T0 + 593 * S,
-        clientAddress: '10.0.0.1',
-        method: 'GET',
-        path: '/v2/rocm/triton/blobs/sha256:a',
-        status: 200,
-        kind: 'blob-read',
-        repository: 'rocm/triton',
-        reference: 'sha256:a',
-        bytes: 10,
-        durationMs: null,
-        isCache: false,
-      },
-    ],
+    sccache: summarizeWithNodes(
+      summarizeSccache,
+      [
+        {
+          tsMs: T0 + 10 * S,
+          clientAddress: '10.0.0.1',
+          method: 'GET',
+          uri: '/sccache/rocm/gfx1201/a/b/c/abc',
+          status: 200,
+          kind: 'hit',
+          bytes: 500,
+          keyPrefix: 'rocm/gfx1201',
+          durationMs: 1,
+        },
+        {
+          tsMs: T0 + 11 * S,
+          clientAddress: '10.0.0.2',
+          method: 'GET',
+          uri: '/sccache/rocm/gfx1201/a/b/d/abd',
+          status: 404,
+          kind: 'miss',
+          bytes: 0,
+          keyPrefix: 'rocm/gfx1201',
+          durationMs: 1,
+        },
+        {
+          tsMs: T0 + 12 * S,
+          clientAddress: '10.0.0.2',
+          method: 'PUT',
+          uri: '/sccache/rocm/gfx1201/a/b/d/abd',
+          status: 201,
+          kind: 'write',
+          bytes: 2048,
+          keyPrefix: 'rocm/gfx1201',
+          durationMs: 3,
+        },
+        {
+          tsMs: T0 + 13 * S,
+          clientAddress: '10.0.0.9',
+          method: 'PROPFIND',
+          uri: '/sccache/rocm/gfx1201/a/b/',
+          status: 207,
+          kind: 'overhead',
+          bytes: 0,
+          keyPrefix: 'rocm/gfx1201',
+          durationMs: 1,
+        },
+      ],
+      run?.sccachePrefix,
+    ),
+    registry: summarizeWithNodes(
+      summarizeRegistry,
+      [
+        {
+          tsMs: T0 + 590 * S,
+          clientAddress: '10.0.0.1',
+          method: 'PUT',
+          path: '/v2/rocm/cache/blobs/uploads/u',
+          status: 201,
+          kind: 'blob-write',
+          repository: 'rocm/cache',
+          reference: 'sha256:a',
+          bytes: 6_400_000_000,
+          durationMs: null,
+          isCache: true,
+        },
+        {
+          tsMs: T0 + 591 * S,
+          clientAddress: '10.0.0.1',
+          method: 'PUT',
+          path: '/v2/rocm/cache/manifests/triton',
+          status: 201,
+          kind: 'manifest-write',
+          repository: 'rocm/cache',
+          reference: 'triton',
+          bytes: 2841,
+          durationMs: null,
+          isCache: true,
+        },
+        {
+          tsMs: T0 + 592 * S,
+          clientAddress: '10.0.0.1',
+          method: 'PUT',
+          path: '/v2/rocm/triton/manifests/latest',
+          status: 201,
+          kind: 'manifest-write',
+          repository: 'rocm/triton',
+          reference: 'latest',
+          bytes: null,
+          durationMs: null,
+          isCache: false,
+        },
+        {
+          tsMs: T0 + 593 * S,
+          clientAddress: '10.0.0.1',
+          method: 'GET',
+          path: '/v2/rocm/triton/blobs/sha256:a',
+          status: 200,
+          kind: 'blob-read',
+          repository: 'rocm/triton',
+          reference: 'sha256:a',
+          bytes: 10,
+          durationMs: null,
+          isCache: false,
+        },
+      ],
+      run?.sccachePrefix,
+    ),
     artifacts: ['triton-3.3.0-cp312-linux_x86_64.whl'],
     streams: [
       stream('samples.jsonl'),

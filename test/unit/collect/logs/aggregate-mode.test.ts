@@ -1,6 +1,5 @@
-// `mode: 'aggregate'` of the readers: the writes one by one, everything else only counted, and the same answers
-// as records mode — the summary equals summarize*(all records), the stats are identical — on generated logs,
-// whole and windowed.
+// The readers' running summaries: with `keep` holding some records or none, the summary equals summarize*(all
+// records) and the stats are identical, on generated logs, whole and windowed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,15 +29,18 @@ describe.each(['zerolog', 'slog'] as const)('readRegistryLog mode aggregate (%s)
   };
 
   it.each(windows)(
-    'gives the writes and the summary of all records, with the same stats (%o)',
+    'keeps what keep accepts and summarises every record, with the same stats (%o)',
     async (window) => {
       const all = await readRegistryLog({ ...base, ...window });
-      const aggregated = await readRegistryLog({ ...base, ...window, mode: 'aggregate' });
-      expect(aggregated.stats).toEqual(all.stats);
-      expect(aggregated.records).toEqual(all.records.filter(isRegistryWrite));
-      expect(aggregated.summary).toEqual(summarizeRegistry(all.records));
-      expect(aggregated.records.length).toBeGreaterThan(10);
-      expect(all.summary).toBeUndefined();
+      const writes = await readRegistryLog({ ...base, ...window, keep: isRegistryWrite });
+      const none = await readRegistryLog({ ...base, ...window, keep: () => false });
+      expect(writes.stats).toEqual(all.stats);
+      expect(none.stats).toEqual(all.stats);
+      expect(writes.records).toEqual(all.records.filter(isRegistryWrite));
+      expect(writes.records.length).toBeGreaterThan(10);
+      expect(none.records).toEqual([]);
+      expect(none.summary).toEqual(summarizeRegistry(all.records));
+      expect(all.summary).toEqual(none.summary);
     },
   );
 });
@@ -56,15 +58,18 @@ describe('readSccacheLog mode aggregate', () => {
   });
 
   it.each(windows)(
-    'gives the writes and the summary of all records, with the same stats (%o)',
+    'keeps what keep accepts and summarises every record, with the same stats (%o)',
     async (window) => {
-      const summarize = { livePrefix: '/rocm/gfx1201/', runPrefix: 'rocm/other' };
-      const all = await readSccacheLog({ path: file, ...window });
-      const aggregated = await readSccacheLog({ path: file, ...window, mode: 'aggregate', summarize });
-      expect(aggregated.stats).toEqual(all.stats);
-      expect(aggregated.records).toEqual(all.records.filter(isSccacheWrite));
-      expect(aggregated.summary).toEqual(summarizeSccache(all.records, summarize));
-      expect(aggregated.summary?.live.hits).toBeGreaterThan(10);
+      const summarize = { livePrefix: '/rocm/gfx1201/', runPrefix: 'rocm/gfx1201' };
+      const all = await readSccacheLog({ path: file, ...window, summarize });
+      const none = await readSccacheLog({ path: file, ...window, summarize, keep: () => false });
+      const writes = await readSccacheLog({ path: file, ...window, summarize, keep: isSccacheWrite });
+      expect(none.stats).toEqual(all.stats);
+      expect(none.records).toEqual([]);
+      expect(writes.records).toEqual(all.records.filter(isSccacheWrite));
+      expect(none.summary).toEqual(summarizeSccache(all.records, summarize));
+      expect(none.summary.live.hits).toBeGreaterThan(10);
+      expect(Object.values(none.summary.runByNode ?? {}).length).toBeGreaterThan(1);
     },
   );
 });
