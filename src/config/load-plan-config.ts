@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError, UsageError } from '../shared/errors.js';
 import { loadConfig } from './load-config.js';
 import { parseTargetCosts, type TargetCost } from './parse-target-costs.js';
-import { mergeOverrides, readEnvOverrides, type ConfigOverrides } from './resolve-config.js';
+import { mergeOverrides, toEnvOverrides, type ConfigOverrides } from './resolve-config.js';
 import type { Config } from './schema.js';
 
 export interface PlanConfig {
@@ -32,7 +32,7 @@ export async function loadPlanConfig({
   flags = {},
   env = process.env,
 }: LoadPlanConfigOptions): Promise<PlanConfig> {
-  const overrides = mergeOverrides(readEnvOverrides(env), flags);
+  const overrides = mergeOverrides(toEnvOverrides(env), flags);
   const { config, warnings } = await loadConfig({ fleetPath, overrides });
   const costsText = await readNamedFile(config.costsPath, 'target costs');
   const parsed = parseTargetCosts(costsText, config.costsPath);

@@ -27,7 +27,7 @@ export interface ValidateConfigResult {
 }
 
 /** Environment variables the config honours (PERF_ARCH, PERF_TARGETS, REGISTRY_NAME). */
-export function readEnvOverrides(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
+export function toEnvOverrides(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
   const list = (value: string | undefined) =>
     value === undefined || value.trim() === '' ? undefined : value.split(/[\s,]+/).filter(Boolean);
   return {

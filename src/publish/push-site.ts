@@ -57,7 +57,7 @@ async function connectSftp(
   return { client, sftp };
 }
 
-async function readRemoteManifest(sftp: SFTPWrapper, file: string): Promise<SiteManifest | undefined> {
+async function fetchRemoteManifest(sftp: SFTPWrapper, file: string): Promise<SiteManifest | undefined> {
   const text = await new Promise<string | undefined>((resolve) => {
     sftp.readFile(file, 'utf8', (error, data) => resolve(error ? undefined : String(data)));
   });
@@ -95,7 +95,7 @@ export async function pushSite({
     const manifest = buildManifest(files);
     const plan = planSiteSync(
       manifest,
-      await readRemoteManifest(sftp, path.posix.join(remotePath, SITE_MANIFEST)),
+      await fetchRemoteManifest(sftp, path.posix.join(remotePath, SITE_MANIFEST)),
     );
     const byPath = new Map(files.map((f) => [f.path, f]));
     const last = new Set(['index.html']);

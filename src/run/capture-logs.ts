@@ -52,7 +52,7 @@ export function buildRangeCommand(remotePath: string, from: number, to: number):
   return `tail -c +${from + 1} ${quoteShell(remotePath)} | head -c ${Math.max(0, to - from)}`;
 }
 
-async function readRemoteSize(host: RemoteHost, remotePath: string): Promise<number> {
+async function runRemoteSize(host: RemoteHost, remotePath: string): Promise<number> {
   const result = await host.run(buildSizeCommand(remotePath), { timeoutMs: 20_000 });
   const size = Number(result.stdout.toString('utf8').trim());
   if (result.exitCode !== 0 || !Number.isInteger(size)) {
@@ -63,7 +63,7 @@ async function readRemoteSize(host: RemoteHost, remotePath: string): Promise<num
   return size;
 }
 
-async function readRemoteRange(
+async function runRemoteRange(
   host: RemoteHost,
   remotePath: string,
   from: number,
@@ -104,7 +104,7 @@ export function createLogCapture({ sources, runDir, connect, logger }: CreateLog
   };
 
   const appendNew = async (state: SourceState) => {
-    const size = await readRemoteSize(state.host, state.source.path);
+    const size = await runRemoteSize(state.host, state.source.path);
     if (size < state.appendedOffset) {
       state.warning = `${state.source.path} shrank from ${state.appendedOffset} to ${size} bytes during the run (rotated?); the slice starts at 0`;
       state.startOffset = 0;
@@ -112,7 +112,7 @@ export function createLogCapture({ sources, runDir, connect, logger }: CreateLog
       await writeFile(path.join(runDir, state.source.file), '');
     }
     if (size === state.appendedOffset) return;
-    const bytes = await readRemoteRange(state.host, state.source.path, state.appendedOffset, size);
+    const bytes = await runRemoteRange(state.host, state.source.path, state.appendedOffset, size);
     await appendFile(path.join(runDir, state.source.file), bytes);
     state.appendedOffset += bytes.length;
   };
@@ -122,7 +122,7 @@ export function createLogCapture({ sources, runDir, connect, logger }: CreateLog
       serial(async () => {
         for (const source of sources) {
           const host = await hostFor(source.ssh);
-          const startOffset = await readRemoteSize(host, source.path);
+          const startOffset = await runRemoteSize(host, source.path);
           await writeFile(path.join(runDir, source.file), '');
           states.push({ source, host, startOffset, appendedOffset: startOffset });
           logger.info({ log: source.path, host: host.label, startOffset }, 'log capture started');
@@ -165,12 +165,12 @@ export function createLogCapture({ sources, runDir, connect, logger }: CreateLog
 async function writeFinalSlice(state: SourceState, runDir: string, logger: Logger): Promise<LogSlice> {
   const { source, host } = state;
   const target = path.join(runDir, source.file);
-  let endOffset = await readRemoteSize(host, source.path);
+  let endOffset = await runRemoteSize(host, source.path);
   if (endOffset < state.startOffset) {
     state.warning = `${source.path} shrank below its start offset (rotated?); the slice holds the new file from 0`;
     state.startOffset = 0;
   }
-  const bytes = await readRemoteRange(host, source.path, state.startOffset, endOffset);
+  const bytes = await runRemoteRange(host, source.path, state.startOffset, endOffset);
   endOffset = state.startOffset + bytes.length;
   await writeFile(`${target}.tmp`, bytes);
   await rename(`${target}.tmp`, target);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseYamlWithLines } from '../../../src/config/parse-fleet-yaml.js';
-import { readEnvOverrides, mergeOverrides, validateConfig } from '../../../src/config/resolve-config.js';
+import { toEnvOverrides, mergeOverrides, validateConfig } from '../../../src/config/resolve-config.js';
 import { renderFleetJsonSchema } from '../../../src/config/fleet-json-schema.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -112,7 +112,7 @@ describe('validateConfig', () => {
   });
 
   it('applies precedence defaults < file < env < flags', () => {
-    const env = readEnvOverrides({
+    const env = toEnvOverrides({
       PERF_ARCH: 'gfx1250',
       PERF_TARGETS: 'vllm-wheel, triton-wheel',
       REGISTRY_NAME: 'ci',

@@ -1,6 +1,6 @@
-// Produces the shipped sample run dir (fixtures/runs/box-warm) by running `rocm-perf warm` on the fleet in a
+// Produces the shipped example run dir (fixtures/runs/box-warm) by running `rocm-perf warm` on the fleet in a
 // box, so a new user can try `report` and `serve` without a fleet. Needs root (network namespaces):
-//   npm run build && npx tsx scripts/make-sample-run.ts [--time-scale 1/150] [--out fixtures/runs/box-warm]
+//   npm run build && npx tsx scripts/make-example-run.ts [--time-scale 1/150] [--out fixtures/runs/box-warm]
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +33,7 @@ try {
   cpSync(runDir, out, { recursive: true });
   // The page's scripts are rebuilt by `report` and served by `serve` from the package; don't ship copies.
   for (const asset of ['echarts.min.js', 'report-page.js']) rmSync(path.join(out, asset), { force: true });
-  console.log(`sample run copied from ${runDir} to ${path.relative(repoRoot, out)}`);
+  console.log(`example run copied from ${runDir} to ${path.relative(repoRoot, out)}`);
 } finally {
   await fleet.stop();
   rmSync(runsRoot, { recursive: true, force: true });
