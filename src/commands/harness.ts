@@ -1,6 +1,6 @@
 import { runHarness, type HarnessDeps } from '../run/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
-import type { HarnessValues } from './flags/index.js';
+import { toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
 // SIGINT/SIGTERM turned into a clean stop.
@@ -41,12 +41,7 @@ export async function runHarnessCommand(
     const result = await runHarness({
       harness,
       fleetPath: options.fleet,
-      flags: {
-        arch: options.arch,
-        targets: options.targets,
-        costsPath: options.costs,
-        bakePrintPath: options.bakeJson,
-      },
+      flags: toPlanInputOverrides(options),
       root: options.root,
       strategy: options.strategy,
       planPath: options.plan,

@@ -6,7 +6,7 @@ import type { RunBakePrint } from '../run/executors/bake-print.js';
 import { loadPlanInputs, type PlanInputs } from '../run/load-plan-inputs.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
-import type { PlanValues } from './flags/index.js';
+import { toPlanInputOverrides, type PlanValues } from './flags/index.js';
 
 function toFleetChanges(options: PlanValues): FleetChanges {
   return {
@@ -69,12 +69,7 @@ export async function runPlanCommand(
   }
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
-    flags: {
-      arch: options.arch,
-      targets: options.targets,
-      costsPath: options.costs,
-      bakePrintPath: options.bakeJson,
-    },
+    flags: toPlanInputOverrides(options),
     runBakePrint: deps.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);

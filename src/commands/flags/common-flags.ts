@@ -1,3 +1,4 @@
+import type { ConfigOverrides } from '../../config/resolve-config.js';
 import type { FlagSpec } from './flag-table.js';
 import { nameList, optionalText, switchValue, text } from './value-schemas.js';
 
@@ -63,3 +64,18 @@ export const planInputFlags = {
   },
   arch: { flags: '--arch <arch>', description: 'GPU architecture', env: 'PERF_ARCH', value: optionalText },
 } satisfies Record<string, FlagSpec>;
+
+/** The plan-input flags as the config loader's overrides (flags win over the environment and fleet.yaml). */
+export function toPlanInputOverrides(values: {
+  arch: string | undefined;
+  targets: string[] | undefined;
+  costs: string | undefined;
+  bakeJson: string | undefined;
+}): ConfigOverrides {
+  return {
+    arch: values.arch,
+    targets: values.targets,
+    costsPath: values.costs,
+    bakePrintPath: values.bakeJson,
+  };
+}

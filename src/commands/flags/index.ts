@@ -53,3 +53,4 @@ export type { ServeValues } from './serve-flags.js';
 export type { PublishValues } from './publish-flags.js';
 export type { DiffValues } from './diff-flags.js';
 export type { ExportValues } from './export-flags.js';
+export { toPlanInputOverrides } from './common-flags.js';

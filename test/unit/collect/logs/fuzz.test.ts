@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seedLines } from './seed-lines.js';
 import { createRandom } from '../../../../bench/generate-logs.js';
 import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createRegistryLineParser } from '../../../../src/collect/logs/create-registry-line-parser.js';
@@ -14,9 +15,6 @@ import { parseDavLocation, parseLogFormat } from '../../../../src/collect/logs/p
 import { parseRfc3339Ms } from '../../../../src/collect/logs/parse-timestamp.js';
 import { ParseError } from '../../../../src/shared/errors.js';
 
-const fixtures = path.resolve(import.meta.dirname, '../../../fixtures');
-const seedLines = (file: string) =>
-  readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
 const alphabet = [
   '"',
   '\\',
@@ -149,7 +147,10 @@ describe('fuzz: 10,000 mutated lines per parser', { timeout: 60_000 }, () => {
   });
 
   it('log_format: a mutated conf parses or throws ParseError, nothing else', () => {
-    const conf = readFileSync(path.resolve(fixtures, '../../.builders/nginx-sccache.conf'), 'utf8');
+    const conf = readFileSync(
+      path.resolve(import.meta.dirname, '../../../../.builders/nginx-sccache.conf'),
+      'utf8',
+    );
     const random = createRandom(17);
     for (let i = 0; i < 2000; i++) {
       let text = conf;

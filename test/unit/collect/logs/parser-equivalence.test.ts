@@ -1,8 +1,7 @@
 // The log parsers against their JSON.parse oracles (reference-parsers.ts): on mutated lines (string mutations and raw
 // byte flips, which make invalid UTF-8 too) every outcome equals the oracle's on the line's lenient UTF-8 decoding.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seedLines } from './seed-lines.js';
 import { createRandom } from '../../../../bench/generate-logs.js';
 import type { ByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createNginxLineParser } from '../../../../src/collect/logs/parse-nginx-line.js';
@@ -11,9 +10,6 @@ import { parseZotLine } from '../../../../src/collect/logs/parse-zot-line.js';
 import { shippedSccacheConf } from '../../../../src/collect/logs/shipped-sccache-conf.generated.js';
 import { parseNginxValuesReference, parseZotLineReference } from './reference-parsers.js';
 
-const fixtures = path.resolve(import.meta.dirname, '../../../fixtures');
-const seedLines = (file: string) =>
-  readFileSync(path.join(fixtures, file), 'utf8').split('\n').filter(Boolean);
 const tokens = [
   '"',
   '\\',
