@@ -5,7 +5,7 @@ import { DispatchModeSchema } from './run-file.js';
 // into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in
 // docs/data-json.md. Every number in it was produced by `run.harness`.
 
-export const DATA_VERSION = 2;
+export const DATA_VERSION = 3;
 
 export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
@@ -47,14 +47,18 @@ export const TargetSummarySchema = z.strictObject({
   status: z.enum(['ok', 'failed', 'running', 'pending', 'skipped', 'unknown']),
   startMs: Ms.nullable().describe('Start of the build record, epoch ms.'),
   endMs: Ms.nullable(),
-  buildSeconds: Seconds.describe('Span of the target’s own steps.'),
-  totalSeconds: Seconds.describe('The whole build record.'),
-  exportSeconds: Seconds.describe('totalSeconds − buildSeconds: setup plus export, uploads included.'),
-  uploadSeconds: Seconds.describe('Union of the HTTP PUT/POST spans (registry uploads).'),
-  uploadBytes: Count.describe('Bytes of the uploads whose size the trace recorded.'),
-  uploadsWithoutSize: Count.describe('Upload spans with no recorded size (not counted in uploadBytes).'),
-  cachedSteps: Count,
-  totalSteps: Count,
+  buildSeconds: Seconds.nullable().describe('Span of the target’s own steps; null until its trace is read.'),
+  totalSeconds: Seconds.nullable().describe('The whole build record; null until its trace is read.'),
+  exportSeconds: Seconds.nullable().describe(
+    'totalSeconds − buildSeconds: setup plus export, uploads included.',
+  ),
+  uploadSeconds: Seconds.nullable().describe('Union of the HTTP PUT/POST spans (registry uploads).'),
+  uploadBytes: Count.nullable().describe('Bytes of the uploads whose size the trace recorded.'),
+  uploadsWithoutSize: Count.nullable().describe(
+    'Upload spans with no recorded size (not counted in uploadBytes).',
+  ),
+  cachedSteps: Count.nullable(),
+  totalSteps: Count.nullable(),
   plannedNode: z.string().nullable(),
   plannedStartSeconds: Seconds.nullable().describe('From plan.json, seconds after the measured start.'),
   plannedFinishSeconds: Seconds.nullable(),

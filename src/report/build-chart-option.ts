@@ -47,17 +47,18 @@ export function buildChartOption(
     { left: 150, right: 110, top: layout.ganttTopPx, height: layout.ganttHeightPx },
     { left: 150, right: 110, top: layout.usageTopPx, height: USAGE_HEIGHT_PX },
   ];
+  const series = [...gantt, ...buildUsageSeries(model)];
   return {
     animation: false,
     useUTC: true,
     backgroundColor: '#ffffff',
     textStyle: { fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif' },
     title: buildTitle(model),
-    legend: buildLegends(model, selected),
+    legend: buildLegends(model, selected, new Set(series.map((one) => String(one.name)))),
     grid: grids,
     xAxis: [0, 1].map((gridIndex) => buildTimeAxis(model, gridIndex)),
     yAxis: [buildLaneAxis(model), buildUsageAxis()],
-    series: [...gantt, ...buildUsageSeries(model)],
+    series,
     ...(interactive ? buildInteraction(model) : {}),
   };
 }
@@ -84,7 +85,12 @@ function buildTitle(model: DataFile): EChartsOption['title'] {
   };
 }
 
-function buildLegends(model: DataFile, selected: Readonly<Record<string, boolean>>): EChartsOption['legend'] {
+/** Three legend rows: builders, targets, and the keys; each names only series the chart has (ECharts warns otherwise). */
+function buildLegends(
+  model: DataFile,
+  selected: Readonly<Record<string, boolean>>,
+  seriesNames: ReadonlySet<string>,
+): EChartsOption['legend'] {
   const builders = [...new Set(model.timeline.lanes.map((l) => l.builder))];
   const targets = [...new Set(model.summary.targets.map((t) => t.target))].sort();
   const keys = [PHASE_LEGEND.steps, PHASE_LEGEND.upload, PHASE_LEGEND.setupExport, 'plan', 'critical path'];
@@ -94,7 +100,7 @@ function buildLegends(model: DataFile, selected: Readonly<Record<string, boolean
     top,
     left: 150,
     right: 40,
-    data,
+    data: data.filter((name) => seriesNames.has(name)),
     selected: { ...selected },
     itemWidth: 16,
     itemGap: 18,

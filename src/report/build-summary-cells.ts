@@ -6,10 +6,20 @@ import { formatBytes, formatDuration, formatPct } from './format-units.js';
 export interface TargetCellsOptions {
   /** Put the planned node before the planned start → finish (report.md has no separate planned-node column). */
   withPlannedNode: boolean;
+  /** When the model was made: a running target's total cell shows how long it has been running until then. */
+  generatedAtMs: number;
+}
+
+/** A running target's total: the time it has run so far, marked as running. */
+function formatRunning(t: TargetSummary, generatedAtMs: number): string {
+  return t.startMs === null ? 'running' : `running ${formatDuration((generatedAtMs - t.startMs) / 1000)}`;
 }
 
 /** target, node, status, build, total, gap, upload, uploaded, cached steps, planned, critical. */
-export function buildTargetCells(t: TargetSummary, { withPlannedNode }: TargetCellsOptions): string[] {
+export function buildTargetCells(
+  t: TargetSummary,
+  { withPlannedNode, generatedAtMs }: TargetCellsOptions,
+): string[] {
   const planned =
     t.plannedStartSeconds === null
       ? '—'
@@ -19,11 +29,13 @@ export function buildTargetCells(t: TargetSummary, { withPlannedNode }: TargetCe
     t.node,
     t.status,
     formatDuration(t.buildSeconds),
-    formatDuration(t.totalSeconds),
+    t.totalSeconds === null && t.status === 'running'
+      ? formatRunning(t, generatedAtMs)
+      : formatDuration(t.totalSeconds),
     formatDuration(t.exportSeconds),
     formatDuration(t.uploadSeconds),
     formatBytes(t.uploadBytes),
-    `${t.cachedSteps}/${t.totalSteps}`,
+    t.totalSteps === null ? '—' : `${t.cachedSteps}/${t.totalSteps}`,
     planned,
     t.onCriticalPath ? 'yes' : '',
   ];

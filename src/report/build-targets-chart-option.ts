@@ -11,7 +11,7 @@ export function buildTargetsChartLayout(model: DataFile): { width: number; heigh
 }
 
 export function buildTargetsChartOption(model: DataFile): EChartsOption {
-  const targets = model.summary.targets.filter((t) => t.totalSeconds > 0);
+  const targets = model.summary.targets.filter((t) => (t.totalSeconds ?? 0) > 0);
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
   const phase = (name: 'steps' | 'upload' | 'other') =>
     targets.map((t) => {

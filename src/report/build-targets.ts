@@ -52,27 +52,55 @@ interface TargetSummaryOptions {
 
 function buildTargetSummary({ context, name, node, trace, outcome }: TargetSummaryOptions): TargetSummary {
   const planned = context.inputs.plan?.targets[name];
-  const uploads = trace?.uploads.filter(isUploadSpan) ?? [];
-  const totalSeconds = trace?.totalSeconds ?? 0;
-  const buildSeconds = trace?.buildSeconds ?? 0;
   return {
     target: name,
     node,
     builder: context.builderOf(node),
     status: outcome?.status ?? 'unknown',
     ...spanOf(trace, outcome),
-    buildSeconds: round(buildSeconds),
-    totalSeconds: round(totalSeconds),
-    exportSeconds: round(Math.max(0, totalSeconds - buildSeconds)),
-    uploadSeconds: round(totalLengthMs(uploads.map((u) => [u.startMs, u.endMs])) / 1000),
-    uploadBytes: uploads.reduce((sum, u) => sum + (u.bytes ?? 0), 0),
-    uploadsWithoutSize: uploads.filter((u) => u.bytes === null).length,
-    cachedSteps: trace?.cachedSteps ?? 0,
-    totalSteps: trace?.totalSteps ?? 0,
+    ...traceFigures(trace),
     plannedNode: planned?.node ?? null,
     plannedStartSeconds: planned ? round(planned.startSeconds) : null,
     plannedFinishSeconds: planned ? round(planned.finishSeconds) : null,
     onCriticalPath: false,
+  };
+}
+
+type TraceFigures = Pick<
+  TargetSummary,
+  | 'buildSeconds'
+  | 'totalSeconds'
+  | 'exportSeconds'
+  | 'uploadSeconds'
+  | 'uploadBytes'
+  | 'uploadsWithoutSize'
+  | 'cachedSteps'
+  | 'totalSteps'
+>;
+
+/** What the build record says; null, never 0, while there is no record yet (pending, running, lost). */
+function traceFigures(trace: TargetTrace | undefined): TraceFigures {
+  if (trace === undefined)
+    return {
+      buildSeconds: null,
+      totalSeconds: null,
+      exportSeconds: null,
+      uploadSeconds: null,
+      uploadBytes: null,
+      uploadsWithoutSize: null,
+      cachedSteps: null,
+      totalSteps: null,
+    };
+  const uploads = trace.uploads.filter(isUploadSpan);
+  return {
+    buildSeconds: round(trace.buildSeconds),
+    totalSeconds: round(trace.totalSeconds),
+    exportSeconds: round(Math.max(0, trace.totalSeconds - trace.buildSeconds)),
+    uploadSeconds: round(totalLengthMs(uploads.map((u) => [u.startMs, u.endMs])) / 1000),
+    uploadBytes: uploads.reduce((sum, u) => sum + (u.bytes ?? 0), 0),
+    uploadsWithoutSize: uploads.filter((u) => u.bytes === null).length,
+    cachedSteps: trace.cachedSteps,
+    totalSteps: trace.totalSteps,
   };
 }
 

@@ -83,7 +83,7 @@ function targetWarnings({ targets, inputs }: WarningsOptions): ReportWarning[] {
         message: `trace-${target.target}.json: missing for a finished target; its build/total/upload figures read 0`,
       });
     }
-    if (target.uploadsWithoutSize > 0) {
+    if ((target.uploadsWithoutSize ?? 0) > 0) {
       warnings.push({
         level: 'note',
         stream: `trace-${target.target}.json`,

@@ -1,8 +1,8 @@
-// Human units for the report text and the chart's hover. Pure.
+// Human units for the report text and the chart's hover. Pure. A figure that is not known (yet) reads `—`, never 0.
 
 /** 38m52s, 1h02m03s, 7.5s. */
 export function formatDuration(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return 'n/a';
+  if (seconds === null || !Number.isFinite(seconds)) return '—';
   if (seconds < 10) return `${Math.round(seconds * 10) / 10}s`;
   const total = Math.round(seconds);
   const h = Math.floor(total / 3600);
@@ -18,7 +18,7 @@ function pad(value: number): string {
 
 /** Decimal units (1 GB = 10^9 bytes), as the link_mbps figures are. */
 export function formatBytes(bytes: number | null): string {
-  if (bytes === null || !Number.isFinite(bytes)) return 'n/a';
+  if (bytes === null || !Number.isFinite(bytes)) return '—';
   const units = ['B', 'kB', 'MB', 'GB', 'TB'];
   let value = bytes;
   let unit = 0;
@@ -30,5 +30,5 @@ export function formatBytes(bytes: number | null): string {
 }
 
 export function formatPct(value: number | null): string {
-  return value === null || !Number.isFinite(value) ? 'n/a' : `${Math.round(value)}%`;
+  return value === null || !Number.isFinite(value) ? '—' : `${Math.round(value)}%`;
 }

@@ -42,10 +42,11 @@ function phaseSeconds(
 
 export function renderHeadline(model: DataFile, t: TargetSummary): string {
   const h = model.run.harness;
-  if (t.totalSeconds === 0) return `- **${t.target}** (${h}, ${t.node}): ${t.status}, no build record`;
+  if (t.totalSeconds === null || t.totalSeconds === 0 || t.exportSeconds === null)
+    return `- **${t.target}** (${h}, ${t.node}): ${t.status}, no build record yet`;
   const phases = phaseSeconds(model, t.target);
   const gap = t.exportSeconds;
-  const share = t.totalSeconds > 0 ? Math.round((100 * gap) / t.totalSeconds) : 0;
+  const share = Math.round((100 * gap) / t.totalSeconds);
   const parts = [
     phases.upload > 0 ? `upload ${formatDuration(phases.upload)} (${formatBytes(t.uploadBytes)})` : '',
     phases.setup + phases.export > 0 ? `setup/export ${formatDuration(phases.setup + phases.export)}` : '',
@@ -127,7 +128,9 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
         'planned',
         'critical',
       ],
-      summary.targets.map((t) => buildTargetCells(t, { withPlannedNode: true })),
+      summary.targets.map((t) =>
+        buildTargetCells(t, { withPlannedNode: true, generatedAtMs: model.generatedAtMs }),
+      ),
     ),
     '',
     `## Nodes: utilisation and idle (${h})`,

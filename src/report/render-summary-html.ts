@@ -39,7 +39,9 @@ export function renderSummaryHtml(model: DataFile): string {
       'plan start → finish',
       'critical',
     ],
-    summary.targets.map((t) => buildTargetCells(t, { withPlannedNode: false })),
+    summary.targets.map((t) =>
+      buildTargetCells(t, { withPlannedNode: false, generatedAtMs: model.generatedAtMs }),
+    ),
   );
   const nodes = table(
     ['node', 'builder', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],

@@ -39,8 +39,8 @@ export interface TrendRun {
     status: string;
     startMs: number | null;
     endMs: number | null;
-    buildSeconds: number;
-    uploadBytes: number;
+    buildSeconds: number | null;
+    uploadBytes: number | null;
   }[];
 }
 

@@ -89,7 +89,7 @@ describe('cold and warm on the fleet in a box', () => {
       const injected = truth.get(summary.target)!;
       const stepsSeconds = injected.buildStepsMs / 1000;
       table.push(
-        `${summary.target} on ${injected.node}: build ${summary.buildSeconds.toFixed(2)} s (steps the box ran ${stepsSeconds.toFixed(2)}, nominal ${injected.injectedBuildSeconds}), upload ${summary.uploadSeconds.toFixed(3)} s (box ${injected.uploadSeconds.toFixed(3)}, bytes ÷ link ${injected.linkUploadSeconds.toFixed(3)}), bytes ${summary.uploadBytes} (truth ${injected.imageUploadedBytes + injected.cacheUploadedBytes})`,
+        `${summary.target} on ${injected.node}: build ${summary.buildSeconds?.toFixed(2)} s (steps the box ran ${stepsSeconds.toFixed(2)}, nominal ${injected.injectedBuildSeconds}), upload ${summary.uploadSeconds?.toFixed(3)} s (box ${injected.uploadSeconds.toFixed(3)}, bytes ÷ link ${injected.linkUploadSeconds.toFixed(3)}), bytes ${summary.uploadBytes} (truth ${injected.imageUploadedBytes + injected.cacheUploadedBytes})`,
       );
       expect(injected.cacheUploadedBytes).toBeGreaterThan(0);
       expect(summary.uploadsWithoutSize).toBe(0);

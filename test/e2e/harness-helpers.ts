@@ -165,25 +165,26 @@ export function expectedRunFiles(targets: readonly string[]): string[] {
 const ROUNDING_SECONDS = 0.0005;
 
 /** Whether a data.json figure is within `share` of the truth (plus data.json's rounding). */
-export function isWithin(reported: number, truth: number, share: number): boolean {
-  return Math.abs(reported - truth) <= share * truth + ROUNDING_SECONDS;
+export function isWithin(reported: number | null, truth: number, share: number): boolean {
+  return reported !== null && Math.abs(reported - truth) <= share * truth + ROUNDING_SECONDS;
 }
 
 /** One line per target: the report's upload seconds, the box's truth, and bytes ÷ link (theory, information only). */
 export function formatUploadTable(
-  targets: readonly { target: string; node: string; uploadSeconds: number }[],
+  targets: readonly { target: string; node: string; uploadSeconds: number | null }[],
   truth: ReadonlyMap<string, TruthEntry>,
 ): string {
   return targets
     .map((summary) => {
       const entry = truth.get(summary.target);
       if (!entry)
-        return `${summary.target} on ${summary.node}: ${summary.uploadSeconds.toFixed(3)} s (no truth: not ok)`;
+        return `${summary.target} on ${summary.node}: ${summary.uploadSeconds?.toFixed(3) ?? '—'} s (no truth: not ok)`;
+      const reported = summary.uploadSeconds ?? Number.NaN;
       const off =
         entry.uploadSeconds > 0
-          ? ` (${(((summary.uploadSeconds - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(1)} %)`
+          ? ` (${(((reported - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(1)} %)`
           : '';
-      return `${summary.target} on ${summary.node}: report ${summary.uploadSeconds.toFixed(3)} s, box ${entry.uploadSeconds.toFixed(3)} s${off}, bytes ÷ link ${entry.linkUploadSeconds.toFixed(3)} s`;
+      return `${summary.target} on ${summary.node}: report ${reported.toFixed(3)} s, box ${entry.uploadSeconds.toFixed(3)} s${off}, bytes ÷ link ${entry.linkUploadSeconds.toFixed(3)} s`;
     })
     .join('\n  ');
 }

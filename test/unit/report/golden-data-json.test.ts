@@ -53,7 +53,9 @@ describe('fixture runs read through the real parsers', () => {
     }
     expect(model.summary.targets).toHaveLength(6);
     expect(
-      model.summary.targets.every((t) => t.totalSeconds > t.buildSeconds && t.plannedStartSeconds !== null),
+      model.summary.targets.every(
+        (t) => (t.totalSeconds ?? 0) > (t.buildSeconds ?? Infinity) && t.plannedStartSeconds !== null,
+      ),
     ).toBe(true);
     expect(model.summary.sccache.total.hits).toBeGreaterThan(0);
     expect(model.summary.registry.cache.blobsWritten).toBeGreaterThan(0);
