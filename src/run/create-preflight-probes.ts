@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import type { Config } from '../config/schema.js';
-import { runBuildxInspect } from './executors/buildx.js';
+import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
 import { buildSizeCommand } from './capture-logs.js';
 import type { PreflightProbes } from './preflight.js';
@@ -22,6 +22,7 @@ export async function createPreflightProbes(
   const baseUrl = config.registry.url;
   const credentials = await loadDockerCredentials(new URL(baseUrl).host);
   return {
+    buildxVersion: () => runBuildxVersion(),
     inspectBuilder: (builder) => runBuildxInspect(builder),
     fetchStatus,
     pingRegistry: () => fetchRegistryStatus('/v2/', { baseUrl, credentials, method: 'GET' }),

@@ -1,12 +1,15 @@
 import type { SshTarget } from '../config/schema.js';
 import { PreflightError } from '../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from './bootstrap.js';
+import { checkToolVersions, parseInspectBuildkitVersion } from './check-tool-versions.js';
 import type { CommandOutcome } from './executors/buildx.js';
 import type { RunContext } from './load-run-context.js';
 
 // Phase 2: everything the run needs answers, before anything starts. Every problem is listed at once.
 
 export interface PreflightProbes {
+  /** `docker buildx version` on this workstation. */
+  buildxVersion(): Promise<CommandOutcome>;
   inspectBuilder(builder: string): Promise<CommandOutcome>;
   /** HTTP status of a plain request; throws on connection errors. */
   fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<number>;
@@ -19,22 +22,43 @@ export interface PreflightProbes {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Every builder answers `buildx inspect`, and buildx and each builder's BuildKit have what the run uses. */
 async function checkBuilders(context: RunContext, probes: PreflightProbes): Promise<string[]> {
   const byBuilder = new Map<string, string[]>();
   for (const node of context.config.nodes)
     byBuilder.set(node.builder, [...(byBuilder.get(node.builder) ?? []), node.name]);
-  const results = await Promise.all(
+  const inspected = await Promise.all(
     [...byBuilder].map(async ([builder, nodes]) => {
       const outcome = await probes.inspectBuilder(builder).catch((error: unknown) => ({
         ok: false,
         command: `docker buildx inspect --bootstrap --builder ${builder}`,
         errorTail: errorText(error),
+        stdout: '',
       }));
-      if (outcome.ok) return undefined;
-      return `builder ${builder} (node ${nodes.join(', ')}): \`${outcome.command}\` failed: ${outcome.errorTail.trim() || 'no output'}. Fix: create or start the builder, or correct nodes[].builder in fleet.yaml`;
+      return { builder, nodes, outcome };
     }),
   );
-  return results.filter((problem): problem is string => problem !== undefined);
+  const problems = inspected.flatMap(({ builder, nodes, outcome }) =>
+    outcome.ok
+      ? []
+      : [
+          `builder ${builder} (node ${nodes.join(', ')}): \`${outcome.command}\` failed: ${outcome.errorTail.trim() || 'no output'}. Fix: create or start the builder, or correct nodes[].builder in fleet.yaml`,
+        ],
+  );
+  const buildx = await probes
+    .buildxVersion()
+    .catch((error: unknown) => ({ ok: false, stdout: '', errorTail: errorText(error) }));
+  if (!buildx.ok)
+    return [
+      ...problems,
+      `\`docker buildx version\` failed: ${buildx.errorTail.trim() || 'no output'}. Fix: install docker with the buildx plugin`,
+    ];
+  const buildkitVersions = new Map(
+    inspected
+      .filter(({ outcome }) => outcome.ok)
+      .map(({ builder, outcome }) => [builder, parseInspectBuildkitVersion(outcome.stdout)]),
+  );
+  return [...problems, ...checkToolVersions({ buildxVersion: buildx.stdout, buildkitVersions })];
 }
 
 async function checkNodeExporters(context: RunContext, probes: PreflightProbes): Promise<string[]> {

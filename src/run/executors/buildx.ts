@@ -120,6 +120,11 @@ async function runDocker(
   };
 }
 
+/** Preflight: which buildx this workstation has. */
+export function runBuildxVersion(timeoutMs = 15_000): Promise<CommandOutcome> {
+  return runDocker(['buildx', 'version'], { timeoutMs });
+}
+
 /** Preflight: the builder answers and its nodes start. */
 export function runBuildxInspect(builder: string, timeoutMs = 60_000): Promise<CommandOutcome> {
   return runDocker(['buildx', 'inspect', '--bootstrap', '--builder', builder], { timeoutMs });

@@ -50,7 +50,7 @@ async function runBuildx(argv: readonly string[]): Promise<number> {
     case 'history':
       return runHistoryCommand(rest, io);
     case 'version':
-      io.out('github.com/docker/buildx v0.21.2 rocm-perf-fleet-double\n');
+      io.out('github.com/docker/buildx v0.29.1 rocm-perf-fleet-double\n');
       return 0;
     case undefined:
       io.out('Usage:  docker buildx [OPTIONS] COMMAND\n');

@@ -124,6 +124,9 @@ export interface FakeWorldOptions {
   durationMs?: Record<string, number>;
   failing?: Record<string, string>;
   probeProblems?: Partial<Record<'builder' | 'exporter' | 'registry' | 'sccache' | 'log', boolean>>;
+  /** What `docker buildx version` and `buildx inspect` claim (default v0.23.0 and v0.27.1). */
+  buildxVersion?: string;
+  buildkitVersion?: string;
   missingImages?: string[];
   onBakeStart?: (target: string) => void;
 }
@@ -233,13 +236,21 @@ function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): Prefligh
   const broken = options.probeProblems ?? {};
   const refuse = (what: string) => Promise.reject(new Error(`connect ECONNREFUSED (${what})`));
   return {
+    buildxVersion: () =>
+      Promise.resolve({
+        ok: true,
+        exitCode: 0,
+        command: 'docker buildx version',
+        errorTail: '',
+        stdout: `github.com/docker/buildx ${options.buildxVersion ?? 'v0.23.0'} 0123abc\n`,
+      }),
     inspectBuilder: (builder) =>
       Promise.resolve({
         ok: !broken.builder,
         exitCode: broken.builder ? 1 : 0,
         command: `docker buildx inspect --bootstrap --builder ${builder}`,
         errorTail: broken.builder ? 'ERROR: no builder found' : '',
-        stdout: '',
+        stdout: `Name: ${builder}\nNodes:\nName: ${builder}0\nBuildKit version: ${options.buildkitVersion ?? 'v0.27.1'}\n`,
       }),
     fetchStatus: (url) =>
       (broken.exporter && url.includes('9100')) || (broken.sccache && url.includes('8080'))

@@ -251,6 +251,23 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(again.exitCode).toBe(0);
   });
 
+  it('preflight refuses a buildx or BuildKit too old for what the run uses, naming the version, minimum and fix', async () => {
+    const { fake, promise } = start('warm', { buildxVersion: 'v0.21.2', buildkitVersion: 'v0.14.1' });
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(PreflightError);
+    const problems = (error as PreflightError).problems;
+    expect(problems).toContain(
+      'buildx 0.21.2 is older than 0.23.0, the first with `history ls --filter` (the record of a failed target). Fix: upgrade buildx on this workstation to ≥ 0.23.0',
+    );
+    expect(
+      problems.filter((problem) => problem.includes('runs BuildKit v0.14.1 older than 0.15.0')),
+    ).toHaveLength(3);
+    expect(fake.bakes).toEqual([]);
+  });
+
   it('an image the registry lacks and no target builds is a preflight problem', async () => {
     const { fake, promise } = start('warm', { missingImages: ['rocm/toolchain:1'] });
     await expect(promise).rejects.toThrow(
