@@ -44,7 +44,7 @@ export const TargetSummarySchema = z.strictObject({
   target: z.string(),
   node: z.string().describe('Node that ran it (run.json, else plan.json, else `unknown`).'),
   builder: z.string(),
-  status: z.enum(['ok', 'failed', 'running', 'pending', 'skipped', 'unknown']),
+  status: z.enum(['ok', 'failed', 'interrupted', 'running', 'pending', 'skipped', 'unknown']),
   startMs: Ms.nullable().describe('Start of the build record, epoch ms.'),
   endMs: Ms.nullable(),
   buildSeconds: Seconds.nullable().describe('Span of the target’s own steps; null until its trace is read.'),

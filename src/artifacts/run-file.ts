@@ -32,6 +32,17 @@ export const TargetOutcomeSchema = z.discriminatedUnion('status', [
     buildRef: z.string().optional(),
   }),
   z.strictObject({
+    status: z.literal('interrupted'),
+    node: z.string(),
+    startedAtMs: z.number(),
+    finishedAtMs: z.number().describe('When the cancelled build stopped.'),
+    error: z.string(),
+    buildRef: z
+      .string()
+      .optional()
+      .describe('The cancelled build record BuildKit kept, with its partial trace.'),
+  }),
+  z.strictObject({
     status: z.literal('skipped'),
     node: z.string(),
     reason: z.string().describe('e.g. "dependency pytorch failed" or "interrupted"'),

@@ -16,7 +16,7 @@ import {
 } from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
 import { buildTimeExtent } from './build-plan-marks.js';
-import { formatBytes, formatDuration } from './format-units.js';
+import { formatBytes, formatDuration, formatMakespan } from './format-units.js';
 import { escapeHtml } from './render-summary-html.js';
 
 // data.json model → ONE ECharts option, used for the SVG (server-side render) and by the page. One time axis
@@ -78,7 +78,7 @@ function buildTitle(model: DataFile): EChartsOption['title'] {
     top: 6,
     text: `${run.stamp} — ${run.harness} run${where}${run.arch ? ` (${run.arch})` : ''}${live}`,
     subtext:
-      `makespan ${formatDuration(summary.makespanSeconds)}${plan}${lb} · ${summary.targets.length} targets on ${model.timeline.lanes.length} nodes` +
+      `makespan ${formatMakespan(summary.makespanSeconds, run.status)}${plan}${lb} · ${summary.targets.length} targets on ${model.timeline.lanes.length} nodes` +
       ` · every figure from the ${run.harness} harness · times UTC`,
     textStyle: { fontSize: 15 },
     subtextStyle: { fontSize: 12, color: '#555' },

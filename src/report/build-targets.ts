@@ -109,7 +109,7 @@ function spanOf(
   outcome: TargetOutcome | undefined,
 ): { startMs: number | null; endMs: number | null } {
   if (trace) return { startMs: trace.startMs, endMs: trace.endMs };
-  if (outcome?.status === 'ok' || outcome?.status === 'failed')
+  if (outcome?.status === 'ok' || outcome?.status === 'failed' || outcome?.status === 'interrupted')
     return { startMs: outcome.startedAtMs, endMs: outcome.finishedAtMs };
   if (outcome?.status === 'running') return { startMs: outcome.startedAtMs, endMs: null };
   return { startMs: null, endMs: null };

@@ -13,7 +13,8 @@ import type { RunInputs, StreamInput } from './run-inputs.js';
 
 export function buildStreamSummary(stream: StreamInput, live: boolean): StreamSummary {
   const { stats } = stream;
-  const warnings = stream.present ? [...findStreamWarnings(stats), ...(stream.extraWarnings ?? [])] : [];
+  const found = stream.listsNothing === true ? [] : findStreamWarnings(stats);
+  const warnings = stream.present ? [...found, ...(stream.extraWarnings ?? [])] : [];
   if (stream.present && stats.bytes === 0 && !live) {
     warnings.unshift(`${stream.name}: present but empty (0 bytes); every figure drawn from it would read 0`);
   }
@@ -61,6 +62,12 @@ function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarni
       });
     }
   }
+  for (const stream of inputs.streams.filter((one) => one.present && one.listsNothing === true))
+    warnings.push({
+      level: 'note',
+      stream: stream.name,
+      message: describeNothingListed(stream.name, inputs.run?.status),
+    });
   if (!inputs.run) {
     warnings.push({
       level: 'note',
@@ -69,6 +76,14 @@ function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarni
     });
   }
   return warnings;
+}
+
+/** What an empty list means, said plainly for the run's status. */
+function describeNothingListed(name: string, status: string | undefined): string {
+  if (status === 'interrupted')
+    return `${name} lists nothing: the run was interrupted before anything was published`;
+  if (status === 'running') return `${name} lists nothing yet: it is written when the run finishes`;
+  return `${name} lists nothing: no target published an artifact`;
 }
 
 function targetWarnings({ targets, inputs }: WarningsOptions): ReportWarning[] {
@@ -80,7 +95,14 @@ function targetWarnings({ targets, inputs }: WarningsOptions): ReportWarning[] {
       warnings.push({
         level: 'loud',
         stream: `trace-${target.target}.json`,
-        message: `trace-${target.target}.json: missing for a finished target; its build/total/upload figures read 0`,
+        message: `trace-${target.target}.json: missing for a finished target; its build/total/upload figures are unknown`,
+      });
+    }
+    if (target.status === 'interrupted' && !traced.has(target.target)) {
+      warnings.push({
+        level: 'note',
+        stream: `trace-${target.target}.json`,
+        message: `${target.target} was cancelled by the interrupt and its builder kept no readable record: how far it got is unknown`,
       });
     }
     if ((target.uploadsWithoutSize ?? 0) > 0) {

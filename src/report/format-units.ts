@@ -32,3 +32,11 @@ export function formatBytes(bytes: number | null): string {
 export function formatPct(value: number | null): string {
   return value === null || !Number.isFinite(value) ? '—' : `${Math.round(value)}%`;
 }
+
+/** The measured makespan, saying when it is not the whole run's: so far (live) or partial (interrupted, failed). */
+export function formatMakespan(seconds: number | null, status: string): string {
+  if (status === 'running') return `${formatDuration(seconds)} so far`;
+  if (status === 'interrupted') return `${formatDuration(seconds)} (partial: the run was interrupted)`;
+  if (status === 'failed') return `${formatDuration(seconds)} (partial: the run failed)`;
+  return formatDuration(seconds);
+}

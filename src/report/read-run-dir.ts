@@ -245,7 +245,7 @@ export async function readArtifacts(file: string): Promise<{ lines: string[]; st
     const lines = artifacts.map((a) =>
       a.kind === 'wheel' ? `wheel ${a.name} (${a.sizeBytes} bytes)` : `image ${a.name}`,
     );
-    return { lines, stream: { name, present: true, stats } };
+    return { lines, stream: { name, present: true, stats, listsNothing: artifacts.length === 0 } };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;
     stats.rejected = stats.lines - blank;

@@ -1,6 +1,6 @@
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
 import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
-import { formatBytes, formatDuration, formatPct } from './format-units.js';
+import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.
@@ -104,7 +104,9 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `## Makespan (${h})`,
     '',
-    `Measured ${formatDuration(summary.makespanSeconds)}; planned ${formatDuration(summary.plannedMakespanSeconds)}; lower bound ${formatDuration(summary.lowerBoundSeconds)}.`,
+    run.status === 'completed'
+      ? `Measured ${formatDuration(summary.makespanSeconds)}; planned ${formatDuration(summary.plannedMakespanSeconds)}; lower bound ${formatDuration(summary.lowerBoundSeconds)}.`
+      : `Measured ${formatMakespan(summary.makespanSeconds, run.status)}: not comparable with the plan's ${formatDuration(summary.plannedMakespanSeconds)} (lower bound ${formatDuration(summary.lowerBoundSeconds)}), which covers every target.`,
     '',
     `## Build vs total per target (${h})`,
     '',

@@ -21,6 +21,8 @@ export interface StreamInput {
   stats: StreamStats;
   /** The parser's own warnings beyond StreamStats (e.g. a trace with spans but no steps); shown loud. */
   extraWarnings?: readonly string[];
+  /** A well-formed file that lists nothing (artifacts.txt before anything was published): no records is its answer. */
+  listsNothing?: boolean;
 }
 
 export interface RunInputs {

@@ -60,12 +60,16 @@ export function createBuildxExecutor({
       });
       const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
       if (outcome.ok) return { ok: true, buildRef: metadata?.['buildx.build.ref'] };
-      // A cancelled bake (interrupt) is not looked up: its record may not be final, and nothing waits for it.
-      const found = signal.aborted ? undefined : await findFailedBuild({ builder, sinceMs });
+      // A bake cancelled by the interrupt left a record too: its partial trace shows how far it got.
+      const found = await findFailedBuild({
+        builder,
+        sinceMs,
+        status: signal.aborted ? 'canceled' : 'error',
+      });
       if (found !== undefined && 'reason' in found)
         logger.warn(
           { target: job.target, builder, reason: found.reason },
-          'no build record for the failed target',
+          `no build record for the ${signal.aborted ? 'cancelled' : 'failed'} target`,
         );
       const buildRef = found !== undefined && 'ref' in found ? found.ref : undefined;
       return {

@@ -19,7 +19,7 @@ export interface Executor {
   run(job: QueueJob, options: { signal: AbortSignal }): Promise<ExecResult>;
 }
 
-export type SettledOutcome = Extract<TargetOutcome, { status: 'ok' | 'failed' | 'skipped' }>;
+export type SettledOutcome = Extract<TargetOutcome, { status: 'ok' | 'failed' | 'interrupted' | 'skipped' }>;
 
 export type QueueEvent =
   /** `reason`: why guided dispatch chose this target for this node (absent under fixed queues). */
@@ -163,8 +163,10 @@ export async function runOneJob(job: QueueJob, options: RunOneJobOptions): Promi
     ...(result.buildRef ? { buildRef: result.buildRef } : {}),
   };
   if (result.ok) return { status: 'ok', ...base };
-  const error = signal.aborted ? `interrupted: cancelled mid-build (${result.error})` : result.error;
-  return { status: 'failed', ...base, exitCode: result.exitCode, error };
+  // Cancelled by the interrupt, not failed: nothing says the build itself would have failed.
+  if (signal.aborted)
+    return { status: 'interrupted', ...base, error: `cancelled mid-build (${result.error})` };
+  return { status: 'failed', ...base, exitCode: result.exitCode, error: result.error };
 }
 
 // Runs every node's queue concurrently; resolves when every queued target has an outcome.

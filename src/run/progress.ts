@@ -133,6 +133,8 @@ function describeOutcome(target: string, outcome: SettledOutcome): string {
       return `finished ${target} in ${formatDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}`;
     case 'failed':
       return `FAILED ${target} after ${formatDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}: ${outcome.error.split('\n').at(-1) ?? ''}`;
+    case 'interrupted':
+      return `interrupted ${target} after ${formatDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}`;
     case 'skipped':
       return `skipped ${target}: ${outcome.reason}`;
   }

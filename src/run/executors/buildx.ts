@@ -187,6 +187,8 @@ export interface FailedRecordQuery {
   builder: string;
   /** When the failed bake started (this machine's clock). */
   sinceMs: number;
+  /** Which record: one that ended in error (default), or one cancelled by the interrupt. */
+  status?: 'error' | 'canceled';
   /** Clock difference tolerated between this machine and the builder's node; default 60 s. */
   skewMs?: number;
 }
@@ -200,15 +202,17 @@ const HistoryLsLineSchema = z.looseObject({ ref: z.string(), created_at: z.strin
  */
 export function pickFailedRecord(
   stdout: string,
-  { sinceMs, skewMs = 60_000 }: Omit<FailedRecordQuery, 'builder'>,
+  { sinceMs, skewMs = 60_000, status = 'error' }: Omit<FailedRecordQuery, 'builder'>,
 ): { ref: string } | { reason: string } {
+  const shown = status === 'error' ? 'Error' : 'Canceled';
+  const what = status === 'error' ? 'failed' : 'cancelled';
   const records = stdout
     .split('\n')
     .filter((line) => line.trim().startsWith('{'))
     .flatMap((line) => {
       const parsed = HistoryLsLineSchema.safeParse(parseJsonObject(line));
       const createdMs = parsed.success ? Date.parse(parsed.data.created_at) : Number.NaN;
-      return parsed.success && parsed.data.status === 'Error' && Number.isFinite(createdMs)
+      return parsed.success && parsed.data.status === shown && Number.isFinite(createdMs)
         ? [{ ref: parsed.data.ref, createdMs }]
         : [];
     });
@@ -217,15 +221,15 @@ export function pickFailedRecord(
     if (since.length === 1 && since[0]) return { ref: since[0].ref };
     if (since.length > 1)
       return {
-        reason: `${since.length} failed build records since the bake started; not guessing which is this target's`,
+        reason: `${since.length} ${what} build records since the bake started; not guessing which is this target's`,
       };
   }
-  return { reason: 'no failed build record since the bake started' };
+  return { reason: `no ${what} build record since the bake started` };
 }
 
 /**
- * A failed bake writes no metadata file, so its build record is looked up in the builder's history
- * (`history ls --filter status=error --format json`).
+ * A failed or cancelled bake writes no metadata file, so its build record is looked up in the builder's history
+ * (`history ls --filter status=error|canceled --format json`); BuildKit keeps a cancelled build's partial trace.
  */
 export async function findFailedBuildRef(
   query: FailedRecordQuery,
@@ -238,7 +242,7 @@ export async function findFailedBuildRef(
       '--builder',
       query.builder,
       '--filter',
-      'status=error',
+      `status=${query.status ?? 'error'}`,
       '--format',
       'json',
       '--no-trunc',

@@ -166,14 +166,9 @@ describe('runGuidedQueues with chooseGuidedTarget', () => {
       signal: controller.signal,
     });
     const outcomes = await sim.drive(promise, { atMs: 5_000, action: () => controller.abort('SIGINT') });
-    expect(outcomes.p).toMatchObject({
-      status: 'failed',
-      exitCode: 130,
-      startedAtMs: 1_000,
-      finishedAtMs: 5_000,
-    });
-    expect(outcomes.p?.status === 'failed' && outcomes.p.error).toMatch(/^interrupted: cancelled mid-build/);
-    expect(outcomes.r).toMatchObject({ status: 'failed', exitCode: 130 });
+    expect(outcomes.p).toMatchObject({ status: 'interrupted', startedAtMs: 1_000, finishedAtMs: 5_000 });
+    expect(outcomes.p?.status === 'interrupted' && outcomes.p.error).toMatch(/^cancelled mid-build/);
+    expect(outcomes.r).toMatchObject({ status: 'interrupted' });
     expect(outcomes.q).toEqual({ status: 'skipped', node: 'a', reason: 'interrupted' });
     expect(outcomes.s).toEqual({ status: 'skipped', node: 'b', reason: 'interrupted' });
     expect(sim.calls).toHaveLength(2);

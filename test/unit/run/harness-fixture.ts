@@ -111,7 +111,7 @@ export interface FakeWorld {
   deps: Partial<HarnessDeps>;
   bakes: BakeCall[];
   traceFetches: string[];
-  /** The build record each builder's last failed bake left (what `history ls --filter status=error` finds). */
+  /** The record each builder's last failed or cancelled bake left, by `<builder> error|canceled` (what `history ls --filter status=…` finds). */
   failedRecords: Map<string, { ref: string; createdMs: number }>;
   missingImages: Set<string>;
   running: () => number;
@@ -180,11 +180,15 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     running -= 1;
     world.bakes.push({ options: bake, startedAtMs, finishedAtMs: Date.now() });
     const command = `docker buildx bake ${bake.target}`;
-    if (cancelled) return { ok: false, exitCode: 130, command, errorTail: 'cancelled', stdout: '' };
     const ref = `${bake.builder}/${bake.builder}0/id${bake.target.replace(/-/g, '')}`;
+    if (cancelled) {
+      // BuildKit keeps a cancelled build's record (status Canceled) with its partial trace.
+      world.failedRecords.set(`${bake.builder} canceled`, { ref, createdMs: startedAtMs });
+      return { ok: false, exitCode: 130, command, errorTail: 'cancelled', stdout: '' };
+    }
     const failure = options.failing?.[bake.target];
     if (failure) {
-      world.failedRecords.set(bake.builder, { ref, createdMs: startedAtMs });
+      world.failedRecords.set(`${bake.builder} error`, { ref, createdMs: startedAtMs });
       return { ok: false, exitCode: 1, command, errorTail: failure, stdout: '' };
     }
     writeFileSync(
@@ -278,8 +282,8 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
   };
   world.deps = {
     bake: createFakeBake(world, options),
-    findFailedBuild: ({ builder, sinceMs }) => {
-      const record = world.failedRecords.get(builder);
+    findFailedBuild: ({ builder, sinceMs, status = 'error' }) => {
+      const record = world.failedRecords.get(`${builder} ${status}`);
       return Promise.resolve(
         record !== undefined && record.createdMs >= sinceMs
           ? { ref: record.ref }

@@ -120,13 +120,13 @@ describe('runHarness --dispatch guided', () => {
     const run = readRun(result.runDir);
     expect(run).toMatchObject({ status: 'interrupted', interruptedBy: 'SIGINT', dispatch: 'guided' });
     expect(run.targets.pytorch).toMatchObject({
-      status: 'failed',
-      error: expect.stringMatching(/^interrupted/) as unknown,
+      status: 'interrupted',
+      error: expect.stringMatching(/^cancelled mid-build/) as unknown,
     });
     expect(run.targets['c-wheel']).toMatchObject({
-      status: 'failed',
+      status: 'interrupted',
       node: 'anvil',
-      error: expect.stringMatching(/^interrupted/) as unknown,
+      error: expect.stringMatching(/^cancelled mid-build/) as unknown,
     });
     expect(run.targets['a-wheel']).toEqual({ status: 'skipped', node: 'anvil', reason: 'interrupted' });
     expect(run.finishedAtMs).not.toBeNull();

@@ -202,7 +202,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
   });
 
   it('an interrupt stops launching, cancels running builds and still finalizes everything (exit 130)', async () => {
-    const { controller, promise } = start('warm', {
+    const { controller, fake, promise } = start('warm', {
       durationMs: { pytorch: 5_000 },
       onBakeStart: (target) => target === 'pytorch' && setTimeout(() => controller.abort('SIGINT'), 50),
     });
@@ -210,10 +210,13 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(result.exitCode).toBe(130);
     const run = readRun(result.runDir);
     expect(run).toMatchObject({ status: 'interrupted', exitCode: 130, interruptedBy: 'SIGINT' });
+    // Cancelled, not failed; its builder kept the record, so its partial trace is fetched and kept.
     expect(run.targets.pytorch).toMatchObject({
-      status: 'failed',
-      error: expect.stringMatching(/^interrupted/) as unknown,
+      status: 'interrupted',
+      error: expect.stringMatching(/^cancelled mid-build/) as unknown,
+      buildRef: 'anvil-b/anvil-b0/idpytorch',
     });
+    expect(fake.traceFetches).toContain('anvil-b/anvil-b0/idpytorch');
     expect(run.targets['a-wheel']).toMatchObject({ status: 'skipped', reason: 'interrupted' });
     expect(run.finishedAtMs).not.toBeNull();
     const files = readdirSync(result.runDir);
