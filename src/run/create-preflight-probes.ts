@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises';
 import { request } from 'undici';
 import type { Config } from '../config/schema.js';
 import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
@@ -28,6 +29,10 @@ export async function createPreflightProbes(
     pingRegistry: () => fetchRegistryStatus('/v2/', { baseUrl, credentials, method: 'GET' }),
     manifestExists: (repository, reference) =>
       fetchManifestExists(repository, reference, { baseUrl, credentials }),
+    async freeBytes(path) {
+      const stats = await statfs(path);
+      return stats.bavail * stats.bsize;
+    },
     async checkRemoteLog(ssh, path) {
       const host = await connect(ssh);
       try {

@@ -2,6 +2,7 @@ import type { SshTarget } from '../config/schema.js';
 import { PreflightError } from '../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from './bootstrap.js';
 import { checkToolVersions, parseInspectBuildkitVersion } from './check-tool-versions.js';
+import { estimateRunDir, findDiskProblem } from './estimate-run-dir.js';
 import type { CommandOutcome } from './executors/buildx.js';
 import type { RunContext } from './load-run-context.js';
 
@@ -18,6 +19,13 @@ export interface PreflightProbes {
   manifestExists: ManifestExists;
   /** Connects over ssh and reads the log's size; throws with a message on any failure. */
   checkRemoteLog(ssh: SshTarget, path: string): Promise<void>;
+  /** Bytes free for this user on the file system holding `path`. */
+  freeBytes(path: string): Promise<number>;
+}
+
+export interface PreflightOptions {
+  /** The sampler's scrape interval: the samples' share of the disk estimate. */
+  sampleIntervalMs: number;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -133,14 +141,48 @@ async function checkLogs(context: RunContext, probes: PreflightProbes): Promise<
   return results.filter((problem): problem is string => problem !== undefined);
 }
 
+/** The run dir's estimated size (from the plan) against the free space where it will be written. */
+async function checkDisk(
+  context: RunContext,
+  probes: PreflightProbes,
+  options: PreflightOptions,
+): Promise<string[]> {
+  const { plan } = context;
+  const estimate = estimateRunDir({
+    makespanSeconds: plan.makespanSeconds,
+    nodes: context.config.nodes.length,
+    sampleIntervalMs: options.sampleIntervalMs,
+    buildSeconds: Object.values(plan.targets).map((target) => target.buildSeconds),
+  });
+  try {
+    const freeBytes = await probes.freeBytes(context.runDir);
+    const problem = findDiskProblem({
+      root: context.root,
+      freeBytes,
+      estimate,
+      makespanSeconds: plan.makespanSeconds,
+    });
+    return problem === undefined ? [] : [problem];
+  } catch (error) {
+    return [
+      `cannot read the free space of ${context.root}: ${errorText(error)}. Fix: check the run root (--root)`,
+    ];
+  }
+}
+
 /** Runs every check concurrently; returns what bootstrap must build, or throws PreflightError listing all problems. */
-export async function runPreflight(context: RunContext, probes: PreflightProbes): Promise<BootstrapPlan> {
-  const [builders, exporters, registry, sccache, logs] = await Promise.all([
+export async function runPreflight(
+  context: RunContext,
+  probes: PreflightProbes,
+  options: PreflightOptions,
+): Promise<BootstrapPlan> {
+  const [builders, exporters, registry, sccache, logs, disk] = await Promise.all([
     checkBuilders(context, probes),
     checkNodeExporters(context, probes),
     checkRegistry(context, probes),
     checkSccache(context, probes),
     checkLogs(context, probes),
+    checkDisk(context, probes, options),
   ]);
   const bootstrap: BootstrapPlan = registry.ok
     ? await findBootstrapPlan(context, probes.manifestExists)
@@ -151,6 +193,7 @@ export async function runPreflight(context: RunContext, probes: PreflightProbes)
     ...registry.problems,
     ...sccache,
     ...logs,
+    ...disk,
     ...bootstrap.problems,
   ];
   if (problems.length > 0)

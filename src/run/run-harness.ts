@@ -52,6 +52,8 @@ export interface HarnessDeps {
 }
 
 /** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
+const DEFAULT_SAMPLE_INTERVAL_MS = 2_000;
+
 export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' | 'runBakePrint'> {
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
@@ -153,7 +155,7 @@ async function startMeasured({ context, deps, logger, runFile, options }: Live):
   const samples = createSamplesWriter(path.join(context.runDir, 'samples.jsonl'));
   const sampler = deps.createSampler({
     nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
-    intervalMs: options.sampleIntervalMs ?? 2_000,
+    intervalMs: options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS,
     onSample: (sample) => samples.write(sample),
   });
   sampler.start();
@@ -292,7 +294,9 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
       nowMs: deps.clock.nowMs(),
     });
     progress.phase('preflight');
-    const bootstrap = await runPreflight(context, await deps.createProbes(context));
+    const bootstrap = await runPreflight(context, await deps.createProbes(context), {
+      sampleIntervalMs: options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS,
+    });
     bootstrapTargets = bootstrap.targets;
     logger.info({ bootstrap }, 'preflight passed');
   } catch (error) {

@@ -127,6 +127,8 @@ export interface FakeWorldOptions {
   /** What `docker buildx version` and `buildx inspect` claim (default v0.23.0 and v0.27.1). */
   buildxVersion?: string;
   buildkitVersion?: string;
+  /** Free space the run root reports (default 1 TB). */
+  freeBytes?: number;
   missingImages?: string[];
   onBakeStart?: (target: string) => void;
 }
@@ -263,6 +265,7 @@ function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): Prefligh
     pingRegistry: () => (broken.registry ? refuse('registry') : Promise.resolve(200)),
     manifestExists: (repository, reference) =>
       Promise.resolve(!world.missingImages.has(`${repository}:${reference}`)),
+    freeBytes: () => Promise.resolve(options.freeBytes ?? 1e12),
     checkRemoteLog: () =>
       broken.log
         ? Promise.reject(new Error('All configured authentication methods failed'))

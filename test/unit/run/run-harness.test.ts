@@ -271,6 +271,14 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(fake.bakes).toEqual([]);
   });
 
+  it('preflight refuses a run root without room for the run dir, naming the estimate and the free space', async () => {
+    const { fake, promise } = start('warm', { freeBytes: 1_000_000 });
+    await expect(promise).rejects.toThrow(
+      /run root .* has 1 MB free; this run needs about \d+ MB \(log slices/,
+    );
+    expect(fake.bakes).toEqual([]);
+  });
+
   it('an image the registry lacks and no target builds is a preflight problem', async () => {
     const { fake, promise } = start('warm', { missingImages: ['rocm/toolchain:1'] });
     await expect(promise).rejects.toThrow(
