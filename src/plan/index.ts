@@ -8,7 +8,7 @@ export {
 } from './cost-model.js';
 export { createPlan, type CreatePlanOptions } from './create-plan.js';
 export { findLowerBound, type LowerBound } from './lower-bound.js';
-export { isStrategyName, placeTargets, toStrategyName } from './place-targets.js';
+export { createListCandidates, isStrategyName, placeTargets, toStrategyName } from './place-targets.js';
 export { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
 export {
   simulatePlan,

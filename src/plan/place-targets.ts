@@ -43,18 +43,23 @@ function defaultBudget(problem: PlanProblem): number {
   return Math.max(300, Math.min(20_000, Math.floor(2e6 / (problem.n + edges + problem.m))));
 }
 
-function placeBest(
-  problem: PlanProblem,
-  { seed = 1, maxEvaluations, lowerBoundSeconds }: Omit<PlaceOptions, 'strategy'>,
-): Placement {
+/** The list phase of `heft-ls`: HEFT-style list schedules the local search starts from (the best of them). */
+export function createListCandidates(problem: PlanProblem): Placement[] {
   const mean = toUpwardRanks(problem, toTargetWeights(problem, 'mean'));
   const optimistic = toUpwardRanks(problem, toTargetWeights(problem, 'min'));
-  const candidates = [
+  return [
     listSchedule(problem, { priority: mean, insertion: true }),
     listSchedule(problem, { priority: mean }),
     listSchedule(problem, { priority: optimistic, insertion: true }),
     listSchedule(problem, { priority: mean, insertion: true, lookahead: true }),
   ];
+}
+
+function placeBest(
+  problem: PlanProblem,
+  { seed = 1, maxEvaluations, lowerBoundSeconds }: Omit<PlaceOptions, 'strategy'>,
+): Placement {
+  const candidates = createListCandidates(problem);
   let best = candidates[0]!;
   let bestMakespan = makespanOf(problem, best);
   for (const candidate of candidates.slice(1)) {
