@@ -46,6 +46,7 @@ export function renderPlanFile(run: SimRun): string {
     version: 1,
     strategy: 'heft-ls',
     arch: 'gfx1201',
+    costs: { mode: 'cold', coldBuildFor: [] },
     createdAt: new Date(run.startMs - 300_000).toISOString(),
     makespanSeconds,
     lowerBoundSeconds: Math.round(makespanSeconds * 0.85),

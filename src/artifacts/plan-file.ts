@@ -64,6 +64,15 @@ export const PlanFileSchema = z.strictObject({
   targets: z.record(z.string(), PlanTargetSchema),
   criticalPath: z.array(z.string()).describe('The chain of targets that sets the makespan, first to last.'),
   nodes: z.array(PlanNodeSchema),
+  costs: z
+    .strictObject({
+      mode: z.enum(['cold', 'warm']).describe('Which build figures: `build` (cold) or `warm-build` lines.'),
+      coldBuildFor: z
+        .array(z.string())
+        .describe('In a warm plan, targets without a warm figure (cold used).'),
+    })
+    .default({ mode: 'cold', coldBuildFor: [] })
+    .describe('The cost set the plan was made from (absent in plans made before warm costs: cold).'),
 });
 
 export type Plan = z.output<typeof PlanFileSchema>;

@@ -24,9 +24,10 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
   const derived = deriveTargetCosts({ run, traces, current: current.costs });
   const header = [
     'Target costs (rocm-perf plan reads this; `rocm-perf costs --from RUN` rewrites it).',
-    'build <target> <seconds>  compile cost, roughly node-independent',
-    'cache <target> <bytes>    what the target transfers when it exports, from a normal (warm, pushing) run',
-    `Last derived from run ${run.stamp} (${run.harness}, ${run.namespace}): build updated for ${derived.updated.build.length}, cache for ${derived.updated.cache.length} target(s).`,
+    'build <target> <seconds>       compile cost, roughly node-independent (from a cold or bench run)',
+    'warm-build <target> <seconds>  the same steps in a warm run, caches on (plan --mode warm and `warm` use it)',
+    'cache <target> <bytes>         what the target transfers when it exports, from a normal (warm, pushing) run',
+    `Last derived from run ${run.stamp} (${run.harness}, ${run.namespace}): build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length} target(s).`,
   ];
   const text = renderTargetCosts(derived.costs, header);
   const out = options.out ? path.resolve(options.out) : config.costsPath;
@@ -35,7 +36,7 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
   else {
     await writeFile(out, text);
     console.log(
-      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}`,
+      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; warm-build for ${derived.updated.warmBuild.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}`,
     );
   }
 }

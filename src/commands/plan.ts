@@ -1,5 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { createPlan, renderComparison, renderPlan, type FleetChanges } from '../plan/index.js';
+import {
+  chooseCosts,
+  createPlan,
+  renderComparison,
+  renderPlan,
+  type CostMode,
+  type FleetChanges,
+} from '../plan/index.js';
 import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
 import { writePlanFile } from '../plan/plan-file-io.js';
 import type { RunBakePrint } from '../run/executors/bake-print.js';
@@ -36,15 +43,30 @@ function checkReplayFlags(options: PlanValues): void {
     });
 }
 
-function planWith(inputs: PlanInputs, strategy: StrategyName | undefined, createdAt: string): Plan {
-  const { graph, costs, config } = inputs;
-  return createPlan({ graph, costs, nodes: config.nodes, strategy, arch: config.arch, createdAt });
+interface PlanWithOptions {
+  strategy: StrategyName | undefined;
+  mode: CostMode;
+  createdAt: string;
 }
 
-function compareStrategies(inputs: PlanInputs, createdAt: string) {
+function planWith(inputs: PlanInputs, { strategy, mode, createdAt }: PlanWithOptions): Plan {
+  const { graph, config } = inputs;
+  const costSet = chooseCosts(inputs.costs, mode);
+  return createPlan({
+    graph,
+    costs: costSet.costs,
+    costSet,
+    nodes: config.nodes,
+    strategy,
+    arch: config.arch,
+    createdAt,
+  });
+}
+
+function compareStrategies(inputs: PlanInputs, options: Omit<PlanWithOptions, 'strategy'>) {
   return STRATEGY_NAMES.map((strategy) => {
     const started = performance.now();
-    const plan = planWith(inputs, strategy, createdAt);
+    const plan = planWith(inputs, { ...options, strategy });
     const planningMs = performance.now() - started;
     const { makespanSeconds, lowerBoundSeconds } = plan;
     return {
@@ -75,12 +97,12 @@ export async function runPlanCommand(
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();
   if (options.compare) {
-    const rows = compareStrategies(inputs, createdAt);
+    const rows = compareStrategies(inputs, { mode: options.mode, createdAt });
     process.stdout.write(
       options.json ? `${JSON.stringify({ strategies: rows }, null, 2)}\n` : renderComparison(rows),
     );
   }
-  const plan = planWith(inputs, options.strategy, createdAt);
+  const plan = planWith(inputs, { strategy: options.strategy, mode: options.mode, createdAt });
   if (options.out !== undefined) console.error(`wrote ${await writePlanFile(options.out, plan)}`);
   if (!options.compare)
     process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));

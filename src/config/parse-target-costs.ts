@@ -1,22 +1,40 @@
-// .builders/target-costs: `build <target> <seconds>` and `cache <target> <bytes>`, `#` comments.
+// .builders/target-costs: `build <target> <seconds>` (cold compile cost), `warm-build <target> <seconds>` (the
+// same target's steps in a warm run, caches on), and `cache <target> <bytes>` (what it exports), `#` comments.
 
 export interface TargetCost {
   buildSeconds: number | undefined;
+  /** Build seconds of a warm run (layer cache and sccache on), when known: warm plans use it. */
+  warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;
   /** 1-based lines where each figure was given, for error messages. */
   buildLine: number | undefined;
+  warmBuildLine: number | undefined;
   cacheLine: number | undefined;
 }
+
+type Kind = 'build' | 'warm-build' | 'cache';
+const fieldsOf = {
+  build: ['buildSeconds', 'buildLine'],
+  'warm-build': ['warmBuildSeconds', 'warmBuildLine'],
+  cache: ['cacheBytes', 'cacheLine'],
+} as const;
 
 export interface ParsedTargetCosts {
   costs: Map<string, TargetCost>;
   errors: string[];
 }
 
-const LINE = /^(build|cache)\s+(\S+)\s+(\S+)\s*$/;
+const LINE = /^(build|warm-build|cache)\s+(\S+)\s+(\S+)\s*$/;
 
 function emptyCost(): TargetCost {
-  return { buildSeconds: undefined, cacheBytes: undefined, buildLine: undefined, cacheLine: undefined };
+  return {
+    buildSeconds: undefined,
+    warmBuildSeconds: undefined,
+    cacheBytes: undefined,
+    buildLine: undefined,
+    warmBuildLine: undefined,
+    cacheLine: undefined,
+  };
 }
 
 export function parseTargetCosts(text: string, source: string): ParsedTargetCosts {
@@ -29,13 +47,13 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     const match = LINE.exec(line);
     if (!match) {
       errors.push(
-        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\` or \`cache <target> <bytes>\`.`,
+        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\` or \`cache <target> <bytes>\`.`,
       );
       return;
     }
-    const [, kind, target, valueText] = match as unknown as [string, 'build' | 'cache', string, string];
+    const [, kind, target, valueText] = match as unknown as [string, Kind, string, string];
     const value = Number(valueText);
-    const unit = kind === 'build' ? 'seconds' : 'bytes';
+    const unit = kind === 'cache' ? 'bytes' : 'seconds';
     if (!Number.isFinite(value) || value < 0 || (kind === 'cache' && !Number.isInteger(value))) {
       errors.push(
         `${source}:${lineNo}: ${kind} ${target}: \`${valueText}\` is not a valid number of ${unit}. Fix: write a non-negative ${kind === 'cache' ? 'integer' : 'number'}.`,
@@ -43,15 +61,16 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
       return;
     }
     const cost = costs.get(target) ?? emptyCost();
-    const previous = kind === 'build' ? cost.buildLine : cost.cacheLine;
+    const [valueKey, lineKey] = fieldsOf[kind];
+    const previous = cost[lineKey];
     if (previous !== undefined) {
       errors.push(
         `${source}:${lineNo}: ${kind} ${target}: given again (first on line ${previous}). Fix: keep one line.`,
       );
       return;
     }
-    if (kind === 'build') Object.assign(cost, { buildSeconds: value, buildLine: lineNo });
-    else Object.assign(cost, { cacheBytes: value, cacheLine: lineNo });
+    cost[valueKey] = value;
+    cost[lineKey] = lineNo;
     costs.set(target, cost);
   });
   return { costs, errors };
@@ -59,12 +78,19 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
 
 /** Render costs back into the file format, sorted by target, for `rocm-perf costs`. */
 export function renderTargetCosts(
-  costs: ReadonlyMap<string, { buildSeconds: number; cacheBytes: number | undefined }>,
+  costs: ReadonlyMap<
+    string,
+    { buildSeconds: number; warmBuildSeconds?: number | undefined; cacheBytes: number | undefined }
+  >,
   header: string[],
 ): string {
   const names = [...costs.keys()].sort();
   const lines = header.map((line) => `# ${line}`);
   for (const name of names) lines.push(`build ${name} ${Math.round(costs.get(name)?.buildSeconds ?? 0)}`);
+  for (const name of names) {
+    const seconds = costs.get(name)?.warmBuildSeconds;
+    if (seconds !== undefined) lines.push(`warm-build ${name} ${Math.round(seconds)}`);
+  }
   for (const name of names) {
     const bytes = costs.get(name)?.cacheBytes;
     if (bytes !== undefined) lines.push(`cache ${name} ${Math.round(bytes)}`);

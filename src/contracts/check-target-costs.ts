@@ -94,7 +94,7 @@ function checkStale(ctx: Context): void {
   const { costsPath, printPath, printText } = ctx.options;
   for (const [target, cost] of ctx.costs) {
     if (ctx.print.target[target]) continue;
-    for (const line of [cost.buildLine, cost.cacheLine]) {
+    for (const line of [cost.buildLine, cost.warmBuildLine, cost.cacheLine]) {
       if (line === undefined) continue;
       ctx.problems.push({
         message: `stale line for \`${target}\`: no such target in the bake graph. Fix: delete the line, or rename it to the target's new name.`,
@@ -144,7 +144,8 @@ function noteUnrequested(ctx: Context, planned: readonly string[]): string[] {
       ];
 }
 
-// Pure: every planned target has both lines, no line names a vanished target, and the figures are plausible.
+// Pure: every planned target has both lines, no line (warm-build included) names a vanished target, and the figures
+// are plausible.
 export function checkTargetCosts(options: CheckTargetCostsOptions): ContractResult {
   const title = `${options.costsPath} ↔ bake graph ${options.printPath}`;
   const problems: ContractProblem[] = [];
@@ -165,8 +166,10 @@ export function checkTargetCosts(options: CheckTargetCostsOptions): ContractResu
   checkMissing(ctx, planned);
   checkStale(ctx);
   checkPlausible(ctx);
+  const warm = planned.filter((target) => parsedCosts.costs.get(target)?.warmBuildSeconds !== undefined);
   const notes = [
     `${planned.length} planned targets, ${parsedCosts.costs.size} costed`,
+    `warm build figures for ${warm.length} of ${planned.length} planned targets (warm plans use cold ones for the rest)`,
     ...noteUnrequested(ctx, planned),
   ];
   return createContractResult({ pair: 'target-costs', title, problems, notes });

@@ -1,3 +1,4 @@
+import type { CostSet } from './choose-costs.js';
 import { InternalError } from '../shared/errors.js';
 import type { PlanNode } from './cost-model.js';
 import { findLowerBound, type LowerBound } from './lower-bound.js';
@@ -22,6 +23,8 @@ export interface CreatePlanOptions {
   seed?: number;
   /** Local-search budget in schedule evaluations. */
   maxEvaluations?: number;
+  /** Which build figures `costs` holds (recorded in plan.json); default cold. */
+  costSet?: Pick<CostSet, 'mode' | 'coldBuildFor'>;
 }
 
 function toTargets(
@@ -90,6 +93,10 @@ export function createPlan(options: CreatePlanOptions): Plan {
     targets: toTargets(problem, sim, placement.assign, waitFor),
     criticalPath: sim.criticalChain.map((j) => problem.names[j]!),
     nodes: problem.nodes.map((node, i) => ({ ...pickNode(node), ...sim.usage[i]! })),
+    costs: {
+      mode: options.costSet?.mode ?? 'cold',
+      coldBuildFor: [...(options.costSet?.coldBuildFor ?? [])],
+    },
   };
 }
 

@@ -81,3 +81,10 @@ export {
   type ReplayRunOptions,
 } from './replay-run.js';
 export { renderReplay } from './render-replay.js';
+export {
+  chooseCosts,
+  describeCostSet,
+  type CostFigures,
+  type CostMode,
+  type CostSet,
+} from './choose-costs.js';

@@ -1,3 +1,4 @@
+import { describeCostSet } from './choose-costs.js';
 import type { Plan } from '../artifacts/index.js';
 
 // Plan → the human table `rocm-perf plan` prints. Pure: strings in, string out.
@@ -74,6 +75,7 @@ export function renderPlan(plan: Plan): string {
   const count = Object.keys(plan.targets).length;
   const lines = [
     `plan for ${plan.arch}: ${count} targets on ${plan.nodes.length} nodes, strategy ${plan.strategy}`,
+    describeCostSet({ ...plan.costs, costs: { size: count } }),
     'start/finish are h:mm:ss from the start of the run; cost on a node = build ÷ speed + export ÷ link',
     '* marks the critical path',
     '',

@@ -3,15 +3,24 @@ import type { TargetTrace } from '../collect/types.js';
 import type { RunFile } from '../artifacts/index.js';
 
 // `rocm-perf costs --from RUN`, the pure part: a run's traces → build seconds and cache bytes per
-// target, merged over the current target-costs. Byte figures from a cold run are refused: its export
+// target, merged over the current target-costs. A warm run's build seconds are warm figures (`warm-build`):
+// its steps hit the layer cache and sccache. Byte figures from a cold run are refused: its export
 // is not a normal run's (a cold run under-counted aiter-wheel 4.3×).
 
+export interface DerivedCost {
+  buildSeconds: number;
+  warmBuildSeconds: number | undefined;
+  cacheBytes: number | undefined;
+}
+
 export interface DerivedCosts {
-  costs: Map<string, { buildSeconds: number; cacheBytes: number | undefined }>;
+  costs: Map<string, DerivedCost>;
   /** One line per decision a person should know about. */
   notes: string[];
-  updated: { build: string[]; cache: string[] };
+  updated: { build: string[]; warmBuild: string[]; cache: string[] };
 }
+
+const isWarmRun = (run: RunFile) => run.harness === 'warm';
 
 export interface DeriveTargetCostsOptions {
   run: RunFile;
@@ -30,7 +39,7 @@ function deriveBuild(
   if (trace.totalSteps === 0 || trace.buildSeconds <= 0)
     return { note: `${target}: the trace has no step spans; build figure kept` };
   const cachedShare = trace.cachedSteps / trace.totalSteps;
-  if (cachedShare >= maxCachedShare) {
+  if (!isWarmRun(run) && cachedShare >= maxCachedShare) {
     return {
       note: `${target}: ${trace.cachedSteps}/${trace.totalSteps} steps were cached, so its ${trace.buildSeconds.toFixed(0)} s is not compile cost; build figure kept (take build seconds from a cold run)`,
     };
@@ -59,8 +68,12 @@ export function deriveTargetCosts({
   maxCachedShare = 0.5,
 }: DeriveTargetCostsOptions): DerivedCosts {
   const notes: string[] = [];
-  const updated = { build: [] as string[], cache: [] as string[] };
-  const costs = new Map<string, { buildSeconds: number; cacheBytes: number | undefined }>();
+  const updated = { build: [] as string[], warmBuild: [] as string[], cache: [] as string[] };
+  const costs = new Map<string, DerivedCost>();
+  if (isWarmRun(run))
+    notes.push(
+      `run ${run.stamp} is a warm run: its build seconds are written as \`warm-build\` lines (caches on), and the cold \`build\` lines kept`,
+    );
   if (run.harness === 'cold' || run.mode === 'cold') {
     notes.push(
       `run ${run.stamp} is a cold run: its byte figures are refused and the cache lines kept. A cold run's export omits part of what a normal run transfers (this harness clears the cache export with --set *.cache-to=; the old one skipped the image push, which under-counted aiter-wheel 4.3×). Take bytes from a warm run.`,
@@ -72,12 +85,15 @@ export function deriveTargetCosts({
     const trace = traces.get(target);
     const outcome = run.targets[target];
     let buildSeconds = old?.buildSeconds;
+    let warmBuildSeconds = old?.warmBuildSeconds;
     let cacheBytes = old?.cacheBytes;
     if (trace && outcome?.status === 'ok') {
       const build = deriveBuild(target, trace, run, maxCachedShare);
       const cache = deriveCache(target, trace, run);
       for (const note of [build.note, cache.note]) if (note) notes.push(note);
-      if (build.seconds !== undefined)
+      if (build.seconds !== undefined && isWarmRun(run))
+        [warmBuildSeconds, updated.warmBuild] = [build.seconds, [...updated.warmBuild, target]];
+      else if (build.seconds !== undefined)
         [buildSeconds, updated.build] = [build.seconds, [...updated.build, target]];
       if (cache.bytes !== undefined) [cacheBytes, updated.cache] = [cache.bytes, [...updated.cache, target]];
     } else if (trace)
@@ -86,7 +102,7 @@ export function deriveTargetCosts({
       notes.push(`${target}: no build figure anywhere; left out`);
       continue;
     }
-    costs.set(target, { buildSeconds, cacheBytes });
+    costs.set(target, { buildSeconds, warmBuildSeconds, cacheBytes });
   }
   return { costs, notes, updated };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ConfigOverrides } from '../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../graph/index.js';
-import { createPlan } from '../plan/index.js';
+import { chooseCosts, createPlan } from '../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../artifacts/index.js';
 import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
@@ -72,12 +72,15 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
     });
   }
   const inputs = await loadPlanInputs({ fleetPath, flags, env, runBakePrint: options.runBakePrint });
-  const { config, graph, print, costs } = inputs;
+  const { config, graph, print } = inputs;
+  // A warm run plans with warm build figures: its build terms collapse while its cache terms stay.
+  const costSet = chooseCosts(inputs.costs, harness === 'warm' ? 'warm' : 'cold');
   const plan = options.planPath
     ? await readPlanFile(path.resolve(options.planPath))
     : createPlan({
         graph,
-        costs,
+        costs: costSet.costs,
+        costSet,
         nodes: config.nodes,
         strategy: options.strategy,
         arch: config.arch,

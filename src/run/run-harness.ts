@@ -27,6 +27,7 @@ import { finalizeRun, type MeasuredResources } from './finalize-run.js';
 import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
 import type { SettledOutcome } from './node-queue.js';
 import type { PreflightProbes } from './preflight.js';
+import { describeCostSet } from '../plan/index.js';
 import { runPreflight } from './preflight.js';
 import { createProgress, type Progress } from './progress.js';
 import { RUN_VERSION, type RunFile } from '../artifacts/index.js';
@@ -283,6 +284,9 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
   logger.info(
     { harness: context.harness, settings: context.settings, plan: context.plan.queues },
     'run loaded',
+  );
+  progress.note(
+    `plan ${context.plan.strategy}, ${describeCostSet({ ...context.plan.costs, costs: { size: Object.keys(context.plan.targets).length } })}`,
   );
   let lock: RunLock | undefined;
   let bootstrapTargets: string[];

@@ -22,6 +22,15 @@ export const planCommand = defineCommand({
     ...planInputFlags,
     json: jsonFlag,
     strategy: strategyFlag,
+    mode: {
+      flags: '--mode <cold|warm>',
+      description:
+        'which build figures to plan with: cold `build` lines, or warm `warm-build` lines where present',
+      default: 'cold',
+      value: (z) => z.enum(['cold', 'warm']),
+      expected: 'cold or warm',
+      example: 'warm',
+    },
     compare: {
       flags: '--compare',
       description: 'every strategy side by side',

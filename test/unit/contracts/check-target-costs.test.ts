@@ -46,11 +46,12 @@ describe('checkTargetCosts', () => {
   });
 
   it('finds stale lines for a target that no longer exists, at their lines', () => {
-    const text = `${costsText}build old-wheel 60\ncache old-wheel 1000000\n`;
+    const text = `${costsText}build old-wheel 60\nwarm-build old-wheel 5\ncache old-wheel 1000000\n`;
     const result = check(text);
     const lines = text.split('\n');
     expect(result.problems.map((problem) => [problem.message.slice(0, 32), problem.producer.line])).toEqual([
       ['stale line for `old-wheel`: no s', lines.indexOf('build old-wheel 60') + 1],
+      ['stale line for `old-wheel`: no s', lines.indexOf('warm-build old-wheel 5') + 1],
       ['stale line for `old-wheel`: no s', lines.indexOf('cache old-wheel 1000000') + 1],
     ]);
     expect(result.problems[0]?.consumer.file).toBe(printPath);

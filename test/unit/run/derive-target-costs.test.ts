@@ -30,6 +30,8 @@ const trace = (target: string, over: Partial<TargetTrace>): TargetTrace => ({
 const cost = (buildSeconds: number, cacheBytes: number): TargetCost => ({
   buildSeconds,
   cacheBytes,
+  warmBuildSeconds: undefined,
+  warmBuildLine: undefined,
   buildLine: 1,
   cacheLine: 2,
 });
@@ -75,7 +77,7 @@ describe('deriveTargetCosts', () => {
     ['d', cost(80, 40)],
   ]);
 
-  it('warm: build seconds normalised by node speed, bytes = every upload (image push + cache export)', () => {
+  it('warm: build seconds (speed-normalised) become warm-build figures, cold ones kept; bytes = every upload', () => {
     const traces = new Map([
       ['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image'), upload(6_000, 'cache')] })],
       [
@@ -90,14 +92,14 @@ describe('deriveTargetCosts', () => {
     ]);
     const derived = deriveTargetCosts({ run: runFile('warm'), traces, current });
     expect(Object.fromEntries(derived.costs)).toEqual({
-      a: { buildSeconds: 200, cacheBytes: 10_000 },
-      b: { buildSeconds: 60, cacheBytes: 20 },
-      c: { buildSeconds: 70, cacheBytes: 30 },
-      d: { buildSeconds: 80, cacheBytes: 40 },
+      a: { buildSeconds: 50, warmBuildSeconds: 200, cacheBytes: 10_000 },
+      b: { buildSeconds: 60, warmBuildSeconds: 30, cacheBytes: 20 },
+      c: { buildSeconds: 70, warmBuildSeconds: undefined, cacheBytes: 30 },
+      d: { buildSeconds: 80, warmBuildSeconds: undefined, cacheBytes: 40 },
     });
-    expect(derived.updated).toEqual({ build: ['a'], cache: ['a'] });
+    expect(derived.updated).toEqual({ build: [], warmBuild: ['a', 'b'], cache: ['a'] });
     expect(derived.notes).toEqual([
-      'b: 9/10 steps were cached, so its 30 s is not compile cost; build figure kept (take build seconds from a cold run)',
+      'run s1 is a warm run: its build seconds are written as `warm-build` lines (caches on), and the cold `build` lines kept',
       'b: 1 of 2 uploads carry no size; cache figure kept rather than under-count',
       'c: failed in this run; figures kept',
     ]);
@@ -106,8 +108,12 @@ describe('deriveTargetCosts', () => {
   it('cold: takes build seconds but refuses byte figures, and says why', () => {
     const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
     const derived = deriveTargetCosts({ run: runFile('cold'), traces, current });
-    expect(derived.costs.get('a')).toEqual({ buildSeconds: 200, cacheBytes: 10 });
-    expect(derived.updated).toEqual({ build: ['a'], cache: [] });
+    expect(derived.costs.get('a')).toEqual({
+      buildSeconds: 200,
+      warmBuildSeconds: undefined,
+      cacheBytes: 10,
+    });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [] });
     expect(derived.notes[0]).toMatch(
       /^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/,
     );
