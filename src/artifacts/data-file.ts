@@ -24,6 +24,9 @@ export const RunInfoSchema = z.strictObject({
   harness: HarnessLabelSchema.describe(
     'Which harness produced every number here; `unknown` when run.json is absent.',
   ),
+  lane: z
+    .string()
+    .describe('Where the run was recorded: `fleet` for this fleet, else the lane `rocm-perf import` named.'),
   namespace: z.string().nullable().describe('Registry namespace the run pushed into; null when unknown.'),
   arch: z.string().nullable(),
   status: z.enum(['running', 'completed', 'failed', 'interrupted', 'unknown']),

@@ -2,6 +2,7 @@
 // samples.jsonl, artifacts.txt) and the stream stats every reader returns. A leaf: every layer may import it.
 export * from './artifacts-file.js';
 export * from './data-file.js';
+export * from './lane.js';
 export * from './plan-file.js';
 export * from './run-file.js';
 export * from './samples.js';

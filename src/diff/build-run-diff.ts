@@ -20,6 +20,7 @@ export interface Delta {
 export interface RunRef {
   stamp: string;
   harness: string;
+  lane: string;
   namespace: string | null;
   status: string;
 }
@@ -63,6 +64,8 @@ export interface RunDiff {
   b: RunRef;
   /** True when the harnesses differ and the comparison was forced. */
   crossHarness: boolean;
+  /** True when the lanes differ and the comparison was forced. */
+  crossLane: boolean;
   makespanSeconds: Delta;
   plannedMakespanSeconds: Delta;
   targets: TargetDiff[];
@@ -101,14 +104,23 @@ function toRunRef(model: DataFile): RunRef {
   return {
     stamp: model.run.stamp,
     harness: model.run.harness,
+    lane: model.run.lane,
     namespace: model.run.namespace,
     status: model.run.status,
   };
 }
 
-/** Throws a UsageError when the harnesses differ and the caller did not force the comparison. */
+/** Throws a UsageError when the harnesses or the lanes differ and the caller did not force the comparison. */
 export function checkSameHarness({ a, b, force }: { a: RunRef; b: RunRef; force: boolean }): void {
-  if (a.harness === b.harness || force) return;
+  if (force) return;
+  if (a.lane !== b.lane)
+    throw new UsageError(
+      `RUN_A ${a.stamp} was recorded in lane ${a.lane} and RUN_B ${b.stamp} in lane ${b.lane}: runs recorded on different fleets or setups are not comparable figure by figure`,
+      {
+        hint: `compare runs of one lane, or pass --force to diff them anyway (the output is then labelled cross-lane: ${a.lane} vs ${b.lane})`,
+      },
+    );
+  if (a.harness === b.harness) return;
   throw new UsageError(
     `RUN_A ${a.stamp} is a ${a.harness} run and RUN_B ${b.stamp} is a ${b.harness} run: a number from one harness must not be quoted as if it came from another (cold builds everything with no cache, warm runs with caches on, bench runs one target at a time)`,
     {
@@ -209,6 +221,10 @@ function buildCriticalPathDiff(a: DiffSide, b: DiffSide): CriticalPathDiff {
 function buildNotes({ a, b, crossHarness }: { a: DiffSide; b: DiffSide; crossHarness: boolean }): string[] {
   const notes: string[] = [];
   const [refA, refB] = [toRunRef(a.model), toRunRef(b.model)];
+  if (refA.lane !== refB.lane)
+    notes.push(
+      `cross-lane comparison forced: A is lane ${refA.lane}, B is lane ${refB.lane}; the deltas mix two fleets or setups`,
+    );
   if (crossHarness)
     notes.push(
       `cross-harness comparison forced: A is ${refA.harness}, B is ${refB.harness}; the deltas mix what the two harnesses measure`,
@@ -238,6 +254,7 @@ export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunD
   const [refA, refB] = [toRunRef(a.model), toRunRef(b.model)];
   checkSameHarness({ a: refA, b: refB, force });
   const crossHarness = refA.harness !== refB.harness;
+  const crossLane = refA.lane !== refB.lane;
   const criticalPath = buildCriticalPathDiff(a, b);
   const targets = buildTargetDiffs({ a: a.model, b: b.model, path: criticalPath });
   return {
@@ -245,6 +262,7 @@ export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunD
     a: refA,
     b: refB,
     crossHarness,
+    crossLane,
     makespanSeconds: toDelta(a.model.summary.makespanSeconds, b.model.summary.makespanSeconds),
     plannedMakespanSeconds: toDelta(
       a.model.summary.plannedMakespanSeconds,

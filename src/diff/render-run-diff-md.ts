@@ -74,9 +74,12 @@ function renderOnlyIn(diff: RunDiff): string[] {
 }
 
 export function renderRunDiffMd(diff: RunDiff): string {
+  const lane = diff.crossLane
+    ? `, CROSS-LANE: ${diff.a.lane} vs ${diff.b.lane}, forced`
+    : `, lane ${diff.a.lane}`;
   const title = diff.crossHarness
-    ? `# Run diff (CROSS-HARNESS: ${diff.a.harness} vs ${diff.b.harness}, forced)`
-    : `# Run diff (${diff.a.harness} harness)`;
+    ? `# Run diff (CROSS-HARNESS: ${diff.a.harness} vs ${diff.b.harness}, forced${lane})`
+    : `# Run diff (${diff.a.harness} harness${lane})`;
   const lines = [
     title,
     '',

@@ -67,6 +67,7 @@ export function buildSite({
     stamp: r.stamp,
     href: `runs/${encodeURIComponent(r.stamp)}/`,
     harness: r.model.run.harness,
+    lane: r.model.run.lane,
     status: r.model.run.status,
     namespace: r.model.run.namespace,
   }));

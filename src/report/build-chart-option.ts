@@ -76,7 +76,7 @@ function buildTitle(model: DataFile): EChartsOption['title'] {
   return {
     left: 12,
     top: 6,
-    text: `${run.stamp} — ${run.harness} run${where}${run.arch ? ` (${run.arch})` : ''}${live}`,
+    text: `${run.stamp} — ${run.harness} run, lane ${run.lane}${where}${run.arch ? ` (${run.arch})` : ''}${live}`,
     subtext:
       `makespan ${formatMakespan(summary.makespanSeconds, run.status)}${plan}${lb} · ${summary.targets.length} targets on ${model.timeline.lanes.length} nodes` +
       ` · every figure from the ${run.harness} harness · times UTC`,

@@ -87,6 +87,7 @@ function buildRunInfo(inputs: RunInputs): RunInfo {
   return {
     stamp: inputs.stamp,
     harness: run?.harness ?? 'unknown',
+    lane: inputs.lane,
     namespace: run?.namespace ?? null,
     arch: run?.arch ?? null,
     status: run?.status ?? 'unknown',

@@ -6,7 +6,7 @@ export { renderHtml, ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
 export { renderReportMd } from './render-report-md.js';
 export { renderPageShell, type RenderPageShellOptions } from './render-page-shell.js';
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
-export { readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
+export { readLane, readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
 export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';
 export { writeReport, writeFileAtomic, serialiseModel, REPORT_FILES } from './write-report.js';
 export { readPageAssets } from './page-assets.js';

@@ -9,6 +9,9 @@ import {
 } from '../collect/index.js';
 import {
   createStreamStats,
+  DEFAULT_LANE,
+  LANE_FILE,
+  LaneSchema,
   parseArtifacts,
   parsePlanFile,
   type Plan,
@@ -30,6 +33,22 @@ export const RUN_FILES = {
   artifacts: 'artifacts.txt',
 } as const;
 export const TRACE_FILE = /^trace-(.+)\.json$/;
+
+/** The run's lane: lane.txt (written by `rocm-perf import`), else this fleet's lane. */
+export async function readLane(dir: string): Promise<string> {
+  const file = path.join(dir, LANE_FILE);
+  const text = await readTextIfPresent(file);
+  if (text === undefined) return DEFAULT_LANE;
+  const parsed = LaneSchema.safeParse(text.trim());
+  if (parsed.success) return parsed.data;
+  throw new ArtifactError(
+    file,
+    `${JSON.stringify(text.trim().slice(0, 64))} is not a lane: ${parsed.error.issues[0]?.message}`,
+    {
+      hint: 'write one lane name, e.g. `nightly-aws`, or re-import the run with `rocm-perf import --lane NAME`',
+    },
+  );
+}
 
 export async function readRunFile(dir: string): Promise<RunFile | undefined> {
   const raw = await readJsonIfPresent(path.join(dir, 'run.json'));
@@ -199,6 +218,7 @@ export async function readRunInputs({
   ];
   return {
     stamp: path.basename(path.resolve(dir)),
+    lane: await readLane(dir),
     run,
     plan,
     samples: samplesRead?.samples ?? [],

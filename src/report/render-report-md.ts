@@ -90,8 +90,8 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
   const lines: string[] = [
     `# rocm-perf report — ${run.stamp}`,
     '',
-    `**Harness: ${h}** — ${HARNESS_MEANING[h]}. Namespace \`${run.namespace ?? 'unknown'}\`, arch ${run.arch ?? 'unknown'}, status ${run.status}${run.strategy ? `, plan strategy ${run.strategy}` : ''}${run.dispatch ? `, ${run.dispatch} dispatch` : ''}.`,
-    `Every number below was produced by the **${h}** harness; do not quote it as another harness's figure.`,
+    `**Harness: ${h}**, lane \`${run.lane}\` — ${HARNESS_MEANING[h]}. Namespace \`${run.namespace ?? 'unknown'}\`, arch ${run.arch ?? 'unknown'}, status ${run.status}${run.strategy ? `, plan strategy ${run.strategy}` : ''}${run.dispatch ? `, ${run.dispatch} dispatch` : ''}.`,
+    `Every number below was produced by the **${h}** harness in lane \`${run.lane}\`; do not quote it as another harness's or lane's figure.`,
     '',
     ...(loud.length
       ? [

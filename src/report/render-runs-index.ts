@@ -9,6 +9,7 @@ export interface RunListItem {
   stamp: string;
   href: string;
   harness: string;
+  lane: string;
   status: string;
   namespace: string | null;
 }
@@ -38,14 +39,14 @@ export function renderRunsIndex({
   trendsHref,
 }: RenderRunsIndexOptions): string {
   const label = (r: RunListItem): string =>
-    `${r.stamp} — ${r.harness}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
+    `${r.stamp} — ${r.harness}, lane ${r.lane}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
   const options = runs
     .map((r) => `<option value="${escapeHtml(r.href)}">${escapeHtml(label(r))}</option>`)
     .join('');
   const items = runs
     .map(
       (r) =>
-        `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.stamp)}</a> <span>${escapeHtml(r.harness)}${r.namespace ? ` · ${escapeHtml(r.namespace)}` : ''} · ${escapeHtml(r.status)}</span></li>`,
+        `<li><a href="${escapeHtml(r.href)}">${escapeHtml(r.stamp)}</a> <span>${escapeHtml(r.harness)} · lane ${escapeHtml(r.lane)}${r.namespace ? ` · ${escapeHtml(r.namespace)}` : ''} · ${escapeHtml(r.status)}</span></li>`,
     )
     .join('\n');
   const body = `<h1>${escapeHtml(title)}</h1>

@@ -27,6 +27,8 @@ export interface StreamInput {
 
 export interface RunInputs {
   stamp: string;
+  /** Where the run was recorded (lane.txt, else `fleet`). */
+  lane: string;
   run: RunFile | undefined;
   plan: ReportPlan | undefined;
   samples: readonly Sample[];

@@ -21,6 +21,7 @@ import {
   buildAddressToNode,
   isPresent,
   readArtifacts,
+  readLane,
   readReportPlan,
   readRunFile,
   readTraceFile,
@@ -148,6 +149,7 @@ export function createLiveRunReader(dir: string): LiveRunReader {
         changed,
         inputs: {
           stamp: path.basename(dir),
+          lane: await readLane(dir),
           run,
           plan,
           samples: samplesRead?.samples ?? [],

@@ -4,7 +4,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { listRuns } from '../report/list-runs.js';
 import { readPageAssets } from '../report/page-assets.js';
-import { readRunFile } from '../report/read-run-dir.js';
+import { readLane, readRunFile } from '../report/read-run-dir.js';
 import {
   renderRunsIndex,
   RUNS_INDEX_SCRIPT,
@@ -108,6 +108,7 @@ async function listRunItems(root: string): Promise<RunListItem[]> {
         stamp: r.stamp,
         href: `/runs/${encodeURIComponent(r.stamp)}/`,
         harness: run?.harness ?? 'unknown',
+        lane: await readLane(r.dir).catch(() => 'unknown'),
         status: run?.status ?? 'unknown',
         namespace: run?.namespace ?? null,
       };

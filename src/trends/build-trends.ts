@@ -1,8 +1,9 @@
-import type { DataFile } from '../artifacts/index.js';
+import { DEFAULT_LANE, type DataFile } from '../artifacts/index.js';
 
 // Many runs' data.json summaries → trends per harness: the makespan and, per target, build seconds and upload
 // bytes, run by run in stamp order, each point compared with the median of the same harness's previous runs.
-// Harnesses are never mixed (the spec: do not quote a number from one harness as if it came from another).
+// Harnesses are never mixed (the spec: do not quote a number from one harness as if it came from another), nor are
+// lanes (a run recorded elsewhere, e.g. the nightly on AWS, is a lane of its own).
 // The rule is in docs/trends.md. Pure.
 
 export const TRENDS_VERSION = 1;
@@ -32,6 +33,8 @@ export const DEFAULT_TREND_RULE: TrendRule = {
 export interface TrendRun {
   stamp: string;
   harness: string;
+  /** Where the run was recorded; trends never mix lanes, as they never mix harnesses. */
+  lane: string;
   status: string;
   makespanSeconds: number | null;
   targets: readonly {
@@ -77,6 +80,7 @@ export interface Regression {
 
 export interface HarnessTrend {
   harness: string;
+  lane: string;
   /** Runs in the trend, oldest first; runs left out are in `excluded` with the reason. */
   stamps: string[];
   excluded: { stamp: string; reason: string }[];
@@ -97,6 +101,7 @@ export function toTrendRun(model: Pick<DataFile, 'run' | 'summary'>): TrendRun {
   return {
     stamp: model.run.stamp,
     harness: model.run.harness,
+    lane: model.run.lane,
     status: model.run.status,
     makespanSeconds: model.summary.makespanSeconds,
     targets: model.summary.targets,
@@ -173,7 +178,11 @@ function collectRegressions(subject: string, metric: Regression['metric'], trend
   );
 }
 
-function buildHarnessTrend(harness: string, runs: readonly TrendRun[], rule: TrendRule): HarnessTrend {
+function buildHarnessTrend(
+  { harness, lane }: { harness: string; lane: string },
+  runs: readonly TrendRun[],
+  rule: TrendRule,
+): HarnessTrend {
   const sorted = [...runs].sort((a, b) => a.stamp.localeCompare(b.stamp));
   const excluded = sorted.flatMap((r) =>
     findExclusion(r) ? [{ stamp: r.stamp, reason: findExclusion(r)! }] : [],
@@ -214,7 +223,7 @@ function buildHarnessTrend(harness: string, runs: readonly TrendRun[], rule: Tre
       ...collectRegressions(t.target, 'uploadBytes', t.uploadBytes),
     ]),
   ].sort((a, b) => b.stamp.localeCompare(a.stamp) || a.subject.localeCompare(b.subject));
-  return { harness, stamps, excluded, makespanSeconds, targets, regressions };
+  return { harness, lane, stamps, excluded, makespanSeconds, targets, regressions };
 }
 
 export function buildTrends({
@@ -224,17 +233,25 @@ export function buildTrends({
   runs: readonly TrendRun[];
   rule?: TrendRule;
 }): Trends {
-  const harnesses = [...new Set(runs.map((r) => r.harness))].sort(
+  const order = (harness: string) => HARNESS_ORDER.indexOf(harness) + 1 || 99;
+  const groups = [
+    ...new Map(
+      runs.map((r) => [`${r.lane}\u0000${r.harness}`, { lane: r.lane, harness: r.harness }]),
+    ).values(),
+  ].sort(
     (a, b) =>
-      (HARNESS_ORDER.indexOf(a) + 1 || 99) - (HARNESS_ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b),
+      Number(b.lane === DEFAULT_LANE) - Number(a.lane === DEFAULT_LANE) ||
+      a.lane.localeCompare(b.lane) ||
+      order(a.harness) - order(b.harness) ||
+      a.harness.localeCompare(b.harness),
   );
   return {
     version: TRENDS_VERSION,
     rule,
-    harnesses: harnesses.map((h) =>
+    harnesses: groups.map((group) =>
       buildHarnessTrend(
-        h,
-        runs.filter((r) => r.harness === h),
+        group,
+        runs.filter((r) => r.harness === group.harness && r.lane === group.lane),
         rule,
       ),
     ),

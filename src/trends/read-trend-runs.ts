@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadRunModel, readRunFile } from '../report/index.js';
+import { loadRunModel, readLane, readRunFile } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { toTrendRun, type TrendRun } from './build-trends.js';
 
@@ -29,6 +29,7 @@ async function readTrendRun(dir: string, nowMs: number): Promise<TrendRun> {
     return {
       stamp: path.basename(dir),
       harness: runFile.harness,
+      lane: await readLane(dir),
       status: 'running',
       makespanSeconds: null,
       targets: [],

@@ -1,3 +1,4 @@
+import { DEFAULT_LANE } from '../artifacts/index.js';
 import { formatBytes, formatSeconds } from '../diff/index.js';
 import { renderPageShell } from '../report/index.js';
 import type { HarnessTrend, MetricTrend, Regression, TrendPoint, Trends, TrendUnit } from './build-trends.js';
@@ -79,8 +80,8 @@ function renderHarness(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHre
   const excluded = h.excluded.length
     ? `<p class="note">Left out or partly left out: ${h.excluded.map((e) => `${escapeHtml(e.stamp)} (${escapeHtml(e.reason)})`).join('; ')}.</p>`
     : '';
-  return `<section id="harness-${escapeHtml(h.harness)}">
-<h2>${escapeHtml(h.harness)} harness — ${h.stamps.length} run${h.stamps.length === 1 ? '' : 's'}</h2>
+  return `<section id="${escapeHtml(toSectionId(h))}">
+<h2>${escapeHtml(h.harness)} harness, lane ${escapeHtml(h.lane)} — ${h.stamps.length} run${h.stamps.length === 1 ? '' : 's'}</h2>
 ${renderRegressions(h, runHref)}
 <table class="makespan"><thead>${header}</thead><tbody><tr><th scope="row">makespan</th>${renderMetricCells(h.makespanSeconds, `${h.harness} makespan`)}</tr></tbody></table>
 <table class="targets"><thead><tr><th rowspan="2">target</th><th colspan="3">build seconds</th><th colspan="3">upload bytes</th></tr><tr><th>across runs</th><th>latest</th><th>baseline</th><th>across runs</th><th>latest</th><th>baseline</th></tr></thead><tbody>
@@ -91,7 +92,7 @@ ${excluded}
 }
 
 function describeRule({ rule }: Trends): string {
-  return `A value is flagged as a regression when it is more than ${rule.pct}% and more than ${rule.seconds} s (bytes: ${formatBytes(rule.bytes)}) above the median of the previous ${rule.window} runs of the same harness that have it (at least ${rule.minBaseline}). The baseline column is that median. Harnesses are never mixed: cold, warm and bench runs answer different questions.`;
+  return `A value is flagged as a regression when it is more than ${rule.pct}% and more than ${rule.seconds} s (bytes: ${formatBytes(rule.bytes)}) above the median of the previous ${rule.window} runs of the same harness that have it (at least ${rule.minBaseline}). The baseline column is that median. Harnesses and lanes are never mixed: cold, warm and bench runs answer different questions, and a run recorded elsewhere is a lane of its own.`;
 }
 
 export function renderTrendsHtml({
@@ -102,7 +103,7 @@ export function renderTrendsHtml({
   notes = [],
 }: RenderTrendsHtmlOptions): string {
   const nav = trends.harnesses
-    .map((h) => `<a href="#harness-${escapeHtml(h.harness)}">${escapeHtml(h.harness)}</a>`)
+    .map((h) => `<a href="#${escapeHtml(toSectionId(h))}">${escapeHtml(`${h.harness} (${h.lane})`)}</a>`)
     .join(' · ');
   const sections = trends.harnesses.length
     ? trends.harnesses.map((h) => renderHarness(h, runHref)).join('\n')
@@ -114,4 +115,9 @@ ${notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')}
 ${nav ? `<p>${nav}</p>` : ''}
 ${sections}`;
   return renderPageShell({ title, style: STYLE, body });
+}
+
+/** The section of a harness in a lane: `harness-warm` for this fleet, `harness-warm-lane-nightly-aws` for another. */
+function toSectionId({ harness, lane }: { harness: string; lane: string }): string {
+  return lane === DEFAULT_LANE ? `harness-${harness}` : `harness-${harness}-lane-${lane}`;
 }

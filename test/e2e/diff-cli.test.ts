@@ -51,7 +51,7 @@ describe('rocm-perf diff', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe('# Run diff (warm harness)');
+    expect(lines[0]).toBe('# Run diff (warm harness, lane fleet)');
     expect(lines).toContain('## Critical path (with drag, from run.json + plan.json)');
     expect(lines.some((l) => l.startsWith('**Makespan:** '))).toBe(true);
     expect(lines).toContain(
@@ -93,7 +93,7 @@ describe('rocm-perf diff', () => {
   it('compares them with --force and labels the output cross-harness', async () => {
     const result = await runDiff(['20260311T000000Z', '20260312T000000Z', '--force']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.split('\n')[0]).toBe('# Run diff (CROSS-HARNESS: warm vs cold, forced)');
+    expect(result.stdout.split('\n')[0]).toBe('# Run diff (CROSS-HARNESS: warm vs cold, forced, lane fleet)');
   });
 
   it('uses a valid data.json, and rebuilds one that is stale for run.json (with a note)', async () => {

@@ -69,8 +69,8 @@ describe('serve: trends', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(page.body).toContain('<h2>cold harness — 1 run</h2>');
-    expect(page.body).toContain('<h2>warm harness — 4 runs</h2>');
+    expect(page.body).toContain('<h2>cold harness, lane fleet — 1 run</h2>');
+    expect(page.body).toContain('<h2>warm harness, lane fleet — 4 runs</h2>');
     expect(page.body).not.toContain('bench harness');
     expect(page.body).not.toContain('20991231T000000Z');
     expect(page.body).toContain('<strong class="flag">1 regression(s) in the latest run</strong>');

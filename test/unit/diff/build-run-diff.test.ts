@@ -134,6 +134,19 @@ describe('buildRunDiff', () => {
     }
   });
 
+  it('refuses runs of different lanes unless forced, saying why, and labels a forced diff cross-lane', () => {
+    const a = { model: makeModel({ stamp: 'A', targets: [] }) };
+    const b = { model: makeModel({ stamp: 'B', lane: 'nightly-aws', targets: [] }) };
+    expect(() => buildRunDiff({ a, b })).toThrow(
+      'RUN_A A was recorded in lane fleet and RUN_B B in lane nightly-aws: runs recorded on different fleets or setups are not comparable figure by figure',
+    );
+    const forced = buildRunDiff({ a, b, force: true });
+    expect(forced.crossLane).toBe(true);
+    expect(renderRunDiffMd(forced).split('\n')[0]).toBe(
+      '# Run diff (warm harness, CROSS-LANE: fleet vs nightly-aws, forced)',
+    );
+  });
+
   it('compares different harnesses with force, and labels the diff cross-harness', () => {
     const diff = buildRunDiff({
       a: { model: makeModel({ ...runA, harness: 'cold' }) },
@@ -142,7 +155,9 @@ describe('buildRunDiff', () => {
     });
     expect(diff.crossHarness).toBe(true);
     expect(diff.notes[0]).toContain('cross-harness comparison forced: A is cold, B is warm');
-    expect(renderRunDiffMd(diff).split('\n')[0]).toBe('# Run diff (CROSS-HARNESS: cold vs warm, forced)');
+    expect(renderRunDiffMd(diff).split('\n')[0]).toBe(
+      '# Run diff (CROSS-HARNESS: cold vs warm, forced, lane fleet)',
+    );
   });
 
   it('allows two runs of unknown harness but says the harness could not be checked', () => {
@@ -219,7 +234,7 @@ describe('renderRunDiffMd', () => {
 
   it('names both runs, the harness and the makespan change', () => {
     const lines = md.split('\n');
-    expect(lines[0]).toBe('# Run diff (warm harness)');
+    expect(lines[0]).toBe('# Run diff (warm harness, lane fleet)');
     expect(lines).toContain('- **A** `20260301T000000Z` — warm harness, namespace `rocm`, completed');
     expect(lines).toContain('**Makespan:** 15m00s → 16m40s (+1m40s (+11%))');
   });

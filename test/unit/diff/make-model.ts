@@ -27,6 +27,7 @@ export interface TargetSpec {
 export interface ModelSpec {
   stamp: string;
   harness?: DataFile['run']['harness'];
+  lane?: string;
   status?: DataFile['run']['status'];
   targets: TargetSpec[];
   criticalPath?: string[];
@@ -74,6 +75,7 @@ export function makeModel(spec: ModelSpec): DataFile {
     run: {
       stamp: spec.stamp,
       harness,
+      lane: spec.lane ?? 'fleet',
       namespace: harness === 'cold' ? 'rocm-coldrun' : 'rocm',
       arch: 'gfx1201',
       status: spec.status ?? 'completed',

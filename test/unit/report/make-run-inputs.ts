@@ -138,6 +138,7 @@ export function makeRunInputs(overrides: Partial<RunInputs> = {}): RunInputs {
   const run = 'run' in overrides ? overrides.run : makeRunFile();
   return {
     stamp: '20260314T092000Z',
+    lane: 'fleet',
     run,
     plan: {
       strategy: 'heft',

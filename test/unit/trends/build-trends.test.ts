@@ -18,10 +18,12 @@ function run(
   makespanSeconds: number | null,
   targets: Record<string, [number, number]> = {},
   status = 'completed',
+  lane = 'fleet',
 ): TrendRun {
   return {
     stamp,
     harness,
+    lane,
     status,
     makespanSeconds,
     targets: Object.entries(targets).map(([target, [buildSeconds, uploadBytes]]) => ({
@@ -102,6 +104,17 @@ describe('buildTrends', () => {
     expect(warm.targets.find((t) => t.target === 'pytorch')!.buildSeconds.points.map((p) => p.value)).toEqual(
       [500, 510, 490, 800, 505],
     );
+  });
+
+  it('groups by lane too: a run recorded elsewhere is a trend of its own, after this fleet’s', () => {
+    const imported = run('20260307T000000Z', 'warm', 900, { pytorch: [450, 1] }, 'completed', 'nightly-aws');
+    const laned = buildTrends({ runs: [...runs, imported] });
+    expect(laned.harnesses.map((h) => [h.lane, h.harness, h.stamps.length])).toEqual([
+      ['fleet', 'cold', 1],
+      ['fleet', 'warm', 5],
+      ['fleet', 'bench', 1],
+      ['nightly-aws', 'warm', 1],
+    ]);
   });
 
   it('leaves a running run out and a failed run’s makespan out, saying why', () => {

@@ -9,6 +9,7 @@ import {
 const run = (stamp: string, makespanSeconds: number, build: number, harness = 'warm'): TrendRun => ({
   stamp,
   harness,
+  lane: 'fleet',
   status: 'completed',
   makespanSeconds,
   targets: [
@@ -58,7 +59,7 @@ describe('renderTrendsHtml', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<a href="./">← all runs</a>');
     expect(html).toContain('<section id="harness-cold">');
-    expect(html).toContain('<h2>warm harness — 4 runs</h2>');
+    expect(html).toContain('<h2>warm harness, lane fleet — 4 runs</h2>');
     expect(html).toContain(
       'more than 10% and more than 30 s (bytes: 100 MB) above the median of the previous 5 runs of the same harness that have it (at least 3)',
     );

@@ -20,8 +20,8 @@ describe('publish: trends.html', () => {
 
   it('is a page of the site, listing each harness and its runs', () => {
     const page = files.get('trends.html')!;
-    expect(page).toContain('<h2>cold harness — 1 run</h2>');
-    expect(page).toContain('<h2>warm harness — 2 runs</h2>');
+    expect(page).toContain('<h2>cold harness, lane fleet — 1 run</h2>');
+    expect(page).toContain('<h2>warm harness, lane fleet — 2 runs</h2>');
     expect(page).toContain('No regression in the latest run (20260302T000000Z).');
     expect(page).toContain('<a href="./">← all runs</a>');
   });
