@@ -28,6 +28,7 @@ const lazyRunners: CommandRunners = {
   publish: async (values) => (await import('./commands/publish.js')).runPublishCommand(values),
   diff: async (values) => (await import('./commands/diff.js')).runDiffCommand(values),
   export: async (values) => (await import('./commands/export.js')).runExportCommand(values),
+  import: async (values) => (await import('./commands/import.js')).runImportCommand(values),
 };
 
 /** Commander accumulator for repeatable flags. */

@@ -2,6 +2,7 @@ import { contractsCommand } from './contracts-flags.js';
 import { costsCommand } from './costs-flags.js';
 import { diffCommand } from './diff-flags.js';
 import { exportCommand } from './export-flags.js';
+import { importCommand } from './import-flags.js';
 import type { CommandValues } from './flag-table.js';
 import { createHarnessCommand } from './harness-flags.js';
 import { planCommand } from './plan-flags.js';
@@ -24,6 +25,7 @@ export const COMMANDS = {
   publish: publishCommand,
   diff: diffCommand,
   export: exportCommand,
+  import: importCommand,
 };
 
 export type CommandName = keyof typeof COMMANDS;
@@ -48,6 +50,7 @@ export type { PlanValues } from './plan-flags.js';
 export type { ContractsValues } from './contracts-flags.js';
 export type { HarnessValues } from './harness-flags.js';
 export type { ReportValues } from './report-flags.js';
+export type { ImportValues } from './import-flags.js';
 export type { CostsValues } from './costs-flags.js';
 export type { ServeValues } from './serve-flags.js';
 export type { PublishValues } from './publish-flags.js';

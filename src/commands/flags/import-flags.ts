@@ -1,0 +1,38 @@
+import { commonFlags, rootFlag } from './common-flags.js';
+import { defineCommand, type CommandValues } from './flag-table.js';
+import { switchValue } from './value-schemas.js';
+
+// `rocm-perf import --lane NAME SRC`.
+
+export const importCommand = defineCommand({
+  name: 'import',
+  description:
+    'bring in a run recorded elsewhere (a run dir or a .tar.gz of one) under --root, as lane NAME (e.g. nightly-aws)',
+  arguments: {
+    source: {
+      syntax: '<src>',
+      description: 'a run dir, or a .tar.gz holding one',
+      value: (z) => z.string().trim().min(1),
+    },
+  },
+  flags: {
+    ...commonFlags,
+    root: rootFlag,
+    lane: {
+      flags: '--lane <name>',
+      description: 'where the run was recorded, e.g. nightly-aws (this fleet’s own runs are lane `fleet`)',
+      required: true,
+      value: (z) => z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/),
+      expected: 'a lane name of lower-case letters, digits, `.`, `_` or `-`',
+      example: 'nightly-aws',
+    },
+    force: {
+      flags: '--force',
+      description: 'replace a run of the same stamp already under --root',
+      default: false,
+      value: switchValue,
+    },
+  },
+});
+
+export type ImportValues = CommandValues<typeof importCommand>;
