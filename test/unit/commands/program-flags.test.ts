@@ -207,7 +207,12 @@ describe('good values arrive typed', () => {
   });
 
   it.each(Object.keys(COMMANDS))('%s: every default passes its own schema', async (name) => {
-    const required: Record<string, string[]> = { diff: ['a', 'b'], export: ['r'], costs: ['--from', 'r'] };
+    const required: Record<string, string[]> = {
+      diff: ['a', 'b'],
+      export: ['r'],
+      costs: ['--from', 'r'],
+      import: ['--lane', 'ci', 'r'],
+    };
     expect((await parse([name, ...(required[name] ?? [])])).name).toBe(name);
   });
 });
