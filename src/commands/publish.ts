@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { buildSite, readSiteRuns, writeSite } from '../publish/index.js';
+import { buildSite, readFinalRuns, readSiteRuns, writePerfDir, writeSite } from '../publish/index.js';
 import { readPageAssets } from '../report/page-assets.js';
 import { UsageError } from '../shared/errors.js';
 import type { PublishValues } from './flags/index.js';
@@ -8,6 +8,7 @@ import type { PublishValues } from './flags/index.js';
 // `rocm-perf publish [--push]`: the static site of every run (a top page with a run selector, newest first);
 // with --push or PUSH=1 it is uploaded over SFTP to fleet.yaml's `publish` target, incrementally and atomically.
 export async function runPublishCommand(options: PublishValues): Promise<void> {
+  if (options.into !== undefined) return publishInto(options.into, options);
   const push = options.push || process.env.PUSH === '1';
   const publishTarget = push ? (await loadConfig({ fleetPath: options.fleet })).config.publish : undefined;
   if (push && !publishTarget) {
@@ -28,5 +29,22 @@ export async function runPublishCommand(options: PublishValues): Promise<void> {
   const where = publishTarget.url ?? `${publishTarget.ssh.host}:${publishTarget.path}`;
   console.log(
     `pushed to ${where}: ${result.uploaded.length} uploaded, ${result.skipped.length} unchanged, ${result.removed.length} removed`,
+  );
+}
+
+// `rocm-perf publish --into DIR`: the finished runs into the repository's data/perf (docs/publish.md).
+async function publishInto(into: string, options: PublishValues): Promise<void> {
+  if (options.push || process.env.PUSH === '1')
+    throw new UsageError('--into and --push do different things', {
+      hint: 'run `rocm-perf publish --push` for the site, and `rocm-perf publish --into DIR` for data/perf',
+    });
+  const { runs, loud, left } = await readFinalRuns({ root: options.root });
+  for (const reason of left) console.error(`not published: ${reason}`);
+  if (runs.length === 0)
+    throw new UsageError(`no finished run dirs under ${options.root}`, { hint: 'pass --root or PERF_ROOT' });
+  const result = await writePerfDir({ into, runs, force: options.force });
+  for (const warning of loud) console.error(`WARNING: ${warning}`);
+  console.log(
+    `${result.dir}: ${result.written.length} run(s) added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged; ${result.total} in README.md and index.html`,
   );
 }

@@ -1,10 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { buildReportModel } from '../report/build-model.js';
 import { listRuns } from '../report/list-runs.js';
 import { readRunInputs } from '../report/read-run-dir.js';
 import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js';
+import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';
 
-// Every run under the root, read and modelled the way `report` does it, for the static site.
+// Every run under the root, read and modelled the way `report` does it, for the static site and for
+// `publish --into`.
 
 export async function readSiteRuns({
   root,
@@ -26,4 +30,42 @@ export async function readSiteRuns({
     });
   }
   return { runs, loud };
+}
+
+/**
+ * The finished runs under the root, for `publish --into`: each modelled as of its own end (so publishing again
+ * gives the same bytes), with run.json, plan.json and artifacts.txt as they are. A run still going, or one
+ * without run.json, is not final and is left out, with the reason.
+ */
+export async function readFinalRuns({
+  root,
+}: {
+  root: string;
+}): Promise<{ runs: PerfRun[]; loud: string[]; left: string[] }> {
+  const runs: PerfRun[] = [];
+  const loud: string[] = [];
+  const left: string[] = [];
+  for (const entry of await listRuns(root)) {
+    const inputs = await readRunInputs({ dir: entry.dir, generatedAtMs: 0 });
+    const finishedAtMs = inputs.run?.finishedAtMs ?? null;
+    if (inputs.run === undefined || finishedAtMs === null || inputs.run.status === 'running') {
+      left.push(`${entry.stamp}: ${inputs.run === undefined ? 'no run.json' : 'still running'}, not final`);
+      continue;
+    }
+    const model = buildReportModel({ ...inputs, generatedAtMs: finishedAtMs });
+    for (const warning of model.summary.warnings)
+      if (warning.level === 'loud') loud.push(`${entry.stamp}: ${warning.message}`);
+    const copies: Record<string, Buffer> = {};
+    for (const name of PERF_COPIED_FILES) {
+      const content = await readFile(path.join(entry.dir, name)).catch(() => undefined);
+      if (content !== undefined) copies[name] = content;
+    }
+    runs.push({
+      stamp: entry.stamp,
+      model,
+      svgs: { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) },
+      copies,
+    });
+  }
+  return { runs, loud, left };
 }

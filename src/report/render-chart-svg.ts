@@ -6,6 +6,24 @@ import { buildTargetsChartLayout, buildTargetsChartOption } from './build-target
 
 // Charts as SVG strings, rendered server-side; the timeline from the same option the page uses. Each chart is
 // disposed straight after rendering: an undisposed instance keeps timers alive and the process with them.
+// The same model gives the same bytes: ECharts names its ids after a per-process instance counter (`zr3-cls-12`),
+// so ids are renumbered in order of first use (`publish --into` compares published files byte for byte).
+
+/** `zr<instance>-<kind><n>` ids renumbered per kind in order of first appearance, as instance 0. */
+export function renumberSvgIds(svg: string): string {
+  const ids = new Map<string, string>();
+  const counts = new Map<string, number>();
+  return svg.replace(/\bzr\d+-(cls-|c)(\d+)\b/g, (id: string, kind: string) => {
+    let renamed = ids.get(id);
+    if (renamed === undefined) {
+      const n = counts.get(kind) ?? 0;
+      counts.set(kind, n + 1);
+      renamed = `zr0-${kind}${n}`;
+      ids.set(id, renamed);
+    }
+    return renamed;
+  });
+}
 
 export function renderOptionSvg({
   option,
@@ -19,7 +37,7 @@ export function renderOptionSvg({
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption(option);
-    return chart.renderToSVGString();
+    return renumberSvgIds(chart.renderToSVGString());
   } finally {
     chart.dispose();
   }

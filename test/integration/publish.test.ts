@@ -1,4 +1,5 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,8 @@ describe('publish', () => {
       root: root.path,
       out,
       push: false,
+      into: undefined,
+      force: false,
       fleet,
       logLevel: 'warn',
       debug: false,
@@ -82,6 +85,66 @@ describe('publish', () => {
     const page = await readFile(path.join(out, 'runs/20260310T080000Z/index.html'), 'utf8');
     expect(page).toContain('src="../../assets/echarts.min.js"');
     expect(page).not.toMatch(/https?:\/\//);
+  });
+
+  it('publish --into writes each finished run into a git repository’s data/perf: small final files only, a README table and a selector; again changes nothing; a changed run is refused without --force', async () => {
+    const repo = path.join(root.path, 'results-repo');
+    await mkdir(repo);
+    execFileSync('git', ['init', '-q', repo]);
+    const publishInto = (force = false) =>
+      runPublishCommand({
+        root: root.path,
+        out: undefined,
+        push: false,
+        into: path.join(repo, 'data/perf'),
+        force,
+        fleet: path.join(root.path, 'fleet.yaml'),
+        logLevel: 'warn',
+        debug: false,
+      });
+    await publishInto();
+    const perf = path.join(repo, 'data/perf');
+    const files = await listFiles(perf);
+    for (const stamp of ['20260310T080000Z', '20260312T080000Z'])
+      for (const name of ['data.json', 'report.md', 'timeline.svg', 'targets.svg', 'run.json', 'plan.json'])
+        expect(files).toContain(`${stamp}/${name}`);
+    expect(files.filter((file) => /samples|trace-|zot|sccache|status-|\.log$/.test(file))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'index.html', 'assets/runs-index.js']));
+    const readme = await readFile(path.join(perf, 'README.md'), 'utf8');
+    const rows = readme.split('\n').filter((line) => line.startsWith('| ['));
+    expect(rows.map((row) => /\[(\d{8}T\d{6}Z)\]/.exec(row)?.[1])).toEqual([
+      '20260312T080000Z',
+      '20260310T080000Z',
+    ]);
+    expect(rows[1]).toContain('| cold | fleet |');
+    const index = await readFile(path.join(perf, 'index.html'), 'utf8');
+    expect(index).toContain('<select id="run-select">');
+    expect(index).toContain('20260312T080000Z/report.md');
+    // run.json is copied byte for byte; data.json is the run as of its end.
+    expect(await readFile(path.join(perf, '20260310T080000Z/run.json'))).toEqual(
+      await readFile(path.join(root.path, '20260310T080000Z/run.json')),
+    );
+    execFileSync('git', ['-C', repo, 'add', '-A']);
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'runs']);
+
+    await publishInto();
+    expect(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' })).toBe('');
+
+    const runJson = path.join(root.path, '20260310T080000Z/run.json');
+    const original = await readFile(runJson, 'utf8');
+    await writeFile(runJson, original.replace('"harness": "cold"', '"harness": "cold" '));
+    try {
+      await expect(publishInto()).rejects.toThrow(
+        /already holds run 20260310T080000Z, and run\.json differs/,
+      );
+      expect(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' })).toBe('');
+      await publishInto(true);
+      expect(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' })).toBe(
+        ' M data/perf/20260310T080000Z/run.json\n',
+      );
+    } finally {
+      await writeFile(runJson, original);
+    }
   });
 
   it('pushes over SFTP, then skips unchanged files and replaces changed ones atomically', async () => {
@@ -146,6 +209,8 @@ describe('publish', () => {
       root: root.path,
       out: path.join(root.path, 'site-push'),
       push: true,
+      into: undefined,
+      force: false,
       fleet: fleetPath,
       logLevel: 'warn',
       debug: false,
