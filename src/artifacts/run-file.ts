@@ -97,7 +97,7 @@ export const RunFileSchema = z.strictObject({
   registryLogFormat: z.enum(['zot', 'distribution']),
   warnings: z.array(z.string()),
   // Added by the harness (all optional, so older run.json files still read):
-  /** cold = no caches; warm = caches on. bench runs warm, one target at a time. */
+  /** cold = no caches (cold, and bench: one target at a time, own namespace); warm = caches on. */
   mode: z.enum(['cold', 'warm']).optional(),
   /** Placement strategy of plan.json. */
   strategy: z.string().optional(),

@@ -72,6 +72,7 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
       url: fleet.registry.url.replace(/\/+$/, ''),
       name: overrides.registryName ?? fleet.registry.name,
       coldSuffix: fleet.registry.cold_suffix,
+      benchSuffix: fleet.registry.bench_suffix,
       log: resolveLog(fleet, fleet.registry.log),
       logFormat: fleet.registry.log_format,
       cachePatterns: fleet.registry.cache_patterns,

@@ -77,6 +77,7 @@ export const RegistrySchema = z
     url: HttpUrl.describe('Registry base URL, e.g. http://registry.fleet.lan:5000.'),
     name: Name.default('rocm').describe('Namespace (REGISTRY_NAME) for tags, caches and PUB_* refs.'),
     cold_suffix: z.string().default('-coldrun').describe('Appended to `name` for cold runs.'),
+    bench_suffix: z.string().default('-bench').describe('Appended to `name` for bench runs.'),
     log: LogSourceSchema.optional().describe('The registry log, sliced into each run dir.'),
     log_format: z
       .enum(['zot', 'distribution'])
@@ -183,6 +184,7 @@ export interface Config {
     url: string;
     name: string;
     coldSuffix: string;
+    benchSuffix: string;
     log: ResolvedLog | undefined;
     logFormat: 'zot' | 'distribution';
     cachePatterns: string[];

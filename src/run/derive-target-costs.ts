@@ -74,7 +74,11 @@ export function deriveTargetCosts({
     notes.push(
       `run ${run.stamp} is a warm run: its build seconds are written as \`warm-build\` lines (caches on), and the cold \`build\` lines kept`,
     );
-  if (run.harness === 'cold' || run.mode === 'cold') {
+  if (run.harness === 'bench') {
+    notes.push(
+      `run ${run.stamp} is a bench run: its byte figures are refused and the cache lines kept. Bench builds with --no-cache into its own namespace and clears the cache export, so it pushes only the image. Take bytes from a warm run.`,
+    );
+  } else if (run.harness === 'cold' || run.mode === 'cold') {
     notes.push(
       `run ${run.stamp} is a cold run: its byte figures are refused and the cache lines kept. A cold run's export omits part of what a normal run transfers (this harness clears the cache export with --set *.cache-to=; the old one skipped the image push, which under-counted aiter-wheel 4.3×). Take bytes from a warm run.`,
     );

@@ -6,7 +6,7 @@ import type { Harness } from '../artifacts/index.js';
 
 export interface RunSettings {
   harness: Harness;
-  /** cold = no caches; warm = caches on (bench runs warm, serially, with its own sccache prefix). */
+  /** cold = no caches (cold, and bench); warm = caches on. */
   mode: 'cold' | 'warm';
   /** REGISTRY_NAME for every build of the run. */
   namespace: string;
@@ -57,14 +57,16 @@ export function createRunSettings({ harness, config, stamp, env }: CreateRunSett
         overrideSccachePrefix: false,
         maxConcurrent: undefined,
       };
+    // What each target costs: one at a time, every cache isolated (no layer cache, an sccache prefix of its own,
+    // its own namespace, no cache export), so a second bench of the same sources measures the same work.
     case 'bench':
       return {
         ...base,
-        mode: 'warm',
-        namespace: live,
+        mode: 'cold',
+        namespace: `${live}${config.registry.benchSuffix}`,
         sccachePrefix: `${livePrefix}-bench-${stamp}`,
-        noCache: false,
-        clearCacheTo: false,
+        noCache: true,
+        clearCacheTo: true,
         overrideSccachePrefix: true,
         maxConcurrent: 1,
       };

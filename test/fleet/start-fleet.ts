@@ -132,7 +132,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(nginx.stop);
     const servicesSshd = await startSshd({ host });
     stoppers.push(servicesSshd.stop);
-    for (const namespace of ['rocm', 'rocm-coldrun'])
+    for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
       await seedImage(registry.url, `${namespace}/rocm-base`, 'gfx1201');
     const nodes: FleetNodeHandle[] = [];
     for (const [index, spec] of boxNodes.entries()) {

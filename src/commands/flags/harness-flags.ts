@@ -23,7 +23,8 @@ export const HARNESS_COMMANDS = {
     dispatch: true,
   },
   bench: {
-    description: 'one target at a time across the fleet, isolated sccache prefix: what each target costs',
+    description:
+      'what each target costs: one at a time across the fleet, --no-cache, own sccache prefix and bench namespace, cache export off',
     dispatch: false,
   },
 } as const satisfies Record<Harness, HarnessRow>;

@@ -42,7 +42,7 @@ function runFile(harness: RunFile['harness']): RunFile {
     version: 1,
     stamp: 's1',
     harness,
-    mode: harness === 'cold' ? 'cold' : 'warm',
+    mode: harness === 'warm' ? 'warm' : 'cold',
     namespace: 'rocm',
     arch: 'gfx1201',
     sccachePrefix: 'p',
@@ -116,6 +116,20 @@ describe('deriveTargetCosts', () => {
     expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [] });
     expect(derived.notes[0]).toMatch(
       /^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/,
+    );
+  });
+
+  it('bench: build seconds become build figures (compile cost, caches isolated); bytes refused, and it says so', () => {
+    const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
+    const derived = deriveTargetCosts({ run: runFile('bench'), traces, current });
+    expect(derived.costs.get('a')).toEqual({
+      buildSeconds: 200,
+      warmBuildSeconds: undefined,
+      cacheBytes: 10,
+    });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [] });
+    expect(derived.notes[0]).toMatch(
+      /^run s1 is a bench run: its byte figures are refused .*pushes only the image/,
     );
   });
 });

@@ -314,14 +314,20 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     await lock.release();
   });
 
-  it('bench runs one target at a time with an isolated sccache prefix', async () => {
+  it('bench runs one target at a time with every cache isolated: --no-cache, its own sccache prefix and namespace, no cache export', async () => {
     const { fake, promise } = start('bench');
     const result = await promise;
     const run = readRun(result.runDir);
-    expect(run).toMatchObject({ harness: 'bench', mode: 'warm', namespace: 'rocm', status: 'completed' });
+    expect(run).toMatchObject({
+      harness: 'bench',
+      mode: 'cold',
+      namespace: 'rocm-bench',
+      status: 'completed',
+    });
     expect(run.sccachePrefix).toBe(`rocm/gfx1201-bench-${run.stamp}`);
     expect(fake.maxRunning()).toBe(1);
     expect(fake.bakes.every((call) => call.options.sccachePrefix === run.sccachePrefix)).toBe(true);
+    expect(fake.bakes.every((call) => call.options.noCache && call.options.clearCacheTo)).toBe(true);
   });
 
   it('gets the bake graph from deps.runBakePrint when fleet.yaml names a bake file', async () => {
