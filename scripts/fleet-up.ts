@@ -1,5 +1,6 @@
 // `npm run fleet:up`: starts the fleet in a box for a demo and prints what to export; Ctrl-C tears it all down.
-// Options: --time-scale <n> (default 1/150 of the scenario's seconds), --duty <0..1> (CPU burn per core).
+// Options: --time-scale <n> (default 1/150 of the scenario's seconds), --cpu-cores <n> (CPU quota of a speed-1
+// node, default from this host's cores), --scenario box|gfx1201 (the 4-node cut, or all 5 nodes and 13 targets).
 import { startFleet } from '../test/fleet/index.js';
 
 function readOption(name: string): number | undefined {
@@ -13,10 +14,15 @@ function readOption(name: string): number | undefined {
 }
 
 const timeScale = readOption('time-scale');
-const duty = readOption('duty');
+const cpuBaseCores = readOption('cpu-cores');
+const scenarioIndex = process.argv.indexOf('--scenario');
+const scenario = scenarioIndex === -1 ? 'box' : process.argv[scenarioIndex + 1];
+if (scenario !== 'box' && scenario !== 'gfx1201')
+  throw new Error(`--scenario: expected box or gfx1201, got \`${scenario ?? ''}\``);
 const fleet = await startFleet({
+  scenario,
   ...(timeScale ? { scale: { timeScale } } : {}),
-  ...(duty ? { cpuDutyCycle: Math.min(1, duty) } : {}),
+  ...(cpuBaseCores ? { cpuBaseCores: Math.min(1, cpuBaseCores) } : {}),
 });
 const lines = [
   `# fleet in a box ${fleet.runId} is up (${fleet.nodes.map((n) => `${n.name} ${n.address} ${n.linkMbps} MB/s`).join(', ')})`,

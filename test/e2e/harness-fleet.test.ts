@@ -4,19 +4,27 @@ import { describe, expect, it } from 'vitest';
 import { boxTargets } from '../fleet/index.js';
 import {
   expectedRunFiles,
-  fetchManifestBytes,
+  formatUploadAlignment,
   formatUploadTable,
-  isWithin,
+  isUploadWithin,
+  readCgroupCpuSeconds,
   readData,
   readLines,
   readRun,
-  readTruth,
+  readSccacheServerSeconds,
+  readStoredBytes,
+  readUploadTruth,
+  sampleCgroupCpu,
   spawnCli,
   useHarnessBox,
+  type UploadTruth,
 } from './harness-helpers.js';
+import type { DataFile, RunFile } from '../../src/artifacts/index.js';
+import type { RunningFleet } from '../fleet/index.js';
 
-// cold and warm on the fleet in a box (4 nodes, kiln WiFi-like): complete run dirs, figures against what the
-// box injected, namespace and sccache isolation, and costs derived from traces. Placement: harness-placement.test.ts.
+// cold and warm on the fleet in a box (4 nodes, kiln WiFi-like, two BuildKit releases): complete run dirs, and
+// every upload and build figure against what happened outside the measured path — the registry proxy's own request
+// record (timings, body bytes) and each node's cgroup CPU time. Placement: harness-placement.test.ts.
 
 const { box, runs, runHarness } = useHarnessBox({
   fleet: { scale: { timeScale: 1 / 150, linkScale: 0.5 } },
@@ -24,8 +32,57 @@ const { box, runs, runHarness } = useHarnessBox({
   sampleIntervalMs: 500,
 });
 
+/** Per target: upload seconds within 2 % + 5 ms of the proxy's, bytes exact, and no faster than the link allows. */
+function expectUploadsMatchProxy(
+  fleet: RunningFleet,
+  runDir: string,
+  run: RunFile,
+  data: DataFile,
+): Map<string, UploadTruth> {
+  const truth = readUploadTruth(fleet, run);
+  console.log(`${run.harness} run, uploads:\n  ${formatUploadTable(data.summary.targets, truth)}`);
+  expect([...truth.keys()].sort()).toEqual([...boxTargets].sort());
+  for (const summary of data.summary.targets) {
+    const entry = truth.get(summary.target)!;
+    const node = fleet.nodes.find((candidate) => candidate.name === entry.node)!;
+    const line = `${summary.target} on ${entry.node}: report ${summary.uploadSeconds} s ${summary.uploadBytes} B, proxy ${entry.uploadSeconds} s ${entry.uploadBytes} B`;
+    expect(entry.uploadBytes, line).toBeGreaterThan(0);
+    expect(summary.uploadBytes, line).toBe(entry.uploadBytes);
+    const within = isUploadWithin(summary.uploadSeconds, entry.uploadSeconds, entry.uploadSegments);
+    const outcome = run.targets[summary.target];
+    expect
+      .soft(
+        within,
+        within || outcome?.status !== 'ok'
+          ? line
+          : `${line}\n${formatUploadAlignment(runDir, summary.target, entry, outcome.startedAtMs)}`,
+      )
+      .toBe(true);
+    // tbf lets a burst of 20 ms of traffic through at once each time its bucket refills.
+    const burstSeconds = 0.02 * entry.requests.length;
+    expect(summary.uploadSeconds! + burstSeconds, line).toBeGreaterThanOrEqual(
+      entry.uploadBytes / (node.linkMbps * 1e6),
+    );
+  }
+  return truth;
+}
+
+/** The registry summary's cache and image bytes equal what the registry stored from the nodes in the run. */
+function expectStoredBytesMatchProxy(fleet: RunningFleet, run: RunFile, data: DataFile): void {
+  const stored = readStoredBytes(fleet, run);
+  console.log(
+    `${run.harness} run, registry bytes stored: proxy ${JSON.stringify(stored)}, report cache ${data.summary.registry.cache.bytesWritten} image ${data.summary.registry.image.bytesWritten}`,
+  );
+  expect(data.summary.registry.writesWithoutSize).toBe(0);
+  expect(data.summary.registry.cache.bytesWritten).toBe(stored.cache);
+  expect(data.summary.registry.image.bytesWritten).toBe(stored.image);
+}
+
+/** Seconds a build spends in steps without CPU work on the box (internal loads, FROM, the COPYs). */
+const buildSlackSeconds = 0.5;
+
 describe('cold and warm on the fleet in a box', () => {
-  it('cold: finishes with a complete run dir, writing only into the coldrun namespace and its own sccache prefix', async () => {
+  it('cold: finishes with a complete run dir, writing only into the coldrun namespace and its own sccache prefix; uploads as the registry saw them', async () => {
     const runDir = await runHarness('cold', ['cold']);
     const run = readRun(runDir);
     expect(run).toMatchObject({
@@ -53,25 +110,15 @@ describe('cold and warm on the fleet in a box', () => {
       [],
     );
     const data = readData(runDir);
-    const truths = readTruth(box().fleet, run);
-    console.log(`cold run, upload seconds:\n  ${formatUploadTable(data.summary.targets, truths)}`);
-    expect([...truths.keys()].sort()).toEqual([...boxTargets].sort());
-    for (const [target, truth] of truths) {
-      expect(truth.cacheUploadedBytes).toBe(0);
-      const summary = data.summary.targets.find((entry) => entry.target === target)!;
-      expect(summary.uploadBytes).toBe(
-        truth.imageUploadedBytes + (await fetchManifestBytes(box().fleet, 'rocm-coldrun', target, false)),
-      );
-      expect(truth.uploadSeconds).toBeGreaterThan(0);
-      expect(
-        isWithin(summary.uploadSeconds, truth.uploadSeconds, 0.1),
-        `${target}: upload ${summary.uploadSeconds} s vs the box's ${truth.uploadSeconds} s`,
-      ).toBe(true);
-    }
+    expectUploadsMatchProxy(box().fleet, runDir, run, data);
+    expectStoredBytesMatchProxy(box().fleet, run, data);
+    expect(data.summary.registry.cache.bytesWritten).toBe(0);
   });
 
-  it('warm: caches on and pushed; the export appears as upload, bytes exact, build and upload seconds within 10% of what the box did', async () => {
+  it('warm: caches on and pushed; uploads as the registry saw them, build seconds as the node’s cgroup spent CPU', async () => {
+    const stopSampling = sampleCgroupCpu(box().fleet);
     const runDir = await runHarness('warm', ['warm']);
+    const cpu = stopSampling();
     const run = readRun(runDir);
     expect(run).toMatchObject({
       harness: 'warm',
@@ -83,28 +130,35 @@ describe('cold and warm on the fleet in a box', () => {
     expect(readdirSync(runDir)).toEqual(expect.arrayContaining(expectedRunFiles(boxTargets)));
     const data = readData(runDir);
     expect(data.run.harness).toBe('warm');
-    const truth = readTruth(box().fleet, run);
+    const truth = expectUploadsMatchProxy(box().fleet, runDir, run, data);
+    expectStoredBytesMatchProxy(box().fleet, run, data);
+    expect(data.summary.registry.cache.bytesWritten).toBeGreaterThan(0);
+    expect([...truth.values()].reduce((sum, entry) => sum + entry.injectedFailures, 0)).toBeGreaterThan(0);
     const table: string[] = [];
     for (const summary of data.summary.targets) {
-      const injected = truth.get(summary.target)!;
-      const stepsSeconds = injected.buildStepsMs / 1000;
+      const outcome = run.targets[summary.target]!;
+      if (outcome.status !== 'ok') throw new Error(`${summary.target} did not finish`);
+      const node = box().fleet.nodes.find((candidate) => candidate.name === outcome.node)!;
+      const cpuSeconds = readCgroupCpuSeconds(cpu.get(node.name)!, outcome.startedAtMs, outcome.finishedAtMs);
+      const atQuota = cpuSeconds / node.cgroup.quotaCores;
+      const sccacheSeconds = readSccacheServerSeconds(
+        box().fleet,
+        node.address,
+        outcome.startedAtMs,
+        outcome.finishedAtMs,
+      );
       table.push(
-        `${summary.target} on ${injected.node}: build ${summary.buildSeconds?.toFixed(2)} s (steps the box ran ${stepsSeconds.toFixed(2)}, nominal ${injected.injectedBuildSeconds}), upload ${summary.uploadSeconds?.toFixed(3)} s (box ${injected.uploadSeconds.toFixed(3)}, bytes ÷ link ${injected.linkUploadSeconds.toFixed(3)}), bytes ${summary.uploadBytes} (truth ${injected.imageUploadedBytes + injected.cacheUploadedBytes})`,
+        `${summary.target} on ${node.name} (quota ${node.cgroup.quotaCores} cores): build ${summary.buildSeconds?.toFixed(2)} s, cgroup CPU ${cpuSeconds.toFixed(2)} s = ${atQuota.toFixed(2)} s at quota, nginx served sccache ${sccacheSeconds.toFixed(2)} s, rest ${((summary.buildSeconds ?? 0) - atQuota - sccacheSeconds).toFixed(2)} s`,
       );
-      expect(injected.cacheUploadedBytes).toBeGreaterThan(0);
-      expect(summary.uploadsWithoutSize).toBe(0);
-      const manifestBytes = await fetchManifestBytes(box().fleet, 'rocm', summary.target, true);
-      expect(summary.uploadBytes).toBe(
-        injected.imageUploadedBytes + injected.cacheUploadedBytes + manifestBytes,
+      // No node computes faster than its quota; what the build adds beyond its CPU at quota is the sccache time
+      // nginx served plus the steps that do no CPU work (loads, FROM, COPY): 3 % + 0.5 s (docs/fleet-in-a-box.md).
+      expect(summary.buildSeconds, table.at(-1)).not.toBeNull();
+      expect(summary.buildSeconds! + 0.05, table.at(-1)).toBeGreaterThanOrEqual(atQuota);
+      expect(summary.buildSeconds!, table.at(-1)).toBeLessThanOrEqual(
+        (atQuota + sccacheSeconds) * 1.03 + buildSlackSeconds,
       );
-      // The export is a real upload: the cache blobs' PUTs are in the box's upload spans and in the report's.
-      expect(injected.uploadSpansMs.length).toBeGreaterThan(0);
-      expect(isWithin(summary.uploadSeconds, injected.uploadSeconds, 0.1), table.at(-1)).toBe(true);
-      if (stepsSeconds >= 5)
-        expect(isWithin(summary.buildSeconds, stepsSeconds, 0.1), table.at(-1)).toBe(true);
     }
-    expect(truth.size).toBe(data.summary.targets.length);
-    console.log(`warm run vs injected truth:\n  ${table.join('\n  ')}`);
+    console.log(`warm run, build seconds against cgroup CPU:\n  ${table.join('\n  ')}`);
   });
 
   it('costs --from the warm run rewrites target-costs from traces, and refuses the cold run’s bytes', async () => {
@@ -113,13 +167,8 @@ describe('cold and warm on the fleet in a box', () => {
     const warm = await spawnCli(running, ['costs', '--from', runs.warm!, '--out', out]);
     expect(warm.exitCode, String(warm.stderr)).toBe(0);
     const text = readFileSync(out, 'utf8');
-    const truth = readTruth(running, readRun(runs.warm!));
-    for (const [target, entry] of truth) {
-      const manifestBytes = await fetchManifestBytes(running, 'rocm', target, true);
-      expect(text).toContain(
-        `cache ${target} ${entry.imageUploadedBytes + entry.cacheUploadedBytes + manifestBytes}\n`,
-      );
-    }
+    const truth = readUploadTruth(running, readRun(runs.warm!));
+    for (const [target, entry] of truth) expect(text).toContain(`cache ${target} ${entry.uploadBytes}\n`);
     const cold = await spawnCli(running, ['costs', '--from', runs.cold!, '--dry-run']);
     expect(cold.exitCode).toBe(0);
     expect(String(cold.stderr)).toMatch(/is a cold run: its byte figures are refused/);

@@ -5,8 +5,13 @@ import { type DataFile, DataFileSchema, type RunFile, RunFileSchema } from '../.
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   findFleetBlocker,
-  readFleetState,
+  isStoredWrite,
+  isUploadRequest,
+  readCpuUsageNs,
+  readRegistryTruth,
   startFleet,
+  toRepository,
+  type RegistryTruthLine,
   type RunningFleet,
   type StartFleetOptions,
 } from '../fleet/index.js';
@@ -53,91 +58,132 @@ export function runDirOf(stdout: string): string {
   return dir;
 }
 
-export interface TruthEntry {
-  node: string;
-  imageUploadedBytes: number;
-  cacheUploadedBytes: number;
-  buildStepsMs: number;
-  /** [startMs, endMs] of every upload request the box made for the target (blob POST/PUT, manifest PUT). */
-  uploadSpansMs: [number, number][];
-  /** Union of uploadSpansMs in seconds: what the box injected, by data.json's definition of uploadSeconds. */
-  uploadSeconds: number;
-  injectedBuildSeconds: number;
-  /** image + cache bytes over the node's shaped link: theory, printed for information. */
-  linkUploadSeconds: number;
+/** Length of the union of [startMs, endMs] intervals, in ms: written here, apart from the product's own. */
+export function unionMs(intervals: readonly (readonly [number, number])[]): number {
+  let total = 0;
+  let open: [number, number] | undefined;
+  for (const [start, end] of [...intervals].sort((x, y) => x[0] - y[0])) {
+    if (open && start <= open[1]) open[1] = Math.max(open[1], end);
+    else {
+      if (open) total += open[1] - open[0];
+      open = [start, end];
+    }
+  }
+  return open ? total + open[1] - open[0] : total;
 }
 
-/** What the box did for each target of a run, from the double's history records (its injected truth). */
-export function readTruth(fleet: RunningFleet, run: RunFile): Map<string, TruthEntry> {
-  const state = readFleetState(fleet.statePath);
-  const truth = new Map<string, TruthEntry>();
+/** How many disjoint stretches the union of the intervals has. */
+export function countSegments(intervals: readonly (readonly [number, number])[]): number {
+  let count = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [start, stop] of [...intervals].sort((x, y) => x[0] - y[0])) {
+    if (start > end) count++;
+    end = Math.max(end, stop);
+  }
+  return count;
+}
+
+/** What the registry proxy saw of one target: its node's requests during the target's run interval. */
+export interface UploadTruth {
+  node: string;
+  /** Every request of the target (reads too), in arrival order. */
+  requests: RegistryTruthLine[];
+  /** Union of [first byte, response end] of its upload requests (POST/PUT/PATCH), seconds. */
+  uploadSeconds: number;
+  /** How many separate stretches that union has (each start and end is an edge a client sees a little earlier or later). */
+  uploadSegments: number;
+  /** Request body bytes of its upload requests, failed attempts included: what crossed its link. */
+  uploadBytes: number;
+  /** Upload requests the proxy failed on purpose (BuildKit retried them). */
+  injectedFailures: number;
+  /** Upload bytes ÷ the node's shaped link rate: the least time they can take. */
+  linkSeconds: number;
+}
+
+/**
+ * The proxy's requests attributed to the run's targets. Rule (docs/fleet-in-a-box.md): a request belongs to the
+ * target that was running on the requesting address's node when the request's first byte arrived (run.json's
+ * startedAtMs…finishedAtMs). A node runs one bake at a time, so this is exact; repository alone is not (the
+ * cache repository is shared by every target).
+ */
+export function readUploadTruth(fleet: RunningFleet, run: RunFile): Map<string, UploadTruth> {
+  const lines = readRegistryTruth(fleet.services.registryTruthPath);
+  const truth = new Map<string, UploadTruth>();
   for (const [target, outcome] of Object.entries(run.targets)) {
-    if (outcome.status !== 'ok' || !outcome.buildRef) continue;
-    const id = outcome.buildRef.split('/').at(-1) ?? '';
-    const record = JSON.parse(
-      readFileSync(path.join(state.stateDir, 'history', outcome.node, `${id}.json`), 'utf8'),
-    ) as {
-      truth: {
-        imageUploadedBytes: number;
-        cacheUploadedBytes: number;
-        buildStepsMs: number;
-        uploadSpansMs: [number, number][];
-        uploadSeconds: number;
-      };
-    };
-    const linkMbps = run.nodes.find((node) => node.name === outcome.node)?.linkMbps ?? 1;
-    const bytes = record.truth.imageUploadedBytes + record.truth.cacheUploadedBytes;
-    const { imageUploadedBytes, cacheUploadedBytes, buildStepsMs, uploadSpansMs, uploadSeconds } =
-      record.truth;
+    if (outcome.status !== 'ok' && outcome.status !== 'failed') continue;
+    const node = fleet.nodes.find((candidate) => candidate.name === outcome.node);
+    if (!node) throw new Error(`${target} ran on ${outcome.node}, which is not a box node`);
+    const requests = lines.filter(
+      (line) =>
+        line.clientIp === node.address &&
+        line.firstByteMs >= outcome.startedAtMs &&
+        line.firstByteMs <= outcome.finishedAtMs,
+    );
+    const uploads = requests.filter(isUploadRequest);
+    const uploadBytes = uploads.reduce((sum, line) => sum + line.requestBytes, 0);
     truth.set(target, {
-      node: outcome.node,
-      imageUploadedBytes,
-      cacheUploadedBytes,
-      buildStepsMs,
-      uploadSpansMs,
-      uploadSeconds,
-      injectedBuildSeconds: state.targets[target]?.buildSeconds ?? Number.NaN,
-      linkUploadSeconds: bytes / (linkMbps * 1e6),
+      node: node.name,
+      requests,
+      uploadSeconds: unionMs(uploads.map((line) => [line.firstByteMs, line.endMs])) / 1000,
+      uploadSegments: countSegments(uploads.map((line) => [line.firstByteMs, line.endMs])),
+      uploadBytes,
+      injectedFailures: uploads.filter((line) => line.injected).length,
+      linkSeconds: uploadBytes / (node.linkMbps * 1e6),
     });
   }
   return truth;
 }
 
-const MANIFEST_ACCEPT =
-  'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json, */*';
-
-/** Bytes of the manifests a target pushed (image tag, and cache ref when exported), as the registry stores them. */
-export async function fetchManifestBytes(
-  fleet: RunningFleet,
-  namespace: string,
-  target: string,
-  withCache: boolean,
-): Promise<number> {
-  const print = JSON.parse(readFileSync(fleet.files.bakePrintPath, 'utf8')) as {
-    target: Record<string, { tags?: string[]; 'cache-to'?: (string | { ref?: string })[] }>;
-  };
-  const spec = print.target[target];
-  const refs = [
-    spec?.tags?.[0],
-    ...(withCache
-      ? (spec?.['cache-to'] ?? []).map((entry) =>
-          typeof entry === 'string' ? /ref=([^,]+)/.exec(entry)?.[1] : entry.ref,
-        )
-      : []),
-  ];
-  let total = 0;
-  for (const ref of refs) {
-    if (!ref) continue;
-    const [, repository = '', reference = ''] = /^[^/]+\/[^/]+\/(.+):([^:]+)$/.exec(ref) ?? [];
-    const response = await fetch(
-      `${fleet.services.upstreamRegistryUrl}/v2/${namespace}/${repository}/manifests/${reference}`,
-      { method: 'HEAD', headers: { accept: MANIFEST_ACCEPT } },
-    );
-    if (response.status !== 200)
-      throw new Error(`HEAD ${namespace}/${repository}:${reference} answered ${response.status}`);
-    total += Number(response.headers.get('content-length'));
+/** Bytes the registry stored (201 blob and manifest PUTs) from the fleet's nodes during the run, cache vs image. */
+export function readStoredBytes(fleet: RunningFleet, run: RunFile): { cache: number; image: number } {
+  const addresses = new Set(fleet.nodes.map((node) => node.address));
+  const to = run.finishedAtMs ?? Number.POSITIVE_INFINITY;
+  const stored = { cache: 0, image: 0 };
+  for (const line of readRegistryTruth(fleet.services.registryTruthPath)) {
+    if (!addresses.has(line.clientIp) || line.firstByteMs < run.startedAtMs || line.firstByteMs > to)
+      continue;
+    if (!isStoredWrite(line)) continue;
+    const repository = toRepository(line.path) ?? '';
+    stored[repository.endsWith('/cache') ? 'cache' : 'image'] += line.requestBytes;
   }
-  return total;
+  return stored;
+}
+
+/** CPU time (s) the node's cgroup spent while the target ran (the target's bake is the only work in it then). */
+export function readCgroupCpuSeconds(
+  samples: readonly CgroupSample[],
+  startMs: number,
+  endMs: number,
+): number {
+  const at = (ms: number) => {
+    const after = samples.findIndex((sample) => sample.atMs >= ms);
+    if (after <= 0) return samples[Math.max(0, after)]?.usageNs ?? 0;
+    const [a, b] = [samples[after - 1]!, samples[after]!];
+    return a.usageNs + ((b.usageNs - a.usageNs) * (ms - a.atMs)) / (b.atMs - a.atMs);
+  };
+  return samples.length === 0 ? 0 : (at(endMs) - at(startMs)) / 1e9;
+}
+
+export interface CgroupSample {
+  atMs: number;
+  usageNs: number;
+}
+
+/** Samples each node's compile cgroup cpuacct.usage every `intervalMs` until stopped (test code, beside the product). */
+export function sampleCgroupCpu(fleet: RunningFleet, intervalMs = 20): () => Map<string, CgroupSample[]> {
+  const samples = new Map<string, CgroupSample[]>(fleet.nodes.map((node) => [node.name, []]));
+  const take = () => {
+    const atMs = Date.now();
+    for (const node of fleet.nodes)
+      samples.get(node.name)!.push({ atMs, usageNs: readCpuUsageNs(node.cgroup.workDirs.compileCpuacct) });
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  return () => {
+    clearInterval(timer);
+    take();
+    return samples;
+  };
 }
 
 export function listRunDirs(root: string): string[] {
@@ -169,22 +215,107 @@ export function isWithin(reported: number | null, truth: number, share: number):
   return reported !== null && Math.abs(reported - truth) <= share * truth + ROUNDING_SECONDS;
 }
 
-/** One line per target: the report's upload seconds, the box's truth, and bytes ÷ link (theory, information only). */
+interface JaegerSpan {
+  operationName: string;
+  startTime: number;
+  duration: number;
+  tags: { key: string; value: unknown }[];
+}
+
+/**
+ * For a failed comparison: each upload span of the target's trace beside the proxy's record of that request
+ * (matched by method, path and nearest start), times relative to the target's start.
+ */
+export function formatUploadAlignment(
+  runDir: string,
+  target: string,
+  truth: UploadTruth,
+  startMs: number,
+): string {
+  const trace = JSON.parse(readFileSync(path.join(runDir, `trace-${target}.json`), 'utf8')) as {
+    data: { spans: JaegerSpan[] }[];
+  };
+  const spans = (trace.data[0]?.spans ?? [])
+    .filter((span) => /^HTTP (PUT|POST|PATCH)$/.test(span.operationName))
+    .sort((a, b) => a.startTime - b.startTime);
+  const lines = truth.requests.filter(isUploadRequest);
+  const used = new Set<RegistryTruthLine>();
+  const at = (ms: number) => (ms - startMs).toFixed(1).padStart(8);
+  return spans
+    .map((span) => {
+      const url = new URL(String(span.tags.find((tag) => tag.key === 'url.full')?.value ?? 'http://x/'));
+      const method = span.operationName.slice(5);
+      const [s, e] = [span.startTime / 1000, (span.startTime + span.duration) / 1000];
+      const match = lines
+        .filter(
+          (line) => !used.has(line) && line.method === method && line.path === url.pathname + url.search,
+        )
+        .sort((a, b) => Math.abs(a.firstByteMs - s) - Math.abs(b.firstByteMs - s))[0];
+      if (match) used.add(match);
+      const server = match
+        ? `proxy [${at(match.firstByteMs)}, ${at(match.endMs)}] ${match.status}`
+        : 'proxy —';
+      return `    ${method.padEnd(4)} ${url.pathname.slice(4, 40).padEnd(36)} trace [${at(s)}, ${at(e)}] ${server}`;
+    })
+    .join('\n');
+}
+
+/**
+ * Upload figures within 2 % plus 10 ms per stretch of the proxy's union (why: docs/fleet-in-a-box.md, "Truth"):
+ * each stretch has a start the client sees before the proxy does and an end it sees after.
+ */
+export const uploadShare = 0.02;
+export const uploadSlackSecondsPerStretch = 0.01;
+
+export function isUploadWithin(reported: number | null, truth: number, stretches: number): boolean {
+  return (
+    reported !== null &&
+    Math.abs(reported - truth) <= uploadShare * truth + uploadSlackSecondsPerStretch * Math.max(1, stretches)
+  );
+}
+
+/**
+ * Seconds nginx itself spent serving the node's sccache requests in [startMs, endMs]: the union of
+ * [msec − request_time, msec] over its access-log lines from the node's address (nginx's clock, not the double's).
+ */
+export function readSccacheServerSeconds(
+  fleet: RunningFleet,
+  address: string,
+  startMs: number,
+  endMs: number,
+): number {
+  const intervals: [number, number][] = [];
+  for (const text of readFileSync(fleet.services.nginxLogPath, 'utf8').split('\n')) {
+    if (!text) continue;
+    const line = JSON.parse(text) as { msec: number; request_time: number; remote_addr: string };
+    const end = line.msec * 1000;
+    const start = end - line.request_time * 1000;
+    if (line.remote_addr === address && start >= startMs && end <= endMs) intervals.push([start, end]);
+  }
+  return unionMs(intervals) / 1000;
+}
+
+/** One line per target: the report's upload seconds and bytes, the proxy's, and bytes ÷ link. */
 export function formatUploadTable(
-  targets: readonly { target: string; node: string; uploadSeconds: number | null }[],
-  truth: ReadonlyMap<string, TruthEntry>,
+  targets: readonly {
+    target: string;
+    node: string;
+    uploadSeconds: number | null;
+    uploadBytes: number | null;
+  }[],
+  truth: ReadonlyMap<string, UploadTruth>,
 ): string {
   return targets
     .map((summary) => {
       const entry = truth.get(summary.target);
       if (!entry)
-        return `${summary.target} on ${summary.node}: ${summary.uploadSeconds?.toFixed(3) ?? '—'} s (no truth: not ok)`;
+        return `${summary.target} on ${summary.node}: ${summary.uploadSeconds?.toFixed(3) ?? '—'} s (no truth)`;
       const reported = summary.uploadSeconds ?? Number.NaN;
       const off =
         entry.uploadSeconds > 0
-          ? ` (${(((reported - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(1)} %)`
+          ? ` (${(((reported - entry.uploadSeconds) / entry.uploadSeconds) * 100).toFixed(2)} %)`
           : '';
-      return `${summary.target} on ${summary.node}: report ${reported.toFixed(3)} s, box ${entry.uploadSeconds.toFixed(3)} s${off}, bytes ÷ link ${entry.linkUploadSeconds.toFixed(3)} s`;
+      return `${summary.target} on ${summary.node}: report ${reported.toFixed(3)} s / ${summary.uploadBytes} B, proxy ${entry.uploadSeconds.toFixed(3)} s${off} in ${entry.uploadSegments} stretches, Δ ${((reported - entry.uploadSeconds) * 1000).toFixed(1)} ms / ${entry.uploadBytes} B, bytes ÷ link ${entry.linkSeconds.toFixed(3)} s, injected failures ${entry.injectedFailures}`;
     })
     .join('\n  ');
 }

@@ -7,14 +7,16 @@ export interface BoxNodeSpec {
   name: string;
   /** The scenario's upload throughput in MB/s, before `linkScale`. */
   scenarioLinkMbps: number;
+  /** The builder's BuildKit release: before v0.28 it exports the cache after the push, from v0.28 alongside. */
+  buildkitVersion: string;
 }
 
-/** Three wired nodes and one WiFi-like node 25× slower than forge. */
+/** Three wired nodes and one WiFi-like node 25× slower than forge; two BuildKit releases either side of v0.28. */
 export const boxNodes: readonly BoxNodeSpec[] = [
-  { name: 'forge', scenarioLinkMbps: 112 },
-  { name: 'anvil', scenarioLinkMbps: 105 },
-  { name: 'bench', scenarioLinkMbps: 280 },
-  { name: 'kiln', scenarioLinkMbps: 112 / 25 },
+  { name: 'forge', scenarioLinkMbps: 112, buildkitVersion: 'v0.28.1' },
+  { name: 'anvil', scenarioLinkMbps: 105, buildkitVersion: 'v0.27.1' },
+  { name: 'bench', scenarioLinkMbps: 280, buildkitVersion: 'v0.28.1' },
+  { name: 'kiln', scenarioLinkMbps: 112 / 25, buildkitVersion: 'v0.27.1' },
 ];
 
 export const boxTargets = [
@@ -25,6 +27,44 @@ export const boxTargets = [
   'torchvision-wheel',
   'bitsandbytes-wheel',
 ] as const;
+
+/** The whole gfx1201 scenario (the project's fleet.yaml, .builders/target-costs and bake print): 5 nodes, 13 targets. */
+export const gfx1201Nodes: readonly BoxNodeSpec[] = [
+  { name: 'strix', scenarioLinkMbps: 900, buildkitVersion: 'v0.28.1' },
+  { name: 'forge', scenarioLinkMbps: 112, buildkitVersion: 'v0.28.1' },
+  { name: 'anvil', scenarioLinkMbps: 105, buildkitVersion: 'v0.27.1' },
+  { name: 'bench', scenarioLinkMbps: 280, buildkitVersion: 'v0.28.1' },
+  { name: 'kiln', scenarioLinkMbps: 4.3, buildkitVersion: 'v0.27.1' },
+];
+
+export const gfx1201Targets = [
+  'pytorch',
+  'pytorch-wheel',
+  'triton-wheel',
+  'vllm-wheel',
+  'aiter-wheel',
+  'flash-attn-wheel',
+  'xformers-wheel',
+  'torchvision-wheel',
+  'torchaudio-wheel',
+  'bitsandbytes-wheel',
+  'apex-wheel',
+  'deepspeed-wheel',
+  'onnxruntime-wheel',
+] as const;
+
+export interface BoxScenario {
+  nodes: readonly BoxNodeSpec[];
+  targets: readonly string[];
+}
+
+export const boxScenarios = {
+  /** The box's default cut: 4 nodes, 6 targets, a run in about a minute. */
+  box: { nodes: boxNodes, targets: boxTargets },
+  gfx1201: { nodes: gfx1201Nodes, targets: gfx1201Targets },
+} as const satisfies Record<string, BoxScenario>;
+
+export type BoxScenarioName = keyof typeof boxScenarios;
 
 export interface BoxScale {
   /** Scenario seconds × timeScale = box seconds (compile and upload alike). */

@@ -32,10 +32,14 @@ export interface BoxFleetNode {
   address: string;
   /** The box's shaped upload rate in MB/s (scenario × linkScale). */
   linkMbps: number;
-  /** Compile speed (fleet.yaml `speed`, honoured by the double); default 1. */
+  /** Compile speed (fleet.yaml `speed`; the node's CPU quota is `cpuBaseCores` × speed); default 1. */
   speed?: number;
   nodeExporterUrl: string;
   ssh: BoxSsh;
+  /** The builder's BuildKit release. */
+  buildkitVersion: string;
+  /** The node's cgroup v1 directories, where the double runs its builds (fleet-state.ts). */
+  cgroupDirs?: NonNullable<FleetState['builders'][string]['cgroup']>;
 }
 
 export interface BoxFleetServices {
@@ -55,6 +59,13 @@ export interface CreateBoxFleetOptions {
   services: BoxFleetServices;
   scale?: BoxScale;
   scenarioDir?: string;
+  /** The scenario's targets the box builds (default: the box's six). */
+  targets?: readonly string[];
+  /** CPU cores of a speed-1 node's cgroup quota. */
+  cpuBaseCores: number;
+  /** BuildKit's first retry wait, scaled (ms). */
+  retryBackoffMs: number;
+  buildxVersion?: string;
 }
 
 export interface BoxFleetFiles {
@@ -126,7 +137,7 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
   const scale = options.scale ?? defaultBoxScale;
   mkdirSync(options.dir, { recursive: true });
   const scenario = readScenario(options.scenarioDir);
-  const costs = buildBoxCosts(scenario.costs, scale);
+  const costs = buildBoxCosts(scenario.costs, scale, options.targets);
   const registryHost = new URL(options.services.registryUrl).host;
   const paths = {
     fleetPath: path.join(options.dir, 'fleet.yaml'),
@@ -137,7 +148,7 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
   writeFileSync(paths.costsPath, renderBoxTargetCosts(costs, scale));
   writeFileSync(
     paths.bakePrintPath,
-    `${JSON.stringify(buildBoxBakeDefinition(scenario.print, registryHost), null, 2)}\n`,
+    `${JSON.stringify(buildBoxBakeDefinition(scenario.print, registryHost, options.targets), null, 2)}\n`,
   );
   const raw = buildBoxFleetYaml(options);
   const { config, errors } = validateConfig({ raw, source: paths.fleetPath });
@@ -154,13 +165,24 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
     builders: Object.fromEntries(
       options.nodes.map((n) => [
         n.name,
-        { netns: n.netns, node: `${n.name}0`, address: n.address, speed: n.speed ?? 1 },
+        {
+          netns: n.netns,
+          node: `${n.name}0`,
+          address: n.address,
+          speed: n.speed ?? 1,
+          buildkitVersion: n.buildkitVersion,
+          ...(n.cgroupDirs ? { cgroup: n.cgroupDirs } : {}),
+        },
       ]),
     ),
     sccacheUrl: options.services.sccacheUrl,
     registryUrl: options.services.registryUrl,
     bakeDefinitionPath: paths.bakePrintPath,
     targets: buildBoxTargetStates(costs, scale),
+    cpuBaseCores: options.cpuBaseCores,
+    cacheCompressBytesPerSecond: 200e6 * scale.linkScale,
+    retryBackoffMs: options.retryBackoffMs,
+    ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
   });
   writeFileSync(paths.statePath, `${JSON.stringify(state, null, 2)}\n`);
   return { ...paths, state, config };

@@ -1,6 +1,7 @@
 // The fleet needs root (network namespaces, veth, tc) and Debian's daemons. Where it cannot run, the tests fail
 // with one line naming the reason and the command to run — they never pass silently.
 import { existsSync } from 'node:fs';
+import { findMissingControllers } from './node-cgroups.js';
 
 export const fleetTestCommand =
   'sudo npx vitest run --project integration test/integration/fleet-box.test.ts';
@@ -22,6 +23,9 @@ export function findFleetBlocker(): string | undefined {
   const missing = requiredBinaries.filter(([file]) => !existsSync(file)).map(([, pkg]) => pkg);
   if (missing.length > 0)
     return `the fleet in a box needs Debian packages ${[...new Set(missing)].join(', ')}; run: apt-get install -y ${[...new Set(missing)].join(' ')}`;
+  const controllers = findMissingControllers();
+  if (controllers.length > 0)
+    return `the fleet in a box needs the cgroup v1 controllers ${controllers.join(', ')} under /sys/fs/cgroup (each node's CPU quota and counters); this host lacks them`;
   return undefined;
 }
 

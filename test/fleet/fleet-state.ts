@@ -12,8 +12,22 @@ export const BuilderStateSchema = z.strictObject({
   node: z.string().check(z.minLength(1)),
   /** The node's address on the fleet bridge. */
   address: z.string().check(z.minLength(1)),
-  /** Compile speed (fleet.yaml `speed`): the double's stage steps take buildSeconds ÷ speed on this builder. */
+  /** Compile speed (fleet.yaml `speed`); the node's cgroup CPU quota is `cpu.baseCores` × speed. */
   speed: z._default(z.number().check(z.positive()), 1),
+  /** BuildKit version of this builder's daemon: < v0.28 pushes the image, then exports the cache; ≥ v0.28 both at once. */
+  buildkitVersion: z._default(z.string().check(z.regex(/^v\d+\.\d+\.\d+$/)), 'v0.27.1'),
+  /** The node's cgroups (v1); absent: the builds run in the host's own cgroups, without a quota. */
+  cgroup: z.optional(
+    z.strictObject({
+      /** Directories whose cgroup.procs the bake worker joins (cpu, cpuacct, memory of the node). */
+      nodeDirs: z.array(z.string()),
+      /** cpu/<node>/work: the CPU quota, which the thread doing the build's CPU work joins. */
+      workCpuDir: z.string(),
+      /** cpuacct/<node>/compile and …/export: that thread's CPU time in build steps, and in export compression. */
+      compileCpuacctDir: z.string(),
+      exportCpuacctDir: z.string(),
+    }),
+  ),
 });
 
 export const TargetStateSchema = z.strictObject({
@@ -45,10 +59,17 @@ export const FleetStateSchema = z.strictObject({
   /** The bake definition used when no `-f` is given (the box's `--print` JSON). */
   bakeDefinitionPath: z.string().check(z.minLength(1)),
   targets: z.record(z.string(), TargetStateSchema),
-  /** Fraction of each second the CPU burner spins (1 = a full core). */
-  cpuDutyCycle: z._default(z.number().check(z.gte(0), z.lte(1)), 1),
-  /** BuildKit version the double claims (decides span attribute keys only in name). */
-  buildkitVersion: z._default(z.string(), 'v0.27.1'),
+  /** CPU cores (cgroup quota) of a speed-1 node: a compile step's CPU work is its seconds × baseCores. */
+  cpuBaseCores: z._default(z.number().check(z.positive(), z.lte(1)), 0.4),
+  /** The buildx version the double claims; flags newer than it are refused as that buildx would. */
+  buildxVersion: z._default(z.string().check(z.regex(/^v\d+\.\d+\.\d+$/)), 'v0.23.0'),
+  /**
+   * How fast a speed-1 node compresses new cache layers while "preparing build cache for export" (box bytes per
+   * second of CPU work at its quota): the scenario's 200 MB/s, scaled like the links.
+   */
+  cacheCompressBytesPerSecond: z._default(z.number().check(z.positive()), 10e6),
+  /** Wait before a failed registry request's retry (BuildKit's retryhandler starts at 1 s; scaled in the box). */
+  retryBackoffMs: z._default(z.number().check(z.nonnegative()), 1000),
 });
 
 export type FleetState = z.output<typeof FleetStateSchema>;

@@ -7,34 +7,38 @@ import { repoRoot } from './create-box-fleet.js';
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * The argv (after node) that runs a TypeScript entry of the box: a minified esbuild bundle written to `bundlePath`
+ * when esbuild is installed, else the source through tsx.
+ */
+export function bundleFleetScript(entry: string, bundlePath: string): string[] {
+  const esbuild = path.join(repoRoot, 'node_modules/.bin/esbuild');
+  if (!existsSync(esbuild))
+    return ['--import', path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs'), entry];
+  execFileSync(
+    esbuild,
+    [
+      entry,
+      '--bundle',
+      '--minify',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      `--outfile=${bundlePath}`,
+      '--log-level=warning',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  return [bundlePath];
+}
+
 /** Writes `<binDir>/docker`; returns its path. */
 export function installDockerDouble(binDir: string): string {
   mkdirSync(binDir, { recursive: true });
   const entry = path.join(repoRoot, 'test/fleet/double/main.ts');
-  const esbuild = path.join(repoRoot, 'node_modules/.bin/esbuild');
   const dockerPath = path.join(binDir, 'docker');
-  let command: string;
-  if (existsSync(esbuild)) {
-    const bundle = path.join(binDir, 'docker-double.mjs');
-    execFileSync(
-      esbuild,
-      [
-        entry,
-        '--bundle',
-        '--minify',
-        '--platform=node',
-        '--format=esm',
-        '--target=node20',
-        `--outfile=${bundle}`,
-        '--log-level=warning',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    command = `exec ${shellQuote(process.execPath)} ${shellQuote(bundle)} "$@"`;
-  } else {
-    const loader = path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs');
-    command = `exec ${shellQuote(process.execPath)} --import ${shellQuote(loader)} ${shellQuote(entry)} "$@"`;
-  }
+  const argv = bundleFleetScript(entry, path.join(binDir, 'docker-double.mjs'));
+  const command = `exec ${[process.execPath, ...argv].map(shellQuote).join(' ')} "$@"`;
   writeFileSync(
     dockerPath,
     `#!/bin/sh\n# rocm-perf fleet-in-a-box \`docker\` double (buildx subset); see docs/fleet-in-a-box.md\n${command}\n`,

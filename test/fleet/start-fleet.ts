@@ -1,7 +1,9 @@
-// Starts the whole fleet in a box: bridge, four node namespaces (shaped veth, node_exporter, sshd), services on
-// the bridge (nginx with the shipped sccache conf, docker-registry behind the Zot-logging proxy, an sshd for log
-// access), the generated fleet files and the `docker` double. `stop()` undoes all of it, also after a failed start.
-import { writeFileSync } from 'node:fs';
+// Starts the whole fleet in a box: bridge, one namespace per node (shaped veth, a cgroup with the node's CPU
+// quota, node_exporter reading the node's own /proc, sshd), services on the bridge (nginx with the shipped
+// sccache conf, docker-registry behind the Zot-logging proxy, an sshd for log access), the generated fleet files
+// and the `docker` double. `stop()` undoes all of it, also after a failed start.
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   cleanupStaleLeftovers,
@@ -11,10 +13,17 @@ import {
   startNginx,
   startNodeExporter,
   startRegistry,
+  startDaemon,
   startSshd,
   type RunningSshd,
 } from '../helpers/daemons/index.js';
-import { boxNodes, defaultBoxScale, type BoxScale } from './box-scenario.js';
+import {
+  boxScenarios,
+  defaultBoxScale,
+  type BoxNodeSpec,
+  type BoxScale,
+  type BoxScenarioName,
+} from './box-scenario.js';
 import {
   createBoxFleet,
   repoRoot,
@@ -25,22 +34,36 @@ import {
 import { assertFleetCanStart } from './fleet-prerequisites.js';
 import { createRunId } from './fleet-names.js';
 import { fleetStateEnvVar, readFleetState } from './fleet-state.js';
-import { installDockerDouble } from './install-double.js';
-import { cleanupStaleFleets, createBridge, createNodeNetwork } from './network.js';
+import { bundleFleetScript, installDockerDouble } from './install-double.js';
+import { cleanupStaleFleets, createBridge, createNodeNetwork, type FleetNodeNetwork } from './network.js';
+import { cleanupStaleCgroups, createNodeCgroup, type NodeCgroup } from './node-cgroups.js';
+import type { NodeProcConfig } from './node-proc-writer.js';
 import { seedImage } from './seed-registry.js';
-import { startZotProxy } from './zot-proxy.js';
+import type { StartZotProxyOptions } from './zot-proxy.js';
 
 export interface StartFleetOptions {
   scale?: Partial<BoxScale>;
-  /** Fraction of a core the double's CPU burner spins during compile steps (default 1). */
-  cpuDutyCycle?: number;
-  /** Per-node compile speed (fleet.yaml `speed`; the double divides build seconds by it). Default 1 everywhere. */
+  /** Which cut of the gfx1201 scenario: `box` (4 nodes, 6 targets; default) or `gfx1201` (5 nodes, 13 targets). */
+  scenario?: BoxScenarioName;
+  /** Per-node compile speed (fleet.yaml `speed`; the node's CPU quota is cpuBaseCores × speed). Default 1. */
   nodeSpeeds?: Readonly<Record<string, number>>;
+  /** Per-node BuildKit release, over the scenario's. */
+  buildkitVersions?: Readonly<Record<string, string>>;
+  /** The buildx release the double claims (default v0.23.0, the oldest the harness works with). */
+  buildxVersion?: string;
+  /** Cores of a speed-1 node's quota; default min(0.25, 0.3 × this host's cores ÷ Σ speeds). */
+  cpuBaseCores?: number;
+  /** The registry proxy fails every Nth layer upload with a 500 (BuildKit retries it); 0 = never. Default 9. */
+  failLayerPutEvery?: number;
 }
 
 export interface FleetNodeHandle extends BoxFleetNode {
   sshKnownHostsLine: string;
   rateBits: number;
+  /** The node's cgroups and CPU quota (cores). */
+  cgroup: NodeCgroup;
+  /** The directory its node_exporter reads as /proc. */
+  procDir: string;
 }
 
 export interface RunningFleet {
@@ -60,8 +83,12 @@ export interface RunningFleet {
     nginxLogPath: string;
     nginxRoot: string;
     zotLogPath: string;
+    /** The registry proxy's own record of every request (registry-truth.ts). */
+    registryTruthPath: string;
     ssh: BoxSsh;
   };
+  /** Cores of a speed-1 node's CPU quota. */
+  cpuBaseCores: number;
   knownHostsPath: string;
   files: BoxFleetFiles;
   /** Simulates a source change: the targets' layer cache misses on their next build (sccache still hits). */
@@ -90,17 +117,94 @@ const toSsh = (sshd: RunningSshd, knownHostsFile: string): BoxSsh => ({
   knownHostsFile,
 });
 
+function toNodeSpecs(options: StartFleetOptions): BoxNodeSpec[] {
+  const nodes = boxScenarios[options.scenario ?? 'box'].nodes;
+  for (const [what, map] of [
+    ['nodeSpeeds', options.nodeSpeeds],
+    ['buildkitVersions', options.buildkitVersions],
+  ] as const) {
+    const unknown = Object.keys(map ?? {}).filter((name) => !nodes.some((node) => node.name === name));
+    if (unknown.length > 0)
+      throw new Error(
+        `startFleet ${what}: ${unknown.join(', ')} is not a box node (${nodes.map((node) => node.name).join(', ')})`,
+      );
+  }
+  return nodes.map((node) => ({
+    ...node,
+    buildkitVersion: options.buildkitVersions?.[node.name] ?? node.buildkitVersion,
+  }));
+}
+
+/**
+ * A speed-1 node's cores: all nodes compiling at once take 30 % of this host, leaving the rest to the uploads, the
+ * registry, the proxy and the harness, whose timing the tests check. (Build seconds do not depend on it.)
+ */
+export function toCpuBaseCores(speeds: readonly number[], hostCores = availableParallelism()): number {
+  const total = speeds.reduce((sum, speed) => sum + speed, 0);
+  return Math.min(0.25, Math.floor((0.3 * hostCores * 100) / total) / 100);
+}
+
+const nodeMemoryLimitBytes = 2 * 1024 ** 3;
+
+/** The node's /proc: stat, meminfo, loadavg from the writer; the rest links to the real one (net: the reader's). */
+function createProcDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, target] of [
+    ['net', '/proc/self/net'],
+    ['self', '/proc/self'],
+    ['1', '/proc/1'],
+    ['diskstats', '/proc/diskstats'],
+    ['mounts', '/proc/mounts'],
+    ['sys', '/proc/sys'],
+  ])
+    symlinkSync(target!, path.join(dir, name!));
+  return dir;
+}
+
+async function startNodeProcWriter(options: { dir: string; config: NodeProcConfig }) {
+  const configPath = path.join(options.dir, 'node-proc.json');
+  writeFileSync(configPath, JSON.stringify(options.config, null, 2));
+  const argv = bundleFleetScript(
+    path.join(repoRoot, 'test/fleet/node-proc-writer.ts'),
+    path.join(options.dir, 'node-proc-writer.mjs'),
+  );
+  const statFiles = options.config.nodes.map((node) => path.join(node.procDir, 'stat'));
+  return startDaemon({
+    name: 'node /proc writer',
+    command: process.execPath,
+    args: [...argv, configPath],
+    logPath: path.join(options.dir, 'node-proc-writer.log'),
+    isReady: async () => statFiles.every((file) => existsSync(file)),
+  });
+}
+
+/** The Zot-logging proxy in its own process (it raises its own priority): its clock is the upload truth. */
+async function startProxyProcess({ dir, options }: { dir: string; options: StartZotProxyOptions }) {
+  const configPath = path.join(dir, 'zot-proxy.json');
+  writeFileSync(configPath, JSON.stringify(options, null, 2));
+  const argv = bundleFleetScript(
+    path.join(repoRoot, 'test/fleet/zot-proxy-main.ts'),
+    path.join(dir, 'zot-proxy.mjs'),
+  );
+  const daemon = await startDaemon({
+    name: 'Zot-logging registry proxy',
+    command: process.execPath,
+    args: [...argv, configPath],
+    logPath: path.join(dir, 'zot-proxy.log'),
+    isReady: () => isTcpOpen(options.host, options.port),
+  });
+  return { url: `http://${options.host}:${options.port}`, stop: daemon.stop };
+}
+
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
   assertFleetCanStart();
   cleanupStaleLeftovers();
   cleanupStaleFleets();
-  const unknownNodes = Object.keys(options.nodeSpeeds ?? {}).filter(
-    (name) => !boxNodes.some((node) => node.name === name),
-  );
-  if (unknownNodes.length > 0)
-    throw new Error(
-      `startFleet nodeSpeeds: ${unknownNodes.join(', ')} is not a box node (${boxNodes.map((node) => node.name).join(', ')})`,
-    );
+  cleanupStaleCgroups();
+  const specs = toNodeSpecs(options);
+  const scenario = boxScenarios[options.scenario ?? 'box'];
+  const speedOf = (name: string) => options.nodeSpeeds?.[name] ?? 1;
+  const cpuBaseCores = options.cpuBaseCores ?? toCpuBaseCores(specs.map((spec) => speedOf(spec.name)));
   const scale = { ...defaultBoxScale, ...options.scale };
   const runId = createRunId();
   const stoppers: (() => Promise<void> | void)[] = [];
@@ -117,11 +221,17 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const registry = await startRegistry();
     stoppers.push(registry.stop);
     const zotLogPath = path.join(dir.path, 'zot.log');
-    const proxy = await startZotProxy({
-      host,
-      port: await pickPort(host, 5000),
-      upstreamUrl: registry.url,
-      logPath: zotLogPath,
+    const registryTruthPath = path.join(dir.path, 'registry-truth.jsonl');
+    const proxy = await startProxyProcess({
+      dir: dir.path,
+      options: {
+        host,
+        port: await pickPort(host, 5000),
+        upstreamUrl: registry.url,
+        logPath: zotLogPath,
+        truthPath: registryTruthPath,
+        failLayerPutEvery: (options.failLayerPutEvery ?? 9) || undefined,
+      },
     });
     stoppers.push(proxy.stop);
     const nginx = await startNginx({
@@ -134,12 +244,51 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(servicesSshd.stop);
     for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
       await seedImage(registry.url, `${namespace}/rocm-base`, 'gfx1201');
-    const nodes: FleetNodeHandle[] = [];
-    for (const [index, spec] of boxNodes.entries()) {
+    const prepared: {
+      spec: BoxNodeSpec;
+      network: FleetNodeNetwork;
+      cgroup: NodeCgroup;
+      procDir: string;
+      linkMbps: number;
+    }[] = [];
+    for (const [index, spec] of specs.entries()) {
       const linkMbps = Math.round(spec.scenarioLinkMbps * scale.linkScale * 1000) / 1000;
       const network = await createNodeNetwork({ runId, nodeName: spec.name, index, bridge, linkMbps });
       stoppers.push(network.remove);
-      const exporter = await startNodeExporter({ netns: network.netns, host: network.address, port: 9100 });
+      const cgroup = createNodeCgroup({
+        runId,
+        nodeName: spec.name,
+        quotaCores: cpuBaseCores * speedOf(spec.name),
+        memoryLimitBytes: nodeMemoryLimitBytes,
+      });
+      stoppers.push(cgroup.remove);
+      const procDir = createProcDir(path.join(dir.path, 'proc', spec.name));
+      prepared.push({ spec, network, cgroup, procDir, linkMbps });
+    }
+    const writer = await startNodeProcWriter({
+      dir: dir.path,
+      config: {
+        bootMs: Date.now(),
+        intervalMs: 100,
+        nodes: prepared.map(({ spec, cgroup, procDir }) => ({
+          name: spec.name,
+          procDir,
+          cpuacctDir: cgroup.dirs.cpuacct,
+          memoryDir: cgroup.dirs.memory,
+          quotaCores: cgroup.quotaCores,
+          memoryLimitBytes: cgroup.memoryLimitBytes,
+        })),
+      },
+    });
+    stoppers.push(writer.stop);
+    const nodes: FleetNodeHandle[] = [];
+    for (const { spec, network, cgroup, procDir, linkMbps } of prepared) {
+      const exporter = await startNodeExporter({
+        netns: network.netns,
+        host: network.address,
+        port: 9100,
+        procfsPath: procDir,
+      });
       stoppers.push(exporter.stop);
       const sshd = await startSshd({ netns: network.netns, host: network.address, port: 22 });
       stoppers.push(sshd.stop);
@@ -154,6 +303,15 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         ssh: toSsh(sshd, knownHostsPath),
         sshKnownHostsLine: sshd.knownHostsLine,
         rateBits: network.rateBits,
+        buildkitVersion: spec.buildkitVersion,
+        cgroupDirs: {
+          nodeDirs: Object.values(cgroup.dirs),
+          workCpuDir: cgroup.workDirs.cpu,
+          compileCpuacctDir: cgroup.workDirs.compileCpuacct,
+          exportCpuacctDir: cgroup.workDirs.exportCpuacct,
+        },
+        cgroup,
+        procDir,
       });
     }
     const services = {
@@ -165,18 +323,24 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       nginxLogPath: nginx.logPath,
       nginxRoot: nginx.root,
       zotLogPath,
+      registryTruthPath,
       ssh: toSsh(servicesSshd, knownHostsPath),
     };
     writeFileSync(
       knownHostsPath,
       `${[servicesSshd.knownHostsLine, ...nodes.map((n) => n.sshKnownHostsLine)].join('\n')}\n`,
     );
-    const files = createBoxFleet({ dir: dir.path, runId, nodes, services, scale });
-    if (options.cpuDutyCycle !== undefined)
-      writeFileSync(
-        files.statePath,
-        JSON.stringify({ ...files.state, cpuDutyCycle: options.cpuDutyCycle }, null, 2),
-      );
+    const files = createBoxFleet({
+      dir: dir.path,
+      runId,
+      nodes,
+      services,
+      scale,
+      targets: scenario.targets,
+      cpuBaseCores,
+      retryBackoffMs: Math.max(10, Math.round(1000 * scale.timeScale)),
+      ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
+    });
     const binDir = path.join(dir.path, 'bin');
     installDockerDouble(binDir);
     const env = {
@@ -191,6 +355,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       env,
       nodes,
       services,
+      cpuBaseCores,
       knownHostsPath,
       files,
       bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets),

@@ -1,7 +1,7 @@
 // `docker buildx bake`: flags → definition → resolve → print, or hand the build to a worker inside the builder's
 // network namespace.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFleetState, type FleetState } from '../fleet-state.js';
 import { toBakeDefinition, type BakeDefinition } from './bake-definition.js';
@@ -17,6 +17,7 @@ import {
 } from './parse-flags.js';
 import { progressModes, type ProgressMode } from './progress.js';
 import { renderBakePrint, resolveBake } from './resolve-bake.js';
+import { buildxSince, isAtLeast } from './versions.js';
 
 export const bakeFlags: readonly FlagSpec[] = [
   ...buildxPersistentFlags,
@@ -63,10 +64,16 @@ function readDefinition(files: readonly string[], state: FleetState, cwd: string
   return merged;
 }
 
-function toProgress(value: string | undefined): ProgressMode {
+/**
+ * bake hands `--progress` straight to BuildKit's progressui.NewDisplay (auto, tty, plain, rawjson from v0.12,
+ * quiet). `none` is only mapped to quiet by `buildx build` (v0.29+), never by bake (docker/buildx master).
+ */
+function toProgress(value: string | undefined, buildxVersion: string): ProgressMode {
   const mode = value ?? 'auto';
-  if (!(progressModes as readonly string[]).includes(mode))
-    throw new CliError(`invalid progress mode "${mode}"`);
+  const known =
+    (progressModes as readonly string[]).includes(mode) &&
+    (mode !== 'rawjson' || isAtLeast(buildxVersion, buildxSince.progressRawjson));
+  if (!known) throw new CliError(`invalid progress mode ${mode}`);
   return mode as ProgressMode;
 }
 
@@ -76,8 +83,14 @@ export function resolveBuilder(flag: string | undefined, state: FleetState): str
   return name;
 }
 
+/**
+ * Where the worker finds the `tasks` files of its node's work cgroups (`ip netns exec` remounts /sys, hiding
+ * /sys/fs/cgroup): fd 3 = cpu/…/work (the quota), 4 = cpuacct/…/compile, 5 = cpuacct/…/export.
+ */
+export const workTaskFds = { quota: 3, compile: 4, export: 5 } as const;
+
 function runWorker(state: FleetState, builder: string, jobPath: string): Promise<number> {
-  const netns = state.builders[builder]!.netns;
+  const { netns, cgroup } = state.builders[builder]!;
   const entry = process.argv[1]!;
   const args = [
     'netns',
@@ -89,7 +102,16 @@ function runWorker(state: FleetState, builder: string, jobPath: string): Promise
     '__fleet-bake-worker',
     jobPath,
   ];
-  const child = spawn('ip', args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const taskFds = cgroup
+    ? [cgroup.workCpuDir, cgroup.compileCpuacctDir, cgroup.exportCpuacctDir].map((dir) =>
+        openSync(path.join(dir, 'tasks'), 'w'),
+      )
+    : [];
+  const child = spawn('ip', args, { stdio: ['ignore', 'inherit', 'inherit', ...taskFds] });
+  for (const fd of taskFds) closeSync(fd);
+  // `ip netns exec` keeps its pid when it execs node: moving it now puts the whole build (its threads, and
+  // anything it starts) in the builder's cgroups, where the node's counters see it.
+  for (const dir of cgroup?.nodeDirs ?? []) writeFileSync(path.join(dir, 'cgroup.procs'), String(child.pid));
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
     child.once('error', () => resolve(1));
@@ -103,8 +125,8 @@ export async function runBakeCommand(argv: readonly string[], io: CommandIo): Pr
     throw new CliError('--print and --list are mutually exclusive');
   if (getString(flags, 'list') !== undefined)
     throw new CliError('--list is a real buildx flag the rocm-perf fleet double does not implement');
-  const progress = toProgress(getString(flags, 'progress'));
   const state = readFleetState(io.statePath());
+  const progress = toProgress(getString(flags, 'progress'), state.buildxVersion);
   const resolved = resolveBake({
     definition: readDefinition(getArray(flags, 'file'), state, process.cwd()),
     names: flags.args,

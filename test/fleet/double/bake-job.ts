@@ -9,7 +9,7 @@ export const BakeJobSchema = z.strictObject({
   /** Resolved targets (after overrides and links), by name. */
   targets: z.record(z.string(), z.record(z.string(), z.unknown())),
   requested: z.array(z.string()),
-  progress: z.enum(['auto', 'plain', 'tty', 'quiet', 'rawjson', 'none']),
+  progress: z.enum(['auto', 'plain', 'tty', 'quiet', 'rawjson']),
   metadataFile: z.optional(z.string()),
   /** argv of the bake command, for the root span's `command` attribute. */
   command: z.string(),

@@ -1,13 +1,16 @@
 // Runs inside the builder's network namespace: builds the job's targets (linked ones first, the rest in
 // parallel), records history and traces, writes the metadata file when everything succeeded.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { readFleetState } from '../fleet-state.js';
 import { BakeJobSchema, type BakeJob } from './bake-job.js';
 import { buildTarget, type TargetOutcome } from './build-target.js';
 import { toLinkedTargets } from './build-steps.js';
 import { createCpuBurner } from './cpu-burner.js';
 import { writeHistoryRecord } from './history-store.js';
+import { workTaskFds } from './bake-command.js';
 import { createProgressWriter } from './progress.js';
+import { createPushLimiter } from './push-limiter.js';
 import { createTraceRecorder, renderSpanStream } from './spans.js';
 import type { BuildEnv } from './build-context.js';
 
@@ -46,6 +49,9 @@ function scheduleTargets(
 }
 
 export async function runBakeWorker(jobPath: string): Promise<number> {
+  // The node's BuildKit stamps its spans promptly although every node shares this host's cores (its compile work
+  // stays held to the node's quota); threads started from here on inherit it.
+  setPriority(-10);
   const job = readJob(jobPath);
   const state = readFleetState(job.statePath);
   const builderState = state.builders[job.builder]!;
@@ -57,7 +63,7 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
     attrs: { command: job.command },
   });
   recorder.startSpan({ name: 'load buildkit capabilities', parent: bakeSpan, service: 'buildx' }).end();
-  const burner = createCpuBurner(state.cpuDutyCycle);
+  const burner = createCpuBurner(builderState.cgroup ? workTaskFds : undefined);
   const numbers = new Map<string, number>();
   const write = (line: string) => process.stderr.write(`${line}\n`);
   const env: BuildEnv = {
@@ -69,7 +75,9 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
     progress: createProgressWriter({ mode: job.progress, write, numbers }),
     burner,
     sccacheEndpoint: state.sccacheUrl,
-    userAgent: `buildkit/${state.buildkitVersion.split('.').slice(0, 2).join('.')}`,
+    userAgent: `buildkit/${builderState.buildkitVersion.split('.').slice(0, 2).join('.')}`,
+    buildkitVersion: builderState.buildkitVersion,
+    pushLimiter: createPushLimiter(),
   };
   const outcomes = await scheduleTargets(job, (name) => {
     const endpoint = job.targets[name]!.args?.SCCACHE_WEBDAV_ENDPOINT;

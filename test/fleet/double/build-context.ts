@@ -4,6 +4,7 @@ import type { FleetState, TargetState } from '../fleet-state.js';
 import type { BakeTarget } from './bake-definition.js';
 import type { CpuBurner } from './cpu-burner.js';
 import type { ProgressWriter } from './progress.js';
+import type { PushLimiter } from './push-limiter.js';
 import type { SpanHandle, TraceRecorder } from './spans.js';
 
 export interface BuildEnv {
@@ -17,6 +18,10 @@ export interface BuildEnv {
   /** sccache WebDAV endpoint (`SCCACHE_WEBDAV_ENDPOINT` arg, else the fleet's nginx). */
   sccacheEndpoint: string;
   userAgent: string;
+  /** The builder's BuildKit release (its fleet state entry). */
+  buildkitVersion: string;
+  /** The builder's push slots per registry host (buildkitd's limited.Default). */
+  pushLimiter: PushLimiter;
 }
 
 export interface TargetRun {
@@ -28,32 +33,6 @@ export interface TargetRun {
   solveSpan: SpanHandle;
   steps: { total: number; completed: number; cached: number };
   materials: { uri: string; digest: string }[];
-  truth: {
-    sccache: { requests: number; hits: number; misses: number; writes: number };
-    imageUploadedBytes: number;
-    cacheUploadedBytes: number;
-    buildStepsMs: number;
-    layerCacheHit: boolean;
-    /** [startMs, endMs] (epoch) of each upload request of the image push and cache export, as measured around it. */
-    uploadSpansMs: [number, number][];
-    /** Union of uploadSpansMs in seconds: the definition data.json's `uploadSeconds` uses. */
-    uploadSeconds: number;
-  };
-}
-
-/** Total length of the union of intervals (overlaps counted once), like the report's `totalLengthMs`. */
-export function toUnionMs(intervals: readonly (readonly [number, number])[]): number {
-  const sorted = intervals.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let total = 0;
-  let [from, to] = [Number.NaN, Number.NaN];
-  for (const [start, end] of sorted) {
-    if (start <= to) to = Math.max(to, end);
-    else {
-      if (to > from) total += to - from;
-      [from, to] = [start, end];
-    }
-  }
-  return to > from ? total + (to - from) : total;
 }
 
 export const revisionAnnotation = 'org.rocm-perf.fleet.revision';

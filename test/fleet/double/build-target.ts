@@ -1,14 +1,14 @@
 // One target's solve: Control/Solve spans, internal loads, the layer-cache decision, the stage steps, image
 // export/push, cache export; then its history record and metadata entry.
-import {
-  defaultTargetCost,
-  createSolveId,
-  toUnionMs,
-  type BuildEnv,
-  type TargetRun,
-} from './build-context.js';
+import { defaultTargetCost, createSolveId, type BuildEnv, type TargetRun } from './build-context.js';
 import { runInternalSteps, runStageSteps } from './build-steps.js';
-import { exportCache, exportImage, fetchLayerCache, type ImageResult } from './export-results.js';
+import {
+  exportCache,
+  exportImage,
+  fetchLayerCache,
+  prepareCacheExports,
+  type ImageResult,
+} from './export-results.js';
 import { SpanKind } from './spans.js';
 import type { HistoryRecord } from './history-store.js';
 import type { BakeTarget } from './bake-definition.js';
@@ -49,15 +49,6 @@ function startRun(env: BuildEnv, name: string, target: BakeTarget): TargetRun {
     solveSpan: server,
     steps: { total: 0, completed: 0, cached: 0 },
     materials: [],
-    truth: {
-      sccache: { requests: 0, hits: 0, misses: 0, writes: 0 },
-      imageUploadedBytes: 0,
-      cacheUploadedBytes: 0,
-      buildStepsMs: 0,
-      layerCacheHit: false,
-      uploadSpansMs: [],
-      uploadSeconds: 0,
-    },
   };
 }
 
@@ -89,7 +80,6 @@ function toRecord(env: BuildEnv, run: TargetRun, error: string | undefined): His
     numCachedSteps: run.steps.cached,
     materials: run.materials,
     exporters: run.target.output ?? [],
-    truth: { ...run.truth, uploadSeconds: toUnionMs(run.truth.uploadSpansMs) / 1000 },
   };
 }
 
@@ -128,12 +118,13 @@ export async function buildTarget(env: BuildEnv, name: string, target: BakeTarge
   try {
     await runInternalSteps(env, run);
     const layerCache = await fetchLayerCache(env, run);
-    run.truth.layerCacheHit = layerCache !== undefined;
     await runStageSteps(env, run, layerCache !== undefined);
+    const cacheExports = prepareCacheExports(run, layerCache);
     const image = await exportImage(env, run, layerCache !== undefined);
-    await exportCache(env, run, layerCache);
+    // v0.28+: the image push (finalize) and the cache export run together (an errgroup in the solver).
+    await Promise.all([image?.push?.(run.solveSpan), exportCache(env, run, cacheExports)]);
     run.solveSpan.end();
-    return { name, record: toRecord(env, run, undefined), metadata: toMetadata(env, run, image) };
+    return { name, record: toRecord(env, run, undefined), metadata: toMetadata(env, run, image?.result) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     run.solveSpan.end({ error: message });

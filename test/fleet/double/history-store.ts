@@ -25,18 +25,6 @@ export const HistoryRecordSchema = z.strictObject({
   numCachedSteps: z.int(),
   materials: z.array(z.strictObject({ uri: z.string(), digest: z.string() })),
   exporters: z.array(z.record(z.string(), z.string())),
-  /** What the simulated build did, for tests checking injected truth (not part of buildx's output). */
-  truth: z.strictObject({
-    sccache: z.strictObject({ requests: z.int(), hits: z.int(), misses: z.int(), writes: z.int() }),
-    imageUploadedBytes: z.int(),
-    cacheUploadedBytes: z.int(),
-    buildStepsMs: z.number(),
-    layerCacheHit: z.boolean(),
-    /** [startMs, endMs] of each upload request (blob POST/PUT, manifest PUT) of the push and the cache export. */
-    uploadSpansMs: z.array(z.tuple([z.number(), z.number()])),
-    /** Union of uploadSpansMs, seconds. */
-    uploadSeconds: z.number(),
-  }),
 });
 
 export type HistoryRecord = z.output<typeof HistoryRecordSchema>;

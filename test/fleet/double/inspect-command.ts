@@ -25,7 +25,7 @@ export function runInspectCommand(argv: readonly string[], io: CommandIo): numbe
       `Name:             ${builder.node}`,
       `Endpoint:         tcp://${builder.address}:1234`,
       `Status:           ${getBool(flags, 'bootstrap') ? 'running' : 'running'}`,
-      `BuildKit version: ${state.buildkitVersion}`,
+      `BuildKit version: ${builder.buildkitVersion}`,
       'Platforms:        linux/amd64, linux/amd64/v2, linux/amd64/v3',
       `Labels:`,
       ` org.mobyproject.buildkit.worker.executor:    oci`,

@@ -1,6 +1,6 @@
 // The `docker` test double's entry: `docker buildx bake|inspect|history|version` as buildx accepts them, plus the
 // hidden `__fleet-bake-worker` the bake command runs inside a builder's namespace.
-import { fleetStateEnvVar } from '../fleet-state.js';
+import { fleetStateEnvVar, readFleetState } from '../fleet-state.js';
 import { runBakeCommand } from './bake-command.js';
 import { runBakeWorker } from './bake-worker.js';
 import { CliError, type CommandIo } from './cli-error.js';
@@ -50,7 +50,9 @@ async function runBuildx(argv: readonly string[]): Promise<number> {
     case 'history':
       return runHistoryCommand(rest, io);
     case 'version':
-      io.out('github.com/docker/buildx v0.29.1 rocm-perf-fleet-double\n');
+      io.out(
+        `github.com/docker/buildx ${readFleetState(io.statePath()).buildxVersion} rocm-perf-fleet-double\n`,
+      );
       return 0;
     case undefined:
       io.out('Usage:  docker buildx [OPTIONS] COMMAND\n');

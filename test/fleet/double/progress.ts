@@ -1,9 +1,9 @@
 // The build's status stream: `--progress=rawjson` writes one `client.SolveStatus` JSON per line to stderr
-// (buildkit.md §3.5); `plain` (and `auto` without a TTY) writes BuildKit-like `#N` lines; `quiet`/`none` nothing.
+// (buildkit.md §3.5); `plain` (and `auto` without a TTY) writes BuildKit-like `#N` lines; `quiet` nothing.
 import { toGoRfc3339Nano } from '../zot-session-line.js';
 
-export type ProgressMode = 'auto' | 'plain' | 'tty' | 'quiet' | 'rawjson' | 'none';
-export const progressModes: readonly ProgressMode[] = ['auto', 'plain', 'tty', 'quiet', 'rawjson', 'none'];
+export type ProgressMode = 'auto' | 'plain' | 'tty' | 'quiet' | 'rawjson';
+export const progressModes: readonly ProgressMode[] = ['auto', 'plain', 'tty', 'quiet', 'rawjson'];
 
 export interface Vertex {
   digest: string;
@@ -96,8 +96,7 @@ export function createProgressWriter(options: {
         ),
     };
   }
-  if (mode === 'quiet' || mode === 'none')
-    return { vertex: () => undefined, status: () => undefined, log: () => undefined };
+  if (mode === 'quiet') return { vertex: () => undefined, status: () => undefined, log: () => undefined };
   return {
     vertex: (v) => {
       const n = numberOf(v.digest);

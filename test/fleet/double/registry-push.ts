@@ -1,8 +1,13 @@
-// The containerd pusher's request pattern against the registry (through the Zot-logging proxy):
-// HEAD blob → POST uploads/ → PUT <location>&digest= with the body → PUT manifests/<tag> (buildkit.md §4.4).
+// The containerd pusher's request pattern against the registry (through the Zot-logging proxy), per descriptor:
+// HEAD (exists?) → POST uploads/ → PUT <location>&digest= with the body for blobs; HEAD manifests/<tag> → PUT
+// manifests/<tag> for manifests (containerd core/remotes/docker/pusher.go; buildkit.md §4.4). BuildKit wraps the
+// image push's handlers and the cache export's layer copies in its retry handler: a 5xx or a dropped connection
+// is retried after 1 s, 2 s, 4 s (util/resolver/retryhandler), each attempt taking its push slot again.
 import { createHash } from 'node:crypto';
+import { sleep } from './build-context.js';
 import { httpCall, type HttpCallResult } from './http-call.js';
 import { parseImageRef, toRegistryUrl, type ImageRef } from './image-ref.js';
+import type { PushLimiter } from './push-limiter.js';
 import type { SpanHandle, TraceRecorder } from './spans.js';
 
 export const manifestAccept =
@@ -23,21 +28,66 @@ export interface RegistryTrace {
 export interface PushContext {
   userAgent: string;
   trace?: RegistryTrace | undefined;
-  /** Collects [startMs, endMs] of every upload request (blob POST and PUT, manifest PUT): the box's upload truth. */
-  uploads?: [number, number][] | undefined;
+  /** The builder's push slots; absent: no limit. */
+  limiter?: PushLimiter | undefined;
+  /** First retry wait in ms (doubling, given up at 8× it, as BuildKit's 1 s … 8 s); absent: no retries. */
+  retryBackoffMs?: number | undefined;
 }
-
-const recordUpload = (context: PushContext, result: HttpCallResult) =>
-  context.uploads?.push([result.startMs, result.endMs]);
 
 export const toDigest = (bytes: Buffer): string =>
   `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
+/** A registry answer BuildKit's retry handler retries (5xx), or one it does not. */
+class RegistryStatusError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
 function expectStatus(result: HttpCallResult, ok: readonly number[], what: string): void {
   if (!ok.includes(result.status)) {
-    throw new Error(
+    throw new RegistryStatusError(
       `${what}: unexpected status ${result.status}: ${result.body.toString('utf8').slice(0, 300)}`,
+      result.status,
     );
+  }
+}
+
+const retryableCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT']);
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof RegistryStatusError) return error.status >= 500 && error.status <= 599;
+  return retryableCodes.has((error as NodeJS.ErrnoException).code ?? '');
+}
+
+/** retryhandler.New: retries a retryable failure after backoff, 2×backoff, 4×backoff; gives up at 8×. */
+async function withRetries<T>(context: PushContext, attempt: () => Promise<T>): Promise<T> {
+  const first = context.retryBackoffMs;
+  let backoff = first ?? 0;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (first === undefined || !isRetryable(error) || backoff >= 8 * first) throw error;
+      await sleep(backoff);
+      backoff *= 2;
+    }
+  }
+}
+
+async function withSlot<T>(
+  context: PushContext,
+  host: string,
+  mediaType: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const release = context.limiter ? await context.limiter.acquire(host, mediaType) : undefined;
+  try {
+    return await work();
+  } finally {
+    release?.();
   }
 }
 
@@ -69,27 +119,21 @@ export async function fetchManifest(
   };
 }
 
-/** Uploads a blob unless the registry has it; returns whether bytes were sent. */
-export async function pushBlob(
-  ref: ImageRef,
-  content: Buffer,
-  context: PushContext,
-): Promise<{ digest: string; uploaded: boolean }> {
-  const digest = toDigest(content);
+/** One attempt at a blob: HEAD, then POST + PUT unless the registry has it. Returns whether it uploaded. */
+async function pushBlobOnce(ref: ImageRef, content: Buffer, digest: string, context: PushContext) {
   const head = await httpCall({
     method: 'HEAD',
     url: toRegistryUrl(ref, 'blobs', digest),
     userAgent: context.userAgent,
     trace: context.trace,
   });
-  if (head.status === 200) return { digest, uploaded: false };
+  if (head.status === 200) return false;
   const post = await httpCall({
     method: 'POST',
     url: toRegistryUrl(ref, 'uploads'),
     userAgent: context.userAgent,
     trace: context.trace,
   });
-  recordUpload(context, post);
   expectStatus(post, [202], `POST ${ref.repository} blob upload`);
   const location = new URL(String(post.headers.location ?? ''), `http://${ref.host}`);
   location.searchParams.set('digest', digest);
@@ -101,9 +145,21 @@ export async function pushBlob(
     userAgent: context.userAgent,
     trace: context.trace,
   });
-  recordUpload(context, put);
   expectStatus(put, [201], `PUT ${ref.repository} blob ${digest}`);
-  return { digest, uploaded: true };
+  return true;
+}
+
+/** Uploads a blob unless the registry has it (retried as BuildKit does); returns whether bytes were stored. */
+export async function pushBlob(
+  ref: ImageRef,
+  blob: { content: Buffer; mediaType: string; digest: string },
+  context: PushContext,
+): Promise<{ digest: string; uploaded: boolean }> {
+  const { digest } = blob;
+  const uploaded = await withRetries(context, () =>
+    withSlot(context, ref.host, blob.mediaType, () => pushBlobOnce(ref, blob.content, digest, context)),
+  );
+  return { digest, uploaded };
 }
 
 /** Checks that a blob the layer cache refers to is still in the registry. */
@@ -117,6 +173,7 @@ export async function hasBlob(ref: ImageRef, digest: string, context: PushContex
   return head.status === 200;
 }
 
+/** HEAD manifests/<tag>, then PUT unless the tag already names this very manifest (Docker-Content-Digest). */
 export async function putManifest(
   refText: string,
   body: Buffer,
@@ -124,15 +181,27 @@ export async function putManifest(
   context: PushContext,
 ): Promise<string> {
   const ref = parseImageRef(refText);
-  const put = await httpCall({
-    method: 'PUT',
-    url: toRegistryUrl(ref, 'manifests'),
-    body,
-    headers: { 'content-type': mediaType },
-    userAgent: context.userAgent,
-    trace: context.trace,
-  });
-  recordUpload(context, put);
-  expectStatus(put, [201], `PUT manifest ${refText}`);
-  return toDigest(body);
+  const digest = toDigest(body);
+  await withRetries(context, () =>
+    withSlot(context, ref.host, mediaType, async () => {
+      const head = await httpCall({
+        method: 'HEAD',
+        url: toRegistryUrl(ref, 'manifests'),
+        headers: { accept: mediaType },
+        userAgent: context.userAgent,
+        trace: context.trace,
+      });
+      if (head.status === 200 && head.headers['docker-content-digest'] === digest) return;
+      const put = await httpCall({
+        method: 'PUT',
+        url: toRegistryUrl(ref, 'manifests'),
+        body,
+        headers: { 'content-type': mediaType },
+        userAgent: context.userAgent,
+        trace: context.trace,
+      });
+      expectStatus(put, [201], `PUT manifest ${refText}`);
+    }),
+  );
+  return digest;
 }

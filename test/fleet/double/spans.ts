@@ -2,6 +2,7 @@
 // Go `tracetest.SpanStub` JSON objects, buildkit.md §3.6), and converts them to the Jaeger JSON `history trace`
 // prints (§4.5).
 import { randomBytes } from 'node:crypto';
+import { nowWallMs } from '../wall-clock.js';
 import { toGoRfc3339Nano } from '../zot-session-line.js';
 
 export type AttrValue = string | number | boolean;
@@ -58,7 +59,8 @@ export interface StartSpanOptions {
   startMs?: number;
 }
 
-export const nowMs = (): number => performance.timeOrigin + performance.now();
+/** Wall-clock ms (sub-ms steps), as BuildKit stamps spans with Go's wall clock. */
+export const nowMs = (): number => nowWallMs();
 const zeroContext: SpanContext = {
   TraceID: '0'.repeat(32),
   SpanID: '0'.repeat(16),

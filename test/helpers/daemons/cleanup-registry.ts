@@ -2,7 +2,7 @@
 // on stop, on normal exit, on SIGINT/SIGTERM, and — through a ledger file per owning process — by a later run
 // when this one was killed outright (`cleanupStaleLeftovers`).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -10,7 +10,9 @@ export type Resource =
   | { kind: 'pid'; pid: number; command: string }
   | { kind: 'dir'; path: string }
   | { kind: 'netns'; name: string }
-  | { kind: 'link'; name: string };
+  | { kind: 'link'; name: string }
+  /** A cgroup v1 directory: its processes are killed, then it is removed. */
+  | { kind: 'cgroup'; path: string };
 
 export const ledgerDir = path.join(tmpdir(), 'rocm-perf-test-ledger');
 const ledgerPath = path.join(ledgerDir, `${process.pid}.json`);
@@ -58,6 +60,9 @@ export function removeResourceSync(resource: Resource): void {
       case 'link':
         execFileSync('ip', ['link', 'delete', resource.name], { stdio: 'ignore' });
         break;
+      case 'cgroup':
+        removeCgroupSync(resource.path);
+        break;
     }
   } catch {
     // already gone
@@ -81,7 +86,32 @@ function isSameProcess(pid: number, command: string): boolean {
   }
 }
 
-const removalOrder: Record<Resource['kind'], number> = { pid: 0, link: 1, netns: 2, dir: 3 };
+/** Kills what still runs in a cgroup, then removes it (rmdir fails until the last task has exited). */
+export function removeCgroupSync(dir: string): void {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    let pids: string[];
+    try {
+      pids = readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return;
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    try {
+      rmdirSync(dir);
+      return;
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
+const removalOrder: Record<Resource['kind'], number> = { pid: 0, cgroup: 1, link: 2, netns: 3, dir: 4 };
 
 function sortForRemoval(resources: readonly Resource[]): Resource[] {
   return [...resources].reverse().sort((a, b) => removalOrder[a.kind] - removalOrder[b.kind]);

@@ -1,4 +1,9 @@
-export { cleanupAllSync, cleanupStaleLeftovers, registerResource } from './cleanup-registry.js';
+export {
+  cleanupAllSync,
+  cleanupStaleLeftovers,
+  registerResource,
+  removeCgroupSync,
+} from './cleanup-registry.js';
 export type { Resource } from './cleanup-registry.js';
 export { findFreePort } from './free-port.js';
 export { startNginx, toTestSccacheConf } from './nginx.js';

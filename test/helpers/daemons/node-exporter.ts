@@ -8,6 +8,8 @@ export interface StartNodeExporterOptions {
   netns?: string;
   host?: string;
   port?: number;
+  /** A /proc of its own (`--path.procfs`); default the host's. */
+  procfsPath?: string;
 }
 
 export interface RunningNodeExporter {
@@ -29,6 +31,7 @@ export async function startNodeExporter(
     `--web.listen-address=${host}:${port}`,
     '--collector.disable-defaults',
     ...leanCollectors.map((name) => `--collector.${name}`),
+    ...(options.procfsPath === undefined ? [] : [`--path.procfs=${options.procfsPath}`]),
   ];
   const logPath = path.join(dir.path, 'node-exporter.log');
   const daemon = await startDaemon({

@@ -1,0 +1,111 @@
+// One cgroup per box node (cgroup v1: cpu, cpuacct, memory), named like the node's namespace. The node's build
+// work (the double's bake worker) runs in the node's cgroup, so cpuacct counts all the CPU it spends and memory
+// what it holds. The thread doing the build's CPU work (compiling, compressing the cache export) joins cpu/…/work,
+// whose CFS quota makes the node's `speed` real, and cpuacct/…/compile or …/export, which count it apart. The
+// quota binds only that work: the worker's HTTP keeps its timing whatever the compile does, as a real node's
+// network stack would. A helper turns the node's counters into its own /proc (node-proc.ts).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { registerResource, removeCgroupSync } from '../helpers/daemons/index.js';
+import { fleetPrefix, parseOwnerPid, toNetnsName } from './fleet-names.js';
+
+export const cgroupRoot = '/sys/fs/cgroup';
+export const cgroupControllers = ['cpu', 'cpuacct', 'memory'] as const;
+export type CgroupController = (typeof cgroupControllers)[number];
+/** A short CFS period keeps a throttled burner's progress smooth (the kernel default is 100 ms). */
+const cfsPeriodUs = 20_000;
+
+export interface NodeCgroup {
+  name: string;
+  dirs: Record<CgroupController, string>;
+  /** cpu/<node>/work (the quota); cpuacct/<node>/compile and …/export (CPU time in build steps, in export). */
+  workDirs: { cpu: string; compileCpuacct: string; exportCpuacct: string };
+  quotaCores: number;
+  memoryLimitBytes: number;
+  remove: () => void;
+}
+
+/** The controllers this host lacks as cgroup v1 hierarchies (empty when the box can run). */
+export function findMissingControllers(root = cgroupRoot): string[] {
+  return cgroupControllers.filter((name) => !existsSync(path.join(root, name, 'cgroup.procs')));
+}
+
+export interface CreateNodeCgroupOptions {
+  runId: string;
+  nodeName: string;
+  /** CPU cores the node may use (cfs_quota_us ÷ cfs_period_us). */
+  quotaCores: number;
+  memoryLimitBytes: number;
+}
+
+export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
+  const name = toNetnsName(options.runId, options.nodeName);
+  const dirs = Object.fromEntries(
+    cgroupControllers.map((controller) => [controller, path.join(cgroupRoot, controller, name)]),
+  ) as Record<CgroupController, string>;
+  const workDirs = {
+    cpu: path.join(dirs.cpu, 'work'),
+    compileCpuacct: path.join(dirs.cpuacct, 'compile'),
+    exportCpuacct: path.join(dirs.cpuacct, 'export'),
+  };
+  const created = [...Object.values(dirs), ...Object.values(workDirs)];
+  const unregister: (() => void)[] = [];
+  for (const dir of created) {
+    mkdirSync(dir);
+    unregister.push(registerResource({ kind: 'cgroup', path: dir }));
+  }
+  writeFileSync(path.join(workDirs.cpu, 'cpu.cfs_period_us'), String(cfsPeriodUs));
+  writeFileSync(
+    path.join(workDirs.cpu, 'cpu.cfs_quota_us'),
+    String(Math.max(1000, Math.round(options.quotaCores * cfsPeriodUs))),
+  );
+  writeFileSync(path.join(dirs.memory, 'memory.limit_in_bytes'), String(options.memoryLimitBytes));
+  return {
+    name,
+    dirs,
+    workDirs,
+    quotaCores: options.quotaCores,
+    memoryLimitBytes: options.memoryLimitBytes,
+    remove: () => {
+      for (const dir of created.reverse()) removeCgroupSync(dir);
+      for (const forget of unregister) forget();
+    },
+  };
+}
+
+/** Total CPU time the cgroup's tasks used, in ns (cpuacct.usage). */
+export function readCpuUsageNs(cpuacctDir: string): number {
+  return Number(readFileSync(path.join(cpuacctDir, 'cpuacct.usage'), 'utf8'));
+}
+
+/** Removes the cgroups of fleet runs whose owner is gone; returns what it removed. */
+export function cleanupStaleCgroups(root = cgroupRoot): string[] {
+  const removed: string[] = [];
+  for (const controller of cgroupControllers) {
+    const dir = path.join(root, controller);
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((name) => name.startsWith(fleetPrefix));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const owner = parseOwnerPid(name);
+      if (owner === undefined || isAlive(owner)) continue;
+      for (const child of ['work', 'compile', 'export'])
+        if (existsSync(path.join(dir, name, child))) removeCgroupSync(path.join(dir, name, child));
+      removeCgroupSync(path.join(dir, name));
+      removed.push(`cgroup ${controller}/${name}`);
+    }
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
