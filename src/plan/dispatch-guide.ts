@@ -128,6 +128,16 @@ export interface Projection {
   finish: Float64Array;
 }
 
+/**
+ * When a running target is expected to finish: its start plus its cost, or, once it has overrun that by X
+ * seconds, X seconds from now (it has run as long again as expected; the longer it overruns, the later the
+ * projection puts its end, so an idle node may take the work queued behind it).
+ */
+export function toExpectedFinish(startSeconds: number, costSeconds: number, nowSeconds: number): number {
+  const planned = startSeconds + costSeconds;
+  return nowSeconds <= planned ? planned : nowSeconds + (nowSeconds - planned);
+}
+
 /** Expected start and finish of every target if each node follows its planned queue from now on. */
 export function projectPlan(guide: DispatchGuide, state: DispatchState): Projection {
   const { problem } = guide;
@@ -140,7 +150,7 @@ export function projectPlan(guide: DispatchGuide, state: DispatchState): Project
     if (i < 0) continue;
     start[j] = state.start[j]!;
     finish[j] = Number.isNaN(state.finish[j]!)
-      ? Math.max(now, state.start[j]! + problem.cost[j * problem.m + i]!)
+      ? toExpectedFinish(state.start[j]!, problem.cost[j * problem.m + i]!, now)
       : state.finish[j]!;
     if (Number.isNaN(state.finish[j]!)) free[i] = Math.max(free[i]!, finish[j]!);
   }

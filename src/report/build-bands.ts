@@ -1,6 +1,6 @@
 import type { TargetTrace, TraceStep, TraceUpload } from '../collect/types.js';
 import type { Band, Phase } from '../artifacts/index.js';
-import { mergeIntervals, containsPoint, type Interval } from './intervals.js';
+import { mergeIntervals, containsPoint, type Interval } from '../shared/intervals.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
 // Cuts one target's build record into phase bands: steps (its own steps), upload (HTTP PUT/POST spans) and

@@ -12,7 +12,7 @@ import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary
 import { buildSeries } from './build-series.js';
 import { buildTargets, round, UNKNOWN_NODE } from './build-targets.js';
 import { buildStreamSummary, buildWarnings } from './build-warnings.js';
-import type { Interval } from './intervals.js';
+import type { Interval } from '../shared/intervals.js';
 import type { RunInputs } from './run-inputs.js';
 
 // Run inputs (parsed records) → the data.json model. Pure: no I/O, no clock (generatedAtMs arrives as input).

@@ -1,5 +1,5 @@
 import type { NodeSummary, Sample, TargetSummary } from '../artifacts/index.js';
-import { clipInterval, totalLengthMs, type Interval } from './intervals.js';
+import { clipInterval, totalLengthMs, type Interval } from '../shared/intervals.js';
 import { round } from './build-targets.js';
 
 // Per-node utilisation over the makespan: busy = union of its targets' records; idle = the rest.

@@ -1,7 +1,7 @@
 import type { TargetTrace } from '../collect/types.js';
 import type { Band, TargetOutcome, TargetSummary } from '../artifacts/index.js';
 import { buildBands, isUploadSpan } from './build-bands.js';
-import { totalLengthMs } from './intervals.js';
+import { totalLengthMs } from '../shared/intervals.js';
 import type { RunInputs } from './run-inputs.js';
 
 // Per-target figures and the chart's bands. A target is known from its trace, run.json or plan.json; the node

@@ -3,7 +3,9 @@ import { runOneJob, skipReason, type Executor, type QueueEvent, type SettledOutc
 
 // Plan-guided dispatch (`--dispatch guided`): event-driven instead of one loop per node. Whenever a target starts
 // or settles, every idle node is asked, in node-name order, which ready target it takes now (the injected
-// `choose`, normally the plan's `chooseGuidedTarget`), until no node takes one. A failure skips its dependents
+// `choose`, normally the plan's `chooseGuidedTarget`), until no node takes one. While a node sits idle beside
+// ready targets and something runs, the nodes are asked again every `recheckMs`: a target overrunning its plan
+// sends no event, and the work queued behind it should not wait for it. A failure skips its dependents
 // (transitively) at once; an abort skips everything not started and waits for the running builds to be
 // cancelled. No I/O here: the world arrives through the Executor, the Clock and `choose`.
 
@@ -40,7 +42,18 @@ export interface RunGuidedQueuesOptions {
   signal: AbortSignal;
   choose: ChooseNext;
   onEvent?: (event: QueueEvent) => void;
+  /** How often idle nodes are asked again while ready targets wait and something runs; default 1000 ms. */
+  recheckMs?: number;
+  /** Calls `wake` after `ms` (default: setTimeout); returns the cancel. Tests pass their simulated clock's. */
+  wakeAfter?: WakeAfter;
 }
+
+export type WakeAfter = (ms: number, wake: () => void) => () => void;
+
+const wakeAfterTimeout: WakeAfter = (ms, wake) => {
+  const timer = setTimeout(wake, ms);
+  return () => clearTimeout(timer);
+};
 
 interface GuidedRun {
   options: RunGuidedQueuesOptions;
@@ -52,6 +65,8 @@ interface GuidedRun {
   busy: Set<string>;
   /** Why nothing more will be started (a policy error or a stall), once known. */
   stopped: string | undefined;
+  /** Cancels the pending re-ask, while one is scheduled. */
+  recheck: (() => void) | undefined;
   done: () => void;
 }
 
@@ -144,7 +159,20 @@ function pump(run: GuidedRun): void {
       'not started: guided dispatch stalled (no node would take a ready target and nothing was running)';
     skipBlocked(run);
   }
-  if (Object.keys(run.outcomes).length === run.order.length) run.done();
+  if (Object.keys(run.outcomes).length === run.order.length) return run.done();
+  scheduleRecheck(run);
+}
+
+/** Asks again later when a node idles beside ready targets while others run (nothing else would wake it). */
+function scheduleRecheck(run: GuidedRun): void {
+  if (run.recheck !== undefined || run.options.signal.aborted || run.stopped !== undefined) return;
+  const idle = run.nodes.some((node) => !run.busy.has(node));
+  if (!idle || run.busy.size === 0 || findReady(run).length === 0) return;
+  const wakeAfter = run.options.wakeAfter ?? wakeAfterTimeout;
+  run.recheck = wakeAfter(run.options.recheckMs ?? 1000, () => {
+    run.recheck = undefined;
+    pump(run);
+  });
 }
 
 export function runGuidedQueues(options: RunGuidedQueuesOptions): Promise<Record<string, SettledOutcome>> {
@@ -164,7 +192,10 @@ export function runGuidedQueues(options: RunGuidedQueuesOptions): Promise<Record
       started: {},
       busy: new Set(),
       stopped: undefined,
+      recheck: undefined,
       done: () => {
+        run.recheck?.();
+        run.recheck = undefined;
         options.signal.removeEventListener('abort', onAbort);
         resolve(run.outcomes);
       },

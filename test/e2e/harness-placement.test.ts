@@ -1,12 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { boxTargets } from '../fleet/index.js';
 import { readPlanFile } from '../../src/plan/plan-file-io.js';
 import {
   formatUploadTable,
   isUploadWithin,
   readData,
+  readDependencies,
+  readImageManifestStoredMs,
   readRun,
+  readRunWindow,
   readUploadTruth,
   spawnCli,
   useHarnessBox,
@@ -98,30 +102,83 @@ describe('placement on the fleet in a box', () => {
     }
   }, 900_000);
 
-  it('--dispatch guided runs the heft-ls plan on the box and records where each target ran', async () => {
+  it('--dispatch guided finishes measurably sooner than fixed when a queue overruns its plan, and starts no target before its dependencies are pushed', async () => {
     const { fleet: running, root: dir } = box();
-    expect(runs['heft-ls'], 'needs the heft-ls run of the test above').toBeDefined();
-    running.bumpRevisions();
-    const guidedDir = await runHarness('guided', [
-      'warm',
-      '--costs',
-      path.join(dir, 'warm-costs'),
-      '--plan',
-      runs['heft-ls']!,
-      '--dispatch',
-      'guided',
-    ]);
-    const run = readRun(guidedDir);
-    const plan = await readPlanFile(guidedDir);
-    expect(run).toMatchObject({ dispatch: 'guided', status: 'completed' });
-    const data = readData(guidedDir);
-    for (const summary of data.summary.targets) {
-      expect(summary.node).toBe(run.targets[summary.target]?.node);
-      expect(summary.plannedNode).toBe(plan.targets[summary.target]?.node);
+    const costsPath = path.join(dir, 'warm-costs');
+    expect(runs['heft-ls'], 'needs the warm costs of the test above').toBeDefined();
+    const costsText = readFileSync(costsPath, 'utf8');
+    const dependencies = readDependencies(running);
+    // A plan made with one target's build figure cut to a tenth: at run time that target overruns its plan, and the
+    // target queued behind it on its node is ready (its dependencies done) long before the overrun ends.
+    let overrun: { target: string; behind: string; node: string; planPath: string } | undefined;
+    for (const target of boxTargets) {
+      const build = new RegExp(`^build ${target} (\\d+(?:\\.\\d+)?)$`, 'm').exec(costsText);
+      if (!build || (dependencies.get(target)?.length ?? 0) === 0) continue;
+      const doctored = path.join(dir, `costs-overrun-${target}`);
+      writeFileSync(
+        doctored,
+        costsText.replace(build[0], `build ${target} ${(Number(build[1]) / 10).toFixed(1)}`),
+      );
+      const planDir = path.join(dir, `plan-overrun-${target}`);
+      const planned = await spawnCli(running, ['plan', '--costs', doctored, '--out', planDir]);
+      expect(planned.exitCode, String(planned.stderr)).toBe(0);
+      const plan = await readPlanFile(planDir);
+      const node = plan.targets[target]!.node;
+      const queue = plan.queues[node] ?? [];
+      const behind = queue[queue.indexOf(target) + 1];
+      if (behind && !(dependencies.get(behind) ?? []).includes(target)) {
+        overrun = { target, behind, node, planPath: path.join(planDir, 'plan.json') };
+        break;
+      }
     }
-    const moved = data.summary.targets.filter((summary) => summary.node !== summary.plannedNode);
+    expect(overrun, 'no target of the box has a target queued behind it in its doctored plan').toBeDefined();
+    const { target, behind, node, planPath } = overrun!;
     console.log(
-      `guided: makespan ${data.summary.makespanSeconds?.toFixed(1)} s, moved: ${moved.map((summary) => `${summary.target} ${summary.plannedNode}→${summary.node}`).join(', ') || 'none'}`,
+      `overrun: ${target} on ${node} (planned at a tenth of its build), ${behind} queued behind it`,
     );
-  }, 300_000);
+
+    const measure = async (dispatch: 'fixed' | 'guided') => {
+      running.bumpRevisions();
+      const runDir = await runHarness(`overrun-${dispatch}`, [
+        'warm',
+        '--plan',
+        planPath,
+        '--dispatch',
+        dispatch,
+      ]);
+      const run = readRun(runDir);
+      expect(run).toMatchObject({ dispatch, status: 'completed' });
+      return { run, window: readRunWindow(running, run) };
+    };
+    const fixed = await measure('fixed');
+    const guided = await measure('guided');
+    const seconds = (window: { firstMs: number; lastMs: number }) => (window.lastMs - window.firstMs) / 1000;
+    console.log(
+      `registry-side makespan: fixed ${seconds(fixed.window).toFixed(2)} s, guided ${seconds(guided.window).toFixed(2)} s; ${behind} ran on ${fixed.run.targets[behind]?.node} (fixed), ${guided.run.targets[behind]?.node} (guided)`,
+    );
+    expect(fixed.run.targets[behind]?.node).toBe(node);
+    expect(guided.run.targets[behind]?.node).not.toBe(node);
+    // Measurably sooner: by at least half of what the moved target costs on the box (its measured guided run).
+    const movedOutcome = guided.run.targets[behind]!;
+    const movedSeconds =
+      movedOutcome.status === 'ok' ? (movedOutcome.finishedAtMs - movedOutcome.startedAtMs) / 1000 : Infinity;
+    expect(seconds(guided.window)).toBeLessThan(seconds(fixed.window) - 0.5 * movedSeconds);
+
+    // No target starts before its dependencies are in the registry: its node's first request in its window comes
+    // after the dependency's image manifest was stored (both on the proxy's clock).
+    for (const { run } of [fixed, guided]) {
+      for (const [name, deps] of dependencies) {
+        const outcome = run.targets[name];
+        if (outcome?.status !== 'ok') continue;
+        const first = readUploadTruth(running, run).get(name)?.requests[0];
+        for (const dep of deps) {
+          const stored = readImageManifestStoredMs(running, run, dep);
+          const line = `${run.dispatch}: ${name} first request ${first?.firstByteMs}, start ${outcome.startedAtMs}; ${dep} manifest stored ${stored}`;
+          expect(stored, line).toBeDefined();
+          expect(outcome.startedAtMs, line).toBeGreaterThanOrEqual(stored!);
+          expect(first!.firstByteMs, line).toBeGreaterThanOrEqual(stored!);
+        }
+      }
+    }
+  }, 600_000);
 });

@@ -1,3 +1,4 @@
+import { totalLengthMs } from '../../shared/intervals.js';
 import type { TargetTrace, UploadKind } from '../types.js';
 
 // Explains total − build: setup before the first step (capabilities, frontend, auth, context) and the tail
@@ -34,15 +35,7 @@ export function buildTraceGap(trace: TargetTrace): TraceGap {
   };
 }
 
-/** Length of the union of [startMs, endMs] intervals. */
-function toCoveredMs(intervals: readonly { startMs: number; endMs: number }[]): number {
-  const sorted = [...intervals].sort((a, b) => a.startMs - b.startMs);
-  let covered = 0;
-  let currentEnd = Number.NEGATIVE_INFINITY;
-  for (const { startMs, endMs } of sorted) {
-    if (endMs <= currentEnd) continue;
-    covered += endMs - Math.max(startMs, currentEnd);
-    currentEnd = endMs;
-  }
-  return covered;
+/** Wall time covered by at least one of the uploads, overlaps counted once. */
+function toCoveredMs(uploads: readonly { startMs: number; endMs: number }[]): number {
+  return totalLengthMs(uploads.map((upload) => [upload.startMs, upload.endMs]));
 }

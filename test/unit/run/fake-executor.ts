@@ -22,6 +22,16 @@ export function createSimulatedExecutor(specs: Record<string, FakeJobSpec>) {
   const clock = createFakeClock(1_000);
   const pending: Pending[] = [];
   const calls: { job: QueueJob; atMs: number }[] = [];
+  const timers: { atMs: number; wake: () => void }[] = [];
+  /** A timer on the fake clock: `drive` fires it when fake time reaches it. */
+  const wakeAfter = (ms: number, wake: () => void) => {
+    const timer = { atMs: clock.nowMs() + ms, wake };
+    timers.push(timer);
+    return () => {
+      const at = timers.indexOf(timer);
+      if (at >= 0) timers.splice(at, 1);
+    };
+  };
   const executor: Executor = {
     run(job, { signal }) {
       calls.push({ job, atMs: clock.nowMs() });
@@ -58,11 +68,19 @@ export function createSimulatedExecutor(specs: Record<string, FakeJobSpec>) {
         hooks.action?.();
         continue;
       }
+      timers.sort((a, b) => a.atMs - b.atMs);
+      const timer = timers[0];
+      if (timer && (next === undefined || timer.atMs < next.endMs)) {
+        timers.shift();
+        clock.advance(Math.max(0, timer.atMs - clock.nowMs()));
+        timer.wake();
+        continue;
+      }
       if (!next) throw new Error('simulation stuck: nothing running and the queues have not settled');
       pending.shift();
       clock.advance(next.endMs - clock.nowMs());
       next.resolve(next.result);
     }
   }
-  return { executor, clock, calls, drive };
+  return { executor, clock, calls, drive, wakeAfter };
 }

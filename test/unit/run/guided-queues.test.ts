@@ -35,6 +35,7 @@ function runGuided(
       return chooser(snapshot);
     },
     onEvent: (event) => events.push(event),
+    wakeAfter: sim.wakeAfter,
   });
   return { sim, events, snapshots, promise };
 }
@@ -52,6 +53,29 @@ const plan = createTestPlan(['a', 'b'], {
 const noisy = seconds({ p: 10, q: 10, r: 2, s: 10 });
 
 describe('runGuidedQueues with chooseGuidedTarget', () => {
+  it('a target that overruns its plan sends no event, yet the target queued behind it moves to an idle node', async () => {
+    // a: x (0–2), y (2–6); b (half speed, y costs 8 there): z (0–4). x takes 20 s instead of 2.
+    const overrunPlan = createTestPlan(
+      ['a', 'b'],
+      {
+        x: { node: 'a', start: 0, finish: 2 },
+        y: { node: 'a', start: 2, finish: 6 },
+        z: { node: 'b', start: 0, finish: 4 },
+      },
+      { b: 0.5 },
+    );
+    const { sim, events, promise } = runGuided(overrunPlan, seconds({ x: 20, y: 4, z: 4 }));
+    const outcomes = await sim.drive(promise);
+    // z settles at 4 s: x is 2 s over, projected to end at 6, y on a at 10; on b y would end at 12, so b waits.
+    // Asked again each second, at 6 s x is projected to end at 10, y on a at 14, on b at 14: y moves to b.
+    expect(startedEvents(events).map(({ target, node, atMs }) => [target, node, atMs])).toEqual([
+      ['x', 'a', 1_000],
+      ['z', 'b', 1_000],
+      ['y', 'b', 7_000],
+    ]);
+    expect(outcomes.y).toMatchObject({ status: 'ok', node: 'b' });
+  });
+
   it('a node that goes idle takes a ready target the policy allows, and a freed node takes the next one', async () => {
     const { sim, events, promise } = runGuided(plan, noisy);
     const outcomes = await sim.drive(promise);

@@ -1,0 +1,56 @@
+// A target's uploadSeconds in data.json is the union of its upload spans: wall time during which at least one
+// PUT or POST to the registry was in flight. Not the sum of the spans (that counts overlaps twice), not the
+// envelope from the first start to the last end (that counts the gaps between uploads).
+import { describe, expect, it } from 'vitest';
+import type { TraceUpload } from '../../../src/collect/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { makeRunInputs, T0 } from './make-run-inputs.js';
+
+const S = 1000;
+// The spans sit in triton-wheel's export tail, which starts at T0 + 400 s.
+const EXPORT_MS = T0 + 400 * S;
+
+function put([startMs, endMs]: [number, number]): TraceUpload {
+  return {
+    startMs: EXPORT_MS + startMs,
+    endMs: EXPORT_MS + endMs,
+    method: 'PUT',
+    url: '/v2/rocm/triton-wheel/blobs/uploads/u',
+    status: 201,
+    bytes: 1000,
+    kind: 'cache',
+  };
+}
+
+/** triton-wheel's uploadSeconds from data.json's summary, with the given spans (ms into its export) as uploads. */
+function uploadSecondsOf(...spansMs: [number, number][]): number | null {
+  const inputs = makeRunInputs();
+  const traces = inputs.traces.map((trace) =>
+    trace.target === 'triton-wheel' ? { ...trace, uploads: spansMs.map(put) } : trace,
+  );
+  const { summary } = buildReportModel({ ...inputs, traces });
+  return summary.targets.find((t) => t.target === 'triton-wheel')!.uploadSeconds;
+}
+
+describe('per-target uploadSeconds is the union of the upload spans', () => {
+  it('overlapping spans count the overlap once (rules out the sum)', () => {
+    // [0, 400] ∪ [300, 900] = [0, 900]: 0.9 s. The sum would be 0.4 + 0.6 = 1.0 s.
+    expect(uploadSecondsOf([0, 400], [300, 900])).toBe(0.9);
+  });
+
+  it('a span nested in another adds nothing (rules out the sum)', () => {
+    // [0, 1000] ∪ [200, 300] = [0, 1000]: 1.0 s. The sum would be 1.0 + 0.1 = 1.1 s.
+    expect(uploadSecondsOf([0, 1000], [200, 300])).toBe(1);
+  });
+
+  it('the gap between disjoint spans is not upload time (rules out the envelope)', () => {
+    // [0, 200] and [700, 1000]: 0.2 + 0.3 = 0.5 s. The envelope [0, 1000] would be 1.0 s.
+    expect(uploadSecondsOf([0, 200], [700, 1000])).toBe(0.5);
+  });
+
+  it('overlap, nesting and a gap at once tell union, sum and envelope apart (rules out both)', () => {
+    // [0, 300] ∪ [100, 200] ∪ [600, 1000] = [0, 300] + [600, 1000]: 0.3 + 0.4 = 0.7 s.
+    // The sum would be 0.3 + 0.1 + 0.4 = 0.8 s; the envelope [0, 1000] would be 1.0 s.
+    expect(uploadSecondsOf([0, 300], [100, 200], [600, 1000])).toBe(0.7);
+  });
+});
