@@ -244,7 +244,8 @@ export function formatUploadAlignment(
   const at = (ms: number) => (ms - startMs).toFixed(1).padStart(8);
   return spans
     .map((span) => {
-      const url = new URL(String(span.tags.find((tag) => tag.key === 'url.full')?.value ?? 'http://x/'));
+      const full = span.tags.find((tag) => tag.key === 'url.full')?.value;
+      const url = new URL(typeof full === 'string' ? full : 'http://x/');
       const method = span.operationName.slice(5);
       const [s, e] = [span.startTime / 1000, (span.startTime + span.duration) / 1000];
       const match = lines

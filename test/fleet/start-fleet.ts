@@ -174,7 +174,7 @@ async function startNodeProcWriter(options: { dir: string; config: NodeProcConfi
     command: process.execPath,
     args: [...argv, configPath],
     logPath: path.join(options.dir, 'node-proc-writer.log'),
-    isReady: async () => statFiles.every((file) => existsSync(file)),
+    isReady: () => Promise.resolve(statFiles.every((file) => existsSync(file))),
   });
 }
 
