@@ -1,7 +1,7 @@
 // The fleet in a box itself: per-node network counters, shaped links, the docker double's flag discipline, and a
 // full bake through the double leaving metadata, a trace, nginx lines and registry/Zot lines behind.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   findFleetBlocker,
   readFleetState,
   startFleet,
+  type FleetNodeHandle,
   type RunningFleet,
 } from '../fleet/index.js';
 
@@ -20,7 +21,7 @@ let fleet: RunningFleet | undefined;
 beforeAll(async () => {
   const blocker = findFleetBlocker();
   if (blocker) throw new Error(blocker);
-  fleet = await startFleet({ scale: { timeScale: 1 / 1000 } });
+  fleet = await startFleet({ scale: { timeScale: 1 / 1000 }, nodeSpeeds: { kiln: 0.5 } });
 }, 90_000);
 
 afterAll(async () => {
@@ -69,6 +70,35 @@ function runDocker(
   });
 }
 
+/** node_cpu_seconds_total summed per mode (idle vs the rest), from a node's node_exporter. */
+async function readCpuSeconds(url: string): Promise<{ idle: number; busy: number }> {
+  const text = await (await fetch(url)).text();
+  const out = { idle: 0, busy: 0 };
+  for (const match of text.matchAll(/^node_cpu_seconds_total\{cpu="\d+",mode="([a-z]+)"\} (\S+)$/gm))
+    out[match[1] === 'idle' ? 'idle' : 'busy'] += Number(match[2]);
+  return out;
+}
+
+const toBusyShare = (a: { idle: number; busy: number }, b: { idle: number; busy: number }) =>
+  (b.busy - a.busy) / (b.busy - a.busy + (b.idle - a.idle));
+
+/**
+ * Spends `cpuMs` of CPU time in a process placed in the node's cgroups (the quota'd work group, its cpuacct and
+ * memory groups) before it starts; returns the wall time it took.
+ */
+async function burnInNode(node: FleetNodeHandle, cpuMs: number): Promise<number> {
+  const script = `process.stdin.once('data',()=>{const t=performance.now();const end=process.cpuUsage().user/1000+${cpuMs};let x=0;while(process.cpuUsage().user/1000<end)for(let i=0;i<1e5;i++)x=(x*31+i)%1e9;console.log(performance.now()-t);process.exit(0)})`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  for (const dir of [node.cgroup.workDirs.cpu, node.cgroup.workDirs.compileCpuacct, node.cgroup.dirs.memory])
+    writeFileSync(path.join(dir, 'cgroup.procs'), String(child.pid));
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stdin.write('go\n');
+  await exited;
+  return Number(stdout.trim());
+}
+
 const readJsonLines = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -88,6 +118,33 @@ describe('nodes', () => {
       if (node === sender) expect(delta).toBeGreaterThan(3_000_000);
       else expect(delta).toBeLessThan(500_000);
     });
+  });
+
+  it("each node's node_exporter reports that node's own CPU: a busy node's line rises, an idle node's stays low", async () => {
+    const [busy, idle] = [running().nodes[0]!, running().nodes[1]!];
+    const before = await Promise.all([busy, idle].map((node) => readCpuSeconds(node.nodeExporterUrl)));
+    const wallMs = await burnInNode(busy, 500);
+    const after = await Promise.all([busy, idle].map((node) => readCpuSeconds(node.nodeExporterUrl)));
+    const [busyShare, idleShare] = [0, 1].map((i) => toBusyShare(before[i]!, after[i]!));
+    console.log(
+      `${busy.name}: ${(busyShare! * 100).toFixed(0)} % busy over ${wallMs.toFixed(0)} ms of burning; ${idle.name}: ${(idleShare! * 100).toFixed(0)} %`,
+    );
+    expect(busyShare).toBeGreaterThan(0.6);
+    expect(idleShare).toBeLessThan(0.1);
+  });
+
+  it('a node at speed 0.5 computes at half the rate: the same CPU work takes twice the wall time', async () => {
+    const forge = running().nodes.find((node) => node.name === 'forge')!;
+    const kiln = running().nodes.find((node) => node.name === 'kiln')!;
+    expect(kiln.cgroup.quotaCores).toBeCloseTo(forge.cgroup.quotaCores / 2, 6);
+    const cpuMs = 150;
+    const [fast, slow] = [await burnInNode(forge, cpuMs), await burnInNode(kiln, cpuMs)];
+    console.log(
+      `${cpuMs} ms of CPU: forge (quota ${forge.cgroup.quotaCores.toFixed(3)}) ${fast.toFixed(0)} ms, kiln (quota ${kiln.cgroup.quotaCores.toFixed(3)}) ${slow.toFixed(0)} ms`,
+    );
+    expect(fast).toBeGreaterThan((0.9 * cpuMs) / forge.cgroup.quotaCores);
+    expect(slow / fast).toBeGreaterThan(1.7);
+    expect(slow / fast).toBeLessThan(2.3);
   });
 
   it('an upload from the WiFi-like node takes about link-ratio longer than from a wired one', async () => {
