@@ -108,19 +108,26 @@ describe('placement on the fleet in a box', () => {
     expect(runs['heft-ls'], 'needs the warm costs of the test above').toBeDefined();
     const costsText = readFileSync(costsPath, 'utf8');
     const dependencies = readDependencies(running);
-    // A plan that underestimates one target ten times (its build figure cut to a tenth) and queues a second one
-    // behind it on the same node. At run time the first overruns its plan while the second is ready (both wait
-    // only for pytorch): fixed queues make the second wait; guided dispatch should move it to a node gone idle.
-    // Both are targets nothing waits for, so only the dispatch decides when the run ends.
+    // A plan that underestimates one target twenty times (its build figure cut to a twentieth) and queues a second
+    // one behind it on the same node. At run time the first overruns its plan while the second is ready: fixed
+    // queues make the second wait; guided dispatch should move it to a node gone idle. Both are targets nothing
+    // waits for, so only the dispatch decides when the run ends.
     const isLeaf = (name: string) =>
       ![...dependencies.values()].some((deps) => deps.includes(name)) &&
       (dependencies.get(name)?.length ?? 0) > 0;
-    const target = boxTargets.find(isLeaf)!;
-    const build = new RegExp(`^build ${target} (\\d+(?:\\.\\d+)?)$`, 'm').exec(costsText)!;
+    const buildOf = (name: string) =>
+      Number(new RegExp(`^build ${name} (\\d+(?:\\.\\d+)?)$`, 'm').exec(costsText)?.[1] ?? Number.NaN);
+    // The overrunning target: the longest leaf. The one behind it: the cheapest leaf that waits only for targets
+    // that wait for nothing (pytorch), so it is ready long before the overrun ends.
+    const leaves = boxTargets.filter(isLeaf).sort((a, b) => buildOf(b) - buildOf(a));
+    const target = leaves[0]!;
     const doctored = path.join(dir, 'costs-overrun');
     writeFileSync(
       doctored,
-      costsText.replace(build[0], `build ${target} ${(Number(build[1]) / 10).toFixed(2)}`),
+      costsText.replace(
+        new RegExp(`^build ${target} .*$`, 'm'),
+        `build ${target} ${(buildOf(target) / 20).toFixed(2)}`,
+      ),
     );
     const planDir = path.join(dir, 'plan-overrun');
     const planned = await spawnCli(running, ['plan', '--costs', doctored, '--out', planDir]);
@@ -131,9 +138,14 @@ describe('placement on the fleet in a box', () => {
       targets: Record<string, { node: string }>;
     };
     const node = plan.targets[target]!.node;
-    const behind = boxTargets.find(
-      (name) => name !== target && isLeaf(name) && plan.targets[name]!.node !== node,
-    )!;
+    const behind = [...leaves]
+      .reverse()
+      .find(
+        (name) =>
+          name !== target &&
+          plan.targets[name]!.node !== node &&
+          (dependencies.get(name) ?? []).every((dep) => (dependencies.get(dep)?.length ?? 0) === 0),
+      )!;
     const from = plan.targets[behind]!.node;
     plan.queues[from] = plan.queues[from]!.filter((name) => name !== behind);
     plan.queues[node]!.splice(plan.queues[node]!.indexOf(target) + 1, 0, behind);
@@ -141,7 +153,7 @@ describe('placement on the fleet in a box', () => {
     writeFileSync(planPath, JSON.stringify(plan, null, 2));
     await readPlanFile(planDir);
     console.log(
-      `overrun: ${target} on ${node} (planned at a tenth of its build), ${behind} queued behind it`,
+      `overrun: ${target} on ${node} (planned at a twentieth of its build), ${behind} queued behind it`,
     );
 
     const measure = async (dispatch: 'fixed' | 'guided') => {
