@@ -5,11 +5,17 @@
 //   fixtures/runs/gfx1201-cold-vs-warm.md   `rocm-perf diff --force` of the two.
 // Needs root (network namespaces, cgroups):
 //   npm run build && npx tsx scripts/make-example-run.ts [--time-scale 1/150] [--out fixtures/runs]
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { startFleet, type RunningFleet } from '../test/fleet/index.js';
+import {
+  isUploadRequest,
+  readCpuUsageNs,
+  readRegistryTruth,
+  startFleet,
+  type RunningFleet,
+} from '../test/fleet/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -35,6 +41,100 @@ async function runCli(fleet: RunningFleet, args: string[]): Promise<string> {
   return String(result.stdout);
 }
 
+/** Each node's compile-cgroup CPU (ns) every 20 ms, until stopped: the build truth beside the product. */
+function sampleCpu(fleet: RunningFleet): () => Map<string, { atMs: number; usageNs: number }[]> {
+  const samples = new Map(fleet.nodes.map((node) => [node.name, [] as { atMs: number; usageNs: number }[]]));
+  const take = () => {
+    for (const node of fleet.nodes)
+      samples
+        .get(node.name)!
+        .push({ atMs: Date.now(), usageNs: readCpuUsageNs(node.cgroup.workDirs.compileCpuacct) });
+  };
+  take();
+  const timer = setInterval(take, 20);
+  return () => {
+    clearInterval(timer);
+    take();
+    return samples;
+  };
+}
+
+const unionMs = (intervals: [number, number][]) => {
+  let [total, end] = [0, Number.NEGATIVE_INFINITY];
+  for (const [a, b] of intervals.sort((x, y) => x[0] - y[0])) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+};
+
+/**
+ * The recorded run against what happened outside the product: upload bytes and seconds per target from the
+ * registry proxy's own record, build seconds against the node's cgroup CPU at its quota. Prints the table and the
+ * worst errors.
+ */
+function compareWithTruth(
+  fleet: RunningFleet,
+  runDir: string,
+  cpu: Map<string, { atMs: number; usageNs: number }[]>,
+): void {
+  const run = JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
+    targets: Record<string, { status: string; node: string; startedAtMs: number; finishedAtMs: number }>;
+  };
+  const data = JSON.parse(readFileSync(path.join(runDir, 'data.json'), 'utf8')) as {
+    summary: {
+      targets: {
+        target: string;
+        buildSeconds: number | null;
+        uploadSeconds: number | null;
+        uploadBytes: number | null;
+      }[];
+    };
+  };
+  const truth = readRegistryTruth(fleet.services.registryTruthPath);
+  const usageAt = (samples: { atMs: number; usageNs: number }[], ms: number) =>
+    samples.find((sample) => sample.atMs >= ms)?.usageNs ?? samples.at(-1)!.usageNs;
+  const worst = { uploadSeconds: 0, uploadBytes: 0, buildSeconds: 0 };
+  const lines: string[] = [];
+  for (const summary of data.summary.targets) {
+    const outcome = run.targets[summary.target]!;
+    const node = fleet.nodes.find((candidate) => candidate.name === outcome.node)!;
+    const uploads = truth.filter(
+      (line) =>
+        isUploadRequest(line) &&
+        line.clientIp === node.address &&
+        line.firstByteMs >= outcome.startedAtMs &&
+        line.firstByteMs <= outcome.finishedAtMs,
+    );
+    const bytes = uploads.reduce((sum, line) => sum + line.requestBytes, 0);
+    const seconds = unionMs(uploads.map((line) => [line.firstByteMs, line.endMs])) / 1000;
+    const samples = cpu.get(node.name)!;
+    const cpuSeconds = (usageAt(samples, outcome.finishedAtMs) - usageAt(samples, outcome.startedAtMs)) / 1e9;
+    const atQuota = cpuSeconds / node.cgroup.quotaCores;
+    const errors = {
+      uploadSeconds: Math.abs((summary.uploadSeconds ?? 0) - seconds) / Math.max(seconds, 1e-9),
+      uploadBytes: Math.abs((summary.uploadBytes ?? 0) - bytes) / Math.max(bytes, 1),
+      buildSeconds: Math.abs((summary.buildSeconds ?? 0) - atQuota) / Math.max(atQuota, 1e-9),
+    };
+    for (const key of Object.keys(worst) as (keyof typeof worst)[])
+      worst[key] = Math.max(worst[key], errors[key]);
+    lines.push(
+      `| ${summary.target} | ${node.name} | ${summary.uploadSeconds?.toFixed(3)} | ${seconds.toFixed(3)} | ${summary.uploadBytes} | ${bytes} | ${summary.buildSeconds?.toFixed(2)} | ${atQuota.toFixed(2)} |`,
+    );
+  }
+  console.log(
+    [
+      '| target | node | upload s (data.json) | upload s (proxy) | bytes (data.json) | bytes (proxy) | build s (data.json) | cgroup CPU ÷ quota s |',
+      '|---|---|---|---|---|---|---|---|',
+      ...lines,
+    ].join('\n'),
+  );
+  console.log(
+    `worst relative error: upload seconds ${(worst.uploadSeconds * 100).toFixed(2)} %, upload bytes ${(worst.uploadBytes * 100).toFixed(2)} %, build seconds vs CPU at quota ${(worst.buildSeconds * 100).toFixed(2)} %`,
+  );
+}
+
 /** Runs a harness and copies its run dir to `out/name`, without the page scripts `report` and `serve` supply. */
 async function recordRun(fleet: RunningFleet, harness: string, name: string): Promise<string> {
   const stdout = await runCli(fleet, [harness, '--root', runsRoot, '--sample-interval-ms', '1000']);
@@ -52,7 +152,9 @@ try {
   // The first warm run fills the caches; after a source change (new revisions) the next one is the example.
   await runCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
   fleet.bumpRevisions();
+  const stopSampling = sampleCpu(fleet);
   const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');
+  compareWithTruth(fleet, warm, stopSampling());
   const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');
   const diff = await runCli(fleet, ['diff', '--force', cold, warm]);
   writeFileSync(path.join(out, 'gfx1201-cold-vs-warm.md'), diff);
