@@ -180,6 +180,36 @@ describe('nodes', () => {
 });
 
 describe('the docker double', () => {
+  it('claims a buildx release and accepts a flag only from the release that added it', async () => {
+    const box = running();
+    const original = readFileSync(box.statePath, 'utf8');
+    const claim = (version: string) => {
+      const state = JSON.parse(original) as Record<string, unknown>;
+      writeFileSync(box.statePath, `${JSON.stringify({ ...state, buildxVersion: version }, null, 2)}\n`);
+    };
+    try {
+      claim('v0.23.0');
+      expect((await runDocker(['buildx', 'version'], box.dir)).stdout).toMatch(/buildx v0\.23\.0 /);
+      const filtered = await runDocker(
+        ['buildx', 'history', 'ls', '--builder', 'forge', '--filter', 'status=error', '--format', 'json'],
+        box.dir,
+      );
+      expect(filtered.code, filtered.stderr).toBe(0);
+      claim('v0.22.0');
+      const refused = await runDocker(
+        ['buildx', 'history', 'ls', '--builder', 'forge', '--filter', 'status=error'],
+        box.dir,
+      );
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('unknown flag: --filter');
+      claim('v0.20.0');
+      const noTrace = await runDocker(['buildx', 'history', 'trace', 'x'], box.dir);
+      expect(noTrace.stderr).toContain('unknown command "trace" for "docker buildx history"');
+    } finally {
+      writeFileSync(box.statePath, original);
+    }
+  });
+
   it.each([
     [['buildx', 'bake', '--frobnicate'], 'unknown flag: --frobnicate', "See 'docker buildx bake --help'."],
     [
