@@ -16,8 +16,6 @@ export { readSamples } from './node-exporter/read-samples.js';
 export * from './types.js';
 export { parseBuildkitTrace } from './buildkit/parse-trace.js';
 export type { ParseBuildkitTraceOptions, ParsedBuildkitTrace } from './buildkit/parse-trace.js';
-export { buildTraceGap } from './buildkit/build-trace-gap.js';
-export type { TraceGap } from './buildkit/build-trace-gap.js';
 // Logs: sccache (nginx WebDAV), registry (Zot, docker-registry), windows and incremental tails, artifacts.
 export { readSccacheLog } from './log-reader/read-sccache-log.js';
 export type { ReadSccacheLogOptions, ReadSccacheLogResult } from './log-reader/read-sccache-log.js';
