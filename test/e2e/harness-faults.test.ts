@@ -97,6 +97,25 @@ describe('faults on the fleet in a box', () => {
     expect(countHistoryRecords()).toBe(before);
   });
 
+  it('a buildx older than the run needs: refused at preflight with the version found, the minimum and the fix', async () => {
+    const statePath = box().fleet.statePath;
+    const original = readFileSync(statePath, 'utf8');
+    const state = JSON.parse(original) as Record<string, unknown>;
+    writeFileSync(statePath, `${JSON.stringify({ ...state, buildxVersion: 'v0.22.0' }, null, 2)}\n`);
+    try {
+      const before = countHistoryRecords();
+      const result = await spawnCli(box().fleet, ['warm', '--root', rootFor('old-buildx')]);
+      expect(result.exitCode).toBe(2);
+      expect(String(result.stderr)).toMatch(
+        /^error: preflight found 1 problem\(s\); nothing was started\n\s+buildx 0\.22\.0 is older than 0\.23\.0, the first with `history ls --filter` \(the record of a failed target\)\. Fix: upgrade buildx/m,
+      );
+      expect(listRunDirs(rootFor('old-buildx'))).toEqual([]);
+      expect(countHistoryRecords()).toBe(before);
+    } finally {
+      writeFileSync(statePath, original);
+    }
+  });
+
   it('a failing target: its dependents are skipped, the other queues finish, exit 1, and the report says why', async () => {
     const print = JSON.parse(readFileSync(box().fleet.files.bakePrintPath, 'utf8')) as {
       target: Record<string, { contexts?: Record<string, string> }>;

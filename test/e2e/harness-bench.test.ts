@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readData, readRun, spawnCli, useHarnessBox } from './harness-helpers.js';
+
+// bench on the fleet in a box: every cache isolated, so a second bench of unchanged sources measures the same
+// work as the first. Checked against nginx's own log (the second bench hit nothing in sccache) and the costs it
+// derives (bytes refused).
+
+const { box, runs, runHarness } = useHarnessBox({
+  fleet: { scale: { timeScale: 1 / 300 } },
+  rootName: 'harness-bench',
+  sampleIntervalMs: 1000,
+});
+
+/** nginx's sccache lines under a key prefix: entry reads that hit (200) and entry writes. */
+function readSccacheTraffic(
+  logPath: string,
+  prefix: string,
+): { hits: number; writes: number; reads: number } {
+  const out = { hits: 0, writes: 0, reads: 0 };
+  for (const text of readFileSync(logPath, 'utf8').split('\n')) {
+    if (!text) continue;
+    const line = JSON.parse(text) as { uri: string; method: string; status: number };
+    if (!line.uri.startsWith(`/sccache/${prefix}/`) || !/\/[0-9a-f]{64}$/.test(line.uri)) continue;
+    if (line.method === 'GET') {
+      out.reads++;
+      if (line.status === 200) out.hits++;
+    }
+    if (line.method === 'PUT') out.writes++;
+  }
+  return out;
+}
+
+describe('bench on the fleet in a box', () => {
+  it('a second bench of the same sources measures the same build seconds: no layer cache, a fresh sccache prefix, its own namespace', async () => {
+    const first = await runHarness('bench-1', ['bench']);
+    const second = await runHarness('bench-2', ['bench']);
+    const table: string[] = [];
+    const [a, b] = [readData(first), readData(second)];
+    for (const [dir, run] of [first, second].map((d) => [d, readRun(d)] as const)) {
+      expect(run, dir).toMatchObject({
+        harness: 'bench',
+        mode: 'cold',
+        namespace: 'rocm-bench',
+        status: 'completed',
+      });
+      const traffic = readSccacheTraffic(box().fleet.services.nginxLogPath, run.sccachePrefix);
+      expect(traffic.reads, `${run.stamp} read no sccache entry under ${run.sccachePrefix}`).toBeGreaterThan(
+        0,
+      );
+      expect(traffic.hits).toBe(0);
+      expect(traffic.writes).toBe(traffic.reads);
+    }
+    for (const target of a.summary.targets) {
+      const again = b.summary.targets.find((entry) => entry.target === target.target)!;
+      expect(target.cachedSteps, target.target).toBe(0);
+      expect(again.cachedSteps, target.target).toBe(0);
+      table.push(`${target.target}: ${target.buildSeconds} s, then ${again.buildSeconds} s`);
+      expect(Math.abs(again.buildSeconds! - target.buildSeconds!), table.at(-1)).toBeLessThanOrEqual(
+        0.1 * target.buildSeconds! + 0.1,
+      );
+    }
+    console.log(`bench build seconds, first and second run:\n  ${table.join('\n  ')}`);
+    const costs = await spawnCli(box().fleet, ['costs', '--from', runs['bench-2']!, '--dry-run']);
+    expect(costs.exitCode, String(costs.stderr)).toBe(0);
+    expect(String(costs.stderr)).toMatch(/is a bench run: its byte figures are refused/);
+  }, 600_000);
+});
