@@ -7,7 +7,7 @@ import { readData, readRun, spawnCli, useHarnessBox } from './harness-helpers.js
 // derives (bytes refused).
 
 const { box, runs, runHarness } = useHarnessBox({
-  fleet: { scale: { timeScale: 1 / 300 } },
+  fleet: { scale: { timeScale: 1 / 150 } },
   rootName: 'harness-bench',
   sampleIntervalMs: 1000,
 });
@@ -56,11 +56,16 @@ describe('bench on the fleet in a box', () => {
       expect(target.cachedSteps, target.target).toBe(0);
       expect(again.cachedSteps, target.target).toBe(0);
       table.push(`${target.target}: ${target.buildSeconds} s, then ${again.buildSeconds} s`);
+      // Per target within 10 % plus 0.25 s: the box's non-CPU steps (loads, FROM, COPY, sccache writes over the
+      // shaped link) wobble by a few hundred ms on a shared 2-core host, which matters on a 1 s build.
       expect(Math.abs(again.buildSeconds! - target.buildSeconds!), table.at(-1)).toBeLessThanOrEqual(
-        0.1 * target.buildSeconds! + 0.1,
+        0.1 * target.buildSeconds! + 0.25,
       );
     }
     console.log(`bench build seconds, first and second run:\n  ${table.join('\n  ')}`);
+    const total = (data: typeof a) =>
+      data.summary.targets.reduce((sum, entry) => sum + entry.buildSeconds!, 0);
+    expect(Math.abs(total(b) - total(a))).toBeLessThanOrEqual(0.1 * total(a));
     const costs = await spawnCli(box().fleet, ['costs', '--from', runs['bench-2']!, '--dry-run']);
     expect(costs.exitCode, String(costs.stderr)).toBe(0);
     expect(String(costs.stderr)).toMatch(/is a bench run: its byte figures are refused/);
