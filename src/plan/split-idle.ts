@@ -1,6 +1,7 @@
 // Idle time of each node in a realised schedule, split as the simulator splits it (docs/planning.md): during an
 // idle interval, the part in which some target anywhere was ready (every dependency finished) but not started is
 // placement loss; the rest is dependency wait.
+import { mergeIntervals } from '../shared/intervals.js';
 
 export interface NodeIdle {
   name: string;
@@ -33,14 +34,7 @@ export function toReadyIntervals({
     for (const d of deps[j]!) readyAt = Math.max(readyAt, finish[d]!);
     if (startAt > readyAt) spans.push([readyAt, startAt]);
   });
-  spans.sort((a, b) => a[0] - b[0]);
-  const merged: [number, number][] = [];
-  for (const span of spans) {
-    const last = merged[merged.length - 1];
-    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
-    else merged.push([...span]);
-  }
-  return merged;
+  return mergeIntervals(spans);
 }
 
 function overlapSeconds(from: number, to: number, intervals: readonly [number, number][]): number {

@@ -1,5 +1,5 @@
-// Interval arithmetic on [startMs, endMs] pairs: merge, total length, clip. Pure. The one union in the product:
-// report/ uses it for bands, node busy time and per-target upload seconds, collect/ for the trace gap's upload time.
+// Interval arithmetic on [start, end] pairs: merge, total length, clip. Pure. The one union in the product:
+// report/ uses it for bands, node busy time and per-target upload seconds, plan/ for the ready-but-idle spans.
 
 export type Interval = readonly [startMs: number, endMs: number];
 
