@@ -192,6 +192,17 @@ describe('faults on the fleet in a box', () => {
       ]),
     );
     expect(readData(runDir).run.status).toBe('interrupted');
+    // A build cancelled mid-way keeps its record (status canceled) and partial trace, as buildkitd does: the
+    // target reads as interrupted, not failed, and its trace is in the run dir.
+    const interrupted = Object.entries(run.targets).filter(([, target]) => target.status === 'interrupted');
+    expect(interrupted.length, JSON.stringify(run.targets)).toBeGreaterThan(0);
+    for (const [name, target] of interrupted) {
+      expect(target, name).toMatchObject({ buildRef: expect.stringMatching(/^\w+\/\w+\/\w+$/) as unknown });
+      expect(files, name).toContain(`trace-${name}.json`);
+    }
+    const summary = readData(runDir).summary.targets.find((entry) => entry.target === interrupted[0]![0]);
+    expect(summary?.status).toBe('interrupted');
+    expect(readFileSync(path.join(runDir, 'report.md'), 'utf8')).not.toMatch(/missing for a finished target/);
   });
 
   it('a node_exporter killed mid-run: a gap in its samples, and the run completes', async () => {

@@ -112,6 +112,10 @@ function runWorker(state: FleetState, builder: string, jobPath: string): Promise
   // `ip netns exec` keeps its pid when it execs node: moving it now puts the whole build (its threads, and
   // anything it starts) in the builder's cgroups, where the node's counters see it.
   for (const dir of cgroup?.nodeDirs ?? []) writeFileSync(path.join(dir, 'cgroup.procs'), String(child.pid));
+  // A cancelled client: pass the signal on to the worker, which records its running builds as canceled, and wait.
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  process.once('SIGTERM', forward('SIGTERM'));
+  process.once('SIGINT', forward('SIGINT'));
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
     child.once('error', () => resolve(1));

@@ -4,7 +4,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { readFleetState } from '../fleet-state.js';
 import { BakeJobSchema, type BakeJob } from './bake-job.js';
-import { buildTarget, type TargetOutcome } from './build-target.js';
+import { buildTarget, toCanceledRecord, type TargetOutcome } from './build-target.js';
 import { toLinkedTargets } from './build-steps.js';
 import { createCpuBurner } from './cpu-burner.js';
 import { writeHistoryRecord } from './history-store.js';
@@ -78,7 +78,19 @@ export async function runBakeWorker(jobPath: string): Promise<number> {
     userAgent: `buildkit/${builderState.buildkitVersion.split('.').slice(0, 2).join('.')}`,
     buildkitVersion: builderState.buildkitVersion,
     pushLimiter: createPushLimiter(),
+    running: new Map(),
   };
+  // The client went away (the harness cancelled the bake): like buildkitd, keep a record of each build that was
+  // running, status canceled, with the trace up to now; then stop.
+  const cancel = () => {
+    const traceBlob = () => renderSpanStream(recorder.toStubs());
+    const records = [...env.running.values()].map((run) => toCanceledRecord(env, run));
+    bakeSpan.end({ error: 'context canceled' });
+    for (const record of records) writeHistoryRecord(state.stateDir, record, traceBlob());
+    process.exit(130);
+  };
+  process.once('SIGTERM', cancel);
+  process.once('SIGINT', cancel);
   const outcomes = await scheduleTargets(job, (name) => {
     const endpoint = job.targets[name]!.args?.SCCACHE_WEBDAV_ENDPOINT;
     const prefixed =

@@ -22,6 +22,8 @@ export interface BuildEnv {
   buildkitVersion: string;
   /** The builder's push slots per registry host (buildkitd's limited.Default). */
   pushLimiter: PushLimiter;
+  /** Targets building now, for the record a cancelled build leaves (by name). */
+  running: Map<string, TargetRun>;
 }
 
 export interface TargetRun {

@@ -58,6 +58,12 @@ function toStringMap(map: Record<string, string | null> | undefined): Record<str
   );
 }
 
+/** The record of a build the client cancelled: BuildKit keeps it, status canceled, with its partial trace. */
+export function toCanceledRecord(env: BuildEnv, run: TargetRun): HistoryRecord {
+  run.solveSpan.end({ error: 'context canceled' });
+  return { ...toRecord(env, run, 'context canceled'), status: 'canceled' };
+}
+
 function toRecord(env: BuildEnv, run: TargetRun, error: string | undefined): HistoryRecord {
   return {
     version: 1,
@@ -115,6 +121,7 @@ function toMetadata(env: BuildEnv, run: TargetRun, image: ImageResult | undefine
 
 export async function buildTarget(env: BuildEnv, name: string, target: BakeTarget): Promise<TargetOutcome> {
   const run = startRun(env, name, target);
+  env.running.set(name, run);
   try {
     await runInternalSteps(env, run);
     const layerCache = await fetchLayerCache(env, run);
@@ -129,5 +136,7 @@ export async function buildTarget(env: BuildEnv, name: string, target: BakeTarge
     const message = error instanceof Error ? error.message : String(error);
     run.solveSpan.end({ error: message });
     return { name, record: toRecord(env, run, message), metadata: {}, error: message };
+  } finally {
+    env.running.delete(name);
   }
 }
