@@ -1,8 +1,6 @@
 import type { DataFile } from '../artifacts/index.js';
-import { renderReportMd } from '../report/render-report-md.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
-import { serialiseModel } from '../report/write-report.js';
-import type { SiteFile, SiteRun } from './build-site.js';
+import { buildReportFiles, type SiteFile, type SiteRun } from './build-site.js';
 
 // `publish --into DIR` (data/perf by default): the results kept in the repository beside the code. Per run only
 // what is small and final — data.json, report.md and its SVGs, run.json, plan.json, artifacts.txt — under
@@ -20,17 +18,7 @@ export interface PerfRun extends SiteRun {
 /** One run's files, paths relative to DIR (`<stamp>/…`). */
 export function buildPerfRunFiles(run: PerfRun): SiteFile[] {
   const base = run.stamp;
-  const files: SiteFile[] = [
-    { path: `${base}/data.json`, content: Buffer.from(serialiseModel(run.model)) },
-    {
-      path: `${base}/report.md`,
-      content: Buffer.from(
-        renderReportMd({ model: run.model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } }),
-      ),
-    },
-    { path: `${base}/timeline.svg`, content: Buffer.from(run.svgs.timeline) },
-    { path: `${base}/targets.svg`, content: Buffer.from(run.svgs.targets) },
-  ];
+  const files = buildReportFiles(run, base);
   for (const name of PERF_COPIED_FILES) {
     const content = run.copies[name];
     if (content !== undefined) files.push({ path: `${base}/${name}`, content });

@@ -46,15 +46,7 @@ export function buildSite({
           renderHtml({ model: run.model, assetBase: '../../assets/', indexHref: '../../' }),
         ),
       },
-      { path: `${base}/data.json`, content: Buffer.from(serialiseModel(run.model)) },
-      {
-        path: `${base}/report.md`,
-        content: Buffer.from(
-          renderReportMd({ model: run.model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } }),
-        ),
-      },
-      { path: `${base}/timeline.svg`, content: Buffer.from(run.svgs.timeline) },
-      { path: `${base}/targets.svg`, content: Buffer.from(run.svgs.targets) },
+      ...buildReportFiles(run, base),
     );
   }
   const trends = buildTrends({ runs: sorted.map((r) => toTrendRun(r.model)) });
@@ -83,6 +75,21 @@ export function buildSite({
     ),
   });
   return files;
+}
+
+/** A run's data.json, report.md and its two SVGs under `base/`: the same files in the site and in data/perf. */
+export function buildReportFiles(run: SiteRun, base: string): SiteFile[] {
+  return [
+    { path: `${base}/data.json`, content: Buffer.from(serialiseModel(run.model)) },
+    {
+      path: `${base}/report.md`,
+      content: Buffer.from(
+        renderReportMd({ model: run.model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } }),
+      ),
+    },
+    { path: `${base}/timeline.svg`, content: Buffer.from(run.svgs.timeline) },
+    { path: `${base}/targets.svg`, content: Buffer.from(run.svgs.targets) },
+  ];
 }
 
 export function hashContent(content: Buffer): string {

@@ -4,11 +4,20 @@ import { buildReportModel } from '../report/build-model.js';
 import { listRuns } from '../report/list-runs.js';
 import { readRunInputs } from '../report/read-run-dir.js';
 import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js';
+import type { RunInputs } from '../report/run-inputs.js';
 import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';
 
 // Every run under the root, read and modelled the way `report` does it, for the static site and for
 // `publish --into`.
+
+/** A run modelled as `report` does, with its charts; its loud warnings go to `loud`. */
+function toSiteRun(stamp: string, inputs: RunInputs, loud: string[]): SiteRun {
+  const model = buildReportModel(inputs);
+  for (const warning of model.summary.warnings)
+    if (warning.level === 'loud') loud.push(`${stamp}: ${warning.message}`);
+  return { stamp, model, svgs: { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) } };
+}
 
 export async function readSiteRuns({
   root,
@@ -19,16 +28,8 @@ export async function readSiteRuns({
 }): Promise<{ runs: SiteRun[]; loud: string[] }> {
   const runs: SiteRun[] = [];
   const loud: string[] = [];
-  for (const entry of await listRuns(root)) {
-    const model = buildReportModel(await readRunInputs({ dir: entry.dir, generatedAtMs }));
-    for (const warning of model.summary.warnings)
-      if (warning.level === 'loud') loud.push(`${entry.stamp}: ${warning.message}`);
-    runs.push({
-      stamp: entry.stamp,
-      model,
-      svgs: { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) },
-    });
-  }
+  for (const entry of await listRuns(root))
+    runs.push(toSiteRun(entry.stamp, await readRunInputs({ dir: entry.dir, generatedAtMs }), loud));
   return { runs, loud };
 }
 
@@ -52,20 +53,13 @@ export async function readFinalRuns({
       left.push(`${entry.stamp}: ${inputs.run === undefined ? 'no run.json' : 'still running'}, not final`);
       continue;
     }
-    const model = buildReportModel({ ...inputs, generatedAtMs: finishedAtMs });
-    for (const warning of model.summary.warnings)
-      if (warning.level === 'loud') loud.push(`${entry.stamp}: ${warning.message}`);
+    const run = toSiteRun(entry.stamp, { ...inputs, generatedAtMs: finishedAtMs }, loud);
     const copies: Record<string, Buffer> = {};
     for (const name of PERF_COPIED_FILES) {
       const content = await readFile(path.join(entry.dir, name)).catch(() => undefined);
       if (content !== undefined) copies[name] = content;
     }
-    runs.push({
-      stamp: entry.stamp,
-      model,
-      svgs: { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) },
-      copies,
-    });
+    runs.push({ ...run, copies });
   }
   return { runs, loud, left };
 }

@@ -21,7 +21,8 @@ export interface FleetNodeNetwork {
 
 const ip = (args: string[], netns?: string) => runCommand('ip', args, netns);
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { registerResource, removeCgroupSync } from '../helpers/daemons/index.js';
 import { fleetPrefix, parseOwnerPid, toNetnsName } from './fleet-names.js';
+import { isAlive } from './network.js';
 
 export const cgroupRoot = '/sys/fs/cgroup';
 export const cgroupControllers = ['cpu', 'cpuacct', 'memory'] as const;
@@ -99,13 +100,4 @@ export function cleanupStaleCgroups(root = cgroupRoot): string[] {
     }
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
