@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import {
-  isUploadRequest,
-  readCpuUsageNs,
-  readRegistryTruth,
-  startFleet,
-  type RunningFleet,
-} from '../test/fleet/index.js';
+  readCgroupCpuSeconds,
+  sampleCgroupCpu,
+  unionMs,
+  type CgroupSample,
+} from '../test/fleet/outside-truth.js';
+import { isUploadRequest, readRegistryTruth, startFleet, type RunningFleet } from '../test/fleet/index.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -41,44 +41,12 @@ async function runCli(fleet: RunningFleet, args: string[]): Promise<string> {
   return String(result.stdout);
 }
 
-/** Each node's compile-cgroup CPU (ns) every 20 ms, until stopped: the build truth beside the product. */
-function sampleCpu(fleet: RunningFleet): () => Map<string, { atMs: number; usageNs: number }[]> {
-  const samples = new Map(fleet.nodes.map((node) => [node.name, [] as { atMs: number; usageNs: number }[]]));
-  const take = () => {
-    for (const node of fleet.nodes)
-      samples
-        .get(node.name)!
-        .push({ atMs: Date.now(), usageNs: readCpuUsageNs(node.cgroup.workDirs.compileCpuacct) });
-  };
-  take();
-  const timer = setInterval(take, 20);
-  return () => {
-    clearInterval(timer);
-    take();
-    return samples;
-  };
-}
-
-const unionMs = (intervals: [number, number][]) => {
-  let [total, end] = [0, Number.NEGATIVE_INFINITY];
-  for (const [a, b] of intervals.sort((x, y) => x[0] - y[0])) {
-    if (b <= end) continue;
-    total += b - Math.max(a, end);
-    end = b;
-  }
-  return total;
-};
-
 /**
  * The recorded run against what happened outside the product: upload bytes and seconds per target from the
  * registry proxy's own record, build seconds against the node's cgroup CPU at its quota. Prints the table and the
  * worst errors.
  */
-function compareWithTruth(
-  fleet: RunningFleet,
-  runDir: string,
-  cpu: Map<string, { atMs: number; usageNs: number }[]>,
-): void {
+function compareWithTruth(fleet: RunningFleet, runDir: string, cpu: Map<string, CgroupSample[]>): void {
   const run = JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
     targets: Record<string, { status: string; node: string; startedAtMs: number; finishedAtMs: number }>;
   };
@@ -93,8 +61,6 @@ function compareWithTruth(
     };
   };
   const truth = readRegistryTruth(fleet.services.registryTruthPath);
-  const usageAt = (samples: { atMs: number; usageNs: number }[], ms: number) =>
-    samples.find((sample) => sample.atMs >= ms)?.usageNs ?? samples.at(-1)!.usageNs;
   const worst = { uploadSeconds: 0, uploadBytes: 0, buildSeconds: 0 };
   const lines: string[] = [];
   for (const summary of data.summary.targets) {
@@ -109,8 +75,7 @@ function compareWithTruth(
     );
     const bytes = uploads.reduce((sum, line) => sum + line.requestBytes, 0);
     const seconds = unionMs(uploads.map((line) => [line.firstByteMs, line.endMs])) / 1000;
-    const samples = cpu.get(node.name)!;
-    const cpuSeconds = (usageAt(samples, outcome.finishedAtMs) - usageAt(samples, outcome.startedAtMs)) / 1e9;
+    const cpuSeconds = readCgroupCpuSeconds(cpu.get(node.name)!, outcome.startedAtMs, outcome.finishedAtMs);
     const atQuota = cpuSeconds / node.cgroup.quotaCores;
     const errors = {
       uploadSeconds: Math.abs((summary.uploadSeconds ?? 0) - seconds) / Math.max(seconds, 1e-9),
@@ -152,7 +117,7 @@ try {
   // The first warm run fills the caches; after a source change (new revisions) the next one is the example.
   await runCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
   fleet.bumpRevisions();
-  const stopSampling = sampleCpu(fleet);
+  const stopSampling = sampleCgroupCpu(fleet);
   const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');
   compareWithTruth(fleet, warm, stopSampling());
   const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');

@@ -8,7 +8,6 @@ import {
   isManifestPut,
   isStoredWrite,
   isUploadRequest,
-  readCpuUsageNs,
   readRegistryTruth,
   startFleet,
   toRepository,
@@ -16,6 +15,9 @@ import {
   type RunningFleet,
   type StartFleetOptions,
 } from '../fleet/index.js';
+import { unionMs } from '../fleet/outside-truth.js';
+
+export { readCgroupCpuSeconds, sampleCgroupCpu, unionMs } from '../fleet/outside-truth.js';
 import { createTempDir } from '../helpers/daemons/index.js';
 
 // Shared by the harness e2e tests: spawn the built CLI against the fleet in a box, read what a run left.
@@ -57,20 +59,6 @@ export function runDirOf(stdout: string): string {
   const dir = stdout.trim().split('\n').at(-1) ?? '';
   if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`no run dir in stdout: ${stdout}`);
   return dir;
-}
-
-/** Length of the union of [startMs, endMs] intervals, in ms: written here, apart from the product's own. */
-export function unionMs(intervals: readonly (readonly [number, number])[]): number {
-  let total = 0;
-  let open: [number, number] | undefined;
-  for (const [start, end] of [...intervals].sort((x, y) => x[0] - y[0])) {
-    if (open && start <= open[1]) open[1] = Math.max(open[1], end);
-    else {
-      if (open) total += open[1] - open[0];
-      open = [start, end];
-    }
-  }
-  return open ? total + open[1] - open[0] : total;
 }
 
 /** How many disjoint stretches the union of the intervals has. */
@@ -148,43 +136,6 @@ export function readStoredBytes(fleet: RunningFleet, run: RunFile): { cache: num
     stored[repository.endsWith('/cache') ? 'cache' : 'image'] += line.requestBytes;
   }
   return stored;
-}
-
-/** CPU time (s) the node's cgroup spent while the target ran (the target's bake is the only work in it then). */
-export function readCgroupCpuSeconds(
-  samples: readonly CgroupSample[],
-  startMs: number,
-  endMs: number,
-): number {
-  const at = (ms: number) => {
-    const after = samples.findIndex((sample) => sample.atMs >= ms);
-    if (after <= 0) return samples[Math.max(0, after)]?.usageNs ?? 0;
-    const [a, b] = [samples[after - 1]!, samples[after]!];
-    return a.usageNs + ((b.usageNs - a.usageNs) * (ms - a.atMs)) / (b.atMs - a.atMs);
-  };
-  return samples.length === 0 ? 0 : (at(endMs) - at(startMs)) / 1e9;
-}
-
-export interface CgroupSample {
-  atMs: number;
-  usageNs: number;
-}
-
-/** Samples each node's compile cgroup cpuacct.usage every `intervalMs` until stopped (test code, beside the product). */
-export function sampleCgroupCpu(fleet: RunningFleet, intervalMs = 20): () => Map<string, CgroupSample[]> {
-  const samples = new Map<string, CgroupSample[]>(fleet.nodes.map((node) => [node.name, []]));
-  const take = () => {
-    const atMs = Date.now();
-    for (const node of fleet.nodes)
-      samples.get(node.name)!.push({ atMs, usageNs: readCpuUsageNs(node.cgroup.workDirs.compileCpuacct) });
-  };
-  take();
-  const timer = setInterval(take, intervalMs);
-  return () => {
-    clearInterval(timer);
-    take();
-    return samples;
-  };
 }
 
 export function listRunDirs(root: string): string[] {
