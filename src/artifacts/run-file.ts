@@ -63,6 +63,33 @@ export const LogSliceSchema = z.strictObject({
 });
 export type LogSliceEntry = z.infer<typeof LogSliceSchema>;
 
+/** One measurement of a host's clock against this workstation's: offset = host clock − workstation clock. */
+export const ClockReadingSchema = z.strictObject({
+  host: z.string().describe('node name, or the log host as user@host:port'),
+  role: z.enum(['node', 'log host']),
+  source: z.enum(['node_time_seconds', 'ssh date']),
+  phase: z.enum(['before', 'after']).describe('before the measured run started, or after it ended'),
+  offsetMs: z.number().nullable().describe('host clock − workstation clock; null when the reading failed'),
+  uncertaintyMs: z.number().nullable().describe('half the round trip of the reading'),
+  error: z.string().optional(),
+});
+export type ClockReading = z.infer<typeof ClockReadingSchema>;
+
+/** A builder's clock as its build records place it against this workstation's launches and exits of its bakes. */
+export const BuilderClockSchema = z.strictObject({
+  node: z.string(),
+  offsetMs: z.number().describe('builder clock − workstation clock; traces are shifted by −offsetMs'),
+  uncertaintyMs: z.number(),
+  source: z
+    .enum(['node clock', 'build records', 'workstation clock'])
+    .describe(
+      'node clock: its node_exporter reading fits the records; workstation clock: unmeasured, and the records allow 0',
+    ),
+  /** Targets whose record bounds the offset. */
+  records: z.number().int().nonnegative(),
+});
+export type BuilderClock = z.infer<typeof BuilderClockSchema>;
+
 export const RunFileSchema = z.strictObject({
   version: z.literal(RUN_VERSION),
   stamp: z.string(),
@@ -107,5 +134,9 @@ export const RunFileSchema = z.strictObject({
   logs: z.array(LogSliceSchema).optional(),
   /** SIGINT or SIGTERM when the run was interrupted. */
   interruptedBy: z.string().optional(),
+  /** Clock offsets of the nodes (node_exporter) and log hosts (ssh), measured before and after the run. */
+  clocks: z.array(ClockReadingSchema).optional(),
+  /** Each builder's clock, estimated at finalize from its build records (the report aligns traces by it). */
+  builderClocks: z.array(BuilderClockSchema).optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

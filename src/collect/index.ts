@@ -52,3 +52,15 @@ export type { FetchBlobSizesOptions, FetchBlobSizesResult } from './fetch-blob-s
 export { listArtifacts, readArtifacts, writeArtifacts } from './artifacts.js';
 export type { ListArtifactsOptions } from './artifacts.js';
 export { parseJsonObject } from './logs/json-fields.js';
+export {
+  averageReadings,
+  CLOCK_WARNING_MS,
+  describeClockProblems,
+  describeOffset,
+  findNodeTimeMs,
+  parseDateSeconds,
+  toClockOffset,
+} from './clocks/estimate-clock-offset.js';
+export type { ClockOffset, ClockProbe } from './clocks/estimate-clock-offset.js';
+export { estimateBuilderClocks, shiftTrace, toBuildWindows } from './clocks/estimate-builder-clocks.js';
+export type { BuildWindow, EstimateBuilderClocksOptions } from './clocks/estimate-builder-clocks.js';

@@ -6,6 +6,7 @@ import {
   type Summary,
   type TargetSummary,
 } from '../artifacts/index.js';
+import { alignTraces, buildClockWarnings } from './align-traces.js';
 import { buildCriticalPath } from './build-critical-path.js';
 import { buildNodes } from './build-nodes.js';
 import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary.js';
@@ -17,7 +18,9 @@ import type { RunInputs } from './run-inputs.js';
 
 // Run inputs (parsed records) → the data.json model. Pure: no I/O, no clock (generatedAtMs arrives as input).
 
-export function buildReportModel(inputs: RunInputs): DataFile {
+export function buildReportModel(raw: RunInputs): DataFile {
+  const { traces, builderClocks } = alignTraces(raw.run, raw.traces);
+  const inputs: RunInputs = { ...raw, traces };
   const live = inputs.run?.status === 'running';
   const lanes = buildLanes(inputs);
   const builderOf = (node: string): string => lanes.find((l) => l.node === node)?.builder ?? node;
@@ -28,6 +31,7 @@ export function buildReportModel(inputs: RunInputs): DataFile {
   const onPath = new Set(criticalPath.targets);
   const markedTargets = targets.map((t) => ({ ...t, onCriticalPath: onPath.has(t.target) }));
   const summary = buildSummary({ inputs, targets: markedTargets, lanes, window, live, criticalPath });
+  summary.warnings.push(...buildClockWarnings(inputs.run, builderClocks));
   const originMs = window?.[0] ?? provisionalOrigin;
   return {
     version: DATA_VERSION,

@@ -7,6 +7,8 @@ import type { Logger } from '../shared/logger.js';
 import type { LogCapture } from './capture-logs.js';
 import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
+import { estimateRunBuilderClocks } from '../report/align-traces.js';
+import { readTraceFiles } from '../report/read-run-dir.js';
 import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';
@@ -17,6 +19,8 @@ import type { RunFileWriter } from './run-file-writer.js';
 export interface MeasuredResources {
   stopSampler: () => Promise<void>;
   logCapture: LogCapture | undefined;
+  /** Reads the clocks again after the run and records them in run.json. */
+  measureClocksAfter: () => Promise<void>;
   traces: TraceCollector;
 }
 
@@ -80,6 +84,7 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
   const warnings: string[] = [];
   if (resources) {
     await attempt('stopping the sampler', warnings, logger, resources.stopSampler);
+    await attempt('measuring the clocks after the run', warnings, logger, resources.measureClocksAfter);
     const capture = resources.logCapture;
     const slices = capture
       ? await attempt('slicing the cache logs', warnings, logger, () => capture.stop())
@@ -89,6 +94,14 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     warnings.push(
       ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),
     );
+    await attempt("estimating the builders' clocks", warnings, logger, async () => {
+      const { traces } = await readTraceFiles(context.runDir);
+      const builderClocks = estimateRunBuilderClocks(
+        { ...runFile.get(), targets: { ...runFile.get().targets, ...outcomes } },
+        traces,
+      );
+      await runFile.update((run) => void (run.builderClocks = builderClocks));
+    });
   }
   await attempt('writing artifacts.txt', warnings, logger, () => writeRunArtifacts(context, outcomes));
   const exitCode = options.fatal

@@ -3,6 +3,9 @@ import path from 'node:path';
 import {
   createSampler,
   createSamplesWriter,
+  describeClockProblems,
+  fetchMetricsText,
+  type FetchMetrics,
   type CreateSamplerOptions,
   type Sampler,
 } from '../collect/index.js';
@@ -29,8 +32,9 @@ import type { SettledOutcome } from './node-queue.js';
 import type { PreflightProbes } from './preflight.js';
 import { describeCostSet } from '../plan/index.js';
 import { runPreflight } from './preflight.js';
+import { measureClocks } from './measure-clocks.js';
 import { createProgress, type Progress } from './progress.js';
-import { RUN_VERSION, type RunFile } from '../artifacts/index.js';
+import { RUN_VERSION, type ClockReading, type RunFile } from '../artifacts/index.js';
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 
@@ -47,6 +51,8 @@ export interface HarnessDeps {
   connect: ConnectRemoteHost;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
   createSampler: (options: CreateSamplerOptions) => Sampler;
+  /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
+  fetchMetrics: FetchMetrics;
   /** Writes data.json, report.md and index.html; returns warnings. */
   writeReport: (runDir: string) => Promise<string[]>;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -90,6 +96,7 @@ const defaultDeps = (): HarnessDeps => ({
   connect: connectRemoteHost,
   createProbes: (context) => createPreflightProbes(context.config),
   createSampler,
+  fetchMetrics: fetchMetricsText,
   writeReport: writeRunReport,
   stderr: process.stderr,
 });
@@ -152,7 +159,31 @@ interface Live {
   bootstrapTargets: readonly string[];
 }
 
-async function startMeasured({ context, deps, logger, runFile, options }: Live): Promise<MeasuredResources> {
+/** Reads the nodes' and log hosts' clocks; records them in run.json and says what is off. */
+async function recordClocks(live: Live, phase: ClockReading['phase']): Promise<void> {
+  const { context, deps, logger, progress, runFile } = live;
+  const readings = await measureClocks({
+    phase,
+    nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
+    logHosts: toLogSources(context).map((source) => source.ssh),
+    connect: deps.connect,
+    clock: deps.clock,
+    fetchMetrics: deps.fetchMetrics,
+  });
+  const earlier = runFile.get().clocks ?? [];
+  await runFile.update((run) => void (run.clocks = [...earlier, ...readings]));
+  logger.info({ phase, readings }, 'clocks measured');
+  // After the run, only what is new: the after-readings' own problems and clocks that moved during the run.
+  const said = new Set(describeClockProblems(earlier));
+  for (const problem of describeClockProblems([...earlier, ...readings]).filter((p) => !said.has(p))) {
+    logger.warn({ phase }, problem);
+    progress.note(`warning: ${problem}`);
+  }
+}
+
+async function startMeasured(live: Live): Promise<MeasuredResources> {
+  const { context, deps, logger, runFile, options } = live;
+  await recordClocks(live, 'before');
   const samples = createSamplesWriter(path.join(context.runDir, 'samples.jsonl'));
   const sampler = deps.createSampler({
     nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
@@ -189,6 +220,7 @@ async function startMeasured({ context, deps, logger, runFile, options }: Live):
       }
     },
     logCapture: capture,
+    measureClocksAfter: () => recordClocks(live, 'after'),
     traces: createTraceCollector({ runDir: context.runDir, fetchTrace: deps.fetchTrace, logger }),
   };
 }

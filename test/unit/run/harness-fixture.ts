@@ -130,6 +130,8 @@ export interface FakeWorldOptions {
   /** Free space the run root reports (default 1 TB). */
   freeBytes?: number;
   missingImages?: string[];
+  /** How far each node's clock (node_time_seconds) is off this machine's; default 0. */
+  nodeClockOffsetsMs?: Record<string, number>;
   onBakeStart?: (target: string) => void;
 }
 
@@ -305,6 +307,12 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
       });
     },
     connect: () => Promise.resolve(localHost),
+    // node_time_seconds on the node's clock: this machine's, shifted by options.nodeClockOffsetsMs.
+    fetchMetrics: (url) => {
+      const node = new URL(url).hostname.replace(/\.test$/, '');
+      const seconds = (Date.now() + (options.nodeClockOffsetsMs?.[node] ?? 0)) / 1000;
+      return Promise.resolve(`# TYPE node_time_seconds gauge\nnode_time_seconds ${seconds}\n`);
+    },
     createProbes: () => Promise.resolve(createFakeProbes(world, options)),
     createSampler: createFakeSampler,
     writeReport: (runDir) => {

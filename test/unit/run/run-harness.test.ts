@@ -110,6 +110,37 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     ]);
   });
 
+  it('reads every node and log host clock before and after the run, records them in run.json and warns above 1 s', async () => {
+    const lines: string[] = [];
+    const stderr = {
+      write: (chunk: string) => (lines.push(String(chunk)), true),
+    } as unknown as NodeJS.WritableStream;
+    const { promise } = start('warm', { nodeClockOffsetsMs: { kiln: 3000 } }, { deps: { stderr } });
+    const run = readRun((await promise).runDir);
+    const nodes = (run.clocks ?? []).filter((r) => r.role === 'node');
+    const logHosts = (run.clocks ?? []).filter((r) => r.role === 'log host');
+    expect(nodes.map((r) => `${r.host} ${r.phase}`).sort()).toEqual(
+      run.nodes.flatMap((n) => [`${n.name} after`, `${n.name} before`]).sort(),
+    );
+    expect(logHosts.map((r) => r.phase).sort()).toEqual(['after', 'before']);
+    for (const reading of run.clocks ?? []) {
+      expect(reading.error).toBeUndefined();
+      const expected = reading.host === 'kiln' ? 3000 : 0;
+      expect(Math.abs((reading.offsetMs ?? NaN) - expected)).toBeLessThanOrEqual(
+        (reading.uncertaintyMs ?? 0) + 5,
+      );
+    }
+    const warned = lines
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('warning: clock of'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(
+      /clock of node kiln is 3\.\d\d s ahead of this workstation .*node_time_seconds; fix its time sync/,
+    );
+    expect(run.builderClocks?.map((c) => [c.node, c.source])).toContainEqual(['kiln', 'node clock']);
+  });
+
   it('starts a target only after its in-run dependencies finished', async () => {
     const { fake, promise } = start('warm', { durationMs: { pytorch: 80 } });
     await promise;
