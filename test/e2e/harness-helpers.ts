@@ -95,8 +95,12 @@ export interface UploadTruth {
  * startedAtMs…finishedAtMs). A node runs one bake at a time, so this is exact; repository alone is not (the
  * cache repository is shared by every target).
  */
-export function readUploadTruth(fleet: RunningFleet, run: RunFile): Map<string, UploadTruth> {
-  const lines = readRegistryTruth(fleet.services.registryTruthPath);
+export function readUploadTruth(
+  fleet: RunningFleet,
+  run: RunFile,
+  servicesClockOffsetMs = 0,
+): Map<string, UploadTruth> {
+  const lines = readTrueTimes(fleet, servicesClockOffsetMs);
   const truth = new Map<string, UploadTruth>();
   for (const [target, outcome] of Object.entries(run.targets)) {
     if (outcome.status !== 'ok' && outcome.status !== 'failed') continue;
@@ -123,12 +127,28 @@ export function readUploadTruth(fleet: RunningFleet, run: RunFile): Map<string, 
   return truth;
 }
 
+/**
+ * The proxy's record on the true clock: a box started with `clockOffsetSeconds.services` writes it on a clock that
+ * far off, which the test knows (it set it) and takes back out, so requests are attributed as they really fell.
+ */
+function readTrueTimes(fleet: RunningFleet, servicesClockOffsetMs: number): RegistryTruthLine[] {
+  return readRegistryTruth(fleet.services.registryTruthPath).map((line) => ({
+    ...line,
+    firstByteMs: line.firstByteMs - servicesClockOffsetMs,
+    endMs: line.endMs - servicesClockOffsetMs,
+  }));
+}
+
 /** Bytes the registry stored (201 blob and manifest PUTs) from the fleet's nodes during the run, cache vs image. */
-export function readStoredBytes(fleet: RunningFleet, run: RunFile): { cache: number; image: number } {
+export function readStoredBytes(
+  fleet: RunningFleet,
+  run: RunFile,
+  servicesClockOffsetMs = 0,
+): { cache: number; image: number } {
   const addresses = new Set(fleet.nodes.map((node) => node.address));
   const to = run.finishedAtMs ?? Number.POSITIVE_INFINITY;
   const stored = { cache: 0, image: 0 };
-  for (const line of readRegistryTruth(fleet.services.registryTruthPath)) {
+  for (const line of readTrueTimes(fleet, servicesClockOffsetMs)) {
     if (!addresses.has(line.clientIp) || line.firstByteMs < run.startedAtMs || line.firstByteMs > to)
       continue;
     if (!isStoredWrite(line)) continue;

@@ -38,6 +38,8 @@ export interface BoxFleetNode {
   ssh: BoxSsh;
   /** The builder's BuildKit release. */
   buildkitVersion: string;
+  /** Whole seconds the builder's clock is off (skewed-clock.ts); default 0. */
+  clockOffsetSeconds?: number;
   /** The node's cgroup v1 directories, where the double runs its builds (fleet-state.ts). */
   cgroupDirs?: NonNullable<FleetState['builders'][string]['cgroup']>;
 }
@@ -171,6 +173,7 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
           address: n.address,
           speed: n.speed ?? 1,
           buildkitVersion: n.buildkitVersion,
+          clockOffsetSeconds: n.clockOffsetSeconds ?? 0,
           ...(n.cgroupDirs ? { cgroup: n.cgroupDirs } : {}),
         },
       ]),

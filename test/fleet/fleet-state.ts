@@ -16,6 +16,8 @@ export const BuilderStateSchema = z.strictObject({
   speed: z._default(z.number().check(z.positive()), 1),
   /** BuildKit version of this builder's daemon: < v0.28 pushes the image, then exports the cache; ≥ v0.28 both at once. */
   buildkitVersion: z._default(z.string().check(z.regex(/^v\d+\.\d+\.\d+$/)), 'v0.27.1'),
+  /** Whole seconds the builder's wall clock is off (libfaketime on its bake worker); 0 = the true time. */
+  clockOffsetSeconds: z._default(z.int(), 0),
   /** The node's cgroups (v1); absent: the builds run in the host's own cgroups, without a quota. */
   cgroup: z.optional(
     z.strictObject({

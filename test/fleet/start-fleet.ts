@@ -39,6 +39,7 @@ import { cleanupStaleFleets, createBridge, createNodeNetwork, type FleetNodeNetw
 import { cleanupStaleCgroups, createNodeCgroup, type NodeCgroup } from './node-cgroups.js';
 import type { NodeProcConfig } from './node-proc-writer.js';
 import { seedImage } from './seed-registry.js';
+import { toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
 
 export interface StartFleetOptions {
@@ -53,6 +54,11 @@ export interface StartFleetOptions {
   buildxVersion?: string;
   /** Cores of a speed-1 node's quota; default min(0.25, 0.3 × this host's cores ÷ Σ speeds). */
   cpuBaseCores?: number;
+  /**
+   * Wall clocks off by whole seconds (libfaketime, skewed-clock.ts): a builder's bake worker (its build records and
+   * trace spans), and the services host (nginx's log, the Zot-log proxy's log and truth record, `date` over its sshd).
+   */
+  clockOffsetSeconds?: { builders?: Readonly<Record<string, number>>; services?: number };
   /** The registry proxy fails every Nth layer upload with a 500 (BuildKit retries it); 0 = never. Default 9. */
   failLayerPutEvery?: number;
 }
@@ -122,6 +128,7 @@ function toNodeSpecs(options: StartFleetOptions): BoxNodeSpec[] {
   for (const [what, map] of [
     ['nodeSpeeds', options.nodeSpeeds],
     ['buildkitVersions', options.buildkitVersions],
+    ['clockOffsetSeconds.builders', options.clockOffsetSeconds?.builders],
   ] as const) {
     const unknown = Object.keys(map ?? {}).filter((name) => !nodes.some((node) => node.name === name));
     if (unknown.length > 0)
@@ -179,7 +186,15 @@ async function startNodeProcWriter(options: { dir: string; config: NodeProcConfi
 }
 
 /** The Zot-logging proxy in its own process (it raises its own priority): its clock is the upload truth. */
-async function startProxyProcess({ dir, options }: { dir: string; options: StartZotProxyOptions }) {
+async function startProxyProcess({
+  dir,
+  options,
+  env,
+}: {
+  dir: string;
+  options: StartZotProxyOptions;
+  env: Record<string, string>;
+}) {
   const configPath = path.join(dir, 'zot-proxy.json');
   writeFileSync(configPath, JSON.stringify(options, null, 2));
   const argv = bundleFleetScript(
@@ -191,6 +206,7 @@ async function startProxyProcess({ dir, options }: { dir: string; options: Start
     command: process.execPath,
     args: [...argv, configPath],
     logPath: path.join(dir, 'zot-proxy.log'),
+    env: { ...process.env, ...env },
     isReady: () => isTcpOpen(options.host, options.port),
   });
   return { url: `http://${options.host}:${options.port}`, stop: daemon.stop };
@@ -222,8 +238,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(registry.stop);
     const zotLogPath = path.join(dir.path, 'zot.log');
     const registryTruthPath = path.join(dir.path, 'registry-truth.jsonl');
+    const servicesClock = toSkewedClockEnv(options.clockOffsetSeconds?.services);
     const proxy = await startProxyProcess({
       dir: dir.path,
+      env: servicesClock,
       options: {
         host,
         port: await pickPort(host, 5000),
@@ -238,9 +256,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       confPath: path.join(repoRoot, '.builders/nginx-sccache.conf'),
       host,
       port: await pickPort(host, 8080),
+      env: servicesClock,
     });
     stoppers.push(nginx.stop);
-    const servicesSshd = await startSshd({ host });
+    const servicesSshd = await startSshd({ host, sessionEnv: servicesClock });
     stoppers.push(servicesSshd.stop);
     for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
       await seedImage(registry.url, `${namespace}/rocm-base`, 'gfx1201');
@@ -304,6 +323,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         sshKnownHostsLine: sshd.knownHostsLine,
         rateBits: network.rateBits,
         buildkitVersion: spec.buildkitVersion,
+        clockOffsetSeconds: options.clockOffsetSeconds?.builders?.[spec.name] ?? 0,
         cgroupDirs: {
           nodeDirs: Object.values(cgroup.dirs),
           workCpuDir: cgroup.workDirs.cpu,

@@ -1,6 +1,7 @@
 // `docker buildx bake`: flags → definition → resolve → print, or hand the build to a worker inside the builder's
 // network namespace.
 import { spawn } from 'node:child_process';
+import { toSkewedClockEnv } from '../skewed-clock.js';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFleetState, type FleetState } from '../fleet-state.js';
@@ -90,7 +91,7 @@ export function resolveBuilder(flag: string | undefined, state: FleetState): str
 export const workTaskFds = { quota: 3, compile: 4, export: 5 } as const;
 
 function runWorker(state: FleetState, builder: string, jobPath: string): Promise<number> {
-  const { netns, cgroup } = state.builders[builder]!;
+  const { netns, cgroup, clockOffsetSeconds } = state.builders[builder]!;
   const entry = process.argv[1]!;
   const args = [
     'netns',
@@ -107,7 +108,10 @@ function runWorker(state: FleetState, builder: string, jobPath: string): Promise
         openSync(path.join(dir, 'tasks'), 'w'),
       )
     : [];
-  const child = spawn('ip', args, { stdio: ['ignore', 'inherit', 'inherit', ...taskFds] });
+  const child = spawn('ip', args, {
+    stdio: ['ignore', 'inherit', 'inherit', ...taskFds],
+    env: { ...process.env, ...toSkewedClockEnv(clockOffsetSeconds) },
+  });
   for (const fd of taskFds) closeSync(fd);
   // `ip netns exec` keeps its pid when it execs node: moving it now puts the whole build (its threads, and
   // anything it starts) in the builder's cgroups, where the node's counters see it.

@@ -12,6 +12,8 @@ export interface StartNginxOptions {
   netns?: string;
   host?: string;
   port?: number;
+  /** Extra environment (e.g. a skewed clock through libfaketime). */
+  env?: Record<string, string>;
 }
 
 export interface RunningNginx {
@@ -53,10 +55,12 @@ export function toTestSccacheConf(shipped: string, paths: SccacheConfPaths): str
   }, shipped);
 }
 
-function buildMainConf(dir: string): string {
+function buildMainConf(dir: string, envKeys: readonly string[]): string {
   const t = (name: string) => path.join(dir, name);
   return [
     `load_module ${davExtModulePath};`,
+    // nginx clears its environment but for these; libfaketime re-reads FAKETIME every few seconds.
+    ...envKeys.map((key) => `env ${key};`),
     'user root;',
     'worker_processes 1;',
     `pid ${t('nginx.pid')};`,
@@ -90,13 +94,14 @@ export async function startNginx(options: StartNginxOptions): Promise<RunningNgi
   });
   writeFileSync(path.join(dir.path, 'sccache.conf'), conf);
   const mainConf = path.join(dir.path, 'nginx.conf');
-  writeFileSync(mainConf, buildMainConf(dir.path));
+  writeFileSync(mainConf, buildMainConf(dir.path, Object.keys(options.env ?? {})));
   const errorLogPath = path.join(dir.path, 'error.log');
   const daemon = await startDaemon({
     name: 'nginx',
     command: '/usr/sbin/nginx',
     args: ['-p', dir.path, '-e', errorLogPath, '-c', mainConf, '-g', 'daemon off;'],
     netns: options.netns,
+    env: { ...process.env, ...options.env },
     logPath: path.join(dir.path, 'stderr.log'),
     isReady: createPortProbe({ netns: options.netns, port }),
   }).catch((error: unknown) => {

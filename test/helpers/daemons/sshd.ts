@@ -10,6 +10,8 @@ export interface StartSshdOptions {
   netns?: string;
   host?: string;
   port?: number;
+  /** Environment every session gets (sshd_config SetEnv), e.g. a skewed clock for the commands run over ssh. */
+  sessionEnv?: Record<string, string>;
 }
 
 export interface RunningSshd {
@@ -31,7 +33,13 @@ function generateKey(keyPath: string): void {
   });
 }
 
-export function buildSshdConfig(options: { host: string; port: number; dir: string }): string {
+export function buildSshdConfig(options: {
+  host: string;
+  port: number;
+  dir: string;
+  sessionEnv?: Record<string, string>;
+}): string {
+  const env = Object.entries(options.sessionEnv ?? {});
   const t = (name: string) => path.join(options.dir, name);
   return [
     `Port ${options.port}`,
@@ -47,6 +55,7 @@ export function buildSshdConfig(options: { host: string; port: number; dir: stri
     'StrictModes no',
     'LogLevel VERBOSE',
     'Subsystem sftp internal-sftp',
+    ...(env.length === 0 ? [] : [`SetEnv ${env.map(([key, value]) => `${key}=${value}`).join(' ')}`]),
     '',
   ].join('\n');
 }
@@ -61,7 +70,7 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
   generateKey(privateKeyPath);
   writeFileSync(path.join(dir.path, 'authorized_keys'), readFileSync(`${privateKeyPath}.pub`));
   const configPath = path.join(dir.path, 'sshd_config');
-  writeFileSync(configPath, buildSshdConfig({ host, port, dir: dir.path }));
+  writeFileSync(configPath, buildSshdConfig({ host, port, dir: dir.path, sessionEnv: options.sessionEnv }));
   const logPath = path.join(dir.path, 'sshd.log');
   const daemon = await startDaemon({
     name: 'sshd',
