@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
 import type { runHistoryTrace } from './executors/buildx.js';
+import type { RunDirGuard } from './guard-run-dir.js';
 
 // After each target, its build record's trace goes to trace-<target>.json. Fetches run in the
 // background (dependents do not wait for them); finalize awaits whatever is in flight.
@@ -16,10 +17,13 @@ export function createTraceCollector({
   runDir,
   fetchTrace,
   logger,
+  guard,
 }: {
   runDir: string;
   fetchTrace: typeof runHistoryTrace;
   logger: Logger;
+  /** Failed writes go to the run-dir guard; once it has stopped the run, traces are left on the builders. */
+  guard?: Pick<RunDirGuard, 'fail' | 'failure'>;
 }): TraceCollector {
   const pending: Promise<string | undefined>[] = [];
   const fetchOne = async ({
@@ -39,7 +43,17 @@ export function createTraceCollector({
       );
       return `no trace for ${target}: \`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}`;
     }
-    await writeFile(path.join(runDir, `trace-${target}.json`), outcome.stdout);
+    const file = path.join(runDir, `trace-${target}.json`);
+    const keep = `the builder keeps it: \`docker buildx history trace --builder ${builder} ${buildRef.split('/').at(-1) ?? buildRef}\``;
+    if (guard?.failure() !== undefined)
+      return `no trace for ${target} saved (the run dir is not writable); ${keep}`;
+    try {
+      await writeFile(file, outcome.stdout);
+    } catch (error) {
+      if (guard?.fail(file, error) === true)
+        return `no trace for ${target} saved (${(error as { code?: string }).code}); ${keep}`;
+      throw error;
+    }
     logger.info({ target, buildRef, bytes: outcome.stdout.length }, 'trace saved');
     return undefined;
   };

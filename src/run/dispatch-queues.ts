@@ -30,11 +30,13 @@ export function createBuildxExecutor({
   bake,
   findFailedBuild,
   logger,
+  onWriteError,
 }: {
   context: RunContext;
   bake: Bake;
   findFailedBuild: FindFailedBuild;
   logger: Logger;
+  onWriteError?: (file: string, error: unknown) => void;
 }): Executor {
   const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
   const { settings } = context;
@@ -57,6 +59,7 @@ export function createBuildxExecutor({
         cwd: path.dirname(context.fleetPath),
         env: toBuildEnv(context),
         signal,
+        ...(onWriteError ? { onWriteError } : {}),
       });
       const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
       if (outcome.ok) return { ok: true, buildRef: metadata?.['buildx.build.ref'] };

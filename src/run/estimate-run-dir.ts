@@ -12,6 +12,9 @@ const TARGET_FILES_BYTES = 1_000_000;
 /** bake's rawjson status stream per second of build. */
 const STATUS_BYTES_PER_BUILD_SECOND = 1_000;
 
+/** Set aside at the start so finalize can still write run.json and the report if the disk fills (guard-run-dir.ts). */
+export const RESERVE_BYTES = 8_000_000;
+
 export interface RunDirEstimate {
   totalBytes: number;
   samplesBytes: number;
@@ -35,7 +38,12 @@ export function estimateRunDir(options: EstimateRunDirOptions): RunDirEstimate {
     (sum, seconds) => sum + TARGET_FILES_BYTES + Math.ceil(seconds * STATUS_BYTES_PER_BUILD_SECOND),
     0,
   );
-  return { totalBytes: samplesBytes + logBytes + targetBytes, samplesBytes, logBytes, targetBytes };
+  return {
+    totalBytes: samplesBytes + logBytes + targetBytes + RESERVE_BYTES,
+    samplesBytes,
+    logBytes,
+    targetBytes,
+  };
 }
 
 const toMb = (bytes: number) => `${Math.ceil(bytes / 1e6)} MB`;
@@ -53,6 +61,6 @@ export function findDiskProblem(options: {
   return (
     `run root ${root} has ${toMb(freeBytes)} free; this run needs about ${toMb(estimate.totalBytes)} ` +
     `(log slices ${toMb(estimate.logBytes)}, samples ${toMb(estimate.samplesBytes)}, traces and status ` +
-    `${toMb(estimate.targetBytes)} over a planned ${hours} h). Fix: free space there, or run with --root (PERF_ROOT) on a larger disk`
+    `${toMb(estimate.targetBytes)} over a planned ${hours} h, and ${toMb(RESERVE_BYTES)} set aside for finalizing). Fix: free space there, or run with --root (PERF_ROOT) on a larger disk`
   );
 }

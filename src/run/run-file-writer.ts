@@ -9,13 +9,25 @@ import { type RunFile, RunFileSchema } from '../artifacts/index.js';
 export interface RunFileWriter {
   get(): RunFile;
   update(change: (run: RunFile) => void): Promise<void>;
+  /** False while the last write failed on a disk error (run.json on disk is older than get()). */
+  isWritten(): boolean;
+}
+
+export interface RunFileWriterOptions {
+  /** Told of a failed write; returning true (a disk failure the run handles) keeps update() from rejecting. */
+  onWriteError?: (file: string, error: unknown) => boolean;
 }
 
 export const RUN_FILE_NAME = 'run.json';
 
-export function createRunFileWriter(runDir: string, initial: RunFile): RunFileWriter {
+export function createRunFileWriter(
+  runDir: string,
+  initial: RunFile,
+  options: RunFileWriterOptions = {},
+): RunFileWriter {
   const file = path.join(runDir, RUN_FILE_NAME);
   let current = structuredClone(initial);
+  let written = false;
   let chain: Promise<void> = Promise.resolve();
   const write = async (snapshot: RunFile) => {
     const parsed = RunFileSchema.safeParse(snapshot);
@@ -23,11 +35,18 @@ export function createRunFileWriter(runDir: string, initial: RunFile): RunFileWr
       throw new InternalError(
         `run.json would not validate: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
       );
-    await writeFile(`${file}.tmp`, `${JSON.stringify(parsed.data, null, 2)}\n`);
-    await rename(`${file}.tmp`, file);
+    try {
+      await writeFile(`${file}.tmp`, `${JSON.stringify(parsed.data, null, 2)}\n`);
+      await rename(`${file}.tmp`, file);
+      written = true;
+    } catch (error) {
+      written = false;
+      if (options.onWriteError?.(file, error) !== true) throw error;
+    }
   };
   return {
     get: () => current,
+    isWritten: () => written,
     update(change) {
       const next = structuredClone(current);
       change(next);

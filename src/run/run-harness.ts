@@ -36,6 +36,7 @@ import { measureClocks } from './measure-clocks.js';
 import { createProgress, type Progress } from './progress.js';
 import { RUN_VERSION, type ClockReading, type RunFile } from '../artifacts/index.js';
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
+import { createRunDirGuard, type RunDirGuard } from './guard-run-dir.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 
 // cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
@@ -151,6 +152,7 @@ export function toLogSources(context: RunContext): LogSource[] {
 
 interface Live {
   context: RunContext;
+  guard: RunDirGuard;
   deps: HarnessDeps;
   logger: Logger;
   progress: Progress;
@@ -184,7 +186,8 @@ async function recordClocks(live: Live, phase: ClockReading['phase']): Promise<v
 async function startMeasured(live: Live): Promise<MeasuredResources> {
   const { context, deps, logger, runFile, options } = live;
   await recordClocks(live, 'before');
-  const samples = createSamplesWriter(path.join(context.runDir, 'samples.jsonl'));
+  const samplesPath = path.join(context.runDir, 'samples.jsonl');
+  const samples = createSamplesWriter(samplesPath, (error) => live.guard.fail(samplesPath, error));
   const sampler = deps.createSampler({
     nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
     intervalMs: options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS,
@@ -221,7 +224,12 @@ async function startMeasured(live: Live): Promise<MeasuredResources> {
     },
     logCapture: capture,
     measureClocksAfter: () => recordClocks(live, 'after'),
-    traces: createTraceCollector({ runDir: context.runDir, fetchTrace: deps.fetchTrace, logger }),
+    traces: createTraceCollector({
+      runDir: context.runDir,
+      fetchTrace: deps.fetchTrace,
+      logger,
+      guard: live.guard,
+    }),
   };
 }
 
@@ -235,8 +243,9 @@ function interruptedOutcomes(context: RunContext): Record<string, SettledOutcome
 }
 
 async function runPhases(live: Live): Promise<HarnessResult> {
-  const { context, deps, logger, progress, runFile, options } = live;
-  const { signal } = options;
+  const { context, deps, logger, progress, runFile, options, guard } = live;
+  // Stops on Ctrl-C, and on the first write the run dir refuses (disk full, read-only).
+  const signal = AbortSignal.any([options.signal, guard.signal]);
   let resources: MeasuredResources | undefined;
   let outcomes: Record<string, SettledOutcome> = {};
   try {
@@ -262,6 +271,7 @@ async function runPhases(live: Live): Promise<HarnessResult> {
         bake: deps.bake,
         findFailedBuild: deps.findFailedBuild,
         logger,
+        onWriteError: (file, error) => void guard.fail(file, error),
       });
       outcomes = await dispatchQueues({
         context,
@@ -293,19 +303,33 @@ async function runPhases(live: Live): Promise<HarnessResult> {
     progress.stop();
   }
   progress.phase('finalize');
-  const interruptedBy = signal.aborted ? String(signal.reason ?? 'SIGINT') : undefined;
+  const interruptedBy = options.signal.aborted ? String(options.signal.reason ?? 'SIGINT') : undefined;
   const run = await finalizeRun({
     context,
     runFile,
     resources,
     outcomes,
     interruptedBy,
+    fatal: guard.describe(),
     clock: deps.clock,
     logger,
     writeReport: deps.writeReport,
   });
+  await guard.release();
+  sayWhatWasNotWritten(live);
   progress.note(`run ${context.stamp}: ${run.status} (exit ${run.exitCode}); ${context.runDir}`);
   return { runDir: context.runDir, exitCode: run.exitCode ?? 1, run };
+}
+
+/** After a disk failure: the account on stderr too, and whether even run.json could not be finalized. */
+function sayWhatWasNotWritten({ guard, runFile, progress }: Live): void {
+  const account = guard.describe();
+  if (account === undefined) return;
+  progress.note(`ERROR: ${account}`);
+  if (!runFile.isWritten())
+    progress.note(
+      `ERROR: run.json could not be finalized either: on disk it still says the run is running. This run ended ${runFile.get().status} with exit ${runFile.get().exitCode}.`,
+    );
 }
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
@@ -342,11 +366,16 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
     throw error;
   }
   await writePlanFile(context.runDir, context.plan);
-  const runFile = createRunFileWriter(context.runDir, createInitialRun(context, deps.clock.nowMs()));
+  const guard = createRunDirGuard({ runDir: context.runDir, logger, nowMs: () => deps.clock.nowMs() });
+  await guard.reserve();
+  const runFile = createRunFileWriter(context.runDir, createInitialRun(context, deps.clock.nowMs()), {
+    onWriteError: (file, error) => guard.fail(file, error),
+  });
   await runFile.update(() => undefined);
   try {
-    return await runPhases({ context, deps, logger, progress, runFile, options, bootstrapTargets });
+    return await runPhases({ context, deps, logger, progress, runFile, options, bootstrapTargets, guard });
   } finally {
+    await guard.release();
     await lock.release();
     logger.flush();
   }

@@ -13,23 +13,27 @@ export function toSampleLine(sample: Sample): string {
   return `${JSON.stringify(sample)}\n`;
 }
 
-/** Appends to `path` (created if missing). Pass `write` as the sampler's `onSample`. */
-export function createSamplesWriter(path: string): SamplesWriter {
+/**
+ * Appends to `path` (created if missing). Pass `write` as the sampler's `onSample`. A failed write is passed to
+ * `onError` (then close() resolves; samples after it are dropped) or, without one, rethrown by close().
+ */
+export function createSamplesWriter(path: string, onError?: (error: Error) => void): SamplesWriter {
   const stream = createWriteStream(path, { flags: 'a' });
   let failure: Error | undefined;
   stream.on('error', (error) => {
+    if (failure === undefined) onError?.(error);
     failure ??= error;
   });
   return {
     write(sample) {
-      stream.write(toSampleLine(sample));
+      if (failure === undefined) stream.write(toSampleLine(sample));
     },
     async close() {
       if (failure === undefined && !stream.destroyed) {
         stream.end();
         await once(stream, 'close');
       }
-      if (failure !== undefined) throw failure;
+      if (failure !== undefined && onError === undefined) throw failure;
     },
   };
 }

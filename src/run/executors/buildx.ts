@@ -52,6 +52,8 @@ export interface RunBakeOptions extends BakeArgsOptions {
   /** The rawjson status stream (stderr) is written here. */
   statusFile: string;
   signal: AbortSignal;
+  /** A failed write of the status file (the build goes on; the file keeps what was written). */
+  onWriteError?: (file: string, error: unknown) => void;
 }
 
 /** Non-JSON stderr lines and vertex errors: what a person needs to see when a build fails. */
@@ -78,6 +80,10 @@ export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> 
     stdin: 'ignore',
   });
   const statusStream = createWriteStream(options.statusFile);
+  statusStream.on('error', (error) => {
+    subprocess.stderr.unpipe(statusStream);
+    options.onWriteError?.(options.statusFile, error);
+  });
   const tail: string[] = [];
   subprocess.stderr.pipe(statusStream);
   const lines = createInterface({ input: subprocess.stderr, crlfDelay: Infinity });

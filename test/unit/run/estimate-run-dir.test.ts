@@ -10,12 +10,12 @@ describe('estimateRunDir', () => {
       sampleIntervalMs: 2000,
       buildSeconds: [600, 60],
     });
-    // 1,800 scrapes × 5 nodes × 300 B; 3,600 s × 50 kB/s; 2 × 1 MB + 660 s × 1 kB/s.
+    // 1,800 scrapes × 5 nodes × 300 B; 3,600 s × 50 kB/s; 2 × 1 MB + 660 s × 1 kB/s; the 8 MB reserve.
     expect(estimate).toEqual({
       samplesBytes: 2_700_000,
       logBytes: 180_000_000,
       targetBytes: 2_660_000,
-      totalBytes: 185_360_000,
+      totalBytes: 193_360_000,
     });
   });
 
@@ -33,7 +33,7 @@ describe('estimateRunDir', () => {
       makespanSeconds: 6 * 3600,
     });
     expect(problem).toBe(
-      'run root /var/tmp/rocm-perf has 500 MB free; this run needs about 1241 MB (log slices 1080 MB, samples 156 MB, traces and status 5 MB over a planned 6.0 h). Fix: free space there, or run with --root (PERF_ROOT) on a larger disk',
+      'run root /var/tmp/rocm-perf has 500 MB free; this run needs about 1249 MB (log slices 1080 MB, samples 156 MB, traces and status 5 MB over a planned 6.0 h, and 8 MB set aside for finalizing). Fix: free space there, or run with --root (PERF_ROOT) on a larger disk',
     );
     expect(
       findDiskProblem({ root: '/r', freeBytes: 2e9, estimate, makespanSeconds: 6 * 3600 }),

@@ -166,10 +166,15 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     running += 1;
     maxRunning = Math.max(maxRunning, running);
     options.onBakeStart?.(bake.target);
-    writeFileSync(
-      bake.statusFile,
-      `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`,
-    );
+    try {
+      // The harness's own status stream (runBake writes it, and reports a failed write).
+      writeFileSync(
+        bake.statusFile,
+        `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`,
+      );
+    } catch (error) {
+      bake.onWriteError?.(bake.statusFile, error);
+    }
     appendFileSync(
       options.sccacheLog,
       `{"target":"${bake.target}","prefix":"${bake.sccachePrefix ?? 'live'}"}\n`,
@@ -195,16 +200,21 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
       world.failedRecords.set(`${bake.builder} error`, { ref, createdMs: startedAtMs });
       return { ok: false, exitCode: 1, command, errorTail: failure, stdout: '' };
     }
-    writeFileSync(
-      bake.metadataFile,
-      JSON.stringify({
-        [bake.target]: {
-          'buildx.build.ref': ref,
-          'image.name': `registry.test:5000/${bake.env.REGISTRY_NAME}/${bake.target}:gfx1201`,
-          'containerimage.digest': 'sha256:abc',
-        },
-      }),
-    );
+    try {
+      writeFileSync(
+        bake.metadataFile,
+        JSON.stringify({
+          [bake.target]: {
+            'buildx.build.ref': ref,
+            'image.name': `registry.test:5000/${bake.env.REGISTRY_NAME}/${bake.target}:gfx1201`,
+            'containerimage.digest': 'sha256:abc',
+          },
+        }),
+      );
+    } catch (error) {
+      // buildx fails the bake when it cannot write the metadata file.
+      return { ok: false, exitCode: 1, command, errorTail: `ERROR: ${(error as Error).message}`, stdout: '' };
+    }
     return { ok: true, exitCode: 0, command, errorTail: '', stdout: '' };
   };
 }
