@@ -6,6 +6,7 @@ import {
   type TargetSummary,
 } from '../artifacts/index.js';
 import type { RunInputs, StreamInput } from './run-inputs.js';
+import { buildSampleGapWarnings } from './find-sample-gaps.js';
 
 // Loud warnings are the ones where a figure in the report may be a silent 0: a stream with bytes but no records,
 // a present-but-empty stream, a finished target without its trace, a cold run touching the live cache.
@@ -47,6 +48,7 @@ export function buildWarnings(options: WarningsOptions): ReportWarning[] {
     ...targetWarnings(options),
     ...cacheWarnings(options),
     ...runWarnings(options),
+    ...buildSampleGapWarnings(options.inputs.samples),
   ];
 }
 
