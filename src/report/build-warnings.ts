@@ -94,10 +94,15 @@ function targetWarnings({ targets, inputs }: WarningsOptions): ReportWarning[] {
   for (const target of targets) {
     const finished = target.status === 'ok' || target.status === 'failed';
     if (finished && !traced.has(target.target)) {
+      const outcome = inputs.run?.targets[target.target];
+      const why =
+        outcome?.status === 'failed'
+          ? `${target.target} failed (${outcome.error.split('\n')[0]?.slice(0, 160) ?? ''}) and no record of the build could be read from its builder`
+          : 'missing for a finished target';
       warnings.push({
         level: 'loud',
         stream: `trace-${target.target}.json`,
-        message: `trace-${target.target}.json: missing for a finished target; its build/total/upload figures are unknown`,
+        message: `trace-${target.target}.json: ${why}; its build/total/upload figures are unknown`,
       });
     }
     if (target.status === 'interrupted' && !traced.has(target.target)) {

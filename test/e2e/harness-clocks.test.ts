@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { boxTargets } from '../fleet/index.js';
-import { readData, readRun, readStoredBytes, readUploadTruth, useHarnessBox } from './harness-helpers.js';
-import type { RunFile } from '../../src/artifacts/index.js';
-import type { RunningFleet } from '../fleet/index.js';
+import {
+  readData,
+  readRun,
+  readSccacheTruth,
+  readStoredBytes,
+  readUploadTruth,
+  useHarnessBox,
+} from './harness-helpers.js';
 
 // Skewed clocks (issue 16 item 2): kiln's builder runs 5 s ahead and the services host (nginx, the Zot-log proxy, its
 // sshd) 5 s behind, through libfaketime. node_exporter is Go and keeps the true time, so kiln's node clock and its
@@ -19,39 +23,6 @@ const { box, runHarness } = useHarnessBox({
   rootName: 'harness-clocks',
   sampleIntervalMs: 500,
 });
-
-interface NginxLine {
-  msec: number;
-  remote_addr: string;
-  method: string;
-  uri: string;
-  status: number;
-}
-
-/** sccache hits, misses and writes per node under the run's prefix, from nginx's own log on the true clock. */
-function readSccacheTruth(
-  fleet: RunningFleet,
-  run: RunFile,
-): Record<string, { hits: number; misses: number; writes: number }> {
-  const byAddress = new Map(fleet.nodes.map((node) => [node.address, node.name]));
-  const from = run.measuredStartedAtMs ?? run.startedAtMs;
-  const to = run.finishedAtMs ?? Number.POSITIVE_INFINITY;
-  const counts: Record<string, { hits: number; misses: number; writes: number }> = {};
-  for (const text of readFileSync(fleet.services.nginxLogPath, 'utf8').split('\n')) {
-    if (!text) continue;
-    const line = JSON.parse(text) as NginxLine;
-    const atMs = line.msec * 1000 - SERVICES_BEHIND_S * 1000;
-    const node = byAddress.get(line.remote_addr);
-    if (!node || atMs < from || atMs > to) continue;
-    if (!line.uri.startsWith(`/sccache/${run.sccachePrefix}/`) || line.uri.endsWith('.sccache_check'))
-      continue;
-    const entry = (counts[node] ??= { hits: 0, misses: 0, writes: 0 });
-    if (line.method === 'GET' && (line.status === 200 || line.status === 206)) entry.hits += 1;
-    if (line.method === 'GET' && line.status === 404) entry.misses += 1;
-    if (line.method === 'PUT' && (line.status === 201 || line.status === 204)) entry.writes += 1;
-  }
-  return counts;
-}
 
 describe('a warm run with kiln’s builder 5 s ahead and the log host 5 s behind', () => {
   it('measures both offsets, places every target where it ran, and its bytes and cache counts equal the truth', async () => {
@@ -110,7 +81,7 @@ describe('a warm run with kiln’s builder 5 s ahead and the log host 5 s behind
     expect(data.summary.registry.image.bytesWritten).toBe(stored.image);
 
     // Cache counts: nginx's own log.
-    const sccache = readSccacheTruth(fleet, run);
+    const sccache = readSccacheTruth(fleet, run, SERVICES_BEHIND_S * 1000);
     console.log(
       `sccache truth ${JSON.stringify(sccache)}; report ${JSON.stringify(data.summary.sccache.perNode)}`,
     );

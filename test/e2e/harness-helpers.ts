@@ -268,6 +268,40 @@ export function readSccacheServerSeconds(
   return unionMs(intervals) / 1000;
 }
 
+interface NginxTruthLine {
+  msec: number;
+  remote_addr: string;
+  method: string;
+  uri: string;
+  status: number;
+}
+
+/** sccache hits, misses and writes per node under the run's prefix, from nginx's own log (on the true clock). */
+export function readSccacheTruth(
+  fleet: RunningFleet,
+  run: RunFile,
+  servicesClockOffsetMs = 0,
+): Record<string, { hits: number; misses: number; writes: number }> {
+  const byAddress = new Map(fleet.nodes.map((node) => [node.address, node.name]));
+  const from = run.measuredStartedAtMs ?? run.startedAtMs;
+  const to = run.finishedAtMs ?? Number.POSITIVE_INFINITY;
+  const counts: Record<string, { hits: number; misses: number; writes: number }> = {};
+  for (const text of readFileSync(fleet.services.nginxLogPath, 'utf8').split('\n')) {
+    if (!text) continue;
+    const line = JSON.parse(text) as NginxTruthLine;
+    const atMs = line.msec * 1000 - servicesClockOffsetMs;
+    const node = byAddress.get(line.remote_addr);
+    if (!node || atMs < from || atMs > to) continue;
+    if (!line.uri.startsWith(`/sccache/${run.sccachePrefix}/`) || line.uri.endsWith('.sccache_check'))
+      continue;
+    const entry = (counts[node] ??= { hits: 0, misses: 0, writes: 0 });
+    if (line.method === 'GET' && (line.status === 200 || line.status === 206)) entry.hits += 1;
+    if (line.method === 'GET' && line.status === 404) entry.misses += 1;
+    if (line.method === 'PUT' && (line.status === 201 || line.status === 204)) entry.writes += 1;
+  }
+  return counts;
+}
+
 /** One line per target: the report's upload seconds and bytes, the proxy's, and bytes ÷ link. */
 export function formatUploadTable(
   targets: readonly {

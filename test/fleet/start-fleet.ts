@@ -2,7 +2,8 @@
 // quota, node_exporter reading the node's own /proc, sshd), services on the bridge (nginx with the shipped
 // sccache conf, docker-registry behind the Zot-logging proxy, an sshd for log access), the generated fleet files
 // and the `docker` double. `stop()` undoes all of it, also after a failed start.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
@@ -13,7 +14,7 @@ import {
   startNginx,
   startNodeExporter,
   startRegistry,
-  startDaemon,
+  startRestartableDaemon,
   startSshd,
   type RunningSshd,
 } from '../helpers/daemons/index.js';
@@ -97,9 +98,39 @@ export interface RunningFleet {
   cpuBaseCores: number;
   knownHostsPath: string;
   files: BoxFleetFiles;
+  /** Dropped links on demand: each takes a daemon or a builder away for a while, as a real fleet does. */
+  faults: {
+    /** The services host's sshd (log access) down for `downMs`, open connections dropped. */
+    restartServicesSshd: (downMs: number) => Promise<void>;
+    /** A node's node_exporter down for `downMs`. */
+    stopNodeExporter: (node: string, downMs: number) => Promise<void>;
+    /** The registry (its proxy, the address the nodes push to) refusing connections for `downMs`. */
+    refuseRegistry: (downMs: number) => Promise<void>;
+    /** Kills everything the builder of `node` runs (SIGKILL): a builder that vanishes mid-target. */
+    killBuilder: (node: string) => void;
+  };
   /** Simulates a source change: the targets' layer cache misses on their next build (sccache still hits). */
   bumpRevisions: (targets?: readonly string[]) => void;
   stop: () => Promise<void>;
+}
+
+/** SIGKILL to the double's bake workers in a node's namespace (not its node_exporter or sshd). */
+function killBakeWorkers(netns: string): void {
+  const pids = execFileSync('ip', ['netns', 'pids', netns], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  for (const pid of pids) {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // already gone
+    }
+    if (!cmdline.includes('__fleet-bake-worker')) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
+  }
 }
 
 function bumpRevisionsIn(statePath: string, targets: readonly string[] | undefined): void {
@@ -176,7 +207,7 @@ async function startNodeProcWriter(options: { dir: string; config: NodeProcConfi
     path.join(options.dir, 'node-proc-writer.mjs'),
   );
   const statFiles = options.config.nodes.map((node) => path.join(node.procDir, 'stat'));
-  return startDaemon({
+  return startRestartableDaemon({
     name: 'node /proc writer',
     command: process.execPath,
     args: [...argv, configPath],
@@ -201,7 +232,7 @@ async function startProxyProcess({
     path.join(repoRoot, 'test/fleet/zot-proxy-main.ts'),
     path.join(dir, 'zot-proxy.mjs'),
   );
-  const daemon = await startDaemon({
+  const daemon = await startRestartableDaemon({
     name: 'Zot-logging registry proxy',
     command: process.execPath,
     args: [...argv, configPath],
@@ -209,7 +240,7 @@ async function startProxyProcess({
     env: { ...process.env, ...env },
     isReady: () => isTcpOpen(options.host, options.port),
   });
-  return { url: `http://${options.host}:${options.port}`, stop: daemon.stop };
+  return { url: `http://${options.host}:${options.port}`, stop: daemon.stop, outage: daemon.outage };
 }
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
@@ -301,6 +332,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     });
     stoppers.push(writer.stop);
     const nodes: FleetNodeHandle[] = [];
+    const exporters = new Map<string, { outage: (downMs: number) => Promise<void> }>();
     for (const { spec, network, cgroup, procDir, linkMbps } of prepared) {
       const exporter = await startNodeExporter({
         netns: network.netns,
@@ -309,6 +341,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         procfsPath: procDir,
       });
       stoppers.push(exporter.stop);
+      exporters.set(spec.name, exporter);
       const sshd = await startSshd({ netns: network.netns, host: network.address, port: 22 });
       stoppers.push(sshd.stop);
       const speed = options.nodeSpeeds?.[spec.name];
@@ -378,6 +411,20 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       cpuBaseCores,
       knownHostsPath,
       files,
+      faults: {
+        restartServicesSshd: (downMs) => servicesSshd.outage(downMs),
+        stopNodeExporter: (node, downMs) => {
+          const exporter = exporters.get(node);
+          if (!exporter) throw new Error(`stopNodeExporter: ${node} is not a box node`);
+          return exporter.outage(downMs);
+        },
+        refuseRegistry: (downMs) => proxy.outage(downMs),
+        killBuilder: (node) => {
+          const handle = nodes.find((candidate) => candidate.name === node);
+          if (!handle) throw new Error(`killBuilder: ${node} is not a box node`);
+          killBakeWorkers(handle.netns);
+        },
+      },
       bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets),
       stop,
     };

@@ -18,8 +18,9 @@ export {
   runCommand,
   sleep,
   startDaemon,
+  startRestartableDaemon,
 } from './process.js';
-export type { DaemonProcess, StartDaemonOptions } from './process.js';
+export type { DaemonProcess, RestartableDaemon, StartDaemonOptions } from './process.js';
 export { startRegistry } from './registry.js';
 export type { RunningRegistry, StartRegistryOptions } from './registry.js';
 export { startSshd } from './sshd.js';

@@ -1,7 +1,7 @@
 // Debian's prometheus-node-exporter with a lean collector set, on loopback or inside a network namespace.
 import path from 'node:path';
 import { findFreePort } from './free-port.js';
-import { createPortProbe, startDaemon } from './process.js';
+import { createPortProbe, startRestartableDaemon } from './process.js';
 import { createTempDir } from './temp-dir.js';
 
 export interface StartNodeExporterOptions {
@@ -15,6 +15,8 @@ export interface StartNodeExporterOptions {
 export interface RunningNodeExporter {
   url: string;
   logPath: string;
+  /** Stops node_exporter for `downMs` (scrapes are refused), then starts it again. */
+  outage: (downMs: number) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export async function startNodeExporter(
     ...(options.procfsPath === undefined ? [] : [`--path.procfs=${options.procfsPath}`]),
   ];
   const logPath = path.join(dir.path, 'node-exporter.log');
-  const daemon = await startDaemon({
+  const daemon = await startRestartableDaemon({
     name: 'prometheus-node-exporter',
     command: nodeExporterBinary,
     args,
@@ -48,6 +50,7 @@ export async function startNodeExporter(
   return {
     url: `http://${host}:${port}/metrics`,
     logPath,
+    outage: daemon.outage,
     stop: async () => {
       await daemon.stop();
       dir.remove();

@@ -187,3 +187,31 @@ export async function runCommand(command: string, args: readonly string[], netns
     throw new Error(`${cmd} ${argv.join(' ')} failed: ${stderr.trim() || String(error)}`, { cause: error });
   }
 }
+
+export interface RestartableDaemon {
+  pid: () => number;
+  /** Takes the daemon down (its whole process group, connections included), waits `downMs`, starts it again. */
+  outage: (downMs: number) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** A daemon that fault-injection tests can take down for a while and bring back with the same command and config. */
+export async function startRestartableDaemon(options: StartDaemonOptions): Promise<RestartableDaemon> {
+  let current = await startDaemon(options);
+  let restarting: Promise<void> | undefined;
+  return {
+    pid: () => current.pid,
+    outage: (downMs) => {
+      restarting = (async () => {
+        await current.stop();
+        await sleep(downMs);
+        current = await startDaemon(options);
+      })();
+      return restarting;
+    },
+    stop: async () => {
+      await restarting?.catch(() => undefined);
+      await current.stop();
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findFreePort } from './free-port.js';
-import { createPortProbe, startDaemon } from './process.js';
+import { createPortProbe, startRestartableDaemon } from './process.js';
 import { createTempDir } from './temp-dir.js';
 
 export interface StartSshdOptions {
@@ -24,6 +24,8 @@ export interface RunningSshd {
   /** A known_hosts file holding just that line (for `known_hosts:` in an ssh target). */
   knownHostsPath: string;
   logPath: string;
+  /** Takes sshd down (open connections too) for `downMs`, then starts it again with the same keys and config. */
+  outage: (downMs: number) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -72,7 +74,7 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
   const configPath = path.join(dir.path, 'sshd_config');
   writeFileSync(configPath, buildSshdConfig({ host, port, dir: dir.path, sessionEnv: options.sessionEnv }));
   const logPath = path.join(dir.path, 'sshd.log');
-  const daemon = await startDaemon({
+  const daemon = await startRestartableDaemon({
     name: 'sshd',
     command: '/usr/sbin/sshd',
     args: ['-D', '-e', '-f', configPath],
@@ -99,6 +101,7 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
     knownHostsLine,
     knownHostsPath,
     logPath,
+    outage: daemon.outage,
     stop: async () => {
       await daemon.stop();
       dir.remove();
