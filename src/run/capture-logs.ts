@@ -132,8 +132,8 @@ async function findRotatedCopy(
   state: SourceState,
   generation: LogGeneration,
   records: readonly RemoteFileRecord[],
+  appended: Buffer,
 ): Promise<FoundCopy | string> {
-  const appended = await readAppended(state, generation);
   const problems: string[] = [];
   for (const record of findRotatedFiles({ records, generation, logName: logName(state) })) {
     const bytes = await runReadRotatedFile(
@@ -158,7 +158,7 @@ async function findRotatedCopy(
 /** After a rotation: append what the rotated generation got since the last poll, from its rotated copy. */
 async function catchUp(state: SourceState, generation: LogGeneration, logger: Logger): Promise<void> {
   const records = await runListLogFiles(state.host, state.source.path, { siblings: true });
-  const found = await findRotatedCopy(state, generation, records);
+  const found = await findRotatedCopy(state, generation, records, await readAppended(state, generation));
   if (typeof found === 'string') {
     logger.warn(
       { log: state.source.path, generation: generation.index, problem: found },
@@ -252,7 +252,7 @@ async function readPiece(
       };
     }
     if (typeof records === 'string') return { ...piece, missing: `could not be looked for (${records})` };
-    const found = await findRotatedCopy(state, generation, records);
+    const found = await findRotatedCopy(state, generation, records, appended);
     if (typeof found === 'string') return { ...piece, missing: found };
     const remotePath = path.posix.join(path.posix.dirname(state.source.path), found.record.name);
     return { ...piece, remote: { path: remotePath, bytes: found.bytes } };

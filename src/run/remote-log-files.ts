@@ -86,20 +86,6 @@ async function runChecked(host: RemoteHost, run: CheckedRun): Promise<Buffer> {
   return result.stdout;
 }
 
-export async function runRemoteSize(host: RemoteHost, remotePath: string): Promise<number> {
-  const stdout = await runChecked(host, {
-    command: buildSizeCommand(remotePath),
-    remotePath,
-    what: 'cannot read the size of',
-    fix: 'check the log path in fleet.yaml and that the ssh user may read it',
-    timeoutMs: 20_000,
-  });
-  const size = Number(stdout.toString('utf8').trim());
-  if (!Number.isInteger(size))
-    throw new LogCaptureError(remotePath, `${host.label}: \`wc -c\` of ${remotePath} printed no size`);
-  return size;
-}
-
 export function runRemoteRange(
   host: RemoteHost,
   remotePath: string,
