@@ -16,6 +16,7 @@ const pureFolders = [
   'src/export/trace-event-schema.ts',
   'src/trends/{build,render}-*.ts',
   'src/ssh/known-hosts.ts',
+  'src/run/log-rotation/**',
 ];
 const impureModules = [
   'commander',

@@ -50,16 +50,44 @@ export const TargetOutcomeSchema = z.discriminatedUnion('status', [
 ]);
 export type TargetOutcome = z.infer<typeof TargetOutcomeSchema>;
 
+/** One piece of a log slice, in slice order: which file of the log's rotation chain the bytes came from. */
+export const LogSegmentSchema = z.strictObject({
+  generation: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('0 = the file that was the log when the run started; +1 for each rotation during the run.'),
+  source: z
+    .enum(['remote', 'live'])
+    .describe(
+      'remote: read at the end of the run from remotePath; live: kept from the copy appended during the run, because no remote file holds these bytes any more.',
+    ),
+  remotePath: z
+    .string()
+    .describe(
+      'remote: the file read (the log itself or a rotated sibling such as zot.jsonl.1.gz); live: the log the bytes were written to.',
+    ),
+  fromOffset: z.number().int().nonnegative().describe('Byte offset in that generation (decompressed).'),
+  toOffset: z.number().int().nonnegative(),
+});
+export type LogSegment = z.infer<typeof LogSegmentSchema>;
+
 export const LogSliceSchema = z.strictObject({
   kind: z.enum(['sccache', 'registry']),
   /** File in the run dir: sccache.log, or zot.jsonl for the registry log (either format; see registryLogFormat). */
   file: z.string(),
   host: z.string(),
   remotePath: z.string(),
+  /** Where the run window starts in the file that was the log at the start (the first segment's file). */
   startOffset: z.number().int().nonnegative(),
+  /** Where it ends in the file that is the log at the end (the last segment's file; the same file without rotation). */
   endOffset: z.number().int().nonnegative(),
+  /** Bytes in the slice: the sum of its segments. */
   sizeBytes: z.number().int().nonnegative(),
+  /** What the slice is missing and why (bytes, which file); absent when nothing is known to be missing. */
   warning: z.string().optional(),
+  /** The pieces of the slice across rotations (absent in run.json files written before rotation was handled). */
+  segments: z.array(LogSegmentSchema).optional(),
 });
 export type LogSliceEntry = z.infer<typeof LogSliceSchema>;
 

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import type { Config } from '../config/schema.js';
 import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
-import { buildSizeCommand } from './capture-logs.js';
+import { buildSizeCommand } from './remote-log-files.js';
 import type { PreflightProbes } from './preflight.js';
 import { fetchManifestExists, fetchRegistryStatus } from './registry-client.js';
 import { loadDockerCredentials } from './read-docker-auth.js';

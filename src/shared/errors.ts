@@ -74,6 +74,16 @@ export class RemoteCommandError extends RocmPerfError {
   }
 }
 
+/** A cache log (or a rotated copy of it) on a remote host could not be listed or read; names the file and the fix. */
+export class LogCaptureError extends RocmPerfError {
+  readonly remotePath: string;
+
+  constructor(remotePath: string, message: string, options: RocmPerfErrorOptions = {}) {
+    super('ROCMPERF_LOG_CAPTURE', message, options);
+    this.remotePath = remotePath;
+  }
+}
+
 export class HttpError extends RocmPerfError {
   readonly url: string;
   readonly status: number | undefined;

@@ -88,6 +88,8 @@ export interface RunningFleet {
     registryLogPath: string;
     sccacheUrl: string;
     nginxLogPath: string;
+    /** nginx's pid file: `kill -USR1 $(cat …)` makes it reopen its logs. */
+    nginxPidPath: string;
     nginxRoot: string;
     zotLogPath: string;
     /** The registry proxy's own record of every request (registry-truth.ts). */
@@ -374,6 +376,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       registryLogPath: registry.logPath,
       sccacheUrl: nginx.url,
       nginxLogPath: nginx.logPath,
+      nginxPidPath: nginx.pidPath,
       nginxRoot: nginx.root,
       zotLogPath,
       registryTruthPath,

@@ -24,6 +24,8 @@ export interface RunningNginx {
   /** nginx `root`: the files live under `<root>/sccache/`. */
   root: string;
   errorLogPath: string;
+  /** The master's pid file (`kill -USR1 $(cat …)` reopens the logs, as logrotate's postrotate does). */
+  pidPath: string;
   stop: () => Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startNginx(options: StartNginxOptions): Promise<RunningNgi
     logPath,
     root,
     errorLogPath,
+    pidPath: path.join(dir.path, 'nginx.pid'),
     stop: async () => {
       await daemon.stop();
       dir.remove();

@@ -6,7 +6,7 @@ import {
   toHistoryId,
 } from '../../../src/run/executors/buildx.js';
 import { quoteShell } from '../../../src/run/executors/remote-host.js';
-import { buildRangeCommand } from '../../../src/run/capture-logs.js';
+import { buildRangeCommand } from '../../../src/run/remote-log-files.js';
 import { parseImageRef, renderImageRef, toNamespace } from '../../../src/run/image-ref.js';
 import { parseAuthChallenge } from '../../../src/run/registry-client.js';
 import { findAuthEntry } from '../../../src/run/read-docker-auth.js';
