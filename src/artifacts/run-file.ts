@@ -88,6 +88,8 @@ export const LogSliceSchema = z.strictObject({
   warning: z.string().optional(),
   /** The pieces of the slice across rotations (absent in run.json files written before rotation was handled). */
   segments: z.array(LogSegmentSchema).optional(),
+  /** Times the log host was unreachable during the run (the capture reconnected; nothing lost when there is no warning). */
+  outages: z.array(z.string()).optional(),
 });
 export type LogSliceEntry = z.infer<typeof LogSliceSchema>;
 

@@ -1,6 +1,7 @@
 import type { Logger } from '../shared/logger.js';
 import type { SshTarget } from '../config/schema.js';
 import type { ConnectRemoteHost, RemoteHost } from './executors/remote-host.js';
+import { RemoteCommandError } from '../shared/errors.js';
 import {
   appendNewBytes,
   currentGeneration,
@@ -32,7 +33,29 @@ export interface CreateLogCaptureOptions {
   runDir: string;
   connect: ConnectRemoteHost;
   logger: Logger;
+  /** A failed run-dir write goes to the run-dir guard; true when it was a disk failure (no more writes then). */
+  onWriteError?: (file: string, error: unknown) => boolean;
+  clock?: { nowMs(): number };
 }
+
+/** Waits between reconnection attempts to a log host that dropped: 5 s, doubling to 60 s. */
+export const RECONNECT_BACKOFF_MS = { first: 5_000, max: 60_000 } as const;
+/** At the end, a lost log host is tried this many times (1 s, 2 s, 4 s apart) before the live copy stands. */
+const FINAL_RECONNECT_TRIES = 4;
+
+interface HostLink {
+  host: Promise<RemoteHost> | undefined;
+  /** When the link was found broken; undefined while it works. */
+  lostAtMs: number | undefined;
+  failedPolls: number;
+  nextTryAtMs: number;
+  backoffMs: number;
+  lastError: string;
+  /** One line per outage, for run.json's warnings. */
+  outages: string[];
+}
+
+const clockOf = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 function hostKey(ssh: SshTarget): string {
   return [
@@ -45,19 +68,88 @@ function hostKey(ssh: SshTarget): string {
   ].join('|');
 }
 
-export function createLogCapture({ sources, runDir, connect, logger }: CreateLogCaptureOptions): LogCapture {
-  const hosts = new Map<string, Promise<RemoteHost>>();
+export function createLogCapture({
+  sources,
+  runDir,
+  connect,
+  logger,
+  onWriteError,
+  clock = { nowMs: () => Date.now() },
+}: CreateLogCaptureOptions): LogCapture {
+  const links = new Map<string, HostLink>();
   const states: FollowedLog[] = [];
+  let diskFailed = false;
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = chain.then(work, work);
     chain = next.catch(() => undefined);
     return next;
   };
-  const hostFor = (ssh: SshTarget) => {
+  const linkFor = (ssh: SshTarget): HostLink => {
     const key = hostKey(ssh);
-    if (!hosts.has(key)) hosts.set(key, connect(ssh));
-    return hosts.get(key) as Promise<RemoteHost>;
+    let link = links.get(key);
+    if (!link) {
+      link = {
+        host: undefined,
+        lostAtMs: undefined,
+        failedPolls: 0,
+        nextTryAtMs: 0,
+        backoffMs: 0,
+        lastError: '',
+        outages: [],
+      };
+      links.set(key, link);
+    }
+    return link;
+  };
+  const hostFor = (ssh: SshTarget): Promise<RemoteHost> => {
+    const link = linkFor(ssh);
+    link.host ??= connect(ssh);
+    return link.host;
+  };
+  /** A broken link: close it; the next attempt reconnects, after a back-off. */
+  const markLost = (ssh: SshTarget, error: unknown) => {
+    const link = linkFor(ssh);
+    const nowMs = clock.nowMs();
+    void link.host?.then((host) => host.close()).catch(() => undefined);
+    link.host = undefined;
+    link.failedPolls += 1;
+    link.lastError = (error as Error).message;
+    if (link.lostAtMs === undefined) {
+      link.lostAtMs = nowMs;
+      link.backoffMs = RECONNECT_BACKOFF_MS.first;
+      logger.warn({ host: ssh.host, err: error }, 'log host unreachable; reconnecting with back-off');
+    } else link.backoffMs = Math.min(link.backoffMs * 2, RECONNECT_BACKOFF_MS.max);
+    link.nextTryAtMs = nowMs + link.backoffMs;
+  };
+  const markBack = (ssh: SshTarget, host: RemoteHost) => {
+    const link = linkFor(ssh);
+    if (link.lostAtMs === undefined) return;
+    const outage = `log host ${host.label} was unreachable ${clockOf(link.lostAtMs)}–${clockOf(clock.nowMs())} UTC (${link.failedPolls} failed attempts: ${link.lastError}); reconnected, and the final slice covers the outage`;
+    link.outages.push(outage);
+    logger.info({ host: host.label }, 'log host reachable again');
+    link.lostAtMs = undefined;
+    link.failedPolls = 0;
+  };
+  /** The followed log's host, reconnected when the link dropped and its back-off has passed; undefined while waiting. */
+  const reachable = async (state: FollowedLog, force = false): Promise<boolean> => {
+    const link = linkFor(state.source.ssh);
+    if (link.host === undefined && !force && clock.nowMs() < link.nextTryAtMs) return false;
+    try {
+      state.host = await hostFor(state.source.ssh);
+      markBack(state.source.ssh, state.host);
+      return true;
+    } catch (error) {
+      markLost(state.source.ssh, error);
+      return false;
+    }
+  };
+  const reachableAtEnd = async (state: FollowedLog): Promise<boolean> => {
+    for (let attempt = 0; attempt < FINAL_RECONNECT_TRIES; attempt += 1) {
+      if (await reachable(state, true)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
+    }
+    return false;
   };
 
   return {
@@ -72,24 +164,61 @@ export function createLogCapture({ sources, runDir, connect, logger }: CreateLog
       }),
     poll: () =>
       serial(async () => {
+        if (diskFailed) return;
         for (const state of states) {
-          await appendNewBytes(state, logger).catch((error: unknown) =>
+          if (!(await reachable(state))) continue;
+          await appendNewBytes(state, logger).catch((error: unknown) => {
+            if (onWriteError?.(state.localPath, error) === true) {
+              diskFailed = true;
+              return;
+            }
+            if (error instanceof RemoteCommandError || isConnectionError(error))
+              markLost(state.source.ssh, error);
             logger.warn(
               { log: state.source.path, err: error },
               'log append failed; the final slice will cover it',
-            ),
-          );
+            );
+          });
         }
       }),
     stop: () =>
       serial(async () => {
         const slices: LogSlice[] = [];
-        for (const state of states)
-          slices.push(
-            await writeLogSlice(state, logger).catch((error: unknown) => toFallbackSlice(state, error)),
+        for (const state of states) {
+          const notes = linkFor(state.source.ssh).outages;
+          if (diskFailed) {
+            slices.push(toFallbackSlice(state, new Error('the run dir is not writable')));
+            continue;
+          }
+          if (!(await reachableAtEnd(state))) {
+            const link = linkFor(state.source.ssh);
+            slices.push(
+              toFallbackSlice(
+                state,
+                new Error(
+                  `log host unreachable since ${clockOf(link.lostAtMs ?? clock.nowMs())} UTC: ${link.lastError}`,
+                ),
+              ),
+            );
+            continue;
+          }
+          const slice = await writeLogSlice(state, logger).catch((error: unknown) =>
+            toFallbackSlice(state, error),
           );
-        for (const host of hosts.values()) (await host.catch(() => undefined))?.close();
+          slices.push(notes.length > 0 ? { ...slice, outages: [...notes] } : slice);
+        }
+        for (const link of links.values()) (await link.host?.catch(() => undefined))?.close();
         return slices;
       }),
   };
+}
+
+/** An error that means the ssh link, not the command, failed (ssh2 and socket errors carry a level or a code). */
+function isConnectionError(error: unknown): boolean {
+  const { level, code } = (error ?? {}) as { level?: unknown; code?: unknown };
+  return (
+    level !== undefined ||
+    ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'].includes(String(code)) ||
+    /not connected|no response|closed/i.test(String((error as Error)?.message))
+  );
 }

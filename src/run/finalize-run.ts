@@ -89,7 +89,10 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     const slices = capture
       ? await attempt('slicing the cache logs', warnings, logger, () => capture.stop())
       : undefined;
-    for (const slice of slices ?? []) if (slice.warning) warnings.push(slice.warning);
+    for (const slice of slices ?? []) {
+      warnings.push(...(slice.outages ?? []));
+      if (slice.warning) warnings.push(slice.warning);
+    }
     if (slices) await runFile.update((run) => void (run.logs = slices));
     warnings.push(
       ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),

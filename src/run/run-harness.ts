@@ -200,6 +200,8 @@ async function startMeasured(live: Live): Promise<MeasuredResources> {
     runDir: context.runDir,
     connect: deps.connect,
     logger,
+    onWriteError: (file, error) => live.guard.fail(file, error),
+    clock: deps.clock,
   });
   let timer: NodeJS.Timeout | undefined;
   try {

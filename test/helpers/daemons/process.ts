@@ -2,7 +2,7 @@
 // Output goes to a log file (not a pipe), so the daemon never blocks on a full pipe and the tail can be shown
 // when it fails to start.
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { registerResource } from './cleanup-registry.js';
@@ -203,6 +203,8 @@ export async function startRestartableDaemon(options: StartDaemonOptions): Promi
     pid: () => current.pid,
     outage: (downMs) => {
       restarting = (async () => {
+        // Children first: a daemon's connections (sshd's per-connection processes) may sit in their own sessions.
+        for (const pid of listDescendants(current.pid).reverse()) signalPid(pid, 'SIGKILL');
         await current.stop();
         await sleep(downMs);
         current = await startDaemon(options);
@@ -214,4 +216,36 @@ export async function startRestartableDaemon(options: StartDaemonOptions): Promi
       await current.stop();
     },
   };
+}
+
+/** Every process below `root` (by /proc parent links), parents before children. */
+function listDescendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const found: number[] = [];
+  const visit = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }

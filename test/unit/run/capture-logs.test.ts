@@ -233,3 +233,57 @@ describe('createLogCapture', () => {
     expect(slice?.warning).toContain('bytes 22–25 kept from the copy appended during the run');
   });
 });
+
+describe('a log host that drops mid-run', () => {
+  it('reconnects after a back-off, says when it was away, and the slice still holds every byte of the window', async () => {
+    const remote = path.join(dir, 'zot.log');
+    writeFileSync(remote, 'before\n');
+    let nowMs = Date.UTC(2026, 11, 3, 20, 0, 0);
+    let down = false;
+    let connects = 0;
+    const flaky = {
+      ...localHost,
+      run: (command: string) =>
+        down
+          ? Promise.reject(Object.assign(new Error('Not connected'), { level: 'client-socket' }))
+          : localHost.run(command),
+    };
+    const capture = createLogCapture({
+      sources: [{ kind: 'registry', file: 'zot.jsonl', ssh: { host: 'store' }, path: remote }],
+      runDir: dir,
+      connect: () => {
+        connects += 1;
+        return down ? Promise.reject(new Error('connect ECONNREFUSED 10.0.0.1:22')) : Promise.resolve(flaky);
+      },
+      logger: createSilentLogger(),
+      clock: { nowMs: () => nowMs },
+    });
+    await capture.start();
+    appendFileSync(remote, 'one\n');
+    await capture.poll();
+    down = true;
+    appendFileSync(remote, 'two\n');
+    await capture.poll(); // the link breaks
+    nowMs += 1_000;
+    await capture.poll(); // within the back-off: no attempt
+    expect(connects).toBe(1);
+    nowMs += 5_000;
+    await capture.poll(); // an attempt, refused: the back-off doubles
+    expect(connects).toBe(2);
+    down = false;
+    nowMs += 5_000;
+    await capture.poll(); // still backing off (10 s)
+    expect(connects).toBe(2);
+    nowMs += 5_000;
+    appendFileSync(remote, 'three\n');
+    await capture.poll(); // reconnected
+    expect(connects).toBe(3);
+    expect(read(path.join(dir, 'zot.jsonl'))).toBe('one\ntwo\nthree\n');
+    const [slice] = await capture.stop();
+    expect(read(path.join(dir, 'zot.jsonl'))).toBe('one\ntwo\nthree\n');
+    expect(slice?.warning).toBeUndefined();
+    expect(slice?.outages).toEqual([
+      'log host builder@store.test was unreachable 20:00:00–20:00:16 UTC (2 failed attempts: connect ECONNREFUSED 10.0.0.1:22); reconnected, and the final slice covers the outage',
+    ]);
+  });
+});
