@@ -34,7 +34,7 @@ export async function loadPlanConfig({
 }: LoadPlanConfigOptions): Promise<PlanConfig> {
   const overrides = mergeOverrides(toEnvOverrides(env), flags);
   const { config, warnings } = await loadConfig({ fleetPath, overrides });
-  const costsText = await readNamedFile(config.costsPath, 'target costs');
+  const costsText = await readNamedFile(config.costsPath, `target costs of ${config.arch}`);
   const parsed = parseTargetCosts(costsText, config.costsPath);
   if (parsed.errors.length > 0) throw new ConfigError(config.costsPath, parsed.errors);
   return { config, costs: parsed.costs, warnings };

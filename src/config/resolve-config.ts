@@ -54,12 +54,44 @@ function resolveLog(fleet: FleetFile, log: LogSource | undefined): ResolvedLog |
   return ssh ? { ssh, path: log.path } : undefined;
 }
 
+export const ARCH_PLACEHOLDER = '{arch}';
+
+/**
+ * An arch other than fleet.yaml's own must reach every file and prefix that depends on it: a saved bake print, the
+ * costs and the sccache prefix each need `{arch}` (a bake file takes the arch through its variable). Otherwise the
+ * run would build and measure fleet.yaml's arch under the other's name.
+ */
+function findArchProblems(fleet: FleetFile, source: string, overrides: ConfigOverrides): string[] {
+  const arch = overrides.arch ?? fleet.arch;
+  if (arch === fleet.arch) return [];
+  const templated = (value: string | undefined) => value === undefined || value.includes(ARCH_PLACEHOLDER);
+  const fixed = [
+    ...(overrides.costsPath === undefined && !templated(fleet.costs)
+      ? [`costs: ${fleet.costs} (e.g. ${fleet.costs}.{arch})`]
+      : []),
+    ...(overrides.bakePrintPath === undefined && !templated(fleet.bake.print)
+      ? [`bake.print: ${fleet.bake.print} (e.g. ${fleet.bake.print?.replace(fleet.arch, ARCH_PLACEHOLDER)})`]
+      : []),
+    ...(!templated(fleet.sccache.key_prefix)
+      ? [
+          `sccache.key_prefix: ${fleet.sccache.key_prefix} (e.g. ${fleet.sccache.key_prefix.replace(fleet.arch, ARCH_PLACEHOLDER)})`,
+        ]
+      : []),
+  ];
+  if (fixed.length === 0) return [];
+  return [
+    `${source}: arch ${arch} (PERF_ARCH or --arch) is not fleet.yaml's ${fleet.arch}, but ${fixed.map((f) => f.split(':')[0]).join(', ')} ${fixed.length === 1 ? 'does' : 'do'} not depend on the arch, so a run would use ${fleet.arch}'s files and cache prefix under the name ${arch}. Fix: template with {arch}: ${fixed.join('; ')}, and give ${arch} its own files.`,
+  ];
+}
+
 function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides): Config {
   const baseDir = source.startsWith('<') ? process.cwd() : path.dirname(source);
-  const fromBase = (file: string) => path.resolve(baseDir, file);
+  const arch = overrides.arch ?? fleet.arch;
+  const fill = (value: string) => value.replaceAll(ARCH_PLACEHOLDER, arch);
+  const fromBase = (file: string) => path.resolve(baseDir, fill(file));
   return {
     source,
-    arch: overrides.arch ?? fleet.arch,
+    arch,
     targets: overrides.targets ?? fleet.targets,
     costsPath: overrides.costsPath ? path.resolve(overrides.costsPath) : fromBase(fleet.costs),
     bakeFile: fleet.bake.file === undefined ? undefined : fromBase(fleet.bake.file),
@@ -68,6 +100,7 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
       : fleet.bake.print === undefined
         ? undefined
         : fromBase(fleet.bake.print),
+    archVariable: fleet.bake.arch_variable,
     registry: {
       url: fleet.registry.url.replace(/\/+$/, ''),
       name: overrides.registryName ?? fleet.registry.name,
@@ -79,7 +112,7 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
     },
     sccache: {
       url: fleet.sccache.url,
-      keyPrefix: fleet.sccache.key_prefix,
+      keyPrefix: fill(fleet.sccache.key_prefix),
       log: resolveLog(fleet, fleet.sccache.log),
     },
     nodes: fleet.nodes.map((node) => ({
@@ -112,6 +145,7 @@ export function validateConfig({
   }
   const ctx = { fleet: parsed.data, source, lineOf, errors: [] as string[], warnings: [] as string[] };
   for (const rule of fleetRules) rule(ctx);
+  ctx.errors.push(...findArchProblems(parsed.data, source, overrides));
   if (ctx.errors.length > 0) return { config: undefined, errors: ctx.errors, warnings: ctx.warnings };
   return { config: toConfig(parsed.data, source, overrides), errors: [], warnings: ctx.warnings };
 }

@@ -98,7 +98,9 @@ export const SccacheSchema = z
     key_prefix: z
       .string()
       .min(1)
-      .describe('The live key prefix (SCCACHE_WEBDAV_KEY_PREFIX), e.g. rocm/gfx1201.'),
+      .describe(
+        'The live key prefix (SCCACHE_WEBDAV_KEY_PREFIX), e.g. rocm/{arch}; `{arch}` is replaced by the arch.',
+      ),
     log: LogSourceSchema.optional().describe(
       'The nginx access log written with .builders/nginx-sccache.conf.',
     ),
@@ -116,7 +118,14 @@ export const BakeSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('A saved `docker buildx bake --print` JSON, used when `file` is not set.'),
+      .describe(
+        'A saved `docker buildx bake --print` JSON, used when `file` is not set; `{arch}` is replaced by the arch.',
+      ),
+    arch_variable: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .default('GFX_ARCH')
+      .describe('The bake variable that takes the arch; bake gets it from the environment of this name.'),
   })
   .describe('Where the target graph comes from.');
 
@@ -141,8 +150,8 @@ export const FleetFileSchema = z
       .string()
       .min(1)
       .default('.builders/target-costs')
-      .describe('Target cost file, relative to fleet.yaml.'),
-    bake: BakeSchema.default({}),
+      .describe('Target cost file, relative to fleet.yaml; `{arch}` is replaced by the arch.'),
+    bake: BakeSchema.default({ arch_variable: 'GFX_ARCH' }),
     registry: RegistrySchema,
     sccache: SccacheSchema,
     nodes: z.array(NodeSchema).min(1).describe('The build nodes.'),
@@ -180,6 +189,8 @@ export interface Config {
   costsPath: string;
   bakeFile: string | undefined;
   bakePrintPath: string | undefined;
+  /** The bake variable (and environment variable) that carries the arch, e.g. GFX_ARCH. */
+  archVariable: string;
   registry: {
     url: string;
     name: string;

@@ -1,3 +1,4 @@
+import { ARCH_PLACEHOLDER } from '../config/resolve-config.js';
 import path from 'node:path';
 import { parseYamlWithLines, type ParsedYaml, type YamlPath } from '../config/parse-fleet-yaml.js';
 import type { FleetRegistryLog } from './check-registry-log.js';
@@ -70,12 +71,15 @@ export function readFleetFacts(
   const registryLog = asRecord(registry.log);
   const sccacheLog = asRecord(asRecord(raw.sccache).log);
   const lineOf = (at: YamlPath, key?: string) => parsed.lineOf(at, key);
-  const bakePrint = asString(asRecord(raw.bake).print);
+  // Files templated with {arch} are checked for fleet.yaml's own arch.
+  const arch = asString(raw.arch) ?? 'gfx1201';
+  const fill = (value: string | undefined) => value?.replaceAll(ARCH_PLACEHOLDER, arch);
+  const bakePrint = fill(asString(asRecord(raw.bake).print));
   return {
     targets: Array.isArray(raw.targets)
       ? raw.targets.filter((name): name is string => typeof name === 'string')
       : ['wheels', 'pytorch'],
-    costsPath: path.resolve(baseDir, asString(raw.costs) ?? '.builders/target-costs'),
+    costsPath: path.resolve(baseDir, fill(asString(raw.costs)) ?? '.builders/target-costs'),
     bakePrintPath: bakePrint === undefined ? undefined : path.resolve(baseDir, bakePrint),
     registryLog: {
       fleetPath,

@@ -17,9 +17,16 @@ import type { TraceCollector } from './collect-traces.js';
 
 export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
 
-/** Environment every build gets: the run's namespace, and published inputs (target: contexts only resolve within one builder). */
+/**
+ * Environment every build gets: the run's namespace, published inputs (target: contexts only resolve within one
+ * builder), and the arch in the bake variable fleet.yaml names (bake reads variables from the environment).
+ */
 export function toBuildEnv(context: RunContext): Record<string, string> {
-  return { REGISTRY_NAME: context.settings.namespace, PUBLISHED_INPUTS: '1' };
+  return {
+    REGISTRY_NAME: context.settings.namespace,
+    PUBLISHED_INPUTS: '1',
+    [context.config.archVariable]: context.config.arch,
+  };
 }
 
 /** Looks up the build record a failed bake left (it writes no metadata file); see findFailedBuildRef. */

@@ -45,11 +45,18 @@ async function loadBakePrint(
 ): Promise<{ print: BakePrint; source: string }> {
   if (config.bakePrintPath) {
     const source = config.bakePrintPath;
-    return { print: parseBakePrint(await readNamedFile(source, 'bake print'), source), source };
+    return {
+      print: parseBakePrint(await readNamedFile(source, `bake print of ${config.arch}`), source),
+      source,
+    };
   }
   if (config.bakeFile) {
     const source = `docker buildx bake -f ${config.bakeFile} --print`;
-    const text = await runBakePrint({ bakeFile: config.bakeFile, targets: config.targets });
+    const text = await runBakePrint({
+      bakeFile: config.bakeFile,
+      targets: config.targets,
+      env: { [config.archVariable]: config.arch },
+    });
     return { print: parseBakePrint(text, source), source };
   }
   throw new UsageError('no target graph: fleet.yaml sets neither bake.file nor bake.print', {

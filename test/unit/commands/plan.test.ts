@@ -33,7 +33,9 @@ describe('runPlanCommand', () => {
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
     const program = createProgram({ plan: (values) => runPlanCommand(values, { runBakePrint }) });
     await program.parseAsync(['plan', '--fleet', fleetPath, '--json'], { from: 'user' });
-    expect(calls).toEqual([{ bakeFile: path.join(dir, 'bake.hcl'), targets: ['wheels', 'pytorch'] }]);
+    expect(calls).toEqual([
+      { bakeFile: path.join(dir, 'bake.hcl'), targets: ['wheels', 'pytorch'], env: { GFX_ARCH: 'gfx1201' } },
+    ]);
     const plan = PlanFileSchema.parse(JSON.parse(stdout.join('')));
     expect(Object.keys(plan.targets).sort()).toEqual(['a-wheel', 'b-wheel', 'c-wheel', 'pytorch']);
   });

@@ -118,7 +118,8 @@ describe('validateConfig', () => {
       REGISTRY_NAME: 'ci',
     });
     const flags = { arch: 'gfx942' };
-    const { config } = validate(`arch: gfx1100\n${base}`, mergeOverrides(env, flags));
+    const perArch = `${base.replace('key_prefix: rocm/gfx1201', 'key_prefix: rocm/{arch}')}costs: costs.{arch}\n`;
+    const { config } = validate(`arch: gfx1100\n${perArch}`, mergeOverrides(env, flags));
     expect(config?.arch).toBe('gfx942');
     expect(config?.targets).toEqual(['vllm-wheel', 'triton-wheel']);
     expect(config?.registry.name).toBe('ci');
@@ -141,5 +142,39 @@ describe('validateConfig', () => {
 describe('rocm-perf.schema.json', () => {
   it('matches the zod schema (run `npx tsx scripts/generate-schema.ts` after changing it)', async () => {
     await expect(renderFleetJsonSchema()).toMatchFileSnapshot(path.join(repoRoot, 'rocm-perf.schema.json'));
+  });
+});
+
+describe('--arch selects the architecture', () => {
+  const templated = base
+    .replace('key_prefix: rocm/gfx1201', 'key_prefix: rocm/{arch}')
+    .concat('costs: .builders/target-costs.{arch}\nbake:\n  print: .builders/bake-print.{arch}.json\n');
+
+  it('fills {arch} into the costs, the saved bake print and the sccache prefix; the bake variable defaults to GFX_ARCH', () => {
+    const { config, errors } = validate(templated, { arch: 'gfx1250' });
+    expect(errors).toEqual([]);
+    expect(config).toMatchObject({
+      arch: 'gfx1250',
+      costsPath: '/fleet/.builders/target-costs.gfx1250',
+      bakePrintPath: '/fleet/.builders/bake-print.gfx1250.json',
+      archVariable: 'GFX_ARCH',
+      sccache: { keyPrefix: 'rocm/gfx1250' },
+    });
+    expect(
+      validate(`${templated.replace('bake:\n', 'bake:\n  arch_variable: AMDGPU_TARGET\n')}`).config
+        ?.archVariable,
+    ).toBe('AMDGPU_TARGET');
+  });
+
+  it('refuses another arch when a file or the prefix does not depend on it, naming each and the fix', () => {
+    const { config, errors } = validate(base.concat('bake:\n  print: .builders/bake-print.gfx1201.json\n'), {
+      arch: 'gfx1250',
+    });
+    expect(config).toBeUndefined();
+    expect(errors).toEqual([
+      "/fleet/fleet.yaml: arch gfx1250 (PERF_ARCH or --arch) is not fleet.yaml's gfx1201, but costs, bake.print, sccache.key_prefix do not depend on the arch, so a run would use gfx1201's files and cache prefix under the name gfx1250. Fix: template with {arch}: costs: .builders/target-costs (e.g. .builders/target-costs.{arch}); bake.print: .builders/bake-print.gfx1201.json (e.g. .builders/bake-print.{arch}.json); sccache.key_prefix: rocm/gfx1201 (e.g. rocm/{arch}), and give gfx1250 its own files.",
+    ]);
+    // fleet.yaml's own arch needs no template.
+    expect(validate(base).errors).toEqual([]);
   });
 });

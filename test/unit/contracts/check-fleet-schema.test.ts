@@ -23,8 +23,8 @@ describe('checkFleetSchema', () => {
 
   it('names an unknown key in fleet.yaml at its line', () => {
     const text = fleetText.replace(
-      '  key_prefix: rocm/gfx1201\n',
-      '  key_prefix: rocm/gfx1201\n  keyprefix: rocm/gfx1201\n',
+      '  key_prefix: rocm/{arch}\n',
+      '  key_prefix: rocm/{arch}\n  keyprefix: rocm/gfx1201\n',
     );
     const result = check({ fleetText: text });
     expect(result.ok).toBe(false);

@@ -53,7 +53,11 @@ describe('loadPlanInputs', () => {
       runBakePrint: fake.runBakePrint,
     });
     expect(fake.calls).toEqual([
-      { bakeFile: path.join(fixture.dir, 'docker-bake.hcl'), targets: ['wheels', 'pytorch'] },
+      {
+        bakeFile: path.join(fixture.dir, 'docker-bake.hcl'),
+        targets: ['wheels', 'pytorch'],
+        env: { GFX_ARCH: 'gfx1201' },
+      },
     ]);
     expect(inputs.graph.targets).toHaveLength(4);
   });

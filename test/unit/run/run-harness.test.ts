@@ -74,7 +74,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
         sccachePrefix: undefined,
         push: true,
       });
-      expect(call.options.env).toEqual({ REGISTRY_NAME: 'rocm', PUBLISHED_INPUTS: '1' });
+      expect(call.options.env).toEqual({ REGISTRY_NAME: 'rocm', PUBLISHED_INPUTS: '1', GFX_ARCH: 'gfx1201' });
     }
     const files = readdirSync(result.runDir);
     for (const target of FLEET_TARGETS) {
