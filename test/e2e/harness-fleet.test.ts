@@ -79,7 +79,7 @@ function expectStoredBytesMatchProxy(fleet: RunningFleet, run: RunFile, data: Da
 }
 
 /** Seconds a build spends in steps without CPU work on the box (internal loads, FROM, the COPYs). */
-const buildSlackSeconds = 0.5;
+const buildSlackSeconds = 1;
 
 describe('cold and warm on the fleet in a box', () => {
   it('cold: finishes with a complete run dir, writing only into the coldrun namespace and its own sccache prefix; uploads as the registry saw them', async () => {
@@ -151,11 +151,12 @@ describe('cold and warm on the fleet in a box', () => {
         `${summary.target} on ${node.name} (quota ${node.cgroup.quotaCores} cores): build ${summary.buildSeconds?.toFixed(2)} s, cgroup CPU ${cpuSeconds.toFixed(2)} s = ${atQuota.toFixed(2)} s at quota, nginx served sccache ${sccacheSeconds.toFixed(2)} s, rest ${((summary.buildSeconds ?? 0) - atQuota - sccacheSeconds).toFixed(2)} s`,
       );
       // No node computes faster than its quota; what the build adds beyond its CPU at quota is the sccache time
-      // nginx served plus the steps that do no CPU work (loads, FROM, COPY): 3 % + 0.5 s (docs/fleet-in-a-box.md).
+      // nginx served plus the steps that do no CPU work (loads, FROM, COPY) and a host too busy to give the quota: 5 % + 1 s
+      // (docs/fleet-in-a-box.md).
       expect(summary.buildSeconds, table.at(-1)).not.toBeNull();
       expect(summary.buildSeconds! + 0.05, table.at(-1)).toBeGreaterThanOrEqual(atQuota);
       expect(summary.buildSeconds!, table.at(-1)).toBeLessThanOrEqual(
-        (atQuota + sccacheSeconds) * 1.03 + buildSlackSeconds,
+        (atQuota + sccacheSeconds) * 1.05 + buildSlackSeconds,
       );
     }
     console.log(`warm run, build seconds against cgroup CPU:\n  ${table.join('\n  ')}`);
