@@ -68,7 +68,12 @@ export interface CreateBoxFleetOptions {
   /** BuildKit's first retry wait, scaled (ms). */
   retryBackoffMs: number;
   buildxVersion?: string;
+  /** Architectures with their own costs, bake graph and sccache prefix (fleet.yaml templates them); the first is fleet.yaml's. */
+  arches?: readonly string[];
 }
+
+/** Another arch's files: the scenario's, with its tags and args renamed, and build seconds × 1.5 (a cost set of its own). */
+const OTHER_ARCH_BUILD_FACTOR = 1.5;
 
 export interface BoxFleetFiles {
   fleetPath: string;
@@ -105,10 +110,10 @@ const toSsh = (ssh: BoxSsh) => ({
 export function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unknown> {
   const { services, nodes } = options;
   return {
-    arch: 'gfx1201',
+    arch: options.arches?.[0] ?? 'gfx1201',
     targets: ['wheels', 'pytorch'],
-    costs: 'target-costs',
-    bake: { print: 'bake-print.json' },
+    costs: 'target-costs.{arch}',
+    bake: { print: 'bake-print.{arch}.json', arch_variable: 'GFX_ARCH' },
     registry: {
       url: services.registryUrl,
       name: 'rocm',
@@ -119,7 +124,7 @@ export function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string
     },
     sccache: {
       url: services.sccacheUrl,
-      key_prefix: 'rocm/gfx1201',
+      key_prefix: 'rocm/{arch}',
       log: { ssh: toSsh(services.ssh), path: services.nginxLogPath },
     },
     nodes: nodes.map((node) => ({
@@ -141,17 +146,29 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
   const scenario = readScenario(options.scenarioDir);
   const costs = buildBoxCosts(scenario.costs, scale, options.targets);
   const registryHost = new URL(options.services.registryUrl).host;
+  const arches = options.arches ?? ['gfx1201'];
+  const filesOf = (arch: string) => ({
+    costsPath: path.join(options.dir, `target-costs.${arch}`),
+    bakePrintPath: path.join(options.dir, `bake-print.${arch}.json`),
+  });
   const paths = {
     fleetPath: path.join(options.dir, 'fleet.yaml'),
-    costsPath: path.join(options.dir, 'target-costs'),
-    bakePrintPath: path.join(options.dir, 'bake-print.json'),
+    ...filesOf(arches[0] ?? 'gfx1201'),
     statePath: path.join(options.dir, 'fleet.json'),
   };
-  writeFileSync(paths.costsPath, renderBoxTargetCosts(costs, scale));
-  writeFileSync(
-    paths.bakePrintPath,
-    `${JSON.stringify(buildBoxBakeDefinition(scenario.print, registryHost, options.targets), null, 2)}\n`,
-  );
+  for (const [index, arch] of arches.entries()) {
+    const files = filesOf(arch);
+    const factor = index === 0 ? 1 : OTHER_ARCH_BUILD_FACTOR;
+    const archCosts = new Map(
+      [...costs].map(([name, cost]) => [
+        name,
+        { ...cost, buildSeconds: Math.round(cost.buildSeconds * factor * 100) / 100 },
+      ]),
+    );
+    writeFileSync(files.costsPath, renderBoxTargetCosts(archCosts, scale));
+    const print = buildBoxBakeDefinition(scenario.print, registryHost, options.targets);
+    writeFileSync(files.bakePrintPath, `${JSON.stringify(print, null, 2).replaceAll('gfx1201', arch)}\n`);
+  }
   const raw = buildBoxFleetYaml(options);
   const { config, errors } = validateConfig({ raw, source: paths.fleetPath });
   if (!config) throw new Error(`the generated box fleet.yaml is invalid:\n${errors.join('\n')}`);
@@ -181,6 +198,10 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
     sccacheUrl: options.services.sccacheUrl,
     registryUrl: options.services.registryUrl,
     bakeDefinitionPath: paths.bakePrintPath,
+    archDefinitions: {
+      variable: 'GFX_ARCH',
+      paths: Object.fromEntries(arches.map((arch) => [arch, filesOf(arch).bakePrintPath])),
+    },
     targets: buildBoxTargetStates(costs, scale),
     cpuBaseCores: options.cpuBaseCores,
     cacheCompressBytesPerSecond: 200e6 * scale.linkScale,

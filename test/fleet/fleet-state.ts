@@ -60,6 +60,13 @@ export const FleetStateSchema = z.strictObject({
   registryUrl: z.string().check(z.minLength(1)),
   /** The bake definition used when no `-f` is given (the box's `--print` JSON). */
   bakeDefinitionPath: z.string().check(z.minLength(1)),
+  /**
+   * Per arch, the definition a bake file with `variable "<archVariable>"` evaluates to: the double picks it by that
+   * environment variable, as bake reads variables from the environment. Absent: bakeDefinitionPath for every arch.
+   */
+  archDefinitions: z.optional(
+    z.strictObject({ variable: z.string(), paths: z.record(z.string(), z.string()) }),
+  ),
   targets: z.record(z.string(), TargetStateSchema),
   /** CPU cores (cgroup quota) of a speed-1 node: a compile step's CPU work is its seconds × baseCores. */
   cpuBaseCores: z._default(z.number().check(z.positive(), z.lte(1)), 0.4),

@@ -60,6 +60,8 @@ export interface StartFleetOptions {
    * trace spans), and the services host (nginx's log, the Zot-log proxy's log and truth record, `date` over its sshd).
    */
   clockOffsetSeconds?: { builders?: Readonly<Record<string, number>>; services?: number };
+  /** Architectures with their own costs, bake graph, base image and sccache prefix; the first is fleet.yaml's (default gfx1201). */
+  arches?: readonly string[];
   /** The registry proxy fails every Nth layer upload with a 500 (BuildKit retries it); 0 = never. Default 9. */
   failLayerPutEvery?: number;
 }
@@ -295,7 +297,8 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const servicesSshd = await startSshd({ host, sessionEnv: servicesClock });
     stoppers.push(servicesSshd.stop);
     for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
-      await seedImage(registry.url, `${namespace}/rocm-base`, 'gfx1201');
+      for (const arch of options.arches ?? ['gfx1201'])
+        await seedImage(registry.url, `${namespace}/rocm-base`, arch);
     const prepared: {
       spec: BoxNodeSpec;
       network: FleetNodeNetwork;
@@ -396,6 +399,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       cpuBaseCores,
       retryBackoffMs: Math.max(10, Math.round(1000 * scale.timeScale)),
       ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
+      ...(options.arches ? { arches: options.arches } : {}),
     });
     const binDir = path.join(dir.path, 'bin');
     installDockerDouble(binDir);

@@ -40,6 +40,19 @@ export const bakeFlags: readonly FlagSpec[] = [
   { name: 'var', kind: 'stringArray', unimplemented: true },
 ];
 
+/** The box's definition for the arch in the environment (the bake variable), else its default. */
+function toArchDefinition(state: FleetState): string {
+  const byArch = state.archDefinitions;
+  const arch = byArch === undefined ? undefined : process.env[byArch.variable];
+  if (byArch === undefined || arch === undefined || arch === '') return state.bakeDefinitionPath;
+  const file = byArch.paths[arch];
+  if (file === undefined)
+    throw new CliError(
+      `the box's bake definition has no ${byArch.variable}=${arch} (it knows ${Object.keys(byArch.paths).join(', ')})`,
+    );
+  return file;
+}
+
 function readDefinition(files: readonly string[], state: FleetState, cwd: string): BakeDefinition {
   const paths =
     files.length > 0
@@ -47,7 +60,7 @@ function readDefinition(files: readonly string[], state: FleetState, cwd: string
       : [
           existsSync(path.join(cwd, 'docker-bake.json'))
             ? path.join(cwd, 'docker-bake.json')
-            : state.bakeDefinitionPath,
+            : toArchDefinition(state),
         ];
   const merged: BakeDefinition = { group: {}, target: {} };
   for (const file of paths) {
