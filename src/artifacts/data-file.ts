@@ -129,6 +129,16 @@ export const SummarySchema = z.strictObject({
   makespanSeconds: Seconds.nullable().describe('First target start to last target end (measured).'),
   plannedMakespanSeconds: Seconds.nullable(),
   lowerBoundSeconds: Seconds.nullable(),
+  bootstrap: z
+    .strictObject({
+      seconds: Seconds.describe('First bootstrap build start to last bootstrap build end.'),
+      targets: z.array(z.strictObject({ target: z.string(), node: z.string(), seconds: Seconds })),
+    })
+    .nullable()
+    .default(null)
+    .describe(
+      'Images built before the measured run (warm, pushed, not sampled): outside the makespan. Null when none, or not recorded.',
+    ),
   targets: z.array(TargetSummarySchema),
   nodes: z.array(NodeSummarySchema),
   sccache: z.strictObject({

@@ -150,6 +150,17 @@ export const RunFileSchema = z.strictObject({
   targets: z.record(z.string(), TargetOutcomeSchema),
   /** Images built and pushed before the measured run (not sampled). */
   bootstrapped: z.array(z.string()),
+  /** Each bootstrap build, when and where (absent in runs recorded before it was kept). */
+  bootstrap: z
+    .array(
+      z.strictObject({
+        target: z.string(),
+        node: z.string(),
+        startedAtMs: z.number(),
+        finishedAtMs: z.number(),
+      }),
+    )
+    .optional(),
   registryCachePatterns: z.array(z.string()),
   registryLogFormat: z.enum(['zot', 'distribution']),
   warnings: z.array(z.string()),

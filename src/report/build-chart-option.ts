@@ -73,12 +73,15 @@ function buildTitle(model: DataFile): EChartsOption['title'] {
   const lb =
     summary.lowerBoundSeconds === null ? '' : ` · lower bound ${formatDuration(summary.lowerBoundSeconds)}`;
   const live = run.status === 'running' ? ' · LIVE' : '';
+  const bootstrap = summary.bootstrap
+    ? ` · bootstrap ${formatDuration(summary.bootstrap.seconds)} before, not in the makespan`
+    : '';
   return {
     left: 12,
     top: 6,
     text: `${run.stamp} — ${run.harness} run, lane ${run.lane}${where}${run.arch ? ` (${run.arch})` : ''}${live}`,
     subtext:
-      `makespan ${formatMakespan(summary.makespanSeconds, run.status)}${plan}${lb} · ${summary.targets.length} targets on ${model.timeline.lanes.length} nodes` +
+      `makespan ${formatMakespan(summary.makespanSeconds, run.status)}${plan}${lb}${bootstrap} · ${summary.targets.length} targets on ${model.timeline.lanes.length} nodes` +
       ` · every figure from the ${run.harness} harness · times UTC`,
     textStyle: { fontSize: 15 },
     subtextStyle: { fontSize: 12, color: '#555' },

@@ -1,6 +1,7 @@
 import {
   DATA_VERSION,
   type DataFile,
+  type RunFile,
   type RunInfo,
   type StreamSummary,
   type Summary,
@@ -58,6 +59,21 @@ interface SummaryOptions {
   criticalPath: { targets: string[]; seconds: number | null };
 }
 
+/** The bootstrap builds before the measured run, outside its makespan; null when there were none (or unrecorded). */
+function summarizeBootstrap(builds: RunFile['bootstrap']): Summary['bootstrap'] {
+  if (!builds || builds.length === 0) return null;
+  const first = Math.min(...builds.map((build) => build.startedAtMs));
+  const last = Math.max(...builds.map((build) => build.finishedAtMs));
+  return {
+    seconds: round((last - first) / 1000),
+    targets: builds.map((build) => ({
+      target: build.target,
+      node: build.node,
+      seconds: round((build.finishedAtMs - build.startedAtMs) / 1000),
+    })),
+  };
+}
+
 function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: SummaryOptions): Summary {
   const sccache = buildSccacheSummary(inputs.sccache, inputs.run?.sccachePrefix);
   const registry = buildRegistrySummary(inputs.registry);
@@ -72,6 +88,7 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
     makespanSeconds: window ? round((window[1] - window[0]) / 1000) : null,
     plannedMakespanSeconds: inputs.plan ? round(inputs.plan.makespanSeconds) : null,
     lowerBoundSeconds: inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null,
+    bootstrap: summarizeBootstrap(inputs.run?.bootstrap),
     targets,
     nodes: buildNodes({ lanes, targets, samples: inputs.samples, window }),
     sccache,

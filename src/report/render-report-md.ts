@@ -107,6 +107,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     run.status === 'completed'
       ? `Measured ${formatDuration(summary.makespanSeconds)}; planned ${formatDuration(summary.plannedMakespanSeconds)}; lower bound ${formatDuration(summary.lowerBoundSeconds)}.`
       : `Measured ${formatMakespan(summary.makespanSeconds, run.status)}: not comparable with the plan's ${formatDuration(summary.plannedMakespanSeconds)} (lower bound ${formatDuration(summary.lowerBoundSeconds)}), which covers every target.`,
+    ...(summary.bootstrap ? ['', renderBootstrap(summary.bootstrap)] : []),
     '',
     `## Build vs total per target (${h})`,
     '',
@@ -189,4 +190,12 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     ...(run.artifacts.length ? ['## Artifacts', '', ...run.artifacts.map((a) => `- \`${a}\``), ''] : []),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The images bootstrapped before the measured run: their own time, apart from the makespan. */
+function renderBootstrap(bootstrap: NonNullable<DataFile['summary']['bootstrap']>): string {
+  const builds = bootstrap.targets
+    .map((build) => `${build.target} on ${build.node} (${formatDuration(build.seconds)})`)
+    .join(', ');
+  return `Bootstrap before the measured run: ${formatDuration(bootstrap.seconds)} building ${builds}, warm and pushed, not sampled, and not in the makespan above.`;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { orderTopologically } from '../graph/index.js';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { RemoteCommandError } from '../shared/errors.js';
 import type { FleetNode } from '../config/schema.js';
@@ -86,8 +87,17 @@ export function pickBootstrapNode(nodes: readonly FleetNode[]): FleetNode {
   return sorted[0] as FleetNode;
 }
 
+/** One bootstrap build: what, where, and when (the workstation's clock). */
+export interface BootstrapBuild {
+  target: string;
+  node: string;
+  startedAtMs: number;
+  finishedAtMs: number;
+}
+
 export interface RunBootstrapOptions {
   context: RunContext;
+  clock: Clock;
   targets: readonly string[];
   bake: typeof runBake;
   env: Record<string, string>;
@@ -96,24 +106,29 @@ export interface RunBootstrapOptions {
   onTarget?: (target: string, node: string) => void;
 }
 
-/** Builds and pushes each producer in order on one node; throws RemoteCommandError on the first failure. */
+/**
+ * Builds and pushes each producer in order on one node, and says when each ran; throws RemoteCommandError on the
+ * first failure.
+ */
 export async function runBootstrap({
   context,
+  clock,
   targets,
   bake,
   env,
   signal,
   logger,
   onTarget,
-}: RunBootstrapOptions): Promise<string[]> {
+}: RunBootstrapOptions): Promise<BootstrapBuild[]> {
   if (targets.length === 0) return [];
   const dir = path.join(context.runDir, 'bootstrap');
   await mkdir(dir, { recursive: true });
   const node = pickBootstrapNode(context.config.nodes);
-  const built: string[] = [];
+  const built: BootstrapBuild[] = [];
   for (const target of targets) {
     if (signal.aborted) break;
     onTarget?.(target, node.name);
+    const startedAtMs = clock.nowMs();
     logger.info({ phase: 'bootstrap', target, node: node.name }, 'bootstrap build started');
     const outcome = await bake({
       builder: node.builder,
@@ -148,7 +163,7 @@ export async function runBootstrap({
         },
       );
     }
-    built.push(target);
+    built.push({ target, node: node.name, startedAtMs, finishedAtMs: clock.nowMs() });
   }
   return built;
 }

@@ -254,6 +254,7 @@ async function runPhases(live: Live): Promise<HarnessResult> {
     progress.phase('bootstrap');
     const bootstrapped = await runBootstrap({
       context,
+      clock: deps.clock,
       targets: live.bootstrapTargets,
       bake: deps.bake,
       env: toBuildEnv(context),
@@ -262,7 +263,10 @@ async function runPhases(live: Live): Promise<HarnessResult> {
       onTarget: (target, node) =>
         progress.note(`bootstrap: building ${target} on ${node} (warm, pushed, not sampled)`),
     });
-    await runFile.update((run) => void (run.bootstrapped = bootstrapped));
+    await runFile.update((run) => {
+      run.bootstrapped = bootstrapped.map((build) => build.target);
+      run.bootstrap = bootstrapped;
+    });
     if (signal.aborted) outcomes = interruptedOutcomes(context);
     else {
       progress.phase(`measured run: ${context.harness} into ${context.settings.namespace}`);

@@ -161,3 +161,48 @@ export function buildBoxBakeDefinition(
   }
   return { group, target };
 }
+
+/** The base image the scenario's targets build FROM (`docker-image://…/rocm/rocm-base:<arch>`). */
+export const baseImageTarget = 'rocm-base';
+
+/** The base image's scenario cost: a 5-minute build and a 2 GB image (no wheel, so all of it is the image). */
+const baseImageScenario = { buildSeconds: 300, imageBytes: 2e9 };
+
+/**
+ * The base image as a bake target outside every group, so a run never builds it but bootstrap can, when a fresh
+ * namespace lacks it: FROM scratch, its tag the one the wheels' `docker-image://` contexts name.
+ */
+export function addBaseImageTarget(print: RawPrint, registryHost: string, arch: string): RawPrint {
+  const ref = `${registryHost}/rocm/${baseImageTarget}`;
+  return {
+    ...print,
+    target: {
+      ...print.target,
+      [baseImageTarget]: {
+        context: '.',
+        dockerfile: 'docker/rocm-base.Dockerfile',
+        args: { GFX_ARCH: arch },
+        tags: [`${ref}:${arch}`],
+        'cache-from': [{ type: 'registry', ref: `${registryHost}/rocm/cache:${baseImageTarget}-${arch}` }],
+        'cache-to': [
+          { type: 'registry', ref: `${registryHost}/rocm/cache:${baseImageTarget}-${arch}`, mode: 'max' },
+        ],
+        platforms: ['linux/amd64'],
+        output: [{ type: 'image', push: 'true' }],
+      },
+    },
+  };
+}
+
+/** The double's figures for the base image, scaled like the targets'. */
+export function buildBaseImageState(scale: BoxScale): RawFleetState['targets'][string] {
+  const buildSeconds = Math.round(baseImageScenario.buildSeconds * scale.timeScale * 100) / 100;
+  return {
+    buildSeconds,
+    imageBytes: Math.round(baseImageScenario.imageBytes * scale.timeScale * scale.linkScale),
+    cacheBytes: 0,
+    revision: '1',
+    compileUnits: Math.max(4, Math.min(40, Math.round(buildSeconds * 2))),
+    sccacheEntryBytes: scale.sccacheEntryBytes,
+  };
+}

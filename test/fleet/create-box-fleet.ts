@@ -6,6 +6,9 @@ import { stringify } from 'yaml';
 import { validateConfig } from '../../src/config/resolve-config.js';
 import type { Config } from '../../src/config/schema.js';
 import {
+  addBaseImageTarget,
+  baseImageTarget,
+  buildBaseImageState,
   buildBoxBakeDefinition,
   buildBoxCosts,
   buildBoxTargetStates,
@@ -166,7 +169,11 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
       ]),
     );
     writeFileSync(files.costsPath, renderBoxTargetCosts(archCosts, scale));
-    const print = buildBoxBakeDefinition(scenario.print, registryHost, options.targets);
+    const print = addBaseImageTarget(
+      buildBoxBakeDefinition(scenario.print, registryHost, options.targets),
+      registryHost,
+      'gfx1201',
+    );
     writeFileSync(files.bakePrintPath, `${JSON.stringify(print, null, 2).replaceAll('gfx1201', arch)}\n`);
   }
   const raw = buildBoxFleetYaml(options);
@@ -202,7 +209,7 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
       variable: 'GFX_ARCH',
       paths: Object.fromEntries(arches.map((arch) => [arch, filesOf(arch).bakePrintPath])),
     },
-    targets: buildBoxTargetStates(costs, scale),
+    targets: { ...buildBoxTargetStates(costs, scale), [baseImageTarget]: buildBaseImageState(scale) },
     cpuBaseCores: options.cpuBaseCores,
     cacheCompressBytesPerSecond: 200e6 * scale.linkScale,
     retryBackoffMs: options.retryBackoffMs,

@@ -193,6 +193,12 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       sccachePrefix: run.sccachePrefix,
     });
     expect(first?.options.metadataFile).toBe(path.join(result.runDir, 'bootstrap', 'meta-rocm-base.json'));
+    // When the bootstrap build ran is kept, and the measured run began after it.
+    expect(run.bootstrap).toEqual([
+      expect.objectContaining({ target: 'rocm-base', startedAtMs: first!.startedAtMs }),
+    ]);
+    expect(run.bootstrap![0]!.finishedAtMs).toBeGreaterThan(run.bootstrap![0]!.startedAtMs);
+    expect(run.measuredStartedAtMs).toBeGreaterThanOrEqual(run.bootstrap![0]!.finishedAtMs);
     for (const call of measured) {
       expect(argsOf(call)).toMatchObject({
         noCache: true,
