@@ -74,6 +74,9 @@ describe('a warm run with kiln’s builder 5 s ahead and the log host 5 s behind
     // Per-target upload bytes: the proxy's record, attributed on the true clock.
     const truth = readUploadTruth(fleet, run, SERVICES_BEHIND_S * 1000);
     expect([...truth.keys()].sort()).toEqual([...boxTargets].sort());
+    console.log(
+      `upload bytes per target, report / proxy:\n  ${data.summary.targets.map((summary) => `${summary.target} on ${summary.node}: ${summary.uploadBytes} / ${truth.get(summary.target)?.uploadBytes}`).join('\n  ')}`,
+    );
     for (const summary of data.summary.targets)
       expect(summary.uploadBytes, summary.target).toBe(truth.get(summary.target)!.uploadBytes);
     const stored = readStoredBytes(fleet, run, SERVICES_BEHIND_S * 1000);
