@@ -1,3 +1,4 @@
+import { buildReportModel, readRunInputs, writeReport } from '../report/index.js';
 import { importRun } from '../run/import-run.js';
 import type { ImportValues } from './flags/index.js';
 
@@ -10,6 +11,10 @@ export async function runImportCommand(options: ImportValues): Promise<void> {
     force: options.force,
     extractTarball: async (extract) =>
       (await import('../run/executors/extract-tarball.js')).runExtractTarball(extract),
+    rewriteReport: async (dir) => {
+      const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+      await writeReport({ dir, model });
+    },
   });
   console.log(
     `${imported.replaced ? 'replaced' : 'imported'} run ${imported.stamp} as lane ${options.lane}: ${imported.dir}`,

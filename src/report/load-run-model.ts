@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type DataFile, DataFileSchema, type Plan, type RunFile } from '../artifacts/index.js';
+import { type DataFile, DataFileSchema, LANE_FILE, type Plan, type RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { buildReportModel } from './build-model.js';
-import { readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
+import { readLane, readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
@@ -55,6 +55,12 @@ async function readStoredModel(
   if (runFile && parsed.data.run.status !== runFile.status) {
     return {
       note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files`,
+    };
+  }
+  const lane = await readLane(dir);
+  if (parsed.data.run.lane !== lane) {
+    return {
+      note: `${file} was made in lane ${parsed.data.run.lane}, but the run is lane ${lane} (${LANE_FILE}); rebuilt from the run files`,
     };
   }
   return { model: parsed.data };

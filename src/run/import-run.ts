@@ -16,6 +16,11 @@ export interface ImportRunOptions {
   /** Replace a run of the same stamp already under the root. */
   force: boolean;
   extractTarball: (options: { file: string; into: string }) => Promise<void>;
+  /**
+   * Rewrites the staged run's report (data.json, report.md, charts) before it is renamed in: the ones it came with
+   * were made in its old lane, and say so.
+   */
+  rewriteReport: (dir: string) => Promise<void>;
 }
 
 export interface ImportedRun {
@@ -96,6 +101,7 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
         if (name !== '.run') await rename(path.join(staging, name), path.join(ready, name));
     }
     await writeFile(path.join(ready, LANE_FILE), `${lane.data}\n`);
+    await options.rewriteReport(ready);
     if (exists) await rm(target, { recursive: true, force: true });
     await rename(ready, target);
     return { dir: target, stamp, replaced: exists };

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
+import type { DataFile } from '../../src/artifacts/index.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { assertCliBuilt, runBuiltCli } from '../helpers/run-built-cli.js';
 
@@ -88,6 +89,24 @@ describe('rocm-perf import', () => {
     expect(forced.stdout.split('\n')[0]).toBe(
       '# Run diff (warm harness, CROSS-LANE: fleet vs nightly-aws, forced)',
     );
+  });
+
+  it('rewrites the report a run came with: made in its old lane, it would say fleet', async () => {
+    const stamp = '20260313T000000Z';
+    await writeFixtureRun({ ...common, dir: path.join(elsewhere, stamp), stamp, seed: 14 });
+    const made = await runBuiltCli(['report', path.join(elsewhere, stamp)], { root: elsewhere });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const before = JSON.parse(readFileSync(path.join(elsewhere, stamp, 'data.json'), 'utf8')) as DataFile;
+    expect(before.run.lane).toBe('fleet');
+    const imported = await cli(['import', '--lane', 'nightly-aws', path.join(elsewhere, stamp)]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(path.join(root, stamp, 'data.json'), 'utf8')) as DataFile;
+    expect(after.run.lane).toBe('nightly-aws');
+    expect(readFileSync(path.join(root, stamp, 'report.md'), 'utf8')).toContain(
+      '**Harness: warm**, lane `nightly-aws`',
+    );
+    // The source is left as it was.
+    expect(readFileSync(path.join(elsewhere, stamp, 'report.md'), 'utf8')).toContain('lane `fleet`');
   });
 
   it('refuses a bad lane, a missing source and a directory that holds no run, one line each', async () => {
