@@ -71,6 +71,8 @@ export interface CreateBoxFleetOptions {
   /** BuildKit's first retry wait, scaled (ms). */
   retryBackoffMs: number;
   buildxVersion?: string;
+  /** fleet.yaml's `targets` (default: the scenario's `wheels` and `pytorch`). */
+  runTargets?: readonly string[];
   /** Architectures with their own costs, bake graph and sccache prefix (fleet.yaml templates them); the first is fleet.yaml's. */
   arches?: readonly string[];
 }
@@ -114,7 +116,7 @@ export function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string
   const { services, nodes } = options;
   return {
     arch: options.arches?.[0] ?? 'gfx1201',
-    targets: ['wheels', 'pytorch'],
+    targets: [...(options.runTargets ?? ['wheels', 'pytorch'])],
     costs: 'target-costs.{arch}',
     bake: { print: 'bake-print.{arch}.json', arch_variable: 'GFX_ARCH' },
     registry: {

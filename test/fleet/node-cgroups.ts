@@ -55,10 +55,12 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
     mkdirSync(dir);
     unregister.push(registerResource({ kind: 'cgroup', path: dir }));
   }
-  writeFileSync(path.join(workDirs.cpu, 'cpu.cfs_period_us'), String(cfsPeriodUs));
+  // The kernel's smallest quota is 1 ms: a node below 0.05 cores (a 24-node box) gets a longer period instead.
+  const periodUs = Math.max(cfsPeriodUs, Math.ceil(1000 / options.quotaCores));
+  writeFileSync(path.join(workDirs.cpu, 'cpu.cfs_period_us'), String(periodUs));
   writeFileSync(
     path.join(workDirs.cpu, 'cpu.cfs_quota_us'),
-    String(Math.max(1000, Math.round(options.quotaCores * cfsPeriodUs))),
+    String(Math.max(1000, Math.round(options.quotaCores * periodUs))),
   );
   writeFileSync(path.join(dirs.memory, 'memory.limit_in_bytes'), String(options.memoryLimitBytes));
   return {

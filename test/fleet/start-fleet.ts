@@ -39,6 +39,7 @@ import { bundleFleetScript, installDockerDouble } from './install-double.js';
 import { cleanupStaleFleets, createBridge, createNodeNetwork, type FleetNodeNetwork } from './network.js';
 import { cleanupStaleCgroups, createNodeCgroup, type NodeCgroup } from './node-cgroups.js';
 import type { NodeProcConfig } from './node-proc-writer.js';
+import { generateBoxScenario } from './generate-box-scenario.js';
 import { seedImage } from './seed-registry.js';
 import { toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
@@ -62,6 +63,13 @@ export interface StartFleetOptions {
   clockOffsetSeconds?: { builders?: Readonly<Record<string, number>>; services?: number };
   /** Architectures with their own costs, bake graph, base image and sccache prefix; the first is fleet.yaml's (default gfx1201). */
   arches?: readonly string[];
+  /**
+   * A generated fleet of this many nodes and a graph of about `targetCount` targets (default 100), drawn from the
+   * scenario's spread (generate-box-scenario.ts), instead of `scenario`'s cut. Speeds come with it (`nodeSpeeds`
+   * still overrides).
+   */
+  nodeCount?: number;
+  targetCount?: number;
   /** The registry proxy fails every Nth layer upload with a 500 (BuildKit retries it); 0 = never. Default 9. */
   failLayerPutEvery?: number;
 }
@@ -158,8 +166,10 @@ const toSsh = (sshd: RunningSshd, knownHostsFile: string): BoxSsh => ({
   knownHostsFile,
 });
 
-function toNodeSpecs(options: StartFleetOptions): BoxNodeSpec[] {
-  const nodes = boxScenarios[options.scenario ?? 'box'].nodes;
+function toNodeSpecs(
+  options: StartFleetOptions,
+  nodes: readonly BoxNodeSpec[] = boxScenarios[options.scenario ?? 'box'].nodes,
+): BoxNodeSpec[] {
   for (const [what, map] of [
     ['nodeSpeeds', options.nodeSpeeds],
     ['buildkitVersions', options.buildkitVersions],
@@ -252,9 +262,17 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
   cleanupStaleLeftovers();
   cleanupStaleFleets();
   cleanupStaleCgroups();
-  const specs = toNodeSpecs(options);
-  const scenario = boxScenarios[options.scenario ?? 'box'];
-  const speedOf = (name: string) => options.nodeSpeeds?.[name] ?? 1;
+  const generated =
+    options.nodeCount === undefined
+      ? undefined
+      : generateBoxScenario({
+          nodeCount: options.nodeCount,
+          targetCount: options.targetCount ?? 100,
+          scenarioCostsText: readFileSync(path.join(repoRoot, '.builders/target-costs'), 'utf8'),
+        });
+  const specs = toNodeSpecs(options, generated?.nodes);
+  const scenario = generated ?? boxScenarios[options.scenario ?? 'box'];
+  const speedOf = (name: string) => options.nodeSpeeds?.[name] ?? generated?.speeds[name] ?? 1;
   const cpuBaseCores = options.cpuBaseCores ?? toCpuBaseCores(specs.map((spec) => speedOf(spec.name)));
   const scale = { ...defaultBoxScale, ...options.scale };
   const runId = createRunId();
@@ -349,7 +367,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       exporters.set(spec.name, exporter);
       const sshd = await startSshd({ netns: network.netns, host: network.address, port: 22 });
       stoppers.push(sshd.stop);
-      const speed = options.nodeSpeeds?.[spec.name];
+      const speed = options.nodeSpeeds?.[spec.name] ?? generated?.speeds[spec.name];
       nodes.push({
         name: spec.name,
         netns: network.netns,
@@ -389,8 +407,16 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       knownHostsPath,
       `${[servicesSshd.knownHostsLine, ...nodes.map((n) => n.sshKnownHostsLine)].join('\n')}\n`,
     );
+    let scenarioDir: string | undefined;
+    if (generated) {
+      scenarioDir = path.join(dir.path, 'scenario');
+      mkdirSync(scenarioDir);
+      writeFileSync(path.join(scenarioDir, 'target-costs'), generated.costsText);
+      writeFileSync(path.join(scenarioDir, 'bake-print.json'), JSON.stringify(generated.print, null, 2));
+    }
     const files = createBoxFleet({
       dir: dir.path,
+      ...(generated ? { scenarioDir, runTargets: generated.runTargets } : {}),
       runId,
       nodes,
       services,
