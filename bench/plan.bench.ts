@@ -1,7 +1,8 @@
 // `npm run bench:plan`: plan quality (makespan ÷ lower bound) per strategy on seeded random instances, planning
-// time at 300 targets × 24 nodes, the shipped gfx1201 scenario, and fixed queues vs plan-guided dispatch under
+// time at 300 targets × 24 nodes and 1,000 × 64, the shipped gfx1201 scenario, and fixed queues vs plan-guided dispatch under
 // noisy durations (bench/plan-dispatch.ts). Prints tables; exits 1 if a target is missed.
 import path from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadPlanInputs } from '../src/run/load-plan-inputs.js';
@@ -163,11 +164,16 @@ function printRandom(results: ReturnType<typeof runRandom>): void {
   }
 }
 
-function timeLarge(): { strategy: StrategyName; ms: number; ratio: number }[] {
-  const instance = createInstance(createRandom(SEED + 1), { targets: [300, 300], nodes: [24, 24] });
+function timeLarge(
+  targets: number,
+  nodes: number,
+  seed: number,
+  repeats: number,
+): { strategy: StrategyName; ms: number; ratio: number }[] {
+  const instance = createInstance(createRandom(seed), { targets: [targets, targets], nodes: [nodes, nodes] });
   return STRATEGY_NAMES.map((strategy) => {
     measure(instance, strategy);
-    const runs = [0, 1, 2].map(() => measure(instance, strategy));
+    const runs = Array.from({ length: repeats }, () => measure(instance, strategy));
     const ms = Math.min(...runs.map((run) => run.ms));
     return { strategy, ms, ratio: runs[0]!.ratio };
   });
@@ -200,12 +206,20 @@ console.log(
     `beaten in ${exact.beaten}, undecided in ${exact.undecided} (branch and bound, ${EXACT_MAX_STEPS} steps each); ` +
     `their makespan ÷ lower bound reaches ${Math.max(...exact.ratios).toFixed(3)}, so the rest of the gap there is the bound's`,
 );
-const large = timeLarge();
-console.log('\n300 targets × 24 nodes: planning time (best of 3, including the lower bound)');
-for (const row of large)
-  console.log(
-    `${row.strategy.padEnd(12)} ${row.ms.toFixed(1).padStart(8)} ms   ratio ${row.ratio.toFixed(4)}`,
-  );
+const printLarge = (title: string, rows: ReturnType<typeof timeLarge>) => {
+  console.log(`\n${title}`);
+  for (const row of rows)
+    console.log(
+      `${row.strategy.padEnd(12)} ${row.ms.toFixed(1).padStart(8)} ms   makespan ÷ lower bound ${row.ratio.toFixed(4)}`,
+    );
+};
+const large = timeLarge(300, 24, SEED + 1, 3);
+printLarge('300 targets × 24 nodes: planning time (best of 3, including the lower bound)', large);
+const scale = timeLarge(1000, 64, SEED + 4, 2);
+printLarge(
+  `1,000 targets × 64 nodes: planning time (best of 2 after a warm-up, including the lower bound; load ${loadavg()[0]!.toFixed(2)})`,
+  scale,
+);
 const scenario = await runScenario();
 console.log('\nshipped gfx1201 scenario (fleet.yaml)');
 for (const row of scenario) {
@@ -224,6 +238,7 @@ const checks = [
   ['heft-ls median ≤ 1.03', quantile(best, 0.5) <= 1.03],
   ['heft-ls p90 ≤ 1.12', quantile(best, 0.9) <= 1.12],
   ['300 × 24 heft-ls < 200 ms', (large.find((row) => row.strategy === 'heft-ls')?.ms ?? Infinity) < 200],
+  ['1000 × 64 heft-ls < 2 s', (scale.find((row) => row.strategy === 'heft-ls')?.ms ?? Infinity) < 2000],
   [
     'scenario heft-ls at its lower bound',
     scenario.some((row) => row.strategy === 'heft-ls' && row.makespan <= row.bound * (1 + 1e-9)),
