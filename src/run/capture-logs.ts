@@ -79,6 +79,7 @@ export function createLogCapture({
   const links = new Map<string, HostLink>();
   const states: FollowedLog[] = [];
   let diskFailed = false;
+  let pendingPoll: Promise<void> | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = chain.then(work, work);
@@ -162,8 +163,11 @@ export function createLogCapture({
           logger.info({ log: source.path, host: state.host.label, startOffset }, 'log capture started');
         }
       }),
+    // At most one poll waits behind the one running: a poll slower than the timer (a fast-growing log over a slow
+    // link) must not queue up polls without bound, or stop() waits behind all of them while the log keeps growing.
     poll: () =>
-      serial(async () => {
+      (pendingPoll ??= serial(async () => {
+        pendingPoll = undefined;
         if (diskFailed) return;
         for (const state of states) {
           if (!(await reachable(state))) continue;
@@ -180,7 +184,7 @@ export function createLogCapture({
             );
           });
         }
-      }),
+      })),
     stop: () =>
       serial(async () => {
         const slices: LogSlice[] = [];

@@ -286,4 +286,40 @@ describe('a log host that drops mid-run', () => {
       'log host builder@store.test was unreachable 20:00:00–20:00:16 UTC (2 failed attempts: connect ECONNREFUSED 10.0.0.1:22); reconnected, and the final slice covers the outage',
     ]);
   });
+  it('polls fired while one is slow collapse into one: stop() does not wait behind a queue of them', async () => {
+    const remote = path.join(dir, 'zot.log');
+    writeFileSync(remote, 'before\n');
+    let commands = 0;
+    let release: () => void = () => undefined;
+    let gate = Promise.resolve();
+    const slow = {
+      ...localHost,
+      run: async (command: string) => {
+        commands += 1;
+        await gate;
+        return localHost.run(command);
+      },
+    };
+    const capture = createLogCapture({
+      sources: [{ kind: 'registry', file: 'zot.jsonl', ssh: { host: 'store' }, path: remote }],
+      runDir: dir,
+      connect: () => Promise.resolve(slow),
+      logger: createSilentLogger(),
+    });
+    await capture.start();
+    appendFileSync(remote, 'one\n');
+    gate = new Promise((resolve) => (release = resolve));
+    const first = capture.poll(); // runs, held at the gate
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = commands;
+    const queued = Array.from({ length: 50 }, () => capture.poll()); // the timer firing while it is held
+    expect(new Set(queued).size).toBe(1);
+    release();
+    await Promise.all([first, ...queued]);
+    // The held poll and one more: a list and a range read each, at most.
+    expect(commands - before).toBeLessThanOrEqual(4);
+    const [slice] = await capture.stop();
+    expect(slice?.warning).toBeUndefined();
+    expect(read(path.join(dir, 'zot.jsonl'))).toBe('one\n');
+  });
 });
