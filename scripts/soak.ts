@@ -4,7 +4,7 @@
 // `rocm-perf serve` answers SOAK_VIEWERS viewers polling the live run. Measures peak RSS and RSS growth per
 // simulated hour of both processes, checks the run dir is only appended while live and that the log slices are
 // replaced atomically at finalize. Exit 1 names each missed goal. Hold the box lock: docs/soak.md.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { findFleetBlocker, startFleet, type RunningFleet } from '../test/fleet/index.js';
@@ -78,6 +78,7 @@ function sampleLoad(points: number[]): NodeJS.Timeout {
 
 async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string): Promise<string[]> {
   const root = path.join(logDir, 'runs');
+  mkdirSync(root);
   const misses: string[] = [];
   const makespan = await readPlannedMakespanSeconds(fleet, logDir);
   const neededSeconds = (settings.samplesPerNode * settings.sampleIntervalMs) / 1000;
@@ -97,7 +98,7 @@ async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string)
     logDir,
   });
   started.push(serve);
-  await waitForLine(serve.stdoutPath, /^rocm-perf serve:/, 30_000);
+  await waitForLine(serve, /^rocm-perf serve:/, 30_000);
   const serveRss = sampleRss(serve.pid);
   const loads: number[] = [];
   const loadTimer = sampleLoad(loads);

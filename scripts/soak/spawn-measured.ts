@@ -67,9 +67,12 @@ export async function spawnMeasuredCli(options: {
 }
 
 /** Resolves with the first stdout line matching `pattern` (serve prints its URL there). */
-export async function waitForLine(file: string, pattern: RegExp, timeoutMs: number): Promise<string> {
+export async function waitForLine(cli: MeasuredCli, pattern: RegExp, timeoutMs: number): Promise<string> {
+  const file = cli.stdoutPath;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (cli.wrapper.exitCode !== null)
+      throw new Error(`exited ${cli.wrapper.exitCode}: ${readFileSync(cli.stderrPath, 'utf8').slice(-2000)}`);
     const line = existsSync(file)
       ? readFileSync(file, 'utf8')
           .split('\n')
