@@ -191,7 +191,7 @@ async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string)
   const wallSeconds = (endedMs - startedMs) / 1000;
   const liveSeconds = (liveToMs - liveFromMs) / 1000;
   const report = [
-    `soak: ${Object.keys(samples).length} nodes, sample interval ${settings.sampleIntervalMs} ms (= 1 simulated s), box time scale ${settings.timeScale.toFixed(4)}`,
+    `soak: ${Object.keys(samples).length} nodes, sample interval ${settings.sampleIntervalMs} ms (= 1 simulated s), box time scale ${settings.timeScale.toFixed(4)}, link scale ${settings.linkScale}`,
     `wall ${wallSeconds.toFixed(0)} s (cold process); build phase ${liveSeconds.toFixed(0)} s = ${toSimulatedHours(liveSeconds, settings.sampleIntervalMs).toFixed(2)} simulated h; run status ${run.status}, exit ${coldExit}`,
     ...figures.map(formatProcess),
     `samples per node (ok/all): ${Object.entries(samples)
@@ -213,7 +213,7 @@ async function main(): Promise<void> {
   if (blocker) throw new Error(blocker);
   const logDir = mkdtempSync('/var/tmp/rocm-perf-soak-');
   log(`settings ${JSON.stringify(settings)}; logs in ${logDir}`);
-  const fleet = await startFleet({ scale: { timeScale: settings.timeScale } });
+  const fleet = await startFleet({ scale: { timeScale: settings.timeScale, linkScale: settings.linkScale } });
   let misses: string[] = [];
   try {
     misses = await soak(settings, fleet, logDir);

@@ -11,6 +11,11 @@ export interface SoakSettings {
   sampleIntervalMs: number;
   /** The box's time scale: scenario seconds × timeScale = box seconds. */
   timeScale: number;
+  /**
+   * The box's link scale. A scrape slower than the sample interval is a gap, so the slowest node's shaped link must
+   * carry a node_exporter answer within one interval: 0.2 gives the WiFi-like node 0.86 MB/s.
+   */
+  linkScale: number;
   peakRssLimitMiB: number;
   /** "Flat": RSS may grow at most this much per simulated hour over the second half of the run. */
   growthLimitMiBPerHour: number;
@@ -35,6 +40,7 @@ export function readSoakSettings(): SoakSettings {
     viewerPollMs: readNumber('SOAK_VIEWER_POLL_MS', 2000),
     sampleIntervalMs: readNumber('SOAK_SAMPLE_INTERVAL_MS', 50),
     timeScale: readNumber('SOAK_TIME_SCALE', 1 / 7),
+    linkScale: readNumber('SOAK_LINK_SCALE', 0.2),
     peakRssLimitMiB: readNumber('SOAK_PEAK_RSS_MB', 300),
     growthLimitMiBPerHour: readNumber('SOAK_GROWTH_MB_PER_HOUR', 10),
     keepRoot: process.env.SOAK_KEEP === '1',
