@@ -165,6 +165,23 @@ async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string)
       sampleIntervalMs: settings.sampleIntervalMs,
       maxRssMiB: serve.readMaxRssMiB(),
     }),
+    buildProcessFigures({
+      name: 'serve regen',
+      points: serveRss.childPoints,
+      fromMs: fitFromMs,
+      toMs: liveToMs,
+      sampleIntervalMs: settings.sampleIntervalMs,
+      maxRssMiB: undefined,
+    }),
+    buildProcessFigures({
+      name: 'serve total',
+      points: serveRss.totalPoints,
+      fromMs: fitFromMs,
+      toMs: liveToMs,
+      sampleIntervalMs: settings.sampleIntervalMs,
+      maxRssMiB: undefined,
+      isSum: true,
+    }),
   ];
   for (const f of figures) misses.push(...checkProcessGoals(f, settings));
   const samples = countSamples(path.join(runDir, 'samples.jsonl'));
@@ -194,6 +211,7 @@ async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string)
     `soak: ${Object.keys(samples).length} nodes, sample interval ${settings.sampleIntervalMs} ms (= 1 simulated s), box time scale ${settings.timeScale.toFixed(4)}, link scale ${settings.linkScale}`,
     `wall ${wallSeconds.toFixed(0)} s (cold process); build phase ${liveSeconds.toFixed(0)} s = ${toSimulatedHours(liveSeconds, settings.sampleIntervalMs).toFixed(2)} simulated h; run status ${run.status}, exit ${coldExit}`,
     ...figures.map(formatProcess),
+    `serve total's peak is the largest sum of VmRSS sampled at one instant; the sum of both processes' VmHWM is ${Math.max(0, ...serveRss.totalPoints.map((p) => p.hwmMiB)).toFixed(1)} MiB (their peaks need not coincide)`,
     `samples per node (ok/all): ${Object.entries(samples)
       .map(([n, c]) => `${n} ${c.ok}/${c.lines}`)
       .join(', ')}`,

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-// VmRSS and VmHWM of a process from /proc/<pid>/status, once a second, until stopped or the process is gone.
+// VmRSS and VmHWM of a process from /proc/<pid>/status, once a second, until stopped or the process is gone; also
+// the sum over its descendants (serve forks its data.json regeneration process), sampled at the same instant.
 
 export interface RssPoint {
   atMs: number;
@@ -10,8 +11,33 @@ export interface RssPoint {
 
 export interface RssSampler {
   points: RssPoint[];
+  /** Sum over the process's descendants (empty ticks left out). */
+  childPoints: RssPoint[];
+  /** The process plus its descendants. */
+  totalPoints: RssPoint[];
   stop: () => void;
 }
+
+function listDescendants(pid: number): number[] {
+  const taskDir = `/proc/${pid}/task`;
+  if (!existsSync(taskDir)) return [];
+  const children: number[] = [];
+  try {
+    for (const tid of readdirSync(taskDir)) {
+      const text = readFileSync(`${taskDir}/${tid}/children`, 'utf8').trim();
+      if (text) children.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    return children; // exited meanwhile
+  }
+  return children.flatMap((child) => [child, ...listDescendants(child)]);
+}
+
+const sumPoints = (atMs: number, points: readonly RssPoint[]): RssPoint => ({
+  atMs,
+  rssMiB: points.reduce((sum, p) => sum + p.rssMiB, 0),
+  hwmMiB: points.reduce((sum, p) => sum + p.hwmMiB, 0),
+});
 
 function readStatusKb(status: string, key: string): number | undefined {
   const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status);
@@ -33,13 +59,20 @@ export function readRss(pid: number, atMs = Date.now()): RssPoint | undefined {
 
 export function sampleRss(pid: number, intervalMs = 1000): RssSampler {
   const points: RssPoint[] = [];
+  const childPoints: RssPoint[] = [];
+  const totalPoints: RssPoint[] = [];
   const take = () => {
-    const point = readRss(pid);
-    if (point) points.push(point);
+    const atMs = Date.now();
+    const point = readRss(pid, atMs);
+    if (!point) return;
+    points.push(point);
+    const children = listDescendants(pid).flatMap((child) => readRss(child, atMs) ?? []);
+    if (children.length > 0) childPoints.push(sumPoints(atMs, children));
+    totalPoints.push(sumPoints(atMs, [point, ...children]));
   };
   take();
   const timer = setInterval(take, intervalMs);
-  return { points, stop: () => clearInterval(timer) };
+  return { points, childPoints, totalPoints, stop: () => clearInterval(timer) };
 }
 
 /** Least-squares slope of rss over time, MiB per wall second. */

@@ -23,10 +23,15 @@ export function buildProcessFigures(options: {
   toMs: number;
   sampleIntervalMs: number;
   maxRssMiB: number | undefined;
+  /** For a sum over processes: the peak is the largest simultaneous sum of VmRSS, not the sum of VmHWMs. */
+  isSum?: boolean;
 }): ProcessFigures {
   const window = options.points.filter((p) => p.atMs >= options.fromMs && p.atMs <= options.toMs);
   const slope = fitSlopeMiBPerSecond(window);
-  const peakSeen = Math.max(0, ...options.points.map((p) => Math.max(p.hwmMiB, p.rssMiB)));
+  const peakSeen = Math.max(
+    0,
+    ...options.points.map((p) => (options.isSum ? p.rssMiB : Math.max(p.hwmMiB, p.rssMiB))),
+  );
   return {
     name: options.name,
     peakMiB: Math.max(peakSeen, options.maxRssMiB ?? 0),
@@ -68,5 +73,5 @@ export function countSamples(file: string): Record<string, { lines: number; ok: 
 }
 
 export function formatProcess(f: ProcessFigures): string {
-  return `${f.name.padEnd(6)} peak ${f.peakMiB.toFixed(1)} MiB; second half of the build phase ${f.windowStartMiB.toFixed(1)} → ${f.windowEndMiB.toFixed(1)} MiB, fit ${f.growthMiBPerSimHour.toFixed(2)} MiB per simulated hour (${f.growthMiBPerWallHour.toFixed(1)} MiB per wall hour, ${f.points} points)`;
+  return `${f.name.padEnd(12)} peak ${f.peakMiB.toFixed(1)} MiB; second half of the build phase ${f.windowStartMiB.toFixed(1)} → ${f.windowEndMiB.toFixed(1)} MiB, fit ${f.growthMiBPerSimHour.toFixed(2)} MiB per simulated hour (${f.growthMiBPerWallHour.toFixed(1)} MiB per wall hour, ${f.points} points)`;
 }
