@@ -229,6 +229,12 @@ async function main(): Promise<void> {
   const settings = readSoakSettings();
   const blocker = findFleetBlocker();
   if (blocker) throw new Error(blocker);
+  // A signal stops the CLI processes; the soak then reports what it has and stops the box in `finally`.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      log(`${signal}: stopping cold and serve`);
+      stopStarted();
+    });
   const logDir = mkdtempSync('/var/tmp/rocm-perf-soak-');
   log(`settings ${JSON.stringify(settings)}; logs in ${logDir}`);
   const fleet = await startFleet({ scale: { timeScale: settings.timeScale, linkScale: settings.linkScale } });
