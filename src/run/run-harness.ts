@@ -206,14 +206,7 @@ async function startMeasured(live: Live): Promise<MeasuredResources> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await logCapture.start();
-    // A poll that outlasts the interval (a log growing fast on a loaded host) skips the next tick instead of
-    // queueing it: queued polls would pile up for hours and finalize's slice would wait behind all of them.
-    let polling = false;
-    timer = setInterval(() => {
-      if (polling || !logCapture) return;
-      polling = true;
-      void logCapture.poll().finally(() => (polling = false));
-    }, options.logPollIntervalMs ?? 5_000);
+    timer = setInterval(() => void logCapture?.poll(), options.logPollIntervalMs ?? 5_000);
   } catch (error) {
     logger.error({ err: error }, 'log capture did not start');
     await runFile.update(
