@@ -12,6 +12,7 @@ import {
   type RunListItem,
 } from '../report/render-runs-index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { UsageError } from '../shared/errors.js';
 import {
   buildTrends,
   createTrendRunsReader,
@@ -258,7 +259,12 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = path.resolve(options.root);
-  const realRoot = await realpath(root);
+  const realRoot = await realpath(root).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
+    throw new UsageError(`--root ${options.root}: no such directory`, {
+      hint: 'pass the runs root (--root or PERF_ROOT), or run `rocm-perf warm` or `cold` first to create it',
+    });
+  });
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
   const context: Context = { root, realRoot, cache, resolved: new Map(), trends: createTrendRunsReader() };
   const server = createServer(

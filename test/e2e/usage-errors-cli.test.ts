@@ -25,6 +25,7 @@ describe('a run dir that does not exist', () => {
       /^error: --from \/nonexistent: no such run dir \(looked at \/nonexistent\)$/,
     ],
     [['plan', '--from-run', '/nonexistent'], /^error: --from-run \/nonexistent: no such run dir/],
+    [['serve', '--root', '/nonexistent', '--port', '0'], /^error: --root \/nonexistent: no such directory$/],
   ])('%j: one error line and a hint, exit 2', async (args, message) => {
     const result = await runBuiltCli(args, { root: temp.path });
     expect(result.exitCode).toBe(2);
@@ -32,7 +33,7 @@ describe('a run dir that does not exist', () => {
     const lines = result.stderr.split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(message);
-    expect(lines[1]).toMatch(/^hint: pass a run dir/);
+    expect(lines[1]).toMatch(/^hint: pass (a run dir|the runs root)/);
   });
 });
 
