@@ -30,19 +30,19 @@ async function main(): Promise<void> {
   try {
     const page = await context.newPage();
     await page.goto(pathToFileURL(path.join(runDir, 'index.html')).href);
-    await page.waitForFunction(() => performance.getEntriesByName('rocm-perf:first-render').length > 0);
+    await page.waitForFunction(() => performance.getEntriesByName('rocm-perf:first-render').length > 0, undefined, {
+      timeout: 120_000,
+    });
     const times = await page.evaluate(() => ({
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
       chart: performance.getEntriesByName('rocm-perf:first-render')[0]?.startTime,
     }));
     console.log(`first-contentful-paint ${times.fcp?.toFixed(0)} ms, chart finished ${times.chart?.toFixed(0)} ms`);
-    await page.screenshot({ path: path.join(outDir, 'index.png'), fullPage: true });
-    const chart = await page.$('#chart');
-    await chart?.screenshot({ path: path.join(outDir, 'index-chart.png') });
+    await page.locator('#chart').screenshot({ path: path.join(outDir, 'index-chart.png'), timeout: 120_000 });
     const svg = await context.newPage();
     await svg.goto(pathToFileURL(path.join(runDir, 'timeline.svg')).href);
-    await svg.screenshot({ path: path.join(outDir, 'timeline.png'), fullPage: true });
-    console.log(`wrote ${outDir}/{index,index-chart,timeline}.png`);
+    await svg.screenshot({ path: path.join(outDir, 'timeline.png'), fullPage: true, timeout: 120_000 });
+    console.log(`wrote ${outDir}/{index-chart,timeline}.png`);
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
