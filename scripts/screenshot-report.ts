@@ -1,7 +1,7 @@
 // `node --import tsx scripts/screenshot-report.ts RUN_DIR OUT_DIR`: PNGs of a run dir's index.html (opened from
 // disk) and timeline.svg in headless Chromium, to look at legibility (issue 18 item 3). Also prints the page's
 // first-contentful-paint and the chart's first render, in ms from navigation start.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,18 +30,32 @@ async function main(): Promise<void> {
   try {
     const page = await context.newPage();
     await page.goto(pathToFileURL(path.join(runDir, 'index.html')).href);
-    await page.waitForFunction(() => performance.getEntriesByName('rocm-perf:first-render').length > 0, undefined, {
-      timeout: 120_000,
-    });
+    await page.waitForFunction(
+      () => performance.getEntriesByName('rocm-perf:first-render').length > 0,
+      undefined,
+      {
+        timeout: 120_000,
+      },
+    );
     const times = await page.evaluate(() => ({
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
       chart: performance.getEntriesByName('rocm-perf:first-render')[0]?.startTime,
     }));
-    console.log(`first-contentful-paint ${times.fcp?.toFixed(0)} ms, chart finished ${times.chart?.toFixed(0)} ms`);
+    console.log(
+      `first-contentful-paint ${times.fcp?.toFixed(0)} ms, chart finished ${times.chart?.toFixed(0)} ms`,
+    );
     await page.locator('#chart').screenshot({ path: path.join(outDir, 'index-chart.png'), timeout: 120_000 });
+    // The SVG in an <img> sized to it: a full-page screenshot of an SVG document hangs in headless Chromium.
+    const svgText = await readFile(path.join(runDir, 'timeline.svg'), 'utf8');
+    const [width, height] = [/width="(\d+)"/, /height="(\d+)"/].map((re) =>
+      Number(re.exec(svgText)?.[1] ?? 1000),
+    );
     const svg = await context.newPage();
-    await svg.goto(pathToFileURL(path.join(runDir, 'timeline.svg')).href);
-    await svg.screenshot({ path: path.join(outDir, 'timeline.png'), fullPage: true, timeout: 120_000 });
+    await svg.setViewportSize({ width: width!, height: height! });
+    await svg.setContent(
+      `<body style="margin:0"><img src="data:image/svg+xml;base64,${Buffer.from(svgText).toString('base64')}"></body>`,
+    );
+    await svg.locator('img').screenshot({ path: path.join(outDir, 'timeline.png'), timeout: 120_000 });
     console.log(`wrote ${outDir}/{index-chart,timeline}.png`);
   } finally {
     await context.close();

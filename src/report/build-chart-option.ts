@@ -19,7 +19,6 @@ import {
   PHASE_LEGEND,
   PLOT_LEFT_PX,
   PLOT_RIGHT_PX,
-  USAGE_HEIGHT_PX,
   type ChartLayout,
 } from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
@@ -105,7 +104,7 @@ export function buildChartOption(
   const gantt = buildGanttSeries({ model, isOn, laneIndex });
   const grids = [
     { left: PLOT_LEFT_PX, right: PLOT_RIGHT_PX, top: layout.ganttTopPx, height: layout.ganttHeightPx },
-    { left: PLOT_LEFT_PX, right: PLOT_RIGHT_PX, top: layout.usageTopPx, height: USAGE_HEIGHT_PX },
+    { left: PLOT_LEFT_PX, right: PLOT_RIGHT_PX, top: layout.usageTopPx, height: layout.usageHeightPx },
   ];
   const series = [...gantt, ...buildUsageSeries(model, isOn)];
   return {

@@ -29,6 +29,12 @@ export const PHASE_LEGEND = {
 
 export const LANE_HEIGHT_PX = 46;
 export const USAGE_HEIGHT_PX = 190;
+/** The usage plot grows by this much per lane over 10 lanes: 24 nodes draw 48 lines on it. */
+export const USAGE_PX_PER_EXTRA_LANE = 8;
+
+export function buildUsageHeightPx(laneCount: number): number {
+  return USAGE_HEIGHT_PX + Math.max(0, laneCount - 10) * USAGE_PX_PER_EXTRA_LANE;
+}
 export const CHART_WIDTH_PX = 1280;
 /** The plots' margins (lane labels on the left, plan-line labels on the right). */
 export const PLOT_LEFT_PX = 150;
@@ -54,11 +60,13 @@ export interface ChartLayout {
   ganttTopPx: number;
   ganttHeightPx: number;
   usageTopPx: number;
+  usageHeightPx: number;
 }
 
 /** Legends start under the title, at the plot's left edge, with a fixed width so they wrap the same everywhere. */
 export const LEGEND_TOP_PX = 54;
-export const LEGEND_ROW_PX = 24;
+/** ECharts steps a wrapped legend row by the item height plus itemGap (10 + 18). */
+export const LEGEND_ROW_PX = 28;
 export const LEGEND_LEFT_PX = 150;
 export const LEGEND_WIDTH_PX = CHART_WIDTH_PX - LEGEND_LEFT_PX - 40;
 export const LEGEND_ITEM = { widthPx: 16, heightPx: 10, gapPx: 18, fontPx: 11, textGapPx: 5 } as const;
@@ -92,9 +100,11 @@ export function buildChartLayout(laneCount: number, legendRows = 3): ChartLayout
   const ganttTopPx = LEGEND_TOP_PX + 4 + legendRows * LEGEND_ROW_PX;
   const ganttHeightPx = Math.max(1, laneCount) * LANE_HEIGHT_PX;
   const usageTopPx = ganttTopPx + ganttHeightPx + 40;
+  const usageHeightPx = buildUsageHeightPx(laneCount);
   return {
     width: CHART_WIDTH_PX,
-    height: usageTopPx + USAGE_HEIGHT_PX + 74,
+    height: usageTopPx + usageHeightPx + 74,
+    usageHeightPx,
     ganttTopPx,
     ganttHeightPx,
     usageTopPx,
