@@ -9,7 +9,7 @@ import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 
 // The report page in Debian's headless Chromium, served by `serve` on 127.0.0.1: it renders, a builder turned
-// off in the legend loses its lines and bars, hovering a step band lists its RUN commands, and a change to
+// off in the legend loses its lines and bars, a node's CPU line turned off loses only that line, hovering a step band lists its RUN commands, and a change to
 // data.json appears without a reload with the legend state kept.
 
 export const CHROMIUM_ARGS = [
@@ -158,6 +158,38 @@ describe('the report page', () => {
       return { builder: lane.builder, selected: state.selected[lane.builder], barsOnLane };
     });
     expect(hidden).toMatchObject({ selected: false, barsOnLane: 0 });
+  });
+
+  it("turning one node's CPU line off in the legend hides only that line", async () => {
+    const node = await page.evaluate(() => window.rocmPerf!.model.timeline.lanes[2]!.node);
+    const colour = builderColour(2);
+    const before = await countPixels(colour);
+    const others = await countPixels(builderColour(0));
+    await page.evaluate(
+      (name) => window.rocmPerf!.chart.dispatchAction({ type: 'legendUnSelect', name }),
+      `${node} CPU`,
+    );
+    await expect.poll(async () => (await countPixels(colour)).count).toBeLessThan(before.count);
+    const after = await page.evaluate((node) => {
+      const state = window.rocmPerf!;
+      const option = state.chart.getOption() as {
+        legend: { id: string; selected: Record<string, boolean> }[];
+        series: { id: string; data: unknown[] }[];
+      };
+      const lines = option.legend.find((l) => l.id === 'lines')!.selected;
+      return {
+        off: Object.entries(lines)
+          .filter(([, on]) => !on)
+          .map(([name]) => name),
+        cpuData: option.series.find((s) => s.id === `cpu:${node}`)!.data.length,
+        memData: option.series.find((s) => s.id === `mem:${node}`)!.data.length,
+      };
+    }, node);
+    // Its memory line and its bars stay; so do the other nodes' lines.
+    expect(after.off).toContain(`${node} CPU`);
+    expect(after.memData).toBeGreaterThan(0);
+    expect((await countPixels(colour)).count).toBeGreaterThan(200);
+    expect((await countPixels(builderColour(0))).count).toBeGreaterThan(others.count * 0.9);
   });
 
   it('shows a change to data.json without a reload, keeping the legend state', async () => {
