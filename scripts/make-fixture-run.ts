@@ -105,6 +105,17 @@ export const FIXTURE_RUNS: Record<string, Omit<FixtureRunOptions, 'dir'>> = {
   },
 };
 
+/** Issue 18 item 3's scale: 24 nodes, 100 targets, 6 hours sampled at 1 Hz (not committed: ~100 MB of samples). */
+export const LANES_24_RUN: Omit<FixtureRunOptions, 'dir'> = {
+  stamp: '20260314T060000Z',
+  harness: 'warm',
+  nodeCount: 24,
+  targetCount: 100,
+  durationSeconds: 6 * 3600,
+  seed: 42,
+  sampleIntervalMs: 1000,
+};
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const [name, options] of Object.entries(FIXTURE_RUNS)) {
     const dir = await writeFixtureRun({ ...options, dir: path.join(FIXTURE_RUNS_DIR, name) });

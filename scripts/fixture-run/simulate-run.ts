@@ -56,6 +56,8 @@ export interface SimulateRunOptions {
   /** Wall-clock length of the run, roughly. */
   durationSeconds: number;
   targetsPerNode?: number;
+  /** Total targets (pytorch included); default nodeCount × targetsPerNode. */
+  targetCount?: number;
   seed?: number;
   startMs?: number;
 }
@@ -90,6 +92,14 @@ const WHEELS = [
   'cupy',
   'megablocks',
 ];
+
+/** `count` wheel names: the first 14 as before (fixtures unchanged), then `<wheel>-<round>-wheel` (a 100-target run). */
+function buildWheelNames(count: number): string[] {
+  return Array.from({ length: Math.max(0, count) }, (_, i) => {
+    const round = Math.floor(i / WHEELS.length);
+    return `${WHEELS[i % WHEELS.length]!}${round === 0 ? '' : `-${round + 1}`}-wheel`;
+  });
+}
 
 /** The shared seeded PRNG (mulberry32) as a plain function. */
 export const createRandom = (seed: number): (() => number) => createSeededRandom(seed).next;
@@ -226,7 +236,7 @@ export function simulateRun(options: SimulateRunOptions): SimRun {
       random,
     ),
   ];
-  const names = WHEELS.flatMap((w, i) => (i < nodes.length * perNode - 1 ? [`${w}-wheel`] : []));
+  const names = buildWheelNames((options.targetCount ?? nodes.length * perNode) - 1);
   const free = nodes.map((_, i) => (i === 0 ? startMs + pytorchMs : startMs + pytorchMs + 1000));
   names.forEach((name, index) => {
     const nodeIndex = (index + 1) % nodes.length;

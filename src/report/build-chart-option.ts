@@ -10,8 +10,15 @@ import type { DataFile } from '../artifacts/index.js';
 import {
   buildChartLayout,
   builderColour,
+  countLegendRows,
+  LEGEND_ITEM,
+  LEGEND_LEFT_PX,
+  LEGEND_ROW_PX,
+  LEGEND_TOP_PX,
+  LEGEND_WIDTH_PX,
   PHASE_LEGEND,
-  USAGE_HEIGHT_PX,
+  PLOT_LEFT_PX,
+  PLOT_RIGHT_PX,
   type ChartLayout,
 } from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
@@ -32,7 +39,59 @@ export interface ChartOptions {
 }
 
 export function buildChartLayoutFor(model: DataFile): ChartLayout {
-  return buildChartLayout(model.timeline.lanes.length);
+  const rows = buildLegendRows(model).reduce((sum, row) => sum + row.rows, 0);
+  return buildChartLayout(model.timeline.lanes.length, rows);
+}
+
+interface LegendRow {
+  id: 'builders' | 'lines' | 'targets' | 'keys';
+  data: string[];
+  /** Rows it takes: builders and CPU lines wrap; targets scroll in one row (100 names would take ten). */
+  rows: number;
+  wrap: boolean;
+}
+
+/** The CPU line of a node is a legend entry of its own: `<node> CPU`. Memory lines follow their builder only. */
+export function cpuLineName(node: string): string {
+  return `${node} CPU`;
+}
+
+function memLineName(node: string): string {
+  return `${node} mem`;
+}
+
+/**
+ * The legends, top to bottom: builders (lane order; each hides its lane's bars and lines), each node's CPU line
+ * (lane order; hides only that line), targets grouped by builder (lane order, then start; the key in the builder's
+ * colour), and the phase keys with `plan` and `critical path`.
+ */
+function buildLegendRows(model: DataFile): LegendRow[] {
+  const lanes = model.timeline.lanes;
+  const builders = [...new Set(lanes.map((l) => l.builder))];
+  const seriesNodes = new Set(model.series.filter((s) => s.metric === 'cpu').map((s) => s.node));
+  const lines = lanes.filter((l) => seriesNodes.has(l.node)).map((l) => cpuLineName(l.node));
+  const laneOf = new Map(lanes.map((l, index) => [l.node, index]));
+  const targets = [...model.summary.targets]
+    .sort(
+      (a, b) =>
+        (laneOf.get(a.node) ?? lanes.length) - (laneOf.get(b.node) ?? lanes.length) ||
+        (a.startMs ?? Infinity) - (b.startMs ?? Infinity) ||
+        a.target.localeCompare(b.target),
+    )
+    .map((t) => t.target);
+  const keys = [PHASE_LEGEND.steps, PHASE_LEGEND.upload, PHASE_LEGEND.setupExport, 'plan', 'critical path'];
+  const wrapped = (id: LegendRow['id'], data: string[]): LegendRow => ({
+    id,
+    data,
+    rows: Math.max(1, countLegendRows(data)),
+    wrap: true,
+  });
+  return [
+    wrapped('builders', builders),
+    wrapped('lines', lines),
+    { id: 'targets', data: [...new Set(targets)], rows: 1, wrap: false },
+    { id: 'keys', data: keys, rows: 1, wrap: false },
+  ];
 }
 
 export function buildChartOption(
@@ -44,10 +103,10 @@ export function buildChartOption(
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
   const gantt = buildGanttSeries({ model, isOn, laneIndex });
   const grids = [
-    { left: 150, right: 110, top: layout.ganttTopPx, height: layout.ganttHeightPx },
-    { left: 150, right: 110, top: layout.usageTopPx, height: USAGE_HEIGHT_PX },
+    { left: PLOT_LEFT_PX, right: PLOT_RIGHT_PX, top: layout.ganttTopPx, height: layout.ganttHeightPx },
+    { left: PLOT_LEFT_PX, right: PLOT_RIGHT_PX, top: layout.usageTopPx, height: layout.usageHeightPx },
   ];
-  const series = [...gantt, ...buildUsageSeries(model)];
+  const series = [...gantt, ...buildUsageSeries(model, isOn)];
   return {
     animation: false,
     useUTC: true,
@@ -88,29 +147,30 @@ function buildTitle(model: DataFile): EChartsOption['title'] {
   };
 }
 
-/** Three legend rows: builders, targets, and the keys; each names only series the chart has (ECharts warns otherwise). */
+/** The legend rows (see buildLegendRows); each names only series the chart has (ECharts warns otherwise). */
 function buildLegends(
   model: DataFile,
   selected: Readonly<Record<string, boolean>>,
   seriesNames: ReadonlySet<string>,
 ): EChartsOption['legend'] {
-  const builders = [...new Set(model.timeline.lanes.map((l) => l.builder))];
-  const targets = [...new Set(model.summary.targets.map((t) => t.target))].sort();
-  const keys = [PHASE_LEGEND.steps, PHASE_LEGEND.upload, PHASE_LEGEND.setupExport, 'plan', 'critical path'];
-  const row = (top: number, data: string[], id: string): LegendComponentOption => ({
-    id,
-    type: 'scroll',
-    top,
-    left: 150,
-    right: 40,
-    data: data.filter((name) => seriesNames.has(name)),
-    selected: { ...selected },
-    itemWidth: 16,
-    itemGap: 18,
-    itemHeight: 10,
-    textStyle: { fontSize: 11 },
+  let top = LEGEND_TOP_PX;
+  return buildLegendRows(model).map((row): LegendComponentOption => {
+    const legend: LegendComponentOption = {
+      id: row.id,
+      type: row.wrap ? 'plain' : 'scroll',
+      top,
+      left: LEGEND_LEFT_PX,
+      width: LEGEND_WIDTH_PX,
+      data: row.data.filter((name) => seriesNames.has(name)),
+      selected: { ...selected },
+      itemWidth: LEGEND_ITEM.widthPx,
+      itemGap: LEGEND_ITEM.gapPx,
+      itemHeight: LEGEND_ITEM.heightPx,
+      textStyle: { fontSize: LEGEND_ITEM.fontPx },
+    };
+    top += row.rows * LEGEND_ROW_PX;
+    return legend;
   });
-  return [row(54, builders, 'builders'), row(78, targets, 'targets'), row(102, keys, 'keys')];
 }
 
 function buildTimeAxis(model: DataFile, gridIndex: number): XAXisComponentOption {
@@ -164,17 +224,18 @@ function buildUsageAxis(): YAXisComponentOption {
   };
 }
 
-function buildUsageSeries(model: DataFile): LineSeriesOption[] {
+/** A node's lines, named `<node> CPU` / `<node> mem`; a builder turned off in the legend empties them. */
+function buildUsageSeries(model: DataFile, isOn: (name: string) => boolean): LineSeriesOption[] {
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
   return model.series.map((series) => {
     const colour = builderColour(laneIndex.get(series.node) ?? 0);
     return {
       type: 'line',
       id: `${series.metric}:${series.node}`,
-      name: series.builder,
+      name: series.metric === 'cpu' ? cpuLineName(series.node) : memLineName(series.node),
       xAxisIndex: 1,
       yAxisIndex: 1,
-      data: series.points,
+      data: isOn(series.builder) ? series.points : [],
       showSymbol: false,
       connectNulls: false,
       color: colour,

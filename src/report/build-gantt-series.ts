@@ -14,6 +14,7 @@ import {
   SETUP_EXPORT_COLOUR,
 } from './chart-style.js';
 import { buildPlanMarks } from './build-plan-marks.js';
+import { BAR_LABEL_FONT_PX, BAR_LABEL_PADDING_PX, fitBarLabel } from './fit-bar-label.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
 // The Gantt half of the chart: one custom series per target (bars banded by phase), the plan strip, the
@@ -82,15 +83,23 @@ function renderBand(
     lineWidth: phase === 3 ? 1 : 0.5,
     lineDash: phase === 3 ? [4, 3] : undefined,
   };
-  const text = api.value(5) === 1 && rect.width > 40 ? params.seriesName : undefined;
+  const text = api.value(5) === 1 ? fitBarLabel(params.seriesName ?? '', rect.width) : undefined;
   return {
     type: 'rect',
     shape: rect,
     style,
     textContent: text
-      ? { style: { text, fill: '#111', fontSize: 11, width: rect.width - 6, overflow: 'truncate' } }
+      ? {
+          style: {
+            text,
+            fill: '#111',
+            fontSize: BAR_LABEL_FONT_PX,
+            width: rect.width - 2 * BAR_LABEL_PADDING_PX,
+            overflow: 'truncate',
+          },
+        }
       : undefined,
-    textConfig: text ? { position: 'insideLeft' } : undefined,
+    textConfig: text ? { position: 'insideLeft', distance: BAR_LABEL_PADDING_PX } : undefined,
   } as CustomSeriesRenderItemReturn;
 }
 
@@ -128,6 +137,7 @@ export function buildGanttSeries(context: GanttContext): CustomSeriesOption[] {
     ...buildTargetSeries(series),
     buildPlanSeries(series),
     buildCriticalSeries(series),
+    ...buildBuilderKeys(context.model),
     ...buildPhaseKeys(),
   ];
 }
@@ -179,11 +189,12 @@ function buildTargetSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext):
         index === widest ? 1 : 0,
         index,
       ]);
+    const lane = laneIndex.get(bands[0]?.band.node ?? '');
     return toLaneSeries({
       id: `target:${target}`,
       name: target,
       renderItem: renderBand,
-      color: '#8a8a8a',
+      color: lane === undefined ? '#8a8a8a' : builderColour(lane),
       data,
       z: 2,
     });
@@ -227,6 +238,27 @@ function buildCriticalSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext
     color: CRITICAL_COLOUR,
     data,
     z: 3,
+  });
+}
+
+/** Empty series whose only job is a legend key per builder: turning one off hides its lane's bars and lines. */
+function buildBuilderKeys(model: DataFile): CustomSeriesOption[] {
+  const seen = new Set<string>();
+  return model.timeline.lanes.flatMap(({ builder }, index) => {
+    if (seen.has(builder)) return [];
+    seen.add(builder);
+    return [
+      {
+        type: 'custom',
+        id: `builder:${builder}`,
+        name: builder,
+        renderItem: () => null,
+        itemStyle: { color: builderColour(index) },
+        data: [],
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+      },
+    ];
   });
 }
 

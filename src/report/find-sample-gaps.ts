@@ -15,11 +15,16 @@ export interface SampleGap {
 
 export function findSampleGaps(samples: readonly Sample[]): SampleGap[] {
   const byNode = new Map<string, Sample[]>();
-  for (const sample of samples) byNode.set(sample.node, [...(byNode.get(sample.node) ?? []), sample]);
+  // Push, never spread: a 6-hour, 24-node, 1 Hz run has 21,600 samples a node (spreading copied each list per sample).
+  for (const sample of samples) {
+    const list = byNode.get(sample.node);
+    if (list) list.push(sample);
+    else byNode.set(sample.node, [sample]);
+  }
   const gaps: SampleGap[] = [];
   for (const [node, list] of byNode) {
     let open: SampleGap | undefined;
-    for (const sample of [...list].sort((a, b) => a.tsMs - b.tsMs)) {
+    for (const sample of list.sort((a, b) => a.tsMs - b.tsMs)) {
       if (!sample.ok) {
         open ??= { node, fromMs: sample.tsMs, toMs: sample.tsMs, scrapes: 0, errors: [] };
         open.toMs = sample.tsMs;

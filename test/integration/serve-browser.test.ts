@@ -9,7 +9,7 @@ import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 
 // The report page in Debian's headless Chromium, served by `serve` on 127.0.0.1: it renders, a builder turned
-// off in the legend loses its lines and bars, hovering a step band lists its RUN commands, and a change to
+// off in the legend loses its lines and bars, a node's CPU line turned off loses only that line, hovering a step band lists its RUN commands, and a change to
 // data.json appears without a reload with the legend state kept.
 
 export const CHROMIUM_ARGS = [
@@ -61,6 +61,14 @@ async function countPixels(
     },
     { colour, rows },
   );
+}
+
+/** The rows of the plots (Gantt and usage), below every legend: legend keys keep their colour when off. */
+async function plotRows(): Promise<[number, number]> {
+  return page.evaluate(() => {
+    const grid = (window.rocmPerf!.chart.getOption() as { grid: { top: number }[] }).grid[0]!;
+    return [grid.top, document.querySelector<HTMLCanvasElement>('#chart canvas')!.clientHeight];
+  });
 }
 
 async function chartOrigin(): Promise<{ x: number; y: number }> {
@@ -143,10 +151,11 @@ describe('the report page', () => {
     const colour = builderColour(1);
     const legendRow = await countPixels(colour, [54, 74]);
     expect(legendRow.count).toBeGreaterThan(0);
-    const before = await countPixels(colour);
+    const plots = await plotRows();
+    const before = await countPixels(colour, plots);
     const origin = await chartOrigin();
     await page.mouse.click(origin.x + legendRow.x, origin.y + legendRow.y);
-    await expect.poll(async () => (await countPixels(colour)).count).toBeLessThan(before.count / 50);
+    await expect.poll(async () => (await countPixels(colour, plots)).count).toBeLessThan(before.count / 50);
     const hidden = await page.evaluate(() => {
       const state = window.rocmPerf!;
       const lane = state.model.timeline.lanes[1]!;
@@ -158,6 +167,38 @@ describe('the report page', () => {
       return { builder: lane.builder, selected: state.selected[lane.builder], barsOnLane };
     });
     expect(hidden).toMatchObject({ selected: false, barsOnLane: 0 });
+  });
+
+  it("turning one node's CPU line off in the legend hides only that line", async () => {
+    const node = await page.evaluate(() => window.rocmPerf!.model.timeline.lanes[2]!.node);
+    const colour = builderColour(2);
+    const before = await countPixels(colour);
+    const others = await countPixels(builderColour(0));
+    await page.evaluate(
+      (name) => window.rocmPerf!.chart.dispatchAction({ type: 'legendUnSelect', name }),
+      `${node} CPU`,
+    );
+    await expect.poll(async () => (await countPixels(colour)).count).toBeLessThan(before.count);
+    const after = await page.evaluate((node) => {
+      const state = window.rocmPerf!;
+      const option = state.chart.getOption() as {
+        legend: { id: string; selected: Record<string, boolean> }[];
+        series: { id: string; data: unknown[] }[];
+      };
+      const lines = option.legend.find((l) => l.id === 'lines')!.selected;
+      return {
+        off: Object.entries(lines)
+          .filter(([, on]) => !on)
+          .map(([name]) => name),
+        cpuData: option.series.find((s) => s.id === `cpu:${node}`)!.data.length,
+        memData: option.series.find((s) => s.id === `mem:${node}`)!.data.length,
+      };
+    }, node);
+    // Its memory line and its bars stay; so do the other nodes' lines.
+    expect(after.off).toContain(`${node} CPU`);
+    expect(after.memData).toBeGreaterThan(0);
+    expect((await countPixels(colour)).count).toBeGreaterThan(200);
+    expect((await countPixels(builderColour(0))).count).toBeGreaterThan(others.count * 0.9);
   });
 
   it('shows a change to data.json without a reload, keeping the legend state', async () => {
@@ -183,7 +224,7 @@ describe('the report page', () => {
     expect(after.marker).toBe('same page');
     expect(after.updates).toBeGreaterThan(updatesBefore);
     expect(after.selected[after.builder]).toBe(false);
-    expect((await countPixels(builderColour(1))).count).toBeLessThan(50);
+    expect((await countPixels(builderColour(1), await plotRows())).count).toBeLessThan(50);
     expect(errors).toEqual([]);
   });
 });
