@@ -31,8 +31,7 @@ export type PrometheusResponse = z.infer<typeof PrometheusResponseSchema>;
 export type FigurePoints = Map<string, Map<SampleFigure, Map<number, number>>>;
 
 export type ParsedPrometheusResponse =
-  | { ok: true; points: FigurePoints; warnings: string[] }
-  | { ok: false; error: string };
+  { ok: true; points: FigurePoints; warnings: string[] } | { ok: false; error: string };
 
 const figures: ReadonlySet<string> = new Set(SAMPLE_FIGURES);
 
