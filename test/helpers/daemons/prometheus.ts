@@ -24,7 +24,10 @@ export interface RunningPrometheus {
 
 export const prometheusBinary = '/usr/bin/prometheus';
 
-export function buildPrometheusConfig(options: { targets: readonly string[]; scrapeIntervalMs: number }): string {
+export function buildPrometheusConfig(options: {
+  targets: readonly string[];
+  scrapeIntervalMs: number;
+}): string {
   const interval = `${options.scrapeIntervalMs}ms`;
   return [
     'global:',
