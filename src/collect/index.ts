@@ -64,3 +64,14 @@ export {
 export type { ClockOffset, ClockProbe } from './clocks/estimate-clock-offset.js';
 export { estimateBuilderClocks, shiftTrace, toBuildWindows } from './clocks/estimate-builder-clocks.js';
 export type { BuildWindow, EstimateBuilderClocksOptions } from './clocks/estimate-builder-clocks.js';
+// Prometheus as the sample source (fleet.yaml `samples.prometheus`).
+export { buildSamplesQuery, SAMPLE_FIGURES } from './prometheus/build-samples-query.js';
+export type { SampleFigure } from './prometheus/build-samples-query.js';
+export { parsePrometheusResponse } from './prometheus/parse-prometheus-response.js';
+export type { FigurePoints } from './prometheus/parse-prometheus-response.js';
+export { toPrometheusSamples, toRangeSteps } from './prometheus/to-prometheus-samples.js';
+export type { PrometheusNode } from './prometheus/to-prometheus-samples.js';
+export { fetchKnownInstances, fetchSamplesPoints } from './prometheus/fetch-prometheus.js';
+export type { FetchSamplesPoints } from './prometheus/fetch-prometheus.js';
+export { createPrometheusSampler, writeSamplesFile } from './prometheus/prometheus-sampler.js';
+export type { CreatePrometheusSamplerOptions, PrometheusSampler } from './prometheus/prometheus-sampler.js';

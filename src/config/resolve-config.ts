@@ -121,9 +121,11 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
       linkMbps: node.link_mbps,
       speed: node.speed,
       nodeExporterUrl: node.node_exporter,
+      prometheusInstance: fleet.samples?.instances?.[node.name] ?? new URL(node.node_exporter).host,
       ssh: node.ssh,
       address: node.address ?? node.ssh?.host,
     })),
+    samples: fleet.samples && { prometheusUrl: fleet.samples.prometheus.replace(/\/+$/, '') },
     publish: fleet.publish && { ssh: fleet.publish.ssh, path: fleet.publish.path, url: fleet.publish.url },
   };
 }

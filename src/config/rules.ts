@@ -83,7 +83,18 @@ const slowLinkWarning: Rule = (ctx) => {
   }
 };
 
+const sampleInstancesNameNodes: Rule = (ctx) => {
+  const names = new Set(ctx.fleet.nodes.map((node) => node.name));
+  for (const name of Object.keys(ctx.fleet.samples?.instances ?? {})) {
+    if (names.has(name)) continue;
+    ctx.errors.push(
+      `${where(ctx, ['samples', 'instances', name])}: samples.instances.${name}: no node is called \`${name}\`. Fix: use a name from \`nodes\` (${[...names].join(', ')}) or remove the entry.`,
+    );
+  }
+};
+
 export const fleetRules: readonly Rule[] = [
+  sampleInstancesNameNodes,
   uniqueNodeNames,
   uniqueBuilders,
   logHostsResolve,

@@ -137,6 +137,20 @@ export const PublishSchema = z
   })
   .describe('Where `rocm-perf publish --push` uploads the static site.');
 
+export const SamplesSchema = z
+  .strictObject({
+    prometheus: HttpUrl.describe(
+      "Base URL of a Prometheus server that scrapes every node's node_exporter, e.g. http://prom.fleet.lan:9090. When set, the harness takes no scrapes of its own: it polls instant queries live and rewrites samples.jsonl from one query_range at finalize.",
+    ),
+    instances: z
+      .record(Name, z.string().min(1))
+      .optional()
+      .describe(
+        "node name → the `instance` label of its node_exporter series in Prometheus; default: the host:port of the node's `node_exporter` URL.",
+      ),
+  })
+  .describe('Where the node samples come from; absent: the harness scrapes each node_exporter itself.');
+
 export const FleetFileSchema = z
   .strictObject({
     $schema: z.string().optional().describe('JSON schema reference for editors.'),
@@ -155,6 +169,7 @@ export const FleetFileSchema = z
     registry: RegistrySchema,
     sccache: SccacheSchema,
     nodes: z.array(NodeSchema).min(1).describe('The build nodes.'),
+    samples: SamplesSchema.optional(),
     publish: PublishSchema.optional(),
   })
   .describe('rocm-perf fleet manifest (fleet.yaml).');
@@ -171,6 +186,8 @@ export interface FleetNode {
   linkMbps: number;
   speed: number;
   nodeExporterUrl: string;
+  /** The `instance` label of this node's series when Prometheus is the sample source. */
+  prometheusInstance: string;
   ssh: SshTarget | undefined;
   address: string | undefined;
 }
@@ -202,5 +219,7 @@ export interface Config {
   };
   sccache: { url: string; keyPrefix: string; log: ResolvedLog | undefined };
   nodes: FleetNode[];
+  /** Prometheus as the sample source (fleet.yaml `samples.prometheus`); undefined: scrape node_exporter. */
+  samples: { prometheusUrl: string } | undefined;
   publish: { ssh: SshTarget; path: string; url: string | undefined } | undefined;
 }

@@ -1,5 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { request } from 'undici';
+import { fetchKnownInstances } from '../collect/index.js';
 import type { Config } from '../config/schema.js';
 import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
@@ -26,6 +27,8 @@ export async function createPreflightProbes(
     buildxVersion: () => runBuildxVersion(),
     inspectBuilder: (builder) => runBuildxInspect(builder),
     fetchStatus,
+    prometheusInstances: (prometheusUrl, instances) =>
+      fetchKnownInstances({ prometheusUrl, instances, signal: AbortSignal.timeout(10_000) }),
     pingRegistry: () => fetchRegistryStatus('/v2/', { baseUrl, credentials, method: 'GET' }),
     manifestExists: (repository, reference) =>
       fetchManifestExists(repository, reference, { baseUrl, credentials }),

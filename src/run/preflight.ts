@@ -21,6 +21,8 @@ export interface PreflightProbes {
   checkRemoteLog(ssh: SshTarget, path: string): Promise<void>;
   /** Bytes free for this user on the file system holding `path`. */
   freeBytes(path: string): Promise<number>;
+  /** Which of `instances` Prometheus has an `up` series for; throws when it does not answer. */
+  prometheusInstances?(prometheusUrl: string, instances: readonly string[]): Promise<Set<string>>;
 }
 
 export interface PreflightOptions {
@@ -70,6 +72,8 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
 }
 
 async function checkNodeExporters(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  // With Prometheus as the sample source the harness takes no scrapes; Prometheus must reach the exporters.
+  if (context.config.samples !== undefined) return [];
   const results = await Promise.all(
     context.config.nodes.map(async (node) => {
       try {
@@ -170,19 +174,48 @@ async function checkDisk(
   }
 }
 
+/**
+ * With Prometheus as the sample source: it must answer (else a problem naming the URL and the fix), and a node
+ * whose instance has no series is a loud warning naming the label expected (its lines will all be gaps).
+ */
+async function checkPrometheus(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  const { samples, nodes } = context.config;
+  if (samples === undefined || probes.prometheusInstances === undefined) return [];
+  const url = samples.prometheusUrl;
+  let known: Set<string>;
+  try {
+    known = await probes.prometheusInstances(
+      url,
+      nodes.map((node) => node.prometheusInstance),
+    );
+  } catch (error) {
+    return [
+      `Prometheus at ${url} (samples.prometheus) does not answer a query: ${errorText(error)}. Fix: start it or correct samples.prometheus in fleet.yaml, or remove \`samples\` to scrape node_exporter directly`,
+    ];
+  }
+  for (const node of nodes) {
+    if (known.has(node.prometheusInstance)) continue;
+    context.warnings.push(
+      `Prometheus at ${url} has no series with instance="${node.prometheusInstance}" for node ${node.name}; its samples will all be gaps. Fix: add the node's node_exporter to Prometheus' scrape config, or set samples.instances.${node.name} to the instance label it uses`,
+    );
+  }
+  return [];
+}
+
 /** Runs every check concurrently; returns what bootstrap must build, or throws PreflightError listing all problems. */
 export async function runPreflight(
   context: RunContext,
   probes: PreflightProbes,
   options: PreflightOptions,
 ): Promise<BootstrapPlan> {
-  const [builders, exporters, registry, sccache, logs, disk] = await Promise.all([
+  const [builders, exporters, registry, sccache, logs, disk, prometheus] = await Promise.all([
     checkBuilders(context, probes),
     checkNodeExporters(context, probes),
     checkRegistry(context, probes),
     checkSccache(context, probes),
     checkLogs(context, probes),
     checkDisk(context, probes, options),
+    checkPrometheus(context, probes),
   ]);
   const bootstrap: BootstrapPlan = registry.ok
     ? await findBootstrapPlan(context, probes.manifestExists)
@@ -190,6 +223,7 @@ export async function runPreflight(
   const problems = [
     ...builders,
     ...exporters,
+    ...prometheus,
     ...registry.problems,
     ...sccache,
     ...logs,

@@ -1,8 +1,12 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  createPrometheusSampler,
   createSampler,
   createSamplesWriter,
+  writeSamplesFile,
+  type CreatePrometheusSamplerOptions,
+  type PrometheusSampler,
   describeClockProblems,
   fetchMetricsText,
   type FetchMetrics,
@@ -34,7 +38,7 @@ import { describeCostSet } from '../plan/index.js';
 import { runPreflight } from './preflight.js';
 import { measureClocks } from './measure-clocks.js';
 import { createProgress, type Progress } from './progress.js';
-import { RUN_VERSION, type ClockReading, type RunFile } from '../artifacts/index.js';
+import { RUN_VERSION, type ClockReading, type RunFile, type Sample } from '../artifacts/index.js';
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { createRunDirGuard, type RunDirGuard } from './guard-run-dir.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
@@ -52,6 +56,8 @@ export interface HarnessDeps {
   connect: ConnectRemoteHost;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
   createSampler: (options: CreateSamplerOptions) => Sampler;
+  /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
+  createPrometheusSampler: (options: CreatePrometheusSamplerOptions) => PrometheusSampler;
   /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
   fetchMetrics: FetchMetrics;
   /** Writes data.json, report.md and index.html; returns warnings. */
@@ -97,6 +103,7 @@ const defaultDeps = (): HarnessDeps => ({
   connect: connectRemoteHost,
   createProbes: (context) => createPreflightProbes(context.config),
   createSampler,
+  createPrometheusSampler,
   fetchMetrics: fetchMetricsText,
   writeReport: writeRunReport,
   stderr: process.stderr,
@@ -183,17 +190,54 @@ async function recordClocks(live: Live, phase: ClockReading['phase']): Promise<v
   }
 }
 
+interface SampleSource {
+  stop(): Promise<void>;
+  /** After stop and the writer's close: Prometheus' window replaces the live lines. */
+  finish(samplesPath: string): Promise<void>;
+}
+
+/** The node_exporter scrape sampler, or Prometheus when fleet.yaml names one (`samples.prometheus`). */
+function startSampleSource(live: Live, onSample: (sample: Sample) => void): SampleSource {
+  const { context, deps, options, logger, runFile } = live;
+  const intervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
+  const prometheusUrl = context.config.samples?.prometheusUrl;
+  if (prometheusUrl === undefined) {
+    const sampler = deps.createSampler({
+      nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
+      intervalMs,
+      onSample,
+    });
+    sampler.start();
+    return { stop: () => sampler.stop(), finish: () => Promise.resolve() };
+  }
+  const sampler = deps.createPrometheusSampler({
+    prometheusUrl,
+    nodes: context.config.nodes.map((node) => ({ name: node.name, instance: node.prometheusInstance })),
+    intervalMs,
+    onSample,
+  });
+  sampler.start();
+  return {
+    stop: () => sampler.stop(),
+    async finish(samplesPath) {
+      try {
+        await writeSamplesFile(samplesPath, await sampler.fetchWindow(deps.clock.nowMs()));
+        logger.info({ prometheusUrl }, 'samples.jsonl rewritten from query_range');
+      } catch (error) {
+        const warning = `samples.jsonl keeps the live instant-query lines: the query_range over the run at ${prometheusUrl} failed: ${(error as Error).message}`;
+        logger.warn({ err: error }, warning);
+        await runFile.update((run) => void run.warnings.push(warning));
+      }
+    },
+  };
+}
+
 async function startMeasured(live: Live): Promise<MeasuredResources> {
   const { context, deps, logger, runFile, options } = live;
   await recordClocks(live, 'before');
   const samplesPath = path.join(context.runDir, 'samples.jsonl');
   const samples = createSamplesWriter(samplesPath, (error) => live.guard.fail(samplesPath, error));
-  const sampler = deps.createSampler({
-    nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
-    intervalMs: options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS,
-    onSample: (sample) => samples.write(sample),
-  });
-  sampler.start();
+  const sampler = startSampleSource(live, (sample) => samples.write(sample));
   const sources = toLogSources(context);
   let logCapture: LogCapture | undefined = createLogCapture({
     sources,
@@ -223,6 +267,7 @@ async function startMeasured(live: Live): Promise<MeasuredResources> {
       } finally {
         await samples.close();
       }
+      await sampler.finish(samplesPath);
     },
     logCapture: capture,
     measureClocksAfter: () => recordClocks(live, 'after'),
@@ -360,9 +405,14 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
       nowMs: deps.clock.nowMs(),
     });
     progress.phase('preflight');
+    const warningsBefore = context.warnings.length;
     const bootstrap = await runPreflight(context, await deps.createProbes(context), {
       sampleIntervalMs: options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS,
     });
+    for (const warning of context.warnings.slice(warningsBefore)) {
+      logger.warn(warning);
+      progress.note(`WARNING: ${warning}`);
+    }
     bootstrapTargets = bootstrap.targets;
     logger.info({ bootstrap }, 'preflight passed');
   } catch (error) {

@@ -21,11 +21,11 @@ export interface ComputeSampleOptions {
   tsMs: number;
 }
 
-const idleModes: ReadonlySet<string> = new Set(['idle', 'iowait']);
-const excludedNetDevice = /^(lo|veth.*|docker0|br-.*)$/;
+export const idleModes: ReadonlySet<string> = new Set(['idle', 'iowait']);
+export const excludedNetDevice = /^(lo|veth.*|docker0|br-.*)$/;
 // Partitions, stacked (dm-*, md*) and virtual (loop, ram, zram, nbd, sr, fd) block devices double-count
 // or do not reach a disk; the physical devices remain.
-const excludedDiskDevice =
+export const excludedDiskDevice =
   /^(dm-\d+|md\d+|loop\d+|z?ram\d+|nbd\d+|sr\d+|fd\d+|(?:[shv]|xv)d[a-z]+\d+|nvme\d+n\d+p\d+|mmcblk\d+p\d+)$/;
 
 export function computeSample({ node, previous, current, tsMs }: ComputeSampleOptions): Sample {

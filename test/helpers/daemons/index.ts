@@ -27,3 +27,5 @@ export { startSshd } from './sshd.js';
 export type { RunningSshd, StartSshdOptions } from './sshd.js';
 export { createTempDir } from './temp-dir.js';
 export type { TempDir } from './temp-dir.js';
+export { startPrometheus } from './prometheus.js';
+export type { RunningPrometheus, StartPrometheusOptions } from './prometheus.js';

@@ -33,6 +33,25 @@ function validate(text: string, overrides = {}) {
 }
 
 describe('validateConfig', () => {
+  it('samples.prometheus: instance labels default to the node_exporter host:port; instances override them', () => {
+    const { config, errors } = validate(
+      `${base}samples:\n  prometheus: http://prom.test:9090/\n  instances:\n    beta: beta.lan:9100\n`,
+    );
+    expect(errors).toEqual([]);
+    expect(config?.samples).toEqual({ prometheusUrl: 'http://prom.test:9090' });
+    expect(config?.nodes.map((node) => node.prometheusInstance)).toEqual(['alpha:9100', 'beta.lan:9100']);
+    expect(validate(base).config?.samples).toBeUndefined();
+  });
+
+  it('samples.instances must name nodes', () => {
+    const { errors } = validate(
+      `${base}samples:\n  prometheus: http://prom.test:9090\n  instances:\n    gamma: g:9100\n`,
+    );
+    expect(errors).toEqual([
+      expect.stringContaining('samples.instances.gamma: no node is called `gamma`') as string,
+    ]);
+  });
+
   it('resolves a minimal fleet with defaults, camelCase and absolute paths', () => {
     const { config, errors } = validate(base);
     expect(errors).toEqual([]);

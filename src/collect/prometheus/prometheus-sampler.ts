@@ -1,0 +1,138 @@
+import { rename, writeFile } from 'node:fs/promises';
+import type { Dispatcher } from 'undici';
+import type { Sample } from '../../artifacts/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { toSampleLine } from '../node-exporter/write-samples.js';
+import { fetchSamplesPoints, type FetchSamplesPoints } from './fetch-prometheus.js';
+import { toPrometheusSamples, toRangeSteps, type PrometheusNode } from './to-prometheus-samples.js';
+
+// Prometheus as the sample source: no scrapes of our own. Live, one instant query per interval gives every
+// node's line (the progress and `serve` see them); at finalize one query_range over the whole window at
+// step = interval replaces samples.jsonl (temp file + rename, so a reader sees the old or the new file).
+
+export interface CreatePrometheusSamplerOptions {
+  prometheusUrl: string;
+  nodes: readonly PrometheusNode[];
+  /** Default 2000: the live poll interval and the range step. */
+  intervalMs?: number;
+  onSample: (sample: Sample) => void;
+  fetchPoints?: FetchSamplesPoints;
+  dispatcher?: Dispatcher;
+  clock?: Clock;
+}
+
+export interface PrometheusSampler {
+  start(): void;
+  /** Stops polling; resolves when the poll in flight has ended. Rethrows an onSample failure. */
+  stop(): Promise<void>;
+  /** The whole window [first poll, `endMs`] at step = interval, as sample lines (gaps included). */
+  fetchWindow(endMs: number): Promise<Sample[]>;
+}
+
+/** Prometheus answers at most 11,000 points per series; ask in chunks below that. */
+const MAX_STEPS_PER_QUERY = 10_000;
+
+export function createPrometheusSampler(options: CreatePrometheusSamplerOptions): PrometheusSampler {
+  const intervalMs = options.intervalMs ?? 2000;
+  const clock = options.clock ?? systemClock;
+  const fetchPoints = options.fetchPoints ?? fetchSamplesPoints;
+  const source = `prometheus ${options.prometheusUrl}`;
+  const instances = options.nodes.map((node) => node.instance);
+  const controller = new AbortController();
+  let startMs: number | undefined;
+  let loop: Promise<unknown> | undefined;
+  const common = {
+    prometheusUrl: options.prometheusUrl,
+    instances,
+    stepMs: intervalMs,
+    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+  };
+
+  async function pollOnce(timeMs: number): Promise<void> {
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(intervalMs)]);
+    let samples: Sample[];
+    try {
+      const points = await fetchPoints({ ...common, at: { timeMs }, signal });
+      samples = toPrometheusSamples({
+        nodes: options.nodes,
+        stepsMs: [timeMs],
+        stepMs: intervalMs,
+        points,
+        source,
+      });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      samples = options.nodes.map((node) => ({
+        version: 1 as const,
+        node: node.name,
+        tsMs: timeMs,
+        ok: false as const,
+        error: `${source}: ${why}`,
+      }));
+    }
+    if (!controller.signal.aborted) for (const sample of samples) options.onSample(sample);
+  }
+
+  async function pollLoop(): Promise<void> {
+    while (!controller.signal.aborted) {
+      const timeMs = clock.nowMs();
+      await pollOnce(timeMs);
+      await sleep(Math.max(0, intervalMs - (clock.nowMs() - timeMs)), controller.signal);
+    }
+  }
+
+  return {
+    start() {
+      startMs ??= clock.nowMs();
+      loop ??= pollLoop().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+    },
+    async stop() {
+      controller.abort();
+      const result = await loop;
+      if (result !== undefined) throw (result as { error: unknown }).error;
+    },
+    async fetchWindow(endMs) {
+      const steps = toRangeSteps({ startMs: startMs ?? endMs, endMs, stepMs: intervalMs });
+      const samples: Sample[] = [];
+      for (let i = 0; i < steps.length; i += MAX_STEPS_PER_QUERY) {
+        const chunk = steps.slice(i, i + MAX_STEPS_PER_QUERY);
+        const first = chunk[0] ?? endMs;
+        const last = chunk[chunk.length - 1] ?? endMs;
+        const points = await fetchPoints({ ...common, at: { startMs: first, endMs: last } });
+        samples.push(
+          ...toPrometheusSamples({
+            nodes: options.nodes,
+            stepsMs: chunk,
+            stepMs: intervalMs,
+            points,
+            source,
+          }),
+        );
+      }
+      return samples;
+    },
+  };
+}
+
+/** Replaces `path` with these sample lines atomically: a temp file beside it, then rename. */
+export async function writeSamplesFile(path: string, samples: readonly Sample[]): Promise<void> {
+  const temp = `${path}.tmp-${process.pid}`;
+  await writeFile(temp, samples.map(toSampleLine).join(''));
+  await rename(temp, path);
+}
+
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
