@@ -46,7 +46,7 @@ export function buildReportModel(raw: RunInputs): DataFile {
       bands,
       planned: buildPlanned(inputs, originMs),
     },
-    series: buildSeries({ samples: inputs.samples, lanes, pointsPerSeries: inputs.seriesPoints ?? 1000 }),
+    series: buildSeries({ samples: inputs.samples, lanes, pointsPerSeries: inputs.seriesPoints }),
   };
 }
 

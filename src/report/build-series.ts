@@ -3,10 +3,22 @@ import { downsampleSeries, type SeriesPoint } from './downsample.js';
 
 // CPU and memory of each node as percentage series, downsampled with LTTB. A failed scrape is a gap (null).
 
+/** Points the page draws over all its series: 24 nodes (48 series) get 500 each, 12 nodes or fewer 1,000. */
+export const PAGE_POINTS_TOTAL = 24_000;
+export const SERIES_POINTS_MAX = 1000;
+export const SERIES_POINTS_MIN = 250;
+
+/** Each series' LTTB budget: an equal share of PAGE_POINTS_TOTAL, between SERIES_POINTS_MIN and _MAX. */
+export function buildPointsPerSeries(seriesCount: number): number {
+  const share = Math.floor(PAGE_POINTS_TOTAL / Math.max(1, seriesCount));
+  return Math.min(SERIES_POINTS_MAX, Math.max(SERIES_POINTS_MIN, share));
+}
+
 export interface SeriesOptions {
   samples: readonly Sample[];
   lanes: readonly { node: string; builder: string }[];
-  pointsPerSeries: number;
+  /** Default: buildPointsPerSeries(the number of series drawn). */
+  pointsPerSeries?: number;
 }
 
 export function buildSeries({ samples, lanes, pointsPerSeries }: SeriesOptions): Series[] {
@@ -16,16 +28,17 @@ export function buildSeries({ samples, lanes, pointsPerSeries }: SeriesOptions):
     list.push(sample);
     byNode.set(sample.node, list);
   }
+  const sampled = lanes.filter(({ node }) => (byNode.get(node) ?? []).length > 0);
+  const budget = pointsPerSeries ?? buildPointsPerSeries(2 * sampled.length);
   const series: Series[] = [];
-  for (const { node, builder } of lanes) {
-    const mine = (byNode.get(node) ?? []).sort((a, b) => a.tsMs - b.tsMs);
-    if (mine.length === 0) continue;
+  for (const { node, builder } of sampled) {
+    const mine = byNode.get(node)!.sort((a, b) => a.tsMs - b.tsMs);
     for (const metric of ['cpu', 'mem'] as const) {
       const raw: SeriesPoint[] = mine.map((s) => [
         s.tsMs,
         s.ok ? (metric === 'cpu' ? s.cpuBusyPct : s.memUsedPct) : null,
       ]);
-      const points = downsampleSeries(trimGaps(raw), pointsPerSeries).map(([t, v]): SeriesPoint => [
+      const points = downsampleSeries(trimGaps(raw), budget).map(([t, v]): SeriesPoint => [
         Math.round(t),
         v === null ? null : Math.round(v * 10) / 10,
       ]);

@@ -42,6 +42,6 @@ export interface RunInputs {
   artifacts: readonly string[];
   streams: readonly StreamInput[];
   generatedAtMs: number;
-  /** LTTB budget per series (default 1000 points). */
+  /** LTTB budget per series (default: an equal share of 24,000 points, 250–1,000; see buildPointsPerSeries). */
   seriesPoints?: number;
 }
