@@ -50,6 +50,9 @@ interface FirstPaint {
   fcpMs: number;
   /** The page's `rocm-perf:first-render` mark: ECharts' first `finished` event (the chart drawn). */
   chartMs: number;
+  /** Main-thread CPU from before navigation to the chart drawn (CDP Performance `ThreadTime`): unlike the two
+   * wall-clock figures, it hardly moves with the machine's load, so a contended run still says whether 1 s can hold. */
+  chartCpuMs: number;
 }
 
 async function benchFirstRender(url: string, profile: string): Promise<FirstPaint> {
@@ -63,22 +66,35 @@ async function benchFirstRender(url: string, profile: string): Promise<FirstPain
     const samples: FirstPaint[] = [];
     for (let i = 0; i < 3; i++) {
       const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+      const threadMs = async (): Promise<number> => {
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        return (metrics.find((one) => one.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+      };
+      const cpuBeforeMs = await threadMs();
       await page.goto(url);
       await page.waitForFunction(
         () => performance.getEntriesByName('rocm-perf:first-render').length > 0,
         undefined,
         { timeout: 60_000 },
       );
-      samples.push(
-        await page.evaluate(() => ({
+      const chartCpuMs = (await threadMs()) - cpuBeforeMs;
+      samples.push({
+        ...(await page.evaluate(() => ({
           fcpMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
           chartMs: performance.getEntriesByName('rocm-perf:first-render')[0]!.startTime,
-        })),
-      );
+        }))),
+        chartCpuMs,
+      });
       await page.close();
     }
     const median = (pick: (one: FirstPaint) => number): number => samples.map(pick).sort((a, b) => a - b)[1]!;
-    return { fcpMs: median((one) => one.fcpMs), chartMs: median((one) => one.chartMs) };
+    return {
+      fcpMs: median((one) => one.fcpMs),
+      chartMs: median((one) => one.chartMs),
+      chartCpuMs: median((one) => one.chartCpuMs),
+    };
   } finally {
     await context.close();
   }
@@ -107,13 +123,18 @@ async function benchLanes24(temp: string): Promise<[string, boolean][]> {
       path.join(temp, 'profile-24'),
     );
     console.log(
-      `24 lanes, headless Chromium (median of 3, from navigation start): first-contentful-paint ${paint.fcpMs.toFixed(0)} ms, chart finished ${paint.chartMs.toFixed(0)} ms`,
+      `24 lanes, headless Chromium (median of 3, from navigation start): first-contentful-paint ${paint.fcpMs.toFixed(0)} ms, chart finished ${paint.chartMs.toFixed(0)} ms, main-thread CPU to the chart ${paint.chartCpuMs.toFixed(0)} ms`,
     );
     return [
       [`24 lanes: data.json size ≤ ${TARGETS.dataBytes / 1e6} MB`, bytes <= TARGETS.dataBytes],
       [
         `24 lanes: first-contentful-paint ≤ ${TARGETS.firstRenderMs} ms`,
         paint.fcpMs <= TARGETS.firstRenderMs,
+      ],
+      // The chart cannot be drawn within 1 s of wall-clock when its main thread needs more than 1 s of CPU.
+      [
+        `24 lanes: main-thread CPU to the chart drawn ≤ ${TARGETS.firstRenderMs} ms`,
+        paint.chartCpuMs <= TARGETS.firstRenderMs,
       ],
     ];
   } finally {
