@@ -126,9 +126,12 @@ describe('faults on the fleet in a box', () => {
       broken: `docker-image://${host}/elsewhere/missing:1`,
     };
     writeFileSync(path.join(path.dirname(box().fleet.fleetPath), 'failing-bake.json'), JSON.stringify(print));
-    const fleetPath = writeFleetVariant('fleet-failing.yaml', (text) =>
-      text.replace(/bake:\n\s+print: bake-print.json/, 'bake:\n  file: failing-bake.json'),
-    );
+    const fleetPath = writeFleetVariant('fleet-failing.yaml', (text) => {
+      const changed = text.replace('print: bake-print.{arch}.json', 'file: failing-bake.json');
+      if (changed === text)
+        throw new Error(`the box's fleet.yaml has no bake print line to replace:\n${text}`);
+      return changed;
+    });
     const result = await spawnCli(box().fleet, ['cold', '--root', rootFor('failing')], {
       PERF_FLEET: fleetPath,
     });
