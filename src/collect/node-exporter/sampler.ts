@@ -5,6 +5,7 @@ import { findStreamWarnings, type Sample, SAMPLES_VERSION } from '../../artifact
 import { computeSample, type ScrapeSnapshot } from './compute-rates.js';
 import { fetchMetricsText, type FetchMetrics } from './fetch-metrics.js';
 import { parseMetrics } from './parse-metrics.js';
+import { sleep } from '../../shared/sleep.js';
 
 // Scrapes every node's /metrics on an interval. Each node runs its own loop, so a slow or dead node delays
 // nobody; a failed scrape is a recorded gap `{ok:false, error}` and the node is tried again next tick.
@@ -128,17 +129,4 @@ function toMessage(url: string, error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const codeText = typeof code === 'string' && !error.message.includes(code) ? ` (${code})` : '';
   return `${url}: ${error.message}${codeText}${cause}`;
-}
-
-async function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { toSampleLine } from '../node-exporter/write-samples.js';
 import { fetchSamplesPoints, type FetchSamplesPoints } from './fetch-prometheus.js';
 import { toPrometheusSamples, toRangeSteps, type PrometheusNode } from './to-prometheus-samples.js';
+import { sleep } from '../../shared/sleep.js';
 
 // Prometheus as the sample source: no scrapes of our own. Live, one instant query per interval gives every
 // node's line (the progress and `serve` see them); at finalize one query_range over the whole window at
@@ -122,17 +123,4 @@ export async function writeSamplesFile(path: string, samples: readonly Sample[])
   const temp = `${path}.tmp-${process.pid}`;
   await writeFile(temp, samples.map(toSampleLine).join(''));
   await rename(temp, path);
-}
-
-async function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
