@@ -15,19 +15,11 @@ import { serialiseModel, writeReport } from '../src/report/write-report.js';
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { LANES_24_RUN, writeFixtureRun } from '../scripts/make-fixture-run.js';
+import { CHROMIUM_ARGS } from '../test/helpers/chromium-args.js';
 
 const TARGETS = { dataSeconds: 1.5, dataBytes: 5_000_000, firstRenderMs: 1000, p99Ms: 20 };
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 50);
 const POLL_SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 20);
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;

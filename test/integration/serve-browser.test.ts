@@ -7,20 +7,12 @@ import { builderColour } from '../../src/report/chart-style.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { CHROMIUM_ARGS } from '../helpers/chromium-args.js';
 
 // The report page in Debian's headless Chromium, served by `serve` on 127.0.0.1: it renders, a builder turned
 // off in the legend loses its lines and bars, a node's CPU line turned off loses only that line, hovering a step band lists its RUN commands, and a change to
 // data.json appears without a reload with the legend state kept.
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const STAMP = '20260314T092000Z';
 let temp: TempDir;
 let profile: TempDir;
