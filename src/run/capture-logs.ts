@@ -36,12 +36,19 @@ export interface CreateLogCaptureOptions {
   /** A failed run-dir write goes to the run-dir guard; true when it was a disk failure (no more writes then). */
   onWriteError?: (file: string, error: unknown) => boolean;
   clock?: { nowMs(): number };
+  /** Waits between attempts at the start and at the end (tests pass one that returns at once). */
+  wait?: (ms: number) => Promise<void>;
 }
 
 /** Waits between reconnection attempts to a log host that dropped: 5 s, doubling to 60 s. */
 export const RECONNECT_BACKOFF_MS = { first: 5_000, max: 60_000 } as const;
 /** At the end, a lost log host is tried this many times (1 s, 2 s, 4 s apart) before the live copy stands. */
 const FINAL_RECONNECT_TRIES = 4;
+/**
+ * At the start, a log host that does not answer is tried this many times (1 s, 2 s, … 16 s apart, about a minute)
+ * before the capture gives up: no target is dispatched until the capture has started, so waiting loses no bytes.
+ */
+const START_TRIES = 7;
 
 interface HostLink {
   host: Promise<RemoteHost> | undefined;
@@ -75,6 +82,7 @@ export function createLogCapture({
   logger,
   onWriteError,
   clock = { nowMs: () => Date.now() },
+  wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 }: CreateLogCaptureOptions): LogCapture {
   const links = new Map<string, HostLink>();
   const states: FollowedLog[] = [];
@@ -148,16 +156,42 @@ export function createLogCapture({
   const reachableAtEnd = async (state: FollowedLog): Promise<boolean> => {
     for (let attempt = 0; attempt < FINAL_RECONNECT_TRIES; attempt += 1) {
       if (await reachable(state, true)) return true;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
+      await wait(1000 * 2 ** attempt);
     }
     return false;
+  };
+  /** A log host down at the start (an sshd restarting, a link not up yet) is waited for, with a back-off. */
+  const startOne = async (source: LogSource): Promise<FollowedLog> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const host = await hostFor(source.ssh);
+        const state = await startFollowedLog(source, host, runDir);
+        const link = linkFor(source.ssh);
+        if (link.lostAtMs !== undefined) {
+          link.outages.push(
+            `log host ${host.label} was unreachable at the start of the capture, ${clockOf(link.lostAtMs)}–${clockOf(clock.nowMs())} UTC (${link.failedPolls} failed attempts: ${link.lastError}); the capture started before any target was dispatched`,
+          );
+          link.lostAtMs = undefined;
+          link.failedPolls = 0;
+        }
+        return state;
+      } catch (error) {
+        if (!isLinkFailure(error) || attempt >= START_TRIES) throw error;
+        markLost(source.ssh, error);
+        logger.warn(
+          { host: source.ssh.host, log: source.path, attempt, err: error },
+          'log host did not answer at the start of the capture; trying again',
+        );
+        await wait(1000 * 2 ** (attempt - 1));
+      }
+    }
   };
 
   return {
     start: () =>
       serial(async () => {
         for (const source of sources) {
-          const state = await startFollowedLog(source, await hostFor(source.ssh), runDir);
+          const state = await startOne(source);
           states.push(state);
           const { startOffset } = currentGeneration(state);
           logger.info({ log: source.path, host: state.host.label, startOffset }, 'log capture started');
@@ -176,7 +210,7 @@ export function createLogCapture({
               diskFailed = true;
               return;
             }
-            if (error instanceof RemoteCommandError || isConnectionError(error))
+            if (error instanceof RemoteCommandError || isLinkFailure(error))
               markLost(state.source.ssh, error);
             logger.warn(
               { log: state.source.path, err: error },
@@ -215,6 +249,16 @@ export function createLogCapture({
         return slices;
       }),
   };
+}
+
+/** The link, not the log, failed: a connection error, or an ssh command that ended without an exit code (or caused by one). */
+function isLinkFailure(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause !== undefined && depth < 5; depth += 1) {
+    if (isConnectionError(cause)) return true;
+    if (cause instanceof RemoteCommandError && cause.details.exitCode === undefined) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** An error that means the ssh link, not the command, failed (ssh2 and socket errors carry a level or a code). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { LogCaptureError } from '../shared/errors.js';
+import { LogCaptureError, RemoteCommandError } from '../shared/errors.js';
 import type { Compression, RemoteFileRecord } from './log-rotation/index.js';
 import { FINGERPRINT_LIMIT_BYTES, parseFileRecords } from './log-rotation/index.js';
 import { quoteShell, type RemoteHost } from './executors/remote-host.js';
@@ -81,8 +81,19 @@ async function runChecked(host: RemoteHost, run: CheckedRun): Promise<Buffer> {
   const result = await host.run(run.command, { timeoutMs: run.timeoutMs }).catch((error: unknown) => {
     throw fail((error as Error).message, error);
   });
-  if (result.exitCode !== 0 || result.stderr.includes(failureMarker))
-    throw fail(result.stderr.trim().split('\n').slice(-3).join(' ') || `exit ${result.exitCode}`);
+  const detail = result.stderr.trim().split('\n').slice(-3).join(' ') || `exit ${result.exitCode}`;
+  // No exit code: the session ended under the command (sshd restarted, link dropped), not the command failing.
+  if (result.exitCode === null)
+    throw fail(
+      detail,
+      new RemoteCommandError({
+        host: host.label,
+        command: run.command,
+        exitCode: undefined,
+        stderrTail: detail,
+      }),
+    );
+  if (result.exitCode !== 0 || result.stderr.includes(failureMarker)) throw fail(detail);
   return result.stdout;
 }
 

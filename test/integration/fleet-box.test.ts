@@ -139,7 +139,12 @@ describe('nodes', () => {
     const kiln = running().nodes.find((node) => node.name === 'kiln')!;
     expect(kiln.cgroup.quotaCores).toBeCloseTo(forge.cgroup.quotaCores / 2, 6);
     const cpuMs = 150;
-    const [fast, slow] = [await burnInNode(forge, cpuMs), await burnInNode(kiln, cpuMs)];
+    // The least-disturbed of three tries each, interleaved: other work on a shared host only ever adds wall time.
+    const tries: { fast: number; slow: number }[] = [];
+    for (let i = 0; i < 3; i += 1)
+      tries.push({ fast: await burnInNode(forge, cpuMs), slow: await burnInNode(kiln, cpuMs) });
+    const fast = Math.min(...tries.map((t) => t.fast));
+    const slow = Math.min(...tries.map((t) => t.slow));
     console.log(
       `${cpuMs} ms of CPU: forge (quota ${forge.cgroup.quotaCores.toFixed(3)}) ${fast.toFixed(0)} ms, kiln (quota ${kiln.cgroup.quotaCores.toFixed(3)}) ${slow.toFixed(0)} ms`,
     );

@@ -286,6 +286,69 @@ describe('a log host that drops mid-run', () => {
       'log host builder@store.test was unreachable 20:00:00–20:00:16 UTC (2 failed attempts: connect ECONNREFUSED 10.0.0.1:22); reconnected, and the final slice covers the outage',
     ]);
   });
+  it('a log host down at the start is waited for with a back-off; the capture starts when it answers and says so', async () => {
+    const remote = path.join(dir, 'zot.log');
+    writeFileSync(remote, 'before\n');
+    let nowMs = Date.UTC(2026, 11, 3, 20, 0, 0);
+    const waits: number[] = [];
+    let refusals = 2;
+    let sessionDrops = 1;
+    const dropping = {
+      ...localHost,
+      // An sshd going down under a running command: the session ends without an exit code.
+      run: (command: string) =>
+        sessionDrops-- > 0
+          ? Promise.resolve({ exitCode: null, stdout: Buffer.alloc(0), stderr: '' })
+          : localHost.run(command),
+    };
+    const capture = createLogCapture({
+      sources: [{ kind: 'registry', file: 'zot.jsonl', ssh: { host: 'store' }, path: remote }],
+      runDir: dir,
+      connect: () =>
+        refusals-- > 0
+          ? Promise.reject(
+              Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:22'), { code: 'ECONNREFUSED' }),
+            )
+          : Promise.resolve(dropping),
+      logger: createSilentLogger(),
+      clock: { nowMs: () => nowMs },
+      wait: (ms) => {
+        waits.push(ms);
+        nowMs += ms;
+        return Promise.resolve();
+      },
+    });
+    await capture.start();
+    expect(waits).toEqual([1_000, 2_000, 4_000]);
+    appendFileSync(remote, 'one\n');
+    await capture.poll();
+    const [slice] = await capture.stop();
+    expect(read(path.join(dir, 'zot.jsonl'))).toBe('one\n');
+    expect(slice?.warning).toBeUndefined();
+    expect(slice?.outages).toHaveLength(1);
+    expect(slice?.outages?.[0]).toMatch(
+      /^log host builder@store\.test was unreachable at the start of the capture, 20:00:00–20:00:07 UTC \(3 failed attempts: .*exit null.*\); the capture started before any target was dispatched$/,
+    );
+  });
+
+  it('a log that is not there fails the start at once: only a failing link is waited for', async () => {
+    const waits: number[] = [];
+    const capture = createLogCapture({
+      sources: [
+        { kind: 'registry', file: 'zot.jsonl', ssh: { host: 'store' }, path: path.join(dir, 'absent.log') },
+      ],
+      runDir: dir,
+      connect: () => Promise.resolve(localHost),
+      logger: createSilentLogger(),
+      wait: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    await expect(capture.start()).rejects.toThrow(/absent\.log does not exist/);
+    expect(waits).toEqual([]);
+  });
+
   it('polls fired while one is slow collapse into one: stop() does not wait behind a queue of them', async () => {
     const remote = path.join(dir, 'zot.log');
     writeFileSync(remote, 'before\n');
