@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // Unit tests run beside the integration tier on a shared 2-core host: the harness ones (a fake fleet, real
+      // files, sh) take 1–5 s under load, so the default 5 s would time them out without anything being wrong.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
       {
         test: {
           name: 'integration',

@@ -1,4 +1,4 @@
-import { appendFile, open, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSliceEntry } from '../artifacts/index.js';
 import type { SshTarget } from '../config/schema.js';
@@ -8,15 +8,18 @@ import type { RemoteHost } from './executors/remote-host.js';
 import {
   createGeneration,
   detectRotation,
-  findFirstDifference,
   findRotatedFiles,
   type LogGeneration,
   type RemoteFileRecord,
 } from './log-rotation/index.js';
-import { runListLogFiles, runReadRotatedFile, runRemoteRange } from './remote-log-files.js';
+import { compareLiveCopy, type CopyMatch } from './compare-live-copy.js';
+import { runListLogFiles, runRemoteRange } from './remote-log-files.js';
 
 // Following one remote log during a run: each poll notices a rotation (log-rotation/detect-rotation.ts), catches the
 // rotated generation up from its copy beside the log, then appends the new bytes of the file now at the log's path.
+
+/** The most one ssh command of a poll reads: what a poll holds in memory at once. */
+const APPEND_RANGE_BYTES = 16 * 1_048_576;
 
 export interface LogSource {
   kind: LogSliceEntry['kind'];
@@ -43,20 +46,6 @@ export interface FollowedLog {
 
 export const logName = (state: FollowedLog) => path.posix.basename(state.source.path);
 export const currentGeneration = (state: FollowedLog) => state.generations.at(-1) as LogGeneration;
-
-/** The live copy of one generation: its bytes in the run-dir file. */
-export async function readAppended(state: FollowedLog, generation: LogGeneration): Promise<Buffer> {
-  const length = generation.appendedOffset - generation.startOffset;
-  if (length === 0) return Buffer.alloc(0);
-  const handle = await open(state.localPath, 'r');
-  try {
-    const bytes = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(bytes, 0, length, generation.localOffset);
-    return bytes.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 async function appendLocal(state: FollowedLog, bytes: Buffer): Promise<void> {
   if (bytes.length === 0) return;
@@ -94,32 +83,31 @@ export async function startFollowedLog(
 
 export interface FoundCopy {
   record: RemoteFileRecord;
-  bytes: Buffer;
+  match: CopyMatch;
 }
 
-/** The sibling holding a rotated generation: found by first line, and checked byte for byte against the live copy. */
+/** The sibling holding a rotated generation: found by first line, and checked against the live copy by digest. */
 export async function findRotatedCopy(
   state: FollowedLog,
   generation: LogGeneration,
   records: readonly RemoteFileRecord[],
-  appended: Buffer,
 ): Promise<FoundCopy | string> {
   const problems: string[] = [];
+  const dir = path.posix.dirname(state.source.path);
   for (const record of findRotatedFiles({ records, generation, logName: logName(state) })) {
-    const bytes = await runReadRotatedFile(
-      state.host,
-      record,
-      state.source.path,
-      generation.startOffset,
-    ).catch((error: unknown) => void problems.push((error as Error).message));
-    if (!bytes) continue;
-    const difference = findFirstDifference(appended, bytes);
-    if (difference === undefined) return { record, bytes };
+    const copy = { path: path.posix.join(dir, record.name), compression: record.compression };
+    const compared = await compareLiveCopy({
+      host: state.host,
+      localPath: state.localPath,
+      generation,
+      copy,
+    }).catch((error: unknown) => void problems.push((error as Error).message));
+    if (!compared) continue;
+    if (!('differsAt' in compared)) return { record, match: compared };
     problems.push(
-      `${record.name} has its first line but differs from the live copy at offset ${generation.startOffset + difference}`,
+      `${record.name} has its first line but differs from the live copy at offset ${compared.differsAt}`,
     );
   }
-  const dir = path.posix.dirname(state.source.path);
   return problems.length > 0
     ? `has no rotated copy that is readable and matches the live copy (${problems.join('; ')})`
     : `was not found among the files beside it in ${dir} (deleted, or moved elsewhere by olddir?)`;
@@ -128,7 +116,7 @@ export async function findRotatedCopy(
 /** After a rotation: append what the rotated generation got since the last poll, from its rotated copy. */
 async function catchUp(state: FollowedLog, generation: LogGeneration, logger: Logger): Promise<void> {
   const records = await runListLogFiles(state.host, state.source.path, { siblings: true });
-  const found = await findRotatedCopy(state, generation, records, await readAppended(state, generation));
+  const found = await findRotatedCopy(state, generation, records);
   if (typeof found === 'string') {
     logger.warn(
       { log: state.source.path, generation: generation.index, problem: found },
@@ -136,14 +124,15 @@ async function catchUp(state: FollowedLog, generation: LogGeneration, logger: Lo
     );
     return;
   }
-  const end = generation.startOffset + found.bytes.length;
-  if (end > generation.appendedOffset) {
-    await appendLocal(state, found.bytes.subarray(generation.appendedOffset - generation.startOffset));
-    generation.appendedOffset = end;
+  const { extra, lengthBytes } = found.match;
+  if (extra.length > 0) {
+    await appendLocal(state, extra);
+    generation.appendedOffset += extra.length;
   }
+  const end = generation.startOffset + lengthBytes;
   generation.seenSizeBytes = Math.max(generation.seenSizeBytes, end);
   logger.info(
-    { log: state.source.path, rotatedTo: found.record.name, bytes: end - generation.startOffset },
+    { log: state.source.path, rotatedTo: found.record.name, bytes: lengthBytes },
     'followed the log into its rotated copy',
   );
 }
@@ -185,13 +174,12 @@ export async function appendNewBytes(state: FollowedLog, logger: Logger): Promis
   const generation = currentGeneration(state);
   generation.fingerprint ??= observed.fingerprint;
   generation.seenSizeBytes = Math.max(generation.seenSizeBytes, observed.sizeBytes);
-  if (observed.sizeBytes <= generation.appendedOffset) return;
-  const bytes = await runRemoteRange(
-    state.host,
-    state.source.path,
-    generation.appendedOffset,
-    observed.sizeBytes,
-  );
-  await appendLocal(state, bytes);
-  generation.appendedOffset += bytes.length;
+  // In ranges of at most APPEND_RANGE_BYTES: after a long outage the log may have grown by hundreds of MB.
+  while (generation.appendedOffset < observed.sizeBytes) {
+    const to = Math.min(observed.sizeBytes, generation.appendedOffset + APPEND_RANGE_BYTES);
+    const bytes = await runRemoteRange(state.host, state.source.path, generation.appendedOffset, to);
+    if (bytes.length === 0) return;
+    await appendLocal(state, bytes);
+    generation.appendedOffset += bytes.length;
+  }
 }

@@ -134,25 +134,110 @@ export async function runListLogFiles(
   return records;
 }
 
-/** A rotated copy's bytes from `fromOffset` on, decompressed with its tool on the host. */
-export function runReadRotatedFile(
-  host: RemoteHost,
-  record: Pick<RemoteFileRecord, 'name' | 'compression'>,
-  logPath: string,
-  fromOffset: number,
-): Promise<Buffer> {
-  const filePath = path.posix.join(path.posix.dirname(logPath), record.name);
-  const tool = record.compression === undefined ? 'tail' : decompressors[record.compression].split(' ')[0];
-  return runChecked(host, {
-    command: buildReadFileCommand(filePath, record.compression, fromOffset),
-    remotePath: filePath,
-    what: 'cannot read the rotated log',
+/**
+ * A file on the host holding a generation of the log: the log itself (read up to `endOffset`, the size a poll saw,
+ * since it keeps growing) or a rotated copy beside it (read to its end, through its decompressor).
+ */
+export interface RemoteCopy {
+  path: string;
+  compression?: Compression | undefined;
+  endOffset?: number | undefined;
+}
+
+/** Bytes compared per digest when the live copy is checked against the host's file. */
+export const DIGEST_BLOCK_BYTES = 1_048_576;
+
+/** A shell command printing the copy's (decompressed) bytes from `fromOffset` on. */
+function buildCopyReadCommand(copy: RemoteCopy, fromOffset: number): string {
+  return copy.endOffset !== undefined && copy.compression === undefined
+    ? buildRangeCommand(copy.path, fromOffset, copy.endOffset)
+    : buildReadFileCommand(copy.path, copy.compression, fromOffset);
+}
+
+/**
+ * The copy's length from `fromOffset` on, then a SHA-256 per block of its first min(length, `limitBytes`) bytes.
+ * The read is drained to its end (`cat >/dev/null`), so a decompressor is never cut short by a closed pipe, which
+ * would look like a damaged file.
+ */
+export function buildDigestCommand(copy: RemoteCopy, fromOffset: number, limitBytes: number): string {
+  const read = buildCopyReadCommand(copy, fromOffset);
+  return [
+    `n=$(${read} | wc -c) || exit 3`,
+    `m=$n; if [ "$m" -gt ${limitBytes} ]; then m=${limitBytes}; fi`,
+    `${read} | { head -c "$m" | split -b ${DIGEST_BLOCK_BYTES} --filter=sha256sum; cat >/dev/null; }`,
+    `printf 'length %s\\n' "$n"`,
+  ].join('\n');
+}
+
+export interface RemoteDigest {
+  /** Bytes the copy holds from the offset on. */
+  lengthBytes: number;
+  /** SHA-256 (hex) of each DIGEST_BLOCK_BYTES block of the first min(lengthBytes, limit) bytes; the last may be short. */
+  blockDigests: string[];
+}
+
+/** buildDigestCommand's output → its digests, or what is wrong with it. */
+export function parseDigestOutput(stdout: string): RemoteDigest | string {
+  const lines = stdout.split('\n').filter((line) => line !== '');
+  const last = /^length (\d+)$/.exec(lines.at(-1) ?? '');
+  if (!last) return `no "length N" line at the end (got ${JSON.stringify(stdout.slice(-80))})`;
+  const blockDigests: string[] = [];
+  for (const line of lines.slice(0, -1)) {
+    const digest = /^([0-9a-f]{64}) {2}-$/.exec(line);
+    if (!digest) return `not a sha256sum line: ${JSON.stringify(line.slice(0, 80))}`;
+    blockDigests.push(digest[1] as string);
+  }
+  return { lengthBytes: Number(last[1]), blockDigests };
+}
+
+function copyFailure(copy: RemoteCopy, fromOffset: number): Pick<CheckedRun, 'what' | 'fix'> {
+  const rotated = copy.endOffset === undefined;
+  const tool = copy.compression === undefined ? 'tail' : decompressors[copy.compression].split(' ')[0];
+  return {
+    what: rotated ? 'cannot read the rotated log' : `cannot read from offset ${fromOffset} of`,
     fix: (detail) =>
-      record.compression === undefined
-        ? 'check that the ssh user may read it'
+      copy.compression === undefined
+        ? 'check that the host is reachable and the ssh user may read it'
         : /exited 127|not found/.test(detail)
           ? `install ${tool} on the host`
           : 'the file is damaged or was still being compressed',
+  };
+}
+
+/** Length and block digests of a copy from `fromOffset` on, over at most `limitBytes` (sha256sum and split on the host). */
+export async function runRemoteDigest(
+  host: RemoteHost,
+  copy: RemoteCopy,
+  fromOffset: number,
+  limitBytes: number,
+): Promise<RemoteDigest> {
+  const stdout = await runChecked(host, {
+    command: buildDigestCommand(copy, fromOffset, limitBytes),
+    remotePath: copy.path,
+    ...copyFailure(copy, fromOffset),
+    timeoutMs: 300_000,
+  });
+  const digest = parseDigestOutput(stdout.toString('latin1'));
+  if (typeof digest === 'string')
+    throw new LogCaptureError(
+      copy.path,
+      `${host.label}: the digests of ${copy.path} are garbled (${digest}); sha256sum, split (GNU coreutils) and wc must be on PATH`,
+    );
+  return digest;
+}
+
+/** A copy's bytes from `fromOffset` on: to its end, or at most `maxBytes` of them. */
+export function runReadCopy(
+  host: RemoteHost,
+  copy: RemoteCopy,
+  fromOffset: number,
+  maxBytes?: number,
+): Promise<Buffer> {
+  const read = buildCopyReadCommand(copy, fromOffset);
+  return runChecked(host, {
+    command: maxBytes === undefined ? read : `${read} | { head -c ${maxBytes}; cat >/dev/null; }`,
+    remotePath: copy.path,
+    ...copyFailure(copy, fromOffset),
     timeoutMs: 300_000,
   });
 }

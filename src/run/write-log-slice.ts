@@ -1,63 +1,92 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSliceEntry } from '../artifacts/index.js';
 import type { Logger } from '../shared/logger.js';
 import {
   assembleLogSlice,
-  findFirstDifference,
   findUnplacedFiles,
   type GenerationPiece,
   type LogGeneration,
   type RemoteFileRecord,
+  type SlicePart,
 } from './log-rotation/index.js';
 import {
   appendNewBytes,
   currentGeneration,
   findRotatedCopy,
   logName,
-  readAppended,
   type FollowedLog,
 } from './follow-log.js';
-import { runListLogFiles, runRemoteRange } from './remote-log-files.js';
+import { compareLiveCopy } from './compare-live-copy.js';
+import { runListLogFiles } from './remote-log-files.js';
 
-// The end of a followed log: one last poll, then every generation read again (the log itself by range, each
-// rotated one from its copy), assembled into the authoritative slice and written atomically (tmp + rename).
+// The end of a followed log: one last poll, then every generation checked against the host's file (the log itself
+// up to the size last seen, each rotated one in its copy) by block digests (compare-live-copy.ts), assembled into
+// the authoritative slice and written atomically (tmp + rename), streamed a block at a time: a 500 MB log is
+// neither read over the link twice nor held in memory.
+
+const COPY_BLOCK_BYTES = 1_048_576;
 
 /** `warning` says what the slice is missing (bytes, which file); `segments` where each piece came from. */
 export type LogSlice = LogSliceEntry;
 
-/** One generation's piece of the final slice: the log itself read by range, or its rotated copy. */
+/** One generation's piece of the final slice: the log itself up to the size last seen, or its rotated copy. */
 async function readPiece(
   state: FollowedLog,
   generation: LogGeneration,
   records: readonly RemoteFileRecord[] | string,
 ): Promise<GenerationPiece> {
-  const appended = await readAppended(state, generation);
   const isCurrent = generation === currentGeneration(state) && !state.absent;
-  const piece = { generation, appended, isCurrent };
+  const piece = { generation, isCurrent };
   try {
     if (isCurrent) {
-      const { path: logPath } = state.source;
-      const bytes = await runRemoteRange(
-        state.host,
-        logPath,
-        generation.startOffset,
-        generation.seenSizeBytes,
-      );
-      const difference = findFirstDifference(appended, bytes);
-      if (difference === undefined) return { ...piece, remote: { path: logPath, bytes } };
+      const copy = { path: state.source.path, endOffset: generation.seenSizeBytes };
+      const compared = await compareLiveCopy({
+        host: state.host,
+        localPath: state.localPath,
+        generation,
+        copy,
+      });
+      if ('differsAt' in compared)
+        return {
+          ...piece,
+          missing: `differs from the live copy at offset ${compared.differsAt} (rewritten in place?)`,
+        };
       return {
         ...piece,
-        missing: `differs from the live copy at offset ${generation.startOffset + difference} (rewritten in place?)`,
+        remote: { path: copy.path, lengthBytes: compared.lengthBytes, extra: compared.extra },
       };
     }
     if (typeof records === 'string') return { ...piece, missing: `could not be looked for (${records})` };
-    const found = await findRotatedCopy(state, generation, records, appended);
+    const found = await findRotatedCopy(state, generation, records);
     if (typeof found === 'string') return { ...piece, missing: found };
-    const remotePath = path.posix.join(path.posix.dirname(state.source.path), found.record.name);
-    return { ...piece, remote: { path: remotePath, bytes: found.bytes } };
+    const { copy, lengthBytes, extra } = found.match;
+    return { ...piece, remote: { path: copy.path, lengthBytes, extra } };
   } catch (error) {
     return { ...piece, missing: `could not be read (${(error as Error).message})` };
+  }
+}
+
+/** Writes the slice's parts into `target`: live-copy ranges streamed from `liveCopy`, a block at a time. */
+async function writeSliceParts(liveCopy: string, target: string, parts: readonly SlicePart[]): Promise<void> {
+  const [source, output] = [await open(liveCopy, 'r'), await open(target, 'w')];
+  try {
+    const buffer = Buffer.alloc(COPY_BLOCK_BYTES);
+    for (const part of parts) {
+      if (part.from === 'bytes') {
+        await output.write(part.bytes);
+        continue;
+      }
+      for (let done = 0; done < part.length;) {
+        const want = Math.min(buffer.length, part.length - done);
+        const { bytesRead } = await source.read(buffer, 0, want, part.offset + done);
+        if (bytesRead === 0) throw new Error(`${liveCopy} ends before byte ${part.offset + part.length}`);
+        await output.write(buffer.subarray(0, bytesRead));
+        done += bytesRead;
+      }
+    }
+  } finally {
+    await Promise.all([source.close(), output.close()]);
   }
 }
 
@@ -89,7 +118,7 @@ export async function writeLogSlice(state: FollowedLog, logger: Logger): Promise
     ...slice.warnings,
     ...(typeof records === 'string' ? [] : describeUnplaced(state, records)),
   ];
-  await writeFile(`${state.localPath}.tmp`, slice.chunks);
+  await writeSliceParts(state.localPath, `${state.localPath}.tmp`, slice.parts);
   await rename(`${state.localPath}.tmp`, state.localPath);
   const startOffset = state.generations[0]?.startOffset ?? 0;
   logger.info(

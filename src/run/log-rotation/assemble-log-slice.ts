@@ -17,10 +17,11 @@ export function findFirstDifference(a: Buffer, b: Buffer): number | undefined {
 
 export interface GenerationPiece {
   generation: LogGeneration;
-  /** The live copy: the generation's bytes [startOffset, appendedOffset). */
-  appended: Buffer;
-  /** A remote file's bytes from startOffset on, already checked against the live copy (findFirstDifference). */
-  remote?: { path: string; bytes: Buffer } | undefined;
+  /**
+   * A file on the host holding the generation from its start offset: `lengthBytes` of it, agreeing with the live
+   * copy over their common length (checked by digest); `extra` is what it holds past the live copy.
+   */
+  remote?: { path: string; lengthBytes: number; extra: Buffer } | undefined;
   /** Why there is no remote part: the rotated file was not found, could not be read, or differs. */
   missing?: string | undefined;
   /** The generation is the log itself (not rotated away): its unread bytes are still on the host. */
@@ -33,8 +34,12 @@ export interface AssembleLogSliceOptions {
   pieces: readonly GenerationPiece[];
 }
 
+/** Where the slice's bytes come from, in order: a range of the run dir's live copy, or bytes read at the end. */
+export type SlicePart =
+  { from: 'live-copy'; offset: number; length: number } | { from: 'bytes'; bytes: Buffer };
+
 export interface AssembledLogSlice {
-  chunks: Buffer[];
+  parts: SlicePart[];
   sizeBytes: number;
   /** Where the slice ends in the last generation's file. */
   endOffset: number;
@@ -66,34 +71,54 @@ function describeMissing(piece: GenerationPiece, logPath: string): string {
   return `${describeGeneration(logPath, generation)} ${piece.missing ?? 'could not be read'}; ${kept}; ${tail}`;
 }
 
-function pushSegment(slice: AssembledLogSlice, segment: Omit<LogSegment, 'toOffset'>, bytes: Buffer): number {
-  if (bytes.length === 0) return segment.fromOffset;
-  slice.chunks.push(bytes);
-  slice.sizeBytes += bytes.length;
-  slice.segments.push({ ...segment, toOffset: segment.fromOffset + bytes.length });
-  return segment.fromOffset + bytes.length;
+function pushPart(slice: AssembledLogSlice, part: SlicePart): number {
+  const length = part.from === 'bytes' ? part.bytes.length : part.length;
+  if (length > 0) slice.parts.push(part);
+  slice.sizeBytes += length;
+  return length;
 }
 
+function pushSegment(slice: AssembledLogSlice, segment: LogSegment): void {
+  if (segment.toOffset > segment.fromOffset) slice.segments.push(segment);
+}
+
+/**
+ * The slice: per generation, the host's file over what it still holds (taken from the live copy where the digests
+ * showed them equal, then its extra bytes), then what only the live copy holds.
+ */
 export function assembleLogSlice({ logPath, pieces }: AssembleLogSliceOptions): AssembledLogSlice {
-  const slice: AssembledLogSlice = { chunks: [], sizeBytes: 0, endOffset: 0, segments: [], warnings: [] };
+  const slice: AssembledLogSlice = { parts: [], sizeBytes: 0, endOffset: 0, segments: [], warnings: [] };
   for (const piece of pieces) {
-    const { generation, appended, remote } = piece;
-    const generationIndex = generation.index;
-    let offset = generation.startOffset;
-    if (remote)
-      offset = pushSegment(
-        slice,
-        { generation: generationIndex, source: 'remote', remotePath: remote.path, fromOffset: offset },
-        remote.bytes,
-      );
-    const live = appended.subarray(Math.min(offset - generation.startOffset, appended.length));
-    offset = pushSegment(
-      slice,
-      { generation: generationIndex, source: 'live', remotePath: logPath, fromOffset: offset },
-      live,
-    );
+    const { generation, remote } = piece;
+    const liveBytes = generation.appendedOffset - generation.startOffset;
+    const fromOffset = generation.startOffset;
+    let taken = 0;
+    if (remote) {
+      taken = pushPart(slice, {
+        from: 'live-copy',
+        offset: generation.localOffset,
+        length: Math.min(remote.lengthBytes, liveBytes),
+      });
+      taken += pushPart(slice, { from: 'bytes', bytes: remote.extra });
+      pushSegment(slice, {
+        generation: generation.index,
+        source: 'remote',
+        remotePath: remote.path,
+        fromOffset,
+        toOffset: fromOffset + taken,
+      });
+    }
+    const live = Math.max(0, liveBytes - taken);
+    pushPart(slice, { from: 'live-copy', offset: generation.localOffset + taken, length: live });
+    pushSegment(slice, {
+      generation: generation.index,
+      source: 'live',
+      remotePath: logPath,
+      fromOffset: fromOffset + taken,
+      toOffset: fromOffset + taken + live,
+    });
     if (!remote) slice.warnings.push(describeMissing(piece, logPath));
-    slice.endOffset = offset;
+    slice.endOffset = fromOffset + taken + live;
   }
   return slice;
 }

@@ -3,6 +3,7 @@ import {
   assembleLogSlice,
   findFirstDifference,
   type LogGeneration,
+  type SlicePart,
 } from '../../../../src/run/log-rotation/index.js';
 
 const b = (text: string) => Buffer.from(text, 'utf8');
@@ -16,7 +17,17 @@ const generation = (overrides: Partial<LogGeneration>): LogGeneration => ({
   seenSizeBytes: 0,
   ...overrides,
 });
-const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
+/** The slice's bytes: its parts resolved against the run dir's live copy (every generation's appended bytes). */
+const render = (parts: SlicePart[], liveCopy: string) =>
+  parts
+    .map((part) =>
+      part.from === 'bytes'
+        ? part.bytes.toString('utf8')
+        : b(liveCopy)
+            .subarray(part.offset, part.offset + part.length)
+            .toString('utf8'),
+    )
+    .join('');
 
 describe('findFirstDifference', () => {
   it.each([
@@ -36,13 +47,12 @@ describe('assembleLogSlice', () => {
       pieces: [
         {
           generation: generation({ startOffset: 10, appendedOffset: 16, seenSizeBytes: 19 }),
-          appended: b('r1\nr2\n'),
-          remote: { path: '/var/log/zot.jsonl', bytes: b('r1\nr2\nr3\n') },
+          remote: { path: '/var/log/zot.jsonl', lengthBytes: 9, extra: b('r3\n') },
           isCurrent: true,
         },
       ],
     });
-    expect(text(slice.chunks)).toBe('r1\nr2\nr3\n');
+    expect(render(slice.parts, 'r1\nr2\n')).toBe('r1\nr2\nr3\n');
     expect(slice).toMatchObject({ sizeBytes: 9, endOffset: 19, warnings: [] });
     expect(slice.segments).toEqual([
       { generation: 0, source: 'remote', remotePath: '/var/log/zot.jsonl', fromOffset: 10, toOffset: 19 },
@@ -56,19 +66,23 @@ describe('assembleLogSlice', () => {
         {
           // The copy holds bytes up to 13; the harness appended 13–16 between copy and truncate.
           generation: generation({ startOffset: 4, appendedOffset: 16, seenSizeBytes: 16 }),
-          appended: b('a1\na2\na3\nL1\n'),
-          remote: { path: '/var/log/zot.jsonl.1', bytes: b('a1\na2\na3\n') },
+          remote: { path: '/var/log/zot.jsonl.1', lengthBytes: 9, extra: b('') },
           isCurrent: false,
         },
         {
-          generation: generation({ index: 1, fingerprint: 'n1', appendedOffset: 3, seenSizeBytes: 6 }),
-          appended: b('n1\n'),
-          remote: { path: '/var/log/zot.jsonl', bytes: b('n1\nn2\n') },
+          generation: generation({
+            index: 1,
+            fingerprint: 'n1',
+            appendedOffset: 3,
+            localOffset: 12,
+            seenSizeBytes: 6,
+          }),
+          remote: { path: '/var/log/zot.jsonl', lengthBytes: 6, extra: b('n2\n') },
           isCurrent: true,
         },
       ],
     });
-    expect(text(slice.chunks)).toBe('a1\na2\na3\nL1\nn1\nn2\n');
+    expect(render(slice.parts, 'a1\na2\na3\nL1\nn1\n')).toBe('a1\na2\na3\nL1\nn1\nn2\n');
     expect(slice.sizeBytes).toBe(18);
     expect(slice.endOffset).toBe(6);
     expect(slice.warnings).toEqual([]);
@@ -85,20 +99,24 @@ describe('assembleLogSlice', () => {
       pieces: [
         {
           generation: generation({ startOffset: 4, appendedOffset: 10, seenSizeBytes: 25 }),
-          appended: b('a1\na2\n'),
           missing:
             'was not found among the files beside it in /var/log (deleted, or moved elsewhere by olddir?)',
           isCurrent: false,
         },
         {
-          generation: generation({ index: 1, fingerprint: 'n1', appendedOffset: 3, seenSizeBytes: 3 }),
-          appended: b('n1\n'),
-          remote: { path: '/var/log/zot.jsonl', bytes: b('n1\n') },
+          generation: generation({
+            index: 1,
+            fingerprint: 'n1',
+            appendedOffset: 3,
+            localOffset: 6,
+            seenSizeBytes: 3,
+          }),
+          remote: { path: '/var/log/zot.jsonl', lengthBytes: 3, extra: b('') },
           isCurrent: true,
         },
       ],
     });
-    expect(text(slice.chunks)).toBe('a1\na2\nn1\n');
+    expect(render(slice.parts, 'a1\na2\nn1\n')).toBe('a1\na2\nn1\n');
     expect(slice.segments.map((segment) => segment.source)).toEqual(['live', 'remote']);
     expect(slice.warnings).toEqual([
       '/var/log/zot.jsonl: the file that was the log at the start (first line "l0") was not found among the files beside it in /var/log (deleted, or moved elsewhere by olddir?); bytes 4–10 kept from the copy appended during the run; bytes written to it after offset 10 are missing (at least bytes 10–25: a poll saw it at 25 bytes)',
@@ -111,13 +129,12 @@ describe('assembleLogSlice', () => {
       pieces: [
         {
           generation: generation({ appendedOffset: 3, seenSizeBytes: 3 }),
-          appended: b('x1\n'),
           missing: 'could not be read (timed out)',
           isCurrent: true,
         },
       ],
     });
-    expect(text(slice.chunks)).toBe('x1\n');
+    expect(render(slice.parts, 'x1\n')).toBe('x1\n');
     expect(slice.warnings[0]).toBe(
       '/l: the file that was the log at the start (first line "l0") could not be read (timed out); bytes 0–3 kept from the copy appended during the run; bytes after offset 3 are still in the log on the host but not in the slice',
     );
