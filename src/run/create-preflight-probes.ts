@@ -4,7 +4,7 @@ import { fetchKnownInstances } from '../collect/index.js';
 import type { Config } from '../config/schema.js';
 import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
-import { buildSizeCommand } from './remote-log-files.js';
+import { buildLogHostCheckCommand } from './remote-log-files.js';
 import type { PreflightProbes } from './preflight.js';
 import { fetchManifestExists, fetchRegistryStatus } from './registry-client.js';
 import { loadDockerCredentials } from './read-docker-auth.js';
@@ -39,9 +39,11 @@ export async function createPreflightProbes(
     async checkRemoteLog(ssh, path) {
       const host = await connect(ssh);
       try {
-        const result = await host.run(buildSizeCommand(path), { timeoutMs: 15_000 });
-        if (result.exitCode !== 0)
-          throw new Error(`cannot read it: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+        const result = await host.run(buildLogHostCheckCommand(path), { timeoutMs: 15_000 });
+        const detail = result.stderr.trim() || `exit ${result.exitCode}`;
+        if (result.exitCode === 3 && detail.startsWith('missing on the log host'))
+          throw new Error(`${detail}. Fix: install GNU coreutils on ${host.label}`);
+        if (result.exitCode !== 0) throw new Error(`cannot read it: ${detail}`);
       } finally {
         host.close();
       }

@@ -138,7 +138,10 @@ async function checkLogs(context: RunContext, probes: PreflightProbes): Promise<
         await probes.checkRemoteLog(log.ssh, log.path);
         return undefined;
       } catch (error) {
-        return `${what} ${log.path} on ${log.ssh.host}: ${errorText(error)}. Fix: check ssh access and ${key} in fleet.yaml`;
+        const problem = errorText(error);
+        return problem.includes('Fix:')
+          ? `${what} ${log.path} on ${log.ssh.host}: ${problem}`
+          : `${what} ${log.path} on ${log.ssh.host}: ${problem}. Fix: check ssh access and ${key} in fleet.yaml`;
       }
     }),
   );

@@ -22,6 +22,22 @@ export function buildSizeCommand(remotePath: string): string {
   return `wc -c < ${quoteShell(remotePath)}`;
 }
 
+/** The tools the capture's commands use on the log host (POSIX sh plus GNU coreutils). */
+export const LOG_HOST_TOOLS = ['stat', 'head', 'tail', 'wc', 'base64', 'sha256sum', 'split'] as const;
+
+/**
+ * Preflight on the log host: every tool the capture uses is there (split with GNU's --filter), then the log's size.
+ * A missing tool is named on stderr, exit 3.
+ */
+export function buildLogHostCheckCommand(remotePath: string): string {
+  return [
+    `missing=''; for t in ${LOG_HOST_TOOLS.join(' ')}; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done`,
+    `printf x | split -b 1 --filter=cat >/dev/null 2>&1 || missing="$missing split--filter"`,
+    `if [ -n "$missing" ]; then echo "missing on the log host:$missing (the capture needs GNU coreutils)" >&2; exit 3; fi`,
+    buildSizeCommand(remotePath),
+  ].join('\n');
+}
+
 /** Bytes [from, to) of a remote file. */
 export function buildRangeCommand(remotePath: string, from: number, to: number): string {
   return `tail -c +${from + 1} ${quoteShell(remotePath)} | head -c ${Math.max(0, to - from)}`;

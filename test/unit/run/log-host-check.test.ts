@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildLogHostCheckCommand, LOG_HOST_TOOLS } from '../../../src/run/remote-log-files.js';
+
+// Preflight's command on the log host, run by sh here with a PATH we build: it names each tool the capture needs
+// and lacks, before an hours-long run finds out at its end.
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-loghost-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function runWithTools(tools: readonly string[]) {
+  const bin = path.join(dir, 'bin');
+  spawnSync('mkdir', ['-p', bin]);
+  for (const tool of [...tools, 'cat']) symlinkSync(`/usr/bin/${tool}`, path.join(bin, tool));
+  const log = path.join(dir, 'zot.jsonl');
+  writeFileSync(log, 'twelve bytes');
+  return spawnSync('/bin/sh', ['-c', buildLogHostCheckCommand(log)], {
+    encoding: 'utf8',
+    env: { PATH: bin },
+  });
+}
+
+describe('buildLogHostCheckCommand', () => {
+  it('with every tool: prints the log size', () => {
+    const result = runWithTools(LOG_HOST_TOOLS);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('12');
+    expect(result.status).toBe(0);
+  });
+
+  it('without sha256sum: exit 3, naming it', () => {
+    const result = runWithTools(LOG_HOST_TOOLS.filter((tool) => tool !== 'sha256sum'));
+    expect(result.status).toBe(3);
+    expect(result.stderr.trim()).toBe('missing on the log host: sha256sum (the capture needs GNU coreutils)');
+  });
+});
