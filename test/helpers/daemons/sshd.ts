@@ -41,7 +41,10 @@ export function buildSshdConfig(options: {
   dir: string;
   sessionEnv?: Record<string, string>;
 }): string {
-  const env = Object.entries(options.sessionEnv ?? {});
+  // SHLVL=1: bash (Debian builds it to source ~/.bashrc for commands sshd runs at shell level 1) skips the test
+  // machine's own ~/.bashrc, which is not part of the simulated host (here root's runs `pyenv init`, about 1 s per
+  // command, and hangs 60 s on a stale rehash lock).
+  const env = Object.entries({ SHLVL: '1', ...options.sessionEnv });
   const t = (name: string) => path.join(options.dir, name);
   return [
     `Port ${options.port}`,
@@ -57,7 +60,7 @@ export function buildSshdConfig(options: {
     'StrictModes no',
     'LogLevel VERBOSE',
     'Subsystem sftp internal-sftp',
-    ...(env.length === 0 ? [] : [`SetEnv ${env.map(([key, value]) => `${key}=${value}`).join(' ')}`]),
+    `SetEnv ${env.map(([key, value]) => `${key}=${value}`).join(' ')}`,
     '',
   ].join('\n');
 }
