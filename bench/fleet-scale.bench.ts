@@ -17,6 +17,35 @@ const timeScaleText = process.env.FLEET_TIME_SCALE ?? '1/300';
 const [num, den] = timeScaleText.split('/').map(Number);
 const timeScale = den ? num! / den : num!;
 
+/** Whether the sampler held its interval: spacing of each node's samples, and what the gaps said. */
+function describeSampling(byNode: Map<string, { tsMs: number; ok: boolean; error?: string }[]>): string {
+  const spacings: number[] = [];
+  const errors = new Map<string, number>();
+  let ok = 0;
+  let gaps = 0;
+  let windowSeconds = 0;
+  for (const list of byNode.values()) {
+    list.sort((a, b) => a.tsMs - b.tsMs);
+    for (let i = 1; i < list.length; i++) spacings.push(list[i]!.tsMs - list[i - 1]!.tsMs);
+    windowSeconds = Math.max(windowSeconds, (list.at(-1)!.tsMs - list[0]!.tsMs) / 1000);
+    for (const sample of list) {
+      if (sample.ok) ok++;
+      else {
+        gaps++;
+        const reason = (sample.error ?? '').replace(/https?:\/\/\S+/g, 'URL').replace(/\d+/g, 'N');
+        errors.set(reason, (errors.get(reason) ?? 0) + 1);
+      }
+    }
+  }
+  spacings.sort((a, b) => a - b);
+  const at = (p: number) => spacings[Math.min(spacings.length - 1, Math.floor(p * spacings.length))] ?? NaN;
+  const top = [...errors.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return [
+    `sampling: ${ok} ok, ${gaps} gaps over a ${windowSeconds.toFixed(0)} s window (${byNode.size} nodes); spacing between a node's samples p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${spacings.at(-1)} ms`,
+    ...top.map(([reason, count]) => `  gap × ${count}: ${reason}`),
+  ].join('\n');
+}
+
 const work = mkdtempSync(path.join(tmpdir(), 'rocm-perf-fleet-scale-'));
 const usageFile = path.join(work, 'usage.json');
 const hook = path.join(work, 'usage-hook.mjs');
@@ -73,15 +102,18 @@ try {
   };
   const samples = readFileSync(path.join(runDir, 'samples.jsonl'), 'utf8').split('\n').filter(Boolean);
   const perNode = new Map<string, number>();
+  const byNode = new Map<string, { tsMs: number; ok: boolean; error?: string }[]>();
   for (const line of samples) {
-    const node = (JSON.parse(line) as { node: string }).node;
-    perNode.set(node, (perNode.get(node) ?? 0) + 1);
+    const sample = JSON.parse(line) as { node: string; tsMs: number; ok: boolean; error?: string };
+    perNode.set(sample.node, (perNode.get(sample.node) ?? 0) + 1);
+    byNode.set(sample.node, [...(byNode.get(sample.node) ?? []), sample]);
   }
   const ok = Object.values(run.targets).filter((target) => target.status === 'ok').length;
   console.log(
     [
       `warm run: ${run.status}, ${ok}/${Object.keys(run.targets).length} targets ok, ${wallSeconds.toFixed(1)} s wall, run dir ${runDir}`,
       `samples: ${samples.length} lines, ${perNode.size} nodes, ${Math.min(...perNode.values())}–${Math.max(...perNode.values())} per node`,
+      describeSampling(byNode),
       `harness (rocm-perf warm, its own getrusage): ${cpuSeconds.toFixed(1)} CPU s = ${((cpuSeconds / wallSeconds) * 60).toFixed(1)} CPU s per minute of run, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB`,
     ].join('\n'),
   );
