@@ -118,8 +118,11 @@ export interface RunningFleet {
     stopNodeExporter: (node: string, downMs: number) => Promise<void>;
     /** The registry (its proxy, the address the nodes push to) refusing connections for `downMs`. */
     refuseRegistry: (downMs: number) => Promise<void>;
-    /** Kills everything the builder of `node` runs (SIGKILL): a builder that vanishes mid-target. */
-    killBuilder: (node: string) => void;
+    /**
+     * Kills everything the builder of `node` runs (SIGKILL): a builder that vanishes mid-target. Returns how many
+     * bake workers it killed (0 when the builder is between targets, or its worker has not started yet).
+     */
+    killBuilder: (node: string) => number;
   };
   /** Simulates a source change: the targets' layer cache misses on their next build (sccache still hits). */
   bumpRevisions: (targets?: readonly string[]) => void;
@@ -127,8 +130,9 @@ export interface RunningFleet {
 }
 
 /** SIGKILL to the double's bake workers in a node's namespace (not its node_exporter or sshd). */
-function killBakeWorkers(netns: string): void {
+function killBakeWorkers(netns: string): number {
   const pids = execFileSync('ip', ['netns', 'pids', netns], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  let killed = 0;
   for (const pid of pids) {
     let cmdline = '';
     try {
@@ -139,10 +143,12 @@ function killBakeWorkers(netns: string): void {
     if (!cmdline.includes('__fleet-bake-worker')) continue;
     try {
       process.kill(Number(pid), 'SIGKILL');
+      killed += 1;
     } catch {
       // exited meanwhile
     }
   }
+  return killed;
 }
 
 function bumpRevisionsIn(statePath: string, targets: readonly string[] | undefined): void {
@@ -455,7 +461,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         killBuilder: (node) => {
           const handle = nodes.find((candidate) => candidate.name === node);
           if (!handle) throw new Error(`killBuilder: ${node} is not a box node`);
-          killBakeWorkers(handle.netns);
+          return killBakeWorkers(handle.netns);
         },
       },
       bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets),
