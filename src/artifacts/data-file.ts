@@ -39,6 +39,17 @@ export const RunInfoSchema = z.strictObject({
     'How targets were dispatched (run.json; absent there means fixed); null without run.json.',
   ),
   artifacts: z.array(z.string()).describe('Lines of artifacts.txt: what ended up published.'),
+  samples: z
+    .strictObject({
+      source: z.enum(['node_exporter', 'prometheus']),
+      intervalMs: z.number().positive(),
+      prometheusUrl: z.string().nullable(),
+    })
+    .nullable()
+    .default(null)
+    .describe(
+      'Where the CPU, memory, disk and network samples came from (run.json); null when not recorded (older runs).',
+    ),
 });
 
 export type RunInfo = z.infer<typeof RunInfoSchema>;

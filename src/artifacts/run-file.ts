@@ -120,6 +120,13 @@ export const BuilderClockSchema = z.strictObject({
 });
 export type BuilderClock = z.infer<typeof BuilderClockSchema>;
 
+export const SampleSourceSchema = z.strictObject({
+  source: z.enum(['node_exporter', 'prometheus']),
+  intervalMs: z.number().positive(),
+  prometheusUrl: z.string().optional(),
+});
+export type SampleSource = z.infer<typeof SampleSourceSchema>;
+
 export const RunFileSchema = z.strictObject({
   version: z.literal(RUN_VERSION),
   stamp: z.string(),
@@ -179,5 +186,7 @@ export const RunFileSchema = z.strictObject({
   clocks: z.array(ClockReadingSchema).optional(),
   /** Each builder's clock, estimated at finalize from its build records (the report aligns traces by it). */
   builderClocks: z.array(BuilderClockSchema).optional(),
+  /** How samples.jsonl was taken: our scrapes of each node_exporter, or queries to the fleet's Prometheus. */
+  samples: SampleSourceSchema.optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

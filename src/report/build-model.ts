@@ -119,6 +119,13 @@ function buildRunInfo(inputs: RunInputs): RunInfo {
     strategy: plan?.strategy ?? null,
     dispatch: run === undefined ? null : (run.dispatch ?? 'fixed'),
     artifacts: [...inputs.artifacts],
+    samples: run?.samples
+      ? {
+          source: run.samples.source,
+          intervalMs: run.samples.intervalMs,
+          prometheusUrl: run.samples.prometheusUrl ?? null,
+        }
+      : null,
   };
 }
 

@@ -83,6 +83,16 @@ function sccacheRow(who: string, c: SccacheCounts): string[] {
   ];
 }
 
+/** One line: where the node samples came from and how often. */
+export function describeSampleSource(samples: NonNullable<DataFile['run']['samples']>): string {
+  const every = `every ${formatInterval(samples.intervalMs)}`;
+  return samples.source === 'prometheus'
+    ? `Node samples: from Prometheus at ${samples.prometheusUrl ?? 'an unrecorded URL'} (${every}; live by instant queries, the whole window by query_range at the end), not scraped by rocm-perf.`
+    : `Node samples: scraped by rocm-perf from each node's node_exporter ${every}.`;
+}
+
+const formatInterval = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
 export function renderReportMd({ model, charts }: RenderReportMdOptions): string {
   const { run, summary } = model;
   const h = run.harness;
@@ -92,6 +102,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `**Harness: ${h}**, lane \`${run.lane}\` — ${HARNESS_MEANING[h]}. Namespace \`${run.namespace ?? 'unknown'}\`, arch ${run.arch ?? 'unknown'}, status ${run.status}${run.strategy ? `, plan strategy ${run.strategy}` : ''}${run.dispatch ? `, ${run.dispatch} dispatch` : ''}.`,
     `Every number below was produced by the **${h}** harness in lane \`${run.lane}\`; do not quote it as another harness's or lane's figure.`,
+    ...(run.samples ? [describeSampleSource(run.samples)] : []),
     '',
     ...(loud.length
       ? [

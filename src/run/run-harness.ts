@@ -109,9 +109,14 @@ const defaultDeps = (): HarnessDeps => ({
   stderr: process.stderr,
 });
 
-function createInitialRun(context: RunContext, nowMs: number): RunFile {
+function createInitialRun(context: RunContext, nowMs: number, sampleIntervalMs: number): RunFile {
   const { config, settings, plan } = context;
+  const prometheusUrl = config.samples?.prometheusUrl;
   return {
+    samples:
+      prometheusUrl === undefined
+        ? { source: 'node_exporter', intervalMs: sampleIntervalMs }
+        : { source: 'prometheus', intervalMs: sampleIntervalMs, prometheusUrl },
     version: RUN_VERSION,
     stamp: context.stamp,
     harness: context.harness,
@@ -424,9 +429,13 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
   await writePlanFile(context.runDir, context.plan);
   const guard = createRunDirGuard({ runDir: context.runDir, logger, nowMs: () => deps.clock.nowMs() });
   await guard.reserve();
-  const runFile = createRunFileWriter(context.runDir, createInitialRun(context, deps.clock.nowMs()), {
-    onWriteError: (file, error) => guard.fail(file, error),
-  });
+  const runFile = createRunFileWriter(
+    context.runDir,
+    createInitialRun(context, deps.clock.nowMs(), options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS),
+    {
+      onWriteError: (file, error) => guard.fail(file, error),
+    },
+  );
   await runFile.update(() => undefined);
   try {
     return await runPhases({ context, deps, logger, progress, runFile, options, bootstrapTargets, guard });
