@@ -4,15 +4,14 @@ import { renderPageShell } from './render-page-shell.js';
 import { escapeHtml, renderSummaryHtml, renderWarningsHtml } from './render-summary-html.js';
 
 // index.html: the interactive page. It paints from the data.json embedded at render time (so it also works
-// opened from disk), then polls data.json with ETag and updates in place. ECharts and the page script are
-// served beside it (`assetBase`), never from a CDN.
+// opened from disk), then polls data.json with ETag and updates in place. The page script (with the parts of
+// ECharts it uses) is served beside it (`assetBase`), never from a CDN.
 
 export const PAGE_SCRIPT = 'report-page.js';
-export const ECHARTS_SCRIPT = 'echarts.min.js';
 
 export interface RenderHtmlOptions {
   model: DataFile;
-  /** Where echarts.min.js and report-page.js live, relative to the page: `./` or `../assets/`. */
+  /** Where report-page.js lives, relative to the page: `./` or `../assets/`. */
   assetBase: string;
   /** Link back to the list of runs, when there is one. */
   indexHref?: string;
@@ -49,7 +48,6 @@ export function renderHtml({ model, assetBase, indexHref, pollMs = 2000 }: Rende
 <section id="summary">${renderSummaryHtml(model)}</section>
 </main>
 <script type="application/json" id="initial-data">${embedJson(model)}</script>
-<script src="${escapeHtml(assetBase)}${ECHARTS_SCRIPT}"></script>
 <script src="${escapeHtml(assetBase)}${PAGE_SCRIPT}" data-poll-ms="${pollMs}" data-src="data.json"></script>`;
   return renderPageShell({ title, style: STYLE, body });
 }
