@@ -85,6 +85,7 @@ describe('publish', () => {
     expect(top).toContain('cold');
     const page = await readFile(path.join(out, 'runs/20260310T080000Z/index.html'), 'utf8');
     expect(page).toContain('src="../../assets/report-page.js"');
+    expect(page).toContain('<div id="chart-prerender"><svg ');
     expect(page).not.toMatch(/https?:\/\//);
   });
 

@@ -79,10 +79,11 @@ describe('serve: what it serves', () => {
     expect(body).not.toContain('20991231T000000Z');
   });
 
-  it('serves a run page, its data.json (valid against the schema) and the offline assets', async () => {
+  it('serves a run page (a finished run: with its chart pre-rendered), its data.json (valid against the schema) and the offline assets', async () => {
     const page = await get(`/runs/${STAMP}/`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('src="/assets/report-page.js"');
+    expect(page.body).toMatch(/<div id="chart-prerender"><svg [^>]*viewBox=/);
     const data = await get(`/runs/${STAMP}/data.json`);
     expect(data.status).toBe(200);
     expect(DataFileSchema.parse(JSON.parse(data.body)).run.harness).toBe('warm');

@@ -8,8 +8,9 @@ import { renderSummaryHtml, renderWarningsHtml } from '../render-summary-html.js
 
 // The browser side of index.html (bundled with esbuild into report-page.js, with the parts of ECharts the chart
 // uses). Every data.json is checked against DataFileSchema — the same zod schema `report` writes with — before it
-// reaches the chart. Polls with If-None-Match; a 304 costs nothing. Legend state survives updates because the
-// option is rebuilt with it.
+// reaches the chart. The page arrives with the server's SVG of the chart in the chart's place (#chart-prerender),
+// so the chart is on screen at first paint; ECharts replaces it once that has been painted. Polls with
+// If-None-Match; a 304 costs nothing. Legend state survives updates because the option is rebuilt with it.
 
 interface PageState {
   chart: EChartsType;
@@ -87,13 +88,20 @@ async function poll(state: PageState, src: string): Promise<void> {
   );
 }
 
+/** Resolves once the pre-rendered chart, if the page has one, has been painted (after the next frame). */
+async function waitForPrerender(): Promise<void> {
+  if (!document.getElementById('chart-prerender')) return;
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 function start({ pollMs, src }: { pollMs: number; src: string }): void {
   const parsed = parseDataFile(JSON.parse(byId('initial-data').textContent ?? 'null'));
   if ('error' in parsed) {
+    byId('chart').replaceChildren(); // the pre-render shows data the page refused
     showError({ lastError: null }, parsed.error);
     return;
   }
-  const chart = init(byId('chart'), null, { renderer: 'canvas' });
+  const chart = init(byId('chart'), null, { renderer: 'canvas' }); // drops the pre-render
   const state: PageState = {
     chart,
     model: parsed.model,
@@ -133,5 +141,5 @@ if (typeof document !== 'undefined') {
   z.config({ jitless: true });
   const script = document.currentScript as HTMLScriptElement | null;
   const options = { pollMs: Number(script?.dataset.pollMs ?? 2000), src: script?.dataset.src ?? 'data.json' };
-  start(options);
+  void waitForPrerender().then(() => start(options));
 }
