@@ -58,8 +58,11 @@ function paint(state: PageState, model: DataFile): void {
   state.chart.setOption(buildChartOption(model, { interactive: true, selected: state.selected }), {
     replaceMerge: ['series'],
   });
-  byId('warnings').innerHTML = renderWarningsHtml(model);
-  byId('summary').innerHTML = renderSummaryHtml(model);
+  // The tables change only with the data: the page arrives with them, and a legend click leaves them as they are.
+  if (model !== state.model) {
+    byId('warnings').innerHTML = renderWarningsHtml(model);
+    byId('summary').innerHTML = renderSummaryHtml(model);
+  }
   state.model = model;
 }
 
