@@ -91,10 +91,25 @@ async function poll(state: PageState, src: string): Promise<void> {
   );
 }
 
-/** Resolves once the pre-rendered chart, if the page has one, has been painted (after the next frame). */
+/**
+ * Resolves once the pre-rendered chart, if the page has one, has been painted: when the browser reports the paint
+ * of the note after it (Element Timing; removing the note before that report would lose it), else after the next
+ * frame; in any case within 2 s.
+ */
 async function waitForPrerender(): Promise<void> {
   if (!document.getElementById('chart-prerender')) return;
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  await new Promise<void>((resolve) => {
+    setTimeout(resolve, 2000);
+    if (!PerformanceObserver.supportedEntryTypes.includes('element')) {
+      requestAnimationFrame(() => setTimeout(resolve, 0));
+      return;
+    }
+    const observer = new PerformanceObserver(() => {
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ type: 'element', buffered: true });
+  });
 }
 
 function start({ pollMs, src }: { pollMs: number; src: string }): void {
