@@ -94,7 +94,9 @@ beforeAll(async () => {
     if (message.type() === 'error') errors.push(message.text());
   });
   await page.goto(`${server.url}runs/${STAMP}/`);
-  await page.waitForFunction(() => window.rocmPerf !== undefined);
+  // The first poll (2 s after the chart is drawn) repaints from data.json with the page's legend state, which a
+  // dispatched legendUnSelect does not update: wait for it, so it cannot land between a test's action and check.
+  await page.waitForFunction(() => (window.rocmPerf?.updates ?? 0) > 0, undefined, { timeout: 30_000 });
 });
 
 afterAll(async () => {
