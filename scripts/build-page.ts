@@ -2,7 +2,8 @@ import { build, type Plugin } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-// Bundles the report page's script (chart option builder + the zod DataFileSchema) for the browser.
+// Bundles the report page's script for the browser: the chart option builder, the zod DataFileSchema and the parts
+// of ECharts the chart uses (src/report/echarts-parts.ts; ECharts' production build, without its dev warnings).
 // Run by `npm run build`; tests call buildPageBundle() when the bundle is missing or stale.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +38,7 @@ export async function buildPageBundle(outfile = PAGE_BUNDLE): Promise<string> {
     minify: true,
     legalComments: 'none',
     outfile,
+    define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
     plugins: [englishOnlyZod],
   });

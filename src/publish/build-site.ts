@@ -43,7 +43,12 @@ export function buildSite({
       {
         path: `${base}/index.html`,
         content: Buffer.from(
-          renderHtml({ model: run.model, assetBase: '../../assets/', indexHref: '../../' }),
+          renderHtml({
+            model: run.model,
+            assetBase: '../../assets/',
+            indexHref: '../../',
+            chartSvg: run.svgs.timeline,
+          }),
         ),
       },
       ...buildReportFiles(run, base),

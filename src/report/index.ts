@@ -2,7 +2,7 @@
 // run-dir loader diff, export and trends share).
 export { buildReportModel } from './build-model.js';
 export { buildChartOption, buildChartLayoutFor } from './build-chart-option.js';
-export { renderHtml, ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
+export { renderHtml, PAGE_SCRIPT } from './render-html.js';
 export { renderReportMd } from './render-report-md.js';
 export { renderPageShell, type RenderPageShellOptions } from './render-page-shell.js';
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';

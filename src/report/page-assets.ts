@@ -1,21 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ArtifactError } from '../shared/errors.js';
-import { ECHARTS_SCRIPT, PAGE_SCRIPT } from './render-html.js';
+import { PAGE_SCRIPT } from './render-html.js';
 
-// The page's two scripts, served or copied beside index.html so it works offline: ECharts from the installed
-// `echarts` package, and the page bundle built by `npm run build` (scripts/build-page.ts → dist/page/).
+// The page's script, served or copied beside index.html so it works offline: the bundle built by `npm run build`
+// (scripts/build-page.ts → dist/page/), which carries the parts of ECharts the chart uses.
 
 export interface PageAssets {
-  [ECHARTS_SCRIPT]: Buffer;
   [PAGE_SCRIPT]: Buffer;
-}
-
-export function resolveEchartsScript(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('echarts')), ECHARTS_SCRIPT);
 }
 
 /** dist/page/report-page.js, found from src/report (dev, tests) or dist/report (installed). */
@@ -43,7 +36,6 @@ let cached: Promise<PageAssets> | undefined;
 
 export function readPageAssets(): Promise<PageAssets> {
   cached ??= (async () => ({
-    [ECHARTS_SCRIPT]: await readFile(resolveEchartsScript()),
     [PAGE_SCRIPT]: await readFile(await findPageBundle()),
   }))().catch((error: unknown) => {
     cached = undefined;

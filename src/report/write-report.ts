@@ -7,7 +7,7 @@ import { renderHtml } from './render-html.js';
 import { renderReportMd } from './render-report-md.js';
 
 // Writes a run's report files into its dir: data.json, report.md with timeline.svg and targets.svg beside it,
-// index.html with echarts.min.js and report-page.js beside it. Each file is written beside and renamed, so a
+// index.html (carrying timeline.svg as its first paint) with report-page.js beside it. Each file is written beside and renamed, so a
 // reader (serve, a browser polling data.json) never sees half a file.
 
 export const REPORT_FILES = {
@@ -36,15 +36,16 @@ export interface WriteReportOptions {
 /** Renders everything first (so a render failure writes nothing), then writes. Returns the paths written. */
 export async function writeReport({ dir, model }: WriteReportOptions): Promise<string[]> {
   const assets = await readPageAssets();
+  const timeline = renderChartSvg(model);
   const files: [string, string | Buffer][] = [
     [REPORT_FILES.data, serialiseModel(model)],
-    [REPORT_FILES.timeline, renderChartSvg(model)],
+    [REPORT_FILES.timeline, timeline],
     [REPORT_FILES.targets, renderTargetsSvg(model)],
     [
       REPORT_FILES.markdown,
       renderReportMd({ model, charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets } }),
     ],
-    [REPORT_FILES.html, renderHtml({ model, assetBase: './' })],
+    [REPORT_FILES.html, renderHtml({ model, assetBase: './', chartSvg: timeline })],
     ...(Object.entries(assets) as [string, Buffer][]),
   ];
   await mkdir(dir, { recursive: true });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { buildReportModel } from '../report/build-model.js';
+import { renderChartSvg } from '../report/render-chart-svg.js';
 import { renderHtml } from '../report/render-html.js';
 import { serialiseModel } from '../report/write-report.js';
 import { createLiveRunReader, type LiveRunReader } from './create-live-run-reader.js';
@@ -18,6 +19,7 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
   if (!changed && request.haveSnapshot) return { id: request.id, kind: 'unchanged' };
   const model = buildReportModel({ ...inputs, generatedAtMs: Date.now() });
   const body = serialiseModel(model);
+  const live = model.run.status === 'running';
   return {
     id: request.id,
     kind: 'built',
@@ -25,8 +27,15 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
     bodyGzip: gzipSync(body, { level: 6 }),
     // Weak: the same tag stands for the identity and the gzip encoding of one data.json.
     etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
-    html: renderHtml({ model, assetBase: '/assets/', indexHref: '/' }),
-    live: model.run.status === 'running',
+    // A finished run's page carries its chart's SVG as its first paint (rendered once: a finished run does not
+    // change). A live run's is rebuilt every refresh, so its page waits for ECharts instead of costing an SVG each time.
+    html: renderHtml({
+      model,
+      assetBase: '/assets/',
+      indexHref: '/',
+      ...(live ? {} : { chartSvg: renderChartSvg(model) }),
+    }),
+    live,
   };
 }
 

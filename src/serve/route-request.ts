@@ -13,7 +13,7 @@ export type Route =
   | { kind: 'bad-request'; reason: string }
   | { kind: 'not-found' };
 
-export const ASSET_NAMES = new Set(['echarts.min.js', 'report-page.js', 'runs-index.js']);
+export const ASSET_NAMES = new Set(['report-page.js', 'runs-index.js']);
 export const RUN_FILES_SERVED = new Set(['report.md', 'timeline.svg', 'targets.svg']);
 const STAMP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

@@ -62,7 +62,6 @@ describe('rocm-perf report', () => {
       'timeline.svg',
       'targets.svg',
       'index.html',
-      'echarts.min.js',
       'report-page.js',
     ]) {
       expect((await stat(path.join(dir, name))).size).toBeGreaterThan(0);

@@ -74,7 +74,8 @@ describe('publish', () => {
     });
     const files = await listFiles(out);
     expect(files).toContain('index.html');
-    expect(files).toContain('assets/echarts.min.js');
+    expect(files).toContain('assets/report-page.js');
+    expect(files).not.toContain('assets/echarts.min.js');
     expect(files).toContain('runs/20260312T080000Z/data.json');
     expect(files).toContain('runs/20260310T080000Z/timeline.svg');
     expect(files).toContain(SITE_MANIFEST);
@@ -83,7 +84,8 @@ describe('publish', () => {
     expect(top.indexOf('20260312T080000Z')).toBeLessThan(top.indexOf('20260310T080000Z'));
     expect(top).toContain('cold');
     const page = await readFile(path.join(out, 'runs/20260310T080000Z/index.html'), 'utf8');
-    expect(page).toContain('src="../../assets/echarts.min.js"');
+    expect(page).toContain('src="../../assets/report-page.js"');
+    expect(page).toContain('<div id="chart-prerender"><svg ');
     expect(page).not.toMatch(/https?:\/\//);
   });
 
@@ -164,7 +166,7 @@ describe('publish', () => {
     expect(pushed.uploaded).toHaveLength(first.length);
     expect(pushed.uploaded[pushed.uploaded.length - 1]).toBe('index.html');
     expect(await listFiles(remotePath)).toEqual([...first.map((f) => f.path), SITE_MANIFEST].sort());
-    const echartsBefore = await stat(path.join(remotePath, 'assets/echarts.min.js'));
+    const scriptBefore = await stat(path.join(remotePath, 'assets/report-page.js'));
 
     const again = await pushSite({ ssh, remotePath, files: first });
     expect(again.uploaded).toEqual([]);
@@ -186,7 +188,7 @@ describe('publish', () => {
     const remoteFiles = await listFiles(remotePath);
     expect(remoteFiles.some((f) => f.includes('.upload-'))).toBe(false);
     expect(remoteFiles).not.toContain('runs/20260310T080000Z/report.md');
-    expect((await stat(path.join(remotePath, 'assets/echarts.min.js'))).mtimeMs).toBe(echartsBefore.mtimeMs);
+    expect((await stat(path.join(remotePath, 'assets/report-page.js'))).mtimeMs).toBe(scriptBefore.mtimeMs);
   });
 
   it('publish --push reads the target from fleet.yaml', async () => {

@@ -9,7 +9,8 @@ import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { CHROMIUM_ARGS } from '../helpers/chromium-args.js';
 
-// The report page in Debian's headless Chromium, served by `serve` on 127.0.0.1: it renders, a builder turned
+// The report page in Debian's headless Chromium, served by `serve` on 127.0.0.1: it renders (the server's SVG of
+// the chart first, then the interactive chart in its place), a builder turned
 // off in the legend loses its lines and bars, a node's CPU line turned off loses only that line, hovering a step band lists its RUN commands, and a change to
 // data.json appears without a reload with the legend state kept.
 
@@ -93,7 +94,9 @@ beforeAll(async () => {
     if (message.type() === 'error') errors.push(message.text());
   });
   await page.goto(`${server.url}runs/${STAMP}/`);
-  await page.waitForFunction(() => window.rocmPerf !== undefined);
+  // The first poll (2 s after the chart is drawn) repaints from data.json with the page's legend state, which a
+  // dispatched legendUnSelect does not update: wait for it, so it cannot land between a test's action and check.
+  await page.waitForFunction(() => (window.rocmPerf?.updates ?? 0) > 0, undefined, { timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -112,6 +115,31 @@ describe('the report page', () => {
     if (process.env.ROCM_PERF_SCREENSHOT) await cp(screenshot, process.env.ROCM_PERF_SCREENSHOT);
     expect((await countPixels(builderColour(1))).count).toBeGreaterThan(200);
     expect(errors).toEqual([]);
+  });
+
+  it("paints the server's SVG of the chart first, then the interactive chart takes its place", async () => {
+    const timing = await page.evaluate(
+      () =>
+        new Promise<{ prerenderMs: number[]; chartMs: number | undefined }>((resolve) => {
+          const prerenderMs: number[] = [];
+          const observer = new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as unknown as { identifier: string; renderTime: number }[])
+              if (entry.identifier === 'chart-prerender') prerenderMs.push(entry.renderTime);
+          });
+          observer.observe({ type: 'element', buffered: true });
+          setTimeout(() => {
+            observer.disconnect();
+            resolve({
+              prerenderMs,
+              chartMs: performance.getEntriesByName('rocm-perf:first-render')[0]?.startTime,
+            });
+          }, 200);
+        }),
+    );
+    expect(timing.prerenderMs).toHaveLength(1);
+    expect(timing.prerenderMs[0]).toBeGreaterThan(0);
+    expect(timing.prerenderMs[0]).toBeLessThan(timing.chartMs!);
+    expect(await page.locator('#chart-prerender').count()).toBe(0);
   });
 
   it('hovering a step band lists the RUN commands it covers', async () => {

@@ -79,16 +79,18 @@ describe('serve: what it serves', () => {
     expect(body).not.toContain('20991231T000000Z');
   });
 
-  it('serves a run page, its data.json (valid against the schema) and the offline assets', async () => {
+  it('serves a run page (a finished run: with its chart pre-rendered), its data.json (valid against the schema) and the offline assets', async () => {
     const page = await get(`/runs/${STAMP}/`);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('src="/assets/echarts.min.js"');
+    expect(page.body).toContain('src="/assets/report-page.js"');
+    expect(page.body).toMatch(/<div id="chart-prerender"><svg [^>]*viewBox=/);
     const data = await get(`/runs/${STAMP}/data.json`);
     expect(data.status).toBe(200);
     expect(DataFileSchema.parse(JSON.parse(data.body)).run.harness).toBe('warm');
-    const echarts = await get('/assets/echarts.min.js');
-    expect(echarts.status).toBe(200);
-    expect(echarts.body.length).toBeGreaterThan(500_000);
+    const script = await get('/assets/report-page.js');
+    expect(script.status).toBe(200);
+    expect(script.body.length).toBeGreaterThan(500_000); // it carries ECharts' parts
+    expect((await get('/assets/echarts.min.js')).status).toBe(404);
     expect((await get(`/runs/${STAMP}`)).status).toBe(301);
     expect((await get(`/runs/${STAMP}/report.md`)).body).toBe('# report\n');
   });
@@ -155,7 +157,7 @@ describe('serve: nothing outside the runs root', () => {
 });
 
 describe('serve: files on disk', () => {
-  it.each([`/runs/${STAMP}/report.md`, '/assets/report-page.js', '/assets/echarts.min.js'])(
+  it.each([`/runs/${STAMP}/report.md`, '/assets/report-page.js'])(
     'gives %s an ETag and answers If-None-Match with 304, HEAD without a body',
     async (pathname) => {
       const first = await get(pathname);
@@ -227,7 +229,7 @@ describe('serve: security headers', () => {
         `/runs/${STAMP}/report.md`,
         { headers: { 'if-none-match': await etag(`/runs/${STAMP}/report.md`) } },
       ],
-      [200, '/assets/echarts.min.js', {}],
+      [200, '/assets/report-page.js', {}],
       [200, '/assets/runs-index.js', {}],
       [304, '/assets/report-page.js', { headers: { 'if-none-match': await etag('/assets/report-page.js') } }],
       [404, `/runs/${STAMP}/targets.svg`, {}],

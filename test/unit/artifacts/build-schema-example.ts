@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { globalRegistry, type z } from 'zod';
 
 // A small example document for a zod schema, to push through the writer's encoding and the reader's parse.
 // `variant` picks a different branch of every union, enum and nullable, so a few variants cover each branch.
@@ -72,6 +72,13 @@ function build(schema: z.ZodType, variant: number, unsupported: string[], depth:
       return { [`key-${variant}`]: inner(def.valueType) };
     case 'union':
       return inner(pick(def.options ?? [], variant));
+    case 'custom': {
+      // A hand-written check has no shape to read: it proves its round trip with the examples it registers.
+      const examples = globalRegistry.get(schema)?.examples;
+      if (Array.isArray(examples) && examples.length > 0) return pick(examples, variant);
+      unsupported.push(def.type);
+      return undefined;
+    }
     default:
       unsupported.push(def.type);
       return undefined;

@@ -21,4 +21,28 @@ describe('the page reader of data.json', () => {
     const broken = parseDataFile({ ...model, summary: { ...model.summary, makespanSeconds: 'soon' } });
     expect('error' in broken && broken.error).toContain('summary.makespanSeconds');
   });
+
+  // The points are checked in one loop (findBadPoint), not a zod tuple each: still refused, never drawn as 0.
+  it.each<[string, unknown]>([
+    ['a percent that is text', [1773480001000, '90']],
+    ['a time that is null', [null, 90]],
+    ['a pair cut short', [1773480001000]],
+    ['a point that is an object', { t: 1773480001000, v: 90 }],
+  ])('refuses a series point with %s, naming the series and the index', (_, point) => {
+    const model = buildReportModel(makeRunInputs());
+    const json = JSON.parse(serialiseModel(model)) as { series: { points: unknown[] }[] };
+    json.series[1]!.points[2] = point;
+    const parsed = parseDataFile(json);
+    expect('error' in parsed && parsed.error).toContain(
+      `series.1.points: [2]: expected [epoch ms, percent | null], got ${JSON.stringify(point)}`,
+    );
+  });
+
+  it('refuses points that are not a list', () => {
+    const model = buildReportModel(makeRunInputs());
+    const parsed = parseDataFile({ ...model, series: [{ ...model.series[0]!, points: 'none' }] });
+    expect('error' in parsed && parsed.error).toContain(
+      'series.0.points: expected an array of [epoch ms, percent | null] points, got string',
+    );
+  });
 });

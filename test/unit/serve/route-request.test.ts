@@ -11,7 +11,6 @@ describe('routeRequest', () => {
     ['/', { kind: 'index' }],
     ['/index.html?x=1', { kind: 'index' }],
     ['/trends.html', { kind: 'trends' }],
-    ['/assets/echarts.min.js', { kind: 'asset', name: 'echarts.min.js' }],
     ['/assets/report-page.js', { kind: 'asset', name: 'report-page.js' }],
     [`/runs/${STAMP}`, { kind: 'run-redirect', stamp: STAMP }],
     [`/runs/${STAMP}/`, { kind: 'run-page', stamp: STAMP }],

@@ -1,0 +1,30 @@
+import { CustomChart, LineChart } from 'echarts/charts';
+import {
+  AxisPointerComponent,
+  DataZoomInsideComponent,
+  DataZoomSliderComponent,
+  GridComponent,
+  LegendPlainComponent,
+  LegendScrollComponent,
+  MarkLineComponent,
+  TitleComponent,
+  TooltipComponent,
+} from 'echarts/components';
+
+// The parts of ECharts the timeline chart uses (buildChartOption, interactive or not), without a renderer. The page
+// bundles only these (about half of echarts.min.js), so its script loads faster; a chart option that needs a part
+// not listed here is caught by test/unit/report/echarts-parts.test.ts.
+
+export const TIMELINE_CHART_PARTS = [
+  CustomChart,
+  LineChart,
+  AxisPointerComponent,
+  DataZoomInsideComponent,
+  DataZoomSliderComponent,
+  GridComponent,
+  LegendPlainComponent,
+  LegendScrollComponent,
+  MarkLineComponent,
+  TitleComponent,
+  TooltipComponent,
+];

@@ -1,0 +1,43 @@
+import { init, use } from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { describe, expect, it, vi } from 'vitest';
+import { buildChartLayoutFor, buildChartOption } from '../../../src/report/build-chart-option.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { TIMELINE_CHART_PARTS } from '../../../src/report/echarts-parts.js';
+import { readRunInputs } from '../../../src/report/read-run-dir.js';
+
+// The page bundles only TIMELINE_CHART_PARTS of ECharts. ECharts drops an option it has no part for, mostly in
+// silence (a missing markLine just leaves the plan lines out), so: the chart drawn with those parts alone must be
+// the chart the whole of ECharts draws. This file must not import `echarts` itself (nor anything that does, such
+// as render-chart-svg.ts) before the first drawing: that would register every part.
+
+function renderSvg(
+  option: ReturnType<typeof buildChartOption>,
+  size: { width: number; height: number },
+): string {
+  const chart = init(null, null, { renderer: 'svg', ssr: true, ...size });
+  try {
+    chart.setOption(option);
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+describe('TIMELINE_CHART_PARTS', () => {
+  it('draw the interactive chart exactly as the whole of ECharts does, without a warning', async () => {
+    const model = buildReportModel(
+      await readRunInputs({ dir: 'test/fixtures/runs/20260314T092000Z-warm', generatedAtMs: 1 }),
+    );
+    const option = buildChartOption(model, { interactive: true });
+    const size = buildChartLayoutFor(model);
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    use([...TIMELINE_CHART_PARTS, SVGRenderer]);
+    const withParts = renderSvg(option, size);
+    expect([...warn.mock.calls, ...error.mock.calls]).toEqual([]);
+    // The server's renderer, with the whole of ECharts.
+    const { renderOptionSvg, renumberSvgIds } = await import('../../../src/report/render-chart-svg.js');
+    expect(renumberSvgIds(withParts)).toBe(renderOptionSvg({ option, ...size }));
+  });
+});
