@@ -33,7 +33,8 @@ function createRegenProcess(): ChildProcess {
     new URL(fromSource ? './regen-worker.ts' : './regen-worker.js', import.meta.url),
   );
   const child = fork(file, [], {
-    execArgv: fromSource ? ['--import', 'tsx'] : [],
+    // --expose-gc: the worker collects after each rebuild (regen-worker.ts).
+    execArgv: fromSource ? ['--expose-gc', '--import', 'tsx'] : ['--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
