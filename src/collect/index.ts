@@ -71,7 +71,12 @@ export { parsePrometheusResponse } from './prometheus/parse-prometheus-response.
 export type { FigurePoints } from './prometheus/parse-prometheus-response.js';
 export { toPrometheusSamples, toRangeSteps } from './prometheus/to-prometheus-samples.js';
 export type { PrometheusNode } from './prometheus/to-prometheus-samples.js';
-export { fetchKnownInstances, fetchSamplesPoints } from './prometheus/fetch-prometheus.js';
+export {
+  fetchKnownInstances,
+  fetchSamplesPoints,
+  fetchScrapeIntervals,
+} from './prometheus/fetch-prometheus.js';
+export { parsePrometheusDuration, parseScrapeIntervals } from './prometheus/parse-scrape-intervals.js';
 export type { FetchSamplesPoints } from './prometheus/fetch-prometheus.js';
 export { createPrometheusSampler, writeSamplesFile } from './prometheus/prometheus-sampler.js';
 export type { CreatePrometheusSamplerOptions, PrometheusSampler } from './prometheus/prometheus-sampler.js';

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { request } from 'undici';
-import { fetchKnownInstances } from '../collect/index.js';
+import { fetchKnownInstances, fetchScrapeIntervals } from '../collect/index.js';
 import type { Config } from '../config/schema.js';
 import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
@@ -29,6 +29,8 @@ export async function createPreflightProbes(
     fetchStatus,
     prometheusInstances: (prometheusUrl, instances) =>
       fetchKnownInstances({ prometheusUrl, instances, signal: AbortSignal.timeout(10_000) }),
+    prometheusScrapeIntervals: (prometheusUrl) =>
+      fetchScrapeIntervals({ prometheusUrl, signal: AbortSignal.timeout(10_000) }),
     pingRegistry: () => fetchRegistryStatus('/v2/', { baseUrl, credentials, method: 'GET' }),
     manifestExists: (repository, reference) =>
       fetchManifestExists(repository, reference, { baseUrl, credentials }),

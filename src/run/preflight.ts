@@ -23,6 +23,8 @@ export interface PreflightProbes {
   freeBytes(path: string): Promise<number>;
   /** Which of `instances` Prometheus has an `up` series for; throws when it does not answer. */
   prometheusInstances?(prometheusUrl: string, instances: readonly string[]): Promise<Set<string>>;
+  /** instance → Prometheus' scrape interval (ms) of its active targets. */
+  prometheusScrapeIntervals?(prometheusUrl: string): Promise<Map<string, number>>;
 }
 
 export interface PreflightOptions {
@@ -181,7 +183,11 @@ async function checkDisk(
  * With Prometheus as the sample source: it must answer (else a problem naming the URL and the fix), and a node
  * whose instance has no series is a loud warning naming the label expected (its lines will all be gaps).
  */
-async function checkPrometheus(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+async function checkPrometheus(
+  context: RunContext,
+  probes: PreflightProbes,
+  options: PreflightOptions,
+): Promise<string[]> {
   const { samples, nodes } = context.config;
   if (samples === undefined || probes.prometheusInstances === undefined) return [];
   const url = samples.prometheusUrl;
@@ -202,7 +208,32 @@ async function checkPrometheus(context: RunContext, probes: PreflightProbes): Pr
       `Prometheus at ${url} has no series with instance="${node.prometheusInstance}" for node ${node.name}; its samples will all be gaps. Fix: add the node's node_exporter to Prometheus' scrape config, or set samples.instances.${node.name} to the instance label it uses`,
     );
   }
+  await warnOfSlowScrapes(context, probes, options);
   return [];
+}
+
+/** A sample interval shorter than Prometheus' scrape interval only repeats the last scrape: said, not refused. */
+async function warnOfSlowScrapes(
+  context: RunContext,
+  probes: PreflightProbes,
+  options: PreflightOptions,
+): Promise<void> {
+  const url = context.config.samples?.prometheusUrl;
+  if (url === undefined || probes.prometheusScrapeIntervals === undefined) return;
+  const intervals = await probes.prometheusScrapeIntervals(url).catch((error: unknown) => {
+    context.warnings.push(
+      `Prometheus at ${url}: its scrape intervals could not be read from /api/v1/targets (${errorText(error)}); a sample interval shorter than them would only repeat values`,
+    );
+    return new Map<string, number>();
+  });
+  const slow = context.config.nodes.flatMap((node) => {
+    const ms = intervals.get(node.prometheusInstance);
+    return ms !== undefined && ms > options.sampleIntervalMs ? [`${node.name} every ${ms / 1000} s`] : [];
+  });
+  if (slow.length > 0)
+    context.warnings.push(
+      `samples every ${options.sampleIntervalMs / 1000} s, but Prometheus at ${url} scrapes ${slow.join(', ')}: most samples will repeat the last scrape, so peaks shorter than a scrape interval are not seen. Fix: --sample-interval-ms at least the scrape interval, or a shorter scrape_interval for these targets`,
+    );
 }
 
 /** Runs every check concurrently; returns what bootstrap must build, or throws PreflightError listing all problems. */
@@ -218,7 +249,7 @@ export async function runPreflight(
     checkSccache(context, probes),
     checkLogs(context, probes),
     checkDisk(context, probes, options),
-    checkPrometheus(context, probes),
+    checkPrometheus(context, probes, options),
   ]);
   const bootstrap: BootstrapPlan = registry.ok
     ? await findBootstrapPlan(context, probes.manifestExists)

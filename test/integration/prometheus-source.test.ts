@@ -9,6 +9,7 @@ import {
   createPrometheusSampler,
   createSampler,
   fetchKnownInstances,
+  fetchScrapeIntervals,
   readSamples,
   writeSamplesFile,
 } from '../../src/collect/index.js';
@@ -154,5 +155,12 @@ describe('Prometheus as the sample source, against the scrape sampler', () => {
       instances: [instance, 'nowhere:9100'],
     });
     expect([...known]).toEqual([instance]);
+  });
+
+  it("reads each target's scrape interval from /api/v1/targets (preflight compares it with the sample interval)", async () => {
+    if (prometheus === undefined) throw new Error('prometheus did not start');
+    const intervals = await fetchScrapeIntervals({ prometheusUrl: prometheus.url });
+    // The helper's config says scrape_interval: 1000ms; Prometheus reports it back in its own format ("1s").
+    expect([...intervals]).toEqual([[instance, 1000]]);
   });
 });

@@ -2,6 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import { HttpError } from '../../shared/errors.js';
 import { buildSamplesQuery } from './build-samples-query.js';
 import { parsePrometheusResponse, type FigurePoints } from './parse-prometheus-response.js';
+import { parseScrapeIntervals } from './parse-scrape-intervals.js';
 
 // The Prometheus HTTP API with undici: instant and range queries of the samples query, answers checked by zod.
 
@@ -75,4 +76,29 @@ export async function fetchKnownInstances(options: {
     at: { timeMs: Date.now() },
   });
   return new Set([...points].filter(([, figures]) => figures.has('up')).map(([instance]) => instance));
+}
+
+/** instance → scrape interval in ms of Prometheus' active targets (`/api/v1/targets`). */
+export async function fetchScrapeIntervals(options: {
+  prometheusUrl: string;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+}): Promise<Map<string, number>> {
+  const url = toApiUrl(options.prometheusUrl, '/api/v1/targets?state=active');
+  const response = await request(url, {
+    method: 'GET',
+    headers: { accept: 'application/json' },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+  });
+  const text = await response.body.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new HttpError(url, response.statusCode, `answered HTTP ${response.statusCode} with no JSON`);
+  }
+  const parsed = parseScrapeIntervals(json);
+  if (!parsed.ok) throw new HttpError(url, response.statusCode, parsed.error);
+  return parsed.intervals;
 }

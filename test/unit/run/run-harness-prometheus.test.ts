@@ -34,7 +34,10 @@ const line = (node: string, tsMs: number, ok: boolean): Sample =>
       }
     : { version: 1, node, tsMs, ok: false, error: 'prometheus http://prom.test:9090 has no scrape' };
 
-function start(prometheusInstances: PreflightProbes['prometheusInstances']) {
+function start(
+  prometheusInstances: PreflightProbes['prometheusInstances'],
+  prometheusScrapeIntervals?: PreflightProbes['prometheusScrapeIntervals'],
+) {
   const fake = createFakeWorld({ sccacheLog: fixture.sccacheLog, registryLog: fixture.registryLog });
   const window = [line('forge', 1000, true), line('kiln', 1000, false)];
   const createPrometheusSampler = (options: { onSample: (sample: Sample) => void }): PrometheusSampler => ({
@@ -56,6 +59,7 @@ function start(prometheusInstances: PreflightProbes['prometheusInstances']) {
       createProbes: async (context) => ({
         ...(await fake.deps.createProbes!(context)),
         prometheusInstances,
+        ...(prometheusScrapeIntervals ? { prometheusScrapeIntervals } : {}),
       }),
       createPrometheusSampler,
       createSampler: () => {
@@ -81,6 +85,28 @@ describe('runHarness with Prometheus as the sample source', () => {
     const run = RunFileSchema.parse(JSON.parse(readFileSync(path.join(result.runDir, 'run.json'), 'utf8')));
     expect(run.warnings).toContainEqual(
       expect.stringContaining('has no series with instance="kiln.test:9100" for node kiln'),
+    );
+    expect(run.samples).toEqual({
+      source: 'prometheus',
+      intervalMs: 10,
+      prometheusUrl: 'http://prom.test:9090',
+    });
+  }, 30_000);
+
+  it('warns when Prometheus scrapes a node less often than the run samples it', async () => {
+    const intervals = new Map([
+      ['forge.test:9100', 15_000],
+      ['anvil.test:9100', 5],
+    ]);
+    const { promise } = start(
+      () => Promise.resolve(new Set(['forge.test:9100', 'anvil.test:9100', 'kiln.test:9100'])),
+      () => Promise.resolve(intervals),
+    );
+    const run = RunFileSchema.parse(
+      JSON.parse(readFileSync(path.join((await promise).runDir, 'run.json'), 'utf8')),
+    );
+    expect(run.warnings).toContainEqual(
+      'samples every 0.01 s, but Prometheus at http://prom.test:9090 scrapes forge every 15 s: most samples will repeat the last scrape, so peaks shorter than a scrape interval are not seen. Fix: --sample-interval-ms at least the scrape interval, or a shorter scrape_interval for these targets',
     );
   }, 30_000);
 
