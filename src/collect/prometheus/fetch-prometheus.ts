@@ -35,19 +35,29 @@ export const fetchSamplesPoints: FetchSamplesPoints = async (options) => {
     params.set('step', String(options.stepMs / 1000));
   }
   const url = toApiUrl(options.prometheusUrl, 'timeMs' in at ? '/api/v1/query' : '/api/v1/query_range');
-  return fetchPrometheusJson(url, params, options);
+  // POST keeps a long query (many instances) out of the URL's length limit.
+  return requestPrometheusJson(url, { method: 'POST', params }, options, (json) => {
+    const parsed = parsePrometheusResponse(json);
+    return parsed.ok ? { ok: true, value: parsed.points } : parsed;
+  });
 };
 
-async function fetchPrometheusJson(
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** One call of the HTTP API: the answer's JSON checked by `parse`; HttpError when it is not JSON or not usable. */
+async function requestPrometheusJson<T>(
   url: string,
-  params: URLSearchParams,
+  init: { method: 'GET' } | { method: 'POST'; params: URLSearchParams },
   { signal, dispatcher }: Pick<FetchSamplesPointsOptions, 'signal' | 'dispatcher'>,
-): Promise<FigurePoints> {
-  // POST keeps a long query (many instances) out of the URL's length limit.
+  parse: (json: unknown) => Parsed<T>,
+): Promise<T> {
   const response = await request(url, {
-    method: 'POST',
-    body: params.toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    method: init.method,
+    headers: {
+      accept: 'application/json',
+      ...(init.method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    ...(init.method === 'POST' ? { body: init.params.toString() } : {}),
     ...(signal === undefined ? {} : { signal }),
     ...(dispatcher === undefined ? {} : { dispatcher }),
   });
@@ -58,9 +68,9 @@ async function fetchPrometheusJson(
   } catch {
     throw new HttpError(url, response.statusCode, `answered HTTP ${response.statusCode} with no JSON`);
   }
-  const parsed = parsePrometheusResponse(json);
+  const parsed = parse(json);
   if (!parsed.ok) throw new HttpError(url, response.statusCode, parsed.error);
-  return parsed.points;
+  return parsed.value;
 }
 
 /** Which of `instances` have any `up` series at all; throws (HttpError, or undici's) when Prometheus does not answer. */
@@ -85,20 +95,8 @@ export async function fetchScrapeIntervals(options: {
   dispatcher?: Dispatcher;
 }): Promise<Map<string, number>> {
   const url = toApiUrl(options.prometheusUrl, '/api/v1/targets?state=active');
-  const response = await request(url, {
-    method: 'GET',
-    headers: { accept: 'application/json' },
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+  return requestPrometheusJson(url, { method: 'GET' }, options, (json) => {
+    const parsed = parseScrapeIntervals(json);
+    return parsed.ok ? { ok: true, value: parsed.intervals } : parsed;
   });
-  const text = await response.body.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new HttpError(url, response.statusCode, `answered HTTP ${response.statusCode} with no JSON`);
-  }
-  const parsed = parseScrapeIntervals(json);
-  if (!parsed.ok) throw new HttpError(url, response.statusCode, parsed.error);
-  return parsed.intervals;
 }
