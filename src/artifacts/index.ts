@@ -8,3 +8,4 @@ export * from './run-file.js';
 export * from './samples.js';
 export * from './strategy-names.js';
 export * from './stream-stats.js';
+export * from './sample-table.js';

@@ -136,7 +136,7 @@ function buildLanes(inputs: RunInputs): { node: string; builder: string }[] {
   const extra = [
     ...Object.values(inputs.plan?.targets ?? {}).map((t) => t.node),
     ...Object.values(inputs.run?.targets ?? {}).map((t) => t.node),
-    ...new Set(inputs.samples.map((s) => s.node)),
+    ...inputs.samples.nodes.keys(),
   ];
   for (const node of [...new Set(extra)].sort()) {
     if (!seen.has(node)) lanes.push({ node, builder: node });
@@ -167,17 +167,18 @@ function buildWindow({
   return end > origin ? [origin, end] : undefined;
 }
 
-// Loops, not Math.min(...array): a 3-hour run has ~10^5 samples, past the engine's argument limits.
+// Each node's samples are in time order (SampleTable): its first and last are its earliest and latest.
 function earliestStart(inputs: RunInputs): number | undefined {
   let min = Number.POSITIVE_INFINITY;
   for (const trace of inputs.traces) min = Math.min(min, trace.startMs);
-  for (const sample of inputs.samples) if (sample.tsMs < min) min = sample.tsMs;
+  for (const columns of inputs.samples.nodes.values()) if (columns.length > 0) min = Math.min(min, columns.tsMs[0]!);
   return Number.isFinite(min) ? min : undefined;
 }
 
 function lastSampleMs(inputs: RunInputs): number | undefined {
   let max = Number.NEGATIVE_INFINITY;
-  for (const sample of inputs.samples) if (sample.tsMs > max) max = sample.tsMs;
+  for (const columns of inputs.samples.nodes.values())
+    if (columns.length > 0) max = Math.max(max, columns.tsMs[columns.length - 1]!);
   return Number.isFinite(max) ? max : undefined;
 }
 

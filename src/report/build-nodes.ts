@@ -1,4 +1,4 @@
-import type { NodeSummary, Sample, TargetSummary } from '../artifacts/index.js';
+import type { NodeSamples, NodeSummary, SampleTable, TargetSummary } from '../artifacts/index.js';
 import { clipInterval, totalLengthMs, type Interval } from '../shared/intervals.js';
 import { round } from './build-targets.js';
 
@@ -8,18 +8,11 @@ import { round } from './build-targets.js';
 export interface NodesOptions {
   lanes: readonly { node: string; builder: string }[];
   targets: readonly TargetSummary[];
-  samples: readonly Sample[];
+  samples: SampleTable;
   window: Interval | undefined;
 }
 
 export function buildNodes({ lanes, targets, samples, window }: NodesOptions): NodeSummary[] {
-  const byNode = new Map<string, Sample[]>();
-  for (const sample of samples) {
-    if (window && (sample.tsMs < window[0] || sample.tsMs > window[1])) continue;
-    const list = byNode.get(sample.node);
-    if (list) list.push(sample);
-    else byNode.set(sample.node, [sample]);
-  }
   return lanes.map(({ node, builder }) => {
     const mine = targets.filter((t) => t.node === node);
     const spans = mine.flatMap((t): Interval[] => {
@@ -36,38 +29,46 @@ export function buildNodes({ lanes, targets, samples, window }: NodesOptions): N
       busySeconds: round(busyMs / 1000),
       idleSeconds: round(Math.max(0, makespanMs - busyMs) / 1000),
       utilisationPct: makespanMs > 0 ? round((100 * busyMs) / makespanMs, 1) : null,
-      ...sampleFigures(byNode.get(node) ?? []),
+      ...sampleFigures(samples.nodes.get(node), window),
     };
   });
 }
 
+/** The node's samples within the window (all of them without one). */
 function sampleFigures(
-  samples: readonly Sample[],
+  columns: NodeSamples | undefined,
+  window: Interval | undefined,
 ): Pick<NodeSummary, 'cpuMeanPct' | 'cpuPeakPct' | 'memPeakPct' | 'samples' | 'sampleGaps'> {
-  let [cpuSum, cpuCount, cpuPeak, memPeak, gaps] = [
+  let [cpuSum, cpuCount, cpuPeak, memPeak, gaps, count] = [
     0,
     0,
     Number.NEGATIVE_INFINITY,
     Number.NEGATIVE_INFINITY,
+    0,
     0,
   ];
-  for (const sample of samples) {
-    if (!sample.ok) {
+  for (let i = 0; columns !== undefined && i < columns.length; i++) {
+    const tsMs = columns.tsMs[i]!;
+    if (window && (tsMs < window[0] || tsMs > window[1])) continue;
+    count += 1;
+    if (columns.errorId[i]! >= 0) {
       gaps += 1;
       continue;
     }
-    if (sample.cpuBusyPct !== null) {
-      cpuSum += sample.cpuBusyPct;
+    const cpu = columns.cpuBusyPct[i]!;
+    if (!Number.isNaN(cpu)) {
+      cpuSum += cpu;
       cpuCount += 1;
-      cpuPeak = Math.max(cpuPeak, sample.cpuBusyPct);
+      cpuPeak = Math.max(cpuPeak, cpu);
     }
-    if (sample.memUsedPct !== null) memPeak = Math.max(memPeak, sample.memUsedPct);
+    const mem = columns.memUsedPct[i]!;
+    if (!Number.isNaN(mem)) memPeak = Math.max(memPeak, mem);
   }
   return {
     cpuMeanPct: cpuCount ? round(cpuSum / cpuCount, 1) : null,
     cpuPeakPct: cpuCount ? round(cpuPeak, 1) : null,
     memPeakPct: Number.isFinite(memPeak) ? round(memPeak, 1) : null,
-    samples: samples.length,
+    samples: count,
     sampleGaps: gaps,
   };
 }

@@ -1,4 +1,4 @@
-import type { Sample, Series } from '../artifacts/index.js';
+import type { SampleTable, Series } from '../artifacts/index.js';
 import { downsampleSeries, type SeriesPoint } from './downsample.js';
 
 // CPU and memory of each node as percentage series, downsampled with LTTB. A failed scrape is a gap (null).
@@ -15,41 +15,26 @@ export function buildPointsPerSeries(seriesCount: number): number {
 }
 
 export interface SeriesOptions {
-  samples: readonly Sample[];
+  samples: SampleTable;
   lanes: readonly { node: string; builder: string }[];
   /** Default: buildPointsPerSeries(the number of series drawn). */
   pointsPerSeries?: number;
 }
 
 export function buildSeries({ samples, lanes, pointsPerSeries }: SeriesOptions): Series[] {
-  const byNode = new Map<string, Sample[]>();
-  for (const sample of samples) {
-    const list = byNode.get(sample.node) ?? [];
-    list.push(sample);
-    byNode.set(sample.node, list);
-  }
-  const sampled = lanes.filter(({ node }) => (byNode.get(node) ?? []).length > 0);
+  const sampled = lanes.filter(({ node }) => (samples.nodes.get(node)?.length ?? 0) > 0);
   const budget = pointsPerSeries ?? buildPointsPerSeries(2 * sampled.length);
   const series: Series[] = [];
   for (const { node, builder } of sampled) {
-    const mine = byNode.get(node)!.sort((a, b) => a.tsMs - b.tsMs);
+    const columns = samples.nodes.get(node)!;
     for (const metric of ['cpu', 'mem'] as const) {
-      const raw: SeriesPoint[] = mine.map((s) => [
-        s.tsMs,
-        s.ok ? (metric === 'cpu' ? s.cpuBusyPct : s.memUsedPct) : null,
-      ]);
-      const points = downsampleSeries(trimGaps(raw), budget).map(([t, v]): SeriesPoint => [
-        Math.round(t),
-        v === null ? null : Math.round(v * 10) / 10,
-      ]);
+      // A failed scrape has no figures (NaN in both columns), so it is a gap here as in the table.
+      const values = metric === 'cpu' ? columns.cpuBusyPct : columns.memUsedPct;
+      const points = downsampleSeries({ tsMs: columns.tsMs, values, length: columns.length }, budget).map(
+        ([t, v]): SeriesPoint => [Math.round(t), v === null ? null : Math.round(v * 10) / 10],
+      );
       series.push({ node, builder, metric, points });
     }
   }
   return series;
-}
-
-/** Leading nulls (the first scrape has no rate yet) carry no information; drop them. */
-function trimGaps(points: SeriesPoint[]): SeriesPoint[] {
-  const first = points.findIndex(([, v]) => v !== null);
-  return first < 0 ? [] : points.slice(first);
 }

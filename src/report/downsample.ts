@@ -1,100 +1,93 @@
 // Largest-Triangle-Three-Buckets (Steinarsson 2013): keeps the visual shape of a series in `threshold` points.
-// Gaps (null values) split the series; each run is downsampled on its own and the gap is kept as one null point.
+// Gaps (NaN values) split the series; each run is downsampled on its own and the gap is kept as one null point.
+// It reads columns (times and values, as the SampleTable holds them) and picks indices, so a 6-hour series of
+// 21,600 samples allocates only the points it keeps.
 
 export type SeriesPoint = [tMs: number, value: number | null];
 
-/** LTTB on one gap-free run of points, returning at most `threshold` points (first and last always kept). */
-export function downsampleLttb(points: readonly [number, number][], threshold: number): [number, number][] {
-  if (threshold >= points.length || threshold <= 2) {
-    return threshold <= 2 && points.length > 2 ? keepEnds(points) : points.map(([t, v]) => [t, v]);
+/** One series as columns: value i (NaN: none) at time i, for i in [0, length). */
+export interface SeriesColumns {
+  tsMs: ArrayLike<number>;
+  values: ArrayLike<number>;
+  length: number;
+}
+
+/** LTTB over the gap-free indices [from, to); returns at most `threshold` indices (first and last always kept). */
+export function pickLttb(columns: SeriesColumns, from: number, to: number, threshold: number): number[] {
+  const count = to - from;
+  if (threshold >= count || threshold <= 2) {
+    if (threshold <= 2 && count > 2) return [from, to - 1];
+    return Array.from({ length: count }, (_, i) => from + i);
   }
-  const out: [number, number][] = [copy(points[0]!)];
-  const bucketSize = (points.length - 2) / (threshold - 2);
-  let anchor = 0;
+  const { tsMs, values } = columns;
+  const picked = [from];
+  const bucketSize = (count - 2) / (threshold - 2);
+  let anchor = from;
   for (let bucket = 0; bucket < threshold - 2; bucket++) {
-    const start = Math.floor(bucket * bucketSize) + 1;
-    const end = Math.min(Math.floor((bucket + 1) * bucketSize) + 1, points.length - 1);
-    const [avgT, avgV] = averageOf(
-      points,
-      end,
-      Math.min(Math.floor((bucket + 2) * bucketSize) + 1, points.length),
-    );
-    anchor = pickLargestTriangle({ points, anchor, start, end, avgT, avgV });
-    out.push(copy(points[anchor]!));
-  }
-  out.push(copy(points[points.length - 1]!));
-  return out;
-}
-
-function keepEnds(points: readonly [number, number][]): [number, number][] {
-  return [copy(points[0]!), copy(points[points.length - 1]!)];
-}
-
-function copy(point: readonly [number, number]): [number, number] {
-  return [point[0], point[1]];
-}
-
-function averageOf(points: readonly [number, number][], from: number, to: number): [number, number] {
-  const count = Math.max(to - from, 1);
-  let sumT = 0;
-  let sumV = 0;
-  for (let i = from; i < to; i++) {
-    sumT += points[i]![0];
-    sumV += points[i]![1];
-  }
-  if (to <= from) return copy(points[points.length - 1]!);
-  return [sumT / count, sumV / count];
-}
-
-interface TriangleSearch {
-  points: readonly [number, number][];
-  anchor: number;
-  start: number;
-  end: number;
-  avgT: number;
-  avgV: number;
-}
-
-function pickLargestTriangle({ points, anchor, start, end, avgT, avgV }: TriangleSearch): number {
-  const [aT, aV] = points[anchor]!;
-  let best = start;
-  let bestArea = -1;
-  for (let i = start; i < end; i++) {
-    const [t, v] = points[i]!;
-    const area = Math.abs((aT - avgT) * (v - aV) - (aT - t) * (avgV - aV));
-    if (area > bestArea) {
-      bestArea = area;
-      best = i;
+    const start = from + Math.floor(bucket * bucketSize) + 1;
+    const end = Math.min(from + Math.floor((bucket + 1) * bucketSize) + 1, to - 1);
+    const nextEnd = Math.min(from + Math.floor((bucket + 2) * bucketSize) + 1, to);
+    let [avgT, avgV] = [tsMs[to - 1]!, values[to - 1]!];
+    if (nextEnd > end) {
+      let [sumT, sumV] = [0, 0];
+      for (let i = end; i < nextEnd; i++) {
+        sumT += tsMs[i]!;
+        sumV += values[i]!;
+      }
+      [avgT, avgV] = [sumT / (nextEnd - end), sumV / (nextEnd - end)];
     }
+    const [aT, aV] = [tsMs[anchor]!, values[anchor]!];
+    let best = start;
+    let bestArea = -1;
+    for (let i = start; i < end; i++) {
+      const area = Math.abs((aT - avgT) * (values[i]! - aV) - (aT - tsMs[i]!) * (avgV - aV));
+      if (area > bestArea) {
+        bestArea = area;
+        best = i;
+      }
+    }
+    anchor = best;
+    picked.push(best);
   }
-  return best;
+  picked.push(to - 1);
+  return picked;
 }
 
-/** Downsample a series with gaps: the point budget is shared across gap-free runs by length. */
-export function downsampleSeries(points: readonly SeriesPoint[], threshold: number): SeriesPoint[] {
-  const runs = splitAtGaps(points);
-  const total = runs.reduce((sum, run) => sum + run.length, 0);
-  if (total <= threshold) return points.map(([t, v]) => [t, v]);
+/**
+ * A series with gaps in at most `threshold` points, shared across its gap-free runs by length. Leading gaps carry no
+ * information and are dropped; a series that fits is returned point for point (its gaps as nulls).
+ */
+export function downsampleSeries(columns: SeriesColumns, threshold: number): SeriesPoint[] {
+  const runs = splitAtGaps(columns);
+  const total = runs.reduce((sum, [from, to]) => sum + to - from, 0);
+  const pointAt = (i: number): SeriesPoint => {
+    const value = columns.values[i]!;
+    return [columns.tsMs[i]!, Number.isFinite(value) ? value : null];
+  };
+  if (runs.length === 0) return [];
+  if (total <= threshold)
+    return Array.from({ length: columns.length - runs[0]![0] }, (_, i) => pointAt(runs[0]![0] + i));
   const out: SeriesPoint[] = [];
-  runs.forEach((run, index) => {
-    if (index > 0) out.push([run[0]![0] - 1, null]);
-    const share = Math.max(2, Math.floor((threshold * run.length) / total));
-    out.push(...downsampleLttb(run, share));
+  runs.forEach(([from, to], index) => {
+    if (index > 0) out.push([columns.tsMs[from]! - 1, null]);
+    const share = Math.max(2, Math.floor((threshold * (to - from)) / total));
+    for (const i of pickLttb(columns, from, to, share)) out.push(pointAt(i));
   });
   return out;
 }
 
-function splitAtGaps(points: readonly SeriesPoint[]): [number, number][][] {
-  const runs: [number, number][][] = [];
-  let current: [number, number][] = [];
-  for (const [t, v] of points) {
-    if (v === null || !Number.isFinite(v)) {
-      if (current.length > 0) runs.push(current);
-      current = [];
-    } else {
-      current.push([t, v]);
+/** The gap-free runs as index ranges [from, to). */
+function splitAtGaps({ values, length }: SeriesColumns): [number, number][] {
+  const runs: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i < length; i++) {
+    const finite = Number.isFinite(values[i]!);
+    if (finite && start < 0) start = i;
+    if (!finite && start >= 0) {
+      runs.push([start, i]);
+      start = -1;
     }
   }
-  if (current.length > 0) runs.push(current);
+  if (start >= 0) runs.push([start, length]);
   return runs;
 }

@@ -1,4 +1,4 @@
-import type { ReportWarning, Sample } from '../artifacts/index.js';
+import type { ReportWarning, SampleTable } from '../artifacts/index.js';
 
 // A node's missing samples, said as stretches: from the first failed scrape to the next good one, with the error the
 // scrapes gave. The series draws them as gaps (never as zeros); this says when, for how long, and why.
@@ -13,25 +13,21 @@ export interface SampleGap {
   errors: string[];
 }
 
-export function findSampleGaps(samples: readonly Sample[]): SampleGap[] {
-  const byNode = new Map<string, Sample[]>();
-  // Push, never spread: a 6-hour, 24-node, 1 Hz run has 21,600 samples a node (spreading copied each list per sample).
-  for (const sample of samples) {
-    const list = byNode.get(sample.node);
-    if (list) list.push(sample);
-    else byNode.set(sample.node, [sample]);
-  }
+export function findSampleGaps(samples: SampleTable): SampleGap[] {
   const gaps: SampleGap[] = [];
-  for (const [node, list] of byNode) {
+  for (const [node, columns] of samples.nodes) {
     let open: SampleGap | undefined;
-    for (const sample of list.sort((a, b) => a.tsMs - b.tsMs)) {
-      if (!sample.ok) {
-        open ??= { node, fromMs: sample.tsMs, toMs: sample.tsMs, scrapes: 0, errors: [] };
-        open.toMs = sample.tsMs;
+    for (let i = 0; i < columns.length; i++) {
+      const tsMs = columns.tsMs[i]!;
+      const errorId = columns.errorId[i]!;
+      if (errorId >= 0) {
+        open ??= { node, fromMs: tsMs, toMs: tsMs, scrapes: 0, errors: [] };
+        open.toMs = tsMs;
         open.scrapes += 1;
-        if (!open.errors.includes(sample.error)) open.errors.push(sample.error);
+        const error = samples.errors[errorId]!;
+        if (!open.errors.includes(error)) open.errors.push(error);
       } else if (open) {
-        gaps.push({ ...open, toMs: sample.tsMs });
+        gaps.push({ ...open, toMs: tsMs });
         open = undefined;
       }
     }
@@ -42,7 +38,7 @@ export function findSampleGaps(samples: readonly Sample[]): SampleGap[] {
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
-export function buildSampleGapWarnings(samples: readonly Sample[]): ReportWarning[] {
+export function buildSampleGapWarnings(samples: SampleTable): ReportWarning[] {
   return findSampleGaps(samples).map((gap) => ({
     level: 'note',
     stream: 'samples.jsonl',

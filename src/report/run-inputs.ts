@@ -1,5 +1,5 @@
 import type { RegistrySummary, SccacheSummary, TargetTrace } from '../collect/index.js';
-import type { RunFile, Sample, StreamStats } from '../artifacts/index.js';
+import type { RunFile, SampleTable, StreamStats } from '../artifacts/index.js';
 
 // What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
 
@@ -31,7 +31,8 @@ export interface RunInputs {
   lane: string;
   run: RunFile | undefined;
   plan: ReportPlan | undefined;
-  samples: readonly Sample[];
+  /** samples.jsonl as columns per node (artifacts/sample-table.ts); createSampleTable([...]) builds one by hand. */
+  samples: SampleTable;
   traces: readonly TargetTrace[];
   /**
    * sccache.log and zot.jsonl summarised as they were read (the run's key prefix as `runPrefix`); undefined when the

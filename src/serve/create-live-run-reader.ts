@@ -7,15 +7,17 @@ import {
   createRegistryLineParser,
   createRegistrySummary,
   createSccacheParser,
+  createSamplesTail,
   createSccacheSummary,
   type LogTail,
   type RegistryRecord,
   type RegistrySummary,
   type SccacheRecord,
+  type SamplesTail,
   type SccacheSummary,
   type TargetTrace,
 } from '../collect/index.js';
-import type { RunFile, StreamStats } from '../artifacts/index.js';
+import { createSampleTable, type RunFile, type StreamStats } from '../artifacts/index.js';
 import {
   absentStream,
   buildAddressToNode,
@@ -29,7 +31,6 @@ import {
   TRACE_FILE,
 } from '../report/read-run-dir.js';
 import type { RunInputs, StreamInput } from '../report/run-inputs.js';
-import { createSamplesTail, type SamplesTail } from './read-samples-tail.js';
 
 // A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and
 // samples.jsonl by byte offset, so each refresh parses only what was appended; traces are parsed once per
@@ -152,7 +153,7 @@ export function createLiveRunReader(dir: string): LiveRunReader {
           lane: await readLane(dir),
           run,
           plan,
-          samples: samplesRead?.samples ?? [],
+          samples: samplesRead?.table ?? createSampleTable(),
           traces: [...traces.values()].flatMap((t) => (t.trace ? [t.trace] : [])),
           sccache: present.sccache ? sccache?.summary : undefined,
           registry: present.registry ? registry?.summary : undefined,

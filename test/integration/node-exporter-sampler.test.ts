@@ -67,9 +67,17 @@ describe('node_exporter sampler against the real daemon', () => {
     await sampler.stop();
     await writer.close();
 
-    const { samples, stats } = await readSamples(file);
+    // The file as written, line by line (JSON.parse, not the product's reader), then what the reader made of it.
+    const samples = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Sample);
     expect(samples).toEqual(seen);
+    const { table, stats } = await readSamples(file);
     expect(stats).toMatchObject({ records: samples.length, rejected: 0 });
+    expect(Array.from(table.nodes.get('local')!.tsMs.subarray(0, samples.length))).toEqual(
+      samples.map((sample) => sample.tsMs),
+    );
     const ok = okSamples(samples, 'local');
     expect(ok.length).toBeGreaterThanOrEqual(5);
     expect(ok.length).toBe(samples.length);

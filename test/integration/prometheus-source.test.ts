@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -113,8 +113,11 @@ describe('Prometheus as the sample source, against the scrape sampler', () => {
     const samplesPath = path.join(dir, 'samples.jsonl');
     await writeSamplesFile(samplesPath, live);
     await writeSamplesFile(samplesPath, window);
+    const written = readFileSync(samplesPath, 'utf8').split('\n').filter(Boolean);
+    expect(written.map((line) => JSON.parse(line) as unknown)).toEqual(window);
     const readBack = await readSamples(samplesPath);
-    expect(readBack.samples).toEqual(window);
+    expect(readBack.stats).toMatchObject({ records: window.length, rejected: 0 });
+    expect(readBack.table.size).toBe(window.length);
 
     expect(live.length).toBeGreaterThanOrEqual(6);
     expect(live.every((sample) => sample.ok)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../../../src/artifacts/index.js';
+import { createSampleTable, type Sample } from '../../../src/artifacts/index.js';
 import {
   buildPointsPerSeries,
   buildSeries,
@@ -46,7 +46,7 @@ describe('buildSeries', () => {
     const samples = lanes.flatMap(({ node }) =>
       Array.from({ length: 800 }, (_, i) => sampleAt(node, 1_000_000 + i * 1000)),
     );
-    const series = buildSeries({ samples, lanes });
+    const series = buildSeries({ samples: createSampleTable(samples), lanes });
     expect(series).toHaveLength(48);
     expect(new Set(series.map((one) => one.points.length))).toEqual(new Set([500]));
     expect(series.reduce((sum, one) => sum + one.points.length, 0)).toBe(PAGE_POINTS_TOTAL);
@@ -55,6 +55,6 @@ describe('buildSeries', () => {
   it('keeps 1,000 points a series at 12 nodes or fewer', () => {
     const lanes = [{ node: 'forge', builder: 'forge-builder' }];
     const samples = Array.from({ length: 3000 }, (_, i) => sampleAt('forge', i * 1000));
-    expect(buildSeries({ samples, lanes }).map((one) => one.points.length)).toEqual([1000, 1000]);
+    expect(buildSeries({ samples: createSampleTable(samples), lanes }).map((one) => one.points.length)).toEqual([1000, 1000]);
   });
 });

@@ -1,27 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { downsampleLttb, downsampleSeries } from '../../../src/report/downsample.js';
+import { downsampleSeries, pickLttb, type SeriesColumns } from '../../../src/report/downsample.js';
 
-describe('downsampleLttb', () => {
+/** Points as the columns the sample table holds (null → NaN). */
+function toColumns(points: readonly (readonly [number, number | null])[]): SeriesColumns {
+  return {
+    tsMs: Float64Array.from(points, ([t]) => t),
+    values: Float64Array.from(points, ([, v]) => v ?? Number.NaN),
+    length: points.length,
+  };
+}
+
+describe('pickLttb', () => {
   it('keeps short series unchanged', () => {
-    const points: [number, number][] = [
-      [0, 1],
-      [1, 2],
-      [2, 3],
-    ];
-    expect(downsampleLttb(points, 10)).toEqual(points);
+    expect(
+      pickLttb(
+        toColumns([
+          [0, 1],
+          [1, 2],
+          [2, 3],
+        ]),
+        0,
+        3,
+        10,
+      ),
+    ).toEqual([0, 1, 2]);
   });
 
-  it('keeps the first and last point and the spike', () => {
-    const points: [number, number][] = Array.from({ length: 1000 }, (_, i) => [
-      i * 1000,
-      i === 500 ? 100 : 10,
-    ]);
-    const out = downsampleLttb(points, 50);
-    expect(out).toHaveLength(50);
-    expect(out[0]).toEqual([0, 10]);
-    expect(out[49]).toEqual([999_000, 10]);
-    expect(out.some(([t, v]) => t === 500_000 && v === 100)).toBe(true);
-    expect(out.map(([t]) => t)).toEqual([...out.map(([t]) => t)].sort((a, b) => a - b));
+  it('keeps the first and last point and the spike, in time order', () => {
+    const points = Array.from({ length: 1000 }, (_, i): [number, number] => [i * 1000, i === 500 ? 100 : 10]);
+    const picked = pickLttb(toColumns(points), 0, 1000, 50);
+    expect(picked).toHaveLength(50);
+    expect(picked[0]).toBe(0);
+    expect(picked[49]).toBe(999);
+    expect(picked).toContain(500);
+    expect(picked).toEqual([...picked].sort((a, b) => a - b));
   });
 });
 
@@ -32,12 +44,23 @@ describe('downsampleSeries', () => {
       [300, null],
       ...Array.from({ length: 300 }, (_, i): [number, number] => [301 + i, i % 5]),
     ];
-    const out = downsampleSeries(points, 60);
+    const out = downsampleSeries(toColumns(points), 60);
     const nulls = out.filter(([, v]) => v === null);
     expect(nulls).toHaveLength(1);
     expect(out.length).toBeLessThanOrEqual(61);
     const gapIndex = out.findIndex(([, v]) => v === null);
     expect(out[gapIndex - 1]![0]).toBe(299);
     expect(out[gapIndex + 1]![0]).toBe(301);
+  });
+
+  it('returns a series that fits point for point, its leading gaps dropped and later gaps as nulls', () => {
+    const points: [number, number | null][] = [
+      [0, null],
+      [1, 5],
+      [2, null],
+      [3, null],
+      [4, 7],
+    ];
+    expect(downsampleSeries(toColumns(points), 10)).toEqual(points.slice(1));
   });
 });

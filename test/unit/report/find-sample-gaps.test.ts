@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../../../src/artifacts/index.js';
+import { createSampleTable, type Sample } from '../../../src/artifacts/index.js';
 import { buildSampleGapWarnings, findSampleGaps } from '../../../src/report/find-sample-gaps.js';
 
 const T = Date.UTC(2026, 11, 3, 20, 0, 0);
@@ -26,7 +26,7 @@ const bad = (node: string, s: number, error = 'connect ECONNREFUSED 10.0.0.4:910
 
 describe('sample gaps', () => {
   it('one stretch per outage and node, to the next good sample, with its errors once each', () => {
-    const samples = [
+    const samples = createSampleTable([
       good('kiln', 0),
       bad('kiln', 2),
       bad('kiln', 4, 'timeout after 2000 ms'),
@@ -34,7 +34,7 @@ describe('sample gaps', () => {
       good('forge', 4),
       good('kiln', 32),
       bad('forge', 40),
-    ];
+    ]);
     expect(findSampleGaps(samples)).toEqual([
       {
         node: 'kiln',
@@ -60,6 +60,6 @@ describe('sample gaps', () => {
   });
 
   it('says nothing when every scrape answered', () => {
-    expect(findSampleGaps([good('kiln', 0), good('kiln', 2)])).toEqual([]);
+    expect(findSampleGaps(createSampleTable([good('kiln', 0), good('kiln', 2)]))).toEqual([]);
   });
 });

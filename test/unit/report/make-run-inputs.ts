@@ -6,6 +6,7 @@ import {
   type TargetTrace,
 } from '../../../src/collect/index.js';
 import {
+  createSampleTable,
   createStreamStats,
   type RunFile,
   type Sample,
@@ -151,7 +152,7 @@ export function makeRunInputs(overrides: Partial<RunInputs> = {}): RunInputs {
         'aiter-wheel': { node: 'strix', startSeconds: 280, finishSeconds: 480, deps: ['pytorch'] },
       },
     },
-    samples: [...samples('forge', 90), ...samples('strix', 30)],
+    samples: createSampleTable([...samples('forge', 90), ...samples('strix', 30)]),
     traces: [
       trace('pytorch', 0, [5, 250], 300, 1_000_000),
       trace('triton-wheel', 300, [305, 400], 600, 6_400_000_000),
