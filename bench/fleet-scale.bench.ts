@@ -2,7 +2,7 @@
 // (test/fleet/generate-box-scenario.ts), one warm run end to end, sampled at 1 Hz. Prints the box's start and stop
 // times, and the harness's own cost: CPU seconds per minute of run and peak RSS of the `rocm-perf warm` process,
 // from its own getrusage (an --import hook writes process.resourceUsage() at exit), so nothing the double or the
-// daemons spend is counted. Env: FLEET_NODES (24), FLEET_TARGETS (100), FLEET_TIME_SCALE (1/300).
+// daemons spend is counted; and its event-loop delay and stalls, against the spacing of the samples. Env: FLEET_NODES (24), FLEET_TARGETS (100), FLEET_TIME_SCALE (1/300).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,10 +49,47 @@ function describeSampling(byNode: Map<string, { tsMs: number; ok: boolean; error
 const work = mkdtempSync(path.join(tmpdir(), 'rocm-perf-fleet-scale-'));
 const usageFile = path.join(work, 'usage.json');
 const hook = path.join(work, 'usage-hook.mjs');
+// The hook also watches the harness's event loop: its delay histogram, and every stall (a 100 ms timer firing more
+// than 500 ms late) with when it began, to hold against the spacing of the samples.
 writeFileSync(
   hook,
-  `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify(process.resourceUsage())));\n`,
+  [
+    `import { writeFileSync } from 'node:fs';`,
+    `import { monitorEventLoopDelay } from 'node:perf_hooks';`,
+    `const histogram = monitorEventLoopDelay({ resolution: 10 });`,
+    `histogram.enable();`,
+    `const stalls = [];`,
+    `let last = Date.now();`,
+    `setInterval(() => { const now = Date.now(); if (now - last > 600) stalls.push([last + 100, now]); last = now; }, 100).unref();`,
+    `process.on('exit', () => writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify({ usage: process.resourceUsage(), loopMs: { p50: histogram.percentile(50) / 1e6, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 }, stalls })));`,
+    '',
+  ].join('\n'),
 );
+
+interface HarnessUsage {
+  usage: NodeJS.ResourceUsage;
+  loopMs: { p50: number; p99: number; max: number };
+  /** [from, to] in epoch ms: the harness's event loop ran nothing else. */
+  stalls: [number, number][];
+}
+
+/** How much of the samples' long spacings the harness's own event-loop stalls explain. */
+function describeLoop(harness: HarnessUsage, byNode: Map<string, { tsMs: number }[]>): string {
+  const stalledMs = harness.stalls.reduce((sum, [from, to]) => sum + to - from, 0);
+  let long = 0;
+  let explained = 0;
+  for (const list of byNode.values())
+    for (let i = 1; i < list.length; i++) {
+      const [from, to] = [list[i - 1]!.tsMs, list[i]!.tsMs];
+      if (to - from <= 2000) continue;
+      long++;
+      if (harness.stalls.some(([a, b]) => a < to && b > from)) explained++;
+    }
+  return [
+    `harness event loop: delay p50 ${harness.loopMs.p50.toFixed(0)} ms, p99 ${harness.loopMs.p99.toFixed(0)} ms, max ${harness.loopMs.max.toFixed(0)} ms; ${harness.stalls.length} stalls over 500 ms, ${(stalledMs / 1000).toFixed(1)} s in all`,
+    `  ${explained} of ${long} sample spacings over 2 s overlap a stall`,
+  ].join('\n');
+}
 
 const startedAt = performance.now();
 const fleet = await startFleet({ nodeCount, targetCount, scale: { timeScale } });
@@ -90,7 +127,8 @@ try {
     failed = true;
     console.error(`rocm-perf warm exited ${result.exitCode}:\n${String(result.stderr).slice(-4000)}`);
   }
-  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as NodeJS.ResourceUsage;
+  const harness = JSON.parse(readFileSync(usageFile, 'utf8')) as HarnessUsage;
+  const usage = harness.usage;
   const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
   const runDir = path.join(
     root,
@@ -114,6 +152,7 @@ try {
       `warm run: ${run.status}, ${ok}/${Object.keys(run.targets).length} targets ok, ${wallSeconds.toFixed(1)} s wall, run dir ${runDir}`,
       `samples: ${samples.length} lines, ${perNode.size} nodes, ${Math.min(...perNode.values())}–${Math.max(...perNode.values())} per node`,
       describeSampling(byNode),
+      describeLoop(harness, byNode),
       `harness (rocm-perf warm, its own getrusage): ${cpuSeconds.toFixed(1)} CPU s = ${((cpuSeconds / wallSeconds) * 60).toFixed(1)} CPU s per minute of run, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB`,
     ].join('\n'),
   );

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +28,6 @@ function runLogrotate(fleet: RunningFleet, log: string, body: string): void {
   execFileSync('logrotate', ['-f', '-s', path.join(fleet.dir, 'logrotate.state'), conf]);
 }
 
-const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
 /** Waits until `check` holds, polling every 50 ms; throws `what` once the run is over or 120 s have passed. */
 async function waitFor(what: string, check: () => boolean, isOver: () => boolean): Promise<void> {
@@ -42,7 +41,7 @@ async function waitFor(what: string, check: () => boolean, isOver: () => boolean
 /**
  * Once the harness has appended a good part of both logs (so there is something to lose), rotate each. copytruncate loses what
  * the writer appends between its copy and its truncate (logrotate's limit, not the product's), so the Zot log is
- * rotated in a quiet moment: no growth for 300 ms.
+ * rotated with its writer, the registry proxy, frozen for that moment (SIGSTOP/SIGCONT: requests wait, none fail).
  */
 async function rotateMidRun(fleet: RunningFleet, root: string, isOver: () => boolean): Promise<number> {
   let runDir = '';
@@ -64,17 +63,12 @@ async function rotateMidRun(fleet: RunningFleet, root: string, isOver: () => boo
     isOver,
   );
   const { zotLogPath, nginxLogPath, nginxPidPath } = fleet.services;
-  let last = { size: -1, atMs: Date.now() };
-  await waitFor(
-    'the Zot log was quiet for 300 ms',
-    () => {
-      const size = sizeOf(zotLogPath);
-      if (size !== last.size) last = { size, atMs: Date.now() };
-      return Date.now() - last.atMs >= 300;
-    },
-    isOver,
-  );
-  runLogrotate(fleet, zotLogPath, 'rotate 5\ncopytruncate\ncompress');
+  const resume = fleet.pauseRegistryProxy();
+  try {
+    runLogrotate(fleet, zotLogPath, 'rotate 5\ncopytruncate\ncompress');
+  } finally {
+    resume();
+  }
   runLogrotate(
     fleet,
     nginxLogPath,

@@ -124,6 +124,12 @@ export interface RunningFleet {
      */
     killBuilder: (node: string) => number;
   };
+  /**
+   * Freezes the registry proxy (SIGSTOP: requests wait in their sockets, no line is written to the Zot log or the
+   * truth file) until the returned resume is called (SIGCONT). For tests that must rotate the Zot log without
+   * logrotate's own copytruncate race (lines appended between its copy and its truncate are lost).
+   */
+  pauseRegistryProxy: () => () => void;
   /** Simulates a source change: the targets' layer cache misses on their next build (sccache still hits). */
   bumpRevisions: (targets?: readonly string[]) => void;
   stop: () => Promise<void>;
@@ -260,7 +266,7 @@ async function startProxyProcess({
     env: { ...process.env, ...env },
     isReady: () => isTcpOpen(options.host, options.port),
   });
-  return { url: `http://${options.host}:${options.port}`, stop: daemon.stop, outage: daemon.outage };
+  return { url: `http://${options.host}:${options.port}`, stop: daemon.stop, outage: daemon.outage, pid: daemon.pid };
 }
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
@@ -463,6 +469,11 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
           if (!handle) throw new Error(`killBuilder: ${node} is not a box node`);
           return killBakeWorkers(handle.netns);
         },
+      },
+      pauseRegistryProxy: () => {
+        const pid = proxy.pid();
+        process.kill(pid, 'SIGSTOP');
+        return () => process.kill(pid, 'SIGCONT');
       },
       bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets),
       stop,
