@@ -171,7 +171,8 @@ function buildWindow({
 function earliestStart(inputs: RunInputs): number | undefined {
   let min = Number.POSITIVE_INFINITY;
   for (const trace of inputs.traces) min = Math.min(min, trace.startMs);
-  for (const columns of inputs.samples.nodes.values()) if (columns.length > 0) min = Math.min(min, columns.tsMs[0]!);
+  for (const columns of inputs.samples.nodes.values())
+    if (columns.length > 0) min = Math.min(min, columns.tsMs[0]!);
   return Number.isFinite(min) ? min : undefined;
 }
 

@@ -28,7 +28,6 @@ function runLogrotate(fleet: RunningFleet, log: string, body: string): void {
   execFileSync('logrotate', ['-f', '-s', path.join(fleet.dir, 'logrotate.state'), conf]);
 }
 
-
 /** Waits until `check` holds, polling every 50 ms; throws `what` once the run is over or 120 s have passed. */
 async function waitFor(what: string, check: () => boolean, isOver: () => boolean): Promise<void> {
   const deadline = Date.now() + 120_000;

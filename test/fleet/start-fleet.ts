@@ -266,7 +266,12 @@ async function startProxyProcess({
     env: { ...process.env, ...env },
     isReady: () => isTcpOpen(options.host, options.port),
   });
-  return { url: `http://${options.host}:${options.port}`, stop: daemon.stop, outage: daemon.outage, pid: daemon.pid };
+  return {
+    url: `http://${options.host}:${options.port}`,
+    stop: daemon.stop,
+    outage: daemon.outage,
+    pid: daemon.pid,
+  };
 }
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {

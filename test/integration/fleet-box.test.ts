@@ -110,7 +110,11 @@ async function spinTogether(nodes: readonly FleetNodeHandle[], wallMs: number): 
   const script = `let n=0;process.stdin.on('data',()=>{n+=1;if(n>1)process.exit(0);const t=performance.now();let x=0;while(performance.now()-t<${wallMs})for(let i=0;i<1e4;i++)x=(x*31+i)%1e9;console.log('done '+x)});console.log('ready')`;
   const spinners = nodes.map((node) => {
     const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-    for (const dir of [node.cgroup.workDirs.cpu, node.cgroup.workDirs.compileCpuacct, node.cgroup.dirs.memory])
+    for (const dir of [
+      node.cgroup.workDirs.cpu,
+      node.cgroup.workDirs.compileCpuacct,
+      node.cgroup.dirs.memory,
+    ])
       writeFileSync(path.join(dir, 'cgroup.procs'), String(child.pid));
     const lines: string[] = [];
     const waiters: { prefix: string; resolve: () => void }[] = [];

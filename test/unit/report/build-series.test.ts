@@ -55,6 +55,8 @@ describe('buildSeries', () => {
   it('keeps 1,000 points a series at 12 nodes or fewer', () => {
     const lanes = [{ node: 'forge', builder: 'forge-builder' }];
     const samples = Array.from({ length: 3000 }, (_, i) => sampleAt('forge', i * 1000));
-    expect(buildSeries({ samples: createSampleTable(samples), lanes }).map((one) => one.points.length)).toEqual([1000, 1000]);
+    expect(
+      buildSeries({ samples: createSampleTable(samples), lanes }).map((one) => one.points.length),
+    ).toEqual([1000, 1000]);
   });
 });

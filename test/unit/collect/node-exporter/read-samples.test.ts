@@ -107,7 +107,9 @@ describe('readSamples', () => {
     const file = path.join(dir, 'samples.jsonl');
     writeFileSync(file, toSampleLine(ok) + JSON.stringify({ ...gap, version: 2 }));
     await expect(readSamples(file)).rejects.toThrow(ArtifactError);
-    await expect(readSamples(file)).rejects.toThrow(/samples\.jsonl: line 2: samples version 2.*re-run the sampler/);
+    await expect(readSamples(file)).rejects.toThrow(
+      /samples\.jsonl: line 2: samples version 2.*re-run the sampler/,
+    );
   });
 
   it('names the file when it cannot be read', async () => {
