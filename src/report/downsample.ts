@@ -1,5 +1,6 @@
 // Largest-Triangle-Three-Buckets (Steinarsson 2013): keeps the visual shape of a series in `threshold` points.
-// Gaps (NaN values) split the series; each run is downsampled on its own and the gap is kept as one null point.
+// Gaps (NaN values) wider than a bucket split the series: each side is downsampled on its own and the gap is kept as
+// one null point.
 // It reads columns (times and values, as the SampleTable holds them) and picks indices, so a 6-hour series of
 // 21,600 samples allocates only the points it keeps.
 
@@ -54,24 +55,45 @@ export function pickLttb(columns: SeriesColumns, from: number, to: number, thres
 }
 
 /**
- * A series with gaps in at most `threshold` points, shared across its gap-free runs by length. Leading gaps carry no
- * information and are dropped; a series that fits is returned point for point (its gaps as nulls).
+ * A series with gaps in about `threshold` points. A series that fits is returned point for point (its gaps as
+ * nulls). Otherwise a gap is drawn (one null point) only where it is wider than one LTTB bucket (the series' span
+ * over `threshold`): a narrower gap would not show at the chart's resolution, and drawing each one would grow the
+ * page with every failed scrape of a long run. Narrower gaps are bridged: the failed samples are left out and the
+ * runs on either side are downsampled as one. Every gap stays in the sample table and the report's notes. Leading
+ * gaps carry no information and are dropped.
  */
 export function downsampleSeries(columns: SeriesColumns, threshold: number): SeriesPoint[] {
   const runs = splitAtGaps(columns);
+  if (runs.length === 0) return [];
   const total = runs.reduce((sum, [from, to]) => sum + to - from, 0);
   const pointAt = (i: number): SeriesPoint => {
     const value = columns.values[i]!;
     return [columns.tsMs[i]!, Number.isFinite(value) ? value : null];
   };
-  if (runs.length === 0) return [];
   if (total <= threshold)
     return Array.from({ length: columns.length - runs[0]![0] }, (_, i) => pointAt(runs[0]![0] + i));
+  const { tsMs } = columns;
+  const first = runs[0]![0];
+  const last = runs[runs.length - 1]![1] - 1;
+  const bucketMs = (tsMs[last]! - tsMs[first]!) / threshold;
+  const groups: [number, number][][] = [[runs[0]!]];
+  for (const run of runs.slice(1)) {
+    const group = groups[groups.length - 1]!;
+    const widthMs = tsMs[run[0]]! - tsMs[group[group.length - 1]![1] - 1]!;
+    if (widthMs <= bucketMs) group.push(run);
+    else groups.push([run]);
+  }
   const out: SeriesPoint[] = [];
-  runs.forEach(([from, to], index) => {
-    if (index > 0) out.push([columns.tsMs[from]! - 1, null]);
-    const share = Math.max(2, Math.floor((threshold * (to - from)) / total));
-    for (const i of pickLttb(columns, from, to, share)) out.push(pointAt(i));
+  groups.forEach((group, index) => {
+    const indices = group.flatMap(([from, to]) => Array.from({ length: to - from }, (_, i) => from + i));
+    if (index > 0) out.push([tsMs[indices[0]!]! - 1, null]);
+    const share = Math.max(2, Math.floor((threshold * indices.length) / total));
+    const compact: SeriesColumns = {
+      tsMs: Float64Array.from(indices, (i) => tsMs[i]!),
+      values: Float64Array.from(indices, (i) => columns.values[i]!),
+      length: indices.length,
+    };
+    for (const i of pickLttb(compact, 0, indices.length, share)) out.push(pointAt(indices[i]!));
   });
   return out;
 }

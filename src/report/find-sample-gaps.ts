@@ -37,11 +37,50 @@ export function findSampleGaps(samples: SampleTable): SampleGap[] {
 }
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** A node with more stretches than this gets one note for all of them, so the notes stay readable over long runs. */
+export const GAPS_LISTED_PER_NODE = 3;
+
+function describeGap(gap: SampleGap): string {
+  return `${clock(gap.fromMs)}–${clock(gap.toMs)} UTC (${seconds(gap.toMs - gap.fromMs)}, ${plural(gap.scrapes, 'failed scrape')})`;
+}
+
+function describeErrors(errors: readonly string[]): string {
+  return `${errors.slice(0, 2).join('; ')}${errors.length > 2 ? ` (+${errors.length - 2} more)` : ''}`;
+}
+
+/** Many stretches of one node in one note: how many, how long in all, the longest few, and the errors by count. */
+function summarizeNodeGaps(node: string, gaps: readonly SampleGap[]): string {
+  const totalMs = gaps.reduce((sum, gap) => sum + gap.toMs - gap.fromMs, 0);
+  const scrapes = gaps.reduce((sum, gap) => sum + gap.scrapes, 0);
+  const longest = [...gaps]
+    .sort((a, b) => b.toMs - b.fromMs - (a.toMs - a.fromMs) || a.fromMs - b.fromMs)
+    .slice(0, GAPS_LISTED_PER_NODE);
+  const byError = new Map<string, number>();
+  for (const gap of gaps) for (const error of gap.errors) byError.set(error, (byError.get(error) ?? 0) + 1);
+  const errors = [...byError]
+    .sort((a, b) => b[1] - a[1])
+    .map(([error, count]) => `${error} (in ${count} stretch${count === 1 ? '' : 'es'})`);
+  return (
+    `${node}: no samples in ${gaps.length} stretches, ${seconds(totalMs)} in all (${plural(scrapes, 'failed scrape')}); ` +
+    `the longest: ${longest.map((gap) => `${describeGap(gap)}: ${gap.errors[0]}`).join('; ')}; ` +
+    `errors: ${describeErrors(errors)}`
+  );
+}
 
 export function buildSampleGapWarnings(samples: SampleTable): ReportWarning[] {
-  return findSampleGaps(samples).map((gap) => ({
-    level: 'note',
-    stream: 'samples.jsonl',
-    message: `${gap.node}: no samples ${clock(gap.fromMs)}–${clock(gap.toMs)} UTC (${((gap.toMs - gap.fromMs) / 1000).toFixed(1)} s, ${gap.scrapes} failed scrape${gap.scrapes === 1 ? '' : 's'}): ${gap.errors.slice(0, 2).join('; ')}${gap.errors.length > 2 ? ` (+${gap.errors.length - 2} more)` : ''}`,
-  }));
+  const byNode = new Map<string, SampleGap[]>();
+  for (const gap of findSampleGaps(samples)) {
+    const gaps = byNode.get(gap.node) ?? [];
+    gaps.push(gap);
+    byNode.set(gap.node, gaps);
+  }
+  const note = (message: string): ReportWarning => ({ level: 'note', stream: 'samples.jsonl', message });
+  return [...byNode].flatMap(([node, gaps]) =>
+    gaps.length > GAPS_LISTED_PER_NODE
+      ? [note(summarizeNodeGaps(node, gaps))]
+      : gaps.map((gap) => note(`${node}: no samples ${describeGap(gap)}: ${describeErrors(gap.errors)}`)),
+  );
 }

@@ -40,7 +40,7 @@ describe('buildReportModel', () => {
       utilisationPct: 33.3,
       cpuMeanPct: 30,
       memPeakPct: 40,
-      sampleGaps: 1,
+      sampleGaps: 30,
     });
     const forge = summary.nodes.find((n) => n.node === 'forge')!;
     expect(forge).toMatchObject({

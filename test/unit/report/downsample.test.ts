@@ -38,11 +38,12 @@ describe('pickLttb', () => {
 });
 
 describe('downsampleSeries', () => {
-  it('keeps a gap as a null point between runs', () => {
+  it('keeps a gap wider than one bucket as a null point between runs', () => {
+    // 600 points over 630 ms in 60: a bucket is 10.5 ms, the gap 31 ms.
     const points: [number, number | null][] = [
       ...Array.from({ length: 300 }, (_, i): [number, number] => [i, i % 7]),
-      [300, null],
-      ...Array.from({ length: 300 }, (_, i): [number, number] => [301 + i, i % 5]),
+      ...Array.from({ length: 30 }, (_, i): [number, null] => [300 + i, null]),
+      ...Array.from({ length: 300 }, (_, i): [number, number] => [330 + i, i % 5]),
     ];
     const out = downsampleSeries(toColumns(points), 60);
     const nulls = out.filter(([, v]) => v === null);
@@ -50,7 +51,20 @@ describe('downsampleSeries', () => {
     expect(out.length).toBeLessThanOrEqual(61);
     const gapIndex = out.findIndex(([, v]) => v === null);
     expect(out[gapIndex - 1]![0]).toBe(299);
-    expect(out[gapIndex + 1]![0]).toBe(301);
+    expect(out[gapIndex + 1]![0]).toBe(330);
+  });
+
+  it('bridges gaps narrower than a bucket, so failed scrapes do not grow the series past its budget', () => {
+    // 6 h at 1 Hz with a failed scrape every 97 s (222 single gaps) and one 60 s outage; budget 500 (a 43 s bucket).
+    const points: [number, number | null][] = Array.from({ length: 21_600 }, (_, i) => [
+      i * 1000,
+      i % 97 === 50 || (i >= 10_000 && i < 10_060) ? null : 50 + (i % 13),
+    ]);
+    const out = downsampleSeries(toColumns(points), 500);
+    expect(out.filter(([, v]) => v === null)).toEqual([[10_060_000 - 1, null]]);
+    expect(out.length).toBeLessThanOrEqual(501);
+    // No failed scrape is drawn as a value, and every kept point is a real sample.
+    for (const [t, v] of out) if (v !== null) expect(v).toBe(points[t / 1000]![1]);
   });
 
   it('returns a series that fits point for point, its leading gaps dropped and later gaps as nulls', () => {
