@@ -4,7 +4,16 @@
 // `rocm-perf serve` answers SOAK_VIEWERS viewers polling the live run. Measures peak RSS and RSS growth per
 // simulated hour of both processes, checks the run dir is only appended while live and that the log slices are
 // replaced atomically at finalize. Exit 1 names each missed goal. Hold the box lock: docs/soak.md.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { findFleetBlocker, startFleet, type RunningFleet } from '../test/fleet/index.js';
@@ -220,9 +229,28 @@ async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string)
     `load average (1 min): mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(2)}, max ${Math.max(0, ...loads).toFixed(2)} on ${(await import('node:os')).availableParallelism()} cores`,
     `run dir watched every 100 ms (${findings.polls} polls): ${findings.shrinks.length} appended files seen shorter; renamed (whole-file writes): ${JSON.stringify(findings.renamedFiles)}; JSON rewritten in place: ${JSON.stringify(findings.rewrittenInPlace)}; JSON caught partial: ${findings.partialJson.length === 0 ? 'none' : JSON.stringify(findings.partialJson.slice(0, 5))}`,
     ...watched.checked.map((c) => `replaced atomically: ${c}`),
+    ...describeLargestBody(viewers.stats.largestBody, logDir),
   ];
   console.log(report.join('\n'));
   return misses;
+}
+
+/** What the largest live data.json was made of (bytes of JSON per key), and where a copy of it is. */
+function describeLargestBody(body: Buffer | undefined, logDir: string): string[] {
+  if (!body) return [];
+  const file = path.join(logDir, 'largest-data.json');
+  writeFileSync(file, body);
+  const data = JSON.parse(body.toString('utf8')) as Record<string, unknown> & {
+    summary?: Record<string, unknown>;
+  };
+  const sizes = (object: Record<string, unknown>, prefix: string) =>
+    Object.entries(object)
+      .map(([key, value]) => [`${prefix}${key}`, JSON.stringify(value).length] as const)
+      .filter(([, bytes]) => bytes >= 1024)
+      .map(([key, bytes]) => `${key} ${(bytes / 1024).toFixed(0)} KiB`);
+  return [
+    `largest data.json (${file}): ${[...sizes(data, ''), ...sizes(data.summary ?? {}, 'summary.')].join(', ')}`,
+  ];
 }
 
 async function main(): Promise<void> {

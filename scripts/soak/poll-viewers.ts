@@ -12,6 +12,8 @@ export interface ViewerStats {
   lastError: string | undefined;
   bodyBytes: number;
   maxBodyBytes: number;
+  /** The largest data.json body seen, kept so the soak can say what it was made of. */
+  largestBody: Buffer | undefined;
   maxLatencyMs: number;
   /** data.json's run.status as the last full answer said. */
   lastStatus: string | undefined;
@@ -70,6 +72,7 @@ async function runViewer(context: ViewerContext, startDelayMs: number): Promise<
         else if (reply.status === 200) {
           stats.ok += 1;
           stats.bodyBytes += reply.body.length;
+          if (reply.body.length > stats.maxBodyBytes) stats.largestBody = reply.body;
           stats.maxBodyBytes = Math.max(stats.maxBodyBytes, reply.body.length);
           etag = typeof reply.etag === 'string' ? reply.etag : undefined;
           if (context.parses)
@@ -100,6 +103,7 @@ export function pollViewers(options: {
     lastError: undefined,
     bodyBytes: 0,
     maxBodyBytes: 0,
+    largestBody: undefined,
     maxLatencyMs: 0,
     lastStatus: undefined,
   };
