@@ -109,6 +109,10 @@ function createWorkerLink(timeoutMs: number): WorkerLink {
   };
 }
 
+/** A Uint8Array from the IPC channel as a Buffer over the same memory (no copy). */
+const wrapBytes = (bytes: Uint8Array): Buffer =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 export function createRunCache({
   refreshMs,
   clock,
@@ -139,10 +143,10 @@ export function createRunCache({
     let next: RunSnapshot;
     if (reply.kind === 'built')
       next = {
-        body: Buffer.from(reply.body),
-        bodyGzip: Buffer.from(reply.bodyGzip.buffer, reply.bodyGzip.byteOffset, reply.bodyGzip.byteLength),
+        body: wrapBytes(reply.body),
+        bodyGzip: wrapBytes(reply.bodyGzip),
         etag: reply.etag,
-        html: Buffer.from(reply.html),
+        html: wrapBytes(reply.html),
         live: reply.live,
         builtAtMs: now,
         error: undefined,

@@ -10,10 +10,11 @@ export type RegenReply =
   | {
       id: number;
       kind: 'built';
-      body: string;
+      /** Bytes, not strings: they arrive in the server as ArrayBuffers it wraps without a copy, off the V8 heap. */
+      body: Uint8Array;
       bodyGzip: Uint8Array;
       etag: string;
-      html: string;
+      html: Uint8Array;
       live: boolean;
     }
   | { id: number; kind: 'unchanged' }

@@ -18,7 +18,7 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
   const { inputs, changed } = await reader.read();
   if (!changed && request.haveSnapshot) return { id: request.id, kind: 'unchanged' };
   const model = buildReportModel({ ...inputs, generatedAtMs: Date.now() });
-  const body = serialiseModel(model);
+  const body = Buffer.from(serialiseModel(model));
   const live = model.run.status === 'running';
   return {
     id: request.id,
@@ -29,12 +29,14 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
     etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
     // A finished run's page carries its chart's SVG as its first paint (rendered once: a finished run does not
     // change). A live run's is rebuilt every refresh, so its page waits for ECharts instead of costing an SVG each time.
-    html: renderHtml({
-      model,
-      assetBase: '/assets/',
-      indexHref: '/',
-      ...(live ? {} : { chartSvg: renderChartSvg(model) }),
-    }),
+    html: Buffer.from(
+      renderHtml({
+        model,
+        assetBase: '/assets/',
+        indexHref: '/',
+        ...(live ? {} : { chartSvg: renderChartSvg(model) }),
+      }),
+    ),
     live,
   };
 }
