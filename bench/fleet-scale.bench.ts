@@ -2,7 +2,8 @@
 // (test/fleet/generate-box-scenario.ts), one warm run end to end, sampled at 1 Hz. Prints the box's start and stop
 // times, and the harness's own cost: CPU seconds per minute of run and peak RSS of the `rocm-perf warm` process,
 // from its own getrusage (an --import hook writes process.resourceUsage() at exit), so nothing the double or the
-// daemons spend is counted; and its event-loop delay and stalls, against the spacing of the samples. Env: FLEET_NODES (24), FLEET_TARGETS (100), FLEET_TIME_SCALE (1/300).
+// daemons spend is counted; and its event-loop delay and stalls, against the spacing of the samples. Env: FLEET_NODES (24), FLEET_TARGETS (100), FLEET_TIME_SCALE (1/300),
+// FLEET_CPU_PROF=1 (profile the harness with --cpu-prof and print the product functions it spent most time in).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,67 @@ function describeLoop(harness: HarnessUsage, byNode: Map<string, { tsMs: number 
   ].join('\n');
 }
 
+const cpuProfDir =
+  process.env.FLEET_CPU_PROF === '1' ? mkdtempSync('/var/tmp/rocm-perf-fleet-prof-') : undefined;
+
+interface CpuProfile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The product's functions (dist/) by inclusive time on the harness's main thread, from a --cpu-prof profile. */
+function describeProfile(dir: string): string {
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) return `no .cpuprofile in ${dir}`;
+  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inclusiveUs = new Map<string, number>();
+  /** Per product function: the leaf frames (any code) its samples ended in, by time. */
+  const leavesUs = new Map<string, Map<string, number>>();
+  let totalUs = 0;
+  let idleUs = 0;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    totalUs += delta;
+    if (byId.get(id)?.callFrame.functionName === '(idle)') idleUs += delta;
+    const seen = new Set<string>();
+    const leafFrame = byId.get(id)!.callFrame;
+    const leaf = `${leafFrame.functionName || '(anonymous)'} ${leafFrame.url.split('/').slice(-2).join('/')}:${leafFrame.lineNumber + 1}`;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      const marker = frame.url.indexOf('/dist/');
+      if (marker < 0) continue;
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.slice(marker + 1)}:${frame.lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusiveUs.set(key, (inclusiveUs.get(key) ?? 0) + delta);
+      const leaves = leavesUs.get(key) ?? new Map<string, number>();
+      leaves.set(leaf, (leaves.get(leaf) ?? 0) + delta);
+      leavesUs.set(key, leaves);
+    }
+  });
+  const top = [...inclusiveUs].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  return [
+    `harness profile (${path.join(dir, file)}): ${(totalUs / 1e6).toFixed(1)} s sampled, ${(idleUs / 1e6).toFixed(1)} s idle; product functions by inclusive time:`,
+    ...top.flatMap(([key, us], index) => [
+      `  ${(us / 1e6).toFixed(2)} s  ${key}`,
+      ...(index < 5
+        ? [...leavesUs.get(key)!]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 4)
+            .map(([leaf, leafUs]) => `      ${(leafUs / 1e6).toFixed(2)} s in ${leaf}`)
+        : []),
+    ]),
+  ].join('\n');
+}
+
 const startedAt = performance.now();
 const fleet = await startFleet({ nodeCount, targetCount, scale: { timeScale } });
 const startSeconds = (performance.now() - startedAt) / 1000;
@@ -106,6 +168,7 @@ try {
   const result = await execa(
     process.execPath,
     [
+      ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []),
       '--import',
       hook,
       path.join(repoRoot, 'bin/rocm-perf.js'),
@@ -154,6 +217,7 @@ try {
       describeSampling(byNode),
       describeLoop(harness, byNode),
       `harness (rocm-perf warm, its own getrusage): ${cpuSeconds.toFixed(1)} CPU s = ${((cpuSeconds / wallSeconds) * 60).toFixed(1)} CPU s per minute of run, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB`,
+      ...(cpuProfDir ? [describeProfile(cpuProfDir)] : []),
     ].join('\n'),
   );
 } finally {

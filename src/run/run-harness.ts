@@ -2,7 +2,6 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createPrometheusSampler,
-  createSampler,
   createSamplesWriter,
   writeSamplesFile,
   type CreatePrometheusSamplerOptions,
@@ -42,6 +41,7 @@ import { RUN_VERSION, type ClockReading, type RunFile, type Sample } from '../ar
 import { createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { createRunDirGuard, type RunDirGuard } from './guard-run-dir.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
+import { sampleOnThread } from './sample-on-thread.js';
 
 // cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
 
@@ -102,7 +102,7 @@ const defaultDeps = (): HarnessDeps => ({
   fetchTrace: runHistoryTrace,
   connect: connectRemoteHost,
   createProbes: (context) => createPreflightProbes(context.config),
-  createSampler,
+  createSampler: sampleOnThread,
   createPrometheusSampler,
   fetchMetrics: fetchMetricsText,
   writeReport: writeRunReport,
