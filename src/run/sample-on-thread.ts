@@ -59,6 +59,8 @@ export function sampleOnThread(options: CreateSamplerOptions): Sampler {
         const message = SamplerThreadMessageSchema.safeParse(raw);
         if (!message.success) return fail(new InternalError(`sampler thread sent ${JSON.stringify(raw)}`));
         if (message.data.kind === 'stopped') return resolveStopped(message.data.error);
+        // As createSampler does: after onSample failed, nothing more is passed to it; stop() rethrows the failure.
+        if (failure) return;
         try {
           options.onSample(message.data.sample);
         } catch (error) {
