@@ -5,7 +5,8 @@ import { SampleSchema } from '../artifacts/index.js';
 
 export const SamplerThreadInputSchema = z.strictObject({
   nodes: z.array(z.strictObject({ name: z.string(), url: z.string() })),
-  intervalMs: z.number().positive(),
+  /** Unset: createSampler's default. */
+  intervalMs: z.number().positive().optional(),
   timeoutMs: z.number().positive().optional(),
 });
 export type SamplerThreadInput = z.infer<typeof SamplerThreadInputSchema>;
