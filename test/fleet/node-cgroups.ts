@@ -4,7 +4,7 @@
 // whose CFS quota makes the node's `speed` real, and cpuacct/…/compile or …/export, which count it apart. The
 // quota binds only that work: the worker's HTTP keeps its timing whatever the compile does, as a real node's
 // network stack would. A helper turns the node's counters into its own /proc (node-proc.ts).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { registerResource, removeCgroupSync } from '../helpers/daemons/index.js';
 import { fleetPrefix, parseOwnerPid, toNetnsName } from './fleet-names.js';
@@ -19,8 +19,12 @@ const cfsPeriodUs = 20_000;
 export interface NodeCgroup {
   name: string;
   dirs: Record<CgroupController, string>;
-  /** cpu/<node>/work (the quota); cpuacct/<node>/compile and …/export (CPU time in build steps, in export). */
-  workDirs: { cpu: string; compileCpuacct: string; exportCpuacct: string };
+  /**
+   * cpu/<node>/work (the quota, for the double's burner); cpu/<node>/compile (the same quota, for real BuildKit's
+   * RUN containers, whose cgroup parent is <node>/compile); cpuacct/<node>/compile and …/export (CPU time in build
+   * steps, in export).
+   */
+  workDirs: { cpu: string; compileCpu: string; compileCpuacct: string; exportCpuacct: string };
   quotaCores: number;
   memoryLimitBytes: number;
   remove: () => void;
@@ -46,6 +50,7 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
   ) as Record<CgroupController, string>;
   const workDirs = {
     cpu: path.join(dirs.cpu, 'work'),
+    compileCpu: path.join(dirs.cpu, 'compile'),
     compileCpuacct: path.join(dirs.cpuacct, 'compile'),
     exportCpuacct: path.join(dirs.cpuacct, 'export'),
   };
@@ -57,11 +62,13 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
   }
   // The kernel's smallest quota is 1 ms: a node below 0.05 cores (a 24-node box) gets a longer period instead.
   const periodUs = Math.max(cfsPeriodUs, Math.ceil(1000 / options.quotaCores));
-  writeFileSync(path.join(workDirs.cpu, 'cpu.cfs_period_us'), String(periodUs));
-  writeFileSync(
-    path.join(workDirs.cpu, 'cpu.cfs_quota_us'),
-    String(Math.max(1000, Math.round(options.quotaCores * periodUs))),
-  );
+  for (const quotaDir of [workDirs.cpu, workDirs.compileCpu]) {
+    writeFileSync(path.join(quotaDir, 'cpu.cfs_period_us'), String(periodUs));
+    writeFileSync(
+      path.join(quotaDir, 'cpu.cfs_quota_us'),
+      String(Math.max(1000, Math.round(options.quotaCores * periodUs))),
+    );
+  }
   writeFileSync(path.join(dirs.memory, 'memory.limit_in_bytes'), String(options.memoryLimitBytes));
   return {
     name,
@@ -70,10 +77,37 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
     quotaCores: options.quotaCores,
     memoryLimitBytes: options.memoryLimitBytes,
     remove: () => {
+      removeCgroupTrees(name);
       for (const dir of created.reverse()) removeCgroupSync(dir);
       for (const forget of unregister) forget();
     },
   };
+}
+
+/** Subdirectories of `dir`, deepest first (runc's container cgroups under <node>/compile/buildkit/<id>). */
+function listCgroupTree(dir: string): string[] {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir).filter((entry) => statSync(path.join(dir, entry)).isDirectory());
+  } catch {
+    return [];
+  }
+  return [...entries.flatMap((entry) => listCgroupTree(path.join(dir, entry))), dir];
+}
+
+/**
+ * Removes the node's cgroup in every mounted hierarchy with everything under it: real BuildKit's runc makes
+ * <node>/compile/buildkit/<id> in each controller (pids, devices, freezer, …), not only the three the box creates.
+ */
+export function removeCgroupTrees(name: string, root = cgroupRoot): void {
+  let controllers: string[] = [];
+  try {
+    controllers = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const controller of controllers)
+    for (const dir of listCgroupTree(path.join(root, controller, name))) removeCgroupSync(dir);
 }
 
 /** Total CPU time the cgroup's tasks used, in ns (cpuacct.usage). */
@@ -84,7 +118,13 @@ export function readCpuUsageNs(cpuacctDir: string): number {
 /** Removes the cgroups of fleet runs whose owner is gone; returns what it removed. */
 export function cleanupStaleCgroups(root = cgroupRoot): string[] {
   const removed: string[] = [];
-  for (const controller of cgroupControllers) {
+  let controllers: string[] = [];
+  try {
+    controllers = readdirSync(root);
+  } catch {
+    return removed;
+  }
+  for (const controller of controllers) {
     const dir = path.join(root, controller);
     let names: string[] = [];
     try {
@@ -95,9 +135,7 @@ export function cleanupStaleCgroups(root = cgroupRoot): string[] {
     for (const name of names) {
       const owner = parseOwnerPid(name);
       if (owner === undefined || isAlive(owner)) continue;
-      for (const child of ['work', 'compile', 'export'])
-        if (existsSync(path.join(dir, name, child))) removeCgroupSync(path.join(dir, name, child));
-      removeCgroupSync(path.join(dir, name));
+      for (const sub of listCgroupTree(path.join(dir, name))) removeCgroupSync(sub);
       removed.push(`cgroup ${controller}/${name}`);
     }
   }

@@ -43,16 +43,40 @@ import { generateBoxScenario } from './generate-box-scenario.js';
 import { seedImage } from './seed-registry.js';
 import { toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
+import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
+import { bumpSourceRevisions, printBake, writeBakeProject } from './real/bake-project.js';
+import {
+  createBuildxBuilders,
+  createDockerConfig,
+  startRealBuilder,
+  unmountUnder,
+  type RealBuilder,
+} from './real/builders.js';
+import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.js';
+import { baseImageTarget, buildBoxCosts } from './box-scenario.js';
+
+/**
+ * Which build engine the box runs: `real` (default) — a pinned BuildKit per node and the pinned buildx
+ * (test/fleet/real/); `double` — the `docker` test double (test/fleet/double/), only for what real tools cannot
+ * be made to do (docs/fleet-in-a-box.md, "What still runs on the double"). ROCM_PERF_BOX_ENGINE overrides the default.
+ */
+export type BoxEngine = 'real' | 'double';
+const defaultEngine = (): BoxEngine => (process.env.ROCM_PERF_BOX_ENGINE === 'double' ? 'double' : 'real');
 
 export interface StartFleetOptions {
+  /** The build engine (default `real`, or ROCM_PERF_BOX_ENGINE). */
+  engine?: BoxEngine;
   scale?: Partial<BoxScale>;
   /** Which cut of the gfx1201 scenario: `box` (4 nodes, 6 targets; default) or `gfx1201` (5 nodes, 13 targets). */
   scenario?: BoxScenarioName;
   /** Per-node compile speed (fleet.yaml `speed`; the node's CPU quota is cpuBaseCores × speed). Default 1. */
   nodeSpeeds?: Readonly<Record<string, number>>;
-  /** Per-node BuildKit release, over the scenario's. */
+  /**
+   * Per-node BuildKit release, over the scenario's. Real engine: a version pinned in test/tools/versions.txt
+   * (default the `current` one); double: the release it imitates.
+   */
   buildkitVersions?: Readonly<Record<string, string>>;
-  /** The buildx release the double claims (default v0.23.0, the oldest the harness works with). */
+  /** The buildx release: real engine, a pinned one (default `current`); double, the one it claims (default v0.23.0). */
   buildxVersion?: string;
   /** Cores of a speed-1 node's quota; default min(0.25, 0.3 × this host's cores ÷ Σ speeds). */
   cpuBaseCores?: number;
@@ -84,12 +108,16 @@ export interface FleetNodeHandle extends BoxFleetNode {
 }
 
 export interface RunningFleet {
+  engine: BoxEngine;
   runId: string;
   dir: string;
   fleetPath: string;
   statePath: string;
-  /** PATH with the double first, plus the state variable: pass to the CLI under test. */
-  env: { PATH: string; ROCM_PERF_FLEET_STATE: string };
+  /**
+   * Pass to the CLI under test: real engine, DOCKER_CONFIG (the pinned buildx as the docker CLI's plugin, a builder
+   * per node); double, PATH with the double first. Both carry the state variable.
+   */
+  env: { PATH: string; ROCM_PERF_FLEET_STATE: string; DOCKER_CONFIG?: string };
   nodes: FleetNodeHandle[];
   services: {
     bridgeAddress: string;
@@ -276,6 +304,9 @@ async function startProxyProcess({
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
   assertFleetCanStart();
+  const engine = options.engine ?? defaultEngine();
+  const engineBlocker = engine === 'real' ? findEngineBlocker() : undefined;
+  if (engineBlocker) throw new Error(engineBlocker);
   cleanupStaleLeftovers();
   cleanupStaleFleets();
   cleanupStaleCgroups();
@@ -331,9 +362,12 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(nginx.stop);
     const servicesSshd = await startSshd({ host, sessionEnv: servicesClock });
     stoppers.push(servicesSshd.stop);
+    const baseLayer =
+      engine === 'real' ? packBaseLayer(writeBaseRootfs(path.join(dir.path, 'base'), buildBoxCompile())) : undefined;
     for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
       for (const arch of options.arches ?? ['gfx1201'])
-        await seedImage(registry.url, `${namespace}/rocm-base`, arch);
+        if (baseLayer) await pushBaseImage(registry.url, `${namespace}/${baseImageTarget}`, arch, baseLayer);
+        else await seedImage(registry.url, `${namespace}/${baseImageTarget}`, arch);
     const prepared: {
       spec: BoxNodeSpec;
       network: FleetNodeNetwork;
@@ -395,7 +429,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         ssh: toSsh(sshd, knownHostsPath),
         sshKnownHostsLine: sshd.knownHostsLine,
         rateBits: network.rateBits,
-        buildkitVersion: spec.buildkitVersion,
+        buildkitVersion:
+          engine === 'real'
+            ? (options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
+            : spec.buildkitVersion,
         clockOffsetSeconds: options.clockOffsetSeconds?.builders?.[spec.name] ?? 0,
         cgroupDirs: {
           nodeDirs: Object.values(cgroup.dirs),
@@ -444,13 +481,31 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
       ...(options.arches ? { arches: options.arches } : {}),
     });
+    const real =
+      engine === 'real'
+        ? await startRealEngine({
+            dir: dir.path,
+            nodes,
+            registryHost: new URL(proxy.url).host,
+            sccacheUrl: nginx.url,
+            scale,
+            scenarioPrintText: readScenarioPrint(scenario === generated ? path.join(dir.path, 'scenario') : undefined),
+            scenarioCostsText: readScenarioCosts(scenario === generated ? path.join(dir.path, 'scenario') : undefined),
+            targets: scenario.targets,
+            arches: options.arches ?? ['gfx1201'],
+            cpuBaseCores,
+            buildxVersion: options.buildxVersion ?? pinnedVersion('buildx', 'current'),
+            files,
+            stoppers,
+          })
+        : undefined;
     const binDir = path.join(dir.path, 'bin');
-    installDockerDouble(binDir);
-    const env = {
-      PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      [fleetStateEnvVar]: files.statePath,
-    };
+    if (!real) installDockerDouble(binDir);
+    const env = real
+      ? { PATH: process.env.PATH ?? '/usr/bin:/bin', [fleetStateEnvVar]: files.statePath, DOCKER_CONFIG: real.dockerConfig }
+      : { PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, [fleetStateEnvVar]: files.statePath };
     return {
+      engine,
       runId,
       dir: dir.path,
       fleetPath: files.fleetPath,
@@ -472,7 +527,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         killBuilder: (node) => {
           const handle = nodes.find((candidate) => candidate.name === node);
           if (!handle) throw new Error(`killBuilder: ${node} is not a box node`);
-          return killBakeWorkers(handle.netns);
+          return real ? real.killBuilder(node) : killBakeWorkers(handle.netns);
         },
       },
       pauseRegistryProxy: () => {
@@ -480,11 +535,127 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         process.kill(pid, 'SIGSTOP');
         return () => process.kill(pid, 'SIGCONT');
       },
-      bumpRevisions: (targets) => bumpRevisionsIn(files.statePath, targets),
+      bumpRevisions: (targets) =>
+        real
+          ? bumpSourceRevisions(dir.path, targets ?? real.targets)
+          : bumpRevisionsIn(files.statePath, targets),
       stop,
     };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function readScenarioPrint(scenarioDir: string | undefined): string {
+  return readFileSync(
+    scenarioDir ? path.join(scenarioDir, 'bake-print.json') : path.join(repoRoot, '.builders/bake-print.gfx1201.json'),
+    'utf8',
+  );
+}
+
+function readScenarioCosts(scenarioDir: string | undefined): string {
+  return readFileSync(
+    scenarioDir ? path.join(scenarioDir, 'target-costs') : path.join(repoRoot, '.builders/target-costs'),
+    'utf8',
+  );
+}
+
+/** Another arch's build seconds relative to the first (create-box-fleet.ts writes its costs with the same factor). */
+const otherArchFactor = 1.5;
+
+interface StartRealEngineOptions {
+  dir: string;
+  nodes: readonly FleetNodeHandle[];
+  registryHost: string;
+  sccacheUrl: string;
+  scale: BoxScale;
+  scenarioPrintText: string;
+  scenarioCostsText: string;
+  targets: readonly string[];
+  arches: readonly string[];
+  cpuBaseCores: number;
+  buildxVersion: string;
+  files: BoxFleetFiles;
+  stoppers: (() => Promise<void> | void)[];
+}
+
+/**
+ * The real engine: the bake project in the fleet dir, a buildkitd per node, a buildx builder per node, and the
+ * saved bake prints (per arch) replaced by real `bake --print` output.
+ */
+async function startRealEngine(options: StartRealEngineOptions) {
+  const { dir, nodes, stoppers } = options;
+  const print = JSON.parse(options.scenarioPrintText) as {
+    group?: Record<string, { targets: string[] }>;
+    target: Record<string, { contexts?: Record<string, string> }>;
+  };
+  const keep = new Set(options.targets);
+  const costs = buildBoxCosts(options.scenarioCostsText, options.scale, options.targets);
+  const groups: Record<string, string[]> = {};
+  for (const [name, group] of Object.entries(print.group ?? {})) {
+    const members = group.targets.filter((member) => keep.has(member) || print.group?.[member] !== undefined);
+    if (members.length > 0) groups[name] = members;
+  }
+  writeBakeProject({
+    dir,
+    targets: options.targets.map((name) => ({
+      name,
+      buildSeconds: costs.get(name)!.buildSeconds,
+      exportBytes: costs.get(name)!.exportBytes,
+      links: Object.values(print.target[name]?.contexts ?? {})
+        .filter((value) => value.startsWith('target:'))
+        .map((value) => value.slice('target:'.length))
+        .filter((link) => keep.has(link)),
+    })),
+    groups,
+    registryHost: options.registryHost,
+    sccacheEndpoint: options.sccacheUrl,
+    arches: options.arches.map((arch, index) => [arch, index === 0 ? 1 : otherArchFactor] as const),
+    cpuBaseCores: options.cpuBaseCores,
+    sccacheEntryBytes: options.scale.sccacheEntryBytes,
+    rootfs: path.join(dir, 'base', 'rootfs'),
+  });
+  const dockerConfig = createDockerConfig(dir, options.buildxVersion);
+  const env = { DOCKER_CONFIG: dockerConfig };
+  stoppers.push(() => unmountUnder(path.join(dir, 'buildkit')));
+  const builders = new Map<string, RealBuilder>();
+  for (const node of nodes) {
+    const builder = await startRealBuilder({
+      node: {
+        name: node.name,
+        netns: node.netns,
+        cgroupName: node.cgroup.name,
+        cgroupDirs: Object.values(node.cgroup.dirs),
+        buildkitVersion: node.buildkitVersion,
+      },
+      dir,
+      registryHost: options.registryHost,
+    });
+    stoppers.push(builder.stop);
+    builders.set(node.name, builder);
+  }
+  createBuildxBuilders({ env, builders: [...builders.values()] });
+  // What a user's `bake --print` names: the groups (but `default`, which would nest them), the targets in none of
+  // those, and the base image target outside every group.
+  const named = Object.entries(groups).filter(([name]) => name !== 'default');
+  const printTargets = [
+    ...named.map(([name]) => name),
+    ...options.targets.filter((target) => !named.some(([, members]) => members.includes(target))),
+    baseImageTarget,
+  ];
+  for (const arch of options.arches) {
+    const text = printBake({ dir, env, arch, targets: [...new Set(printTargets)] });
+    writeFileSync(path.join(dir, `bake-print.${arch}.json`), text);
+  }
+  return {
+    dockerConfig,
+    targets: options.targets,
+    killBuilder: (node: string) => {
+      const builder = builders.get(node);
+      if (!builder) throw new Error(`killBuilder: ${node} is not a box node`);
+      builder.kill();
+      return 1;
+    },
+  };
 }

@@ -1,0 +1,3 @@
+module rocm-perf.test/box-compile
+
+go 1.22

@@ -1,0 +1,144 @@
+// One real buildkitd per box node, inside the node's network namespace (nsenter --net: `ip netns exec` would also
+// remount /sys and hide the cgroup hierarchies runc needs) and the node's cgroups, with the OCI worker (runc,
+// overlayfs). Its RUN containers go under <node>/compile (`defaultCgroupParent`), where the node's CPU quota holds
+// them and cpuacct counts them apart; the daemon's own work (layer compression, pushes) is counted in the node's
+// cgroup. It talks plain HTTP to the box registry. Each node is a buildx builder (`remote` driver) in a test-only
+// DOCKER_CONFIG whose cli-plugins/docker-buildx is the pinned buildx.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startDaemon, type DaemonProcess } from '../../helpers/daemons/index.js';
+import { findToolBinary } from './tools.js';
+
+export interface RealBuilderNode {
+  name: string;
+  netns: string;
+  /** The node's cgroup name (cpu/<name>, cpuacct/<name>, memory/<name>). */
+  cgroupName: string;
+  /** cgroup.procs files the daemon joins. */
+  cgroupDirs: readonly string[];
+  buildkitVersion: string;
+}
+
+export interface RealBuilder {
+  name: string;
+  socket: string;
+  buildkitVersion: string;
+  daemon: DaemonProcess;
+  /** SIGKILL the daemon (and its runc children): the builder vanishes. */
+  kill: () => void;
+  stop: () => Promise<void>;
+}
+
+export function renderBuildkitdToml(options: { root: string; cgroupParent: string; registryHost: string }): string {
+  return `# buildkitd.toml of a fleet-in-a-box node (test/fleet/real/builders.ts)
+root = ${JSON.stringify(options.root)}
+[worker.oci]
+  enabled = true
+  snapshotter = "overlayfs"
+  gc = false
+  defaultCgroupParent = ${JSON.stringify(options.cgroupParent)}
+[worker.containerd]
+  enabled = false
+[registry.${JSON.stringify(options.registryHost)}]
+  http = true
+`;
+}
+
+/** Process ids whose cgroup (any controller) is under the node's cgroup: its daemon and the containers' processes. */
+function findNodePids(cgroupDirs: readonly string[]): number[] {
+  const pids = new Set<number>();
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const pid of readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean))
+      pids.add(Number(pid));
+    for (const entry of execFileSync('find', [dir, '-mindepth', '1', '-maxdepth', '1', '-type', 'd'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean))
+      walk(entry);
+  };
+  for (const dir of cgroupDirs) walk(dir);
+  return [...pids];
+}
+
+export async function startRealBuilder(options: {
+  node: RealBuilderNode;
+  dir: string;
+  registryHost: string;
+}): Promise<RealBuilder> {
+  const { node } = options;
+  const home = path.join(options.dir, 'buildkit', node.name);
+  mkdirSync(home, { recursive: true });
+  const socket = path.join(home, 'buildkitd.sock');
+  const configPath = path.join(home, 'buildkitd.toml');
+  writeFileSync(
+    configPath,
+    renderBuildkitdToml({
+      root: path.join(home, 'root'),
+      cgroupParent: `${node.cgroupName}/compile`,
+      registryHost: options.registryHost,
+    }),
+  );
+  const buildkitd = findToolBinary('buildkit', node.buildkitVersion, 'buildkitd');
+  const join = 'for d in "$@"; do echo $$ > "$d/cgroup.procs"; done; exec "$BUILDKITD" --config "$CONFIG" --addr "unix://$SOCKET"';
+  const daemon = await startDaemon({
+    name: `buildkitd ${node.buildkitVersion} (${node.name})`,
+    command: 'nsenter',
+    args: [`--net=/run/netns/${node.netns}`, '--', 'sh', '-c', join, 'sh', ...node.cgroupDirs],
+    logPath: path.join(home, 'buildkitd.log'),
+    env: { ...process.env, BUILDKITD: buildkitd, CONFIG: configPath, SOCKET: socket },
+    isReady: () => Promise.resolve(existsSync(socket)),
+    timeoutMs: 30_000,
+  });
+  const kill = () => {
+    for (const pid of findNodePids(node.cgroupDirs)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  return { name: node.name, socket, buildkitVersion: node.buildkitVersion, daemon, kill, stop: daemon.stop };
+}
+
+/** A DOCKER_CONFIG whose docker CLI runs the pinned buildx as its plugin. */
+export function createDockerConfig(dir: string, buildxVersion: string): string {
+  const config = path.join(dir, 'docker-config');
+  mkdirSync(path.join(config, 'cli-plugins'), { recursive: true });
+  symlinkSync(findToolBinary('buildx', buildxVersion, 'buildx'), path.join(config, 'cli-plugins', 'docker-buildx'));
+  writeFileSync(path.join(config, 'config.json'), '{}\n');
+  return config;
+}
+
+/** `docker buildx create --driver remote` for each node, named after it (its node `<name>0`). */
+export function createBuildxBuilders(options: {
+  env: Record<string, string>;
+  builders: readonly Pick<RealBuilder, 'name' | 'socket'>[];
+}): void {
+  for (const builder of options.builders)
+    execFileSync(
+      'docker',
+      ['buildx', 'create', '--name', builder.name, '--node', `${builder.name}0`, '--driver', 'remote', `unix://${builder.socket}`],
+      { env: { ...process.env, ...options.env }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+}
+
+/** Unmounts what a killed buildkitd left mounted under `dir` (overlay snapshots), deepest first. */
+export function unmountUnder(dir: string): void {
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .map((field) => field.replace(/\\040/g, ' '))
+    .filter((mountPoint) => mountPoint.startsWith(`${dir}/`))
+    .sort((a, b) => b.length - a.length);
+  for (const mountPoint of mounts) {
+    try {
+      execFileSync('umount', ['-l', mountPoint], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+}
