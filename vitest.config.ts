@@ -15,7 +15,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          globalSetup: ['test/install-debian-packages.ts'],
+          globalSetup: ['test/install-debian-packages.ts', 'test/build-engine-tools.ts'],
         },
       },
     ],

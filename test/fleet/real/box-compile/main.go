@@ -185,11 +185,11 @@ func main() {
 			}
 		}
 	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "box-compile:", err)
+		os.Exit(1)
+	}
 	if *outBytes > 0 {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, "box-compile:", err)
-			os.Exit(1)
-		}
 		seed := sha256.Sum256([]byte(*target + "/" + strings.TrimSpace(string(revision))))
 		random := rand.New(rand.NewSource(int64(seed[0])<<56 | int64(seed[1])<<48 | int64(seed[2])<<40 | int64(seed[3])<<32 | int64(seed[4])<<24))
 		file, err := os.Create(filepath.Join(*out, *target+".whl"))
@@ -204,6 +204,12 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	// The line sccache's --show-stats summary gives, for the build log.
-	fmt.Printf("box-compile %s: %d units, %d sccache hits, %d misses, %.2f CPU s (%d)\n", *target, *units, hits, misses, cpuSeconds(), sink)
+	// The line sccache's --show-stats summary gives, for the build log, and as /out/<target>.txt: the small file
+	// dependent targets copy (COPY --from=<target>), as a wheel build copies its base's build info.
+	summary := fmt.Sprintf("box-compile %s: %d units, %d sccache hits, %d misses, %.2f CPU s (%d)\n", *target, *units, hits, misses, cpuSeconds(), sink)
+	fmt.Print(summary)
+	if err := os.WriteFile(filepath.Join(*out, *target+".txt"), []byte(summary), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "box-compile:", err)
+		os.Exit(1)
+	}
 }
