@@ -9,7 +9,9 @@ import { readPinnedTools, toolsDir } from './fleet/real/tools.js';
 const script = path.resolve(import.meta.dirname, 'tools/build-tools.sh');
 
 export function setup(): void {
-  const missing = readPinnedTools().filter((tool) => !existsSync(path.join(toolsDir, `${tool.name}-${tool.version}`, '.built')));
+  const missing = readPinnedTools().filter(
+    (tool) => !existsSync(path.join(toolsDir, `${tool.name}-${tool.version}`, '.built')),
+  );
   if (missing.length === 0) return;
   console.error(
     `npm test: building ${missing.map((tool) => `${tool.name} ${tool.version}`).join(', ')} into ${toolsDir} (minutes, once)`,

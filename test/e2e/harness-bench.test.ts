@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseBuildkitTrace } from '../../src/collect/buildkit/parse-trace.js';
 import { readData, readRun, spawnCli, useHarnessBox } from './harness-helpers.js';
 
 // bench on the fleet in a box: every cache isolated, so a second bench of unchanged sources measures the same
@@ -32,6 +34,14 @@ function readSccacheTraffic(
   return out;
 }
 
+/** The Dockerfile instructions (RUN, COPY, …) of a target's trace that BuildKit loaded from a cache. */
+function readCachedInstructions(runDir: string, target: string): string[] {
+  const text = readFileSync(path.join(runDir, `trace-${target}.json`), 'utf8');
+  return parseBuildkitTrace(text, { source: target, target })
+    .trace.steps.filter((step) => step.cached && step.instruction !== undefined)
+    .map((step) => step.name);
+}
+
 describe('bench on the fleet in a box', () => {
   it('a second bench of the same sources measures the same build seconds: no layer cache, a fresh sccache prefix, its own namespace', async () => {
     const first = await runHarness('bench-1', ['bench']);
@@ -54,8 +64,11 @@ describe('bench on the fleet in a box', () => {
     }
     for (const target of a.summary.targets) {
       const again = b.summary.targets.find((entry) => entry.target === target.target)!;
-      expect(target.cachedSteps, target.target).toBe(0);
-      expect(again.cachedSteps, target.target).toBe(0);
+      // No Dockerfile step came from a layer cache. Real BuildKit still shows an input image already on the node
+      // (`[context pytorch] …`, pulled by the first bench) as `load cache:` under --no-cache: that is an image
+      // source, not a build step, and is allowed.
+      for (const dir of [first, second])
+        expect(readCachedInstructions(dir, target.target), `${target.target} in ${dir}`).toEqual([]);
       table.push(`${target.target}: ${target.buildSeconds} s, then ${again.buildSeconds} s`);
       // Per target within 10 % plus 0.25 s: the box's non-CPU steps (loads, FROM, COPY, sccache writes over the
       // shaped link) wobble by a few hundred ms on a shared 2-core host, which matters on a 1 s build.

@@ -307,6 +307,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
   const engine = options.engine ?? defaultEngine();
   const engineBlocker = engine === 'real' ? findEngineBlocker() : undefined;
   if (engineBlocker) throw new Error(engineBlocker);
+  if (engine === 'real' && Object.keys(options.clockOffsetSeconds?.builders ?? {}).length > 0)
+    throw new Error(
+      "startFleet: a builder's skewed clock needs engine 'double': buildkitd is Go, which reads the clock through the vDSO, so libfaketime cannot move it (docs/fleet-in-a-box.md)",
+    );
   cleanupStaleLeftovers();
   cleanupStaleFleets();
   cleanupStaleCgroups();
@@ -363,7 +367,9 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const servicesSshd = await startSshd({ host, sessionEnv: servicesClock });
     stoppers.push(servicesSshd.stop);
     const baseLayer =
-      engine === 'real' ? packBaseLayer(writeBaseRootfs(path.join(dir.path, 'base'), buildBoxCompile())) : undefined;
+      engine === 'real'
+        ? packBaseLayer(writeBaseRootfs(path.join(dir.path, 'base'), buildBoxCompile()))
+        : undefined;
     for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
       for (const arch of options.arches ?? ['gfx1201'])
         if (baseLayer) await pushBaseImage(registry.url, `${namespace}/${baseImageTarget}`, arch, baseLayer);
@@ -489,8 +495,12 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
             registryHost: new URL(proxy.url).host,
             sccacheUrl: nginx.url,
             scale,
-            scenarioPrintText: readScenarioPrint(scenario === generated ? path.join(dir.path, 'scenario') : undefined),
-            scenarioCostsText: readScenarioCosts(scenario === generated ? path.join(dir.path, 'scenario') : undefined),
+            scenarioPrintText: readScenarioPrint(
+              scenario === generated ? path.join(dir.path, 'scenario') : undefined,
+            ),
+            scenarioCostsText: readScenarioCosts(
+              scenario === generated ? path.join(dir.path, 'scenario') : undefined,
+            ),
             targets: scenario.targets,
             arches: options.arches ?? ['gfx1201'],
             cpuBaseCores,
@@ -502,7 +512,11 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const binDir = path.join(dir.path, 'bin');
     if (!real) installDockerDouble(binDir);
     const env = real
-      ? { PATH: process.env.PATH ?? '/usr/bin:/bin', [fleetStateEnvVar]: files.statePath, DOCKER_CONFIG: real.dockerConfig }
+      ? {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          [fleetStateEnvVar]: files.statePath,
+          DOCKER_CONFIG: real.dockerConfig,
+        }
       : { PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, [fleetStateEnvVar]: files.statePath };
     return {
       engine,
@@ -549,7 +563,9 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
 
 function readScenarioPrint(scenarioDir: string | undefined): string {
   return readFileSync(
-    scenarioDir ? path.join(scenarioDir, 'bake-print.json') : path.join(repoRoot, '.builders/bake-print.gfx1201.json'),
+    scenarioDir
+      ? path.join(scenarioDir, 'bake-print.json')
+      : path.join(repoRoot, '.builders/bake-print.gfx1201.json'),
     'utf8',
   );
 }

@@ -23,7 +23,8 @@ let fleet: RunningFleet | undefined;
 beforeAll(async () => {
   const blocker = findFleetBlocker();
   if (blocker) throw new Error(blocker);
-  fleet = await startFleet({ scale: { timeScale: 1 / 1000 }, nodeSpeeds: { kiln: 0.5 } });
+  // The double's own tests: its flag discipline and behaviour (the real engine's box: fleet-box-real.test.ts).
+  fleet = await startFleet({ engine: 'double', scale: { timeScale: 1 / 1000 }, nodeSpeeds: { kiln: 0.5 } });
 }, 90_000);
 
 afterAll(async () => {

@@ -25,7 +25,8 @@ export function writeBaseRootfs(dir: string, boxCompile: string): string {
   copyFileSync('/bin/busybox', path.join(rootfs, 'bin/busybox'));
   chmodSync(path.join(rootfs, 'bin/busybox'), 0o755);
   const applets = execFileSync('/bin/busybox', ['--list'], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  for (const applet of applets) if (applet !== 'busybox') symlinkSync('busybox', path.join(rootfs, 'bin', applet));
+  for (const applet of applets)
+    if (applet !== 'busybox') symlinkSync('busybox', path.join(rootfs, 'bin', applet));
   copyFileSync(boxCompile, path.join(rootfs, 'usr/local/bin/box-compile'));
   chmodSync(path.join(rootfs, 'usr/local/bin/box-compile'), 0o755);
   return rootfs;
@@ -79,9 +80,17 @@ export async function pushBaseImage(
     JSON.stringify({
       schemaVersion: 2,
       mediaType: 'application/vnd.oci.image.manifest.v1+json',
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: configDigest, size: config.length },
+      config: {
+        mediaType: 'application/vnd.oci.image.config.v1+json',
+        digest: configDigest,
+        size: config.length,
+      },
       layers: [
-        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: layerDigest, size: layer.blob.length },
+        {
+          mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+          digest: layerDigest,
+          size: layer.blob.length,
+        },
       ],
     }),
   );
@@ -90,7 +99,7 @@ export async function pushBaseImage(
     body: new Uint8Array(manifest),
     headers: { 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
   });
-  if (put.status !== 201) throw new Error(`base image ${repository}:${tag}: PUT manifest answered ${put.status}`);
+  if (put.status !== 201)
+    throw new Error(`base image ${repository}:${tag}: PUT manifest answered ${put.status}`);
   return digestOf(manifest);
 }
-

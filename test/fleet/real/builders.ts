@@ -30,7 +30,11 @@ export interface RealBuilder {
   stop: () => Promise<void>;
 }
 
-export function renderBuildkitdToml(options: { root: string; cgroupParent: string; registryHost: string }): string {
+export function renderBuildkitdToml(options: {
+  root: string;
+  cgroupParent: string;
+  registryHost: string;
+}): string {
   return `# buildkitd.toml of a fleet-in-a-box node (test/fleet/real/builders.ts)
 root = ${JSON.stringify(options.root)}
 [worker.oci]
@@ -82,7 +86,8 @@ export async function startRealBuilder(options: {
     }),
   );
   const buildkitd = findToolBinary('buildkit', node.buildkitVersion, 'buildkitd');
-  const join = 'for d in "$@"; do echo $$ > "$d/cgroup.procs"; done; exec "$BUILDKITD" --config "$CONFIG" --addr "unix://$SOCKET"';
+  const join =
+    'for d in "$@"; do echo $$ > "$d/cgroup.procs"; done; exec "$BUILDKITD" --config "$CONFIG" --addr "unix://$SOCKET"';
   const daemon = await startDaemon({
     name: `buildkitd ${node.buildkitVersion} (${node.name})`,
     command: 'nsenter',
@@ -108,7 +113,10 @@ export async function startRealBuilder(options: {
 export function createDockerConfig(dir: string, buildxVersion: string): string {
   const config = path.join(dir, 'docker-config');
   mkdirSync(path.join(config, 'cli-plugins'), { recursive: true });
-  symlinkSync(findToolBinary('buildx', buildxVersion, 'buildx'), path.join(config, 'cli-plugins', 'docker-buildx'));
+  symlinkSync(
+    findToolBinary('buildx', buildxVersion, 'buildx'),
+    path.join(config, 'cli-plugins', 'docker-buildx'),
+  );
   writeFileSync(path.join(config, 'config.json'), '{}\n');
   return config;
 }
@@ -121,7 +129,17 @@ export function createBuildxBuilders(options: {
   for (const builder of options.builders)
     execFileSync(
       'docker',
-      ['buildx', 'create', '--name', builder.name, '--node', `${builder.name}0`, '--driver', 'remote', `unix://${builder.socket}`],
+      [
+        'buildx',
+        'create',
+        '--name',
+        builder.name,
+        '--node',
+        `${builder.name}0`,
+        '--driver',
+        'remote',
+        `unix://${builder.socket}`,
+      ],
       { env: { ...process.env, ...options.env }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
 }

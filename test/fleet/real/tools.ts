@@ -54,7 +54,8 @@ export function findToolBinary(name: ToolName, version: string, binary: string):
 export function findEngineBlocker(): string | undefined {
   if (!existsSync('/usr/sbin/runc') && !existsSync('/usr/bin/runc'))
     return 'the real BuildKit in the box needs runc; run: apt-get install -y runc';
-  if (!existsSync('/bin/busybox')) return 'the box base image needs busybox; run: apt-get install -y busybox-static';
+  if (!existsSync('/bin/busybox'))
+    return 'the box base image needs busybox; run: apt-get install -y busybox-static';
   for (const tool of readPinnedTools().filter((candidate) => candidate.role === 'current')) {
     const binary = tool.name === 'buildx' ? 'buildx' : 'buildkitd';
     if (!existsSync(path.join(toolsDir, `${tool.name}-${tool.version}`, binary)))
