@@ -42,6 +42,14 @@ function readCachedInstructions(runDir: string, target: string): string[] {
     .map((step) => step.name);
 }
 
+/** Seconds the target's Dockerfile steps (RUN, COPY, …) ran, summed, from its trace. */
+function readInstructionSeconds(runDir: string, target: string): number {
+  const text = readFileSync(path.join(runDir, `trace-${target}.json`), 'utf8');
+  return parseBuildkitTrace(text, { source: target, target })
+    .trace.steps.filter((step) => step.instruction !== undefined)
+    .reduce((sum, step) => sum + (step.endMs - step.startMs) / 1000, 0);
+}
+
 describe('bench on the fleet in a box', () => {
   it('a second bench of the same sources measures the same build seconds: no layer cache, a fresh sccache prefix, its own namespace', async () => {
     const first = await runHarness('bench-1', ['bench']);
@@ -69,17 +77,20 @@ describe('bench on the fleet in a box', () => {
       // source, not a build step, and is allowed.
       for (const dir of [first, second])
         expect(readCachedInstructions(dir, target.target), `${target.target} in ${dir}`).toEqual([]);
-      table.push(`${target.target}: ${target.buildSeconds} s, then ${again.buildSeconds} s`);
-      // Per target within 10 % plus 0.25 s: the box's non-CPU steps (loads, FROM, COPY, sccache writes over the
-      // shaped link) wobble by a few hundred ms on a shared 2-core host, which matters on a 1 s build.
-      expect(Math.abs(again.buildSeconds! - target.buildSeconds!), table.at(-1)).toBeLessThanOrEqual(
-        0.1 * target.buildSeconds! + 0.25,
+      // Per target within 10 % plus 0.25 s: the box's non-CPU steps (COPY, sccache writes over the shaped link)
+      // wobble by a few hundred ms on a shared 2-core host, which matters on a 1 s build. Compared on the
+      // Dockerfile's own steps: build seconds also hold pulling the target's input images, which the first bench
+      // pays on a node and the second finds there already (docs/harness.md, "bench").
+      const [once, twice] = [first, second].map((dir) => readInstructionSeconds(dir, target.target));
+      table.push(
+        `${target.target}: build ${target.buildSeconds} s, then ${again.buildSeconds} s; its Dockerfile steps ${once!.toFixed(2)} s, then ${twice!.toFixed(2)} s`,
       );
+      expect(Math.abs(twice! - once!), table.at(-1)).toBeLessThanOrEqual(0.1 * once! + 0.25);
     }
     console.log(`bench build seconds, first and second run:\n  ${table.join('\n  ')}`);
-    const total = (data: typeof a) =>
-      data.summary.targets.reduce((sum, entry) => sum + entry.buildSeconds!, 0);
-    expect(Math.abs(total(b) - total(a))).toBeLessThanOrEqual(0.1 * total(a));
+    const total = (dir: string) =>
+      a.summary.targets.reduce((sum, entry) => sum + readInstructionSeconds(dir, entry.target), 0);
+    expect(Math.abs(total(second) - total(first))).toBeLessThanOrEqual(0.1 * total(first));
     const costs = await spawnCli(box().fleet, ['costs', '--from', runs['bench-2']!, '--dry-run']);
     expect(costs.exitCode, String(costs.stderr)).toBe(0);
     expect(String(costs.stderr)).toMatch(/is a bench run: its byte figures are refused/);
