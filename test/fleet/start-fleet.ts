@@ -148,7 +148,8 @@ export interface RunningFleet {
     refuseRegistry: (downMs: number) => Promise<void>;
     /**
      * Kills everything the builder of `node` runs (SIGKILL): a builder that vanishes mid-target. Returns how many
-     * bake workers it killed (0 when the builder is between targets, or its worker has not started yet).
+     * bake workers (double) or RUN processes (real engine) it killed: 0, and nothing killed, when none was running.
+     * The real engine's buildkitd is started again on the same root at once, as a service manager would.
      */
     killBuilder: (node: string) => number;
   };
@@ -643,15 +644,18 @@ async function startRealEngine(options: StartRealEngineOptions) {
         netns: node.netns,
         cgroupName: node.cgroup.name,
         cgroupDirs: Object.values(node.cgroup.dirs),
+        compileCpuacctDir: node.cgroup.workDirs.compileCpuacct,
         buildkitVersion: node.buildkitVersion,
       },
       dir,
       registryHost: options.registryHost,
     });
-    stoppers.push(builder.stop);
+    stoppers.push(() => builder.stop());
     builders.set(node.name, builder);
   }
   createBuildxBuilders({ env, builders: [...builders.values()] });
+  const restarts: Promise<void>[] = [];
+  stoppers.push(() => Promise.allSettled(restarts).then(() => undefined));
   // What a user's `bake --print` names: the groups (but `default`, which would nest them), the targets in none of
   // those, and the base image target outside every group.
   const named = Object.entries(groups).filter(([name]) => name !== 'default');
@@ -670,8 +674,9 @@ async function startRealEngine(options: StartRealEngineOptions) {
     killBuilder: (node: string) => {
       const builder = builders.get(node);
       if (!builder) throw new Error(`killBuilder: ${node} is not a box node`);
-      builder.kill();
-      return 1;
+      const killed = builder.kill();
+      if (killed > 0) restarts.push(builder.restart());
+      return killed;
     },
   };
 }

@@ -5,7 +5,7 @@
 // cgroup. It talks plain HTTP to the box registry. Each node is a buildx builder (`remote` driver) in a test-only
 // DOCKER_CONFIG whose cli-plugins/docker-buildx is the pinned buildx.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDaemon, type DaemonProcess } from '../../helpers/daemons/index.js';
 import { findToolBinary } from './tools.js';
@@ -17,6 +17,8 @@ export interface RealBuilderNode {
   cgroupName: string;
   /** cgroup.procs files the daemon joins. */
   cgroupDirs: readonly string[];
+  /** Where its RUN containers are counted (cpuacct/<node>/compile). */
+  compileCpuacctDir: string;
   buildkitVersion: string;
 }
 
@@ -24,9 +26,14 @@ export interface RealBuilder {
   name: string;
   socket: string;
   buildkitVersion: string;
-  daemon: DaemonProcess;
-  /** SIGKILL the daemon (and its runc children): the builder vanishes. */
-  kill: () => void;
+  daemon: () => DaemonProcess;
+  /**
+   * While a RUN step runs: SIGKILL the daemon and its RUN containers (the builder vanishes mid-target). Returns how
+   * many RUN processes it killed; 0 (and nothing killed) when no RUN step was running.
+   */
+  kill: () => number;
+  /** Starts the daemon again on the same root, as a service manager would: its history survives. */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -88,16 +95,20 @@ export async function startRealBuilder(options: {
   const buildkitd = findToolBinary('buildkit', node.buildkitVersion, 'buildkitd');
   const join =
     'for d in "$@"; do echo $$ > "$d/cgroup.procs"; done; exec "$BUILDKITD" --config "$CONFIG" --addr "unix://$SOCKET"';
-  const daemon = await startDaemon({
-    name: `buildkitd ${node.buildkitVersion} (${node.name})`,
-    command: 'nsenter',
-    args: [`--net=/run/netns/${node.netns}`, '--', 'sh', '-c', join, 'sh', ...node.cgroupDirs],
-    logPath: path.join(home, 'buildkitd.log'),
-    env: { ...process.env, BUILDKITD: buildkitd, CONFIG: configPath, SOCKET: socket },
-    isReady: () => Promise.resolve(existsSync(socket)),
-    timeoutMs: 30_000,
-  });
+  const start = () =>
+    startDaemon({
+      name: `buildkitd ${node.buildkitVersion} (${node.name})`,
+      command: 'nsenter',
+      args: [`--net=/run/netns/${node.netns}`, '--', 'sh', '-c', join, 'sh', ...node.cgroupDirs],
+      logPath: path.join(home, 'buildkitd.log'),
+      env: { ...process.env, BUILDKITD: buildkitd, CONFIG: configPath, SOCKET: socket },
+      isReady: () => Promise.resolve(existsSync(socket)),
+      timeoutMs: 30_000,
+    });
+  let daemon = await start();
   const kill = () => {
+    const running = findNodePids([node.compileCpuacctDir]);
+    if (running.length === 0) return 0;
     for (const pid of findNodePids(node.cgroupDirs)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -105,8 +116,23 @@ export async function startRealBuilder(options: {
         // gone meanwhile
       }
     }
+    return running.length;
   };
-  return { name: node.name, socket, buildkitVersion: node.buildkitVersion, daemon, kill, stop: daemon.stop };
+  const restart = async () => {
+    await daemon.stop();
+    unmountUnder(path.join(home, 'root'));
+    rmSync(socket, { force: true });
+    daemon = await start();
+  };
+  return {
+    name: node.name,
+    socket,
+    buildkitVersion: node.buildkitVersion,
+    daemon: () => daemon,
+    kill,
+    restart,
+    stop: () => daemon.stop(),
+  };
 }
 
 /** A DOCKER_CONFIG whose docker CLI runs the pinned buildx as its plugin. */
