@@ -67,7 +67,7 @@ describe('rocm-perf diff', () => {
     ]);
     expect(result.exitCode).toBe(0);
     const diff = JSON.parse(result.stdout) as RunDiff;
-    expect(diff.version).toBe(1);
+    expect(diff.version).toBe(2);
     expect([diff.a.stamp, diff.b.stamp]).toEqual(['20260310T000000Z', '20260311T000000Z']);
     expect(diff.crossHarness).toBe(false);
     expect(diff.criticalPath.source).toBe('drag');
