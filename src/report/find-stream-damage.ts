@@ -25,7 +25,7 @@ export function findSliceShortfall({ stream, run, live }: FindStreamDamageOption
   const bytes = stream.stats.bytes;
   if (!stream.present && recorded > 0)
     messages.push(
-      `${stream.name}: absent, but run.json recorded a ${plural(recorded, 'byte')} slice of ${slice.remotePath}; every figure from it is missing`,
+      `${stream.name}: absent, but run.json recorded a ${formatCount(recorded)}-byte slice of ${slice.remotePath}; every figure from it is missing`,
     );
   else if (stream.present && bytes < recorded)
     messages.push(
