@@ -5,7 +5,7 @@ import { DispatchModeSchema } from './run-file.js';
 // into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in
 // docs/data-json.md. Every number in it was produced by `run.harness`.
 
-export const DATA_VERSION = 3;
+export const DATA_VERSION = 4;
 
 export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
@@ -18,6 +18,13 @@ export type Phase = z.infer<typeof PhaseSchema>;
 const Seconds = z.number().finite().min(0);
 const Ms = z.number().finite();
 const Count = z.number().int().min(0);
+
+/** The input files whose damage (a shortfall, a cut last line, rejected lines, unreadable) leaves a figure partial. */
+const Partial = z
+  .array(z.string())
+  .describe(
+    'Input files (e.g. `zot.jsonl`, `trace-pytorch.json`) whose damage leaves these figures partial; the warnings say what is missing. Empty: complete.',
+  );
 
 export const RunInfoSchema = z.strictObject({
   stamp: z.string().describe('Run directory name, e.g. 20260314T092100Z.'),
@@ -67,6 +74,9 @@ export const TargetSummarySchema = z.strictObject({
     'totalSeconds − buildSeconds: setup plus export, uploads included.',
   ),
   uploadSeconds: Seconds.nullable().describe('Union of the HTTP PUT/POST spans (registry uploads).'),
+  setupExportSeconds: Seconds.nullable().describe(
+    'The gap not spent uploading: exportSeconds − uploadSeconds, at least 0. build + upload + setup/export = total.',
+  ),
   uploadBytes: Count.nullable().describe('Bytes of the uploads whose size the trace recorded.'),
   uploadsWithoutSize: Count.nullable().describe(
     'Upload spans with no recorded size (not counted in uploadBytes).',
@@ -77,6 +87,7 @@ export const TargetSummarySchema = z.strictObject({
   plannedStartSeconds: Seconds.nullable().describe('From plan.json, seconds after the measured start.'),
   plannedFinishSeconds: Seconds.nullable(),
   onCriticalPath: z.boolean().describe('On the measured critical path.'),
+  partial: Partial,
 });
 export type TargetSummary = z.infer<typeof TargetSummarySchema>;
 
@@ -92,6 +103,9 @@ export const NodeSummarySchema = z.strictObject({
   memPeakPct: z.number().nullable(),
   samples: Count,
   sampleGaps: Count.describe('Scrapes that failed (ok: false).'),
+  partial: Partial.describe(
+    'samples.jsonl when its figures for this node are damaged or short; trace files of its targets when busy/idle are.',
+  ),
 });
 export type NodeSummary = z.infer<typeof NodeSummarySchema>;
 
@@ -140,6 +154,14 @@ export const SummarySchema = z.strictObject({
   makespanSeconds: Seconds.nullable().describe('First target start to last target end (measured).'),
   plannedMakespanSeconds: Seconds.nullable(),
   lowerBoundSeconds: Seconds.nullable(),
+  planNotes: z
+    .array(z.string())
+    .describe(
+      'What a reader of the planned figures must know: the plan of a warm run made without warm build figures, a measured makespan under the lower bound and why.',
+    ),
+  partial: Partial.describe(
+    'Trace files whose damage or absence leaves the makespan and the critical path partial.',
+  ),
   bootstrap: z
     .strictObject({
       seconds: Seconds.describe('First bootstrap build start to last bootstrap build end.'),
@@ -159,11 +181,13 @@ export const SummarySchema = z.strictObject({
     outsidePrefix: SccacheCountsSchema.describe(
       'Traffic under other prefixes (e.g. the live cache) in the window.',
     ),
+    partial: Partial,
   }),
   registry: z.strictObject({
     cache: RegistryCountsSchema,
     image: RegistryCountsSchema,
     writesWithoutSize: Count.describe('Writes whose size the log did not say (not counted in bytesWritten).'),
+    partial: Partial,
   }),
   criticalPath: z.strictObject({
     measured: z.array(z.string()).describe('Last-finishing target back through what it waited for.'),

@@ -1,5 +1,5 @@
 import { buildRunDiff, buildRunDrag, renderRunDiffMd, type DiffSide } from '../diff/index.js';
-import { findRunDir, loadRunModel } from '../report/index.js';
+import { buildPartialRunError, findRunDir, listLoudWarningLines, loadRunModel } from '../report/index.js';
 import type { DiffValues } from './flags/index.js';
 
 async function loadSide(run: string, root: string): Promise<DiffSide> {
@@ -8,10 +8,18 @@ async function loadSide(run: string, root: string): Promise<DiffSide> {
   return { model: loaded.model, drag, notes: [...loaded.notes, ...notes] };
 }
 
-// `rocm-perf diff RUN_A RUN_B`: what changed between two runs of the same harness (markdown, or --json).
+// `rocm-perf diff RUN_A RUN_B`: what changed between two runs of the same harness (markdown, or --json). Exit 1
+// after printing when either run has loud warnings (a damaged input file leaves some of its figures partial).
 export async function runDiffCommand(options: DiffValues): Promise<void> {
   const a = await loadSide(options.runA, options.root);
   const b = await loadSide(options.runB, options.root);
   const diff = buildRunDiff({ a, b, force: options.force });
+  const sides = [
+    { label: `RUN_A ${a.model.run.stamp}`, model: a.model },
+    { label: `RUN_B ${b.model.run.stamp}`, model: b.model },
+  ];
+  for (const line of listLoudWarningLines(sides)) console.error(line);
   console.log(options.json ? JSON.stringify(diff, null, 2) : renderRunDiffMd(diff).trimEnd());
+  const failure = buildPartialRunError({ command: 'diff', sides });
+  if (failure) throw failure;
 }

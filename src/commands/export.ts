@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { buildPerfettoTrace, findTraceProblems, PerfettoTraceSchema } from '../export/index.js';
-import { findRunDir, loadRunModel, writeFileAtomic } from '../report/index.js';
+import {
+  buildPartialRunError,
+  findRunDir,
+  listLoudWarningLines,
+  loadRunModel,
+  writeFileAtomic,
+} from '../report/index.js';
 import { InternalError, UsageError } from '../shared/errors.js';
 import type { ExportValues } from './flags/index.js';
 
@@ -27,9 +33,13 @@ export async function runExportCommand(options: ExportValues): Promise<void> {
     );
   if (!loaded.plan) notes.push('no plan.json: dependencies unknown, so no flow arrows');
   for (const note of [...loaded.notes, ...notes]) console.error(`note: ${note}`);
+  const sides = [{ label: loaded.dir, model: loaded.model }];
+  for (const line of listLoudWarningLines(sides)) console.error(line);
+  const failure = buildPartialRunError({ command: 'export', sides });
   const text = `${JSON.stringify(trace)}\n`;
   if (options.out === '-') {
     process.stdout.write(text);
+    if (failure) throw failure;
     return;
   }
   const out = path.resolve(options.out ?? path.join(loaded.dir, PERFETTO_FILE));
@@ -37,4 +47,5 @@ export async function runExportCommand(options: ExportValues): Promise<void> {
   console.log(
     `${out}: ${trace.traceEvents.length} trace events (${loaded.model.run.harness} run ${loaded.stamp}); open it at https://ui.perfetto.dev`,
   );
+  if (failure) throw failure;
 }

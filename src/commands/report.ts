@@ -1,17 +1,24 @@
 import path from 'node:path';
-import { buildReportModel, findNewestRun, findRunDir, readRunInputs, writeReport } from '../report/index.js';
-import { ExitCode, RocmPerfError } from '../shared/errors.js';
+import {
+  buildPartialRunError,
+  buildReportModel,
+  findNewestRun,
+  findRunDir,
+  listLoudWarningLines,
+  readRunInputs,
+  writeReport,
+} from '../report/index.js';
 import type { ReportValues } from './flags/index.js';
 
 // `rocm-perf report [RUN_DIR]`: data.json, report.md + SVGs and index.html into the run dir. Writes what it can,
-// then fails with exit 1 when a stream was empty-but-present or drifted (bytes, no records).
+// then fails with exit 1 when a loud warning marks figures partial (a damaged, drifted or empty input file).
 export async function runReportCommand(options: ReportValues): Promise<void> {
   const { runDir, root } = options;
   const dir = runDir === undefined ? await findNewestRun(root) : await findRunDir({ run: runDir, root });
   const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
   const files = await writeReport({ dir, model });
-  const loud = model.summary.warnings.filter((w) => w.level === 'loud');
-  for (const warning of loud) console.error(`WARNING: ${warning.message}`);
+  const sides = [{ label: dir, model }];
+  for (const line of listLoudWarningLines(sides)) console.error(line);
   if (options.json)
     console.log(
       JSON.stringify({ dir, harness: model.run.harness, files, warnings: model.summary.warnings }, null, 2),
@@ -20,14 +27,6 @@ export async function runReportCommand(options: ReportValues): Promise<void> {
     console.log(
       `report (${model.run.harness} harness) written to ${dir}: ${files.map((f) => path.basename(f)).join(', ')}`,
     );
-  if (loud.length > 0) {
-    throw new RocmPerfError(
-      'ROCMPERF_REPORT_STREAM_WARNINGS',
-      `${loud.length} loud warning(s) in ${dir}; figures from those streams may read 0:\n  ${loud.map((w) => w.message).join('\n  ')}`,
-      {
-        exitCode: ExitCode.failures,
-        hint: 'the report was written anyway; check the producer of each stream named above (format drift or an empty slice)',
-      },
-    );
-  }
+  const failure = buildPartialRunError({ command: 'report', sides });
+  if (failure) throw failure;
 }

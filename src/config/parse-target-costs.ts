@@ -86,14 +86,25 @@ export function renderTargetCosts(
 ): string {
   const names = [...costs.keys()].sort();
   const lines = header.map((line) => `# ${line}`);
-  for (const name of names) lines.push(`build ${name} ${Math.round(costs.get(name)?.buildSeconds ?? 0)}`);
+  for (const name of names)
+    lines.push(`build ${name} ${formatCostSeconds(costs.get(name)?.buildSeconds ?? 0)}`);
   for (const name of names) {
     const seconds = costs.get(name)?.warmBuildSeconds;
-    if (seconds !== undefined) lines.push(`warm-build ${name} ${Math.round(seconds)}`);
+    if (seconds !== undefined) lines.push(`warm-build ${name} ${formatCostSeconds(seconds)}`);
   }
   for (const name of names) {
     const bytes = costs.get(name)?.cacheBytes;
     if (bytes !== undefined) lines.push(`cache ${name} ${Math.round(bytes)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Seconds for a costs line: whole seconds from 100 s, three significant digits below (0.48, 7.25, 42.1), and never 0
+ * for a target that took time (at least 0.001), so no measured target becomes free to the planner.
+ */
+export function formatCostSeconds(seconds: number): string {
+  if (!(seconds > 0)) return '0';
+  if (seconds >= 100) return String(Math.round(seconds));
+  return String(Math.max(0.001, Number(seconds.toPrecision(3))));
 }

@@ -6,7 +6,7 @@ import type { RunDrag } from './build-run-drag.js';
 // the makespan; the critical path. Pure. Runs of different harnesses are refused unless `force` (the spec: do not
 // quote a number from one harness as if it came from another). Deltas are B − A: positive means B is slower/bigger.
 
-export const RUN_DIFF_VERSION = 1;
+export const RUN_DIFF_VERSION = 2;
 
 export interface Delta {
   a: number | null;
@@ -36,6 +36,15 @@ export interface TargetDiff {
   uploadBytes: Delta;
   /** On the critical path the diff reports (see CriticalPathDiff.source) in A, in B. */
   onCriticalPath: { a: boolean; b: boolean };
+  /** Input files (data.json `partial`) whose damage leaves this target's figures partial in A, in B. */
+  partial: { a: string[]; b: string[] };
+}
+
+/** A loud warning of one run (data.json `summary.warnings`): the figures it touches are partial or may read 0. */
+export interface SideWarning {
+  side: 'a' | 'b';
+  stream: string | null;
+  message: string;
 }
 
 export interface PathEntryDiff {
@@ -72,6 +81,10 @@ export interface RunDiff {
   onlyInA: string[];
   onlyInB: string[];
   criticalPath: CriticalPathDiff;
+  /** Trace files whose damage leaves each run's makespan and critical path partial (data.json `summary.partial`). */
+  partial: { a: string[]; b: string[] };
+  /** Every loud warning of either run; `diff` exits 1 when there is one. */
+  warnings: SideWarning[];
   notes: string[];
 }
 
@@ -155,6 +168,7 @@ function toTargetDiff({
     uploadSeconds: toDelta(pick(a, 'uploadSeconds'), pick(b, 'uploadSeconds')),
     uploadBytes: toDelta(pick(a, 'uploadBytes'), pick(b, 'uploadBytes')),
     onCriticalPath: { a: path.a.includes(target), b: path.b.includes(target) },
+    partial: { a: [...(a?.partial ?? [])], b: [...(b?.partial ?? [])] },
   };
 }
 
@@ -272,6 +286,12 @@ export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunD
     onlyInA: targets.filter((t) => t.presence === 'only-a').map((t) => t.target),
     onlyInB: targets.filter((t) => t.presence === 'only-b').map((t) => t.target),
     criticalPath,
+    partial: { a: [...a.model.summary.partial], b: [...b.model.summary.partial] },
+    warnings: (['a', 'b'] as const).flatMap((side) =>
+      (side === 'a' ? a : b).model.summary.warnings
+        .filter((w) => w.level === 'loud')
+        .map((w) => ({ side, stream: w.stream, message: w.message })),
+    ),
     notes: buildNotes({ a, b, crossHarness }),
   };
 }

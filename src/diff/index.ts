@@ -11,6 +11,7 @@ export {
   type RunRef,
   type TargetDiff,
   type CriticalPathDiff,
+  type SideWarning,
 } from './build-run-diff.js';
 export { buildRunDrag, type RunDrag } from './build-run-drag.js';
 export { renderRunDiffMd } from './render-run-diff-md.js';

@@ -47,11 +47,30 @@ function renderPath(diff: RunDiff): string[] {
   return lines;
 }
 
+/** `partial: B trace-pytorch.json` for a figure a damaged input file leaves partial; '' when complete. */
+function describePartial(partial: { a: readonly string[]; b: readonly string[] }): string {
+  const parts = [
+    ...(partial.a.length ? [`A ${partial.a.join(', ')}`] : []),
+    ...(partial.b.length ? [`B ${partial.b.join(', ')}`] : []),
+  ];
+  return parts.length ? `⚠ partial: ${parts.join('; ')}` : '';
+}
+
+function renderWarnings(diff: RunDiff): string[] {
+  if (diff.warnings.length === 0) return [];
+  return [
+    '> **⚠ Loud warnings — figures marked partial below count only what the damaged files still hold:**',
+    ...diff.warnings.map((w) => `> - ${w.side.toUpperCase()}: ${w.message}`),
+    '',
+  ];
+}
+
 function renderTargetRow(t: TargetDiff): string {
+  const partial = describePartial(t.partial);
   const node = t.node.moved ? `**${t.node.a} → ${t.node.b}**` : (t.node.b ?? t.node.a ?? 'n/a');
   const status = t.status.a === t.status.b ? (t.status.a ?? '') : `${t.status.a} → ${t.status.b}`;
   const path = `${t.onCriticalPath.a ? 'A' : ''}${t.onCriticalPath.b ? 'B' : ''}`;
-  return `| ${cell(t.target)} | ${cell(node)} | ${cell(status)} | ${secondsPair(t.buildSeconds)} | ${formatDelta(t.buildSeconds, 'seconds')} | ${formatDelta(t.totalSeconds, 'seconds')} | ${formatDelta(t.uploadSeconds, 'seconds')} | ${formatDelta(t.uploadBytes, 'bytes')} | ${path} |`;
+  return `| ${cell(t.target)}${partial ? ` (${partial})` : ''} | ${cell(node)} | ${cell(status)} | ${secondsPair(t.buildSeconds)} | ${formatDelta(t.buildSeconds, 'seconds')} | ${formatDelta(t.totalSeconds, 'seconds')} | ${formatDelta(t.uploadSeconds, 'seconds')} | ${formatDelta(t.uploadBytes, 'bytes')} | ${path} |`;
 }
 
 function renderOnlyIn(diff: RunDiff): string[] {
@@ -66,8 +85,9 @@ function renderOnlyIn(diff: RunDiff): string[] {
   ];
   for (const t of only) {
     const side = t.presence === 'only-a' ? 'a' : 'b';
+    const partial = describePartial(t.partial);
     lines.push(
-      `| ${cell(t.target)} | ${side.toUpperCase()} | ${cell(t.node[side] ?? 'n/a')} | ${t.status[side] ?? ''} | ${formatSeconds(t.buildSeconds[side])} | ${formatSeconds(t.totalSeconds[side])} | ${formatBytes(t.uploadBytes[side])} |`,
+      `| ${cell(t.target)}${partial ? ` (${partial})` : ''} | ${side.toUpperCase()} | ${cell(t.node[side] ?? 'n/a')} | ${t.status[side] ?? ''} | ${formatSeconds(t.buildSeconds[side])} | ${formatSeconds(t.totalSeconds[side])} | ${formatBytes(t.uploadBytes[side])} |`,
     );
   }
   return lines;
@@ -89,9 +109,11 @@ export function renderRunDiffMd(diff: RunDiff): string {
     'Deltas are B − A: positive means B took longer or moved more bytes.',
     '',
   ];
+  lines.push(...renderWarnings(diff));
   if (diff.notes.length > 0) lines.push(...diff.notes.map((n) => `> **Note:** ${n}`), '');
+  const makespanPartial = describePartial(diff.partial);
   lines.push(
-    `**Makespan:** ${secondsPair(diff.makespanSeconds)} (${formatDelta(diff.makespanSeconds, 'seconds')})`,
+    `**Makespan:** ${secondsPair(diff.makespanSeconds)} (${formatDelta(diff.makespanSeconds, 'seconds')})${makespanPartial ? ` ${makespanPartial}` : ''}`,
   );
   if (diff.plannedMakespanSeconds.a !== null || diff.plannedMakespanSeconds.b !== null)
     lines.push(

@@ -36,6 +36,7 @@ export function buildSccacheSummary(
       bytesRead: all.bytesRead - total.bytesRead,
       bytesWritten: all.bytesWritten - total.bytesWritten,
     },
+    partial: [],
   };
 }
 
@@ -50,6 +51,7 @@ export function buildRegistrySummary(summary: RegistrySummary | undefined): Summ
     cache: toRegistryCounts(cache),
     image: toRegistryCounts(image),
     writesWithoutSize: cache.bytesUnknown + image.bytesUnknown,
+    partial: [],
   };
 }
 

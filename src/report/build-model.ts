@@ -14,6 +14,10 @@ import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary
 import { buildSeries } from './build-series.js';
 import { buildTargets, round, UNKNOWN_NODE } from './build-targets.js';
 import { buildStreamSummary, buildWarnings } from './build-warnings.js';
+import { buildPlanNotes } from './build-plan-notes.js';
+import { findSampleShortfall } from './find-sample-shortfall.js';
+import { markPartialFigures } from './mark-partial-figures.js';
+import { RUN_FILES } from './run-files.js';
 import type { Interval } from '../shared/intervals.js';
 import type { RunInputs } from './run-inputs.js';
 
@@ -80,26 +84,38 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
   const streams: Record<string, StreamSummary> = Object.fromEntries(
     [...inputs.streams]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((s) => [s.name, buildStreamSummary(s, live)]),
+      .map((stream) => [stream.name, buildStreamSummary({ stream, run: inputs.run, live })]),
   );
+  const samplesStream = streams[RUN_FILES.samples];
+  const sampleShortfall =
+    samplesStream?.present && samplesStream.bytes > 0
+      ? findSampleShortfall({ samples: inputs.samples, run: inputs.run, window })
+      : undefined;
+  const warnings = buildWarnings({ inputs, streams, targets, sccache, registry, live, sampleShortfall });
+  const nodes = buildNodes({ lanes, targets, samples: inputs.samples, window });
+  const partial = markPartialFigures({ streams, targets, nodes, sampleShortfall });
+  const makespanSeconds = window ? round((window[1] - window[0]) / 1000) : null;
+  const lowerBoundSeconds = inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null;
   return {
     harness: inputs.run?.harness ?? 'unknown',
     namespace: inputs.run?.namespace ?? null,
-    makespanSeconds: window ? round((window[1] - window[0]) / 1000) : null,
+    makespanSeconds,
     plannedMakespanSeconds: inputs.plan ? round(inputs.plan.makespanSeconds) : null,
-    lowerBoundSeconds: inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null,
+    lowerBoundSeconds,
+    planNotes: buildPlanNotes({ run: inputs.run, plan: inputs.plan, makespanSeconds, lowerBoundSeconds }),
+    partial: [...new Set(partial.run)],
     bootstrap: summarizeBootstrap(inputs.run?.bootstrap),
-    targets,
-    nodes: buildNodes({ lanes, targets, samples: inputs.samples, window }),
-    sccache,
-    registry,
+    targets: partial.targets,
+    nodes: partial.nodes,
+    sccache: { ...sccache, partial: partial.sccache },
+    registry: { ...registry, partial: partial.registry },
     criticalPath: {
       measured: criticalPath.targets,
       measuredSeconds: criticalPath.seconds,
       planned: [...(inputs.plan?.criticalPath ?? [])],
     },
     streams,
-    warnings: buildWarnings({ inputs, streams, targets, sccache, registry, live }),
+    warnings,
   };
 }
 

@@ -30,6 +30,7 @@ export function buildNodes({ lanes, targets, samples, window }: NodesOptions): N
       idleSeconds: round(Math.max(0, makespanMs - busyMs) / 1000),
       utilisationPct: makespanMs > 0 ? round((100 * busyMs) / makespanMs, 1) : null,
       ...sampleFigures(samples.nodes.get(node), window),
+      partial: [],
     };
   });
 }

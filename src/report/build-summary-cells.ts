@@ -3,6 +3,11 @@ import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
 // Table cells (plain text) that report.md and the page's summary tables share, so both show the same figures.
 
+/** ` ⚠ partial (zot.jsonl)` after a figure's label when damaged input files leave it partial; '' when complete. */
+export function formatPartial(partial: readonly string[]): string {
+  return partial.length ? ` ⚠ partial (${partial.join(', ')})` : '';
+}
+
 export interface TargetCellsOptions {
   /** Put the planned node before the planned start → finish (report.md has no separate planned-node column). */
   withPlannedNode: boolean;
@@ -25,7 +30,7 @@ export function buildTargetCells(
       ? '—'
       : `${withPlannedNode ? `${t.plannedNode ?? ''} ` : ''}+${formatDuration(t.plannedStartSeconds)} → +${formatDuration(t.plannedFinishSeconds)}`;
   return [
-    t.target,
+    `${t.target}${formatPartial(t.partial)}`,
     t.node,
     t.status,
     formatDuration(t.buildSeconds),
@@ -49,7 +54,7 @@ export interface NodeCellsOptions {
 /** node, builder, [targets,] busy, idle, utilisation, CPU mean, CPU peak, memory peak, scrape gaps. */
 export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOptions): string[] {
   return [
-    n.node,
+    `${n.node}${formatPartial(n.partial)}`,
     n.builder,
     ...(withTargetCount ? [String(n.targets.length)] : []),
     formatDuration(n.busySeconds),

@@ -13,15 +13,14 @@ export function buildTargetsChartLayout(model: DataFile): { width: number; heigh
 export function buildTargetsChartOption(model: DataFile): EChartsOption {
   const targets = model.summary.targets.filter((t) => (t.totalSeconds ?? 0) > 0);
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
+  // The figures of data.json's summary, as report.md's bullets and tables show them (not the chart's bands, whose
+  // upload phase joins spans less than a second apart).
+  const figureOf = { steps: 'buildSeconds', upload: 'uploadSeconds', other: 'setupExportSeconds' } as const;
   const phase = (name: 'steps' | 'upload' | 'other') =>
     targets.map((t) => {
-      const bands = model.timeline.bands.filter((b) => b.target === t.target);
-      const seconds = bands
-        .filter((b) => (name === 'other' ? b.phase === 'setup' || b.phase === 'export' : b.phase === name))
-        .reduce((sum, b) => sum + (b.endMs - b.startMs) / 1000, 0);
       const colour = builderColour(laneIndex.get(t.node) ?? 0);
       return {
-        value: Math.round(seconds),
+        value: t[figureOf[name]] ?? 0,
         itemStyle: {
           color: name === 'steps' ? colour : name === 'upload' ? lighten(colour, 0.55) : SETUP_EXPORT_COLOUR,
         },

@@ -5,18 +5,32 @@ import {
   type Summary,
   type TargetSummary,
 } from '../artifacts/index.js';
+import type { RunFile } from '../artifacts/index.js';
 import type { RunInputs, StreamInput } from './run-inputs.js';
 import { buildSampleGapWarnings } from './find-sample-gaps.js';
+import { findStreamDamage } from './find-stream-damage.js';
+import type { SampleShortfall } from './find-sample-shortfall.js';
 
-// Loud warnings are the ones where a figure in the report may be a silent 0: a stream with bytes but no records,
-// a present-but-empty stream, a finished target without its trace, a cold run touching the live cache.
-// `report` exits 1 when any is loud.
+// Loud warnings are the ones where a figure in the report may be a silent 0 or short: a stream with bytes but no
+// records, a present-but-empty stream, a damaged stream (shorter or longer than run.json recorded, a cut last line,
+// rejected lines, unreadable), a finished target without its trace, a cold run touching the live cache.
+// `report`, `diff` and `export` exit 1 when any is loud.
 
-export function buildStreamSummary(stream: StreamInput, live: boolean): StreamSummary {
+export interface StreamSummaryOptions {
+  stream: StreamInput;
+  run: RunFile | undefined;
+  live: boolean;
+}
+
+export function buildStreamSummary({ stream, run, live }: StreamSummaryOptions): StreamSummary {
   const { stats } = stream;
-  const found = stream.listsNothing === true ? [] : findStreamWarnings(stats);
-  const warnings = stream.present ? [...found, ...(stream.extraWarnings ?? [])] : [];
-  if (stream.present && stats.bytes === 0 && !live) {
+  const drift =
+    stream.listsNothing === true || stream.unreadable !== undefined || stats.records > 0
+      ? []
+      : findStreamWarnings(stats);
+  const damage = findStreamDamage({ stream, run, live });
+  const warnings = stream.present ? [...drift, ...(stream.extraWarnings ?? []), ...damage] : damage;
+  if (stream.present && stats.bytes === 0 && !live && stream.unreadable === undefined) {
     warnings.unshift(`${stream.name}: present but empty (0 bytes); every figure drawn from it would read 0`);
   }
   return {
@@ -40,6 +54,8 @@ export interface WarningsOptions {
   sccache: Summary['sccache'];
   registry: Summary['registry'];
   live: boolean;
+  /** Nodes whose samples.jsonl lines are missing over part of the makespan. */
+  sampleShortfall?: SampleShortfall | undefined;
 }
 
 export function buildWarnings(options: WarningsOptions): ReportWarning[] {
@@ -48,6 +64,9 @@ export function buildWarnings(options: WarningsOptions): ReportWarning[] {
     ...targetWarnings(options),
     ...cacheWarnings(options),
     ...runWarnings(options),
+    ...(options.sampleShortfall
+      ? [{ level: 'loud', stream: 'samples.jsonl', message: options.sampleShortfall.message } as const]
+      : []),
     ...buildSampleGapWarnings(options.inputs.samples),
   ];
 }
@@ -56,7 +75,7 @@ function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarni
   const warnings: ReportWarning[] = [];
   for (const [name, stream] of Object.entries(streams)) {
     for (const message of stream.warnings) warnings.push({ level: 'loud', stream: name, message });
-    if (!stream.present && !name.startsWith('trace-') && !live) {
+    if (!stream.present && stream.warnings.length === 0 && !name.startsWith('trace-') && !live) {
       warnings.push({
         level: 'note',
         stream: name,

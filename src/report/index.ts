@@ -11,4 +11,10 @@ export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';
 export { writeReport, writeFileAtomic, serialiseModel, REPORT_FILES } from './write-report.js';
 export { readPageAssets } from './page-assets.js';
 export { listRuns, findNewestRun, type RunEntry } from './list-runs.js';
+export { readRunDirNames } from './read-run-dir-names.js';
+export {
+  buildPartialRunError,
+  listLoudWarningLines,
+  type PartialRunSide,
+} from './build-partial-run-error.js';
 export type { RunInputs, ReportPlan, StreamInput } from './run-inputs.js';

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
+import { readRunDirNames } from './read-run-dir-names.js';
 
 // The runs under a root, newest first. A run dir is a directory holding run.json or any of the spec's files;
 // stamps are ISO-8601 basic (20260314T092000Z) so name order is time order; mtime breaks ties.
@@ -41,5 +42,6 @@ export async function findNewestRun(root: string): Promise<string> {
       hint: 'pass RUN_DIR, or --root/PERF_ROOT pointing at the runs root (default /var/tmp/rocm-perf)',
     });
   }
+  await readRunDirNames(newest.dir);
   return newest.dir;
 }

@@ -1,7 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type DataFile, DataFileSchema, LANE_FILE, type Plan, type RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
+import { readRunDirNames } from './read-run-dir-names.js';
+import { RUN_FILES, TRACE_FILE } from './run-files.js';
 import { buildReportModel } from './build-model.js';
 import { readLane, readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
 
@@ -21,10 +23,13 @@ export interface LoadedRun {
   notes: string[];
 }
 
-/** RUN as a path, else as a stamp under the runs root. */
+/** RUN as a path, else as a stamp under the runs root; refused when it is not a run dir. */
 export async function findRunDir({ run, root }: { run: string; root: string }): Promise<string> {
   for (const candidate of [path.resolve(run), path.resolve(root, run)]) {
-    if ((await stat(candidate).catch(() => undefined))?.isDirectory()) return candidate;
+    if ((await stat(candidate).catch(() => undefined))?.isDirectory()) {
+      await readRunDirNames(candidate);
+      return candidate;
+    }
   }
   throw new UsageError(`${run}: no such run dir (looked in the current directory and under ${root})`, {
     hint: 'pass a run dir, or a stamp under --root/PERF_ROOT (`ls` the runs root to see them)',
@@ -57,6 +62,8 @@ async function readStoredModel(
       note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files`,
     };
   }
+  const changed = findChangedStream(parsed.data, await readStreamSizes(dir));
+  if (changed) return { note: `${file} ${changed}; rebuilt from the run files` };
   const lane = await readLane(dir);
   if (parsed.data.run.lane !== lane) {
     return {
@@ -64,6 +71,40 @@ async function readStoredModel(
     };
   }
   return { model: parsed.data };
+}
+
+/** The size of each input file of the run dir now (undefined: absent), traces included. */
+async function readStreamSizes(dir: string): Promise<Map<string, number | undefined>> {
+  const names = [
+    ...Object.values(RUN_FILES),
+    ...(await readdir(dir)).filter((name) => TRACE_FILE.test(name)),
+  ];
+  const sizes = new Map<string, number | undefined>();
+  for (const name of names) {
+    const info = await stat(path.join(dir, name)).catch(() => undefined);
+    sizes.set(name, info?.isFile() ? info.size : undefined);
+  }
+  return sizes;
+}
+
+/**
+ * How the run's files differ from those the stored data.json was made from (sizes and which traces exist), said
+ * for a note; undefined when they agree. A file damaged or replaced after `report` must not hide behind its model.
+ */
+export function findChangedStream(
+  model: DataFile,
+  sizes: ReadonlyMap<string, number | undefined>,
+): string | undefined {
+  const names = new Set([...Object.keys(model.summary.streams), ...sizes.keys()]);
+  for (const name of [...names].sort()) {
+    const stored = model.summary.streams[name];
+    const was = stored?.present ? stored.bytes : undefined;
+    const now = sizes.get(name);
+    if (was === now) continue;
+    const say = (bytes: number | undefined) => (bytes === undefined ? 'absent' : `${bytes} bytes`);
+    return `was made when ${name} was ${say(was)}; it is ${say(now)} now`;
+  }
+  return undefined;
 }
 
 export async function loadRunModel({ dir, nowMs }: { dir: string; nowMs: number }): Promise<LoadedRun> {

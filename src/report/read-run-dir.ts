@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   parseBuildkitTrace,
@@ -9,10 +9,12 @@ import {
 } from '../collect/index.js';
 import {
   createStreamStats,
+  findStreamWarnings,
   DEFAULT_LANE,
   LANE_FILE,
   LaneSchema,
-  parseArtifacts,
+  ARTIFACTS_HEADER,
+  parseArtifactLines,
   parsePlanFile,
   type Plan,
   createSampleTable,
@@ -22,18 +24,13 @@ import {
 } from '../artifacts/index.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
+import { RUN_FILES, TRACE_FILE } from './run-files.js';
 
 // A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
 // sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
 // must pass their schemas.
 
-export const RUN_FILES = {
-  samples: 'samples.jsonl',
-  sccache: 'sccache.log',
-  registry: 'zot.jsonl',
-  artifacts: 'artifacts.txt',
-} as const;
-export const TRACE_FILE = /^trace-(.+)\.json$/;
+export { RUN_FILES, TRACE_FILE };
 
 /** The run's lane: lane.txt (written by `rocm-perf import`), else this fleet's lane. */
 export async function readLane(dir: string): Promise<string> {
@@ -77,6 +74,7 @@ export async function readReportPlan(dir: string): Promise<ReportPlan | undefine
     makespanSeconds: plan.makespanSeconds,
     lowerBoundSeconds: plan.lowerBoundSeconds,
     criticalPath: plan.criticalPath,
+    costs: plan.costs,
     targets: Object.fromEntries(
       Object.entries(plan.targets).map(([name, t]) => [
         name,
@@ -145,16 +143,26 @@ export async function readTraceFile(
 ): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
   const name = path.basename(file);
   const target = TRACE_FILE.exec(name)?.[1] ?? name;
-  const text = await readFile(file, 'utf8');
+  const probe = await probeStream(file);
+  if (probe.unreadable !== undefined)
+    return { trace: undefined, stream: unreadableStream(name, probe.unreadable) };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
+  }
   try {
     const parsed = parseBuildkitTrace(text, { source: name, target });
+    // Drift and rejected span objects are said once, by the report's own stream checks.
+    const own = new Set(findStreamWarnings(parsed.stats));
     return {
       trace: parsed.trace,
       stream: {
         name,
         present: true,
         stats: parsed.stats,
-        extraWarnings: parsed.warnings.filter((w) => !w.includes('found no records')),
+        extraWarnings: parsed.warnings.filter((w) => !own.has(w)),
       },
     };
   } catch (error) {
@@ -188,32 +196,32 @@ export async function readRunInputs({
   const plan = await readReportPlan(dir);
   const addressToNode = buildAddressToNode(run);
   const file = (name: string): string => path.join(dir, name);
-  const samplesRead = (await isPresent(file(RUN_FILES.samples)))
-    ? await readSamples(file(RUN_FILES.samples))
-    : undefined;
-  const sccacheRead = (await isPresent(file(RUN_FILES.sccache)))
-    ? await readSccacheLog({
-        path: file(RUN_FILES.sccache),
-        addressToNode,
-        summarize: { livePrefix: run?.liveSccachePrefix ?? '', runPrefix: run?.sccachePrefix },
-        keep: keepNone,
-      })
-    : undefined;
-  const registryRead = (await isPresent(file(RUN_FILES.registry)))
-    ? await readRegistryLog({
-        path: file(RUN_FILES.registry),
-        format: run?.registryLogFormat ?? 'zot',
-        cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
-        addressToNode,
-        keep: keepNone,
-      })
-    : undefined;
+  const samples = await readStream(file(RUN_FILES.samples), (at) => readSamples(at));
+  const sccache = await readStream(file(RUN_FILES.sccache), (at) =>
+    readSccacheLog({
+      path: at,
+      addressToNode,
+      summarize: { livePrefix: run?.liveSccachePrefix ?? '', runPrefix: run?.sccachePrefix },
+      keep: keepNone,
+    }),
+  );
+  const format = run?.registryLogFormat ?? 'zot';
+  const registry = await readStream(file(RUN_FILES.registry), (at) =>
+    readRegistryLog({
+      path: at,
+      format,
+      cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
+      addressToNode,
+      keep: keepNone,
+    }),
+  );
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
   const { traces, streams: traceStreams } = await readTraceFiles(dir);
   const streams: StreamInput[] = [
-    toStream(RUN_FILES.samples, samplesRead?.stats),
-    toStream(RUN_FILES.sccache, sccacheRead?.stats),
-    toStream(RUN_FILES.registry, registryRead?.stats),
+    samples.stream,
+    sccache.stream,
+    // A Zot log is JSON only; docker-registry writes access-log lines beside its JSON, which are skipped as noise.
+    format === 'zot' ? { ...registry.stream, unexpectedSkips: ['not JSON'] } : registry.stream,
     artifacts.stream,
     ...traceStreams,
   ];
@@ -222,10 +230,10 @@ export async function readRunInputs({
     lane: await readLane(dir),
     run,
     plan,
-    samples: samplesRead?.table ?? createSampleTable(),
+    samples: samples.read?.table ?? createSampleTable(),
     traces,
-    sccache: sccacheRead?.summary,
-    registry: registryRead?.summary,
+    sccache: sccache.read?.summary,
+    registry: registry.read?.summary,
     artifacts: artifacts.lines,
     streams,
     generatedAtMs,
@@ -233,8 +241,61 @@ export async function readRunInputs({
   };
 }
 
-function toStream(name: string, stats: StreamStats | undefined): StreamInput {
-  return stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name);
+/** Whether a run file is there and, when it is there but cannot be read, why (an unreadable file is damage, not absence). */
+export async function probeStream(file: string): Promise<{ present: boolean; unreadable?: string }> {
+  let info;
+  try {
+    info = await stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { present: false };
+    return { present: true, unreadable: describeReadError(error) };
+  }
+  if (!info.isFile()) return { present: true, unreadable: 'a directory or special file, not a regular file' };
+  try {
+    await (await open(file, 'r')).close();
+    return { present: true };
+  } catch (error) {
+    return { present: true, unreadable: describeReadError(error) };
+  }
+}
+
+/** `EACCES: permission denied`: the errno code and message of a failed read, here or in its cause. */
+function describeReadError(error: unknown): string {
+  const errno = findErrno(error);
+  return errno ? `${errno.code}: ${errno.message.replace(/^[A-Z]+: /, '')}` : String(error);
+}
+
+function findErrno(error: unknown): NodeJS.ErrnoException | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (typeof (e as NodeJS.ErrnoException).code === 'string') return e;
+  }
+  return undefined;
+}
+
+function unreadableStream(name: string, why: string): StreamInput {
+  return { name, present: true, stats: createStreamStats(name), unreadable: why };
+}
+
+/**
+ * One stream file through its reader: absent, unreadable (the read failed on the file system: a warning, not a
+ * failed report) or read. A reader's own errors (a samples file of another version) still stop the report.
+ */
+async function readStream<T extends { stats: StreamStats }>(
+  file: string,
+  read: (file: string) => Promise<T>,
+): Promise<{ read: T | undefined; stream: StreamInput }> {
+  const name = path.basename(file);
+  const probe = await probeStream(file);
+  if (!probe.present) return { read: undefined, stream: absentStream(name) };
+  if (probe.unreadable !== undefined)
+    return { read: undefined, stream: unreadableStream(name, probe.unreadable) };
+  try {
+    const result = await read(file);
+    return { read: result, stream: { name, present: true, stats: { ...result.stats, source: name } } };
+  } catch (error) {
+    if (findErrno(error) === undefined) throw error;
+    return { read: undefined, stream: unreadableStream(name, describeReadError(error)) };
+  }
 }
 
 /**
@@ -243,8 +304,15 @@ function toStream(name: string, stats: StreamStats | undefined): StreamInput {
  */
 export async function readArtifacts(file: string): Promise<{ lines: string[]; stream: StreamInput }> {
   const name = path.basename(file);
-  if (!(await isPresent(file))) return { lines: [], stream: absentStream(name) };
-  const text = await readFile(file, 'utf8');
+  const probe = await probeStream(file);
+  if (!probe.present) return { lines: [], stream: absentStream(name) };
+  if (probe.unreadable !== undefined) return { lines: [], stream: unreadableStream(name, probe.unreadable) };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { lines: [], stream: unreadableStream(name, describeReadError(error)) };
+  }
   const rawLines = text.split('\n');
   if (rawLines[rawLines.length - 1] === '') rawLines.pop();
   const stats: StreamStats = {
@@ -255,18 +323,21 @@ export async function readArtifacts(file: string): Promise<{ lines: string[]; st
   const blank = rawLines.filter((l) => l.trim() === '' || l.startsWith('#')).length;
   stats.skipped = blank;
   if (blank) stats.skippedByReason['blank or comment'] = blank;
-  if (!text.startsWith('# rocm-perf artifacts version')) {
+  if (!text.startsWith(ARTIFACTS_HEADER.replace(/\d+$/, ''))) {
     const lines = rawLines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
     stats.records = lines.length;
     return { lines, stream: { name, present: true, stats } };
   }
   try {
-    const artifacts = parseArtifacts(text, name);
+    const { artifacts, rejected } = parseArtifactLines(text, name);
     stats.records = artifacts.length;
+    stats.rejected = rejected.length;
+    stats.rejectedExamples = rejected.slice(0, 5);
     const lines = artifacts.map((a) =>
       a.kind === 'wheel' ? `wheel ${a.name} (${a.sizeBytes} bytes)` : `image ${a.name}`,
     );
-    return { lines, stream: { name, present: true, stats, listsNothing: artifacts.length === 0 } };
+    const listsNothing = artifacts.length === 0 && rejected.length === 0;
+    return { lines, stream: { name, present: true, stats, listsNothing } };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;
     stats.rejected = stats.lines - blank;

@@ -1,5 +1,5 @@
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
-import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
+import { buildNodeCells, buildRegistryRows, buildTargetCells, formatPartial } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
@@ -28,31 +28,21 @@ function mdTable(head: readonly string[], rows: readonly (readonly string[])[]):
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function phaseSeconds(
-  model: DataFile,
-  target: string,
-): Record<'setup' | 'steps' | 'upload' | 'export', number> {
-  const totals = { setup: 0, steps: 0, upload: 0, export: 0 };
-  for (const band of model.timeline.bands) {
-    if (band.target !== target || band.phase === 'running') continue;
-    totals[band.phase] += (band.endMs - band.startMs) / 1000;
-  }
-  return totals;
-}
-
 export function renderHeadline(model: DataFile, t: TargetSummary): string {
   const h = model.run.harness;
   if (t.totalSeconds === null || t.totalSeconds === 0 || t.exportSeconds === null)
     return `- **${t.target}** (${h}, ${t.node}): ${t.status}, no build record yet`;
-  const phases = phaseSeconds(model, t.target);
+  // The same data.json figures as the table and targets.svg: gap = upload + setup/export.
   const gap = t.exportSeconds;
   const share = Math.round((100 * gap) / t.totalSeconds);
+  const upload = t.uploadSeconds ?? 0;
+  const setupExport = t.setupExportSeconds ?? 0;
   const parts = [
-    phases.upload > 0 ? `upload ${formatDuration(phases.upload)} (${formatBytes(t.uploadBytes)})` : '',
-    phases.setup + phases.export > 0 ? `setup/export ${formatDuration(phases.setup + phases.export)}` : '',
+    upload > 0 ? `upload ${formatDuration(upload)} (${formatBytes(t.uploadBytes)})` : '',
+    setupExport > 0 ? `setup/export ${formatDuration(setupExport)}` : '',
   ].filter(Boolean);
   const why = parts.length ? parts.join(', ') : 'setup and export';
-  return `- **${t.target}** (${h}, ${t.node}): total ${formatDuration(t.totalSeconds)}, build ${formatDuration(t.buildSeconds)} — the ${formatDuration(gap)} gap (${share}% of total): ${why}`;
+  return `- **${t.target}**${formatPartial(t.partial)} (${h}, ${t.node}): total ${formatDuration(t.totalSeconds)}, build ${formatDuration(t.buildSeconds)} — the ${formatDuration(gap)} gap (${share}% of total): ${why}`;
 }
 
 function renderStreams(model: DataFile): string {
@@ -106,7 +96,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     ...(loud.length
       ? [
-          '> **⚠ Loud warnings — some figures below may be a silent 0:**',
+          '> **⚠ Loud warnings — some figures below are partial (marked ⚠ partial) or may be a silent 0:**',
           ...loud.map((w) => `> - ${w.message}`),
           '',
         ]
@@ -115,9 +105,8 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `## Makespan (${h})`,
     '',
-    run.status === 'completed'
-      ? `Measured ${formatDuration(summary.makespanSeconds)}; planned ${formatDuration(summary.plannedMakespanSeconds)}; lower bound ${formatDuration(summary.lowerBoundSeconds)}.`
-      : `Measured ${formatMakespan(summary.makespanSeconds, run.status)}: not comparable with the plan's ${formatDuration(summary.plannedMakespanSeconds)} (lower bound ${formatDuration(summary.lowerBoundSeconds)}), which covers every target.`,
+    renderMakespan(model),
+    ...summary.planNotes.map((note) => `- ⚠ ${note}`),
     ...(summary.bootstrap ? ['', renderBootstrap(summary.bootstrap)] : []),
     '',
     `## Build vs total per target (${h})`,
@@ -165,7 +154,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
       summary.nodes.map((n) => buildNodeCells(n, { withTargetCount: true })),
     ),
     '',
-    `## Compiler cache traffic (${h}, prefix \`${summary.sccache.prefix ?? 'unknown: all prefixes counted'}\`)`,
+    `## Compiler cache traffic (${h}, prefix \`${summary.sccache.prefix ?? 'unknown: all prefixes counted'}\`)${formatPartial(summary.sccache.partial)}`,
     '',
     mdTable(
       ['who', 'hits', 'misses', 'hit rate', 'writes', 'read', 'written'],
@@ -176,7 +165,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
       ],
     ),
     '',
-    `## Registry writes (${h}, namespace \`${run.namespace ?? 'unknown'}\`)`,
+    `## Registry writes (${h}, namespace \`${run.namespace ?? 'unknown'}\`)${formatPartial(summary.registry.partial)}`,
     '',
     mdTable(['kind', 'bytes written', 'blobs', 'manifests'], buildRegistryRows(summary.registry)),
     ...(summary.registry.writesWithoutSize
@@ -185,7 +174,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `## Critical path (${h})`,
     '',
-    `- measured (${formatDuration(summary.criticalPath.measuredSeconds)}): ${summary.criticalPath.measured.join(' → ') || 'none'}`,
+    `- measured (${formatDuration(summary.criticalPath.measuredSeconds)})${formatPartial(summary.partial)}: ${summary.criticalPath.measured.join(' → ') || 'none'}`,
     `- planned: ${summary.criticalPath.planned.join(' → ') || 'no plan.json'}`,
     '',
     '## Warnings',
@@ -201,6 +190,14 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     ...(run.artifacts.length ? ['## Artifacts', '', ...run.artifacts.map((a) => `- \`${a}\``), ''] : []),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Measured vs planned, one sentence; the measured figure marked partial when a damaged trace leaves it so. */
+export function renderMakespan({ run, summary }: DataFile): string {
+  const partial = formatPartial(summary.partial);
+  return run.status === 'completed'
+    ? `Measured ${formatDuration(summary.makespanSeconds)}${partial}; planned ${formatDuration(summary.plannedMakespanSeconds)}; lower bound ${formatDuration(summary.lowerBoundSeconds)}.`
+    : `Measured ${formatMakespan(summary.makespanSeconds, run.status)}${partial}: not comparable with the plan's ${formatDuration(summary.plannedMakespanSeconds)} (lower bound ${formatDuration(summary.lowerBoundSeconds)}), which covers every target.`;
 }
 
 /** The images bootstrapped before the measured run: their own time, apart from the makespan. */

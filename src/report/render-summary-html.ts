@@ -1,6 +1,7 @@
 import type { DataFile, SccacheCounts } from '../artifacts/index.js';
-import { buildNodeCells, buildRegistryRows, buildTargetCells } from './build-summary-cells.js';
+import { buildNodeCells, buildRegistryRows, buildTargetCells, formatPartial } from './build-summary-cells.js';
 import { formatBytes, formatDuration } from './format-units.js';
+import { renderMakespan } from './render-report-md.js';
 
 // The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
 // data.json update, so both always agree. Pure; every value is escaped.
@@ -78,12 +79,15 @@ export function renderSummaryHtml(model: DataFile): string {
       String(s.rejected),
     ]),
   );
+  const planNotes = summary.planNotes.map((note) => `<li class="loud">⚠ ${escapeHtml(note)}</li>`).join('');
   return [
+    `<h2>Makespan <small>(${escapeHtml(harness)} harness)</small></h2><p>${escapeHtml(renderMakespan(model))}</p>` +
+      (planNotes ? `<ul class="warnings">${planNotes}</ul>` : ''),
     `<h2>Targets <small>(${escapeHtml(harness)} harness${model.run.dispatch ? `, ${escapeHtml(model.run.dispatch)} dispatch` : ''})</small></h2>${targets}`,
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,
-    `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)</small></h2>${sccache}`,
-    `<h2>Registry writes <small>(${escapeHtml(harness)} harness)</small></h2>${registry}`,
-    `<h2>Critical path</h2><p>measured (${escapeHtml(formatDuration(summary.criticalPath.measuredSeconds))}): ${escapeHtml(summary.criticalPath.measured.join(' → ') || 'none')}</p>` +
+    `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.sccache.partial))}</small></h2>${sccache}`,
+    `<h2>Registry writes <small>(${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.registry.partial))}</small></h2>${registry}`,
+    `<h2>Critical path</h2><p>measured (${escapeHtml(formatDuration(summary.criticalPath.measuredSeconds))})${escapeHtml(formatPartial(summary.partial))}: ${escapeHtml(summary.criticalPath.measured.join(' → ') || 'none')}</p>` +
       `<p>planned: ${escapeHtml(summary.criticalPath.planned.join(' → ') || 'no plan.json')}</p>`,
     `<h2>Input streams</h2>${streams}`,
   ].join('\n');

@@ -12,6 +12,8 @@ export interface ReportPlan {
     Record<string, { node: string; startSeconds: number; finishSeconds: number; deps: readonly string[] }>
   >;
   criticalPath: readonly string[];
+  /** Which build figures the plan used (plan.json `costs`): a warm plan names the targets it had no warm figure for. */
+  costs: { mode: 'cold' | 'warm'; coldBuildFor: readonly string[] };
 }
 
 export interface StreamInput {
@@ -23,6 +25,10 @@ export interface StreamInput {
   extraWarnings?: readonly string[];
   /** A well-formed file that lists nothing (artifacts.txt before anything was published): no records is its answer. */
   listsNothing?: boolean;
+  /** Why the file is there but could not be read (e.g. `EACCES`, `a directory, not a file`); its figures are missing. */
+  unreadable?: string;
+  /** Skip reasons this file's format never produces (a zot log is JSON only: `not JSON` is garbage, not noise). */
+  unexpectedSkips?: readonly string[];
 }
 
 export interface RunInputs {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDiff } from '../../src/diff/index.js';
@@ -67,7 +67,7 @@ describe('rocm-perf diff', () => {
     ]);
     expect(result.exitCode).toBe(0);
     const diff = JSON.parse(result.stdout) as RunDiff;
-    expect(diff.version).toBe(1);
+    expect(diff.version).toBe(2);
     expect([diff.a.stamp, diff.b.stamp]).toEqual(['20260310T000000Z', '20260311T000000Z']);
     expect(diff.crossHarness).toBe(false);
     expect(diff.criticalPath.source).toBe('drag');
@@ -129,5 +129,33 @@ describe('rocm-perf diff', () => {
     expect(result.stderr.split('\n')[0]).toBe(
       `error: nope: no such run dir (looked in the current directory and under ${temp.path})`,
     );
+  });
+
+  it('warns, marks the target partial and exits 1 when a trace of one run is not JSON (was "n/a → 2.1s", exit 0)', async () => {
+    const dir = path.join(temp.path, 'damaged-diff');
+    await cp(path.join(temp.path, '20260311T000000Z'), dir, { recursive: true });
+    const [traceFile] = (await readdir(dir)).filter((name) => /^trace-.+\.json$/.test(name));
+    const target = /^trace-(.+)\.json$/.exec(traceFile!)![1]!;
+    await writeFile(path.join(dir, traceFile!), 'garbage, not a trace\n');
+    const result = await runDiff(['20260311T000000Z', dir]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      `WARNING: RUN_B damaged-diff: ${traceFile!}:1: not a trace: expected JSON, got "garbage, not a trace"`,
+    );
+    expect(result.stdout).toContain(`| ${target} (⚠ partial: B ${traceFile!}) |`);
+    const json = JSON.parse((await runDiff(['20260311T000000Z', dir, '--json'])).stdout) as RunDiff;
+    expect(json.targets.find((t) => t.target === target)?.partial).toEqual({ a: [], b: [traceFile!] });
+    expect(json.warnings.map((w) => w.side)).toContain('b');
+  });
+
+  it('refuses a directory that is not a run with exit 2', async () => {
+    const dir = path.join(temp.path, 'empty-diff');
+    await mkdir(dir);
+    const result = await runDiff(['20260310T000000Z', dir]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(
+      /^error: .*empty-diff: not a run dir: no run\.json and no trace/,
+    );
+    expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTraceProblems, PerfettoTraceSchema } from '../../src/export/index.js';
@@ -85,5 +85,31 @@ describe('rocm-perf export --perfetto', () => {
       'error: export: no format chosen',
       'hint: pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`',
     ]);
+  });
+
+  it('warns and exits 1 after writing the trace when a build trace is not JSON', async () => {
+    const dir = path.join(temp.path, 'damaged-export');
+    await cp(path.join(temp.path, '20260310T000000Z'), dir, { recursive: true });
+    const [traceFile] = (await readdir(dir)).filter((name) => /^trace-.+\.json$/.test(name));
+    await writeFile(path.join(dir, traceFile!), 'garbage, not a trace\n');
+    const out = path.join(temp.path, 'damaged.json');
+    const result = await runExport(['--perfetto', dir, '--out', out]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      `WARNING: ${traceFile!}:1: not a trace: expected JSON, got "garbage, not a trace"`,
+    );
+    expect(result.stderr).toMatch(/error: \d+ loud warning\(s\): export wrote its output/);
+    expect(PerfettoTraceSchema.safeParse(JSON.parse(await readFile(out, 'utf8'))).success).toBe(true);
+  });
+
+  it('refuses a directory that is not a run with exit 2 and writes nothing into it', async () => {
+    const dir = path.join(temp.path, 'empty-export');
+    await mkdir(dir);
+    const result = await runExport(['--perfetto', dir]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: ${dir}: not a run dir: no run.json and no trace-<target>.json; it is empty. Nothing was read or written`,
+    );
+    expect(await readdir(dir)).toEqual([]);
   });
 });

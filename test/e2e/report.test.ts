@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -106,5 +106,33 @@ describe('rocm-perf report', () => {
     expect(result.stdout).toContain('20991231T235959Z');
     const md = await readFile(path.join(temp.path, '20991231T235959Z', 'report.md'), 'utf8');
     expect(md).toContain('**Harness: unknown**');
+  });
+
+  it('refuses an empty directory with exit 2 and writes nothing into it (was exit 0 and six files)', async () => {
+    const dir = path.join(temp.path, 'empty-dir');
+    await mkdir(dir);
+    const result = await runReport([dir]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: ${dir}: not a run dir: no run.json and no trace-<target>.json; it is empty. Nothing was read or written`,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a shipped sample run with zot.jsonl cut to half: warns naming the shortfall, marks registry partial, exit 1', async () => {
+    const dir = path.join(temp.path, 'gfx1201-warm-cut');
+    await cp(path.join(repoRoot, 'fixtures/runs/gfx1201-warm'), dir, { recursive: true });
+    const zot = path.join(dir, 'zot.jsonl');
+    await truncate(zot, Math.floor((await stat(zot)).size / 2));
+    const result = await runReport([dir]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'WARNING: zot.jsonl: 226,446 of the 452,893 bytes run.json recorded for this slice (226,447 bytes missing: the file was cut short after the run); its figures count only what is left',
+    );
+    const model = DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
+    expect(model.summary.registry.partial).toEqual(['zot.jsonl']);
+    expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toContain(
+      '## Registry writes (warm, namespace `rocm`) ⚠ partial (zot.jsonl)',
+    );
   });
 });

@@ -36,7 +36,23 @@ describe('parseTargetCosts', () => {
       ]),
       ['generated'],
     );
-    expect(text).toBe('# generated\nbuild a 10\nbuild b 20\ncache b 5\n');
+    expect(text).toBe('# generated\nbuild a 10.4\nbuild b 20\ncache b 5\n');
     expect(parseTargetCosts(text, 'x').errors).toEqual([]);
+  });
+
+  it('keeps seconds precise enough that no target that took time becomes free (issue 28: 0.48 s was written 0)', () => {
+    const text = renderTargetCosts(
+      new Map([
+        ['fast', { buildSeconds: 0.48, warmBuildSeconds: 0.0004, cacheBytes: undefined }],
+        ['mid', { buildSeconds: 7.254, warmBuildSeconds: 42.149, cacheBytes: undefined }],
+        ['slow', { buildSeconds: 2331.6, cacheBytes: undefined }],
+      ]),
+      ['generated'],
+    );
+    expect(text).toBe(
+      '# generated\nbuild fast 0.48\nbuild mid 7.25\nbuild slow 2332\nwarm-build fast 0.001\nwarm-build mid 42.1\n',
+    );
+    const parsed = parseTargetCosts(text, 'x');
+    expect(parsed.costs.get('fast')).toMatchObject({ buildSeconds: 0.48, warmBuildSeconds: 0.001 });
   });
 });

@@ -22,6 +22,8 @@ export interface TargetSpec {
   uploadS?: number;
   bytes?: number;
   status?: TargetSummary['status'];
+  /** Input files whose damage leaves this target's figures partial. */
+  partial?: string[];
 }
 
 export interface ModelSpec {
@@ -34,6 +36,9 @@ export interface ModelSpec {
   bands?: Band[];
   series?: Series[];
   planned?: DataFile['timeline']['planned'];
+  /** Trace files whose damage leaves the makespan partial. */
+  partial?: string[];
+  warnings?: DataFile['summary']['warnings'];
 }
 
 const zeroCounts = { hits: 0, misses: 0, writes: 0, bytesRead: 0, bytesWritten: 0 };
@@ -52,6 +57,7 @@ function toTargetSummary(t: TargetSpec, onPath: boolean): TargetSummary {
     totalSeconds: total,
     exportSeconds: total - (t.buildS ?? total / 2),
     uploadSeconds: t.uploadS ?? 0,
+    setupExportSeconds: Math.max(0, total - (t.buildS ?? total / 2) - (t.uploadS ?? 0)),
     uploadBytes: t.bytes ?? 0,
     uploadsWithoutSize: 0,
     cachedSteps: 0,
@@ -60,6 +66,7 @@ function toTargetSummary(t: TargetSpec, onPath: boolean): TargetSummary {
     plannedStartSeconds: null,
     plannedFinishSeconds: null,
     onCriticalPath: onPath,
+    partial: t.partial ?? [],
   };
 }
 
@@ -93,13 +100,15 @@ export function makeModel(spec: ModelSpec): DataFile {
       makespanSeconds: makespan,
       plannedMakespanSeconds: null,
       lowerBoundSeconds: null,
+      planNotes: [],
+      partial: spec.partial ?? [],
       targets: spec.targets.map((t) => toTargetSummary(t, path.includes(t.target))),
       nodes: [],
-      sccache: { prefix: null, total: zeroCounts, perNode: {}, outsidePrefix: zeroCounts },
-      registry: { cache: registryCounts, image: registryCounts, writesWithoutSize: 0 },
+      sccache: { prefix: null, total: zeroCounts, perNode: {}, outsidePrefix: zeroCounts, partial: [] },
+      registry: { cache: registryCounts, image: registryCounts, writesWithoutSize: 0, partial: [] },
       criticalPath: { measured: path, measuredSeconds: path.length ? makespan : null, planned: [] },
       streams: {},
-      warnings: [],
+      warnings: spec.warnings ?? [],
     },
     timeline: {
       originMs: T0,

@@ -68,6 +68,7 @@ describe('buildReportModel', () => {
       cache: { bytesWritten: 6_400_002_841, blobsWritten: 1, manifestsWritten: 1 },
       image: { bytesWritten: 0, blobsWritten: 0, manifestsWritten: 1 },
       writesWithoutSize: 1,
+      partial: [],
     });
     expect(summary.warnings.filter((w) => w.level === 'loud')).toEqual([]);
   });

@@ -1,8 +1,15 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildReportModel, loadRunModel, readRunInputs, serialiseModel } from '../../../src/report/index.js';
+import {
+  buildReportModel,
+  findRunDir,
+  loadRunModel,
+  readRunInputs,
+  serialiseModel,
+} from '../../../src/report/index.js';
+import { RocmPerfError } from '../../../src/shared/errors.js';
 import { FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 
 // loadRunModel trusts a stored data.json only when it still describes the run: a data.json made before the run
@@ -41,5 +48,45 @@ describe('loadRunModel', () => {
     expect(loaded.notes).toEqual([
       `${path.join(dir, 'data.json')} was made in lane fleet, but the run is lane nightly-aws (lane.txt); rebuilt from the run files`,
     ]);
+  });
+
+  it('rebuilds a data.json whose run files changed after it was made (a trace damaged since `report`)', async () => {
+    const dir = copyFixtureRun();
+    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 0 }));
+    writeFileSync(path.join(dir, 'data.json'), serialiseModel(model));
+    const trace = path.join(dir, 'trace-pytorch.json');
+    const size = readFileSync(trace).length;
+    writeFileSync(trace, 'not a trace\n');
+    const loaded = await loadRunModel({ dir, nowMs: 0 });
+    expect(loaded.source).toBe('run files');
+    expect(loaded.notes).toEqual([
+      `${path.join(dir, 'data.json')} was made when trace-pytorch.json was ${size} bytes; it is 12 bytes now; rebuilt from the run files`,
+    ]);
+    expect(loaded.model.summary.partial).toEqual(['trace-pytorch.json']);
+  });
+});
+
+describe('findRunDir', () => {
+  it.each([
+    ['an empty dir', [], 'it is empty'],
+    ['a dir of other files', ['notes.txt', 'samples.jsonl'], 'it holds 2 file(s) (notes.txt, samples.jsonl)'],
+  ])('refuses %s: no run.json and no trace', async (_, files, holds) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'not-a-run-'));
+    dirs.push(dir);
+    for (const name of files) writeFileSync(path.join(dir, name), 'x\n');
+    const refusal = await findRunDir({ run: dir, root: tmpdir() }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(RocmPerfError);
+    expect(refusal).toMatchObject({ code: 'ROCMPERF_NOT_A_RUN', exitCode: 2 });
+    expect((refusal as Error).message).toBe(
+      `${dir}: not a run dir: no run.json and no trace-<target>.json; ${holds}. Nothing was read or written`,
+    );
+  });
+
+  it.each([['run.json'], ['trace-pytorch.json']])('takes a dir holding %s', async (name) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'a-run-'));
+    dirs.push(dir);
+    mkdirSync(path.join(dir, 'sub'));
+    writeFileSync(path.join(dir, name), '{}\n');
+    expect(await findRunDir({ run: dir, root: tmpdir() })).toBe(dir);
   });
 });

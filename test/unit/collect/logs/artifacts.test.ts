@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listArtifacts, readArtifacts, writeArtifacts } from '../../../../src/collect/artifacts.js';
-import { parseArtifacts, renderArtifacts } from '../../../../src/artifacts/index.js';
+import { parseArtifactLines, parseArtifacts, renderArtifacts } from '../../../../src/artifacts/index.js';
 import { ArtifactError } from '../../../../src/shared/errors.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-artifacts-'));
@@ -40,6 +40,24 @@ describe('artifacts.txt', () => {
   ])('rejects %j naming the line', (text, message) => {
     expect(() => parseArtifacts(text)).toThrow(ArtifactError);
     expect(() => parseArtifacts(text)).toThrow(message);
+  });
+
+  it('keeps every good line when one is bad: the bad line is rejected alone, with its number', () => {
+    const text =
+      '# rocm-perf artifacts version 1\nimage\trocm/a:gfx1201\nimage rocm/b:gfx1201\n\n# a comment\nwheel\tc.whl\t12\n';
+    expect(parseArtifactLines(text)).toEqual({
+      artifacts: [
+        { kind: 'image', name: 'rocm/a:gfx1201' },
+        { kind: 'wheel', name: 'c.whl', sizeBytes: 12 },
+      ],
+      rejected: [
+        {
+          line: 3,
+          reason:
+            'not an artifact line: "image rocm/b:gfx1201" (expected `wheel<TAB>name.whl<TAB>bytes` or `image<TAB>repo:tag`)',
+        },
+      ],
+    });
   });
 
   it('renders an empty list as the header alone', () => {

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlanNotes } from '../../../src/report/build-plan-notes.js';
+import type { ReportPlan } from '../../../src/report/run-inputs.js';
+import { makeRunFile } from './make-run-inputs.js';
+
+// Next to the plan: a warm run planned without warm figures, and a measured makespan under the lower bound, why.
+
+const targets = {
+  a: { node: 'n', startSeconds: 0, finishSeconds: 1, deps: [] },
+  b: { node: 'n', startSeconds: 1, finishSeconds: 2, deps: [] },
+};
+const plan = (costs: ReportPlan['costs']): ReportPlan => ({
+  strategy: 'heft',
+  makespanSeconds: 52,
+  lowerBoundSeconds: 52,
+  criticalPath: ['a', 'b'],
+  targets,
+  costs,
+});
+const warmRun = makeRunFile({ harness: 'warm', stamp: '20261203T180845Z' });
+
+describe('buildPlanNotes', () => {
+  it('a warm run planned with no warm-build figure: says so and explains a makespan under the lower bound', () => {
+    const notes = buildPlanNotes({
+      run: warmRun,
+      plan: plan({ mode: 'warm', coldBuildFor: ['a', 'b'] }),
+      makespanSeconds: 16,
+      lowerBoundSeconds: 52,
+    });
+    expect(notes).toEqual([
+      'planned without warm figures: no `warm-build` line for any of the 2 targets, so the plan used cold build seconds and every planned figure overstates a warm build; `rocm-perf costs --from 20261203T180845Z` writes `warm-build` lines',
+      "measured 16s is under the plan's lower bound 52s, which no schedule can beat on the plan's figures: the plan used cold build figures for a warm run (above)",
+    ]);
+  });
+
+  it('names the targets a warm plan had no warm figure for', () => {
+    const [note] = buildPlanNotes({
+      run: warmRun,
+      plan: plan({ mode: 'warm', coldBuildFor: ['b'] }),
+      makespanSeconds: 60,
+      lowerBoundSeconds: 52,
+    });
+    expect(note).toMatch(
+      /^planned partly without warm figures: cold build seconds for 1 of 2 targets \(b: no/,
+    );
+  });
+
+  it('a warm run planned in cold mode is a cold plan', () => {
+    const [note] = buildPlanNotes({
+      run: warmRun,
+      plan: plan({ mode: 'cold', coldBuildFor: [] }),
+      makespanSeconds: 60,
+      lowerBoundSeconds: 52,
+    });
+    expect(note).toMatch(
+      /^planned without warm figures: this warm run was planned with cold build seconds for all 2 targets/,
+    );
+  });
+
+  it('a cold run under its lower bound: the cost figures overstate it', () => {
+    const notes = buildPlanNotes({
+      run: makeRunFile({ harness: 'cold' }),
+      plan: plan({ mode: 'cold', coldBuildFor: [] }),
+      makespanSeconds: 40,
+      lowerBoundSeconds: 52,
+    });
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^measured 40s is under the plan's lower bound 52s.*: the cost figures overstate this run/,
+      ),
+    ]);
+  });
+
+  it('nothing for a warm plan with warm figures and a makespan above the bound, or without a plan', () => {
+    expect(
+      buildPlanNotes({
+        run: warmRun,
+        plan: plan({ mode: 'warm', coldBuildFor: [] }),
+        makespanSeconds: 60,
+        lowerBoundSeconds: 52,
+      }),
+    ).toEqual([]);
+    expect(
+      buildPlanNotes({ run: warmRun, plan: undefined, makespanSeconds: 16, lowerBoundSeconds: null }),
+    ).toEqual([]);
+  });
+});
