@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { parseJsonObject } from '../../collect/index.js';
+import { isRunningRecord } from '../history-record.js';
 
 // The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
 // fetch a build record's trace. Expected failures come back as values (reject: false).
@@ -148,15 +149,6 @@ export interface FetchTraceOptions {
   attempts?: number;
   retryDelayMs?: number;
   signal?: AbortSignal;
-}
-
-function isRunningRecord(stdout: string): boolean {
-  try {
-    const record = JSON.parse(stdout) as { Status?: unknown };
-    return typeof record.Status === 'string' && record.Status.toLowerCase() === 'running';
-  } catch {
-    return false;
-  }
 }
 
 /**
