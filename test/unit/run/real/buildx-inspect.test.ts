@@ -16,6 +16,17 @@ describe('buildx inspect (real)', () => {
     expect(check('buildx-inspect-remote.txt')).toEqual({ problems: [], warnings: [] });
   });
 
+  it('the oldest supported pair (buildx v0.23.0, BuildKit v0.17.3) passes', () => {
+    const builders = new Map([['old', parseBuildxInspect(readRealFixture('buildx-inspect-old-pair.txt'))]]);
+    expect(builders.get('old')?.nodes).toEqual([{ name: 'p27old0', status: 'running', buildkit: 'v0.17.3' }]);
+    expect(checkToolVersions({ buildxVersion: readRealFixture('buildx-version-old.txt'), builders })).toEqual(
+      {
+        problems: [],
+        warnings: [],
+      },
+    );
+  });
+
   it('checks every node of a builder, not the first one found', () => {
     expect(parseBuildxInspect(readRealFixture('buildx-inspect-two-nodes.txt')).nodes).toEqual([
       { name: 'p27multi0', status: 'running', buildkit: 'v0.32.2' },

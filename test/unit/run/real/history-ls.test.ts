@@ -14,6 +14,15 @@ describe('pickFailedRecord on real history ls output', () => {
     });
   });
 
+  it('buildx v0.23.0 with BuildKit v0.17.3 lists the cancelled build as Error too', () => {
+    const stdout = readRealFixture('history-ls-old-pair-filter-canceled.jsonl');
+    expect(pickFailedRecord(stdout, { sinceMs: createdMs(stdout) - 1_000, status: 'canceled' })).toEqual({
+      ref: 'p27old/p27old0/ryn36nduzxud7y3r8h3qxe9re',
+    });
+    const both = readRealFixture('history-ls-old-pair-failed-cancelled.jsonl');
+    expect(both.split('\n').filter((line) => line.includes('"status":"Error"'))).toHaveLength(2);
+  });
+
   it('finds the record of a failed RUN', () => {
     const stdout = readRealFixture('history-ls-failed.jsonl');
     expect(pickFailedRecord(stdout, { sinceMs: createdMs(stdout) - 1_000 })).toEqual({
