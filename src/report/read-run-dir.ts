@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   parseBuildkitTrace,
+  parseStatusSteps,
   readRegistryLog,
   readSamples,
   readSccacheLog,
@@ -140,6 +141,10 @@ export async function readTraceFiles(
   return { traces, streams };
 }
 
+/**
+ * One trace-<target>.json; its step counts come from status-<target>.jsonl beside it when that stream is a
+ * single-target bake's (they then agree with `history inspect`), else from the trace's step spans.
+ */
 export async function readTraceFile(
   file: string,
 ): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
@@ -148,8 +153,10 @@ export async function readTraceFile(
   const text = await readFile(file, 'utf8');
   try {
     const parsed = parseBuildkitTrace(text, { source: name, target });
+    const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
+    const counts = status === undefined ? undefined : parseStatusSteps(status, target);
     return {
-      trace: parsed.trace,
+      trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
       stream: {
         name,
         present: true,
