@@ -9,6 +9,8 @@ export interface ToolRequirement {
   /** First release with the feature, `major.minor.patch`. */
   minimum: string;
   feature: string;
+  /** Older is a warning, not a refusal: the run copes without the feature (what it costs is in `feature`). */
+  warnOnly?: boolean;
 }
 
 export const TOOL_REQUIREMENTS: readonly ToolRequirement[] = [
@@ -31,7 +33,11 @@ export const TOOL_REQUIREMENTS: readonly ToolRequirement[] = [
   {
     tool: 'BuildKit',
     minimum: '0.15.0',
-    feature: 'finalising a record on request (a trace readable as soon as the build ends)',
+    feature:
+      'finalising a record on request (without it BuildKit saves the trace up to 3 s after the build; the harness retries `history trace` for about 10 s)',
+    // Real BuildKit v0.14.1: `history trace` right after the bake said the record "is missing a trace"; the
+    // harness's retries had it 3.8 s after the bake ended (docs/harness.md, "Tool versions").
+    warnOnly: true,
   },
 ];
 
@@ -150,7 +156,7 @@ function checkNode({ builder, driver, node, problems, warnings }: CheckNodeInput
     return;
   }
   for (const need of findTooOld('BuildKit', found))
-    problems.push(
+    (need.warnOnly === true ? warnings : problems).push(
       `${where} runs BuildKit ${node.buildkit} older than ${need.minimum}, the first with ${need.feature}. Fix: recreate the builder with a newer moby/buildkit image (≥ ${latestMinimum('BuildKit')})`,
     );
 }

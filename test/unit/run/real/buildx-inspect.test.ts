@@ -27,6 +27,16 @@ describe('buildx inspect (real)', () => {
     );
   });
 
+  it('BuildKit v0.14.1 (no Finalize): a warning, not a refusal', () => {
+    const found = check('buildx-inspect-v0.14.1.txt');
+    expect(found.problems).toEqual([]);
+    expect(found.warnings).toEqual([
+      expect.stringMatching(
+        /^builder b node p27v140 runs BuildKit v0\.14\.1 older than 0\.15\.0, the first with finalising/,
+      ),
+    ]);
+  });
+
   it('checks every node of a builder, not the first one found', () => {
     expect(parseBuildxInspect(readRealFixture('buildx-inspect-two-nodes.txt')).nodes).toEqual([
       { name: 'p27multi0', status: 'running', buildkit: 'v0.32.2' },
