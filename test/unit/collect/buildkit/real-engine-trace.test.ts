@@ -136,3 +136,28 @@ describe('a bake whose target: context builds the linked target in the same bake
     ]);
   });
 });
+
+describe('records of builds that did not finish (BuildKit v0.32.2)', () => {
+  it('a failed RUN: the step is marked failed; the frontend steps are there', () => {
+    const { trace, warnings } = parseBuildkitTrace(read('trace-failed-run.jaeger.json'), {
+      source: 'f',
+      target: 'fails',
+    });
+    expect(warnings).toEqual([]);
+    expect(trace.steps.filter((step) => step.failed).map((step) => step.name)).toEqual([
+      '[2/3] RUN echo compiling for gfx1201 && exit 3',
+    ]);
+    expect([trace.totalSteps, trace.cachedSteps]).toEqual([6, 1]);
+  });
+
+  it('a build cancelled 12 s into its RUN keeps the partial step in build time', () => {
+    const { trace } = parseBuildkitTrace(read('trace-cancelled-run.jaeger.json'), {
+      source: 'c',
+      target: 'slow',
+    });
+    const run = trace.steps.find((step) => step.instruction?.startsWith('RUN echo start'));
+    expect(((run?.endMs ?? 0) - (run?.startMs ?? 0)) / 1000).toBeCloseTo(12.543, 2);
+    expect(trace.buildSeconds).toBeCloseTo(12.715, 2);
+    expect([trace.totalSteps, trace.cachedSteps]).toEqual([4, 1]);
+  });
+});

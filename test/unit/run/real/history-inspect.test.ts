@@ -17,6 +17,9 @@ describe('history inspect records (real)', () => {
     ['history-inspect-cancelled.json', 'canceled', 5, 1],
     ['history-inspect-running.json', 'running', 0, 0],
     ['history-inspect-no-cache.json', 'completed', 6, 1],
+    ['history-inspect-old-pair-push-cache-max.json', 'completed', 13, 0],
+    ['history-inspect-v0.14.1.json', 'completed', 13, 3],
+    ['history-inspect-two-targets-pytorch.json', 'completed', 9, 0],
   ])('%s: status %s, %d steps, %d cached', (name, status, total, cached) => {
     expect(record(name)).toMatchObject({ Status: status, NumTotalSteps: total, NumCachedSteps: cached });
   });
