@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { parseJsonObject } from '../../collect/index.js';
-import { isRunningRecord } from '../history-record.js';
+import { isRunningRecord } from './history-record.js';
 
 // The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
 // fetch a build record's trace. Expected failures come back as values (reject: false).

@@ -10,11 +10,9 @@ const read = (name: string) =>
 interface JaegerSpan {
   operationName: string;
   startTime: number;
-  tags: { key: string; value: unknown }[];
 }
 const jaegerSpans = (name: string) =>
   (JSON.parse(read(name)) as { data: { spans: JaegerSpan[] }[] }).data.flatMap((trace) => trace.spans);
-const tag = (span: JaegerSpan, key: string) => span.tags.find((t) => t.key === key)?.value;
 
 /** Distinct vertices of a rawjson status stream, by digest: the last name and whether any update said cached. */
 function readStatusVertices(name: string): { name: string; cached: boolean }[] {
@@ -32,9 +30,6 @@ function readStatusVertices(name: string): { name: string; cached: boolean }[] {
   }
   return [...vertices.values()];
 }
-
-const cacheRef = '127.0.0.1:5999/rocm/cache:pytorch-wheel-gfx1201';
-const imageRef = '127.0.0.1:5999/rocm/pytorch-wheel:gfx1201';
 
 describe('frontend steps of a real build (BuildKit v0.32.2, bake --push pytorch-wheel)', () => {
   const { trace, warnings } = parseBuildkitTrace(read('trace-push-cache-max.jaeger.json'), {

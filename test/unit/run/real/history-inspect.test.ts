@@ -1,6 +1,6 @@
 // `docker buildx history inspect --format json` as real buildx v0.36.1 prints BuildKit v0.32.2 records.
 import { describe, expect, it } from 'vitest';
-import { isRunningRecord, parseHistoryRecord } from '../../../../src/run/history-record.js';
+import { isRunningRecord, parseHistoryRecord } from '../../../../src/run/executors/history-record.js';
 import { readRealFixture } from './fixture.js';
 
 const record = (name: string) => {

@@ -16,7 +16,7 @@ const HistoryErrorSchema = z.looseObject({
   Stack: z.string().optional(),
 });
 
-export const HistoryRecordSchema = z.looseObject({
+const HistoryRecordSchema = z.looseObject({
   Ref: z.string(),
   Name: z.string().optional(),
   StartedAt: z.string().optional(),
