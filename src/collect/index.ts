@@ -15,6 +15,8 @@ export { createSamplesTail, readSamples } from './node-exporter/read-samples.js'
 export type { SamplesRead, SamplesTail } from './node-exporter/read-samples.js';
 export * from './types.js';
 export { parseBuildkitTrace } from './buildkit/parse-trace.js';
+export { parseStatusSteps } from './buildkit/parse-status-steps.js';
+export type { StatusStepCounts } from './buildkit/parse-status-steps.js';
 export type { ParseBuildkitTraceOptions, ParsedBuildkitTrace } from './buildkit/parse-trace.js';
 // Logs: sccache (nginx WebDAV), registry (Zot, docker-registry), windows and incremental tails, artifacts.
 export { readSccacheLog } from './log-reader/read-sccache-log.js';

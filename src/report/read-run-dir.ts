@@ -2,6 +2,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   parseBuildkitTrace,
+  parseStatusSteps,
   readRegistryLog,
   readSamples,
   readSccacheLog,
@@ -138,6 +139,10 @@ export async function readTraceFiles(
   return { traces, streams };
 }
 
+/**
+ * One trace-<target>.json; its step counts come from status-<target>.jsonl beside it when that stream is a
+ * single-target bake's (they then agree with `history inspect`), else from the trace's step spans.
+ */
 export async function readTraceFile(
   file: string,
 ): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
@@ -156,8 +161,10 @@ export async function readTraceFile(
     const parsed = parseBuildkitTrace(text, { source: name, target });
     // Drift and rejected span objects are said once, by the report's own stream checks.
     const own = new Set(findStreamWarnings(parsed.stats));
+    const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
+    const counts = status === undefined ? undefined : parseStatusSteps(status, target);
     return {
-      trace: parsed.trace,
+      trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
       stream: {
         name,
         present: true,

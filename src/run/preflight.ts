@@ -1,7 +1,7 @@
 import type { SshTarget } from '../config/schema.js';
 import { PreflightError } from '../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from './bootstrap.js';
-import { checkToolVersions, parseInspectBuildkitVersion } from './check-tool-versions.js';
+import { checkToolVersions, parseBuildxInspect } from './check-tool-versions.js';
 import { estimateRunDir, findDiskProblem } from './estimate-run-dir.js';
 import type { CommandOutcome } from './executors/buildx.js';
 import type { RunContext } from './load-run-context.js';
@@ -65,12 +65,14 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
       ...problems,
       `\`docker buildx version\` failed: ${buildx.errorTail.trim() || 'no output'}. Fix: install docker with the buildx plugin`,
     ];
-  const buildkitVersions = new Map(
+  const builders = new Map(
     inspected
       .filter(({ outcome }) => outcome.ok)
-      .map(({ builder, outcome }) => [builder, parseInspectBuildkitVersion(outcome.stdout)]),
+      .map(({ builder, outcome }) => [builder, parseBuildxInspect(outcome.stdout)]),
   );
-  return [...problems, ...checkToolVersions({ buildxVersion: buildx.stdout, buildkitVersions })];
+  const versions = checkToolVersions({ buildxVersion: buildx.stdout, builders });
+  context.warnings.push(...versions.warnings);
+  return [...problems, ...versions.problems];
 }
 
 async function checkNodeExporters(context: RunContext, probes: PreflightProbes): Promise<string[]> {

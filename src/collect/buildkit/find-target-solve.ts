@@ -2,14 +2,18 @@ import { isStepSpan, parseStepStage } from './build-trace-steps.js';
 import { collectAncestors, collectSubtree, type SpanTree } from './span-tree.js';
 import type { TraceSpan } from './trace-span.js';
 
-// Which spans of a record belong to one bake target. Every target is its own BuildKit solve, whose steps hang
-// under the daemon's `moby.buildkit.v1.Control/Solve` server span; sibling targets of one bake share the trace
-// id, so their solves can leak into each other's records. Rules (docs/collectors-metrics-and-traces.md):
-//   1. candidates = Solve server spans with at least one step span in their subtree;
+// Which spans of a record belong to one bake target. Every target is its own BuildKit solve: its steps hang under
+// the daemon's `moby.buildkit.v1.Control/Solve` server span, and the frontend's own steps (`[internal] load build
+// definition`, `load .dockerignore`; for a `target:` context also the linked target's steps) under the
+// `moby.buildkit.v1.frontend.LLBBridge/Solve` and `…/Evaluate` spans buildx opens beside that Solve, under the
+// same parent (buildx's `build` span; the `bake` root in older layouts). Sibling targets of one bake share the
+// trace id, so their solves leak into each other's records. Rules (docs/collectors-metrics-and-traces.md §2.3):
+//   1. a solve = a Control/Solve (server) span, plus the frontend spans under its client span's parent when no
+//      other Control/Solve shares that parent; candidates = solves with at least one step span;
 //   2. one candidate → it is the target's;
-//   3. several → the one whose span or ancestors carry `target`/`bake.target`/`buildx.target` = the target,
-//      else the ones whose steps include the Dockerfile stage `stage ?? target`; among several stage matches,
-//      the one whose last-ending step is of that stage;
+//   3. several → the one under a buildx span named after the target (buildx names one span per target in a
+//      multi-target bake), else the ones whose steps include the Dockerfile stage `stage ?? target`; among
+//      several stage matches, the one whose last-ending step is of that stage;
 //   4. nothing matches → every candidate is used, with a warning naming them.
 
 export interface TargetSolve {
@@ -24,12 +28,17 @@ export interface TargetSolve {
 
 interface Candidate {
   root: TraceSpan;
+  /** The client span's parent: buildx's `build` span, or the bake root in older layouts. */
+  scope: TraceSpan | undefined;
   subtree: TraceSpan[];
   steps: TraceSpan[];
 }
 
 const solveName = 'moby.buildkit.v1.Control/Solve';
-const targetKeys = ['target', 'bake.target', 'buildx.target'] as const;
+const frontendNames: ReadonlySet<string> = new Set([
+  'moby.buildkit.v1.frontend.LLBBridge/Solve',
+  'moby.buildkit.v1.frontend.LLBBridge/Evaluate',
+]);
 
 export function findTargetSolve(
   spans: readonly TraceSpan[],
@@ -56,16 +65,38 @@ export function findTargetSolve(
 }
 
 function findCandidates(spans: readonly TraceSpan[], tree: SpanTree): Candidate[] {
-  const servers = spans.filter((span) => span.name === solveName && span.kind === 'server');
-  const solves = servers.length > 0 ? servers : spans.filter((span) => span.name === solveName);
+  const solves = findServerSpans(spans, (name) => name === solveName);
+  const frontends = findServerSpans(spans, (name) => frontendNames.has(name));
+  const solvesByScope = new Map<string | undefined, TraceSpan[]>();
+  for (const root of solves) {
+    const scopeId = toScope(tree, root)?.spanId;
+    solvesByScope.set(scopeId, [...(solvesByScope.get(scopeId) ?? []), root]);
+  }
   const candidates: Candidate[] = [];
   for (const root of solves) {
-    const subtree = collectSubtree(tree, root);
+    if (collectAncestors(tree, root).some((ancestor) => solves.includes(ancestor))) continue;
+    const scope = toScope(tree, root);
+    const alone = scope !== undefined && solvesByScope.get(scope.spanId)?.length === 1;
+    const own = alone ? frontends.filter((span) => toScope(tree, span)?.spanId === scope.spanId) : [];
+    const subtree = [root, ...own].flatMap((span) => collectSubtree(tree, span));
     const steps = subtree.filter(isStepSpan);
-    const nested = collectAncestors(tree, root).some((ancestor) => solves.includes(ancestor));
-    if (steps.length > 0 && !nested) candidates.push({ root, subtree, steps });
+    if (steps.length > 0) candidates.push({ root, scope, subtree, steps });
   }
   return candidates;
+}
+
+/** Server spans with the name (client ones when the record has no server span of that name). */
+function findServerSpans(spans: readonly TraceSpan[], isNamed: (name: string) => boolean): TraceSpan[] {
+  const named = spans.filter((span) => isNamed(span.name));
+  const servers = named.filter((span) => span.kind === 'server');
+  return servers.length > 0 ? servers : named;
+}
+
+/** The parent of the span's gRPC client span (or of the span itself when it has no client span above it). */
+function toScope(tree: SpanTree, span: TraceSpan): TraceSpan | undefined {
+  const parent = span.parentId === undefined ? undefined : tree.byId.get(span.parentId);
+  const client = parent?.name === span.name && parent.kind !== 'server' ? parent : span;
+  return client.parentId === undefined ? undefined : tree.byId.get(client.parentId);
 }
 
 function pickCandidates(
@@ -75,8 +106,8 @@ function pickCandidates(
 ): Candidate[] {
   const { target } = match;
   if (target === undefined) return [];
-  const byAttribute = candidates.filter((candidate) => carriesTarget(tree, candidate.root, target));
-  if (byAttribute.length > 0) return byAttribute;
+  const byName = candidates.filter((candidate) => isUnderTargetSpan(tree, candidate.scope, target));
+  if (byName.length > 0) return byName;
   const stage = match.stage ?? target;
   const byStage = candidates.filter((candidate) =>
     candidate.steps.some((step) => parseStepStage(step.name) === stage),
@@ -88,10 +119,10 @@ function pickCandidates(
   return byFinalStage.length > 0 ? byFinalStage : byStage;
 }
 
-function carriesTarget(tree: SpanTree, root: TraceSpan, target: string): boolean {
-  return [root, ...collectAncestors(tree, root)].some((span) =>
-    targetKeys.some((key) => span.attributes.get(key) === target),
-  );
+/** buildx (seen in v0.23.0 and v0.36.1) opens a span named after each target of a multi-target bake. */
+function isUnderTargetSpan(tree: SpanTree, scope: TraceSpan | undefined, target: string): boolean {
+  if (scope === undefined) return false;
+  return [scope, ...collectAncestors(tree, scope)].some((span) => span.name === target);
 }
 
 function lastEnding(steps: TraceSpan[]): TraceSpan {

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { parseJsonObject } from '../../collect/index.js';
+import { isRunningRecord } from './history-record.js';
 
 // The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
 // fetch a build record's trace. Expected failures come back as values (reject: false).
@@ -150,15 +151,6 @@ export interface FetchTraceOptions {
   signal?: AbortSignal;
 }
 
-function isRunningRecord(stdout: string): boolean {
-  try {
-    const record = JSON.parse(stdout) as { Status?: unknown };
-    return typeof record.Status === 'string' && record.Status.toLowerCase() === 'running';
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Waits until the record is no longer running (`history inspect`), then fetches its trace
  * (`history trace` prints Jaeger JSON when stdout is not a TTY; it finalizes the record itself),
@@ -202,15 +194,21 @@ export interface FailedRecordQuery {
 const HistoryLsLineSchema = z.looseObject({ ref: z.string(), created_at: z.string(), status: z.string() });
 
 /**
+ * `history ls` shows `Running`, `Completed` or `Error`: a cancelled build is `Error` too (buildx v0.36.1 with
+ * BuildKit v0.32.2); only `--filter status=canceled` tells the two apart. `Canceled` is accepted as well.
+ */
+const endedBadly: ReadonlySet<string> = new Set(['error', 'canceled', 'cancelled']);
+
+/**
  * Pure: the full ref of the failed build record a bake that started at `sinceMs` left, from `history ls --format
- * json` output. The one error record created since the bake started; else, allowing for clock skew, the one created
+ * json --filter status=error|canceled` output (the filter, not the shown status, tells failed from cancelled).
+ * The one error record created since the bake started; else, allowing for clock skew, the one created
  * since `sinceMs - skewMs`; never a guess between several (a reason instead).
  */
 export function pickFailedRecord(
   stdout: string,
   { sinceMs, skewMs = 60_000, status = 'error' }: Omit<FailedRecordQuery, 'builder'>,
 ): { ref: string } | { reason: string } {
-  const shown = status === 'error' ? 'Error' : 'Canceled';
   const what = status === 'error' ? 'failed' : 'cancelled';
   const records = stdout
     .split('\n')
@@ -218,7 +216,7 @@ export function pickFailedRecord(
     .flatMap((line) => {
       const parsed = HistoryLsLineSchema.safeParse(parseJsonObject(line));
       const createdMs = parsed.success ? Date.parse(parsed.data.created_at) : Number.NaN;
-      return parsed.success && parsed.data.status === shown && Number.isFinite(createdMs)
+      return parsed.success && endedBadly.has(parsed.data.status.toLowerCase()) && Number.isFinite(createdMs)
         ? [{ ref: parsed.data.ref, createdMs }]
         : [];
     });

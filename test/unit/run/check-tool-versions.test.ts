@@ -2,9 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkToolVersions,
-  parseInspectBuildkitVersion,
+  parseBuildxInspect,
   parseVersion,
+  type BuilderInspect,
 } from '../../../src/run/check-tool-versions.js';
+
+const oneNode = (buildkit: string | undefined, driver = 'remote'): BuilderInspect => ({
+  driver,
+  nodes: [{ name: 'n0', status: 'running', buildkit }],
+});
 
 describe('tool versions', () => {
   it.each([
@@ -17,30 +23,50 @@ describe('tool versions', () => {
   });
 
   it('reads the BuildKit version of both inspect layouts', () => {
-    expect(parseInspectBuildkitVersion('Nodes:\nName: kiln0\nBuildKit version: v0.28.0\n')).toBe('v0.28.0');
-    expect(parseInspectBuildkitVersion('Nodes:\nName: kiln0\nBuildkit:  v0.12.5\n')).toBe('v0.12.5');
-    expect(parseInspectBuildkitVersion('Nodes:\nName: kiln0\n')).toBeUndefined();
+    const node = (text: string) => parseBuildxInspect(text).nodes[0]?.buildkit;
+    expect(node('Nodes:\nName: kiln0\nBuildKit version: v0.28.0\n')).toBe('v0.28.0');
+    expect(node('Nodes:\nName: kiln0\nBuildkit:  v0.12.5\n')).toBe('v0.12.5');
+    expect(node('Nodes:\nName: kiln0\n')).toBeUndefined();
   });
 
   it('accepts the minimums, and names every missing feature of an older tool', () => {
-    const builders = new Map([['kiln', 'v0.15.0']]);
-    expect(
-      checkToolVersions({ buildxVersion: 'github.com/docker/buildx v0.23.0 x', buildkitVersions: builders }),
-    ).toEqual([]);
+    const ok = checkToolVersions({
+      buildxVersion: 'github.com/docker/buildx v0.23.0 x',
+      builders: new Map([['kiln', oneNode('v0.15.0')]]),
+    });
+    expect(ok).toEqual({ problems: [], warnings: [] });
     const old = checkToolVersions({
       buildxVersion: 'github.com/docker/buildx v0.20.1 x',
-      buildkitVersions: new Map([
-        ['kiln', 'v0.10.6'],
-        ['forge', undefined],
+      builders: new Map([
+        ['kiln', oneNode('v0.10.6')],
+        ['forge', oneNode(undefined)],
       ]),
     });
-    expect(old.filter((problem) => problem.startsWith('buildx 0.20.1 is older than'))).toHaveLength(2);
-    expect(old.filter((problem) => problem.startsWith('builder kiln runs BuildKit v0.10.6'))).toHaveLength(2);
-    expect(old).toContain(
-      'builder forge: `docker buildx inspect` printed no BuildKit version. Fix: check the builder runs BuildKit ≥ 0.15.0',
+    expect(old.problems.filter((problem) => problem.startsWith('buildx 0.20.1 is older than'))).toHaveLength(
+      2,
     );
-    expect(checkToolVersions({ buildxVersion: 'garbage', buildkitVersions: new Map() })[0]).toContain(
+    expect(
+      old.problems.filter((problem) => problem.startsWith('builder kiln node n0 runs BuildKit v0.10.6')),
+    ).toHaveLength(1);
+    expect(old.warnings).toEqual([
+      expect.stringMatching(/^builder kiln node n0 runs BuildKit v0\.10\.6 older than 0\.15\.0/),
+      'builder forge node n0 (status running): `docker buildx inspect` printed no BuildKit version; its BuildKit version is not checked (the run needs ≥ 0.15.0)',
+    ]);
+    expect(checkToolVersions({ buildxVersion: 'garbage', builders: new Map() }).problems[0]).toContain(
       'no version. Fix: install buildx ≥ 0.23.0',
     );
+  });
+
+  it('a commit hash or an unstamped build is an unknown version: a warning, not a refusal', () => {
+    for (const text of ['a1b2c3d4e5f6', 'v0.0.0+unknown']) {
+      const found = checkToolVersions({
+        buildxVersion: 'github.com/docker/buildx v0.36.1',
+        builders: new Map([['kiln', oneNode(text)]]),
+      });
+      expect(found.problems).toEqual([]);
+      expect(found.warnings).toEqual([
+        `builder kiln node n0: \`docker buildx inspect\` printed \`${text}\`, not a BuildKit release; its BuildKit version is not checked (the run needs ≥ 0.15.0)`,
+      ]);
+    }
   });
 });

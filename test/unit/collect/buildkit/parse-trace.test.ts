@@ -5,7 +5,9 @@ import { readRealTraceText } from './real-trace.js';
 
 // Figures checked by hand against test/fixtures/buildkit/bktraces.json: 73 span objects; the bake root span runs
 // 14:57:39.717700035 → 14:59:09.3441603; the daemon's Control/Solve f1bb978313184255 holds 10 step spans
-// (2 of them `load cache:`) from 14:57:42.287748305 ([internal] load build context) to 14:59:09.253431509.
+// (2 of them `load cache:`) to 14:59:09.253431509, and the frontend's LLBBridge/Solve beside it 3 more (load build
+// definition, the cached `docker/dockerfile:1.5` frontend image, load .dockerignore), the first from
+// 14:57:40.402159874: 13 steps, 3 cached.
 const utcMs = (iso: string, extraNs: number) => Date.parse(iso) + extraNs / 1e6;
 
 describe('parseBuildkitTrace on the real stored span stream', () => {
@@ -31,6 +33,14 @@ describe('parseBuildkitTrace on the real stored span stream', () => {
 
   it('lists the target steps in start order, cached ones from `load cache:` spans', () => {
     expect(trace.steps.map((step) => [step.cached ? 'cached' : 'ran', step.name])).toEqual([
+      ['ran', '[internal] load build definition from Dockerfile'],
+      [
+        'cached',
+        expect.stringMatching(
+          /^docker-image:\/\/\S+\/docker\/dockerfile:1\.5@sha256:39b85bbfa7536a5f/,
+        ) as unknown,
+      ],
+      ['ran', '[internal] load .dockerignore'],
       ['ran', '[internal] load build context'],
       [
         'cached',
@@ -51,24 +61,24 @@ describe('parseBuildkitTrace on the real stored span stream', () => {
         '[test-go 2/2] RUN --mount=type=cache,target=/pkg-cache,sharing=locked --mount=type=cache,target=/root/.cache ./test-go.bats',
       ],
     ]);
-    expect(trace).toMatchObject({ target: 'test-go', totalSteps: 10, cachedSteps: 2, uploads: [] });
+    expect(trace).toMatchObject({ target: 'test-go', totalSteps: 13, cachedSteps: 3, uploads: [] });
   });
 
   it('keeps the Dockerfile instruction text of each step', () => {
     expect(trace.steps[0]?.instruction).toBeUndefined();
-    expect(trace.steps[9]?.instruction).toBe(
+    expect(trace.steps[12]?.instruction).toBe(
       'RUN --mount=type=cache,target=/pkg-cache,sharing=locked --mount=type=cache,target=/root/.cache ./test-go.bats',
     );
-    expect(trace.steps[4]?.instruction).toBe('COPY --from=build /out/ /usr/bin/');
+    expect(trace.steps[7]?.instruction).toBe('COPY --from=build /out/ /usr/bin/');
   });
 
   it('tells build (own steps) from total (the whole record)', () => {
     expect(trace.startMs).toBeCloseTo(utcMs('2024-01-12T14:57:39.717Z', 700035), 3);
     expect(trace.endMs).toBeCloseTo(utcMs('2024-01-12T14:59:09.344Z', 160300), 3);
-    expect(trace.buildStartMs).toBeCloseTo(utcMs('2024-01-12T14:57:42.287Z', 748305), 3);
+    expect(trace.buildStartMs).toBeCloseTo(utcMs('2024-01-12T14:57:40.402Z', 159874), 3);
     expect(trace.buildEndMs).toBeCloseTo(utcMs('2024-01-12T14:59:09.253Z', 431509), 3);
     expect(trace.totalSeconds).toBeCloseTo(89.626460265, 5);
-    expect(trace.buildSeconds).toBeCloseTo(86.965683204, 5);
+    expect(trace.buildSeconds).toBeCloseTo(88.851271635, 5);
   });
 
   it('gives the same result without a target name (one solve in the record)', () => {
@@ -125,7 +135,7 @@ describe('parseBuildkitTrace on damaged or empty input', () => {
     const { stats, trace } = parseBuildkitTrace(cut, { source: 'cut.json' });
     expect(stats).toMatchObject({ lines: 73, records: 72, rejected: 1 });
     expect(stats.rejectedExamples[0]?.reason).toBe('truncated span object at the end of the stream');
-    expect(trace.totalSteps).toBe(10);
+    expect(trace.totalSteps).toBe(13);
   });
 
   it('rejects one corrupted object in the middle and keeps the rest', () => {

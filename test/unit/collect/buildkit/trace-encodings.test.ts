@@ -39,7 +39,7 @@ describe('parseBuildkitTrace accepts the three encodings', () => {
 
   it('reads the stream, regenerated from the parsed stubs, like the original file', () => {
     expect(stubs).toHaveLength(73);
-    expect(stream.trace.totalSteps).toBe(10);
+    expect(stream.trace.totalSteps).toBe(13);
   });
 
   it('reads `docker buildx history trace` Jaeger JSON', () => {
