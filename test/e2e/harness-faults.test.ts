@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFleetBlocker, readFleetState, startFleet, type RunningFleet } from '../fleet/index.js';
+import { findFleetBlocker, startFleet, type RunningFleet } from '../fleet/index.js';
+import { pinnedVersion } from '../fleet/real/tools.js';
 import { createTempDir } from '../helpers/daemons/index.js';
 import {
   expectedRunFiles,
@@ -18,6 +19,7 @@ import {
 // Faults on the fleet in a box: a node_exporter killed mid-run, a failing target, SIGINT mid-run, and the
 // registry down at preflight.
 
+const tooOldBuildx = pinnedVersion('buildx', 'too-old');
 let fleet: RunningFleet | undefined;
 let tmp: { path: string; remove: () => void } | undefined;
 
@@ -62,17 +64,6 @@ async function waitForMeasuredRun(root: string, timeoutMs = 60_000): Promise<str
   throw new Error(`no measured run under ${root} within ${timeoutMs} ms`);
 }
 
-function countHistoryRecords(): number {
-  const { stateDir } = readFleetState(box().fleet.statePath);
-  const dir = path.join(stateDir, 'history');
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir).reduce(
-    (sum, builder) =>
-      sum + readdirSync(path.join(dir, builder)).filter((name) => !name.endsWith('.trace.json')).length,
-    0,
-  );
-}
-
 /** A copy of the box's fleet.yaml beside it (relative paths keep working), edited by `change`. */
 function writeFleetVariant(name: string, change: (text: string) => string): string {
   const file = path.join(path.dirname(box().fleet.fleetPath), name);
@@ -85,7 +76,7 @@ describe('faults on the fleet in a box', () => {
     const fleetPath = writeFleetVariant('fleet-registry-down.yaml', (text) =>
       text.replace(/url: http:\/\/[0-9.]+:\d+\n(\s+name: rocm)/, 'url: http://127.0.0.1:9\n$1'),
     );
-    const before = countHistoryRecords();
+    const before = await box().fleet.countBuildRecords();
     const result = await spawnCli(box().fleet, ['cold', '--root', rootFor('down')], {
       PERF_FLEET: fleetPath,
     });
@@ -94,26 +85,36 @@ describe('faults on the fleet in a box', () => {
       /^error: preflight found 1 problem\(s\); nothing was started\n\s+registry http:\/\/127\.0\.0\.1:9\/v2\/ does not answer: .*Fix: start the registry, or correct registry\.url in fleet\.yaml/m,
     );
     expect(listRunDirs(rootFor('down'))).toEqual([]);
-    expect(countHistoryRecords()).toBe(before);
+    expect(await box().fleet.countBuildRecords()).toBe(before);
   });
 
   it('a buildx older than the run needs: refused at preflight with the version found, the minimum and the fix', async () => {
-    const statePath = box().fleet.statePath;
-    const original = readFileSync(statePath, 'utf8');
-    const state = JSON.parse(original) as Record<string, unknown>;
-    writeFileSync(statePath, `${JSON.stringify({ ...state, buildxVersion: 'v0.22.0' }, null, 2)}\n`);
+    const before = await box().fleet.countBuildRecords();
+    // The pinned `too-old` buildx (test/tools/versions.txt): a real release before `history` existed.
+    const restore = box().fleet.useBuildx(tooOldBuildx);
     try {
-      const before = countHistoryRecords();
       const result = await spawnCli(box().fleet, ['warm', '--root', rootFor('old-buildx')]);
       expect(result.exitCode).toBe(2);
-      expect(String(result.stderr)).toMatch(
-        /^error: preflight found 1 problem\(s\); nothing was started\n\s+buildx 0\.22\.0 is older than 0\.23\.0, the first with `history ls --filter` \(the record of a failed target\)\. Fix: upgrade buildx/m,
+      const stderr = String(result.stderr);
+      expect(stderr).toMatch(/^error: preflight found 2 problem\(s\); nothing was started$/m);
+      const version = tooOldBuildx.replace(/^v/, '').replaceAll('.', '\\.');
+      expect(stderr).toMatch(
+        new RegExp(
+          `^\\s+buildx ${version} is older than 0\\.21\\.0, the first with \`history trace\` .*Fix: upgrade buildx`,
+          'm',
+        ),
+      );
+      expect(stderr).toMatch(
+        new RegExp(
+          `^\\s+buildx ${version} is older than 0\\.23\\.0, the first with \`history ls --filter\` \\(the record of a failed target\\)\\. Fix: upgrade buildx`,
+          'm',
+        ),
       );
       expect(listRunDirs(rootFor('old-buildx'))).toEqual([]);
-      expect(countHistoryRecords()).toBe(before);
     } finally {
-      writeFileSync(statePath, original);
+      restore();
     }
+    expect(await box().fleet.countBuildRecords()).toBe(before);
   });
 
   it('a failing target: its dependents are skipped, the other queues finish, exit 1, and the report says why', async () => {
@@ -121,9 +122,11 @@ describe('faults on the fleet in a box', () => {
       target: Record<string, { contexts?: Record<string, string> }>;
     };
     const host = new URL(box().fleet.services.registryUrl).host;
+    // Its base image from a repository the registry does not hold: BuildKit resolves only the contexts a
+    // Dockerfile uses, so the failing input must be one triton-wheel's FROM reads.
     print.target['triton-wheel']!.contexts = {
       ...print.target['triton-wheel']!.contexts,
-      broken: `docker-image://${host}/elsewhere/missing:1`,
+      'rocm-base': `docker-image://${host}/elsewhere/missing:1`,
     };
     writeFileSync(path.join(path.dirname(box().fleet.fleetPath), 'failing-bake.json'), JSON.stringify(print));
     const fleetPath = writeFleetVariant('fleet-failing.yaml', (text) => {

@@ -2,8 +2,18 @@
 // quota, node_exporter reading the node's own /proc, sshd), services on the bridge (nginx with the shipped
 // sccache conf, docker-registry behind the Zot-logging proxy, an sshd for log access), the generated fleet files
 // and the `docker` double. `stop()` undoes all of it, also after a failed start.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
@@ -52,7 +62,9 @@ import {
   unmountUnder,
   type RealBuilder,
 } from './real/builders.js';
-import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.js';
+import { buildBoxCompile, findEngineBlocker, findToolBinary, pinnedVersion } from './real/tools.js';
+
+const execFileAsync = promisify(execFile);
 import { baseImageTarget, buildBoxCosts } from './box-scenario.js';
 
 /**
@@ -153,6 +165,13 @@ export interface RunningFleet {
      */
     killBuilder: (node: string) => number;
   };
+  /** Build records every builder holds (`history ls` on the real engine; the double's history store). */
+  countBuildRecords: () => Promise<number>;
+  /**
+   * Makes the box's `docker buildx` another release until the returned restore is called: the real engine's plugin
+   * link points at that pinned build (test/tools/versions.txt); the double claims it.
+   */
+  useBuildx: (version: string) => () => void;
   /**
    * Freezes the registry proxy (SIGSTOP: requests wait in their sockets, no line is written to the Zot log or the
    * truth file) until the returned resume is called (SIGCONT). For tests that must rotate the Zot log without
@@ -184,6 +203,22 @@ function killBakeWorkers(netns: string): number {
     }
   }
   return killed;
+}
+
+function countDoubleRecords(statePath: string): number {
+  const dir = path.join(readFleetState(statePath).stateDir, 'history');
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce(
+    (sum, builder) =>
+      sum + readdirSync(path.join(dir, builder)).filter((name) => !name.endsWith('.trace.json')).length,
+    0,
+  );
+}
+
+function claimBuildx(statePath: string, version: string): () => void {
+  const original = readFileSync(statePath, 'utf8');
+  writeFileSync(statePath, `${JSON.stringify({ ...JSON.parse(original), buildxVersion: version }, null, 2)}\n`);
+  return () => writeFileSync(statePath, original);
 }
 
 function bumpRevisionsIn(statePath: string, targets: readonly string[] | undefined): void {
@@ -545,6 +580,9 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
           return real ? real.killBuilder(node) : killBakeWorkers(handle.netns);
         },
       },
+      countBuildRecords: () =>
+        real ? real.countBuildRecords() : Promise.resolve(countDoubleRecords(files.statePath)),
+      useBuildx: (version) => (real ? real.useBuildx(version) : claimBuildx(files.statePath, version)),
       pauseRegistryProxy: () => {
         const pid = proxy.pid();
         process.kill(pid, 'SIGSTOP');
@@ -668,9 +706,31 @@ async function startRealEngine(options: StartRealEngineOptions) {
     const text = printBake({ dir, env, arch, targets: [...new Set(printTargets)] });
     writeFileSync(path.join(dir, `bake-print.${arch}.json`), text);
   }
+  const plugin = path.join(dockerConfig, 'cli-plugins', 'docker-buildx');
   return {
     dockerConfig,
     targets: options.targets,
+    countBuildRecords: async () => {
+      let count = 0;
+      for (const name of builders.keys()) {
+        const { stdout } = await execFileAsync(
+          'docker',
+          ['buildx', 'history', 'ls', '--builder', name, '--format', 'json', '--no-trunc'],
+          { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+        );
+        count += stdout.split('\n').filter((line) => line.trim().startsWith('{')).length;
+      }
+      return count;
+    },
+    useBuildx: (version: string) => {
+      const current = readlinkSync(plugin);
+      const swap = (target: string) => {
+        rmSync(plugin, { force: true });
+        symlinkSync(target, plugin);
+      };
+      swap(findToolBinary('buildx', version, 'buildx'));
+      return () => swap(current);
+    },
     killBuilder: (node: string) => {
       const builder = builders.get(node);
       if (!builder) throw new Error(`killBuilder: ${node} is not a box node`);
