@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import {
   readCgroupCpuSeconds,
+  readSccacheServerSeconds,
   sampleCgroupCpu,
   unionMs,
   type CgroupSample,
@@ -77,6 +78,7 @@ function compareWithTruth(fleet: RunningFleet, runDir: string, cpu: Map<string, 
     const seconds = unionMs(uploads.map((line) => [line.firstByteMs, line.endMs])) / 1000;
     const cpuSeconds = readCgroupCpuSeconds(cpu.get(node.name)!, outcome.startedAtMs, outcome.finishedAtMs);
     const atQuota = cpuSeconds / node.cgroup.quotaCores;
+    const sccache = readSccacheServerSeconds(fleet, node.address, outcome.startedAtMs, outcome.finishedAtMs);
     const errors = {
       uploadSeconds: Math.abs((summary.uploadSeconds ?? 0) - seconds) / Math.max(seconds, 1e-9),
       uploadBytes: Math.abs((summary.uploadBytes ?? 0) - bytes) / Math.max(bytes, 1),
@@ -85,13 +87,13 @@ function compareWithTruth(fleet: RunningFleet, runDir: string, cpu: Map<string, 
     for (const key of Object.keys(worst) as (keyof typeof worst)[])
       worst[key] = Math.max(worst[key], errors[key]);
     lines.push(
-      `| ${summary.target} | ${node.name} | ${summary.uploadSeconds?.toFixed(3)} | ${seconds.toFixed(3)} | ${summary.uploadBytes} | ${bytes} | ${summary.buildSeconds?.toFixed(2)} | ${atQuota.toFixed(2)} |`,
+      `| ${summary.target} | ${node.name} | ${summary.uploadSeconds?.toFixed(3)} | ${seconds.toFixed(3)} | ${summary.uploadBytes} | ${bytes} | ${summary.buildSeconds?.toFixed(2)} | ${atQuota.toFixed(2)} | ${sccache.toFixed(2)} | ${((summary.buildSeconds ?? 0) - atQuota - sccache).toFixed(2)} |`,
     );
   }
   console.log(
     [
-      '| target | node | upload s (data.json) | upload s (proxy) | bytes (data.json) | bytes (proxy) | build s (data.json) | cgroup CPU ÷ quota s |',
-      '|---|---|---|---|---|---|---|---|',
+      '| target | node | upload s (data.json) | upload s (proxy) | bytes (data.json) | bytes (proxy) | build s (data.json) | cgroup CPU ÷ quota s | nginx sccache s | build − both s |',
+      '|---|---|---|---|---|---|---|---|---|---|',
       ...lines,
     ].join('\n'),
   );
@@ -120,7 +122,9 @@ try {
   const stopSampling = sampleCgroupCpu(fleet);
   const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');
   compareWithTruth(fleet, warm, stopSampling());
+  const stopColdSampling = sampleCgroupCpu(fleet);
   const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');
+  compareWithTruth(fleet, cold, stopColdSampling());
   const diff = await runCli(fleet, ['diff', '--force', cold, warm]);
   writeFileSync(path.join(out, 'gfx1201-cold-vs-warm.md'), diff);
   console.log(`diff written to ${path.relative(repoRoot, path.join(out, 'gfx1201-cold-vs-warm.md'))}`);

@@ -86,7 +86,7 @@ export function parseBuildxInspect(output: string): BuilderInspect {
 }
 
 /** BuildKit releases are 0.x; `v0.0.0+unknown` is a build without a version stamped in. */
-function toBuildkitVersion(text: string): [number, number, number] | undefined {
+export function toBuildkitVersion(text: string): [number, number, number] | undefined {
   const found = parseVersion(text);
   if (found === undefined || found[0] !== 0 || (found[1] === 0 && found[2] === 0)) return undefined;
   return found;

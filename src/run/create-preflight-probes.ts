@@ -2,7 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { request } from 'undici';
 import { fetchKnownInstances, fetchScrapeIntervals } from '../collect/index.js';
 import type { Config } from '../config/schema.js';
-import { runBuildxInspect, runBuildxVersion } from './executors/buildx.js';
+import { runBuildxInspect, runBuildxVersion, runHistoryList } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
 import { buildLogHostCheckCommand } from './remote-log-files.js';
 import type { PreflightProbes } from './preflight.js';
@@ -26,6 +26,7 @@ export async function createPreflightProbes(
   return {
     buildxVersion: () => runBuildxVersion(),
     inspectBuilder: (builder) => runBuildxInspect(builder),
+    listHistory: (builder) => runHistoryList(builder),
     fetchStatus,
     prometheusInstances: (prometheusUrl, instances) =>
       fetchKnownInstances({ prometheusUrl, instances, signal: AbortSignal.timeout(10_000) }),

@@ -1,7 +1,7 @@
 import type { SshTarget } from '../config/schema.js';
 import { PreflightError } from '../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from './bootstrap.js';
-import { checkToolVersions, parseBuildxInspect } from './check-tool-versions.js';
+import { checkToolVersions, parseBuildxInspect, toBuildkitVersion } from './check-tool-versions.js';
 import { estimateRunDir, findDiskProblem } from './estimate-run-dir.js';
 import type { CommandOutcome } from './executors/buildx.js';
 import type { RunContext } from './load-run-context.js';
@@ -12,6 +12,8 @@ export interface PreflightProbes {
   /** `docker buildx version` on this workstation. */
   buildxVersion(): Promise<CommandOutcome>;
   inspectBuilder(builder: string): Promise<CommandOutcome>;
+  /** `docker buildx history ls` on the builder: whether its BuildKit serves the build-history API at all. */
+  listHistory(builder: string): Promise<CommandOutcome>;
   /** HTTP status of a plain request; throws on connection errors. */
   fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<number>;
   /** `GET /v2/` with the auth dance; throws on connection errors. */
@@ -72,7 +74,30 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
   );
   const versions = checkToolVersions({ buildxVersion: buildx.stdout, builders });
   context.warnings.push(...versions.warnings);
-  return [...problems, ...versions.problems];
+  // A builder whose version cannot be read (none printed, a commit, the docker driver's engine version) may still
+  // be too old: BuildKit before v0.11 prints no version in `buildx inspect` at all (real v0.10.6). Whether it serves the build-history API (the traces) is asked directly.
+  const unversioned = [...builders].filter(([, inspect]) =>
+    inspect.nodes.some(
+      (node) => node.buildkit === undefined || toBuildkitVersion(node.buildkit) === undefined,
+    ),
+  );
+  const history = versions.problems.some((problem) => problem.startsWith('buildx '))
+    ? []
+    : await Promise.all(unversioned.map(([builder]) => checkHistoryApi(builder, probes)));
+  return [...problems, ...versions.problems, ...history.filter((problem) => problem !== undefined)];
+}
+
+/** A problem when the builder's BuildKit does not serve the build-history API (before v0.11). */
+async function checkHistoryApi(builder: string, probes: PreflightProbes): Promise<string | undefined> {
+  const outcome = await probes.listHistory(builder).catch((error: unknown) => ({
+    ok: false,
+    command: `docker buildx history ls --builder ${builder}`,
+    errorTail: errorText(error),
+  }));
+  if (outcome.ok) return undefined;
+  const said = outcome.errorTail.trim().split('\n').at(-1) ?? '';
+  const unimplemented = /Unimplemented|unknown method ListenBuildHistory/.test(said);
+  return `builder ${builder}: \`${outcome.command}\` failed: ${said || 'no output'}${unimplemented ? ' (its BuildKit has no build-history API: older than 0.11.0, so no build would leave a trace)' : ''}. Fix: recreate the builder with a newer moby/buildkit image (≥ 0.15.0)`;
 }
 
 async function checkNodeExporters(context: RunContext, probes: PreflightProbes): Promise<string[]> {

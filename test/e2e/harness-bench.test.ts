@@ -77,15 +77,17 @@ describe('bench on the fleet in a box', () => {
       // source, not a build step, and is allowed.
       for (const dir of [first, second])
         expect(readCachedInstructions(dir, target.target), `${target.target} in ${dir}`).toEqual([]);
-      // Per target within 10 % plus 0.25 s: the box's non-CPU steps (COPY, sccache writes over the shaped link)
-      // wobble by a few hundred ms on a shared 2-core host, which matters on a 1 s build. Compared on the
+      // Per target within 10 % plus 0.5 s: the box's non-CPU steps (runc starting the RUN container, COPY, sccache
+      // writes over the shaped link) wobble by up to ~0.4 s on a shared 2-core host (seen on real BuildKit: 1.08 s,
+      // then 1.45 s for a 1 s target), which matters on a 1 s build; a layer-cache hit would take a target's RUN
+      // to ~0 s, and the sum over all targets is held to 10 % below. Compared on the
       // Dockerfile's own steps: build seconds also hold pulling the target's input images, which the first bench
       // pays on a node and the second finds there already (docs/harness.md, "bench").
       const [once, twice] = [first, second].map((dir) => readInstructionSeconds(dir, target.target));
       table.push(
         `${target.target}: build ${target.buildSeconds} s, then ${again.buildSeconds} s; its Dockerfile steps ${once!.toFixed(2)} s, then ${twice!.toFixed(2)} s`,
       );
-      expect(Math.abs(twice! - once!), table.at(-1)).toBeLessThanOrEqual(0.1 * once! + 0.25);
+      expect(Math.abs(twice! - once!), table.at(-1)).toBeLessThanOrEqual(0.1 * once! + 0.5);
     }
     console.log(`bench build seconds, first and second run:\n  ${table.join('\n  ')}`);
     const total = (dir: string) =>

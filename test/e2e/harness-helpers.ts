@@ -17,7 +17,12 @@ import {
 } from '../fleet/index.js';
 import { unionMs } from '../fleet/outside-truth.js';
 
-export { readCgroupCpuSeconds, sampleCgroupCpu, unionMs } from '../fleet/outside-truth.js';
+export {
+  readCgroupCpuSeconds,
+  readSccacheServerSeconds,
+  sampleCgroupCpu,
+  unionMs,
+} from '../fleet/outside-truth.js';
 import { createTempDir } from '../helpers/daemons/index.js';
 
 // Shared by the harness e2e tests: spawn the built CLI against the fleet in a box, read what a run left.
@@ -245,27 +250,6 @@ export function isUploadWithin(reported: number | null, truth: number, stretches
     reported !== null &&
     Math.abs(reported - truth) <= uploadShare * truth + uploadSlackSecondsPerStretch * Math.max(1, stretches)
   );
-}
-
-/**
- * Seconds nginx itself spent serving the node's sccache requests in [startMs, endMs]: the union of
- * [msec − request_time, msec] over its access-log lines from the node's address (nginx's clock, not the double's).
- */
-export function readSccacheServerSeconds(
-  fleet: RunningFleet,
-  address: string,
-  startMs: number,
-  endMs: number,
-): number {
-  const intervals: [number, number][] = [];
-  for (const text of readFileSync(fleet.services.nginxLogPath, 'utf8').split('\n')) {
-    if (!text) continue;
-    const line = JSON.parse(text) as { msec: number; request_time: number; remote_addr: string };
-    const end = line.msec * 1000;
-    const start = end - line.request_time * 1000;
-    if (line.remote_addr === address && start >= startMs && end <= endMs) intervals.push([start, end]);
-  }
-  return unionMs(intervals) / 1000;
 }
 
 interface NginxTruthLine {

@@ -1,5 +1,6 @@
 // Figures measured beside the product, for tests and scripts that check it against what happened outside its
 // measured path: a union of intervals computed apart from the product's, and each node's cgroup CPU over time.
+import { readFileSync } from 'node:fs';
 import { readCpuUsageNs } from './node-cgroups.js';
 import type { RunningFleet } from './start-fleet.js';
 
@@ -52,4 +53,25 @@ export function sampleCgroupCpu(fleet: RunningFleet, intervalMs = 20): () => Map
     take();
     return samples;
   };
+}
+
+/**
+ * Seconds nginx itself spent serving the node's sccache requests in [startMs, endMs]: the union of
+ * [msec − request_time, msec] over its access-log lines from the node's address (nginx's clock, not the double's).
+ */
+export function readSccacheServerSeconds(
+  fleet: RunningFleet,
+  address: string,
+  startMs: number,
+  endMs: number,
+): number {
+  const intervals: [number, number][] = [];
+  for (const text of readFileSync(fleet.services.nginxLogPath, 'utf8').split('\n')) {
+    if (!text) continue;
+    const line = JSON.parse(text) as { msec: number; request_time: number; remote_addr: string };
+    const end = line.msec * 1000;
+    const start = end - line.request_time * 1000;
+    if (line.remote_addr === address && start >= startMs && end <= endMs) intervals.push([start, end]);
+  }
+  return unionMs(intervals) / 1000;
 }

@@ -217,7 +217,10 @@ function countDoubleRecords(statePath: string): number {
 
 function claimBuildx(statePath: string, version: string): () => void {
   const original = readFileSync(statePath, 'utf8');
-  writeFileSync(statePath, `${JSON.stringify({ ...JSON.parse(original), buildxVersion: version }, null, 2)}\n`);
+  writeFileSync(
+    statePath,
+    `${JSON.stringify({ ...JSON.parse(original), buildxVersion: version }, null, 2)}\n`,
+  );
   return () => writeFileSync(statePath, original);
 }
 

@@ -17,7 +17,7 @@ import {
   type RunningFleet,
 } from '../fleet/index.js';
 import { unionMs } from '../fleet/outside-truth.js';
-import { pinnedVersion } from '../fleet/real/tools.js';
+import { findToolBinary, pinnedVersion } from '../fleet/real/tools.js';
 import { spawnCli } from '../e2e/harness-helpers.js';
 
 const execFileAsync = promisify(execFile);
@@ -68,15 +68,22 @@ describe('the real engine in the box', () => {
   it('runs the pinned buildx as the docker CLI plugin, and each node on its own BuildKit release', async () => {
     const { stdout: version } = await docker(['buildx', 'version']);
     expect(version).toContain(`github.com/docker/buildx ${oldestBuildx}`);
-    const expected = { forge: currentBuildkit, kiln: oldestBuildkit, anvil: tooOldBuildkit };
+    const expected = { forge: currentBuildkit, kiln: oldestBuildkit, anvil: undefined };
     for (const [node, buildkit] of Object.entries(expected)) {
       const { stdout } = await docker(['buildx', 'inspect', '--bootstrap', '--builder', node]);
       expect(stdout, node).toMatch(/^Driver:\s+remote$/m);
       expect(stdout, node).toMatch(/^Status:\s+running$/m);
-      expect(stdout, node).toMatch(
-        new RegExp(`^(BuildKit version|Buildkit):\\s+${buildkit.replaceAll('.', '\\.')}$`, 'm'),
-      );
+      // BuildKit before v0.11 (anvil's) reports no version to buildx at all.
+      if (buildkit === undefined) expect(stdout, node).not.toMatch(/BuildKit version|Buildkit:/);
+      else
+        expect(stdout, node).toMatch(
+          new RegExp(`^(BuildKit version|Buildkit):\\s+${buildkit.replaceAll('.', '\\.')}$`, 'm'),
+        );
     }
+    const { stdout: daemon } = await execFileAsync(findToolBinary('buildkit', tooOldBuildkit, 'buildkitd'), [
+      '--version',
+    ]);
+    expect(daemon).toContain(`buildkitd github.com/moby/buildkit ${tooOldBuildkit}`);
   });
 
   it('a RUN step on the oldest pair computes under the node quota, and its pushes leave through the node link', async () => {
@@ -147,7 +154,10 @@ describe('the real engine in the box', () => {
     ]);
     expect(result.exitCode).not.toBe(0);
     const stderr = String(result.stderr);
-    expect(stderr).toContain(`builder anvil node anvil0 runs BuildKit ${tooOldBuildkit} older than 0.11.0`);
+    // anvil's BuildKit prints no version, so preflight asks it for its build history, which it does not have.
+    expect(stderr).toMatch(
+      /builder anvil: `docker buildx history ls --builder anvil --format json` failed: .*Unimplemented.*ListenBuildHistory.* \(its BuildKit has no build-history API: older than 0\.11\.0/,
+    );
     expect(stderr).toMatch(/Fix: /);
     expect(stderr).not.toContain('builder kiln');
     expect(stderr).not.toContain('builder forge');

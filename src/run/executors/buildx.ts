@@ -137,6 +137,11 @@ export function runBuildxInspect(builder: string, timeoutMs = 60_000): Promise<C
   return runDocker(['buildx', 'inspect', '--bootstrap', '--builder', builder], { timeoutMs });
 }
 
+/** Preflight: the builder serves the build-history API (BuildKit ≥ 0.11 answers; older says Unimplemented). */
+export function runHistoryList(builder: string, timeoutMs = 30_000): Promise<CommandOutcome> {
+  return runDocker(['buildx', 'history', 'ls', '--builder', builder, '--format', 'json'], { timeoutMs });
+}
+
 /** `buildx.build.ref` is `<builder>/<node>/<id>`; history commands take the bare id. */
 export function toHistoryId(buildRef: string): string {
   return buildRef.split('/').at(-1) ?? buildRef;

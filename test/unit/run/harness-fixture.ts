@@ -126,6 +126,10 @@ export interface FakeWorldOptions {
   probeProblems?: Partial<Record<'builder' | 'exporter' | 'registry' | 'sccache' | 'log', boolean>>;
   /** What `docker buildx version` and `buildx inspect` claim (default v0.23.0 and v0.27.1). */
   buildxVersion?: string;
+  /** What `buildx inspect` prints for every builder (instead of the one made from buildkitVersion). */
+  inspectOutput?: string;
+  /** false: the builders answer `history ls` like BuildKit before v0.11 (Unimplemented). */
+  historyApi?: boolean;
   buildkitVersion?: string;
   /** Free space the run root reports (default 1 TB). */
   freeBytes?: number;
@@ -268,7 +272,20 @@ function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): Prefligh
         exitCode: broken.builder ? 1 : 0,
         command: `docker buildx inspect --bootstrap --builder ${builder}`,
         errorTail: broken.builder ? 'ERROR: no builder found' : '',
-        stdout: `Name: ${builder}\nNodes:\nName: ${builder}0\nBuildKit version: ${options.buildkitVersion ?? 'v0.27.1'}\n`,
+        stdout:
+          options.inspectOutput ??
+          `Name: ${builder}\nNodes:\nName: ${builder}0\nBuildKit version: ${options.buildkitVersion ?? 'v0.27.1'}\n`,
+      }),
+    listHistory: (builder) =>
+      Promise.resolve({
+        ok: options.historyApi !== false,
+        exitCode: options.historyApi === false ? 1 : 0,
+        command: `docker buildx history ls --builder ${builder} --format json`,
+        errorTail:
+          options.historyApi === false
+            ? 'ERROR: rpc error: code = Unimplemented desc = unknown method ListenBuildHistory for service moby.buildkit.v1.Control'
+            : '',
+        stdout: '',
       }),
     fetchStatus: (url) =>
       (broken.exporter && url.includes('9100')) || (broken.sccache && url.includes('8080'))

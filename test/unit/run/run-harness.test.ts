@@ -310,6 +310,34 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(fake.bakes).toEqual([]);
   });
 
+  it('preflight asks a builder that prints no BuildKit version for its build history, and refuses one without that API (real BuildKit v0.10.6)', async () => {
+    const real = path.resolve(import.meta.dirname, '../../fixtures/buildkit-real');
+    const inspectOutput = readFileSync(path.join(real, 'buildx-inspect-v0.10.6.txt'), 'utf8');
+    expect(inspectOutput).not.toMatch(/BuildKit version|Buildkit:/);
+    const refused = start('warm', {
+      buildxVersion: 'v0.36.1',
+      inspectOutput,
+      historyApi: false,
+    });
+    const error = await refused.promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(PreflightError);
+    const said = readFileSync(path.join(real, 'history-ls-v0.10.6.stderr'), 'utf8').trim();
+    const problems = (error as PreflightError).problems.filter((problem) => problem.includes('history ls'));
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) {
+      expect(problem).toContain(said);
+      expect(problem).toContain('no build-history API: older than 0.11.0');
+      expect(problem).toMatch(/Fix: recreate the builder with a newer moby\/buildkit image/);
+    }
+    expect(refused.fake.bakes).toEqual([]);
+    // The same builder answering `history ls`: a warning that the version is not checked, and the run goes ahead.
+    const answered = start('warm', { buildxVersion: 'v0.36.1', inspectOutput });
+    expect((await answered.promise).exitCode).toBe(0);
+  });
+
   it('preflight refuses a run root without room for the run dir, naming the estimate and the free space', async () => {
     const { fake, promise } = start('warm', { freeBytes: 1_000_000 });
     await expect(promise).rejects.toThrow(
