@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { FleetFileSchema, type Config, type FleetFile, type LogSource, type ResolvedLog } from './schema.js';
+import {
+  FleetFileSchema,
+  type BuildxSetting,
+  type Config,
+  type FleetFile,
+  type LogSource,
+  type ResolvedLog,
+} from './schema.js';
 import { formatIssues } from './format-issues.js';
 import { fleetRules } from './rules.js';
 import type { YamlPath } from './parse-fleet-yaml.js';
@@ -11,6 +18,8 @@ export interface ConfigOverrides {
   registryName?: string | undefined;
   costsPath?: string | undefined;
   bakePrintPath?: string | undefined;
+  /** A standalone buildx binary, relative paths resolved against the working directory. */
+  buildx?: BuildxSetting | undefined;
 }
 
 export interface ValidateConfigOptions {
@@ -26,7 +35,7 @@ export interface ValidateConfigResult {
   warnings: string[];
 }
 
-/** Environment variables the config honours (PERF_ARCH, PERF_TARGETS, REGISTRY_NAME). */
+/** Environment variables the config honours (PERF_ARCH, PERF_TARGETS, REGISTRY_NAME, PERF_BUILDX). */
 export function toEnvOverrides(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
   const list = (value: string | undefined) =>
     value === undefined || value.trim() === '' ? undefined : value.split(/[\s,]+/).filter(Boolean);
@@ -34,7 +43,14 @@ export function toEnvOverrides(env: Readonly<Record<string, string | undefined>>
     arch: env.PERF_ARCH || undefined,
     targets: list(env.PERF_TARGETS),
     registryName: env.REGISTRY_NAME || undefined,
+    buildx: toBuildxOverride(env.PERF_BUILDX, 'PERF_BUILDX'),
   };
+}
+
+/** A standalone buildx named by the environment or a flag: a path from the working directory. */
+export function toBuildxOverride(value: string | undefined, setting: string): BuildxSetting | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? { path: path.resolve(trimmed), setting } : undefined;
 }
 
 /** Merge override layers: later layers win where they set a value. */
@@ -101,6 +117,11 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
         ? undefined
         : fromBase(fleet.bake.print),
     archVariable: fleet.bake.arch_variable,
+    buildx:
+      overrides.buildx ??
+      (fleet.bake.buildx === undefined
+        ? undefined
+        : { path: fromBase(fleet.bake.buildx), setting: `bake.buildx in ${source}` }),
     registry: {
       url: fleet.registry.url.replace(/\/+$/, ''),
       name: overrides.registryName ?? fleet.registry.name,

@@ -113,7 +113,9 @@ export const BakeSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('Bake file; when set, `docker buildx bake -f <file> --print` is run.'),
+      .describe(
+        'Bake file; when set, `buildx bake -f <file> --print` is run (docker buildx, or `bake.buildx`).',
+      ),
     print: z
       .string()
       .min(1)
@@ -126,6 +128,13 @@ export const BakeSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
       .default('GFX_ARCH')
       .describe('The bake variable that takes the arch; bake gets it from the environment of this name.'),
+    buildx: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Path of a standalone buildx binary (absolute, or relative to fleet.yaml), for machines without a docker CLI: every buildx call then runs `<buildx> <args>` instead of `docker buildx <args>`. Default: `docker buildx`. PERF_BUILDX and --buildx override it.',
+      ),
   })
   .describe('Where the target graph comes from.');
 
@@ -192,6 +201,13 @@ export interface FleetNode {
   address: string | undefined;
 }
 
+/** A standalone buildx binary: its absolute path, and which setting named it (for messages). */
+export interface BuildxSetting {
+  path: string;
+  /** `bake.buildx in <fleet.yaml>`, `PERF_BUILDX` or `--buildx`. */
+  setting: string;
+}
+
 export interface ResolvedLog {
   ssh: SshTarget;
   path: string;
@@ -208,6 +224,8 @@ export interface Config {
   bakePrintPath: string | undefined;
   /** The bake variable (and environment variable) that carries the arch, e.g. GFX_ARCH. */
   archVariable: string;
+  /** A standalone buildx binary every buildx call runs; undefined: `docker buildx`. */
+  buildx: BuildxSetting | undefined;
   registry: {
     url: string;
     name: string;

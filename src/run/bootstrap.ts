@@ -136,6 +136,7 @@ export async function runBootstrap({
       metadataFile: path.join(dir, `meta-${target}.json`),
       statusFile: path.join(dir, `status-${target}.jsonl`),
       bakeFile: context.config.bakeFile,
+      buildx: context.config.buildx?.path,
       noCache: false,
       clearCacheTo: false,
       sccachePrefix: context.settings.overrideSccachePrefix ? context.settings.sccachePrefix : undefined,

@@ -2,6 +2,8 @@
 // workstation with an older buildx would otherwise learn it at finalize, hours later, with the traces missing.
 // Release landmarks: docs/harness.md ("Tool versions"), from the buildx and BuildKit tags that hold each change.
 
+import { toBuildxCommand } from './executors/buildx-command.js';
+
 export type Tool = 'buildx' | 'BuildKit';
 
 export interface ToolRequirement {
@@ -95,6 +97,8 @@ export function toBuildkitVersion(text: string): [number, number, number] | unde
 export interface CheckToolVersionsOptions {
   /** `docker buildx version` output. */
   buildxVersion: string;
+  /** The standalone buildx binary that printed it; undefined: `docker buildx` (for the commands messages quote). */
+  buildx?: string | undefined;
   /** `buildx inspect` of each builder that answered. */
   builders: ReadonlyMap<string, BuilderInspect>;
 }
@@ -110,23 +114,25 @@ export interface ToolVersionFindings {
 export function checkToolVersions({
   buildxVersion,
   builders,
+  buildx: binary,
 }: CheckToolVersionsOptions): ToolVersionFindings {
   const problems: string[] = [];
   const warnings: string[] = [];
   const buildx = parseVersion(buildxVersion);
+  const versionCommand = toBuildxCommand(binary, ['version']).command;
+  const inspect = toBuildxCommand(binary, ['inspect']).command;
   if (buildx === undefined)
     problems.push(
-      `docker buildx version printed ${JSON.stringify(buildxVersion.trim().slice(0, 80))}, no version. Fix: install buildx ≥ 0.23.0 (docker buildx version must print it)`,
+      `${versionCommand} printed ${JSON.stringify(buildxVersion.trim().slice(0, 80))}, no version. Fix: install buildx ≥ 0.23.0 (${versionCommand} must print it)`,
     );
   for (const need of buildx ? findTooOld('buildx', buildx) : [])
     problems.push(
       `buildx ${buildx?.join('.')} is older than ${need.minimum}, the first with ${need.feature}. Fix: upgrade buildx on this workstation to ≥ ${latestMinimum('buildx')}`,
     );
-  for (const [builder, inspect] of builders) {
-    if (inspect.nodes.length === 0)
-      warnings.push(`builder ${builder}: \`docker buildx inspect\` listed no nodes`);
-    for (const node of inspect.nodes)
-      checkNode({ builder, driver: inspect.driver, node, problems, warnings });
+  for (const [builder, found] of builders) {
+    if (found.nodes.length === 0) warnings.push(`builder ${builder}: \`${inspect}\` listed no nodes`);
+    for (const node of found.nodes)
+      checkNode({ builder, driver: found.driver, node, problems, warnings, inspect });
   }
   return { problems, warnings };
 }
@@ -137,9 +143,11 @@ interface CheckNodeInput {
   node: InspectNode;
   problems: string[];
   warnings: string[];
+  /** The inspect command as messages quote it. */
+  inspect: string;
 }
 
-function checkNode({ builder, driver, node, problems, warnings }: CheckNodeInput): void {
+function checkNode({ builder, driver, node, problems, warnings, inspect }: CheckNodeInput): void {
   const where = `builder ${builder} node ${node.name}`;
   const unchecked = `its BuildKit version is not checked (the run needs ≥ ${latestMinimum('BuildKit')})`;
   const found = node.buildkit === undefined ? undefined : toBuildkitVersion(node.buildkit);
@@ -148,10 +156,10 @@ function checkNode({ builder, driver, node, problems, warnings }: CheckNodeInput
       driver === 'docker' && node.buildkit !== undefined && parseVersion(node.buildkit) !== undefined;
     warnings.push(
       node.buildkit === undefined
-        ? `${where} (status ${node.status ?? 'unknown'}): \`docker buildx inspect\` printed no BuildKit version; ${unchecked}`
+        ? `${where} (status ${node.status ?? 'unknown'}): \`${inspect}\` printed no BuildKit version; ${unchecked}`
         : engine
           ? `${where}: the docker driver printed \`${node.buildkit}\`, the Docker Engine's version, not BuildKit's; ${unchecked}. Fix: upgrade buildx (it then prints the engine's BuildKit version) or use a docker-container or remote builder`
-          : `${where}: \`docker buildx inspect\` printed \`${node.buildkit}\`, not a BuildKit release; ${unchecked}`,
+          : `${where}: \`${inspect}\` printed \`${node.buildkit}\`, not a BuildKit release; ${unchecked}`,
     );
     return;
   }

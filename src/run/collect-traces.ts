@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
-import type { runHistoryTrace } from './executors/buildx.js';
+import { toHistoryId, toTraceArgs, type runHistoryTrace } from './executors/buildx.js';
+import { toBuildxCommand } from './executors/buildx-command.js';
 import type { RunDirGuard } from './guard-run-dir.js';
 
 // After each target, its build record's trace goes to trace-<target>.json. Fetches run in the
@@ -16,11 +17,14 @@ export interface TraceCollector {
 export function createTraceCollector({
   runDir,
   fetchTrace,
+  buildx,
   logger,
   guard,
 }: {
   runDir: string;
   fetchTrace: typeof runHistoryTrace;
+  /** The standalone buildx binary the run uses; undefined: `docker buildx`. */
+  buildx?: string | undefined;
   logger: Logger;
   /** Failed writes go to the run-dir guard; once it has stopped the run, traces are left on the builders. */
   guard?: Pick<RunDirGuard, 'fail' | 'failure'>;
@@ -35,7 +39,7 @@ export function createTraceCollector({
     builder: string;
     buildRef: string;
   }) => {
-    const outcome = await fetchTrace({ builder, buildRef });
+    const outcome = await fetchTrace({ builder, buildRef, buildx });
     if (!outcome.ok) {
       logger.warn(
         { target, buildRef, command: outcome.command, error: outcome.errorTail },
@@ -44,7 +48,7 @@ export function createTraceCollector({
       return `no trace for ${target}: \`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}`;
     }
     const file = path.join(runDir, `trace-${target}.json`);
-    const keep = `the builder keeps it: \`docker buildx history trace --builder ${builder} ${buildRef.split('/').at(-1) ?? buildRef}\``;
+    const keep = `the builder keeps it: \`${toBuildxCommand(buildx, toTraceArgs(builder, toHistoryId(buildRef))).command}\``;
     if (guard?.failure() !== undefined)
       return `no trace for ${target} saved (the run dir is not writable); ${keep}`;
     try {

@@ -2,6 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { request } from 'undici';
 import { fetchKnownInstances, fetchScrapeIntervals } from '../collect/index.js';
 import type { Config } from '../config/schema.js';
+import { readExecutableStatus } from './check-buildx-binary.js';
 import { runBuildxInspect, runBuildxVersion, runHistoryList } from './executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from './executors/remote-host.js';
 import { buildLogHostCheckCommand } from './remote-log-files.js';
@@ -23,10 +24,12 @@ export async function createPreflightProbes(
 ): Promise<PreflightProbes> {
   const baseUrl = config.registry.url;
   const credentials = await loadDockerCredentials(new URL(baseUrl).host);
+  const buildx = config.buildx?.path;
   return {
-    buildxVersion: () => runBuildxVersion(),
-    inspectBuilder: (builder) => runBuildxInspect(builder),
-    listHistory: (builder) => runHistoryList(builder),
+    executableStatus: readExecutableStatus,
+    buildxVersion: () => runBuildxVersion({ buildx }),
+    inspectBuilder: (builder) => runBuildxInspect(builder, { buildx }),
+    listHistory: (builder) => runHistoryList(builder, { buildx }),
     fetchStatus,
     prometheusInstances: (prometheusUrl, instances) =>
       fetchKnownInstances({ prometheusUrl, instances, signal: AbortSignal.timeout(10_000) }),

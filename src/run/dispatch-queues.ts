@@ -58,6 +58,7 @@ export function createBuildxExecutor({
         metadataFile,
         statusFile: path.join(context.runDir, `status-${job.target}.jsonl`),
         bakeFile: context.config.bakeFile,
+        buildx: context.config.buildx?.path,
         noCache: settings.noCache,
         clearCacheTo: settings.clearCacheTo,
         sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
@@ -73,6 +74,7 @@ export function createBuildxExecutor({
       // A bake cancelled by the interrupt left a record too: its partial trace shows how far it got.
       const found = await findFailedBuild({
         builder,
+        buildx: context.config.buildx?.path,
         sinceMs,
         status: signal.aborted ? 'canceled' : 'error',
       });

@@ -4,7 +4,9 @@ import type { TargetCost } from '../config/parse-target-costs.js';
 import type { Config } from '../config/schema.js';
 import { BakePrintSchema, buildGraph, type BakePrint, type TargetGraph } from '../graph/index.js';
 import { ConfigError, UsageError } from '../shared/errors.js';
+import { readBuildxProblem } from './check-buildx-binary.js';
 import type { RunBakePrint } from './executors/bake-print.js';
+import { toBakePrintCommand } from './executors/buildx-command.js';
 
 export interface PlanInputs {
   config: Config;
@@ -15,7 +17,7 @@ export interface PlanInputs {
 }
 
 export interface LoadPlanInputsOptions extends LoadPlanConfigOptions {
-  /** Runs `docker buildx bake --print` when fleet.yaml names a bake file; tests pass a fake. */
+  /** Runs `buildx bake --print` when fleet.yaml names a bake file; tests pass a fake. */
   runBakePrint?: RunBakePrint | undefined;
 }
 
@@ -51,12 +53,11 @@ async function loadBakePrint(
     };
   }
   if (config.bakeFile) {
-    const source = `docker buildx bake -f ${config.bakeFile} --print`;
-    const text = await runBakePrint({
-      bakeFile: config.bakeFile,
-      targets: config.targets,
-      env: { [config.archVariable]: config.arch },
-    });
+    const call = { bakeFile: config.bakeFile, targets: config.targets, buildx: config.buildx?.path };
+    const problem = await readBuildxProblem(config.buildx);
+    if (problem !== undefined) throw new UsageError(problem);
+    const source = toBakePrintCommand(call).command;
+    const text = await runBakePrint({ ...call, env: { [config.archVariable]: config.arch } });
     return { print: parseBakePrint(text, source), source };
   }
   throw new UsageError('no target graph: fleet.yaml sets neither bake.file nor bake.print', {

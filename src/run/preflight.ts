@@ -1,15 +1,19 @@
 import type { SshTarget } from '../config/schema.js';
 import { PreflightError } from '../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from './bootstrap.js';
+import { describeBuildxProblem, type ExecutableStatus } from './check-buildx-binary.js';
 import { checkToolVersions, parseBuildxInspect, toBuildkitVersion } from './check-tool-versions.js';
 import { estimateRunDir, findDiskProblem } from './estimate-run-dir.js';
-import type { CommandOutcome } from './executors/buildx.js';
+import { toHistoryListArgs, toInspectArgs, type CommandOutcome } from './executors/buildx.js';
+import { toBuildxCommand } from './executors/buildx-command.js';
 import type { RunContext } from './load-run-context.js';
 
 // Phase 2: everything the run needs answers, before anything starts. Every problem is listed at once.
 
 export interface PreflightProbes {
-  /** `docker buildx version` on this workstation. */
+  /** Whether a standalone buildx binary (fleet.yaml `bake.buildx`, PERF_BUILDX, --buildx) can be run. */
+  executableStatus(file: string): Promise<ExecutableStatus>;
+  /** `docker buildx version` (or the standalone buildx's) on this workstation. */
   buildxVersion(): Promise<CommandOutcome>;
   inspectBuilder(builder: string): Promise<CommandOutcome>;
   /** `docker buildx history ls` on the builder: whether its BuildKit serves the build-history API at all. */
@@ -36,8 +40,16 @@ export interface PreflightOptions {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Every builder answers `buildx inspect`, and buildx and each builder's BuildKit have what the run uses. */
+/**
+ * Every builder answers `buildx inspect`, and buildx and each builder's BuildKit have what the run uses. A
+ * standalone buildx that cannot be run is the one problem said (every buildx call would fail the same way).
+ */
 async function checkBuilders(context: RunContext, probes: PreflightProbes): Promise<string[]> {
+  const { buildx } = context.config;
+  if (buildx !== undefined) {
+    const problem = describeBuildxProblem(buildx, await probes.executableStatus(buildx.path));
+    if (problem !== undefined) return [problem];
+  }
   const byBuilder = new Map<string, string[]>();
   for (const node of context.config.nodes)
     byBuilder.set(node.builder, [...(byBuilder.get(node.builder) ?? []), node.name]);
@@ -45,7 +57,7 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
     [...byBuilder].map(async ([builder, nodes]) => {
       const outcome = await probes.inspectBuilder(builder).catch((error: unknown) => ({
         ok: false,
-        command: `docker buildx inspect --bootstrap --builder ${builder}`,
+        command: toBuildxCommand(buildx?.path, toInspectArgs(builder)).command,
         errorTail: errorText(error),
         stdout: '',
       }));
@@ -59,23 +71,28 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
           `builder ${builder} (node ${nodes.join(', ')}): \`${outcome.command}\` failed: ${outcome.errorTail.trim() || 'no output'}. Fix: create or start the builder, or correct nodes[].builder in fleet.yaml`,
         ],
   );
-  const buildx = await probes
+  const version = await probes
     .buildxVersion()
     .catch((error: unknown) => ({ ok: false, stdout: '', errorTail: errorText(error) }));
-  if (!buildx.ok)
+  if (!version.ok)
     return [
       ...problems,
-      `\`docker buildx version\` failed: ${buildx.errorTail.trim() || 'no output'}. Fix: install docker with the buildx plugin`,
+      `\`${toBuildxCommand(buildx?.path, ['version']).command}\` failed: ${version.errorTail.trim() || 'no output'}. Fix: ${
+        buildx === undefined
+          ? 'install docker with the buildx plugin, or set a standalone buildx (PERF_BUILDX or bake.buildx)'
+          : `check the buildx binary ${buildx.setting} names`
+      }`,
     ];
   const builders = new Map(
     inspected
       .filter(({ outcome }) => outcome.ok)
       .map(({ builder, outcome }) => [builder, parseBuildxInspect(outcome.stdout)]),
   );
-  const versions = checkToolVersions({ buildxVersion: buildx.stdout, builders });
+  const versions = checkToolVersions({ buildxVersion: version.stdout, builders, buildx: buildx?.path });
   context.warnings.push(...versions.warnings);
   // A builder whose version cannot be read (none printed, a commit, the docker driver's engine version) may still
-  // be too old: BuildKit before v0.11 prints no version in `buildx inspect` at all (real v0.10.6). Whether it serves the build-history API (the traces) is asked directly.
+  // be too old: BuildKit before v0.11 prints no version in `buildx inspect` at all (real v0.10.6). Whether it
+  // serves the build-history API (the traces) is asked directly.
   const unversioned = [...builders].filter(([, inspect]) =>
     inspect.nodes.some(
       (node) => node.buildkit === undefined || toBuildkitVersion(node.buildkit) === undefined,
@@ -83,15 +100,19 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
   );
   const history = versions.problems.some((problem) => problem.startsWith('buildx '))
     ? []
-    : await Promise.all(unversioned.map(([builder]) => checkHistoryApi(builder, probes)));
+    : await Promise.all(unversioned.map(([builder]) => checkHistoryApi(builder, probes, buildx?.path)));
   return [...problems, ...versions.problems, ...history.filter((problem) => problem !== undefined)];
 }
 
 /** A problem when the builder's BuildKit does not serve the build-history API (before v0.11). */
-async function checkHistoryApi(builder: string, probes: PreflightProbes): Promise<string | undefined> {
+async function checkHistoryApi(
+  builder: string,
+  probes: PreflightProbes,
+  buildx: string | undefined,
+): Promise<string | undefined> {
   const outcome = await probes.listHistory(builder).catch((error: unknown) => ({
     ok: false,
-    command: `docker buildx history ls --builder ${builder}`,
+    command: toBuildxCommand(buildx, toHistoryListArgs(builder)).command,
     errorTail: errorText(error),
   }));
   if (outcome.ok) return undefined;

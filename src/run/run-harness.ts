@@ -47,7 +47,7 @@ import { sampleOnThread } from './sample-on-thread.js';
 
 export interface HarnessDeps {
   clock: Clock;
-  /** `docker buildx bake --print`, when fleet.yaml names a bake file rather than a saved print. */
+  /** `buildx bake --print` (docker's or the standalone binary), when fleet.yaml names a bake file, not a saved print. */
   runBakePrint: RunBakePrint;
   bake: Bake;
   /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
@@ -279,6 +279,7 @@ async function startMeasured(live: Live): Promise<MeasuredResources> {
     traces: createTraceCollector({
       runDir: context.runDir,
       fetchTrace: deps.fetchTrace,
+      buildx: context.config.buildx?.path,
       logger,
       guard: live.guard,
     }),

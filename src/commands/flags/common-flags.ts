@@ -1,4 +1,4 @@
-import type { ConfigOverrides } from '../../config/resolve-config.js';
+import { toBuildxOverride, type ConfigOverrides } from '../../config/resolve-config.js';
 import type { FlagSpec } from './flag-table.js';
 import { nameList, optionalText, switchValue, text } from './value-schemas.js';
 
@@ -63,6 +63,13 @@ export const planInputFlags = {
     value: nameList,
   },
   arch: { flags: '--arch <arch>', description: 'GPU architecture', env: 'PERF_ARCH', value: optionalText },
+  // No `env` here: PERF_BUILDX is read with the config (resolve-config.ts), so messages can say which one set it.
+  buildx: {
+    flags: '--buildx <path>',
+    description:
+      'a standalone buildx binary to run instead of `docker buildx` (default: PERF_BUILDX, then `bake.buildx` in fleet.yaml)',
+    value: optionalText,
+  },
 } satisfies Record<string, FlagSpec>;
 
 /** The plan-input flags as the config loader's overrides (flags win over the environment and fleet.yaml). */
@@ -71,11 +78,13 @@ export function toPlanInputOverrides(values: {
   targets: string[] | undefined;
   costs: string | undefined;
   bakeJson: string | undefined;
+  buildx: string | undefined;
 }): ConfigOverrides {
   return {
     arch: values.arch,
     targets: values.targets,
     costsPath: values.costs,
     bakePrintPath: values.bakeJson,
+    buildx: toBuildxOverride(values.buildx, '--buildx'),
   };
 }

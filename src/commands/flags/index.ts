@@ -39,6 +39,7 @@ export type CommandRunners = {
 export const OTHER_ENV_VARS: Readonly<Record<string, string>> = {
   PERF_COLD_NAMESPACE: 'src/run/run-settings.ts',
   REGISTRY_NAME: 'src/config/resolve-config.ts',
+  PERF_BUILDX: 'src/config/resolve-config.ts',
   PUSH: 'src/commands/publish.ts',
   LOG_LEVEL: 'src/shared/logger.ts',
   SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',

@@ -1,25 +1,25 @@
 import { execa } from 'execa';
 import { RemoteCommandError } from '../../shared/errors.js';
+import { toBakePrintCommand, type BakePrintCall } from './buildx-command.js';
 
-export interface FetchBakePrintOptions {
-  bakeFile: string;
-  targets: readonly string[];
+export interface FetchBakePrintOptions extends BakePrintCall {
   env?: Record<string, string>;
 }
 
 export type RunBakePrint = (options: FetchBakePrintOptions) => Promise<string>;
 
-// Runs the real `docker buildx bake --print`; JSON on stdout.
-export const runBakePrint: RunBakePrint = async ({ bakeFile, targets, env }) => {
-  const args = ['buildx', 'bake', '-f', bakeFile, '--print', ...targets];
-  const result = await execa('docker', args, { reject: false, env, extendEnv: true });
+// Runs the real `buildx bake --print` (docker's plugin or a standalone binary); JSON on stdout.
+export const runBakePrint: RunBakePrint = async (options) => {
+  const { file, args, command } = toBakePrintCommand(options);
+  const result = await execa(file, args, { reject: false, env: options.env, extendEnv: true });
   if (result.failed || result.exitCode !== 0) {
     throw new RemoteCommandError(
       {
         host: 'localhost',
-        command: `docker ${args.join(' ')}`,
+        command,
         exitCode: result.exitCode,
-        stderrTail: String(result.stderr).slice(-800),
+        // A binary that cannot be started has no stderr; execa's short message says why (ENOENT, EACCES).
+        stderrTail: (String(result.stderr ?? '').trim() || (result.shortMessage ?? '')).slice(-800),
       },
       { cause: result, hint: 'check the bake file, or pass --bake-json with a saved print' },
     );

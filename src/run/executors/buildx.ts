@@ -5,10 +5,17 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { parseJsonObject } from '../../collect/index.js';
+import { toBuildxCommand } from './buildx-command.js';
 import { isRunningRecord } from './history-record.js';
 
-// The only real `docker buildx` caller besides `bake --print`: bake a target, inspect a builder,
-// fetch a build record's trace. Expected failures come back as values (reject: false).
+// The only real buildx caller besides `bake --print`: bake a target, inspect a builder, fetch a build record's
+// trace. Each call runs `docker buildx …`, or the standalone binary `buildx` names (toBuildxCommand). Expected
+// failures come back as values (reject: false).
+
+/** Which buildx every call runs: a standalone binary's path, or undefined for `docker buildx`. */
+export interface BuildxBinary {
+  buildx?: string | undefined;
+}
 
 export interface BakeArgsOptions {
   builder: string;
@@ -23,9 +30,9 @@ export interface BakeArgsOptions {
   push: boolean;
 }
 
-/** Pure: the argv after `docker` for one target's bake. */
+/** Pure: the buildx arguments (after `buildx`) for one target's bake. */
 export function buildBakeArgs(options: BakeArgsOptions): string[] {
-  const args = ['buildx', 'bake'];
+  const args = ['bake'];
   if (options.bakeFile) args.push('-f', options.bakeFile);
   args.push('--builder', options.builder, '--metadata-file', options.metadataFile, '--progress=rawjson');
   if (options.noCache) args.push('--no-cache');
@@ -47,7 +54,7 @@ export interface CommandOutcome {
   stdout: string;
 }
 
-export interface RunBakeOptions extends BakeArgsOptions {
+export interface RunBakeOptions extends BakeArgsOptions, BuildxBinary {
   cwd: string;
   env: Record<string, string>;
   /** The rawjson status stream (stderr) is written here. */
@@ -69,8 +76,8 @@ export function collectErrorLine(line: string, tail: string[]): void {
 }
 
 export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> {
-  const args = buildBakeArgs(options);
-  const subprocess = execa('docker', args, {
+  const { file, args, command } = toBuildxCommand(options.buildx, buildBakeArgs(options));
+  const subprocess = execa(file, args, {
     cwd: options.cwd,
     env: options.env,
     extendEnv: true,
@@ -96,17 +103,18 @@ export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> 
   return {
     ok,
     exitCode: result.exitCode ?? null,
-    command: `docker ${args.join(' ')}`,
+    command,
     errorTail: [why, ...tail].filter(Boolean).join('\n'),
     stdout: String(result.stdout ?? ''),
   };
 }
 
-async function runDocker(
-  args: string[],
-  options: { timeoutMs: number; signal?: AbortSignal },
+async function runBuildx(
+  buildxArgs: string[],
+  options: BuildxBinary & { timeoutMs: number; signal?: AbortSignal },
 ): Promise<CommandOutcome> {
-  const result = await execa('docker', args, {
+  const { file, args, command } = toBuildxCommand(options.buildx, buildxArgs);
+  const result = await execa(file, args, {
     reject: false,
     timeout: options.timeoutMs,
     ...(options.signal ? { cancelSignal: options.signal } : {}),
@@ -115,7 +123,7 @@ async function runDocker(
   return {
     ok: !result.failed && result.exitCode === 0,
     exitCode: result.exitCode ?? null,
-    command: `docker ${args.join(' ')}`,
+    command,
     errorTail:
       (result.timedOut ? `timed out after ${options.timeoutMs} ms\n` : '') +
       String(result.stderr ?? '')
@@ -128,26 +136,45 @@ async function runDocker(
 }
 
 /** Preflight: which buildx this workstation has. */
-export function runBuildxVersion(timeoutMs = 15_000): Promise<CommandOutcome> {
-  return runDocker(['buildx', 'version'], { timeoutMs });
+export function runBuildxVersion({ buildx, timeoutMs = 15_000 }: BuildxBinary & { timeoutMs?: number } = {}) {
+  return runBuildx(['version'], { buildx, timeoutMs });
 }
 
+/** The arguments of preflight's builder check (also quoted when the probe itself throws). */
+export const toInspectArgs = (builder: string): string[] => ['inspect', '--bootstrap', '--builder', builder];
+
 /** Preflight: the builder answers and its nodes start. */
-export function runBuildxInspect(builder: string, timeoutMs = 60_000): Promise<CommandOutcome> {
-  return runDocker(['buildx', 'inspect', '--bootstrap', '--builder', builder], { timeoutMs });
+export function runBuildxInspect(
+  builder: string,
+  { buildx, timeoutMs = 60_000 }: BuildxBinary & { timeoutMs?: number } = {},
+): Promise<CommandOutcome> {
+  return runBuildx(toInspectArgs(builder), { buildx, timeoutMs });
 }
 
 /** Preflight: the builder serves the build-history API (BuildKit ≥ 0.11 answers; older says Unimplemented). */
-export function runHistoryList(builder: string, timeoutMs = 30_000): Promise<CommandOutcome> {
-  return runDocker(['buildx', 'history', 'ls', '--builder', builder, '--format', 'json'], { timeoutMs });
+export function runHistoryList(
+  builder: string,
+  { buildx, timeoutMs = 30_000 }: BuildxBinary & { timeoutMs?: number } = {},
+): Promise<CommandOutcome> {
+  return runBuildx(toHistoryListArgs(builder), { buildx, timeoutMs });
 }
+
+/** The arguments of preflight's build-history check (also quoted when the probe itself throws). */
+export const toHistoryListArgs = (builder: string): string[] => [
+  'history',
+  'ls',
+  '--builder',
+  builder,
+  '--format',
+  'json',
+];
 
 /** `buildx.build.ref` is `<builder>/<node>/<id>`; history commands take the bare id. */
 export function toHistoryId(buildRef: string): string {
   return buildRef.split('/').at(-1) ?? buildRef;
 }
 
-export interface FetchTraceOptions {
+export interface FetchTraceOptions extends BuildxBinary {
   builder: string;
   buildRef: string;
   /** Bounded: attempts × delay. BuildKit saves a trace up to 3 s after the build. */
@@ -156,37 +183,46 @@ export interface FetchTraceOptions {
   signal?: AbortSignal;
 }
 
+/** The arguments of `history trace` for one record (also quoted where a trace could not be saved). */
+export const toTraceArgs = (builder: string, id: string): string[] => [
+  'history',
+  'trace',
+  '--builder',
+  builder,
+  id,
+];
+
 /**
  * Waits until the record is no longer running (`history inspect`), then fetches its trace
  * (`history trace` prints Jaeger JSON when stdout is not a TTY; it finalizes the record itself),
  * retrying a bounded number of times while the trace is missing.
  */
 export async function runHistoryTrace(options: FetchTraceOptions): Promise<CommandOutcome> {
-  const { builder, buildRef, attempts = 5, retryDelayMs = 1_000 } = options;
+  const { builder, buildRef, buildx, attempts = 5, retryDelayMs = 1_000 } = options;
   const id = toHistoryId(buildRef);
   let last: CommandOutcome | undefined;
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     if (attempt > 0) await delay(retryDelayMs * attempt);
-    const inspect = await runDocker(
-      ['buildx', 'history', 'inspect', '--builder', builder, '--format', 'json', id],
-      { timeoutMs: 30_000 },
-    );
+    const inspect = await runBuildx(['history', 'inspect', '--builder', builder, '--format', 'json', id], {
+      buildx,
+      timeoutMs: 30_000,
+    });
     if (inspect.ok && isRunningRecord(inspect.stdout)) continue;
-    last = await runDocker(['buildx', 'history', 'trace', '--builder', builder, id], { timeoutMs: 60_000 });
+    last = await runBuildx(toTraceArgs(builder, id), { buildx, timeoutMs: 60_000 });
     if (last.ok && last.stdout.trim().startsWith('{')) return last;
   }
   return (
     last ?? {
       ok: false,
       exitCode: null,
-      command: `docker buildx history trace --builder ${builder} ${id}`,
+      command: toBuildxCommand(buildx, toTraceArgs(builder, id)).command,
       errorTail: 'the record was still running',
       stdout: '',
     }
   );
 }
 
-export interface FailedRecordQuery {
+export interface FailedRecordQuery extends BuildxBinary {
   builder: string;
   /** When the failed bake started (this machine's clock). */
   sinceMs: number;
@@ -212,7 +248,7 @@ const endedBadly: ReadonlySet<string> = new Set(['error', 'canceled', 'cancelled
  */
 export function pickFailedRecord(
   stdout: string,
-  { sinceMs, skewMs = 60_000, status = 'error' }: Omit<FailedRecordQuery, 'builder'>,
+  { sinceMs, skewMs = 60_000, status = 'error' }: Omit<FailedRecordQuery, 'builder' | 'buildx'>,
 ): { ref: string } | { reason: string } {
   const what = status === 'error' ? 'failed' : 'cancelled';
   const records = stdout
@@ -243,9 +279,8 @@ export function pickFailedRecord(
 export async function findFailedBuildRef(
   query: FailedRecordQuery,
 ): Promise<{ ref: string } | { reason: string }> {
-  const outcome = await runDocker(
+  const outcome = await runBuildx(
     [
-      'buildx',
       'history',
       'ls',
       '--builder',
@@ -256,7 +291,7 @@ export async function findFailedBuildRef(
       'json',
       '--no-trunc',
     ],
-    { timeoutMs: 30_000 },
+    { buildx: query.buildx, timeoutMs: 30_000 },
   );
   if (!outcome.ok)
     return { reason: `\`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}` };

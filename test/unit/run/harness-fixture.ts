@@ -8,6 +8,7 @@ import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/
 import { localHost } from './local-host.js';
 import type { HarnessDeps } from '../../../src/run/run-harness.js';
 import type { PreflightProbes } from '../../../src/run/preflight.js';
+import type { ExecutableStatus } from '../../../src/run/check-buildx-binary.js';
 
 // A small fleet on disk (fleet.yaml, target-costs, bake print) and fakes for every outside party of the
 // harness: buildx, node_exporter, the registry, the log host. The "remote" logs are local files that the
@@ -131,6 +132,8 @@ export interface FakeWorldOptions {
   /** false: the builders answer `history ls` like BuildKit before v0.11 (Unimplemented). */
   historyApi?: boolean;
   buildkitVersion?: string;
+  /** What preflight finds at a standalone buildx path (default: an executable file). */
+  executables?: Record<string, ExecutableStatus>;
   /** Free space the run root reports (default 1 TB). */
   freeBytes?: number;
   missingImages?: string[];
@@ -258,6 +261,7 @@ function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): Prefligh
   const broken = options.probeProblems ?? {};
   const refuse = (what: string) => Promise.reject(new Error(`connect ECONNREFUSED (${what})`));
   return {
+    executableStatus: (file) => Promise.resolve(options.executables?.[file] ?? 'ok'),
     buildxVersion: () =>
       Promise.resolve({
         ok: true,

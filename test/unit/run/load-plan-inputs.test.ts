@@ -68,6 +68,8 @@ describe('loadPlanInputs', () => {
     const fake = createFakeBakePrint('ERROR: no such target');
     await expect(
       loadPlanInputs({ fleetPath: fixture.fleetPath, env: {}, runBakePrint: fake.runBakePrint }),
-    ).rejects.toThrow(/^docker buildx bake -f .*docker-bake\.hcl --print: 1 problem\n {2}not JSON/);
+    ).rejects.toThrow(
+      /^docker buildx bake -f .*docker-bake\.hcl --print wheels pytorch: 1 problem\n {2}not JSON/,
+    );
   });
 });

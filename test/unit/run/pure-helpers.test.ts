@@ -25,7 +25,6 @@ describe('buildBakeArgs', () => {
   };
   it('warm: caches on, push, no overrides', () => {
     expect(buildBakeArgs(base)).toEqual([
-      'buildx',
       'bake',
       '--builder',
       'forge',
@@ -46,7 +45,6 @@ describe('buildBakeArgs', () => {
         sccachePrefix: 'rocm/gfx1201-coldrun-x',
       }),
     ).toEqual([
-      'buildx',
       'bake',
       '-f',
       '/repo/docker-bake.hcl',

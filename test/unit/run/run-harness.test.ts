@@ -397,6 +397,54 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(fake.bakes.every((call) => call.options.noCache && call.options.clearCacheTo)).toBe(true);
   });
 
+  it('with a standalone buildx (PERF_BUILDX), every bake, failed-record lookup and trace fetch runs it', async () => {
+    const buildx = '/opt/bx/buildx';
+    const lookups: (string | undefined)[] = [];
+    const traces: (string | undefined)[] = [];
+    // The fake world's own lookups, wrapped to record which buildx each call was given (called once it started).
+    const started: ReturnType<typeof start> = start(
+      'warm',
+      { failing: { 'a-wheel': 'ERROR: failed to solve' } },
+      {
+        env: { PERF_BUILDX: buildx },
+        deps: {
+          findFailedBuild: (query) => (lookups.push(query.buildx), started.fake.deps.findFailedBuild!(query)),
+          fetchTrace: (options) => (traces.push(options.buildx), started.fake.deps.fetchTrace!(options)),
+        },
+      },
+    );
+    const { fake } = started;
+    expect((await started.promise).exitCode).toBe(1);
+    expect(fake.bakes).toHaveLength(FLEET_TARGETS.length - 1);
+    expect(fake.bakes.map((call) => call.options.buildx)).toEqual(fake.bakes.map(() => buildx));
+    expect(lookups).toEqual([buildx]);
+    // The failed target's trace too (its record was found), and every finished one's.
+    expect(traces).toHaveLength(FLEET_TARGETS.length - 1);
+    expect(new Set(traces)).toEqual(new Set([buildx]));
+  });
+
+  it('preflight: a standalone buildx that does not exist is one problem naming the setting, the path and the fix', async () => {
+    const fleetText = readFileSync(fixture.fleetPath, 'utf8');
+    writeFileSync(
+      fixture.fleetPath,
+      fleetText.replace(
+        'bake: { print: bake-print.json }',
+        'bake: { print: bake-print.json, buildx: bin/buildx }',
+      ),
+    );
+    const missing = path.join(fixture.dir, 'bin', 'buildx');
+    const { fake, promise } = start('warm', { executables: { [missing]: 'missing' } });
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(PreflightError);
+    expect((error as PreflightError).problems).toEqual([
+      `buildx binary ${missing} (bake.buildx in ${fixture.fleetPath}) does not exist. Fix: install a standalone buildx release there (chmod +x), or give the binary's full path (e.g. \`command -v buildx\`); or correct bake.buildx in fleet.yaml, or remove it to run \`docker buildx\``,
+    ]);
+    expect(fake.bakes).toEqual([]);
+  });
+
   it('gets the bake graph from deps.runBakePrint when fleet.yaml names a bake file', async () => {
     const fleetText = readFileSync(fixture.fleetPath, 'utf8');
     writeFileSync(fixture.fleetPath, fleetText.replace('print: bake-print.json', 'file: docker-bake.hcl'));
