@@ -1,4 +1,4 @@
-// `docker buildx bake`: flags → definition → resolve → print, or hand the build to a worker inside the builder's
+// `docker buildx bake`: flags → definition → resolve, then hand the build to a worker inside the builder's
 // network namespace.
 import { spawn } from 'node:child_process';
 import { toSkewedClockEnv } from '../skewed-clock.js';
@@ -17,8 +17,7 @@ import {
   type FlagSpec,
 } from './parse-flags.js';
 import { progressModes, type ProgressMode } from './progress.js';
-import { renderBakePrint, resolveBake } from './resolve-bake.js';
-import { buildxSince, isAtLeast } from './versions.js';
+import { resolveBake } from './resolve-bake.js';
 
 export const bakeFlags: readonly FlagSpec[] = [
   ...buildxPersistentFlags,
@@ -26,7 +25,7 @@ export const bakeFlags: readonly FlagSpec[] = [
   { name: 'set', kind: 'stringArray' },
   { name: 'no-cache', kind: 'bool' },
   { name: 'push', kind: 'bool' },
-  { name: 'print', kind: 'bool' },
+  { name: 'print', kind: 'bool', unimplemented: true },
   { name: 'metadata-file', kind: 'string' },
   { name: 'progress', kind: 'string' },
   { name: 'pull', kind: 'bool' },
@@ -82,11 +81,9 @@ function readDefinition(files: readonly string[], state: FleetState, cwd: string
  * bake hands `--progress` straight to BuildKit's progressui.NewDisplay (auto, tty, plain, rawjson from v0.12,
  * quiet). `none` is only mapped to quiet by `buildx build` (v0.29+), never by bake (docker/buildx master).
  */
-function toProgress(value: string | undefined, buildxVersion: string): ProgressMode {
+function toProgress(value: string | undefined): ProgressMode {
   const mode = value ?? 'auto';
-  const known =
-    (progressModes as readonly string[]).includes(mode) &&
-    (mode !== 'rawjson' || isAtLeast(buildxVersion, buildxSince.progressRawjson));
+  const known = (progressModes as readonly string[]).includes(mode);
   if (!known) throw new CliError(`invalid progress mode ${mode}`);
   return mode as ProgressMode;
 }
@@ -142,12 +139,10 @@ function runWorker(state: FleetState, builder: string, jobPath: string): Promise
 export async function runBakeCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const flags = parseFlags(argv, bakeFlags);
   if (getBool(flags, 'help')) return (io.out('Usage:  docker buildx bake [OPTIONS] [TARGET...]\n'), 0);
-  if (getBool(flags, 'print') && getString(flags, 'list') !== undefined)
-    throw new CliError('--print and --list are mutually exclusive');
   if (getString(flags, 'list') !== undefined)
     throw new CliError('--list is a real buildx flag the rocm-perf fleet double does not implement');
   const state = readFleetState(io.statePath());
-  const progress = toProgress(getString(flags, 'progress'), state.buildxVersion);
+  const progress = toProgress(getString(flags, 'progress'));
   const resolved = resolveBake({
     definition: readDefinition(getArray(flags, 'file'), state, process.cwd()),
     names: flags.args,
@@ -155,7 +150,6 @@ export async function runBakeCommand(argv: readonly string[], io: CommandIo): Pr
     push: getBool(flags, 'push'),
     noCache: getBool(flags, 'no-cache'),
   });
-  if (getBool(flags, 'print')) return (io.out(`${renderBakePrint(resolved)}\n`), 0);
   const builder = resolveBuilder(getString(flags, 'builder'), state);
   const metadataFile = getString(flags, 'metadata-file');
   const job: BakeJob = {

@@ -84,37 +84,6 @@ export interface BakeDefinition {
   target: Record<string, BakeTarget>;
 }
 
-/** Key order of Go's `bake.Target` struct, which `--print` follows. */
-export const targetKeyOrder: readonly (keyof BakeTarget)[] = [
-  'description',
-  'inherits',
-  'annotations',
-  'attest',
-  'context',
-  'contexts',
-  'dockerfile',
-  'dockerfile-inline',
-  'args',
-  'labels',
-  'tags',
-  'cache-from',
-  'cache-to',
-  'target',
-  'secret',
-  'ssh',
-  'platforms',
-  'output',
-  'pull',
-  'no-cache',
-  'network',
-  'no-cache-filter',
-  'shm-size',
-  'ulimits',
-  'call',
-  'entitlements',
-  'extra-hosts',
-];
-
 export const composableKeys = ['attest', 'cache-from', 'cache-to', 'secret', 'ssh', 'output'] as const;
 type ComposableKey = (typeof composableKeys)[number];
 

@@ -13,19 +13,11 @@ import {
   type HistoryRecord,
 } from './history-store.js';
 import { parseGoDuration } from '../../../src/collect/logs/parse-go-duration.js';
-import {
-  buildxPersistentFlags,
-  getArray,
-  getString,
-  parseFlags,
-  toFlagsOf,
-  type FlagSpec,
-} from './parse-flags.js';
-import { buildxSince, isAtLeast } from './versions.js';
+import { buildxPersistentFlags, getArray, getString, parseFlags, type FlagSpec } from './parse-flags.js';
 import { parseSpanStream, toJaegerJson } from './spans.js';
 
 const historyFlags: Record<string, readonly FlagSpec[]> = {
-  inspect: [...buildxPersistentFlags, { name: 'format', kind: 'string', since: buildxSince.historyTrace }],
+  inspect: [...buildxPersistentFlags, { name: 'format', kind: 'string' }],
   trace: [
     ...buildxPersistentFlags,
     { name: 'addr', kind: 'string' },
@@ -35,15 +27,9 @@ const historyFlags: Record<string, readonly FlagSpec[]> = {
     ...buildxPersistentFlags,
     { name: 'format', kind: 'string' },
     { name: 'no-trunc', kind: 'bool' },
-    { name: 'local', kind: 'bool', since: buildxSince.historyLsFilter },
-    { name: 'filter', kind: 'stringArray', since: buildxSince.historyLsFilter },
+    { name: 'local', kind: 'bool' },
+    { name: 'filter', kind: 'stringArray' },
   ],
-};
-/** Subcommands newer than the first `history` release (v0.12). */
-const historySince: Record<string, string> = {
-  trace: buildxSince.historyTrace,
-  import: 'v0.22.0',
-  export: 'v0.23.0',
 };
 const realButMissing = new Set(['logs', 'open', 'rm', 'import', 'export']);
 
@@ -147,10 +133,6 @@ export function runHistoryCommand(argv: readonly string[], io: CommandIo): numbe
   const sub = subIndex === -1 ? undefined : argv[subIndex];
   if (sub === undefined)
     throw new CliError('"docker buildx history" requires a subcommand (inspect, trace, ls)');
-  const { buildxVersion } = readFleetState(io.statePath());
-  const since = historySince[sub];
-  if (since !== undefined && !isAtLeast(buildxVersion, since))
-    throw new CliError(`unknown command "${sub}" for "docker buildx history"`);
   if (realButMissing.has(sub))
     throw new CliError(
       `history ${sub} is a real buildx command the rocm-perf fleet double does not implement`,
@@ -159,7 +141,7 @@ export function runHistoryCommand(argv: readonly string[], io: CommandIo): numbe
   if (!specs) throw new CliError(`unknown command "${sub}" for "docker buildx history"`);
   const rest = [...argv];
   rest.splice(subIndex, 1);
-  const flags = parseFlags(rest, toFlagsOf(specs, buildxVersion));
+  const flags = parseFlags(rest, specs);
   if (flags.args.length > 1) throw new CliError(`"docker buildx history ${sub}" accepts at most 1 argument.`);
   const builderFlag = getString(flags, 'builder');
   if (sub === 'ls')

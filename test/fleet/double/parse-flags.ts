@@ -2,8 +2,6 @@
 // `--name=value`, `--name value`, `-x value`, `-xvalue`, `-x=value`, bools as `--name` or `--name=true|false`,
 // flags interspersed with arguments, and `--` ending flags. Everything else is a usage error worded like cobra's.
 
-import { isAtLeast } from './versions.js';
-
 export type FlagKind = 'bool' | 'string' | 'stringArray';
 
 export interface FlagSpec {
@@ -12,8 +10,6 @@ export interface FlagSpec {
   short?: string;
   /** Real buildx flag the double does not implement: parsed, then refused with a clear message. */
   unimplemented?: boolean;
-  /** The buildx release that added the flag; an older claimed buildx refuses it as an unknown flag. */
-  since?: string;
 }
 
 export interface ParsedFlags {
@@ -95,11 +91,6 @@ function parseShort(
     return i + 1;
   }
   return i;
-}
-
-/** The flags a buildx release has: those without `since`, and those added at or before `version`. */
-export function toFlagsOf(specs: readonly FlagSpec[], version: string): FlagSpec[] {
-  return specs.filter((spec) => spec.since === undefined || isAtLeast(version, spec.since));
 }
 
 export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): ParsedFlags {

@@ -2,10 +2,9 @@
 // `--set` overrides apply by glob, `--push` folds into outputs, `target:` contexts pull in linked targets whose
 // output becomes cacheonly. Errors are buildx's wording.
 import {
-  composableKeys,
   parseComposable,
-  targetKeyOrder,
   type Attrs,
+  type composableKeys,
   type BakeDefinition,
   type BakeTarget,
 } from './bake-definition.js';
@@ -231,30 +230,4 @@ export function resolveBake(options: ResolveBakeOptions): ResolvedBake {
       .map((name) => [name, resolved[name]!]),
   );
   return { groups, targets: sorted, requested: [...requested].sort() };
-}
-
-function sortKeys(attrs: Attrs): Attrs {
-  return Object.fromEntries(
-    Object.keys(attrs)
-      .sort()
-      .map((k) => [k, attrs[k]!]),
-  );
-}
-
-/** The `--print` JSON: group (omitted when empty) and target, keys in Go struct order, composable maps sorted. */
-export function renderBakePrint(resolved: ResolvedBake): string {
-  const target: Record<string, Record<string, unknown>> = {};
-  for (const [name, t] of Object.entries(resolved.targets)) {
-    const out: Record<string, unknown> = {};
-    for (const key of targetKeyOrder) {
-      const value = t[key];
-      if (value === undefined) continue;
-      out[key] = (composableKeys as readonly string[]).includes(key)
-        ? (value as Attrs[]).map(sortKeys)
-        : value;
-    }
-    target[name] = out;
-  }
-  const body = Object.keys(resolved.groups).length > 0 ? { group: resolved.groups, target } : { target };
-  return JSON.stringify(body, null, 2);
 }

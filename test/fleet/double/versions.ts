@@ -15,16 +15,6 @@ export function isAtLeast(version: string, minimum: string): boolean {
   return true;
 }
 
-/** buildx releases that added what the harness calls (release branches of docker/buildx). */
-export const buildxSince = {
-  /** `--progress=rawjson` (BuildKit's progressui RawJSONMode, vendored from v0.12). */
-  progressRawjson: 'v0.12.0',
-  /** `history trace`, and `history inspect --format`. */
-  historyTrace: 'v0.21.0',
-  /** `history ls --filter` and `--local`. */
-  historyLsFilter: 'v0.23.0',
-} as const;
-
 /** BuildKit releases that change how a build uploads (release branches of moby/buildkit). */
 export const buildkitSince = {
   /** registry cache export pushes its layer blobs in parallel (4 at a time; commit 87b57a2ff). */
