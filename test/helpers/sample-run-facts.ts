@@ -136,3 +136,79 @@ export function sampleTimesByNode(file: string): Map<string, number[]> {
   }
   return byNode;
 }
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** The seconds a target's trace gives, rounded to ms as data.json holds them. */
+export interface TraceFigures {
+  totalSeconds: number;
+  buildSeconds: number;
+  /** total − build: the gap after the steps. */
+  exportSeconds: number;
+  /** The union of its upload requests' spans. */
+  uploadSeconds: number;
+  /** The rest of the gap. */
+  setupExportSeconds: number;
+  uploadBytes: number;
+}
+
+/**
+ * From a target's Jaeger trace: total = the extent of all its spans; build = the extent of its step spans (a `vertex`
+ * tag, `load cache: …`, or a Dockerfile `[stage i/n] …` name; `cache request: …` is a lookup, not a step); upload = the
+ * union of its HTTP PUT/POST/PATCH request spans, the innermost one of each request (a span with an HTTP child is
+ * its wrapper).
+ */
+export function traceFigures(dir: string, target: string): TraceFigures {
+  const spans = readTraceSpans(dir, target).map((span) => ({
+    id: span.spanID,
+    parent: span.references?.find((ref) => ref.refType === 'CHILD_OF')?.spanID,
+    name: span.operationName,
+    tags: new Map((span.tags ?? []).map((tag) => [tag.key, tag.value])),
+    startMs: span.startTime / 1000,
+    endMs: (span.startTime + span.duration) / 1000,
+  }));
+  type Span = (typeof spans)[number];
+  const extentMs = (some: Span[]) =>
+    Math.max(...some.map((s) => s.endMs)) - Math.min(...some.map((s) => s.startMs));
+  const steps = spans.filter(
+    (s) =>
+      !s.name.startsWith('cache request: ') &&
+      (s.tags.has('vertex') || s.name.startsWith('load cache: ') || /^\[[^\]]*\d+\/\d+\]\s/.test(s.name)),
+  );
+  const methodOf = (s: Span): string | undefined => {
+    const method = s.tags.get('http.request.method') ?? s.tags.get('http.method');
+    return typeof method === 'string' ? method.toUpperCase() : /^HTTP ([A-Z]+)$/.exec(s.name)?.[1];
+  };
+  const hasHttpChild = (s: Span) =>
+    spans.some((child) => child.parent === s.id && methodOf(child) !== undefined);
+  const uploads = spans
+    .filter((s) => ['PUT', 'POST', 'PATCH'].includes(methodOf(s) ?? '') && !hasHttpChild(s))
+    .sort((a, b) => a.startMs - b.startMs);
+  let unionMs = 0;
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const { startMs, endMs } of uploads) {
+    unionMs += Math.max(0, endMs - Math.max(startMs, reach));
+    reach = Math.max(reach, endMs);
+  }
+  const uploadBytes = uploads.reduce(
+    (sum, s) =>
+      sum +
+      Number(
+        s.tags.get('http.request_content_length') ?? s.tags.get('http.request.header.content-length') ?? 0,
+      ),
+    0,
+  );
+  const totalMs = extentMs(spans);
+  const buildMs = extentMs(steps);
+  // data.json rounds the gap and the upload to ms first and subtracts after, so its three parts add up.
+  const exportSeconds = round3((totalMs - buildMs) / 1000);
+  const uploadSeconds = round3(unionMs / 1000);
+  return {
+    totalSeconds: round3(totalMs / 1000),
+    buildSeconds: round3(buildMs / 1000),
+    exportSeconds,
+    uploadSeconds,
+    setupExportSeconds: round3(exportSeconds - uploadSeconds),
+    uploadBytes,
+  };
+}
