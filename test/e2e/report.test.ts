@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../src/artifacts/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { recordedSliceBytes, withCommas } from '../helpers/sample-run-facts.js';
 
 // `rocm-perf report` as users run it: the built CLI on generated run dirs. A present-but-empty or drifted
 // zot.jsonl must warn loudly on stderr and exit 1, while still writing the report.
@@ -123,11 +124,14 @@ describe('rocm-perf report', () => {
     const dir = path.join(temp.path, 'gfx1201-warm-cut');
     await cp(path.join(repoRoot, 'fixtures/runs/gfx1201-warm'), dir, { recursive: true });
     const zot = path.join(dir, 'zot.jsonl');
-    await truncate(zot, Math.floor((await stat(zot)).size / 2));
+    const recorded = recordedSliceBytes(dir, 'zot.jsonl');
+    expect((await stat(zot)).size).toBe(recorded);
+    await truncate(zot, Math.floor(recorded / 2));
+    const left = (await stat(zot)).size;
     const result = await runReport([dir]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr.split('\n')[0]).toBe(
-      'WARNING: zot.jsonl: 226,446 of the 452,893 bytes run.json recorded for this slice (226,447 bytes missing: the file was cut short after the run); its figures count only what is left',
+      `WARNING: zot.jsonl: ${withCommas(left)} of the ${withCommas(recorded)} bytes run.json recorded for this slice (${withCommas(recorded - left)} bytes missing: the file was cut short after the run); its figures count only what is left`,
     );
     const model = DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
     expect(model.summary.registry.partial).toEqual(['zot.jsonl']);
