@@ -1,11 +1,14 @@
-// Pushes a small image straight to the real registry (not through the Zot-logging proxy), for inputs the
-// scenario resolves from the registry rather than building (rocm-base).
+// Pushes images straight to the real registry (not through the registry proxy, so no node is charged for them),
+// for inputs the scenario resolves from the registry rather than building (rocm-base): one OCI image manifest with
+// its config and layers, each blob skipped when the repository already holds it.
 import { createHash, randomBytes } from 'node:crypto';
 
 const digestOf = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 async function putBlob(registryUrl: string, repository: string, content: Buffer): Promise<string> {
   const digest = digestOf(content);
+  const head = await fetch(`${registryUrl}/v2/${repository}/blobs/${digest}`, { method: 'HEAD' });
+  if (head.status === 200) return digest;
   const post = await fetch(`${registryUrl}/v2/${repository}/blobs/uploads/`, { method: 'POST' });
   if (post.status !== 202) throw new Error(`seed ${repository}: POST upload answered ${post.status}`);
   const location = new URL(post.headers.get('location') ?? '', registryUrl);
@@ -19,13 +22,29 @@ async function putBlob(registryUrl: string, repository: string, content: Buffer)
   return digest;
 }
 
-export async function seedImage(registryUrl: string, repository: string, tag: string): Promise<string> {
-  const config = Buffer.from(
-    JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [] } }),
-  );
-  const layer = randomBytes(4096);
+export interface SeedImage {
+  /** The image config (architecture, os, rootfs.diff_ids, …). */
+  config: Record<string, unknown>;
+  /** The layer blobs as pushed (gzip'd tars for a real image). */
+  layers: readonly Buffer[];
+}
+
+/** Pushes `image` as `<repository>:<tag>`; returns the manifest's digest. */
+export async function pushImage(
+  registryUrl: string,
+  repository: string,
+  tag: string,
+  image: SeedImage,
+): Promise<string> {
+  const config = Buffer.from(JSON.stringify(image.config));
   const configDigest = await putBlob(registryUrl, repository, config);
-  const layerDigest = await putBlob(registryUrl, repository, layer);
+  const layers = [];
+  for (const layer of image.layers)
+    layers.push({
+      mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+      digest: await putBlob(registryUrl, repository, layer),
+      size: layer.length,
+    });
   const manifest = Buffer.from(
     JSON.stringify({
       schemaVersion: 2,
@@ -35,9 +54,7 @@ export async function seedImage(registryUrl: string, repository: string, tag: st
         digest: configDigest,
         size: config.length,
       },
-      layers: [
-        { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: layerDigest, size: layer.length },
-      ],
+      layers,
     }),
   );
   const put = await fetch(`${registryUrl}/v2/${repository}/manifests/${tag}`, {
@@ -47,4 +64,12 @@ export async function seedImage(registryUrl: string, repository: string, tag: st
   });
   if (put.status !== 201) throw new Error(`seed ${repository}:${tag}: PUT manifest answered ${put.status}`);
   return digestOf(manifest);
+}
+
+/** The double's stand-in input: a small image with one random blob (the double never unpacks it). */
+export function seedImage(registryUrl: string, repository: string, tag: string): Promise<string> {
+  return pushImage(registryUrl, repository, tag, {
+    config: { architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [] } },
+    layers: [randomBytes(4096)],
+  });
 }
