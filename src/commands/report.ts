@@ -1,15 +1,23 @@
 import path from 'node:path';
 import { buildReportModel, findNewestRun, findRunDir, readRunInputs, writeReport } from '../report/index.js';
 import { ExitCode, RocmPerfError } from '../shared/errors.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { ReportValues } from './flags/index.js';
 
 // `rocm-perf report [RUN_DIR]`: data.json, report.md + SVGs and index.html into the run dir. Writes what it can,
 // then fails with exit 1 when a stream was empty-but-present or drifted (bytes, no records).
 export async function runReportCommand(options: ReportValues): Promise<void> {
   const { runDir, root } = options;
-  const dir = runDir === undefined ? await findNewestRun(root) : await findRunDir({ run: runDir, root });
+  const dir =
+    runDir === undefined
+      ? await findNewestRun(root).catch(
+          throwFileAccessError({ path: root, flag: '--root', doing: 'list its runs' }),
+        )
+      : await findRunDir({ run: runDir, root });
   const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
-  const files = await writeReport({ dir, model });
+  const files = await writeReport({ dir, model }).catch(
+    throwFileAccessError({ path: dir, doing: 'write the report into the run dir' }),
+  );
   const loud = model.summary.warnings.filter((w) => w.level === 'loud');
   for (const warning of loud) console.error(`WARNING: ${warning.message}`);
   if (options.json)

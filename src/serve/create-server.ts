@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { listRuns } from '../report/list-runs.js';
 import { readPageAssets } from '../report/page-assets.js';
@@ -13,6 +14,7 @@ import {
 } from '../report/render-runs-index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import {
   buildTrends,
   createTrendRunsReader,
@@ -21,6 +23,7 @@ import {
 } from '../trends/index.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
+import { toListenError } from './to-listen-error.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
 // every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files are
@@ -257,6 +260,21 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
   }
 }
 
+/** The root must be a directory serve can list, or every page would fail later, for every viewer. */
+async function checkRoot(given: string, realRoot: string): Promise<void> {
+  if (!(await stat(realRoot)).isDirectory())
+    throw new UsageError(`--root ${given}: a file, not a directory of runs`, {
+      hint: 'pass the runs root (--root or PERF_ROOT), e.g. --root /var/tmp/rocm-perf',
+    });
+  await readdir(realRoot).catch(
+    throwFileAccessError({ path: given, flag: '--root', doing: 'list its runs' }),
+  );
+}
+
+function listHostAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address));
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = path.resolve(options.root);
   const realRoot = await realpath(root).catch((error: NodeJS.ErrnoException) => {
@@ -265,6 +283,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       hint: 'pass the runs root (--root or PERF_ROOT), or run `rocm-perf warm` or `cold` first to create it',
     });
   });
+  await checkRoot(options.root, realRoot);
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
   const context: Context = { root, realRoot, cache, resolved: new Map(), trends: createTrendRunsReader() };
   const server = createServer(
@@ -282,6 +301,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.bind, () => resolve());
+  }).catch(async (error: unknown) => {
+    await cache.close();
+    throw toListenError(error, {
+      bind: options.bind,
+      port: options.port,
+      hostAddresses: listHostAddresses(),
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
