@@ -161,6 +161,35 @@ describe('output paths, ports and addresses: one error line and a hint, exit 2, 
     expect((await readdir(runs)).filter((name) => name.includes('staging'))).toEqual([]);
   });
 
+  it('serve --root naming a file', async () => {
+    const file = path.join(temp.path, 'serve-root.txt');
+    await writeFile(file, '');
+    const result = await runBuiltCli(['serve', '--root', file, '--bind', '127.0.0.1', '--port', '0'], {
+      root: temp.path,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expectOneErrorAndHint(
+      result.stderr,
+      /^error: --root .*serve-root\.txt: a file, not a directory of runs$/,
+      /^hint: pass the runs root/,
+    );
+  });
+
+  it('costs --costs naming a directory: refused, not read as an empty file', async () => {
+    const result = await runBuiltCli(
+      ['costs', '--fleet', FLEET, '--from', COLD_RUN, '--costs', temp.path, '--dry-run'],
+      { root: temp.path },
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expectOneErrorAndHint(
+      result.stderr,
+      /^error: --costs .*: cannot read the target costs: .* is a folder$/,
+      /^hint: name a file/,
+    );
+  });
+
   it('serve on a port in use', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
