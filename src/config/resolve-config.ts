@@ -141,7 +141,7 @@ export function validateConfig({
   if (!parsed.success) {
     return {
       config: undefined,
-      errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf }),
+      errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf, schema: FleetFileSchema }),
       warnings: [],
     };
   }

@@ -74,22 +74,22 @@ describe('validateConfig', () => {
     [
       'an unknown key',
       base.replace('    speed: 1.2', '    sped: 1.2'),
-      /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: remove it/,
+      /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: did you mean `speed`\? Rename it\.$/,
     ],
     [
       'a wrong type',
       base.replace('link_mbps: 100', 'link_mbps: fast'),
-      /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `"fast"` \(string\)\. Fix: set it to a number/,
+      /fleet\.yaml:10: nodes\[0\]\.link_mbps: expected a number, got `"fast"` \(string\)\. Fix: write a number\.$/,
     ],
     [
       'a missing field',
       base.replace('    builder: beta\n', ''),
-      /nodes\[1\]\.builder: .*got nothing \(the key is missing\)\. Fix: add this key/,
+      /nodes\[1\]\.builder: missing \(expected a string\)\. Fix: add `builder: <string>`\.$/,
     ],
     [
       'a non-positive link',
       base.replace('link_mbps: 100', 'link_mbps: 0'),
-      /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `0` \(number\)/,
+      /fleet\.yaml:10: nodes\[0\]\.link_mbps: must be more than 0, got `0` \(number\)\. Fix: use a value > 0, e\.g\. 1\.$/,
     ],
     [
       'a bad URL',
