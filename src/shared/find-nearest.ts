@@ -20,8 +20,8 @@ export function measureEditDistance(a: string, b: string): number {
 }
 
 /**
- * Up to `limit` known names close to `name`: within a third of its length in edits (at least one), ignoring case,
- * nearest first, then by name; else names that contain it or that it contains (`torch` → `pytorch`).
+ * Up to `limit` known names closest to `name`: those at the smallest edit distance, if it is within a third of its
+ * length (at least one), ignoring case, by name; else names that contain it or that it contains (`torch` → `pytorch`).
  */
 export function findNearest(name: string, known: readonly string[], limit = 3): string[] {
   const wanted = name.toLowerCase();
@@ -29,9 +29,10 @@ export function findNearest(name: string, known: readonly string[], limit = 3): 
   const close = known
     .map((candidate) => ({ candidate, distance: measureEditDistance(wanted, candidate.toLowerCase()) }))
     .filter(({ distance }) => distance <= allowed)
-    .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate))
-    .map(({ candidate }) => candidate);
-  if (close.length > 0) return close.slice(0, limit);
+    .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate));
+  const nearest = close[0]?.distance;
+  const best = close.filter(({ distance }) => distance === nearest).map(({ candidate }) => candidate);
+  if (best.length > 0) return best.slice(0, limit);
   if (wanted.length < 3) return [];
   return known
     .filter((candidate) => {

@@ -61,8 +61,15 @@ export const planInputFlags = {
     description: 'comma-separated targets or groups, or `all`',
     env: 'PERF_TARGETS',
     value: nameList,
+    example: 'pytorch,vllm-wheel',
   },
-  arch: { flags: '--arch <arch>', description: 'GPU architecture', env: 'PERF_ARCH', value: optionalText },
+  arch: {
+    flags: '--arch <arch>',
+    description: 'GPU architecture (default: `arch` in fleet.yaml)',
+    env: 'PERF_ARCH',
+    value: optionalText,
+    example: 'gfx1201',
+  },
 } satisfies Record<string, FlagSpec>;
 
 /** The plan-input flags as the config loader's overrides (flags win over the environment and fleet.yaml). */

@@ -98,6 +98,22 @@ describe('bad flag values are usage errors (exit 2) naming the flag, the value a
     expect(error.hint).toBe(`\`rocm-perf ${argv[0]} --help\` lists every flag`);
   });
 
+  it.each([
+    [['plan', '--targets', ''], '--targets "": an empty value; e.g. --targets pytorch,vllm-wheel'],
+    [['warm', '--targets', ' '], '--targets " ": an empty value; e.g. --targets pytorch,vllm-wheel'],
+    [['cold', '--arch', ''], '--arch "": an empty value; e.g. --arch gfx1201'],
+    [['costs', '--from', 'r', '--out', ''], '--out "": an empty value'],
+  ])(
+    '%j: an empty value typed on the command line is refused, not taken as "not given"',
+    async (argv, message) => {
+      const error = await parseError(argv);
+      expect(error).toMatchObject({ code: 'ROCMPERF_USAGE', exitCode: 2, message });
+      expect(error.hint).toBe(
+        'leave the flag out for the default (fleet.yaml or the environment), or give it a value',
+      );
+    },
+  );
+
   it('names the environment variable a bad value came from', async () => {
     vi.stubEnv('PERF_PORT', 'http');
     const error = await parseError(['serve']);
@@ -161,15 +177,9 @@ describe('good values arrive typed', () => {
       dispatch: 'fixed',
       fleet: 'fleet.yaml',
     });
-    const warm = await parse([
-      'warm',
-      '--sample-interval-ms',
-      '500',
-      '--dispatch',
-      'guided',
-      '--targets',
-      '',
-    ]);
+    // An empty PERF_TARGETS (make exports unset variables as empty) means not set.
+    vi.stubEnv('PERF_TARGETS', '');
+    const warm = await parse(['warm', '--sample-interval-ms', '500', '--dispatch', 'guided']);
     expect(warm).toMatchObject({
       name: 'warm',
       values: { sampleIntervalMs: 500, dispatch: 'guided', targets: undefined },

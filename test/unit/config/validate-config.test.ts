@@ -188,10 +188,11 @@ describe('--arch selects the architecture', () => {
   it('refuses another arch when a file or the prefix does not depend on it, naming each and the fix', () => {
     const { config, errors } = validate(base.concat('bake:\n  print: .builders/bake-print.gfx1201.json\n'), {
       arch: 'gfx1250',
+      archFrom: '--arch gfx1250',
     });
     expect(config).toBeUndefined();
     expect(errors).toEqual([
-      "/fleet/fleet.yaml: arch gfx1250 (PERF_ARCH or --arch) is not fleet.yaml's gfx1201, but costs, bake.print, sccache.key_prefix do not depend on the arch, so a run would use gfx1201's files and cache prefix under the name gfx1250. Fix: template with {arch}: costs: .builders/target-costs (e.g. .builders/target-costs.{arch}); bake.print: .builders/bake-print.gfx1201.json (e.g. .builders/bake-print.{arch}.json); sccache.key_prefix: rocm/gfx1201 (e.g. rocm/{arch}), and give gfx1250 its own files.",
+      "/fleet/fleet.yaml: --arch gfx1250: this fleet.yaml has files for gfx1201 only (its `arch:`): costs, bake.print, sccache.key_prefix do not depend on the arch, so a run would use gfx1201's files and cache prefix under the name gfx1250. Fix: use --arch gfx1201, or template with {arch}: costs: .builders/target-costs (e.g. .builders/target-costs.{arch}); bake.print: .builders/bake-print.gfx1201.json (e.g. .builders/bake-print.{arch}.json); sccache.key_prefix: rocm/gfx1201 (e.g. rocm/{arch}), and give gfx1250 its own files.",
     ]);
     // fleet.yaml's own arch needs no template.
     expect(validate(base).errors).toEqual([]);
