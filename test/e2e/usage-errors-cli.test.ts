@@ -161,6 +161,31 @@ describe('output paths, ports and addresses: one error line and a hint, exit 2, 
     expect((await readdir(runs)).filter((name) => name.includes('staging'))).toEqual([]);
   });
 
+  it('plan with no fleet.yaml here: names --fleet and where it looked', async () => {
+    const result = await runBuiltCli(['plan'], { root: temp.path });
+    expect(result.exitCode).toBe(2);
+    expectOneErrorAndHint(
+      result.stderr,
+      new RegExp(`^error: --fleet fleet\\.yaml: no such file \\(looked at ${temp.path}/fleet\\.yaml\\)$`),
+      /^hint: run from the directory that holds fleet\.yaml, or pass --fleet FILE \(or PERF_FLEET\)$/,
+    );
+  });
+
+  it('warm --plan naming a missing file: names --plan, before any run dir is made', async () => {
+    const root = path.join(temp.path, 'plan-flag-root');
+    const result = await runBuiltCli(
+      ['warm', '--fleet', FLEET, '--root', root, '--plan', path.join(temp.path, 'nope.json')],
+      { root: temp.path },
+    );
+    expect(result.exitCode).toBe(2);
+    expectOneErrorAndHint(
+      result.stderr,
+      /^error: --plan .*nope\.json: no such file$/,
+      /^hint: write one with `rocm-perf plan --out DIR`/,
+    );
+    await expect(readdir(root)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('serve --root naming a file', async () => {
     const file = path.join(temp.path, 'serve-root.txt');
     await writeFile(file, '');
