@@ -18,9 +18,12 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
   // No costs file yet is fine (this run writes the first); one that cannot be read is not.
   const currentText = await readFile(config.costsPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';
-    return throwFileAccessError({ path: config.costsPath, flag: costsFlag, doing: 'read the target costs' })(
-      error,
-    );
+    return throwFileAccessError({
+      path: config.costsPath,
+      flag: costsFlag,
+      doing: 'read the target costs',
+      reading: true,
+    })(error);
   });
   const current = parseTargetCosts(currentText, config.costsPath);
   if (current.errors.length > 0) throw new ConfigError(config.costsPath, current.errors);

@@ -21,7 +21,12 @@ export async function loadConfig({ fleetPath, overrides }: LoadConfigOptions): P
   const source = path.resolve(fleetPath);
   const text = await readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT')
-      throw toFileAccessError(error, { path: fleetPath, flag: '--fleet', doing: 'read the fleet manifest' });
+      throw toFileAccessError(error, {
+        path: fleetPath,
+        flag: '--fleet',
+        doing: 'read the fleet manifest',
+        reading: true,
+      });
     throw new UsageError(`--fleet ${fleetPath}: no such file (looked at ${source})`, {
       cause: error,
       hint: 'run from the directory that holds fleet.yaml, or pass --fleet FILE (or PERF_FLEET)',

@@ -65,6 +65,7 @@ export async function readNamedFile(named: NamedFile): Promise<string> {
       path: named.file,
       flag: named.origin === undefined ? undefined : named.flag,
       doing: `read the ${named.what}`,
+      reading: true,
     });
   }
 }

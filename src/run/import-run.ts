@@ -112,8 +112,14 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
     await rename(ready, target);
     return { dir: target, stamp, replaced: exists };
   } catch (error) {
-    // A full disk or a permission while staging is about the root, not the source.
-    throw isEnvironmentError(error) ? toFileAccessError(error, rootTarget) : error;
+    if (!isEnvironmentError(error)) throw error;
+    // A source file we may not read is about the source; a full disk or a permission while staging, the root.
+    const readingSource =
+      error.path?.startsWith(source) === true && (error as { dest?: string }).dest === undefined;
+    throw toFileAccessError(
+      error,
+      readingSource ? { path: options.source, doing: 'read the run to import', reading: true } : rootTarget,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -73,7 +73,12 @@ async function readPlanFlag(planPath: string): Promise<Plan> {
         cause: error,
         hint: 'write one with `rocm-perf plan --out DIR` (then --plan DIR/plan.json), or leave --plan out to plan now',
       });
-    const mapped = toFileAccessError(cause, { path: planPath, flag: '--plan', doing: 'read the plan' });
+    const mapped = toFileAccessError(cause, {
+      path: planPath,
+      flag: '--plan',
+      doing: 'read the plan',
+      reading: true,
+    });
     throw mapped === cause ? error : mapped;
   });
 }

@@ -13,6 +13,8 @@ export interface FileTarget {
   doing: string;
   /** A good value for a flag that names a file, offered when the path is a folder: `RUN/perfetto-trace.json`. */
   example?: string | undefined;
+  /** Reading, not writing: a permission is then about the file itself, not the folder it sits in. */
+  reading?: boolean | undefined;
 }
 
 /**
@@ -111,7 +113,8 @@ export function toFileAccessError(error: unknown, target: FileTarget): unknown {
   const dest = (errno as { dest?: string }).dest;
   const failed = dest ?? errno.path ?? path.resolve(target.path);
   const folder = path.dirname(failed);
-  const listed = ['scandir', 'opendir', 'read', 'stat', 'lstat'].includes(errno.syscall ?? '');
+  const listed =
+    target.reading === true || ['scandir', 'opendir', 'read', 'stat', 'lstat'].includes(errno.syscall ?? '');
   const { what, fix } = reason({ failed, folder, subject: listed ? failed : folder, syscall: errno.syscall });
   const where = target.flag === undefined ? target.path : `${target.flag} ${target.path}`;
   const example =

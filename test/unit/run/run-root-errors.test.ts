@@ -47,3 +47,45 @@ describe('a runs root that is a file', () => {
     expect((await readdir(temp.path)).sort()).toEqual(['root.txt', 'run']);
   });
 });
+
+describe('importRun: a failure is blamed on the side it happened on', () => {
+  async function importFailing(thrown: (paths: { source: string; into: string }) => Error): Promise<unknown> {
+    const source = path.join(temp.path, 'nightly.tar.gz');
+    await writeFile(source, '');
+    const root = path.join(temp.path, 'runs');
+    return importRun({
+      source,
+      lane: 'ci',
+      root,
+      force: false,
+      extractTarball: ({ into }) => Promise.reject(thrown({ source, into })),
+      rewriteReport: () => Promise.resolve(),
+    }).catch((e: unknown) => e);
+  }
+
+  it('a source it may not read: the source', async () => {
+    const error = await importFailing(({ source }) =>
+      Object.assign(new Error('EACCES'), { code: 'EACCES', syscall: 'open', path: source }),
+    );
+    expect((error as FileAccessError).message).toBe(
+      `${path.join(temp.path, 'nightly.tar.gz')}: cannot read the run to import: permission denied on ${path.join(temp.path, 'nightly.tar.gz')}`,
+    );
+  });
+
+  it('a full disk while staging: --root, and the staging dir removed', async () => {
+    const error = await importFailing(({ source, into }) =>
+      Object.assign(new Error('ENOSPC'), {
+        code: 'ENOSPC',
+        syscall: 'copyfile',
+        path: source,
+        dest: path.join(into, 'x'),
+      }),
+    );
+    expect((error as FileAccessError).message).toMatch(
+      new RegExp(
+        `^--root ${path.join(temp.path, 'runs')}: cannot import a run under it: no space left on the device holding `,
+      ),
+    );
+    expect(await readdir(path.join(temp.path, 'runs'))).toEqual([]);
+  });
+});
