@@ -129,7 +129,7 @@ function unwrap(schema: SchemaLike | undefined): SchemaLike | undefined {
 }
 
 /** The keys the schema allows in the mapping at `path`, or [] when it cannot tell. */
-export function listKnownKeys(schema: SchemaLike | undefined, path: YamlPath): string[] {
+function listKnownKeys(schema: SchemaLike | undefined, path: YamlPath): string[] {
   let current = unwrap(schema);
   for (const segment of path) {
     const def = current?._zod.def;

@@ -35,7 +35,7 @@ export type CommandRunners = {
   [N in CommandName]: (values: CommandValues<(typeof COMMANDS)[N]>) => Promise<void>;
 };
 
-export { OTHER_ENV_VARS, ENV_VAR_MEANINGS, type OtherEnvVar } from './env-vars.js';
+export { OTHER_ENV_VARS } from './env-vars.js';
 
 export { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec } from './flag-table.js';
 export type { PlanValues } from './plan-flags.js';
