@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
-import { ExitCode, isRocmPerfError } from './shared/errors.js';
+import { ExitCode, FileAccessError } from './shared/errors.js';
+import { formatCliError } from './shared/format-cli-error.js';
 import { createProgram } from './program.js';
 
 // The only catch in the program: known errors print `error:` and `hint:`; unknown ones print a stack.
@@ -15,19 +16,30 @@ function reportError(error: unknown, debug: boolean): number {
     }
     return ExitCode.fatal;
   }
-  if (isRocmPerfError(error)) {
-    console.error(`error: ${error.message}`);
-    if (error.hint) console.error(`hint: ${error.hint}`);
-    if (debug && error.stack) console.error(error.stack);
-    return error.exitCode;
-  }
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  console.error('this is a bug in rocm-perf: please report it with the --debug output');
-  return ExitCode.fatal;
+  const { lines, exitCode } = formatCliError(error, { debug });
+  for (const line of lines) console.error(line);
+  return exitCode;
+}
+
+/**
+ * stdout closed early (`| head`) ends the command quietly; stdout on a full disk is one error line. Either way the
+ * stream's error is handled here rather than crashing with Node's stack.
+ */
+function watchStdout(debug: boolean): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.ok);
+    const what = error.code === 'ENOSPC' ? 'no space left on the device it goes to' : error.message;
+    const failure = new FileAccessError('-', `cannot write to standard output: ${what}`, {
+      cause: error,
+      hint: 'send the output somewhere with room (a pipe, or a file on another disk)',
+    });
+    process.exit(reportError(failure, debug));
+  });
 }
 
 async function main(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug');
+  watchStdout(debug);
   try {
     await createProgram().parseAsync(argv, { from: 'user' });
   } catch (error) {

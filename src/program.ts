@@ -8,6 +8,7 @@ import {
   type FlagSpec,
 } from './commands/flags/index.js';
 import type { Harness } from './artifacts/index.js';
+import { renderCommandHelp } from './commands/flags/render-command-help.js';
 import { InternalError } from './shared/errors.js';
 
 // The commander tree, built from the flag tables in commands/flags/. Each action parses its values through zod,
@@ -56,6 +57,7 @@ function addCommand<C extends CommandSpec>(
   for (const argument of Object.values(spec.arguments))
     command.argument(argument.syntax, argument.description);
   for (const [key, flag] of Object.entries(spec.flags)) if (flag) command.addOption(toOption(key, flag));
+  command.addHelpText('after', renderCommandHelp(spec));
   command.action(async () => {
     const { z } = await import('zod');
     const { parseCommandValues } = await import('./commands/flags/parse-command-values.js');

@@ -1,13 +1,9 @@
 import path from 'node:path';
 import { buildPerfettoTrace, findTraceProblems, PerfettoTraceSchema } from '../export/index.js';
-import {
-  buildPartialRunError,
-  findRunDir,
-  listLoudWarningLines,
-  loadRunModel,
-  writeFileAtomic,
-} from '../report/index.js';
+import { buildPartialRunError, findRunDir, listLoudWarningLines, loadRunModel } from '../report/index.js';
 import { InternalError, UsageError } from '../shared/errors.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
+import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import type { ExportValues } from './flags/index.js';
 
 export const PERFETTO_FILE = 'perfetto-trace.json';
@@ -43,7 +39,14 @@ export async function runExportCommand(options: ExportValues): Promise<void> {
     return;
   }
   const out = path.resolve(options.out ?? path.join(loaded.dir, PERFETTO_FILE));
-  await writeFileAtomic(out, text);
+  await writeFileAtomic(out, text).catch(
+    throwFileAccessError({
+      path: options.out ?? out,
+      flag: options.out === undefined ? undefined : '--out',
+      doing: 'write the trace',
+      example: path.join(options.out ?? '.', PERFETTO_FILE),
+    }),
+  );
   console.log(
     `${out}: ${trace.traceEvents.length} trace events (${loaded.model.run.harness} run ${loaded.stamp}); open it at https://ui.perfetto.dev`,
   );

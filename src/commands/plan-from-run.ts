@@ -6,6 +6,7 @@ import { readPlanFile, writePlanFile } from '../plan/plan-file-io.js';
 import { readRunDirFile, readRunTraces } from '../run/read-run-traces.js';
 import { systemClock } from '../shared/clock.js';
 import { ConfigError } from '../shared/errors.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PlanValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 
@@ -48,6 +49,11 @@ export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void>
     strategy: options.strategy,
     createdAt,
   });
-  if (options.out !== undefined) console.error(`wrote ${await writePlanFile(options.out, result.plan)}`);
+  if (options.out !== undefined) {
+    const file = await writePlanFile(options.out, result.plan).catch(
+      throwFileAccessError({ path: options.out, flag: '--out', doing: 'write plan.json into it' }),
+    );
+    console.error(`wrote ${file}`);
+  }
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderReplay(result));
 }

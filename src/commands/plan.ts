@@ -13,6 +13,7 @@ import type { RunBakePrint } from '../run/executors/bake-print.js';
 import { loadPlanInputs, type PlanInputs } from '../run/load-plan-inputs.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { toPlanInputOverrides, type PlanValues } from './flags/index.js';
 
 function toFleetChanges(options: PlanValues): FleetChanges {
@@ -103,7 +104,12 @@ export async function runPlanCommand(
     );
   }
   const plan = planWith(inputs, { strategy: options.strategy, mode: options.mode, createdAt });
-  if (options.out !== undefined) console.error(`wrote ${await writePlanFile(options.out, plan)}`);
+  if (options.out !== undefined) {
+    const file = await writePlanFile(options.out, plan).catch(
+      throwFileAccessError({ path: options.out, flag: '--out', doing: 'write plan.json into it' }),
+    );
+    console.error(`wrote ${file}`);
+  }
   if (!options.compare)
     process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan));
 }

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load-config.js';
 import { buildSite, readFinalRuns, readSiteRuns, writePerfDir, writeSite } from '../publish/index.js';
 import { readPageAssets } from '../report/page-assets.js';
 import { UsageError } from '../shared/errors.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PublishValues } from './flags/index.js';
 
 // `rocm-perf publish [--push]`: the static site of every run (a top page with a run selector, newest first);
@@ -20,7 +21,13 @@ export async function runPublishCommand(options: PublishValues): Promise<void> {
   if (runs.length === 0)
     throw new UsageError(`no run dirs under ${options.root}`, { hint: 'pass --root or PERF_ROOT' });
   const files = buildSite({ runs, assets: { ...(await readPageAssets()) } });
-  const out = await writeSite({ out: options.out ?? path.join(options.root, '.site'), files });
+  const out = await writeSite({ out: options.out ?? path.join(options.root, '.site'), files }).catch(
+    throwFileAccessError({
+      path: options.out ?? path.join(options.root, '.site'),
+      flag: options.out === undefined ? '--root' : '--out',
+      doing: 'write the site',
+    }),
+  );
   for (const warning of loud) console.error(`WARNING: ${warning}`);
   console.log(`site with ${runs.length} run(s) written to ${out}`);
   if (!publishTarget) return;
@@ -42,7 +49,9 @@ async function publishInto(into: string, options: PublishValues): Promise<void> 
   for (const reason of left) console.error(`not published: ${reason}`);
   if (runs.length === 0)
     throw new UsageError(`no finished run dirs under ${options.root}`, { hint: 'pass --root or PERF_ROOT' });
-  const result = await writePerfDir({ into, runs, force: options.force });
+  const result = await writePerfDir({ into, runs, force: options.force }).catch(
+    throwFileAccessError({ path: into, flag: '--into', doing: 'write the runs into it' }),
+  );
   for (const warning of loud) console.error(`WARNING: ${warning}`);
   console.log(
     `${result.dir}: ${result.written.length} run(s) added, ${result.replaced.length} replaced, ${result.unchanged.length} unchanged; ${result.total} in README.md and index.html`,

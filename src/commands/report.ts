@@ -8,15 +8,23 @@ import {
   readRunInputs,
   writeReport,
 } from '../report/index.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { ReportValues } from './flags/index.js';
 
 // `rocm-perf report [RUN_DIR]`: data.json, report.md + SVGs and index.html into the run dir. Writes what it can,
 // then fails with exit 1 when a loud warning marks figures partial (a damaged, drifted or empty input file).
 export async function runReportCommand(options: ReportValues): Promise<void> {
   const { runDir, root } = options;
-  const dir = runDir === undefined ? await findNewestRun(root) : await findRunDir({ run: runDir, root });
+  const dir =
+    runDir === undefined
+      ? await findNewestRun(root).catch(
+          throwFileAccessError({ path: root, flag: '--root', doing: 'list its runs' }),
+        )
+      : await findRunDir({ run: runDir, root });
   const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
-  const files = await writeReport({ dir, model });
+  const files = await writeReport({ dir, model }).catch(
+    throwFileAccessError({ path: dir, doing: 'write the report into the run dir' }),
+  );
   const sides = [{ label: dir, model }];
   for (const line of listLoudWarningLines(sides)) console.error(line);
   if (options.json)

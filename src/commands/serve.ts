@@ -1,4 +1,5 @@
 import { startServer } from '../serve/index.js';
+import { createLogger } from '../shared/logger.js';
 import type { ServeValues } from './flags/index.js';
 
 function exposureLine(url: string, bind: string, root: string): string {
@@ -12,7 +13,13 @@ function exposureLine(url: string, bind: string, root: string): string {
 // `rocm-perf serve`: the live chart on :8090. The first stdout line says what is exposed and where.
 export async function runServeCommand(options: ServeValues): Promise<void> {
   const { root, bind, port } = options;
-  const running = await startServer({ root, bind, port, refreshMs: options.refreshSeconds * 1000 });
+  const running = await startServer({
+    root,
+    bind,
+    port,
+    refreshMs: options.refreshSeconds * 1000,
+    logger: createLogger({ level: options.logLevel }),
+  });
   console.log(exposureLine(running.url, options.bind, options.root));
   await new Promise<void>((resolve) => {
     const stop = (): void => {

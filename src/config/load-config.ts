@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, UsageError } from '../shared/errors.js';
+import { toFileAccessError } from '../shared/to-file-access-error.js';
 import { parseYamlWithLines } from './parse-fleet-yaml.js';
 import { validateConfig, type ConfigOverrides } from './resolve-config.js';
 import type { Config } from './schema.js';
@@ -18,15 +19,19 @@ export interface LoadedConfig {
 // I/O shell: read fleet.yaml, then validate (pure). Throws ConfigError listing every problem.
 export async function loadConfig({ fleetPath, overrides }: LoadConfigOptions): Promise<LoadedConfig> {
   const source = path.resolve(fleetPath);
-  let text: string;
-  try {
-    text = await readFile(source, 'utf8');
-  } catch (cause) {
-    throw new UsageError(`cannot read fleet file ${source}: ${(cause as Error).message}`, {
-      cause,
-      hint: 'pass --fleet FILE, or run from the directory that holds fleet.yaml',
+  const text = await readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT')
+      throw toFileAccessError(error, {
+        path: fleetPath,
+        flag: '--fleet',
+        doing: 'read the fleet manifest',
+        reading: true,
+      });
+    throw new UsageError(`--fleet ${fleetPath}: no such file (looked at ${source})`, {
+      cause: error,
+      hint: 'run from the directory that holds fleet.yaml, or pass --fleet FILE (or PERF_FLEET)',
     });
-  }
+  });
   const parsed = parseYamlWithLines(text, source);
   if (parsed.errors.length > 0) throw new ConfigError(source, parsed.errors);
   const result = validateConfig({ raw: parsed.value, source, lineOf: parsed.lineOf, overrides });

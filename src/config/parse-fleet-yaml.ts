@@ -1,4 +1,5 @@
 import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
+import { locateYamlError } from './locate-yaml-error.js';
 
 export type YamlPath = readonly PropertyKey[];
 
@@ -14,10 +15,16 @@ export interface ParsedYaml {
 export function parseYamlWithLines(text: string, source: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const errors = doc.errors.map((error) => {
-    const line = lineCounter.linePos(error.pos[0]).line;
-    return `${source}:${line}: YAML syntax: ${error.message.split('\n')[0] ?? error.message}`;
-  });
+  // One mistake, one problem: the parser's follow-on errors would only point at the wrong lines.
+  const located = locateYamlError(
+    text,
+    doc.errors.map((error) => ({
+      line: lineCounter.linePos(error.pos[0]).line,
+      code: error.code,
+      message: error.message.split('\n')[0] ?? error.message,
+    })),
+  );
+  const errors = located ? [`${source}:${located.line}: YAML syntax: ${located.message}`] : [];
   const lineOf = (path: YamlPath, key?: string): number | undefined => {
     let node: unknown = doc.contents;
     for (const segment of path) {

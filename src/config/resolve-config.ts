@@ -20,6 +20,8 @@ export interface ConfigOverrides {
   bakePrintPath?: string | undefined;
   /** A standalone buildx binary, relative paths resolved against the working directory. */
   buildx?: BuildxSetting | undefined;
+  /** How the arch was chosen, for messages: `--arch gfx9999` or `PERF_ARCH=gfx9999`. */
+  archFrom?: string | undefined;
 }
 
 export interface ValidateConfigOptions {
@@ -96,7 +98,7 @@ function findArchProblems(fleet: FleetFile, source: string, overrides: ConfigOve
   ];
   if (fixed.length === 0) return [];
   return [
-    `${source}: arch ${arch} (PERF_ARCH or --arch) is not fleet.yaml's ${fleet.arch}, but ${fixed.map((f) => f.split(':')[0]).join(', ')} ${fixed.length === 1 ? 'does' : 'do'} not depend on the arch, so a run would use ${fleet.arch}'s files and cache prefix under the name ${arch}. Fix: template with {arch}: ${fixed.join('; ')}, and give ${arch} its own files.`,
+    `${source}: ${overrides.archFrom ?? `arch ${arch}`}: this fleet.yaml has files for ${fleet.arch} only (its \`arch:\`): ${fixed.map((f) => f.split(':')[0]).join(', ')} ${fixed.length === 1 ? 'does' : 'do'} not depend on the arch, so a run would use ${fleet.arch}'s files and cache prefix under the name ${arch}. Fix: use --arch ${fleet.arch}, or template with {arch}: ${fixed.join('; ')}, and give ${arch} its own files.`,
   ];
 }
 
@@ -162,7 +164,7 @@ export function validateConfig({
   if (!parsed.success) {
     return {
       config: undefined,
-      errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf }),
+      errors: formatIssues({ issues: parsed.error.issues, raw, source, lineOf, schema: FleetFileSchema }),
       warnings: [],
     };
   }

@@ -40,6 +40,16 @@ function expandNames(print: BakePrint, requested: readonly string[], unknown: st
   return out;
 }
 
+/** Requested names that are neither a target nor a group of the print, nor `all` (members of groups not checked). */
+export function findUnknownNames(print: BakePrint, requested: readonly string[]): string[] {
+  return requested.filter((name) => name !== 'all' && !print.target[name] && !print.group?.[name]);
+}
+
+/** What `--targets` takes: every group and target of the print, sorted. */
+export function listRequestableNames(print: BakePrint): string[] {
+  return [...new Set([...Object.keys(print.group ?? {}), ...Object.keys(print.target)])].sort();
+}
+
 /** Cycles among `targets`, each as a list of names, found by DFS colouring. */
 export function findCycles(
   targets: readonly string[],

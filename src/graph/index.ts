@@ -5,4 +5,11 @@ export {
   type BakePrint,
   type BakeTarget,
 } from './bake-print.js';
-export { buildGraph, findCycles, orderTopologically, type TargetGraph } from './build-graph.js';
+export {
+  buildGraph,
+  findUnknownNames,
+  listRequestableNames,
+  findCycles,
+  orderTopologically,
+  type TargetGraph,
+} from './build-graph.js';

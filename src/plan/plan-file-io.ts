@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
+import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { parsePlanFile, type Plan } from '../artifacts/index.js';
 
 // The only I/O in src/plan: plan.json in and out, through PlanFileSchema.
@@ -11,7 +12,7 @@ export const PLAN_FILE_NAME = 'plan.json';
 export async function writePlanFile(dir: string, plan: Plan): Promise<string> {
   const file = path.join(dir, PLAN_FILE_NAME);
   await mkdir(dir, { recursive: true });
-  await writeFile(file, `${JSON.stringify(plan, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify(plan, null, 2)}\n`);
   return file;
 }
 

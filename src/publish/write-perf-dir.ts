@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { DataFileSchema, type DataFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
+import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { buildPerfIndexFiles, buildPerfRunFiles, type PerfRun } from './build-perf-dir.js';
 import type { SiteFile } from './build-site.js';
 
@@ -47,8 +48,14 @@ function findDifference(existing: Map<string, Buffer>, files: readonly SiteFile[
 async function writeStaged(target: string, files: readonly SiteFile[]): Promise<void> {
   const staging = path.join(path.dirname(target), `.${path.basename(target)}.staging-${process.pid}`);
   await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
-  for (const file of files) await writeFile(path.join(staging, path.posix.basename(file.path)), file.content);
+  try {
+    await mkdir(staging, { recursive: true });
+    for (const file of files)
+      await writeFile(path.join(staging, path.posix.basename(file.path)), file.content);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
   const old = path.join(path.dirname(target), `.${path.basename(target)}.old-${process.pid}`);
   await rename(target, old).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
@@ -59,9 +66,7 @@ async function writeStaged(target: string, files: readonly SiteFile[]): Promise<
 
 async function writeFileAtomically(file: string, content: Buffer): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.tmp-${process.pid}`;
-  await writeFile(temp, content);
-  await rename(temp, file);
+  await writeFileAtomic(file, content);
 }
 
 /** data.json of every run dir in DIR; a dir without one is not a run. */

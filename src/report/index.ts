@@ -8,7 +8,7 @@ export { renderPageShell, type RenderPageShellOptions } from './render-page-shel
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 export { readLane, readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
 export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';
-export { writeReport, writeFileAtomic, serialiseModel, REPORT_FILES } from './write-report.js';
+export { writeReport, serialiseModel, REPORT_FILES } from './write-report.js';
 export { readPageAssets } from './page-assets.js';
 export { listRuns, findNewestRun, type RunEntry } from './list-runs.js';
 export { readRunDirNames } from './read-run-dir-names.js';

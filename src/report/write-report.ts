@@ -1,6 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataFile } from '../artifacts/index.js';
+import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { readPageAssets } from './page-assets.js';
 import { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 import { renderHtml } from './render-html.js';
@@ -17,12 +18,6 @@ export const REPORT_FILES = {
   targets: 'targets.svg',
   html: 'index.html',
 } as const;
-
-export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  await writeFile(temp, content);
-  await rename(temp, file);
-}
 
 export function serialiseModel(model: DataFile): string {
   return `${JSON.stringify(model)}\n`;

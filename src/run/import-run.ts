@@ -3,6 +3,11 @@ import path from 'node:path';
 import { LANE_FILE, LaneSchema } from '../artifacts/index.js';
 import { readRunFile } from '../report/read-run-dir.js';
 import { UsageError } from '../shared/errors.js';
+import {
+  isEnvironmentError,
+  throwFileAccessError,
+  toFileAccessError,
+} from '../shared/to-file-access-error.js';
 
 // `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
 // under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never
@@ -70,8 +75,9 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
       hint: 'pass a run dir or a .tar.gz of one',
     });
   const root = path.resolve(options.root);
-  await mkdir(root, { recursive: true });
-  const staging = await mkdtemp(path.join(root, '.import-'));
+  const rootTarget = { path: options.root, flag: '--root', doing: 'import a run under it' };
+  await mkdir(root, { recursive: true }).catch(throwFileAccessError(rootTarget));
+  const staging = await mkdtemp(path.join(root, '.import-')).catch(throwFileAccessError(rootTarget));
   try {
     const isTarball = info.isFile() && TARBALL.test(source);
     if (!info.isDirectory() && !isTarball)
@@ -105,6 +111,15 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
     if (exists) await rm(target, { recursive: true, force: true });
     await rename(ready, target);
     return { dir: target, stamp, replaced: exists };
+  } catch (error) {
+    if (!isEnvironmentError(error)) throw error;
+    // A source file we may not read is about the source; a full disk or a permission while staging, the root.
+    const readingSource =
+      error.path?.startsWith(source) === true && (error as { dest?: string }).dest === undefined;
+    throw toFileAccessError(
+      error,
+      readingSource ? { path: options.source, doing: 'read the run to import', reading: true } : rootTarget,
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import type { DispatchMode, Harness, Plan } from '../artifacts/index.js';
 import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
+import { toFileAccessError } from '../shared/to-file-access-error.js';
 import type { RunBakePrint } from './executors/bake-print.js';
 import { loadPlanInputs } from './load-plan-inputs.js';
 import { findQueueProblems } from './node-queue.js';
@@ -63,6 +64,25 @@ export function findPlanMismatches(plan: Plan, graph: TargetGraph, config: Confi
   return problems;
 }
 
+/** `--plan FILE` through the schema; a missing or unreadable file names the flag, a broken one keeps its message. */
+async function readPlanFlag(planPath: string): Promise<Plan> {
+  return readPlanFile(path.resolve(planPath)).catch((error: unknown) => {
+    const cause = error instanceof Error ? error.cause : undefined;
+    if ((cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+      throw new UsageError(`--plan ${planPath}: no such file`, {
+        cause: error,
+        hint: 'write one with `rocm-perf plan --out DIR` (then --plan DIR/plan.json), or leave --plan out to plan now',
+      });
+    const mapped = toFileAccessError(cause, {
+      path: planPath,
+      flag: '--plan',
+      doing: 'read the plan',
+      reading: true,
+    });
+    throw mapped === cause ? error : mapped;
+  });
+}
+
 export async function loadRunContext(options: LoadRunContextOptions): Promise<RunContext> {
   const { harness, fleetPath, flags, env, clock } = options;
   const dispatch = options.dispatch ?? 'fixed';
@@ -76,7 +96,7 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
   // A warm run plans with warm build figures: its build terms collapse while its cache terms stay.
   const costSet = chooseCosts(inputs.costs, harness === 'warm' ? 'warm' : 'cold');
   const plan = options.planPath
-    ? await readPlanFile(path.resolve(options.planPath))
+    ? await readPlanFlag(options.planPath)
     : createPlan({
         graph,
         costs: costSet.costs,

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import { InternalError } from '../shared/errors.js';
+import { throwFileAccessError, toFileAccessError } from '../shared/to-file-access-error.js';
 
 // A run stamp is a UTC time plus a short random id: sortable by name, and never reused — the run
 // directory is created exclusively, and a clash draws a new id.
@@ -36,7 +37,8 @@ export async function createRunDir({
   clock,
   newId = () => createShortId(),
 }: CreateRunDirOptions): Promise<{ stamp: string; dir: string }> {
-  await mkdir(root, { recursive: true });
+  const rootTarget = { path: root, flag: '--root', doing: 'create a run dir under it' };
+  await mkdir(root, { recursive: true }).catch(throwFileAccessError(rootTarget));
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const stamp = createRunStamp({ nowMs: clock.nowMs(), id: newId() });
     const dir = path.resolve(root, stamp);
@@ -44,7 +46,7 @@ export async function createRunDir({
       await mkdir(dir);
       return { stamp, dir };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw toFileAccessError(error, rootTarget);
     }
   }
   throw new InternalError(`could not create a fresh run directory under ${root} after 20 attempts`);

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../shared/clock.js';
+import { BrokenRunError } from './broken-run-error.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
 
 // Per-run snapshots of data.json and the page. A poll gets the current snapshot at once; if it is older than
@@ -15,7 +16,13 @@ export interface RunSnapshot {
   html: Buffer;
   live: boolean;
   builtAtMs: number;
-  error: string | undefined;
+  /** The last refresh failed: a short reason for viewers and the details for the log; the snapshot is older. */
+  error: RunBuildFailure | undefined;
+}
+
+export interface RunBuildFailure {
+  reason: string;
+  message: string;
 }
 
 export interface RunCache {
@@ -59,7 +66,8 @@ function createWorkerLink(timeoutMs: number): WorkerLink {
   const pending = new Map<number, (reply: RegenReply) => void>();
   let nextId = 1;
   const failAll = (message: string): void => {
-    for (const [id, resolve] of pending) resolve({ id, kind: 'error', message });
+    for (const [id, resolve] of pending)
+      resolve({ id, kind: 'error', reason: 'its report builder stopped', message });
     pending.clear();
     child = undefined;
   };
@@ -81,7 +89,12 @@ function createWorkerLink(timeoutMs: number): WorkerLink {
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          resolve({ id, kind: 'error', message: `regeneration of ${dir} took longer than ${timeoutMs} ms` });
+          resolve({
+            id,
+            kind: 'error',
+            reason: 'its report took too long to build',
+            message: `regeneration of ${dir} took longer than ${timeoutMs} ms`,
+          });
         }, timeoutMs);
         timer.unref();
         pending.set(id, (reply) => {
@@ -152,8 +165,14 @@ export function createRunCache({
         error: undefined,
       };
     else if (previous)
-      next = { ...previous, builtAtMs: now, error: reply.kind === 'error' ? reply.message : undefined };
-    else throw new Error(reply.kind === 'error' ? reply.message : 'no snapshot');
+      next = {
+        ...previous,
+        builtAtMs: now,
+        error: reply.kind === 'error' ? { reason: reply.reason, message: reply.message } : undefined,
+      };
+    else if (reply.kind === 'error')
+      throw new BrokenRunError({ dir, reason: reply.reason, message: reply.message });
+    else throw new BrokenRunError({ dir, reason: 'its report could not be built', message: 'no snapshot' });
     snapshots.set(dir, next);
     return next;
   }

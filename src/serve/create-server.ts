@@ -1,18 +1,14 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { listRuns } from '../report/list-runs.js';
 import { readPageAssets } from '../report/page-assets.js';
-import { readLane, readRunFile } from '../report/read-run-dir.js';
-import {
-  renderRunsIndex,
-  RUNS_INDEX_SCRIPT,
-  RUNS_INDEX_SCRIPT_NAME,
-  type RunListItem,
-} from '../report/render-runs-index.js';
+import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import {
   buildTrends,
   createTrendRunsReader,
@@ -20,7 +16,11 @@ import {
   type TrendRunsReader,
 } from '../trends/index.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
+import { listRunItems } from './list-run-items.js';
+import { createFailureLog, toFailureReply, type FailureLog } from './failure-reply.js';
+import { acceptsGzip, fileReply, matchesEtag, type Reply } from './conditional-reply.js';
 import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
+import { toListenError } from './to-listen-error.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
 // every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files are
@@ -35,6 +35,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   clock?: Clock;
+  /** Where failures go with their details (paths, parser messages); viewers only get a short reason. */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -50,13 +52,6 @@ const TYPES: Record<string, string> = {
   '.md': 'text/markdown; charset=utf-8',
   '.svg': 'image/svg+xml',
 };
-
-interface Reply {
-  status: number;
-  body?: string | Buffer;
-  type?: string;
-  headers?: Record<string, string>;
-}
 
 function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
   const body =
@@ -85,6 +80,7 @@ interface Context {
   cache: RunCache;
   resolved: Map<string, { dir: string | undefined; atMs: number }>;
   trends: TrendRunsReader;
+  failures: FailureLog;
 }
 
 /** Resolves a stamp to its run dir (realpath inside the root); remembered for a second to keep polls syscall-free. */
@@ -100,23 +96,6 @@ async function resolveRunDir(context: Context, stamp: string): Promise<string | 
   return ok ? dir : undefined;
 }
 
-async function listRunItems(root: string): Promise<RunListItem[]> {
-  const runs = await listRuns(root);
-  return Promise.all(
-    runs.map(async (r) => {
-      const run = await readRunFile(r.dir).catch(() => undefined);
-      return {
-        stamp: r.stamp,
-        href: `/runs/${encodeURIComponent(r.stamp)}/`,
-        harness: run?.harness ?? 'unknown',
-        lane: await readLane(r.dir).catch(() => 'unknown'),
-        status: run?.status ?? 'unknown',
-        namespace: run?.namespace ?? null,
-      };
-    }),
-  );
-}
-
 async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply> {
   switch (route.kind) {
     case 'bad-request':
@@ -124,22 +103,20 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
     case 'not-found':
       return { status: 404, body: 'not found\n' };
     case 'index': {
-      const all = await listRunItems(context.root);
+      const all = await listRunItems(context);
       const inside = await Promise.all(
         all.map(async (r) => (await resolveRunDir(context, r.stamp)) !== undefined),
       );
       const runs = all.filter((_, i) => inside[i]);
-      return {
-        status: 200,
-        type: TYPES['.html'],
-        body: renderRunsIndex({
-          title: 'rocm-perf runs',
-          runs,
-          assetBase: '/assets/',
-          trendsHref: '/trends.html',
-          note: `Runs under ${context.root}, served live by rocm-perf serve.`,
-        }),
-      };
+      const html = renderRunsIndex({
+        title: 'rocm-perf runs',
+        runs,
+        assetBase: '/assets/',
+        trendsHref: '/trends.html',
+        note: 'Runs served live by rocm-perf serve.',
+      });
+      // An ETag of the page itself: a viewer reloading an unchanged list gets a 304.
+      return fileReply(request, Buffer.from(html), TYPES['.html']);
     }
     case 'trends':
       return answerTrends(context);
@@ -152,7 +129,7 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
           headers: { 'Cache-Control': 'no-cache' },
         };
       const assets = await readPageAssets();
-      return fileReply(request, assets[route.name as keyof typeof assets], TYPES['.js']);
+      return fileReply(request, assets[route.name as keyof typeof assets], TYPES['.js'], { compress: true });
     }
     case 'run-redirect':
       return { status: 301, headers: { Location: `/runs/${encodeURIComponent(route.stamp)}/` } };
@@ -169,9 +146,10 @@ async function answerTrends(context: Context): Promise<Reply> {
       dir: await resolveRunDir(context, r.stamp),
     })),
   );
-  const { runs, notes } = await context.trends.read(
+  const { runs, notes, details } = await context.trends.read(
     entries.flatMap((e) => (e.dir ? [{ stamp: e.stamp, dir: e.dir }] : [])),
   );
+  for (const detail of details) context.failures.record('trends', detail);
   const runHref = (stamp: string): string => `/runs/${encodeURIComponent(stamp)}/`;
   const body = renderTrendsHtml({ trends: buildTrends({ runs }), indexHref: '/', runHref, notes });
   return { status: 200, type: TYPES['.html'], body, headers: { 'Cache-Control': 'no-cache' } };
@@ -202,11 +180,11 @@ async function answerRun(
     'Cache-Control': 'no-cache',
     Vary: 'Accept-Encoding',
     ...(snapshot.error
-      ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') }
+      ? { 'X-Rocm-Perf-Refresh-Error': snapshot.error.reason.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') }
       : {}),
   };
   if (matchesEtag(request.headers['if-none-match'], snapshot.etag)) return { status: 304, headers };
-  if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+  if (acceptsGzip(request)) {
     return {
       status: 200,
       type: TYPES['.json'],
@@ -215,23 +193,6 @@ async function answerRun(
     };
   }
   return { status: 200, type: TYPES['.json'], body: snapshot.body, headers };
-}
-
-/** A file's bytes with a weak ETag of their hash; 304 when the client has them. */
-function fileReply(request: IncomingMessage, body: Buffer, type: string | undefined): Reply {
-  const headers = {
-    ETag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
-    'Cache-Control': 'no-cache',
-  };
-  if (matchesEtag(request.headers['if-none-match'], headers.ETag)) return { status: 304, headers };
-  return { status: 200, type, body, headers };
-}
-
-/** Weak comparison (RFC 9110 §13.1.2), as a conditional GET allows. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (tag: string): string => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
 async function handle(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -246,15 +207,23 @@ async function handle(context: Context, request: IncomingMessage, response: Serv
   try {
     send(request, response, await answer(context, request, routeRequest(request.url ?? '/')));
   } catch (error) {
-    const missing = ['ENOENT', 'EISDIR'].includes(String((error as NodeJS.ErrnoException).code));
-    send(
-      request,
-      response,
-      missing
-        ? { status: 404, body: 'not found\n' }
-        : { status: 500, body: `error: ${error instanceof Error ? error.message : String(error)}\n` },
-    );
+    send(request, response, toFailureReply(context.failures, request, error));
   }
+}
+
+/** The root must be a directory serve can list, or every page would fail later, for every viewer. */
+async function checkRoot(given: string, realRoot: string): Promise<void> {
+  if (!(await stat(realRoot)).isDirectory())
+    throw new UsageError(`--root ${given}: a file, not a directory of runs`, {
+      hint: 'pass the runs root (--root or PERF_ROOT), e.g. --root /var/tmp/rocm-perf',
+    });
+  await readdir(realRoot).catch(
+    throwFileAccessError({ path: given, flag: '--root', doing: 'list its runs' }),
+  );
+}
+
+function listHostAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address));
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -265,8 +234,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       hint: 'pass the runs root (--root or PERF_ROOT), or run `rocm-perf warm` or `cold` first to create it',
     });
   });
+  await checkRoot(options.root, realRoot);
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
-  const context: Context = { root, realRoot, cache, resolved: new Map(), trends: createTrendRunsReader() };
+  const context: Context = {
+    root,
+    realRoot,
+    cache,
+    resolved: new Map(),
+    trends: createTrendRunsReader(),
+    failures: createFailureLog(options.logger ?? createLogger()),
+  };
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs ?? 10_000,
@@ -282,6 +259,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.bind, () => resolve());
+  }).catch(async (error: unknown) => {
+    await cache.close();
+    throw toListenError(error, {
+      bind: options.bind,
+      port: options.port,
+      hostAddresses: listHostAddresses(),
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -18,4 +18,5 @@ export type RegenReply =
       live: boolean;
     }
   | { id: number; kind: 'unchanged' }
-  | { id: number; kind: 'error'; message: string };
+  /** `reason`: a few words a viewer may see; `message`: the details, for the server's log only. */
+  | { id: number; kind: 'error'; reason: string; message: string };

@@ -4,6 +4,7 @@ import { buildReportModel } from '../report/build-model.js';
 import { renderChartSvg } from '../report/render-chart-svg.js';
 import { renderHtml } from '../report/render-html.js';
 import { serialiseModel } from '../report/write-report.js';
+import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { createLiveRunReader, type LiveRunReader } from './create-live-run-reader.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
 
@@ -59,6 +60,7 @@ process.on('message', (request: RegenRequest) => {
       process.send?.({
         id: request.id,
         kind: 'error',
+        reason: toViewerReason(error),
         message: error instanceof Error ? error.message : String(error),
       } satisfies RegenReply),
     );

@@ -121,6 +121,23 @@ export class PreflightError extends RocmPerfError {
   }
 }
 
+/** A file or folder the user named cannot be read or written (missing folder, permissions, read-only, disk full). */
+export class FileAccessError extends RocmPerfError {
+  readonly path: string;
+
+  constructor(path: string, message: string, options: RocmPerfErrorOptions = {}) {
+    super('ROCMPERF_FILE_ACCESS', message, options);
+    this.path = path;
+  }
+}
+
+/** `serve` cannot listen where it was told: the port is taken or not allowed, or the address is not this host's. */
+export class ListenError extends RocmPerfError {
+  constructor(message: string, options: RocmPerfErrorOptions = {}) {
+    super('ROCMPERF_LISTEN', message, options);
+  }
+}
+
 export class InternalError extends RocmPerfError {
   constructor(message: string, options: RocmPerfErrorOptions = {}) {
     super('ROCMPERF_INTERNAL', message, options);

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadRunModel, readLane, readRunFile } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
+import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { toTrendRun, type TrendRun } from './build-trends.js';
 
 // Run dirs (serve passes the ones it serves) as trend input, for serve's trends page. A live run (run.json says running) is listed
@@ -9,7 +10,10 @@ import { toTrendRun, type TrendRun } from './build-trends.js';
 // its dir changes, so a reload of the page costs a readdir and a stat per file.
 
 export interface TrendRunsReader {
-  read(entries: readonly { stamp: string; dir: string }[]): Promise<{ runs: TrendRun[]; notes: string[] }>;
+  /** `notes` are for the page (a short reason per run left out); `details` carry the paths, for the log. */
+  read(
+    entries: readonly { stamp: string; dir: string }[],
+  ): Promise<{ runs: TrendRun[]; notes: string[]; details: string[] }>;
 }
 
 async function signDir(dir: string): Promise<string> {
@@ -45,6 +49,7 @@ export function createTrendRunsReader({
     async read(entries) {
       const runs: TrendRun[] = [];
       const notes: string[] = [];
+      const details: string[] = [];
       for (const entry of entries) {
         try {
           const signature = await signDir(entry.dir);
@@ -54,10 +59,11 @@ export function createTrendRunsReader({
           runs.push(run);
         } catch (error) {
           if (!isRocmPerfError(error)) throw error;
-          notes.push(`${entry.stamp} left out: ${error.message}`);
+          notes.push(`${entry.stamp} left out: ${toViewerReason(error)}`);
+          details.push(`${entry.stamp} left out of trends: ${error.message}`);
         }
       }
-      return { runs, notes };
+      return { runs, notes, details };
     },
   };
 }

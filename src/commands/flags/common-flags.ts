@@ -61,14 +61,22 @@ export const planInputFlags = {
     description: 'comma-separated targets or groups, or `all`',
     env: 'PERF_TARGETS',
     value: nameList,
+    example: 'pytorch,vllm-wheel',
   },
-  arch: { flags: '--arch <arch>', description: 'GPU architecture', env: 'PERF_ARCH', value: optionalText },
+  arch: {
+    flags: '--arch <arch>',
+    description: 'GPU architecture (default: `arch` in fleet.yaml)',
+    env: 'PERF_ARCH',
+    value: optionalText,
+    example: 'gfx1201',
+  },
   // No `env` here: PERF_BUILDX is read with the config (resolve-config.ts), so messages can say which one set it.
   buildx: {
     flags: '--buildx <path>',
     description:
       'a standalone buildx binary to run instead of `docker buildx` (default: PERF_BUILDX, then `bake.buildx` in fleet.yaml)',
     value: optionalText,
+    example: '/usr/local/bin/buildx',
   },
 } satisfies Record<string, FlagSpec>;
 

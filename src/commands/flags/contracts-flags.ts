@@ -8,6 +8,8 @@ import { nameList, optionalText, switchValue } from './value-schemas.js';
 export const contractsCommand = defineCommand({
   name: 'contracts',
   description: "check users' files and hosts still agree with the CLI (reads files only)",
+  examples: ['rocm-perf contracts', 'rocm-perf contracts --only target-costs,fleet-schema --verbose'],
+  env: ['SSH_AUTH_SOCK'],
   arguments: {},
   flags: {
     ...commonFlags,

@@ -7,6 +7,11 @@ import { optionalText, switchValue } from './value-schemas.js';
 export const costsCommand = defineCommand({
   name: 'costs',
   description: "derive build seconds and cache bytes from a run's traces and rewrite the target costs",
+  examples: [
+    'rocm-perf costs --from 20260314T092000Z-k3m9q2 --dry-run',
+    'rocm-perf costs --from 20260314T092000Z-k3m9q2',
+  ],
+  env: [],
   arguments: {},
   flags: {
     ...commonFlags,

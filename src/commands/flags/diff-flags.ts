@@ -8,6 +8,11 @@ export const diffCommand = defineCommand({
   name: 'diff',
   description:
     'what changed between two runs of the same harness: per target Δbuild, Δtotal, Δupload, Δbytes, node moves, makespan, critical path',
+  examples: [
+    'rocm-perf diff 20260313T180000Z-a1b2c3 20260314T092000Z-k3m9q2',
+    'rocm-perf diff --force --json 20260313T180000Z-a1b2c3 20260314T092000Z-k3m9q2',
+  ],
+  env: [],
   arguments: {
     runA: {
       syntax: '<run-a>',

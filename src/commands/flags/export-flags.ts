@@ -8,6 +8,11 @@ export const exportCommand = defineCommand({
   name: 'export',
   description:
     'export a run for other tools: --perfetto writes a Chrome JSON trace that ui.perfetto.dev opens',
+  examples: [
+    'rocm-perf export --perfetto 20260314T092000Z-k3m9q2',
+    'rocm-perf export --perfetto 20260314T092000Z-k3m9q2 --out trace.json',
+  ],
+  env: [],
   arguments: {
     run: { syntax: '<run>', description: 'a run dir or a stamp under --root', value: (z) => z.string() },
   },

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { OtherEnvVar } from './env-vars.js';
 
 // The shape of a command's flag table: what commander reads, and the zod schema each value must pass. Schemas are
 // factories that receive zod, so building the commander tree (and `--help`) never loads zod.
@@ -37,6 +38,10 @@ export interface CommandSpec<
   arguments: A;
   /** An `undefined` entry is a flag this command does not take (bench has no `--dispatch`). */
   flags: F;
+  /** One or two command lines for `--help`, each parsed by a test so none goes stale. */
+  examples: readonly string[];
+  /** Environment variables the command reads besides its flags' (`env` above), for `--help`. */
+  env: readonly OtherEnvVar[];
 }
 
 type ValueOf<S> = S extends { value: (zod: Zod) => infer T extends z.ZodType } ? z.output<T> : never;

@@ -1,5 +1,6 @@
 import type { DispatchMode, Harness } from '../../artifacts/index.js';
 import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
+import type { OtherEnvVar } from './env-vars.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
 import { strategyFlag } from './plan-flags.js';
 import { optionalText, positiveNumber } from './value-schemas.js';
@@ -8,6 +9,8 @@ import { optionalText, positiveNumber } from './value-schemas.js';
 
 interface HarnessRow {
   description: string;
+  examples: readonly string[];
+  env: readonly OtherEnvVar[];
   /** bench is serial: nothing to dispatch. */
   dispatch: boolean;
 }
@@ -16,15 +19,21 @@ export const HARNESS_COMMANDS = {
   cold: {
     description:
       'cold run: --no-cache, own sccache prefix, pushes into the coldrun namespace, cache export off',
+    examples: ['rocm-perf cold --arch gfx1201', 'rocm-perf cold --targets pytorch --dispatch guided'],
+    env: ['REGISTRY_NAME', 'PERF_COLD_NAMESPACE', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG'],
     dispatch: true,
   },
   warm: {
     description: 'warm run: caches on, pushes, cache export kept and measured as upload',
+    examples: ['rocm-perf warm', 'rocm-perf warm --plan plan.json --json'],
+    env: ['REGISTRY_NAME', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG'],
     dispatch: true,
   },
   bench: {
     description:
       'what each target costs: one at a time across the fleet, --no-cache, own sccache prefix and bench namespace, cache export off',
+    examples: ['rocm-perf bench --targets pytorch,triton-wheel'],
+    env: ['REGISTRY_NAME', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG'],
     dispatch: false,
   },
 } as const satisfies Record<Harness, HarnessRow>;
@@ -71,6 +80,8 @@ export function createHarnessCommand(harness: Harness) {
   return defineCommand({
     name: harness,
     description: row.description,
+    examples: row.examples,
+    env: row.env,
     arguments: {},
     flags: createHarnessFlags(row.dispatch),
   });

@@ -8,6 +8,8 @@ export const importCommand = defineCommand({
   name: 'import',
   description:
     'bring in a run recorded elsewhere (a run dir or a .tar.gz of one) under --root, as lane NAME (e.g. nightly-aws)',
+  examples: ['rocm-perf import --lane nightly-aws nightly.tar.gz'],
+  env: [],
   arguments: {
     source: {
       syntax: '<src>',

@@ -35,16 +35,7 @@ export type CommandRunners = {
   [N in CommandName]: (values: CommandValues<(typeof COMMANDS)[N]>) => Promise<void>;
 };
 
-/** Environment variables the CLI reads besides its flags' (`env` in the tables): name → what reads it. */
-export const OTHER_ENV_VARS: Readonly<Record<string, string>> = {
-  PERF_COLD_NAMESPACE: 'src/run/run-settings.ts',
-  REGISTRY_NAME: 'src/config/resolve-config.ts',
-  PERF_BUILDX: 'src/config/resolve-config.ts',
-  PUSH: 'src/commands/publish.ts',
-  LOG_LEVEL: 'src/shared/logger.ts',
-  SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',
-  DOCKER_CONFIG: 'src/run/read-docker-auth.ts',
-};
+export { OTHER_ENV_VARS } from './env-vars.js';
 
 export { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec } from './flag-table.js';
 export type { PlanValues } from './plan-flags.js';

@@ -56,6 +56,14 @@ function parseArguments(z: Zod, spec: CommandSpec, input: RawCommandInput, value
   });
 }
 
+/**
+ * `--targets ""` typed on the command line would quietly mean "not given" (plan all of fleet.yaml's targets), and
+ * `--arch ""` an arch of no name; an empty variable (make exports unset ones as empty) still means not set.
+ */
+function isBlankFromCli(raw: unknown, source: string | undefined): boolean {
+  return source === 'cli' && typeof raw === 'string' && raw.trim() === '';
+}
+
 export function parseCommandValues<C extends CommandSpec>(
   z: Zod,
   spec: C,
@@ -71,6 +79,12 @@ export function parseCommandValues<C extends CommandSpec>(
       const fromEnv = input.sourceOf?.(key) === 'env';
       throw toFlagError({ command: spec.name, flag, raw, issue: parsed.error.issues[0], fromEnv });
     }
+    const blank = parsed.data === undefined || (typeof parsed.data === 'string' && parsed.data.trim() === '');
+    if (blank && isBlankFromCli(raw, input.sourceOf?.(key)))
+      throw new UsageError(
+        `${toLongFlag(flag)} ${show(raw)}: an empty value${flag.example === undefined ? '' : `; e.g. ${toLongFlag(flag)} ${flag.example}`}`,
+        { hint: 'leave the flag out for the default (fleet.yaml or the environment), or give it a value' },
+      );
     values[key] = parsed.data;
   }
   // Each key was parsed by the schema its type is inferred from.

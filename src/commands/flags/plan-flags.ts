@@ -16,6 +16,11 @@ export const strategyFlag = {
 export const planCommand = defineCommand({
   name: 'plan',
   description: 'place every target on a node (builds nothing)',
+  examples: [
+    'rocm-perf plan --targets pytorch,vllm-wheel --strategy heft',
+    'rocm-perf plan --from-run 20260314T092000Z-k3m9q2 --link kiln=110',
+  ],
+  env: ['REGISTRY_NAME', 'LOG_LEVEL'],
   arguments: {},
   flags: {
     ...commonFlags,

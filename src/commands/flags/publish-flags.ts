@@ -7,6 +7,8 @@ import { optionalText, switchValue } from './value-schemas.js';
 export const publishCommand = defineCommand({
   name: 'publish',
   description: 'static site of every run (top page selects a run, newest first); --push uploads it over SFTP',
+  examples: ['rocm-perf publish --push', 'rocm-perf publish --into data/perf'],
+  env: ['PUSH', 'SSH_AUTH_SOCK'],
   arguments: {},
   flags: {
     ...commonFlags,

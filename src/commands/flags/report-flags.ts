@@ -6,6 +6,8 @@ import { defineCommand, type CommandValues } from './flag-table.js';
 export const reportCommand = defineCommand({
   name: 'report',
   description: 'data.json, report.md with SVG charts and index.html for a run dir (default: the newest run)',
+  examples: ['rocm-perf report', 'rocm-perf report 20260314T092000Z-k3m9q2 --json'],
+  env: [],
   arguments: {
     runDir: {
       syntax: '[run-dir]',

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CommandName, CommandRunners } from '../../../src/commands/flags/index.js';
+import type { CommandName, CommandRunners, CommandSpec } from '../../../src/commands/flags/index.js';
 import { COMMANDS } from '../../../src/commands/flags/index.js';
 import { createProgram } from '../../../src/program.js';
 import { UsageError } from '../../../src/shared/errors.js';
@@ -98,6 +98,22 @@ describe('bad flag values are usage errors (exit 2) naming the flag, the value a
     expect(error.hint).toBe(`\`rocm-perf ${argv[0]} --help\` lists every flag`);
   });
 
+  it.each([
+    [['plan', '--targets', ''], '--targets "": an empty value; e.g. --targets pytorch,vllm-wheel'],
+    [['warm', '--targets', ' '], '--targets " ": an empty value; e.g. --targets pytorch,vllm-wheel'],
+    [['cold', '--arch', ''], '--arch "": an empty value; e.g. --arch gfx1201'],
+    [['costs', '--from', 'r', '--out', ''], '--out "": an empty value'],
+  ])(
+    '%j: an empty value typed on the command line is refused, not taken as "not given"',
+    async (argv, message) => {
+      const error = await parseError(argv);
+      expect(error).toMatchObject({ code: 'ROCMPERF_USAGE', exitCode: 2, message });
+      expect(error.hint).toBe(
+        'leave the flag out for the default (fleet.yaml or the environment), or give it a value',
+      );
+    },
+  );
+
   it('names the environment variable a bad value came from', async () => {
     vi.stubEnv('PERF_PORT', 'http');
     const error = await parseError(['serve']);
@@ -161,15 +177,9 @@ describe('good values arrive typed', () => {
       dispatch: 'fixed',
       fleet: 'fleet.yaml',
     });
-    const warm = await parse([
-      'warm',
-      '--sample-interval-ms',
-      '500',
-      '--dispatch',
-      'guided',
-      '--targets',
-      '',
-    ]);
+    // An empty PERF_TARGETS (make exports unset variables as empty) means not set.
+    vi.stubEnv('PERF_TARGETS', '');
+    const warm = await parse(['warm', '--sample-interval-ms', '500', '--dispatch', 'guided']);
     expect(warm).toMatchObject({
       name: 'warm',
       values: { sampleIntervalMs: 500, dispatch: 'guided', targets: undefined },
@@ -214,5 +224,36 @@ describe('good values arrive typed', () => {
       import: ['--lane', 'ci', 'r'],
     };
     expect((await parse([name, ...(required[name] ?? [])])).name).toBe(name);
+  });
+});
+
+describe('each subcommand’s --help: examples that parse, and the environment variables it reads', () => {
+  function helpOf(name: string): string {
+    const command = createProgram().commands.find((c) => c.name() === name);
+    if (!command) throw new Error(`no command ${name}`);
+    let text = '';
+    command.configureOutput({ writeOut: (chunk) => (text += chunk) });
+    command.outputHelp();
+    return text;
+  }
+
+  it.each(Object.keys(COMMANDS) as CommandName[])('%s', async (name) => {
+    const help = helpOf(name);
+    const examples = [...help.matchAll(/^ {2}\$ rocm-perf (.+)$/gm)].map((match) => match[1]!.split(' '));
+    expect(examples.length).toBeGreaterThanOrEqual(1);
+    for (const argv of examples) expect((await parse(argv)).name).toBe(name);
+    const spec: CommandSpec = COMMANDS[name];
+    const variables = [
+      ...Object.values(spec.flags).flatMap((flag) => (flag?.env === undefined ? [] : [flag.env])),
+      ...spec.env,
+    ];
+    const section = help.slice(help.indexOf('Environment variables:'));
+    for (const variable of variables) expect(section).toMatch(new RegExp(`^ {2}${variable} +\\S`, 'm'));
+  });
+
+  it('cold names REGISTRY_NAME and PERF_COLD_NAMESPACE; warm and bench REGISTRY_NAME', () => {
+    expect(helpOf('cold')).toMatch(/^ {2}PERF_COLD_NAMESPACE +appended to a cold run's registry namespace/m);
+    for (const name of ['cold', 'warm', 'bench'])
+      expect(helpOf(name)).toMatch(/^ {2}REGISTRY_NAME +the registry namespace/m);
   });
 });

@@ -74,22 +74,22 @@ describe('validateConfig', () => {
     [
       'an unknown key',
       base.replace('    speed: 1.2', '    sped: 1.2'),
-      /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: remove it/,
+      /fleet\.yaml:15: nodes\[1\]\.sped: unknown key\. Fix: did you mean `speed`\? Rename it\.$/,
     ],
     [
       'a wrong type',
       base.replace('link_mbps: 100', 'link_mbps: fast'),
-      /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `"fast"` \(string\)\. Fix: set it to a number/,
+      /fleet\.yaml:10: nodes\[0\]\.link_mbps: expected a number, got `"fast"` \(string\)\. Fix: write a number\.$/,
     ],
     [
       'a missing field',
       base.replace('    builder: beta\n', ''),
-      /nodes\[1\]\.builder: .*got nothing \(the key is missing\)\. Fix: add this key/,
+      /nodes\[1\]\.builder: missing \(expected a string\)\. Fix: add `builder: <string>`\.$/,
     ],
     [
       'a non-positive link',
       base.replace('link_mbps: 100', 'link_mbps: 0'),
-      /fleet\.yaml:10: nodes\[0\]\.link_mbps: .*got `0` \(number\)/,
+      /fleet\.yaml:10: nodes\[0\]\.link_mbps: must be more than 0, got `0` \(number\)\. Fix: use a value > 0, e\.g\. 1\.$/,
     ],
     [
       'a bad URL',
@@ -188,10 +188,11 @@ describe('--arch selects the architecture', () => {
   it('refuses another arch when a file or the prefix does not depend on it, naming each and the fix', () => {
     const { config, errors } = validate(base.concat('bake:\n  print: .builders/bake-print.gfx1201.json\n'), {
       arch: 'gfx1250',
+      archFrom: '--arch gfx1250',
     });
     expect(config).toBeUndefined();
     expect(errors).toEqual([
-      "/fleet/fleet.yaml: arch gfx1250 (PERF_ARCH or --arch) is not fleet.yaml's gfx1201, but costs, bake.print, sccache.key_prefix do not depend on the arch, so a run would use gfx1201's files and cache prefix under the name gfx1250. Fix: template with {arch}: costs: .builders/target-costs (e.g. .builders/target-costs.{arch}); bake.print: .builders/bake-print.gfx1201.json (e.g. .builders/bake-print.{arch}.json); sccache.key_prefix: rocm/gfx1201 (e.g. rocm/{arch}), and give gfx1250 its own files.",
+      "/fleet/fleet.yaml: --arch gfx1250: this fleet.yaml has files for gfx1201 only (its `arch:`): costs, bake.print, sccache.key_prefix do not depend on the arch, so a run would use gfx1201's files and cache prefix under the name gfx1250. Fix: use --arch gfx1201, or template with {arch}: costs: .builders/target-costs (e.g. .builders/target-costs.{arch}); bake.print: .builders/bake-print.gfx1201.json (e.g. .builders/bake-print.{arch}.json); sccache.key_prefix: rocm/gfx1201 (e.g. rocm/{arch}), and give gfx1250 its own files.",
     ]);
     // fleet.yaml's own arch needs no template.
     expect(validate(base).errors).toEqual([]);
