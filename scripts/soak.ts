@@ -112,7 +112,9 @@ async function soak(settings: SoakSettings, fleet: RunningFleet, logDir: string)
   const loads: number[] = [];
   const loadTimer = sampleLoad(loads);
   const zotBytes = settings.zotMiB * MiB;
-  const grower = growZotLog(fleet.services.zotLogPath, (zotBytes * 1.08) / makespan);
+  // Grow the log to the goal well before the planned end: the real engine finished the cold run in 91 % of the
+  // planned makespan (1,030 of 1,132 s, 2026-12-06), and a 1.08 margin then left the slice at 295.8 of 300 MiB.
+  const grower = growZotLog(fleet.services.zotLogPath, (zotBytes * 1.25) / makespan);
   const startedMs = Date.now();
   const cold = await spawnMeasuredCli({
     name: 'cold',
