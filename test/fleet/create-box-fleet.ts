@@ -78,7 +78,7 @@ export interface CreateBoxFleetOptions {
 }
 
 /** Another arch's files: the scenario's, with its tags and args renamed, and build seconds × 1.5 (a cost set of its own). */
-const OTHER_ARCH_BUILD_FACTOR = 1.5;
+export const OTHER_ARCH_BUILD_FACTOR = 1.5;
 
 export interface BoxFleetFiles {
   fleetPath: string;
@@ -90,7 +90,7 @@ export interface BoxFleetFiles {
 }
 
 /** The scenario's costs and bake graph: a given scenario dir, else the project's shipped gfx1201 files. */
-function readScenario(scenarioDir: string | undefined): { costs: string; print: string } {
+export function readScenario(scenarioDir: string | undefined): { costs: string; print: string } {
   if (scenarioDir !== undefined) {
     const dir = scenarioDir;
     return {

@@ -85,7 +85,7 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
 }
 
 /** Subdirectories of `dir`, deepest first (runc's container cgroups under <node>/compile/buildkit/<id>). */
-function listCgroupTree(dir: string): string[] {
+export function listCgroupTree(dir: string): string[] {
   let entries: string[] = [];
   try {
     entries = readdirSync(dir).filter((entry) => statSync(path.join(dir, entry)).isDirectory());

@@ -27,6 +27,7 @@ import {
 } from './box-scenario.js';
 import {
   createBoxFleet,
+  readScenario,
   repoRoot,
   type BoxFleetFiles,
   type BoxFleetNode,
@@ -45,7 +46,7 @@ import { toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
 import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
 import { bumpSourceRevisions } from './real/bake-project.js';
-import { readScenarioCosts, readScenarioPrint, startRealEngine } from './real/start-real-engine.js';
+import { startRealEngine } from './real/start-real-engine.js';
 import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.js';
 
 import { baseImageTarget } from './box-scenario.js';
@@ -517,12 +518,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
             registryHost: new URL(proxy.url).host,
             sccacheUrl: nginx.url,
             scale,
-            scenarioPrintText: readScenarioPrint(
-              scenario === generated ? path.join(dir.path, 'scenario') : undefined,
-            ),
-            scenarioCostsText: readScenarioCosts(
-              scenario === generated ? path.join(dir.path, 'scenario') : undefined,
-            ),
+            scenario: readScenario(scenarioDir),
             targets: scenario.targets,
             arches: options.arches ?? ['gfx1201'],
             cpuBaseCores,

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDaemon, type DaemonProcess } from '../../helpers/daemons/index.js';
+import { listCgroupTree } from '../node-cgroups.js';
 import { findToolBinary } from './tools.js';
 
 export interface RealBuilderNode {
@@ -59,18 +60,9 @@ root = ${JSON.stringify(options.root)}
 /** Process ids whose cgroup (any controller) is under the node's cgroup: its daemon and the containers' processes. */
 function findNodePids(cgroupDirs: readonly string[]): number[] {
   const pids = new Set<number>();
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
+  for (const dir of cgroupDirs.flatMap((root) => listCgroupTree(root)))
     for (const pid of readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean))
       pids.add(Number(pid));
-    for (const entry of execFileSync('find', [dir, '-mindepth', '1', '-maxdepth', '1', '-type', 'd'], {
-      encoding: 'utf8',
-    })
-      .split('\n')
-      .filter(Boolean))
-      walk(entry);
-  };
-  for (const dir of cgroupDirs) walk(dir);
   return [...pids];
 }
 

@@ -1,11 +1,11 @@
 // The fleet in a box's real engine (start-fleet.ts calls it for engine `real`): the bake project in the fleet dir, a
 // buildkitd per node, a buildx builder per node, and the saved bake prints replaced by real `bake --print` output.
 import { execFile } from 'node:child_process';
-import { readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { baseImageTarget, buildBoxCosts, type BoxScale } from '../box-scenario.js';
-import { repoRoot } from '../create-box-fleet.js';
+import { baseImageTarget, buildBoxBakeDefinition, buildBoxCosts, type BoxScale } from '../box-scenario.js';
+import { OTHER_ARCH_BUILD_FACTOR } from '../create-box-fleet.js';
 import { printBake, writeBakeProject } from './bake-project.js';
 import {
   createBuildxBuilders,
@@ -26,33 +26,14 @@ export interface RealEngineNode {
   cgroup: { name: string; dirs: Record<string, string>; workDirs: { compileCpuacct: string } };
 }
 
-export function readScenarioPrint(scenarioDir: string | undefined): string {
-  return readFileSync(
-    scenarioDir
-      ? path.join(scenarioDir, 'bake-print.json')
-      : path.join(repoRoot, '.builders/bake-print.gfx1201.json'),
-    'utf8',
-  );
-}
-
-export function readScenarioCosts(scenarioDir: string | undefined): string {
-  return readFileSync(
-    scenarioDir ? path.join(scenarioDir, 'target-costs') : path.join(repoRoot, '.builders/target-costs'),
-    'utf8',
-  );
-}
-
-/** Another arch's build seconds relative to the first (create-box-fleet.ts writes its costs with the same factor). */
-const otherArchFactor = 1.5;
-
 export interface StartRealEngineOptions {
   dir: string;
   nodes: readonly RealEngineNode[];
   registryHost: string;
   sccacheUrl: string;
   scale: BoxScale;
-  scenarioPrintText: string;
-  scenarioCostsText: string;
+  /** The scenario's files (create-box-fleet.ts readScenario). */
+  scenario: { costs: string; print: string };
   targets: readonly string[];
   arches: readonly string[];
   cpuBaseCores: number;
@@ -66,24 +47,22 @@ export interface StartRealEngineOptions {
  */
 export async function startRealEngine(options: StartRealEngineOptions) {
   const { dir, nodes, stoppers } = options;
-  const print = JSON.parse(options.scenarioPrintText) as {
-    group?: Record<string, { targets: string[] }>;
-    target: Record<string, { contexts?: Record<string, string> }>;
-  };
+  // The scenario's print cut to the box's targets, as the box's saved print is (box-scenario.ts).
+  const { group, target } = buildBoxBakeDefinition(
+    options.scenario.print,
+    options.registryHost,
+    options.targets,
+  );
   const keep = new Set(options.targets);
-  const costs = buildBoxCosts(options.scenarioCostsText, options.scale, options.targets);
-  const groups: Record<string, string[]> = {};
-  for (const [name, group] of Object.entries(print.group ?? {})) {
-    const members = group.targets.filter((member) => keep.has(member) || print.group?.[member] !== undefined);
-    if (members.length > 0) groups[name] = members;
-  }
+  const costs = buildBoxCosts(options.scenario.costs, options.scale, options.targets);
+  const groups = Object.fromEntries(Object.entries(group ?? {}).map(([name, g]) => [name, g.targets]));
   writeBakeProject({
     dir,
     targets: options.targets.map((name) => ({
       name,
       buildSeconds: costs.get(name)!.buildSeconds,
       exportBytes: costs.get(name)!.exportBytes,
-      links: Object.values(print.target[name]?.contexts ?? {})
+      links: Object.values((target[name]?.contexts ?? {}) as Record<string, string>)
         .filter((value) => value.startsWith('target:'))
         .map((value) => value.slice('target:'.length))
         .filter((link) => keep.has(link)),
@@ -91,7 +70,7 @@ export async function startRealEngine(options: StartRealEngineOptions) {
     groups,
     registryHost: options.registryHost,
     sccacheEndpoint: options.sccacheUrl,
-    arches: options.arches.map((arch, index) => [arch, index === 0 ? 1 : otherArchFactor] as const),
+    arches: options.arches.map((arch, index) => [arch, index === 0 ? 1 : OTHER_ARCH_BUILD_FACTOR] as const),
     cpuBaseCores: options.cpuBaseCores,
     sccacheEntryBytes: options.scale.sccacheEntryBytes,
     rootfs: path.join(dir, 'base', 'rootfs'),
