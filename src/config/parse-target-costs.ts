@@ -1,5 +1,7 @@
 // .builders/target-costs: `build <target> <seconds>` (cold compile cost), `warm-build <target> <seconds>` (the
 // same target's steps in a warm run, caches on), and `cache <target> <bytes>` (what it exports), `#` comments.
+// Each figure may carry a spread line, `<kind>-spread <target> <sigma> <runs>`: over `runs` runs the figure (their
+// median) varied by the log-scale deviation `sigma` (0.1 ≈ ±10 %). The forecast draws from it (docs/forecast.md).
 
 export interface TargetCost {
   buildSeconds: number | undefined;
@@ -10,9 +12,25 @@ export interface TargetCost {
   buildLine: number | undefined;
   warmBuildLine: number | undefined;
   cacheLine: number | undefined;
+  /** How much each figure varied over the runs it came from; undefined when no spread line was given. */
+  buildSpread?: CostSpread | undefined;
+  warmBuildSpread?: CostSpread | undefined;
+  cacheSpread?: CostSpread | undefined;
+}
+
+/** A figure's spread over the runs it was measured in: sigma of ln(value) (a robust estimate), and how many runs. */
+export interface CostSpread {
+  sigma: number;
+  runs: number;
+  line: number;
 }
 
 type Kind = 'build' | 'warm-build' | 'cache';
+const spreadFieldOf = {
+  build: 'buildSpread',
+  'warm-build': 'warmBuildSpread',
+  cache: 'cacheSpread',
+} as const;
 const fieldsOf = {
   build: ['buildSeconds', 'buildLine'],
   'warm-build': ['warmBuildSeconds', 'warmBuildLine'],
@@ -25,6 +43,7 @@ export interface ParsedTargetCosts {
 }
 
 const LINE = /^(build|warm-build|cache)\s+(\S+)\s+(\S+)\s*$/;
+const SPREAD_LINE = /^(build|warm-build|cache)-spread\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
 
 function emptyCost(): TargetCost {
   return {
@@ -44,10 +63,15 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     const lineNo = index + 1;
     const line = rawLine.replace(/#.*$/, '').trim();
     if (line === '') return;
+    const spread = SPREAD_LINE.exec(line);
+    if (spread) {
+      readSpreadLine(spread as unknown as SpreadMatch, { lineNo, source, costs, errors });
+      return;
+    }
     const match = LINE.exec(line);
     if (!match) {
       errors.push(
-        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\` or \`cache <target> <bytes>\`.`,
+        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
       );
       return;
     }
@@ -76,11 +100,54 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
   return { costs, errors };
 }
 
+type SpreadMatch = [string, Kind, string, string, string];
+
+function readSpreadLine(
+  [, kind, target, sigmaText, runsText]: SpreadMatch,
+  at: { lineNo: number; source: string; costs: Map<string, TargetCost>; errors: string[] },
+): void {
+  const where = `${at.source}:${at.lineNo}: ${kind}-spread ${target}`;
+  const sigma = Number(sigmaText);
+  const runs = Number(runsText);
+  if (!Number.isFinite(sigma) || sigma < 0) {
+    at.errors.push(
+      `${where}: \`${sigmaText}\` is not a valid spread. Fix: write the log-scale deviation, a non-negative number (0.1 ≈ ±10 %).`,
+    );
+    return;
+  }
+  if (!Number.isInteger(runs) || runs < 1) {
+    at.errors.push(
+      `${where}: \`${runsText}\` is not a valid count of runs. Fix: write a whole number of runs, at least 1.`,
+    );
+    return;
+  }
+  const cost = at.costs.get(target) ?? emptyCost();
+  const field = spreadFieldOf[kind];
+  const previous = cost[field];
+  if (previous !== undefined) {
+    at.errors.push(`${where}: given again (first on line ${previous.line}). Fix: keep one line.`);
+    return;
+  }
+  cost[field] = { sigma, runs, line: at.lineNo };
+  at.costs.set(target, cost);
+}
+
+/** The spread lines a costs file may carry, per figure: sigma and the count of runs behind the median. */
+export interface RenderedSpreads {
+  buildSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
+  warmBuildSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
+  cacheSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
+}
+
 /** Render costs back into the file format, sorted by target, for `rocm-perf costs`. */
 export function renderTargetCosts(
   costs: ReadonlyMap<
     string,
-    { buildSeconds: number; warmBuildSeconds?: number | undefined; cacheBytes: number | undefined }
+    {
+      buildSeconds: number;
+      warmBuildSeconds?: number | undefined;
+      cacheBytes: number | undefined;
+    } & RenderedSpreads
   >,
   header: string[],
 ): string {
@@ -96,6 +163,12 @@ export function renderTargetCosts(
     const bytes = costs.get(name)?.cacheBytes;
     if (bytes !== undefined) lines.push(`cache ${name} ${Math.round(bytes)}`);
   }
+  for (const kind of ['build', 'warm-build', 'cache'] as const)
+    for (const name of names) {
+      const spread = costs.get(name)?.[spreadFieldOf[kind]];
+      if (spread !== undefined)
+        lines.push(`${kind}-spread ${name} ${formatSigma(spread.sigma)} ${spread.runs}`);
+    }
   return `${lines.join('\n')}\n`;
 }
 
@@ -107,4 +180,9 @@ export function formatCostSeconds(seconds: number): string {
   if (!(seconds > 0)) return '0';
   if (seconds >= 100) return String(Math.round(seconds));
   return String(Math.max(0.001, Number(seconds.toPrecision(3))));
+}
+
+/** A spread to three decimals (0.081): finer than run-to-run noise can be told apart. */
+function formatSigma(sigma: number): string {
+  return String(Number(Math.max(0, sigma).toFixed(3)));
 }

@@ -55,4 +55,55 @@ describe('parseTargetCosts', () => {
     const parsed = parseTargetCosts(text, 'x');
     expect(parsed.costs.get('fast')).toMatchObject({ buildSeconds: 0.48, warmBuildSeconds: 0.001 });
   });
+
+  it('reads and writes spread lines: sigma of ln(value) and the count of runs behind each median (issue 29)', () => {
+    const text = renderTargetCosts(
+      new Map([
+        [
+          'a',
+          {
+            buildSeconds: 60,
+            warmBuildSeconds: 4,
+            cacheBytes: 1000,
+            buildSpread: { sigma: 0.08123, runs: 5 },
+            warmBuildSpread: { sigma: 0.2, runs: 3 },
+            cacheSpread: { sigma: 0, runs: 1 },
+          },
+        ],
+      ]),
+      ['generated'],
+    );
+    expect(text).toBe(
+      '# generated\nbuild a 60\nwarm-build a 4\ncache a 1000\nbuild-spread a 0.081 5\nwarm-build-spread a 0.2 3\ncache-spread a 0 1\n',
+    );
+    const parsed = parseTargetCosts(text, 'x');
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.costs.get('a')).toMatchObject({
+      buildSpread: { sigma: 0.081, runs: 5, line: 5 },
+      warmBuildSpread: { sigma: 0.2, runs: 3, line: 6 },
+      cacheSpread: { sigma: 0, runs: 1, line: 7 },
+    });
+  });
+
+  it.each([
+    [
+      'build-spread a wide 3',
+      /costs:1: build-spread a: `wide` is not a valid spread\. Fix: write the log-scale deviation/,
+    ],
+    [
+      'cache-spread a 0.1 0',
+      /costs:1: cache-spread a: `0` is not a valid count of runs\. Fix: write a whole number/,
+    ],
+    ['build-spread a 0.1 2.5', /costs:1: build-spread a: `2.5` is not a valid count of runs/],
+    [
+      'build-spread a 0.1 3\nbuild-spread a 0.2 4',
+      /costs:2: build-spread a: given again \(first on line 1\)/,
+    ],
+    [
+      'build-spread a 0.1',
+      /costs:1: cannot read `build-spread a 0.1`.*`<kind>-spread <target> <sigma> <runs>`/,
+    ],
+  ])('names the spread line for %j', (text, pattern) => {
+    expect(parseTargetCosts(text, 'costs').errors.join('\n')).toMatch(pattern);
+  });
 });
