@@ -51,6 +51,61 @@ export const PlanLowerBoundSchema = z.strictObject({
   path: z.array(z.string()),
 });
 
+const Share = z.number().nonnegative().describe('A share of the draws, 0–1.');
+
+const BandSchema = z.strictObject({
+  p10: z.number().nonnegative(),
+  p50: z.number().nonnegative(),
+  p90: z.number().nonnegative(),
+});
+
+export const PlanForecastSchema = z
+  .strictObject({
+    draws: z.number().int().positive().describe('Monte Carlo draws behind the band.'),
+    seed: z.number().int(),
+    policy: z.enum(['fixed', 'guided']).describe('The dispatch policy simulated.'),
+    historyRuns: z.number().int().nonnegative().describe('The fewest runs behind any target’s figures.'),
+    thinTargets: z.array(z.string()).describe('Targets with fewer than 3 runs of history.'),
+    banded: z.boolean().describe('False when some target has fewer than 3 runs: the band is not shown.'),
+    makespan: BandSchema,
+    quantiles: z
+      .array(z.number().nonnegative())
+      .describe('Makespan percentiles 0, 1, …, 100 (101 values): where an actual makespan lands.'),
+    targets: z.record(
+      z.string(),
+      z.strictObject({
+        finish: BandSchema,
+        duration: BandSchema,
+        criticalShare: Share,
+      }),
+    ),
+    nodes: z.record(
+      z.string(),
+      z.strictObject({
+        criticalShare: Share.describe('Share of draws with a critical-path target on the node.'),
+        endsShare: Share.describe('Share of draws in which the node finishes last.'),
+      }),
+    ),
+    conditionedAtSeconds: z.number().nonnegative().nullable(),
+    placedFor: z
+      .enum(['median', 'p90'])
+      .describe('What the placement minimised: the median-cost makespan, or the forecast p90.'),
+    distributions: z
+      .record(
+        z.string(),
+        z.strictObject({
+          buildSeconds: z.number().nonnegative(),
+          buildSigma: z.number().nonnegative(),
+          buildRuns: z.number().int().nonnegative(),
+          cacheBytes: z.number().nonnegative(),
+          cacheSigma: z.number().nonnegative(),
+          cacheRuns: z.number().int().nonnegative(),
+        }),
+      )
+      .describe('The cost distributions drawn from, so a live view can forecast again from the same ones.'),
+  })
+  .describe('The makespan forecast at planning time (docs/forecast.md).');
+
 export const PlanFileSchema = z.strictObject({
   version: z.literal(PLAN_VERSION),
   strategy: z.enum(STRATEGY_NAMES),
@@ -73,10 +128,12 @@ export const PlanFileSchema = z.strictObject({
     })
     .default({ mode: 'cold', coldBuildFor: [] })
     .describe('The cost set the plan was made from (absent in plans made before warm costs: cold).'),
+  forecast: PlanForecastSchema.optional().describe('Absent in plans made before forecasts.'),
 });
 
 export type Plan = z.output<typeof PlanFileSchema>;
 export type PlanTarget = z.output<typeof PlanTargetSchema>;
+export type PlanForecast = z.output<typeof PlanForecastSchema>;
 
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues

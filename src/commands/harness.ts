@@ -46,6 +46,8 @@ export async function runHarnessCommand(
       strategy: options.strategy,
       planPath: options.plan,
       dispatch: options.dispatch,
+      placeFor: options.placeFor,
+      draws: options.draws,
       env: context.env ?? process.env,
       signal,
       sampleIntervalMs: options.sampleIntervalMs,

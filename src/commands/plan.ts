@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import {
+  chooseCostDistributions,
   chooseCosts,
   createPlan,
+  planWithForecast,
   renderComparison,
   renderPlan,
   type CostMode,
@@ -64,6 +66,24 @@ function planWith(inputs: PlanInputs, { strategy, mode, createdAt }: PlanWithOpt
   });
 }
 
+function planAndForecast(inputs: PlanInputs, options: PlanValues, createdAt: string): Plan {
+  const { graph, config } = inputs;
+  const costSet = chooseCosts(inputs.costs, options.mode);
+  return planWithForecast({
+    graph,
+    costs: costSet.costs,
+    costSet,
+    nodes: config.nodes,
+    strategy: options.strategy,
+    arch: config.arch,
+    createdAt,
+    distributions: chooseCostDistributions(inputs.costs, options.mode),
+    policy: options.dispatch,
+    draws: options.draws,
+    placeFor: options.placeFor,
+  });
+}
+
 function compareStrategies(inputs: PlanInputs, options: Omit<PlanWithOptions, 'strategy'>) {
   return STRATEGY_NAMES.map((strategy) => {
     const started = performance.now();
@@ -103,7 +123,7 @@ export async function runPlanCommand(
       options.json ? `${JSON.stringify({ strategies: rows }, null, 2)}\n` : renderComparison(rows),
     );
   }
-  const plan = planWith(inputs, { strategy: options.strategy, mode: options.mode, createdAt });
+  const plan = planAndForecast(inputs, options, createdAt);
   if (options.out !== undefined) {
     const file = await writePlanFile(options.out, plan).catch(
       throwFileAccessError({ path: options.out, flag: '--out', doing: 'write plan.json into it' }),

@@ -1,6 +1,7 @@
 // Which build figure a plan uses. A warm run's build terms collapse toward zero (layer cache and sccache hit) while
 // its cache terms stay, which can invert which node is critical; so a warm plan takes each target's `warm-build`
 // figure, and its cold `build` figure where no warm one is known (named, so the plan can say so).
+import type { CostDistribution } from './forecast-makespan.js';
 import type { CostInput } from './problem.js';
 
 export type CostMode = 'cold' | 'warm';
@@ -16,6 +17,15 @@ export interface CostFigures {
   buildSeconds: number | undefined;
   warmBuildSeconds?: number | undefined;
   cacheBytes: number | undefined;
+  buildSpread?: FigureSpread | undefined;
+  warmBuildSpread?: FigureSpread | undefined;
+  cacheSpread?: FigureSpread | undefined;
+}
+
+/** A figure's spread over the runs behind it (a `<kind>-spread` line): sigma of its ln and the count of runs. */
+export interface FigureSpread {
+  sigma: number;
+  runs: number;
 }
 
 export function chooseCosts(figures: ReadonlyMap<string, CostFigures>, mode: CostMode): CostSet {
@@ -44,4 +54,30 @@ export function describeCostSet({
       ? ''
       : `; cold build seconds for ${coldBuildFor.join(', ')} (no \`warm-build\` line)`;
   return `costs: warm build seconds for ${warm} of ${costs.size} targets (\`warm-build\` lines)${rest}`;
+}
+
+/**
+ * The same choice as `chooseCosts`, as distributions for the forecast: each figure's median with the spread of the
+ * line it came from. A figure without a spread line counts as one run (no spread known).
+ */
+export function chooseCostDistributions(
+  figures: ReadonlyMap<string, CostFigures>,
+  mode: CostMode,
+): Map<string, CostDistribution> {
+  const out = new Map<string, CostDistribution>();
+  for (const [target, figure] of figures) {
+    const warm = mode === 'warm' && figure.warmBuildSeconds !== undefined;
+    const buildSeconds = warm ? figure.warmBuildSeconds : figure.buildSeconds;
+    if (buildSeconds === undefined || figure.cacheBytes === undefined) continue;
+    const buildSpread = warm ? figure.warmBuildSpread : figure.buildSpread;
+    out.set(target, {
+      buildSeconds,
+      buildSigma: buildSpread?.sigma ?? 0,
+      buildRuns: buildSpread?.runs ?? 1,
+      cacheBytes: figure.cacheBytes,
+      cacheSigma: figure.cacheSpread?.sigma ?? 0,
+      cacheRuns: figure.cacheSpread?.runs ?? 1,
+    });
+  }
+  return out;
 }

@@ -25,6 +25,8 @@ export interface CreatePlanOptions {
   maxEvaluations?: number;
   /** Which build figures `costs` holds (recorded in plan.json); default cold. */
   costSet?: Pick<CostSet, 'mode' | 'coldBuildFor'>;
+  /** Place with these costs instead (robust placement: costs at a high percentile); times are still `costs`'. */
+  placementCosts?: ReadonlyMap<string, CostInput>;
 }
 
 function toTargets(
@@ -73,7 +75,16 @@ export function createPlan(options: CreatePlanOptions): Plan {
   const bound = findLowerBound(problem);
   const lowerBoundSeconds = bound.lowerBoundSeconds;
   const { seed, maxEvaluations } = options;
-  const { placement, waitFor } = placeTargets(problem, { strategy, seed, maxEvaluations, lowerBoundSeconds });
+  const placeOn = options.placementCosts
+    ? createProblem({ ...options, costs: options.placementCosts })
+    : problem;
+  const placeBound = placeOn === problem ? lowerBoundSeconds : findLowerBound(placeOn).lowerBoundSeconds;
+  const { placement, waitFor } = placeTargets(placeOn, {
+    strategy,
+    seed,
+    maxEvaluations,
+    lowerBoundSeconds: placeBound,
+  });
   const sim = simulateIndexed(problem, { ...placement, waitFor });
   if (lowerBoundSeconds > sim.makespanSeconds * (1 + 1e-9)) {
     throw new InternalError(

@@ -82,8 +82,30 @@ export {
 } from './replay-run.js';
 export { renderReplay } from './render-replay.js';
 export {
+  ASSUMED_SIGMA,
+  DEFAULT_FORECAST_DRAWS,
+  MIN_HISTORY_RUNS,
+  drawFigure,
+  findForecastPercentile,
+  forecastMakespan,
+  type Band,
+  type CostDistribution,
+  type Forecast,
+  type ForecastOptions,
+  type ForecastProgress,
+  type TargetForecast,
+} from './forecast-makespan.js';
+export {
+  planWithForecast,
+  toPercentileCosts,
+  type PlaceFor,
+  type PlanWithForecastOptions,
+} from './plan-with-forecast.js';
+export {
+  chooseCostDistributions,
   chooseCosts,
   describeCostSet,
+  type FigureSpread,
   type CostFigures,
   type CostMode,
   type CostSet,

@@ -39,16 +39,19 @@ function renderNode(plan: Plan, node: Plan['nodes'][number]): string[] {
       : 'never idle';
   const header = `${node.name} — ${node.linkMbps} MB/s, speed ${node.speed}; busy ${renderDuration(node.busySeconds)}, ${idle}`;
   if (queue.length === 0) return [header, '  (nothing queued)'];
-  const rows = [['start', 'finish', 'target', 'build', 'export', '']];
+  const band = plan.forecast?.banded === true ? plan.forecast : undefined;
+  const rows = [['start', 'finish', 'target', 'build', 'export', ...(band ? ['finish p10–p90'] : []), '']];
   for (const name of queue) {
     const target = plan.targets[name]!;
     const critical = plan.criticalPath.includes(name) ? '*' : '';
+    const finish = band?.targets[name]?.finish;
     rows.push([
       renderClock(target.startSeconds),
       renderClock(target.finishSeconds),
       name,
       renderDuration(target.buildSeconds),
       renderDuration(target.exportSeconds),
+      ...(band ? [finish ? `${renderClock(finish.p10)}–${renderClock(finish.p90)}` : ''] : []),
       critical,
     ]);
   }
@@ -71,6 +74,31 @@ function renderSummary(plan: Plan): string[] {
   ];
 }
 
+const pct = (share: number) => `${Math.round(share * 100)} %`;
+const POLICY_WORDS = { fixed: 'fixed queues', guided: 'guided dispatch' } as const;
+
+/** The forecast lines: the band, or why there is none yet; which nodes end up on the critical path. */
+export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[] {
+  const { makespan, draws, policy, historyRuns, thinTargets } = forecast;
+  const how = `${draws} draws, ${POLICY_WORDS[policy]}${forecast.placedFor === 'p90' ? ', placed for the p90' : ''}`;
+  const odds = Object.entries(forecast.nodes)
+    .filter(([, node]) => node.criticalShare >= 0.005)
+    .sort(([a, x], [b, y]) => y.criticalShare - x.criticalShare || a.localeCompare(b))
+    .map(([name, node]) => `${name} ${pct(node.criticalShare)} (ends it ${pct(node.endsShare)})`);
+  if (!forecast.banded) {
+    const count = Object.keys(forecast.targets).length;
+    return [
+      `forecast      no band yet: ${thinTargets.length} of ${count} targets have fewer than 3 runs of history (fewest ${historyRuns}): ${thinTargets.slice(0, 6).join(', ')}${thinTargets.length > 6 ? ', …' : ''}`,
+      '              the plan makespan above is one cost per target; `rocm-perf costs --from RUN --from RUN --from RUN` over 3+ runs adds the spread',
+    ];
+  }
+  return [
+    `forecast      p10 ${renderDuration(makespan.p10)} · p50 ${renderDuration(makespan.p50)} · p90 ${renderDuration(makespan.p90)}  (${how}; ${historyRuns}+ runs of history per target)`,
+    `critical odds ${odds.join(', ')}`,
+    '              (share of draws in which the node runs part of the critical path, and in which it finishes last)',
+  ];
+}
+
 export function renderPlan(plan: Plan): string {
   const count = Object.keys(plan.targets).length;
   const lines = [
@@ -82,6 +110,7 @@ export function renderPlan(plan: Plan): string {
   ];
   for (const node of plan.nodes) lines.push(...renderNode(plan, node), '');
   lines.push(...renderSummary(plan));
+  if (plan.forecast) lines.push(...renderForecast(plan.forecast));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,6 @@
 import { InternalError } from '../shared/errors.js';
 import {
+  type DispatchState,
   chooseFixedIndex,
   chooseGreedyIndex,
   chooseGuidedIndex,
@@ -31,6 +32,24 @@ export interface SimulateDispatchOptions extends GuidedTuning {
   guide?: DispatchGuide;
 }
 
+/** A run in progress, in the guide's indices: where the simulation starts instead of at time 0 with nothing done. */
+export interface DispatchStart {
+  nowSeconds: number;
+  /** Per target, the node it started on, or -1. */
+  node: Int32Array;
+  start: Float64Array;
+  /** Finish of finished targets; NaN while running or not started. */
+  finish: Float64Array;
+}
+
+export interface RunDispatchOptions extends GuidedTuning {
+  policy: DispatchPolicy;
+  /** Actual durations, target-major (target j on node i at j·m + i), unknown to the policy. */
+  duration: Float64Array;
+  /** Continue a run in progress; a running target ends at max(now, its start + its duration). */
+  from?: DispatchStart;
+}
+
 export interface DispatchSimulation {
   makespanSeconds: number;
   targets: Record<string, TargetTiming>;
@@ -40,7 +59,7 @@ export interface DispatchSimulation {
 
 function choose(
   guide: DispatchGuide,
-  options: SimulateDispatchOptions,
+  options: Pick<RunDispatchOptions, 'policy' | 'slackSeconds' | 'stealFactor'>,
   state: ReturnType<typeof createDispatchState>,
   idle: number,
   ready: number[],
@@ -66,13 +85,44 @@ export function simulateDispatch(options: SimulateDispatchOptions): DispatchSimu
   const guide = options.guide ?? createDispatchGuide(options.plan, options.costs);
   const { problem } = guide;
   const duration = options.durationNoise ? toNoisyDurations(problem, options.durationNoise) : problem.cost;
+  return toResult(guide, runDispatch(guide, { ...options, duration }));
+}
+
+function toStartState(guide: DispatchGuide, options: RunDispatchOptions) {
+  const { problem } = guide;
   const state = createDispatchState(problem.n);
-  const waiting = Int32Array.from(problem.preds, (list) => list.length);
-  const ready = waiting.reduce<number[]>((list, count, j) => (count === 0 ? [...list, j] : list), []);
   const busyUntil = new Float64Array(problem.m).fill(NaN);
   const running: number[] = [];
-  let done = 0;
-  while (done < problem.n) {
+  const done = new Uint8Array(problem.n);
+  const from = options.from;
+  if (from) {
+    state.nowSeconds = from.nowSeconds;
+    for (let j = 0; j < problem.n; j++) {
+      const i = from.node[j]!;
+      if (i < 0) continue;
+      [state.node[j], state.start[j]] = [i, from.start[j]!];
+      if (!Number.isNaN(from.finish[j]!)) [state.finish[j], done[j]] = [from.finish[j]!, 1];
+      else {
+        busyUntil[i] = Math.max(from.nowSeconds, from.start[j]! + options.duration[j * problem.m + i]!);
+        running.push(j);
+      }
+    }
+  }
+  return { state, busyUntil, running, done };
+}
+
+/** The indexed core: dispatch every target under `policy` with the given durations; returns the final state. */
+export function runDispatch(guide: DispatchGuide, options: RunDispatchOptions): DispatchState {
+  const { problem } = guide;
+  const { duration } = options;
+  const { state, busyUntil, running, done } = toStartState(guide, options);
+  const waiting = Int32Array.from(problem.preds, (list) =>
+    list.reduce((sum, d) => sum + (done[d] ? 0 : 1), 0),
+  );
+  const ready: number[] = [];
+  waiting.forEach((count, j) => count === 0 && state.node[j]! < 0 && ready.push(j));
+  let left = problem.n - done.reduce((sum, flag) => sum + flag, 0);
+  while (left > 0) {
     for (let changed = true; changed;) {
       changed = false;
       for (const i of problem.nodeOrder) {
@@ -91,18 +141,19 @@ export function simulateDispatch(options: SimulateDispatchOptions): DispatchSimu
     }
     if (running.length === 0)
       throw new InternalError(
-        `dispatch stalled at ${state.nowSeconds} s with ${problem.n - done} targets left (policy ${options.policy})`,
+        `dispatch stalled at ${state.nowSeconds} s with ${left} targets left (policy ${options.policy})`,
       );
-    const next = Math.min(...running.map((j) => busyUntil[state.node[j]!]!));
+    let next = Infinity;
+    for (const j of running) next = Math.min(next, busyUntil[state.node[j]!]!);
     state.nowSeconds = next;
     for (const j of running.filter((k) => busyUntil[state.node[k]!]! <= next)) {
       running.splice(running.indexOf(j), 1);
       [state.finish[j], busyUntil[state.node[j]!]] = [next, NaN];
-      done += 1;
+      left -= 1;
       for (const k of problem.succs[j]!) if (--waiting[k]! === 0) ready.push(k);
     }
   }
-  return toResult(guide, state);
+  return state;
 }
 
 function toResult(guide: DispatchGuide, state: ReturnType<typeof createDispatchState>): DispatchSimulation {

@@ -2,7 +2,13 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ConfigOverrides } from '../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../graph/index.js';
-import { chooseCosts, createPlan } from '../plan/index.js';
+import {
+  chooseCostDistributions,
+  chooseCosts,
+  createPlan,
+  planWithForecast,
+  type PlaceFor,
+} from '../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../artifacts/index.js';
 import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
@@ -44,6 +50,10 @@ export interface LoadRunContextOptions {
   planPath?: string | undefined;
   /** Default fixed. guided is refused for bench (serial: there is nothing to move). */
   dispatch?: DispatchMode | undefined;
+  /** Robust placement (`--place-for p90`); default median. */
+  placeFor?: PlaceFor | undefined;
+  /** Forecast draws (`--draws`); default 2000. */
+  draws?: number | undefined;
   env: Readonly<Record<string, string | undefined>>;
   clock: Clock;
   runBakePrint?: RunBakePrint | undefined;
@@ -95,17 +105,27 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
   const { config, graph, print } = inputs;
   // A warm run plans with warm build figures: its build terms collapse while its cache terms stay.
   const costSet = chooseCosts(inputs.costs, harness === 'warm' ? 'warm' : 'cold');
+  const planOptions = {
+    graph,
+    costs: costSet.costs,
+    costSet,
+    nodes: config.nodes,
+    strategy: options.strategy,
+    arch: config.arch,
+    createdAt: new Date(clock.nowMs()).toISOString(),
+  };
+  // bench runs one target at a time: a makespan forecast of parallel queues says nothing about it.
   const plan = options.planPath
     ? await readPlanFlag(options.planPath)
-    : createPlan({
-        graph,
-        costs: costSet.costs,
-        costSet,
-        nodes: config.nodes,
-        strategy: options.strategy,
-        arch: config.arch,
-        createdAt: new Date(clock.nowMs()).toISOString(),
-      });
+    : harness === 'bench'
+      ? createPlan(planOptions)
+      : planWithForecast({
+          ...planOptions,
+          distributions: chooseCostDistributions(inputs.costs, costSet.mode),
+          policy: dispatch,
+          placeFor: options.placeFor,
+          draws: options.draws,
+        });
   const waitFor = Object.fromEntries(
     Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]),
   );

@@ -1,6 +1,7 @@
 import { toBuildxOverride, type ConfigOverrides } from '../../config/resolve-config.js';
+import type { DispatchMode } from '../../artifacts/index.js';
 import type { FlagSpec } from './flag-table.js';
-import { nameList, optionalText, switchValue, text } from './value-schemas.js';
+import { nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';
 
 // Flags several commands share, spelled once so every subcommand and the Makefile shims agree on them.
 
@@ -51,6 +52,40 @@ export const bakeJsonFlag = {
   description: 'a saved `docker buildx bake --print` JSON (default: from fleet.yaml)',
   value: optionalText,
 } satisfies FlagSpec;
+
+/** Every mode, checked against the run file's type in both directions. */
+const DISPATCH_MODES = { fixed: 'fixed', guided: 'guided' } as const satisfies { [M in DispatchMode]: M };
+
+export const dispatchFlag = {
+  flags: '--dispatch <mode>',
+  description:
+    'fixed: each node runs its plan queue; guided: an idle node takes a ready target whose planned finish it would not delay',
+  default: 'fixed',
+  value: (z) => z.enum(DISPATCH_MODES),
+  expected: 'fixed or guided',
+  example: 'guided',
+} satisfies FlagSpec;
+
+/** How the forecast places and draws (plan, cold and warm). */
+export const forecastFlags = {
+  placeFor: {
+    flags: '--place-for <median|p90>',
+    description:
+      'place targets for the median-cost makespan, or for the forecast p90 (robust placement: plans on costs at their 75th and 90th percentiles too and keeps the lowest forecast p90)',
+    default: 'median',
+    value: (z) => z.enum(['median', 'p90']),
+    expected: 'median or p90',
+    example: 'p90',
+  },
+  draws: {
+    flags: '--draws <n>',
+    description: 'Monte Carlo draws behind the forecast band',
+    default: '2000',
+    value: positiveInteger,
+    expected: 'a whole number of draws, at least 1',
+    example: '2000',
+  },
+} satisfies Record<string, FlagSpec>;
 
 /** What plan, cold, warm and bench plan from. */
 export const planInputFlags = {

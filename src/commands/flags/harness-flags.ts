@@ -1,5 +1,12 @@
-import type { DispatchMode, Harness } from '../../artifacts/index.js';
-import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
+import type { Harness } from '../../artifacts/index.js';
+import {
+  commonFlags,
+  dispatchFlag,
+  forecastFlags,
+  jsonFlag,
+  planInputFlags,
+  rootFlag,
+} from './common-flags.js';
 import type { OtherEnvVar } from './env-vars.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
 import { strategyFlag } from './plan-flags.js';
@@ -38,19 +45,6 @@ export const HARNESS_COMMANDS = {
   },
 } as const satisfies Record<Harness, HarnessRow>;
 
-/** Every mode, checked against the run file's type in both directions. */
-const DISPATCH_MODES = { fixed: 'fixed', guided: 'guided' } as const satisfies { [M in DispatchMode]: M };
-
-const dispatchFlag = {
-  flags: '--dispatch <mode>',
-  description:
-    'fixed: each node runs its plan queue; guided: an idle node takes a ready target whose planned finish it would not delay',
-  default: 'fixed',
-  value: (z) => z.enum(DISPATCH_MODES),
-  expected: 'fixed or guided',
-  example: 'guided',
-} satisfies FlagSpec;
-
 function createHarnessFlags(dispatch: boolean) {
   return {
     ...commonFlags,
@@ -71,7 +65,7 @@ function createHarnessFlags(dispatch: boolean) {
       expected: 'a positive number of milliseconds',
       example: '2000',
     },
-    ...(dispatch ? { dispatch: dispatchFlag } : {}),
+    ...(dispatch ? { dispatch: dispatchFlag, ...forecastFlags } : {}),
   } satisfies Record<string, FlagSpec>;
 }
 

@@ -1,6 +1,13 @@
 import { STRATEGY_NAMES } from '../../artifacts/index.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
-import { commonFlags, jsonFlag, planInputFlags, rootFlag } from './common-flags.js';
+import {
+  commonFlags,
+  dispatchFlag,
+  forecastFlags,
+  jsonFlag,
+  planInputFlags,
+  rootFlag,
+} from './common-flags.js';
 import { addedNodes, nodeNumbers, optionalText, switchValue } from './value-schemas.js';
 
 // `rocm-perf plan`: its flags and what each value must be.
@@ -19,6 +26,7 @@ export const planCommand = defineCommand({
   examples: [
     'rocm-perf plan --targets pytorch,vllm-wheel --strategy heft',
     'rocm-perf plan --from-run 20260314T092000Z-k3m9q2 --link kiln=110',
+    'rocm-perf plan --dispatch guided --place-for p90',
   ],
   env: ['REGISTRY_NAME', 'LOG_LEVEL'],
   arguments: {},
@@ -27,6 +35,11 @@ export const planCommand = defineCommand({
     ...planInputFlags,
     json: jsonFlag,
     strategy: strategyFlag,
+    dispatch: {
+      ...dispatchFlag,
+      description: `the dispatch policy the forecast simulates (${dispatchFlag.description})`,
+    },
+    ...forecastFlags,
     mode: {
       flags: '--mode <cold|warm>',
       description:

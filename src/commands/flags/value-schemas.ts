@@ -11,6 +11,10 @@ export const switchValue = (z: Zod) => z.boolean();
 export const positiveNumber = (z: Zod) =>
   z.string().trim().min(1).transform(Number).pipe(z.number().positive());
 
+/** A whole number > 0 (`2000`). */
+export const positiveInteger = (z: Zod) =>
+  z.string().trim().min(1).transform(Number).pipe(z.number().int().positive());
+
 /** `a,b c` → `['a', 'b', 'c']`; empty → undefined. */
 export const nameList = (z: Zod) =>
   z

@@ -1,0 +1,68 @@
+import type { Plan } from '../artifacts/index.js';
+import { createPlan, type CreatePlanOptions } from './create-plan.js';
+import {
+  ASSUMED_SIGMA,
+  DEFAULT_FORECAST_DRAWS,
+  forecastMakespan,
+  type CostDistribution,
+} from './forecast-makespan.js';
+import type { CostInput } from './problem.js';
+
+// A plan with its forecast. `placeFor: 'p90'` (robust placement) also plans on costs inflated to their 75th and
+// 90th percentiles, forecasts every candidate on the same draws (common random numbers), and keeps the one with
+// the lowest forecast p90; the median-cost plan is always a candidate, so robust placement never forecasts worse.
+
+export type PlaceFor = 'median' | 'p90';
+
+export interface PlanWithForecastOptions extends Omit<CreatePlanOptions, 'placementCosts'> {
+  distributions: ReadonlyMap<string, CostDistribution>;
+  policy?: 'fixed' | 'guided';
+  draws?: number;
+  forecastSeed?: number;
+  placeFor?: PlaceFor;
+}
+
+const Z75 = 0.6744897501960817;
+const Z90 = 1.2815515655446004;
+
+/** Each target's figures at a percentile of its distribution (ln-normal: median·exp(z·sigma)). */
+export function toPercentileCosts(
+  distributions: ReadonlyMap<string, CostDistribution>,
+  z: number,
+): Map<string, CostInput> {
+  const sigmaOf = (sigma: number, runs: number) => (runs < 2 ? ASSUMED_SIGMA : sigma);
+  return new Map(
+    [...distributions].map(([name, d]) => [
+      name,
+      {
+        buildSeconds: d.buildSeconds * Math.exp(z * sigmaOf(d.buildSigma, d.buildRuns)),
+        cacheBytes: d.cacheBytes * Math.exp(z * sigmaOf(d.cacheSigma, d.cacheRuns)),
+      },
+    ]),
+  );
+}
+
+export function planWithForecast(options: PlanWithForecastOptions): Plan {
+  const { distributions, policy = 'fixed', draws = DEFAULT_FORECAST_DRAWS, placeFor = 'median' } = options;
+  const seed = options.forecastSeed ?? 1;
+  const forecastOf = (plan: Plan) => forecastMakespan({ plan, distributions, policy, draws, seed });
+  const median = createPlan(options);
+  const candidates = [{ plan: median, forecast: forecastOf(median) }];
+  if (placeFor === 'p90')
+    for (const z of [Z75, Z90]) {
+      const plan = createPlan({ ...options, placementCosts: toPercentileCosts(distributions, z) });
+      candidates.push({ plan, forecast: forecastOf(plan) });
+    }
+  const best = candidates.reduce((a, b) =>
+    b.forecast.makespan.p90 < a.forecast.makespan.p90 - 1e-9 ? b : a,
+  );
+  const usedDistributions = Object.fromEntries(
+    Object.keys(best.plan.targets)
+      .sort()
+      .map((name) => [name, distributions.get(name)!]),
+  );
+  return {
+    ...best.plan,
+    forecast: { ...best.forecast, placedFor: placeFor, distributions: usedDistributions },
+  };
+}
