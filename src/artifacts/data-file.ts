@@ -5,7 +5,7 @@ import { DispatchModeSchema } from './run-file.js';
 // into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in
 // docs/data-json.md. Every number in it was produced by `run.harness`.
 
-export const DATA_VERSION = 4;
+export const DATA_VERSION = 5;
 
 export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
@@ -148,6 +148,56 @@ export const WarningSchema = z.strictObject({
 });
 export type ReportWarning = z.infer<typeof WarningSchema>;
 
+const BandSecondsSchema = z.strictObject({ p10: Seconds, p50: Seconds, p90: Seconds });
+
+export const ForecastSummarySchema = z
+  .strictObject({
+    planned: BandSecondsSchema.describe('The makespan forecast made with the plan (plan.json `forecast`).'),
+    banded: z
+      .boolean()
+      .describe('False when some target had fewer than 3 runs of history: no band is shown.'),
+    historyRuns: Count.describe('The fewest runs behind any target’s cost figures.'),
+    thinTargets: z.array(z.string()),
+    draws: Count,
+    policy: z.enum(['fixed', 'guided']),
+    placedFor: z.enum(['median', 'p90']),
+    live: BandSecondsSchema.extend({
+      atSeconds: Seconds.describe('Seconds into the run the forecast was conditioned at.'),
+    })
+      .nullable()
+      .describe('While running: the band conditioned on what finished and what is running; null otherwise.'),
+    percentile: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('Where the measured makespan landed in the planned forecast, 0–100; null until completed.'),
+    outside: z
+      .enum(['above', 'below'])
+      .nullable()
+      .describe('above: past the forecast’s p99; below: under its p1 (the run is flagged); null within.'),
+    culprits: z
+      .array(
+        z.strictObject({
+          target: z.string(),
+          node: z.string(),
+          seconds: Seconds.describe('Its measured build record.'),
+          bandSeconds: BandSecondsSchema.describe('Its forecast duration band.'),
+          onCriticalPath: z.boolean(),
+        }),
+      )
+      .describe(
+        'Targets whose measured time fell outside their own band, on the side the run did; worst first.',
+      ),
+    targets: z
+      .array(z.strictObject({ target: z.string(), finish: BandSecondsSchema }))
+      .describe('Per target, its forecast finish band (seconds from the start).'),
+  })
+  .nullable()
+  .default(null)
+  .describe('The plan’s makespan forecast against the run (docs/forecast.md); null when plan.json has none.');
+export type ForecastSummary = z.infer<typeof ForecastSummarySchema>;
+
 export const SummarySchema = z.strictObject({
   harness: HarnessLabelSchema,
   namespace: z.string().nullable(),
@@ -194,6 +244,7 @@ export const SummarySchema = z.strictObject({
     measuredSeconds: Seconds.nullable(),
     planned: z.array(z.string()),
   }),
+  forecast: ForecastSummarySchema,
   streams: z.record(z.string(), StreamSummarySchema),
   warnings: z.array(WarningSchema),
 });

@@ -15,6 +15,7 @@ import { buildSeries } from './build-series.js';
 import { buildTargets, round, UNKNOWN_NODE } from './build-targets.js';
 import { buildStreamSummary, buildWarnings } from './build-warnings.js';
 import { buildPlanNotes } from './build-plan-notes.js';
+import { buildForecastSummary, describeForecastMiss } from './build-forecast-summary.js';
 import { findSampleShortfall } from './find-sample-shortfall.js';
 import { markPartialFigures } from './mark-partial-figures.js';
 import { RUN_FILES } from './run-files.js';
@@ -96,6 +97,15 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
   const partial = markPartialFigures({ streams, targets, nodes, sampleShortfall });
   const makespanSeconds = window ? round((window[1] - window[0]) / 1000) : null;
   const lowerBoundSeconds = inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null;
+  const forecast = buildForecastSummary({
+    plan: inputs.plan,
+    run: inputs.run,
+    targets: partial.targets,
+    makespanSeconds,
+    generatedAtMs: inputs.generatedAtMs,
+  });
+  const miss = describeForecastMiss(forecast);
+  if (miss) warnings.push({ level: 'note', stream: null, message: miss });
   return {
     harness: inputs.run?.harness ?? 'unknown',
     namespace: inputs.run?.namespace ?? null,
@@ -114,6 +124,7 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
       measuredSeconds: criticalPath.seconds,
       planned: [...(inputs.plan?.criticalPath ?? [])],
     },
+    forecast,
     streams,
     warnings,
   };

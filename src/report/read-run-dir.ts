@@ -76,6 +76,12 @@ export async function readReportPlan(dir: string): Promise<ReportPlan | undefine
     lowerBoundSeconds: plan.lowerBoundSeconds,
     criticalPath: plan.criticalPath,
     costs: plan.costs,
+    forecast: plan.forecast
+      ? {
+          forecast: plan.forecast,
+          dispatchPlan: { queues: plan.queues, targets: plan.targets, nodes: plan.nodes },
+        }
+      : undefined,
     targets: Object.fromEntries(
       Object.entries(plan.targets).map(([name, t]) => [
         name,

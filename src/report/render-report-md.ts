@@ -106,6 +106,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     `## Makespan (${h})`,
     '',
     renderMakespan(model),
+    ...optionalLines(renderForecastLine(model)),
     ...summary.planNotes.map((note) => `- ⚠ ${note}`),
     ...(summary.bootstrap ? ['', renderBootstrap(summary.bootstrap)] : []),
     '',
@@ -200,10 +201,43 @@ export function renderMakespan({ run, summary }: DataFile): string {
     : `Measured ${formatMakespan(summary.makespanSeconds, run.status)}${partial}: not comparable with the plan's ${formatDuration(summary.plannedMakespanSeconds)} (lower bound ${formatDuration(summary.lowerBoundSeconds)}), which covers every target.`;
 }
 
+const POLICY_WORDS = { fixed: 'fixed queues', guided: 'guided dispatch' } as const;
+
+/** The forecast against the run, one sentence (docs/forecast.md); undefined when the plan made none. */
+export function renderForecastLine({ run, summary }: DataFile): string | undefined {
+  const forecast = summary.forecast;
+  if (!forecast) return undefined;
+  const band = (b: { p10: number; p50: number; p90: number }) =>
+    `p10 ${formatDuration(b.p10)} · p50 ${formatDuration(b.p50)} · p90 ${formatDuration(b.p90)}`;
+  const how = `${forecast.draws} draws, ${POLICY_WORDS[forecast.policy]}${forecast.placedFor === 'p90' ? ', placed for the p90' : ''}`;
+  if (!forecast.banded) {
+    const count = forecast.thinTargets.length;
+    return `Forecast: no band — ${count} target${count === 1 ? '' : 's'} had fewer than 3 runs of history (fewest ${forecast.historyRuns}: ${forecast.thinTargets.slice(0, 4).join(', ')}${count > 4 ? ', …' : ''}); \`rocm-perf costs --from RUN\` over 3+ runs adds the spread.`;
+  }
+  const planned = `Forecast at planning (${how}): ${band(forecast.planned)}`;
+  if (forecast.live)
+    return `Forecast now, ${formatDuration(forecast.live.atSeconds)} in (conditioned on what finished and what is running): ${band(forecast.live)}. ${planned}.`;
+  if (forecast.percentile === null)
+    return `${planned}; the run ${run.status === 'completed' ? 'has no measured makespan' : `is ${run.status}`}, so it has no percentile.`;
+  const where =
+    forecast.outside === 'above'
+      ? ' ⚠ far above its band (past the p99)'
+      : forecast.outside === 'below'
+        ? ' ⚠ far below its band (under the p1)'
+        : forecast.percentile > 90
+          ? ', above the p90'
+          : '';
+  return `${planned}; the run landed at percentile ${Math.round(forecast.percentile)}${where}.`;
+}
+
 /** The images bootstrapped before the measured run: their own time, apart from the makespan. */
 function renderBootstrap(bootstrap: NonNullable<DataFile['summary']['bootstrap']>): string {
   const builds = bootstrap.targets
     .map((build) => `${build.target} on ${build.node} (${formatDuration(build.seconds)})`)
     .join(', ');
   return `Bootstrap before the measured run: ${formatDuration(bootstrap.seconds)} building ${builds}, warm and pushed, not sampled, and not in the makespan above.`;
+}
+
+function optionalLines(line: string | undefined): string[] {
+  return line === undefined ? [] : ['', line];
 }

@@ -1,7 +1,7 @@
 import type { DataFile, SccacheCounts } from '../artifacts/index.js';
 import { buildNodeCells, buildRegistryRows, buildTargetCells, formatPartial } from './build-summary-cells.js';
 import { formatBytes, formatDuration } from './format-units.js';
-import { renderMakespan } from './render-report-md.js';
+import { renderForecastLine, renderMakespan } from './render-report-md.js';
 
 // The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
 // data.json update, so both always agree. Pure; every value is escaped.
@@ -80,8 +80,10 @@ export function renderSummaryHtml(model: DataFile): string {
     ]),
   );
   const planNotes = summary.planNotes.map((note) => `<li class="loud">⚠ ${escapeHtml(note)}</li>`).join('');
+  const forecast = renderForecastLine(model);
   return [
     `<h2>Makespan <small>(${escapeHtml(harness)} harness)</small></h2><p>${escapeHtml(renderMakespan(model))}</p>` +
+      (forecast ? `<p class="forecast">${escapeHtml(forecast)}</p>` : '') +
       (planNotes ? `<ul class="warnings">${planNotes}</ul>` : ''),
     `<h2>Targets <small>(${escapeHtml(harness)} harness${model.run.dispatch ? `, ${escapeHtml(model.run.dispatch)} dispatch` : ''})</small></h2>${targets}`,
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,

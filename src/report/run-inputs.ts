@@ -1,3 +1,4 @@
+import type { Plan, PlanForecast } from '../artifacts/index.js';
 import type { RegistrySummary, SccacheSummary, TargetTrace } from '../collect/index.js';
 import type { RunFile, SampleTable, StreamStats } from '../artifacts/index.js';
 
@@ -14,6 +15,13 @@ export interface ReportPlan {
   criticalPath: readonly string[];
   /** Which build figures the plan used (plan.json `costs`): a warm plan names the targets it had no warm figure for. */
   costs: { mode: 'cold' | 'warm'; coldBuildFor: readonly string[] };
+  /** plan.json's forecast with what a live forecast re-simulates (queues, waits, nodes); absent in older plans. */
+  forecast?: PlanForecastInput | undefined;
+}
+
+export interface PlanForecastInput {
+  forecast: PlanForecast;
+  dispatchPlan: Pick<Plan, 'queues' | 'targets' | 'nodes'>;
 }
 
 export interface StreamInput {

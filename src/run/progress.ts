@@ -1,4 +1,5 @@
 import type { Plan } from '../artifacts/index.js';
+import { forecastMakespan, type ForecastProgress } from '../plan/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { QueueEvent, SettledOutcome } from './node-queue.js';
 
@@ -17,6 +18,10 @@ export interface NodeProgress {
 export interface ProgressState {
   nodes: NodeProgress[];
   phase: string;
+  /** When the measured run started (its first target), epoch ms: the forecast's time 0. */
+  originMs: number | undefined;
+  /** Every target that started: where, when, and when it settled. */
+  started: Record<string, { node: string; startedAtMs: number; settledAtMs?: number }>;
 }
 
 export function formatDuration(seconds: number): string {
@@ -48,7 +53,7 @@ export function createProgressState(plan: Plan): ProgressState {
   const nodes = Object.keys(plan.queues)
     .sort()
     .map((node) => ({ node, current: undefined, left: [...(plan.queues[node] ?? [])], failed: 0 }));
-  return { nodes, phase: 'starting' };
+  return { nodes, phase: 'starting', originMs: undefined, started: {} };
 }
 
 /** Under guided dispatch a target may start on another node than planned: its work moves to that node's row. */
@@ -70,6 +75,13 @@ export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodePr
     event.type === 'started'
       ? moveToRunningNode(state, event)
       : state.nodes.find((entry) => entry.left.includes(event.target));
+  if (event.type === 'started') {
+    state.originMs ??= event.atMs;
+    state.started[event.target] = { node: event.node, startedAtMs: event.atMs };
+  } else {
+    const entry = state.started[event.target];
+    if (entry && 'finishedAtMs' in event.outcome) entry.settledAtMs = event.outcome.finishedAtMs;
+  }
   if (!node) return undefined;
   if (event.type === 'started') node.current = { target: event.target, startedAtMs: event.atMs };
   else {
@@ -80,15 +92,63 @@ export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodePr
   return node;
 }
 
+/** Draws of the live view's forecast (recomputed on each start and finish, not each redraw). */
+const LIVE_DRAWS = 400;
+
+/** The plan's forecast conditioned on the run so far, as the live view's line; undefined without a forecast. */
+export function renderLiveForecast(plan: Plan, state: ProgressState, nowMs: number): string | undefined {
+  const forecast = plan.forecast;
+  if (!forecast || state.originMs === undefined) return undefined;
+  if (!forecast.banded)
+    return `forecast: no band (${forecast.thinTargets.length} targets have fewer than 3 runs of history)`;
+  const origin = state.originMs;
+  const seconds = (ms: number) => Math.max(0, (ms - origin) / 1000);
+  const progress: ForecastProgress = {
+    nowSeconds: seconds(nowMs),
+    targets: Object.fromEntries(
+      Object.entries(state.started).map(([name, entry]) => [
+        name,
+        {
+          node: entry.node,
+          startSeconds: seconds(entry.startedAtMs),
+          finishSeconds: entry.settledAtMs === undefined ? undefined : seconds(entry.settledAtMs),
+        },
+      ]),
+    ),
+  };
+  const live = forecastMakespan({
+    plan,
+    distributions: new Map(Object.entries(forecast.distributions)),
+    policy: forecast.policy,
+    draws: LIVE_DRAWS,
+    seed: forecast.seed,
+    progress,
+  });
+  const left = (at: number) => formatDuration(Math.max(0, at - progress.nowSeconds));
+  return `forecast: done in ${left(live.makespan.p10)}–${left(live.makespan.p90)} (p50 ${left(live.makespan.p50)}); planned band p10 ${formatDuration(forecast.makespan.p10)} · p90 ${formatDuration(forecast.makespan.p90)} of run time`;
+}
+
+/** The live view never stops a run: a forecast that cannot be made is a line saying so. */
+function tryLiveForecast(plan: Plan, state: ProgressState, nowMs: number): string | undefined {
+  try {
+    return renderLiveForecast(plan, state, nowMs);
+  } catch (error) {
+    return `forecast: unavailable (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
 /** Pure: the live view's lines. */
 export function renderProgressView({
   plan,
   state,
   nowMs,
+  forecastLine,
 }: {
   plan: Plan;
   state: ProgressState;
   nowMs: number;
+  /** The forecast line, computed on the last queue event. */
+  forecastLine?: string | undefined;
 }): string[] {
   const width = Math.max(4, ...state.nodes.map((node) => node.node.length));
   const lines = state.nodes.map((node) => {
@@ -102,7 +162,11 @@ export function renderProgressView({
     return `${name}  ${node.current.target}  ${elapsed} / ${planned} planned  queue ${node.left.length - 1} left  ETA ${eta}${failed}`;
   });
   const overall = Math.max(0, ...state.nodes.map((node) => toRemainingSeconds(plan, node, nowMs)));
-  return [`${state.phase}  ETA ${formatDuration(overall)} (from the remaining plan)`, ...lines];
+  return [
+    `${state.phase}  ETA ${formatDuration(overall)} (from the remaining plan)`,
+    ...(forecastLine ? [forecastLine] : []),
+    ...lines,
+  ];
 }
 
 /** Pure: one plain line for a queue event. */
@@ -164,8 +228,9 @@ export function createProgress({
   const state = createProgressState(plan);
   let drawn = 0;
   let timer: NodeJS.Timeout | undefined;
+  let forecastLine: string | undefined;
   const redraw = () => {
-    const lines = renderProgressView({ plan, state, nowMs: clock.nowMs() });
+    const lines = renderProgressView({ plan, state, nowMs: clock.nowMs(), forecastLine });
     stream.write(
       `${drawn > 0 ? `\u001b[${drawn}F` : ''}${lines.map((line) => `\u001b[2K${line}`).join('\n')}\n`,
     );
@@ -190,6 +255,7 @@ export function createProgress({
     note: print,
     onQueueEvent(event) {
       const node = applyQueueEvent(state, event);
+      if (live) forecastLine = tryLiveForecast(plan, state, clock.nowMs());
       if (!live) print(renderQueueEventLine({ plan, event, node }));
       else if (event.type === 'settled' && event.outcome.status !== 'ok')
         print(renderQueueEventLine({ plan, event, node }));

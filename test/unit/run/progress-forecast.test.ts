@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
+import { applyQueueEvent, createProgressState, renderLiveForecast } from '../../../src/run/progress.js';
+
+// The live view's forecast line: the plan's band, conditioned on what the queue events say has happened.
+
+const dist = (seconds: number, runs = 6): CostDistribution => ({
+  buildSeconds: seconds,
+  buildSigma: 0.1,
+  buildRuns: runs,
+  cacheBytes: 0,
+  cacheSigma: 0,
+  cacheRuns: runs,
+});
+
+function planOf(runs: number) {
+  const distributions = new Map([
+    ['pytorch', dist(600, runs)],
+    ['vllm-wheel', dist(300, runs)],
+  ]);
+  return planWithForecast({
+    graph: { targets: ['pytorch', 'vllm-wheel'], deps: { 'vllm-wheel': ['pytorch'] } },
+    costs: new Map([...distributions].map(([n, d]) => [n, { buildSeconds: d.buildSeconds, cacheBytes: 0 }])),
+    nodes: [{ name: 'forge', builder: 'forge', linkMbps: 100, speed: 1 }],
+    arch: 'gfx1201',
+    createdAt: '2026-12-06T00:00:00Z',
+    distributions,
+    draws: 500,
+  });
+}
+
+const T0 = 1_800_000_000_000;
+
+describe('renderLiveForecast', () => {
+  it('says how long is left, conditioned on a slow first target', () => {
+    const plan = planOf(6);
+    const state = createProgressState(plan);
+    expect(renderLiveForecast(plan, state, T0)).toBeUndefined();
+    applyQueueEvent(state, { type: 'started', target: 'pytorch', node: 'forge', atMs: T0 });
+    applyQueueEvent(state, {
+      type: 'settled',
+      target: 'pytorch',
+      outcome: { status: 'ok', node: 'forge', startedAtMs: T0, finishedAtMs: T0 + 1_200_000 },
+    } as Parameters<typeof applyQueueEvent>[1]);
+    applyQueueEvent(state, { type: 'started', target: 'vllm-wheel', node: 'forge', atMs: T0 + 1_200_000 });
+    // 1,260 s in: vllm-wheel has run 60 s of its ~300 s, so ~240 s are left (the band brackets it).
+    const line = renderLiveForecast(plan, state, T0 + 1_260_000)!;
+    const [, low, high] = /done in (\d+)m\d\ds–(\d+)m\d\ds/.exec(line)!;
+    expect(Number(low)).toBeGreaterThanOrEqual(2);
+    expect(Number(low)).toBeLessThanOrEqual(4);
+    expect(Number(high)).toBeGreaterThanOrEqual(4);
+    expect(Number(high)).toBeLessThanOrEqual(6);
+    expect(line).toMatch(/planned band p10 1[2-4]m\d\ds · p90 1[5-7]m\d\ds/);
+  });
+
+  it('states a thin history instead of a band', () => {
+    const plan = planOf(2);
+    const state = createProgressState(plan);
+    applyQueueEvent(state, { type: 'started', target: 'pytorch', node: 'forge', atMs: T0 });
+    expect(renderLiveForecast(plan, state, T0 + 1000)).toBe(
+      'forecast: no band (2 targets have fewer than 3 runs of history)',
+    );
+  });
+});
