@@ -94,7 +94,7 @@ describe('buildForecastSummary', () => {
       x: { status: 'ok', node: xNode, startedAtMs: T0, finishedAtMs: T0 + 200_000 },
       y: { status: 'running', node: plan.targets.y!.node, startedAtMs: T0 + 200_000 },
       z: { status: 'ok', node: plan.targets.z!.node, startedAtMs: T0, finishedAtMs: T0 + 60_000 },
-    } as RunFile['targets']);
+    });
     const summary = buildForecastSummary({
       plan: input,
       run,
@@ -112,7 +112,7 @@ describe('buildForecastSummary', () => {
 
   it('reads run.json progress as seconds from the measured start', () => {
     const progress = toForecastProgress(
-      runOf('running', { x: { status: 'running', node: 'a', startedAtMs: T0 + 5000 } } as RunFile['targets']),
+      runOf('running', { x: { status: 'running', node: 'a', startedAtMs: T0 + 5000 } }),
       T0 + 7000,
     );
     expect(progress).toEqual({

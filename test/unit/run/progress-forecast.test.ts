@@ -41,7 +41,7 @@ describe('renderLiveForecast', () => {
       type: 'settled',
       target: 'pytorch',
       outcome: { status: 'ok', node: 'forge', startedAtMs: T0, finishedAtMs: T0 + 1_200_000 },
-    } as Parameters<typeof applyQueueEvent>[1]);
+    });
     applyQueueEvent(state, { type: 'started', target: 'vllm-wheel', node: 'forge', atMs: T0 + 1_200_000 });
     // 1,260 s in: vllm-wheel has run 60 s of its ~300 s, so ~240 s are left (the band brackets it).
     const line = renderLiveForecast(plan, state, T0 + 1_260_000)!;
