@@ -6,7 +6,7 @@ import { DEFAULT_LANE, type DataFile } from '../artifacts/index.js';
 // lanes (a run recorded elsewhere, e.g. the nightly on AWS, is a lane of its own).
 // The rule is in docs/trends.md. Pure.
 
-export const TRENDS_VERSION = 1;
+export const TRENDS_VERSION = 2;
 
 export interface TrendRule {
   /** How many previous runs (of the same harness, with a value) the baseline median is taken over. */
@@ -45,7 +45,30 @@ export interface TrendRun {
     buildSeconds: number | null;
     uploadBytes: number | null;
   }[];
+  /** data.json `summary.forecast`, the part calibration reads; null when the plan made no forecast. */
+  forecast: {
+    banded: boolean;
+    percentile: number | null;
+    outside: 'above' | 'below' | null;
+    culprits: readonly { target: string }[];
+  } | null;
 }
+
+/** How well the forecasts of one harness's runs held: how often the makespan came in under the p90 (goal 85–95 %). */
+export interface Calibration {
+  /** Completed runs with a banded forecast and a percentile. */
+  runs: number;
+  underP90: number;
+  /** underP90 / runs; null without runs. */
+  share: number | null;
+  verdict: 'calibrated' | 'band too narrow' | 'band too wide' | 'too few runs';
+  points: { stamp: string; percentile: number; outside: 'above' | 'below' | null }[];
+  /** Runs far outside their band (past p99 or under p1), with the targets that put them there. */
+  flagged: { stamp: string; outside: 'above' | 'below'; culprits: string[] }[];
+}
+
+/** The calibration goal, and the fewest runs a verdict needs. */
+export const CALIBRATION_GOAL = { low: 0.85, high: 0.95, minRuns: 10 } as const;
 
 export interface TrendPoint {
   stamp: string;
@@ -87,6 +110,7 @@ export interface HarnessTrend {
   makespanSeconds: MetricTrend;
   targets: TargetTrend[];
   regressions: Regression[];
+  calibration: Calibration;
 }
 
 export interface Trends {
@@ -105,7 +129,32 @@ export function toTrendRun(model: Pick<DataFile, 'run' | 'summary'>): TrendRun {
     status: model.run.status,
     makespanSeconds: model.summary.makespanSeconds,
     targets: model.summary.targets,
+    forecast: model.summary.forecast,
   };
+}
+
+export function buildCalibration(runs: readonly TrendRun[]): Calibration {
+  const points = runs.flatMap((r) =>
+    r.status === 'completed' && r.forecast?.banded && r.forecast.percentile !== null
+      ? [{ stamp: r.stamp, percentile: r.forecast.percentile, outside: r.forecast.outside }]
+      : [],
+  );
+  const underP90 = points.filter((p) => p.percentile <= 90).length;
+  const share = points.length === 0 ? null : underP90 / points.length;
+  const verdict =
+    share === null || points.length < CALIBRATION_GOAL.minRuns
+      ? 'too few runs'
+      : share < CALIBRATION_GOAL.low
+        ? 'band too narrow'
+        : share > CALIBRATION_GOAL.high
+          ? 'band too wide'
+          : 'calibrated';
+  const flagged = runs.flatMap((r) =>
+    r.forecast?.outside
+      ? [{ stamp: r.stamp, outside: r.forecast.outside, culprits: r.forecast.culprits.map((c) => c.target) }]
+      : [],
+  );
+  return { runs: points.length, underP90, share, verdict, points, flagged };
 }
 
 export function toMedian(values: readonly number[]): number | null {
@@ -223,7 +272,8 @@ function buildHarnessTrend(
       ...collectRegressions(t.target, 'uploadBytes', t.uploadBytes),
     ]),
   ].sort((a, b) => b.stamp.localeCompare(a.stamp) || a.subject.localeCompare(b.subject));
-  return { harness, lane, stamps, excluded, makespanSeconds, targets, regressions };
+  const calibration = buildCalibration(sorted);
+  return { harness, lane, stamps, excluded, makespanSeconds, targets, regressions, calibration };
 }
 
 export function buildTrends({

@@ -1,7 +1,10 @@
 // The public API of trends/: makespan, build seconds and bytes across runs of one harness, regressions flagged.
 export {
+  buildCalibration,
   buildTrends,
   buildMetricTrend,
+  CALIBRATION_GOAL,
+  type Calibration,
   isRegression,
   toMedian,
   toTrendRun,
@@ -17,5 +20,10 @@ export {
   type TrendPoint,
 } from './build-trends.js';
 export { renderSparklineSvg, type SparklineOptions } from './render-sparkline-svg.js';
-export { renderTrendsHtml, TRENDS_PAGE, type RenderTrendsHtmlOptions } from './render-trends-html.js';
+export {
+  renderCalibration,
+  renderTrendsHtml,
+  TRENDS_PAGE,
+  type RenderTrendsHtmlOptions,
+} from './render-trends-html.js';
 export { createTrendRunsReader, type TrendRunsReader } from './read-trend-runs.js';

@@ -37,6 +37,7 @@ async function readTrendRun(dir: string, nowMs: number): Promise<TrendRun> {
       status: 'running',
       makespanSeconds: null,
       targets: [],
+      forecast: null,
     };
   return toTrendRun((await loadRunModel({ dir, nowMs })).model);
 }

@@ -1,7 +1,15 @@
 import { DEFAULT_LANE } from '../artifacts/index.js';
 import { formatBytes, formatSeconds } from '../diff/index.js';
 import { renderPageShell } from '../report/index.js';
-import type { HarnessTrend, MetricTrend, Regression, TrendPoint, Trends, TrendUnit } from './build-trends.js';
+import {
+  CALIBRATION_GOAL,
+  type HarnessTrend,
+  type MetricTrend,
+  type Regression,
+  type TrendPoint,
+  type Trends,
+  type TrendUnit,
+} from './build-trends.js';
 import { renderSparklineSvg } from './render-sparkline-svg.js';
 
 // trends.html: per harness, the makespan and each target's build seconds and upload bytes across runs, as
@@ -71,6 +79,25 @@ function renderRegressions(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['ru
     : head;
 }
 
+/** How often the forecast band held for this harness, and the runs far outside it (docs/forecast.md). */
+export function renderCalibration(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHref']): string {
+  const c = h.calibration;
+  if (c.runs === 0)
+    return '<p class="calibration">Forecast calibration: no completed run with a forecast band yet (a band needs 3+ runs of history per target).</p>';
+  const pct = Math.round((c.share ?? 0) * 100);
+  const verdict =
+    c.verdict === 'too few runs'
+      ? `too few runs for a verdict (${CALIBRATION_GOAL.minRuns} needed)`
+      : c.verdict === 'calibrated'
+        ? 'calibrated'
+        : `<strong class="flag">${escapeHtml(c.verdict)}</strong>`;
+  const flagged = c.flagged.map(
+    (f) =>
+      `<li><a href="${escapeHtml(runHref(f.stamp))}">${escapeHtml(f.stamp)}</a>: far ${f.outside} its band${f.culprits.length ? `, put there by ${escapeHtml(f.culprits.slice(0, 3).join(', '))}` : ''}</li>`,
+  );
+  return `<p class="calibration">Forecast calibration: ${c.underP90} of ${c.runs} banded run${c.runs === 1 ? '' : 's'} (${pct} %) finished under their forecast p90 (goal ${CALIBRATION_GOAL.low * 100}–${CALIBRATION_GOAL.high * 100} %): ${verdict}. Percentiles, oldest first: ${c.points.map((p) => Math.round(p.percentile)).join(', ')}.</p>${flagged.length ? `<ul class="flagged">${flagged.join('')}</ul>` : ''}`;
+}
+
 function renderHarness(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHref']): string {
   const header = '<tr><th></th><th>across runs</th><th>latest</th><th>baseline</th></tr>';
   const rows = h.targets.map(
@@ -83,6 +110,7 @@ function renderHarness(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHre
   return `<section id="${escapeHtml(toSectionId(h))}">
 <h2>${escapeHtml(h.harness)} harness, lane ${escapeHtml(h.lane)} — ${h.stamps.length} run${h.stamps.length === 1 ? '' : 's'}</h2>
 ${renderRegressions(h, runHref)}
+${renderCalibration(h, runHref)}
 <table class="makespan"><thead>${header}</thead><tbody><tr><th scope="row">makespan</th>${renderMetricCells(h.makespanSeconds, `${h.harness} makespan`)}</tr></tbody></table>
 <table class="targets"><thead><tr><th rowspan="2">target</th><th colspan="3">build seconds</th><th colspan="3">upload bytes</th></tr><tr><th>across runs</th><th>latest</th><th>baseline</th><th>across runs</th><th>latest</th><th>baseline</th></tr></thead><tbody>
 ${rows.join('\n')}

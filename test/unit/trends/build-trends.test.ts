@@ -26,6 +26,7 @@ function run(
     lane,
     status,
     makespanSeconds,
+    forecast: null,
     targets: Object.entries(targets).map(([target, [buildSeconds, uploadBytes]]) => ({
       target,
       status: 'ok',

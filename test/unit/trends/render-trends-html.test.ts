@@ -10,6 +10,7 @@ const run = (stamp: string, makespanSeconds: number, build: number, harness = 'w
   stamp,
   harness,
   lane: 'fleet',
+  forecast: null,
   status: 'completed',
   makespanSeconds,
   targets: [
