@@ -11,6 +11,7 @@ import { type Plan, STRATEGY_NAMES, type StrategyName } from '../src/artifacts/i
 import { toMinCosts } from '../src/plan/problem.js';
 import { createRandom, type Random } from '../src/shared/random.js';
 import { compareDispatch, printDispatch, summarize, type DispatchCase } from './plan-dispatch.js';
+import { compareRobust, printRobust, type RobustCase } from './plan-robust.js';
 
 interface Instance {
   graph: { targets: string[]; deps: Record<string, string[]> };
@@ -180,6 +181,7 @@ function timeLarge(
 }
 
 const scenarioCases: DispatchCase[] = [];
+const scenarioRobustCases: RobustCase[] = [];
 
 async function runScenario(): Promise<{ strategy: StrategyName; makespan: number; bound: number }[]> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -193,7 +195,10 @@ async function runScenario(): Promise<{ strategy: StrategyName; makespan: number
       arch: inputs.config.arch,
       createdAt,
     });
-    if (strategy === 'heft-ls') scenarioCases.push({ plan, costs: inputs.costs, nodes: inputs.config.nodes });
+    if (strategy === 'heft-ls') {
+      scenarioCases.push({ plan, costs: inputs.costs, nodes: inputs.config.nodes });
+      scenarioRobustCases.push({ graph: inputs.graph, costs: inputs.costs, nodes: inputs.config.nodes });
+    }
     return { strategy, makespan: plan.makespanSeconds, bound: plan.lowerBoundSeconds };
   });
 }
@@ -231,6 +236,18 @@ const dispatchRandom = compareDispatch(dispatchCases, { draws: DRAWS, seed: SEED
 printDispatch(`dispatch, random instances (heft-ls plans)`, dispatchRandom);
 const dispatchScenario = compareDispatch(scenarioCases, { draws: 10 * DRAWS, seed: SEED + 3 });
 printDispatch('dispatch, shipped gfx1201 scenario (heft-ls plan)', dispatchScenario);
+const ROBUST_INSTANCES = Number(process.env.BENCH_ROBUST_INSTANCES ?? 60);
+const robustRandom = createRandom(SEED + 5);
+const robustCases: RobustCase[] = Array.from({ length: ROBUST_INSTANCES }, () =>
+  createInstance(robustRandom, { targets: [8, 40], nodes: [2, 8] }),
+);
+const robust = compareRobust(robustCases, { seed: SEED + 6, draws: 500 });
+printRobust(
+  `robust placement, ${ROBUST_INSTANCES} random instances with known noise (heft-ls, fixed queues)`,
+  robust,
+);
+const robustScenario = compareRobust(scenarioRobustCases, { seed: SEED + 7, draws: 2000 });
+printRobust('robust placement, shipped gfx1201 scenario with known noise', robustScenario);
 const best = [...random.get('heft-ls')!.ratios].sort((a, b) => a - b);
 const medianOf = (comparison: typeof dispatchRandom, policy: 'fixed' | 'guided') =>
   summarize(comparison.ratioToBound[policy]).median;
@@ -248,6 +265,7 @@ const checks = [
     medianOf(dispatchRandom, 'guided') <= medianOf(dispatchRandom, 'fixed'),
   ],
   ['guided ÷ fixed median ≤ 1 (random)', summarize(dispatchRandom.ratioToFixed.guided).median <= 1],
+  ['p90-placed ÷ median-placed p90, median ≤ 1 (random, noise)', summarize(robust.ratios).median <= 1],
   [
     'guided median makespan ≤ fixed median (scenario)',
     medianOf(dispatchScenario, 'guided') <= medianOf(dispatchScenario, 'fixed'),
