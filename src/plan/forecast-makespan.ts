@@ -105,9 +105,18 @@ function drawNormal(random: Random): number {
  * √(1 + π/(2·runs)) (the median's own sampling error). One run gives no spread: the assumed one, as a normal.
  */
 export function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
-  if (runs < 2) return median * Math.exp(ASSUMED_SIGMA * drawNormal(random));
+  if (runs < 2) return median * Math.exp(clampExponent(ASSUMED_SIGMA * drawNormal(random)));
   const scale = sigma * Math.sqrt(1 + Math.PI / (2 * runs));
-  return median * Math.exp(scale * drawStudent(random, runs - 1));
+  return median * Math.exp(clampExponent(scale * drawStudent(random, runs - 1)));
+}
+
+/**
+ * At most 20× either way from the median: two runs give a Student-t with one degree of freedom (a Cauchy), whose
+ * draws would otherwise reach exp(±700) and overflow a schedule into Infinity and NaN.
+ */
+const MAX_EXPONENT = Math.log(20);
+function clampExponent(exponent: number): number {
+  return Math.max(-MAX_EXPONENT, Math.min(MAX_EXPONENT, exponent));
 }
 
 function fillDurations(

@@ -115,6 +115,11 @@ function toStartState(guide: DispatchGuide, options: RunDispatchOptions) {
 export function runDispatch(guide: DispatchGuide, options: RunDispatchOptions): DispatchState {
   const { problem } = guide;
   const { duration } = options;
+  const bad = duration.findIndex((seconds) => !(seconds >= 0 && seconds < Infinity));
+  if (bad >= 0)
+    throw new InternalError(
+      `dispatch: target ${problem.names[Math.floor(bad / problem.m)]} has duration ${duration[bad]} on node ${problem.nodes[bad % problem.m]!.name}`,
+    );
   const { state, busyUntil, running, done } = toStartState(guide, options);
   const waiting = Int32Array.from(problem.preds, (list) =>
     list.reduce((sum, d) => sum + (done[d] ? 0 : 1), 0),

@@ -13,7 +13,7 @@ import {
   PLAN_COLOUR,
   SETUP_EXPORT_COLOUR,
 } from './chart-style.js';
-import { buildPlanMarks } from './build-plan-marks.js';
+import { buildForecastArea, buildPlanMarks } from './build-plan-marks.js';
 import { BAR_LABEL_FONT_PX, BAR_LABEL_PADDING_PX, fitBarLabel } from './fit-bar-label.js';
 import { formatBytes, formatDuration } from './format-units.js';
 
@@ -144,7 +144,7 @@ export function buildGanttSeries(context: GanttContext): CustomSeriesOption[] {
 
 /** A custom series drawn on the lanes: x from the item's [start, end], y its lane. */
 function toLaneSeries(
-  series: Pick<CustomSeriesOption, 'id' | 'name' | 'renderItem' | 'data' | 'z' | 'markLine'> & {
+  series: Pick<CustomSeriesOption, 'id' | 'name' | 'renderItem' | 'data' | 'z' | 'markLine' | 'markArea'> & {
     color: string;
   },
 ): CustomSeriesOption {
@@ -207,6 +207,7 @@ function buildPlanSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): C
     .filter(({ p }) => isOn(p.target) && isNodeOn(p.node))
     .map(({ p, index }) => [p.startMs, p.endMs, laneIndex.get(p.node) ?? 0, index]);
   const marks = buildPlanMarks(model);
+  const area = buildForecastArea(model);
   return toLaneSeries({
     id: 'plan',
     name: 'plan',
@@ -223,8 +224,19 @@ function buildPlanSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): C
           data: marks,
         }
       : undefined,
+    markArea: area.length
+      ? {
+          silent: true,
+          itemStyle: { color: FORECAST_FILL },
+          label: { formatter: '{b}', position: 'insideTop', fontSize: 10, color: '#444' },
+          data: area,
+        }
+      : undefined,
   });
 }
+
+/** The forecast band's fill: the plan's grey, faint enough that bars over it stay readable. */
+const FORECAST_FILL = 'rgba(120, 120, 160, 0.12)';
 
 function buildCriticalSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): CustomSeriesOption {
   const data = model.summary.targets

@@ -18,8 +18,13 @@ export interface TimeExtent {
 /** From the run's origin to the latest of: the measured end, the plan's makespan and lower bound, any planned bar. */
 export function buildTimeExtent(model: DataFile): TimeExtent {
   const { originMs } = model.timeline;
+  const band = toForecastBand(model);
   const planEnd =
-    Math.max(model.summary.plannedMakespanSeconds ?? 0, model.summary.lowerBoundSeconds ?? 0) * 1000;
+    Math.max(
+      model.summary.plannedMakespanSeconds ?? 0,
+      model.summary.lowerBoundSeconds ?? 0,
+      band?.p90 ?? 0,
+    ) * 1000;
   const endMs = Math.max(
     model.timeline.endMs,
     originMs + planEnd,
@@ -50,4 +55,24 @@ export function buildPlanMarks(model: DataFile): PlanMark[] {
     : `planned makespan ${formatDuration(planned)} · lower bound ${formatDuration(bound)}`;
   const merged = { xAxis: at(planned), name };
   return planned === bound ? [merged] : [merged, { ...boundMark[0]!, label: { show: false } }];
+}
+
+/** The band the chart shades: the live one while running, else the planned one; none without a banded forecast. */
+function toForecastBand(
+  model: DataFile,
+): { p10: number; p50: number; p90: number; live: boolean } | undefined {
+  const forecast = model.summary.forecast;
+  if (!forecast?.banded) return undefined;
+  return forecast.live ? { ...forecast.live, live: true } : { ...forecast.planned, live: false };
+}
+
+export type ForecastArea = [{ xAxis: number; name: string }, { xAxis: number }];
+
+/** The forecast's p10–p90 makespan band as a shaded stretch of the time axis, labelled with its p50. */
+export function buildForecastArea(model: DataFile): ForecastArea[] {
+  const band = toForecastBand(model);
+  if (!band) return [];
+  const at = (seconds: number): number => model.timeline.originMs + seconds * 1000;
+  const name = `${band.live ? 'forecast now' : 'forecast'} p10–p90 ${formatDuration(band.p10)}–${formatDuration(band.p90)} (p50 ${formatDuration(band.p50)})`;
+  return [[{ xAxis: at(band.p10), name }, { xAxis: at(band.p90) }]];
 }

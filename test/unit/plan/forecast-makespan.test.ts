@@ -121,6 +121,18 @@ describe('forecastMakespan', () => {
     expect(forecast.conditionedAtSeconds).toBe(60);
   });
 
+  it('stays finite with two runs of history (a Cauchy draw) and a target that costs nothing to build', () => {
+    const plan = planOf({ y: ['x'] }, { x: 0, y: 10 });
+    const distributions = new Map([
+      ['x', { ...dist(0, 0.4, 2), cacheBytes: 1e6, cacheSigma: 0.4 }],
+      ['y', dist(10, 0.4, 2)],
+    ]);
+    const forecast = forecastMakespan({ plan, distributions, draws: 20_000 });
+    expect(Number.isFinite(forecast.quantiles[100]!)).toBe(true);
+    // No draw goes past 20× its median: x's export (0.01 s) plus y (10 s).
+    expect(forecast.quantiles[100]!).toBeLessThanOrEqual(20 * 10.01 + 1e-9);
+  });
+
   it('refuses a plan target without figures, naming it', () => {
     const plan = planOf({}, { x: 10, y: 5 });
     expect(() => forecastMakespan({ plan, distributions: new Map([['x', dist(10, 0, 3)]]) })).toThrow(

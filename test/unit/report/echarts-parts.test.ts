@@ -5,6 +5,7 @@ import { buildChartLayoutFor, buildChartOption } from '../../../src/report/build
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { TIMELINE_CHART_PARTS } from '../../../src/report/echarts-parts.js';
 import { readRunInputs } from '../../../src/report/read-run-dir.js';
+import { copyRunWithForecast } from '../../helpers/add-forecast.js';
 
 // The page bundles only TIMELINE_CHART_PARTS of ECharts. ECharts drops an option it has no part for, mostly in
 // silence (a missing markLine just leaves the plan lines out), so: the chart drawn with those parts alone must be
@@ -25,19 +26,29 @@ function renderSvg(
 }
 
 describe('TIMELINE_CHART_PARTS', () => {
+  // Both charts are drawn with the parts alone before anything loads the whole of ECharts: the fixture run, and a
+  // copy whose plan carries a forecast, so its p10–p90 band (a markArea) is drawn too.
   it('draw the interactive chart exactly as the whole of ECharts does, without a warning', async () => {
-    const model = buildReportModel(
-      await readRunInputs({ dir: 'test/fixtures/runs/20260314T092000Z-warm', generatedAtMs: 1 }),
+    const dirs = [
+      'test/fixtures/runs/20260314T092000Z-warm',
+      copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm'),
+    ];
+    const cases = await Promise.all(
+      dirs.map(async (dir) => {
+        const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+        return { option: buildChartOption(model, { interactive: true }), size: buildChartLayoutFor(model) };
+      }),
     );
-    const option = buildChartOption(model, { interactive: true });
-    const size = buildChartLayoutFor(model);
+    expect(JSON.stringify(cases[1]!.option)).toContain('markArea');
     const warn = vi.spyOn(console, 'warn');
     const error = vi.spyOn(console, 'error');
     use([...TIMELINE_CHART_PARTS, SVGRenderer]);
-    const withParts = renderSvg(option, size);
+    const withParts = cases.map(({ option, size }) => renderSvg(option, size));
     expect([...warn.mock.calls, ...error.mock.calls]).toEqual([]);
     // The server's renderer, with the whole of ECharts.
     const { renderOptionSvg, renumberSvgIds } = await import('../../../src/report/render-chart-svg.js');
-    expect(renumberSvgIds(withParts)).toBe(renderOptionSvg({ option, ...size }));
+    cases.forEach(({ option, size }, k) =>
+      expect(renumberSvgIds(withParts[k]!)).toBe(renderOptionSvg({ option, ...size })),
+    );
   });
 });

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { DataFileSchema } from '../../../src/artifacts/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { readRunInputs } from '../../../src/report/read-run-dir.js';
+import { renderReportMd } from '../../../src/report/render-report-md.js';
+import { renderSummaryHtml } from '../../../src/report/render-summary-html.js';
+import { copyRunWithForecast } from '../../helpers/add-forecast.js';
+
+// A completed run whose plan carried a forecast: data.json records the band and the percentile the run landed at;
+// report.md and the page say it in one sentence.
+
+describe('the forecast in the report', () => {
+  it('records the planned band and the percentile, and says both', async () => {
+    const dir = copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm');
+    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+    DataFileSchema.parse(model);
+    const forecast = model.summary.forecast!;
+    expect(forecast.banded).toBe(true);
+    expect(forecast.planned.p10).toBeLessThan(forecast.planned.p90);
+    expect(forecast.percentile).not.toBeNull();
+    expect(forecast.targets.map((t) => t.target)).toContain('pytorch');
+    const md = renderReportMd({ model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } });
+    expect(md).toMatch(
+      /Forecast at planning \(1000 draws, fixed queues\): p10 \S+ · p50 \S+ · p90 \S+; the run landed at percentile \d+/,
+    );
+    expect(renderSummaryHtml(model)).toContain('<p class="forecast">Forecast at planning');
+  });
+
+  it('states a thin history instead of a band', async () => {
+    const dir = copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm', { runs: 2 });
+    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+    const md = renderReportMd({ model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } });
+    expect(md).toMatch(/Forecast: no band — 6 targets had fewer than 3 runs of history \(fewest 2: /);
+  });
+});
