@@ -93,7 +93,6 @@ export {
   findPoolingRefusals,
   poolFigure,
   poolTargetCost,
-  toMedian,
   type PoolableRun,
   type PooledFigure,
   type PooledSpreads,

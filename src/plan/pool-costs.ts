@@ -25,7 +25,7 @@ const MAD_FACTORS: Readonly<Record<number, number>> = {
   9: 1.107,
 };
 
-export function toMadFactor(n: number): number {
+function toMadFactor(n: number): number {
   return MAD_FACTORS[n] ?? n / (n - 0.8);
 }
 
