@@ -103,6 +103,23 @@ export const NodeSummarySchema = z.strictObject({
   memPeakPct: z.number().nullable(),
   samples: Count,
   sampleGaps: Count.describe('Scrapes that failed (ok: false).'),
+  measuredUploadMBps: z
+    .number()
+    .finite()
+    .min(0)
+    .nullable()
+    .default(null)
+    .describe(
+      'Bytes the node uploaded ÷ the union of its upload spans, in MB/s (1 MB = 10^6 bytes), over its ok targets whose every upload has a size; null without such uploads or without run.json.',
+    ),
+  configuredLinkMbps: z
+    .number()
+    .positive()
+    .nullable()
+    .default(null)
+    .describe(
+      'The link_mbps run.json recorded for the node (what the plan assumed); null without run.json or for a node not in it.',
+    ),
   partial: Partial.describe(
     'samples.jsonl when its figures for this node are damaged or short; trace files of its targets when busy/idle are.',
   ),

@@ -1,47 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { parseTargetCosts, renderTargetCosts } from '../config/parse-target-costs.js';
-import { ConfigError, UsageError } from '../shared/errors.js';
-import { deriveTargetCosts } from '../run/derive-target-costs.js';
-import { readRunDirFile, readRunTraces } from '../run/read-run-traces.js';
+import { parseTargetCosts, renderTargetCosts, type ParsedTargetCosts } from '../config/parse-target-costs.js';
+import { toEditedFleetYaml } from '../config/to-edited-fleet-yaml.js';
+import type { Config } from '../config/schema.js';
+import { ConfigError } from '../shared/errors.js';
+import { deriveTargetCosts, type DerivedCosts } from '../run/derive-target-costs.js';
+import { buildCostsHeader, readCostRuns, refuseUnpoolableRuns, type CostRun } from '../run/read-cost-runs.js';
+import { learnFleet, renderFleetLearning, toFleetEdits, toUploadObservations } from '../plan/index.js';
 import type { CostsValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 
-// `rocm-perf costs --from RUN`: build seconds and cache bytes from a run's traces → .builders/target-costs.
+// `rocm-perf costs --from RUN...`: build seconds and cache bytes from the runs' traces, pooled (median and spread)
+// → .builders/target-costs; and the fleet model measured from the same runs against fleet.yaml (--write-fleet).
 export async function runCostsCommand(options: CostsValues): Promise<void> {
-  const runDir = await resolveRunDir({ flag: '--from', run: options.from, root: options.root });
+  const dirs: string[] = [];
+  for (const run of options.from) dirs.push(await resolveRunDir({ flag: '--from', run, root: options.root }));
   const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { costsPath: options.costs } });
-  const costsFlag = options.costs === undefined ? undefined : '--costs';
-  // No costs file yet is fine (this run writes the first); one that cannot be read is not.
-  const currentText = await readFile(config.costsPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    return throwFileAccessError({
-      path: config.costsPath,
-      flag: costsFlag,
-      doing: 'read the target costs',
-      reading: true,
-    })(error);
-  });
-  const current = parseTargetCosts(currentText, config.costsPath);
-  if (current.errors.length > 0) throw new ConfigError(config.costsPath, current.errors);
-  const run = await readRunDirFile(runDir);
-  const { traces, warnings } = await readRunTraces(runDir);
-  if (traces.size === 0)
-    throw new UsageError(`${runDir} holds no trace-<target>.json files`, {
-      hint: 'costs come from a finished run with traces',
-    });
-  const derived = deriveTargetCosts({ run, traces, current: current.costs });
-  const header = [
-    'Target costs (rocm-perf plan reads this; `rocm-perf costs --from RUN` rewrites it).',
-    'build <target> <seconds>       compile cost, roughly node-independent (from a cold or bench run)',
-    'warm-build <target> <seconds>  the same steps in a warm run, caches on (plan --mode warm and `warm` use it)',
-    'cache <target> <bytes>         what the target transfers when it exports, from a normal (warm, pushing) run',
-    `Last derived from run ${run.stamp} (${run.harness}, ${run.namespace}): build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length} target(s).`,
-  ];
-  const text = renderTargetCosts(derived.costs, header);
+  const current = await readCurrentCosts(config, options);
+  const { runs, warnings } = await readCostRuns(dirs);
+  refuseUnpoolableRuns(runs);
+  const derived = deriveTargetCosts({ runs, current: current.costs });
+  const costs = new Map(
+    [...derived.costs].map(([target, cost]) => [target, { ...cost, ...derived.spreads.get(target) }]),
+  );
+  const text = renderTargetCosts(costs, buildCostsHeader(runs, derived));
   const out = options.out ? path.resolve(options.out) : config.costsPath;
   for (const line of [...warnings, ...derived.notes]) console.error(`note: ${line}`);
   if (options.dryRun) console.log(text.trimEnd());
@@ -49,7 +34,7 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
     await writeFileAtomic(out, text).catch(
       throwFileAccessError({
         path: options.out ?? config.costsPath,
-        flag: options.out === undefined ? costsFlag : '--out',
+        flag: options.out === undefined ? costsFlagOf(options) : '--out',
         doing: 'write the target costs',
         example: path.join(options.out ?? '.', 'target-costs'),
       }),
@@ -58,4 +43,62 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
       `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; warm-build for ${derived.updated.warmBuild.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}`,
     );
   }
+  await learnFleetFromRuns({ options, config, runs, derived });
+}
+
+const costsFlagOf = (options: CostsValues) => (options.costs === undefined ? undefined : '--costs');
+
+async function readCurrentCosts(config: Config, options: CostsValues): Promise<ParsedTargetCosts> {
+  // No costs file yet is fine (this run writes the first); one that cannot be read is not.
+  const currentText = await readFile(config.costsPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    return throwFileAccessError({
+      path: config.costsPath,
+      flag: costsFlagOf(options),
+      doing: 'read the target costs',
+      reading: true,
+    })(error);
+  });
+  const current = parseTargetCosts(currentText, config.costsPath);
+  if (current.errors.length > 0) throw new ConfigError(config.costsPath, current.errors);
+  return current;
+}
+
+/** The fleet model measured from the same runs: printed always, written into fleet.yaml with --write-fleet. */
+async function learnFleetFromRuns({
+  options,
+  config,
+  runs,
+  derived,
+}: {
+  options: CostsValues;
+  config: Config;
+  runs: readonly CostRun[];
+  derived: DerivedCosts;
+}): Promise<void> {
+  const observed = runs.map(({ run, traces }) => toUploadObservations({ run, traces: traces.values() }));
+  for (const note of observed.flatMap((o) => o.notes)) console.error(`note: ${note}`);
+  const learning = learnFleet({
+    uploads: observed.flatMap((o) => o.uploads),
+    builds: derived.builds,
+    nodes: config.nodes,
+  });
+  // Under --dry-run stdout is the costs file; the fleet findings go beside the notes.
+  const print = options.dryRun ? console.error : console.log;
+  for (const line of renderFleetLearning(learning, config.source)) print(line);
+  const edits = toFleetEdits(learning);
+  if (!options.writeFleet) {
+    if (edits.length > 0)
+      print(`  Add --write-fleet to write ${edits.length === 1 ? 'it' : 'them'} into ${config.source}.`);
+    return;
+  }
+  if (options.dryRun || edits.length === 0) {
+    print(`  ${config.source} not written: ${options.dryRun ? '--dry-run' : 'nothing to change'}.`);
+    return;
+  }
+  const text = await readFile(config.source, 'utf8');
+  await writeFileAtomic(config.source, toEditedFleetYaml(text, edits, config.source)).catch(
+    throwFileAccessError({ path: config.source, flag: '--fleet', doing: 'write the fleet manifest' }),
+  );
+  print(`${config.source}: wrote ${edits.map((e) => `${e.node} ${e.key} ${e.value}`).join(', ')}`);
 }

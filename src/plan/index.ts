@@ -110,3 +110,31 @@ export {
   type CostMode,
   type CostSet,
 } from './choose-costs.js';
+export {
+  estimateLogSigma,
+  findPoolingRefusals,
+  poolFigure,
+  poolTargetCost,
+  type PoolableRun,
+  type PooledFigure,
+  type PooledSpreads,
+  type PoolingRefusal,
+  type TargetSamples,
+} from './pool-costs.js';
+export {
+  fitNodeSpeeds,
+  type BuildObservation,
+  type SpeedEstimate,
+  type SpeedFit,
+} from './fit-node-speeds.js';
+export {
+  learnFleet,
+  measureUploadLinks,
+  toFleetEdits,
+  toUploadObservations,
+  type FleetEdit,
+  type FleetLearning,
+  type LinkMeasurement,
+  type UploadObservation,
+} from './learn-fleet.js';
+export { renderFleetLearning } from './render-fleet-learning.js';

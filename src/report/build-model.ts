@@ -10,6 +10,7 @@ import {
 import { alignTraces, buildClockWarnings } from './align-traces.js';
 import { buildCriticalPath } from './build-critical-path.js';
 import { buildNodes } from './build-nodes.js';
+import { measureUploadLinks, toUploadObservations } from '../plan/index.js';
 import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary.js';
 import { buildSeries } from './build-series.js';
 import { buildTargets, round, UNKNOWN_NODE } from './build-targets.js';
@@ -93,7 +94,7 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
       ? findSampleShortfall({ samples: inputs.samples, run: inputs.run, window })
       : undefined;
   const warnings = buildWarnings({ inputs, streams, targets, sccache, registry, live, sampleShortfall });
-  const nodes = buildNodes({ lanes, targets, samples: inputs.samples, window });
+  const nodes = buildNodes({ lanes, targets, samples: inputs.samples, window, links: buildLinks(inputs) });
   const partial = markPartialFigures({ streams, targets, nodes, sampleShortfall });
   const makespanSeconds = window ? round((window[1] - window[0]) / 1000) : null;
   const lowerBoundSeconds = inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null;
@@ -127,6 +128,17 @@ function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: Su
     forecast,
     streams,
     warnings,
+  };
+}
+
+/** Each node's measured upload throughput (bytes ÷ the union of its upload spans) beside run.json's link_mbps. */
+function buildLinks(inputs: RunInputs): Parameters<typeof buildNodes>[0]['links'] {
+  const run = inputs.run;
+  if (!run) return { measuredMBps: new Map(), configuredMbps: new Map() };
+  const { uploads } = toUploadObservations({ run, traces: inputs.traces });
+  return {
+    measuredMBps: new Map(measureUploadLinks(uploads).map((link) => [link.node, link.measuredMBps])),
+    configuredMbps: new Map(run.nodes.map((node) => [node.name, node.linkMbps])),
   };
 }
 

@@ -10,9 +10,11 @@ export interface NodesOptions {
   targets: readonly TargetSummary[];
   samples: SampleTable;
   window: Interval | undefined;
+  /** Measured upload throughput per node, MB/s (src/plan/learn-fleet.ts), and the link_mbps run.json recorded. */
+  links: { measuredMBps: ReadonlyMap<string, number>; configuredMbps: ReadonlyMap<string, number> };
 }
 
-export function buildNodes({ lanes, targets, samples, window }: NodesOptions): NodeSummary[] {
+export function buildNodes({ lanes, targets, samples, window, links }: NodesOptions): NodeSummary[] {
   return lanes.map(({ node, builder }) => {
     const mine = targets.filter((t) => t.node === node);
     const spans = mine.flatMap((t): Interval[] => {
@@ -30,9 +32,16 @@ export function buildNodes({ lanes, targets, samples, window }: NodesOptions): N
       idleSeconds: round(Math.max(0, makespanMs - busyMs) / 1000),
       utilisationPct: makespanMs > 0 ? round((100 * busyMs) / makespanMs, 1) : null,
       ...sampleFigures(samples.nodes.get(node), window),
+      measuredUploadMBps: roundThroughput(links.measuredMBps.get(node)),
+      configuredLinkMbps: links.configuredMbps.get(node) ?? null,
       partial: [],
     };
   });
+}
+
+/** Four significant digits: a box's kiln uploads at 0.2 MB/s, a real wired node at 100. */
+function roundThroughput(mbps: number | undefined): number | null {
+  return mbps === undefined ? null : Number(mbps.toPrecision(4));
 }
 
 /** The node's samples within the window (all of them without one). */

@@ -51,7 +51,36 @@ export interface NodeCellsOptions {
   withTargetCount: boolean;
 }
 
-/** node, builder, [targets,] busy, idle, utilisation, CPU mean, CPU peak, memory peak, scrape gaps. */
+/** The node-table headers that go with buildNodeCells. */
+export function buildNodeHeaders({ withTargetCount }: NodeCellsOptions): string[] {
+  return [
+    'node',
+    'builder',
+    ...(withTargetCount ? ['targets'] : []),
+    'busy',
+    'idle',
+    'utilisation',
+    'CPU mean',
+    'CPU peak',
+    'memory peak',
+    'scrape gaps',
+    'upload measured',
+    'link_mbps',
+  ];
+}
+
+/** MB/s to three significant digits; `—` when not known. */
+function formatMBps(mbps: number | null): string {
+  return mbps === null ? '—' : `${Number(mbps.toPrecision(3))} MB/s`;
+}
+
+/** The measured upload throughput, and its share of the link the plan assumed. */
+function formatMeasuredUpload(n: NodeSummary): string {
+  if (n.measuredUploadMBps === null || n.configuredLinkMbps === null) return formatMBps(n.measuredUploadMBps);
+  return `${formatMBps(n.measuredUploadMBps)} (${formatPct((100 * n.measuredUploadMBps) / n.configuredLinkMbps)})`;
+}
+
+/** node, builder, [targets,] busy, idle, utilisation, CPU mean, CPU peak, memory peak, scrape gaps, upload, link. */
 export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOptions): string[] {
   return [
     `${n.node}${formatPartial(n.partial)}`,
@@ -64,6 +93,8 @@ export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOpt
     formatPct(n.cpuPeakPct),
     formatPct(n.memPeakPct),
     String(n.sampleGaps),
+    formatMeasuredUpload(n),
+    formatMBps(n.configuredLinkMbps),
   ];
 }
 

@@ -1,5 +1,11 @@
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
-import { buildNodeCells, buildRegistryRows, buildTargetCells, formatPartial } from './build-summary-cells.js';
+import {
+  buildNodeCells,
+  buildNodeHeaders,
+  buildRegistryRows,
+  buildTargetCells,
+  formatPartial,
+} from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
@@ -139,19 +145,10 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `## Nodes: utilisation and idle (${h})`,
     '',
+    'upload measured: the bytes the node pushed ÷ the union of its upload spans, and its share of the link_mbps run.json recorded (what the plan assumed); `rocm-perf costs --from RUN` suggests a new link_mbps from it.',
+    '',
     mdTable(
-      [
-        'node',
-        'builder',
-        'targets',
-        'busy',
-        'idle',
-        'utilisation',
-        'CPU mean',
-        'CPU peak',
-        'memory peak',
-        'scrape gaps',
-      ],
+      buildNodeHeaders({ withTargetCount: true }),
       summary.nodes.map((n) => buildNodeCells(n, { withTargetCount: true })),
     ),
     '',

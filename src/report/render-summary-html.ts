@@ -1,5 +1,11 @@
 import type { DataFile, SccacheCounts } from '../artifacts/index.js';
-import { buildNodeCells, buildRegistryRows, buildTargetCells, formatPartial } from './build-summary-cells.js';
+import {
+  buildNodeCells,
+  buildNodeHeaders,
+  buildRegistryRows,
+  buildTargetCells,
+  formatPartial,
+} from './build-summary-cells.js';
 import { formatBytes, formatDuration } from './format-units.js';
 import { renderForecastLine, renderMakespan } from './render-report-md.js';
 
@@ -45,7 +51,7 @@ export function renderSummaryHtml(model: DataFile): string {
     ),
   );
   const nodes = table(
-    ['node', 'builder', 'busy', 'idle', 'utilisation', 'CPU mean', 'CPU peak', 'memory peak', 'scrape gaps'],
+    buildNodeHeaders({ withTargetCount: false }),
     summary.nodes.map((n) => buildNodeCells(n, { withTargetCount: false })),
   );
   const sccacheRow = (who: string, c: SccacheCounts): string[] => [

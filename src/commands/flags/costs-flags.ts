@@ -2,24 +2,27 @@ import { commonFlags, costsFlag, rootFlag } from './common-flags.js';
 import { defineCommand, type CommandValues } from './flag-table.js';
 import { optionalText, switchValue } from './value-schemas.js';
 
-// `rocm-perf costs --from RUN`.
+// `rocm-perf costs --from RUN...`.
 
 export const costsCommand = defineCommand({
   name: 'costs',
-  description: "derive build seconds and cache bytes from a run's traces and rewrite the target costs",
+  description:
+    "derive build seconds and cache bytes from runs' traces (median and spread over the runs), rewrite the target costs, and measure each node's upload link and speed against fleet.yaml",
   examples: [
     'rocm-perf costs --from 20260314T092000Z-k3m9q2 --dry-run',
-    'rocm-perf costs --from 20260314T092000Z-k3m9q2',
+    'rocm-perf costs --from 20260314T092000Z-k3m9q2 20260315T092000Z-p4t7w1 20260316T092000Z-c8d2h5',
+    'rocm-perf costs --from 20260314T092000Z-k3m9q2 --from 20260315T092000Z-p4t7w1 --write-fleet',
   ],
   env: [],
   arguments: {},
   flags: {
     ...commonFlags,
     from: {
-      flags: '--from <run>',
-      description: 'run dir (or a stamp under --root)',
+      flags: '--from <run...>',
+      description:
+        'run dirs (or stamps under --root), all of one harness, lane and arch: several after one --from, or --from repeated',
       required: true,
-      value: (z) => z.string(),
+      value: (z) => z.array(z.string().min(1)).min(1),
     },
     root: rootFlag,
     costs: costsFlag,
@@ -30,7 +33,14 @@ export const costsCommand = defineCommand({
     },
     dryRun: {
       flags: '--dry-run',
-      description: 'print the new file instead of writing it',
+      description: 'print the new file instead of writing it (and write nothing into fleet.yaml)',
+      default: false,
+      value: switchValue,
+    },
+    writeFleet: {
+      flags: '--write-fleet',
+      description:
+        'write the suggested link_mbps and speed changes into fleet.yaml, in place (comments and layout kept)',
       default: false,
       value: switchValue,
     },

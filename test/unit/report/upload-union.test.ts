@@ -54,3 +54,30 @@ describe('per-target uploadSeconds is the union of the upload spans', () => {
     expect(uploadSecondsOf([0, 300], [100, 200], [600, 1000])).toBe(0.7);
   });
 });
+
+describe("per-node measuredUploadMBps: the node's bytes ÷ the union of its upload spans, beside run.json's link_mbps", () => {
+  it('sums bytes over the node’s targets and divides by their upload time', () => {
+    // forge: pytorch pushes 1 MB in [250 s, 299 s], triton-wheel 6.4 GB in [400 s, 599 s]: 248 s in all.
+    const { summary } = buildReportModel(makeRunInputs());
+    const forge = summary.nodes.find((n) => n.node === 'forge')!;
+    expect(forge.configuredLinkMbps).toBe(100);
+    expect(forge.measuredUploadMBps).toBe(Number(((1e6 + 6.4e9) / 248 / 1e6).toPrecision(4)));
+  });
+
+  it('overlapping uploads of one target count once', () => {
+    const inputs = makeRunInputs();
+    const traces = inputs.traces.map((trace) =>
+      trace.target === 'triton-wheel' ? { ...trace, uploads: [put([0, 400]), put([300, 900])] } : trace,
+    );
+    const forge = buildReportModel({ ...inputs, traces }).summary.nodes.find((n) => n.node === 'forge')!;
+    // pytorch 1 MB in 49 s, triton-wheel 2 × 1000 B in 0.9 s.
+    expect(forge.measuredUploadMBps).toBe(Number(((1e6 + 2000) / 49.9 / 1e6).toPrecision(4)));
+  });
+
+  it('null without run.json (no node to attribute the uploads to)', () => {
+    const { summary } = buildReportModel(makeRunInputs({ run: undefined }));
+    expect(summary.nodes.every((n) => n.measuredUploadMBps === null && n.configuredLinkMbps === null)).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import type { FleetLearning, LinkFinding, SpeedFinding } from './learn-fleet.js';
+
+// What `rocm-perf costs` prints about the fleet: each node's measured upload throughput and speed against
+// fleet.yaml, with the evidence, and which changes it suggests. Pure.
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** Three significant digits, without trailing zeros: 0.215, 11.2, 457. */
+export function formatFigure(value: number): string {
+  return String(Number(value.toPrecision(3)));
+}
+
+/** Decimal units, as link_mbps is: 629 kB, 1.9 MB. */
+function formatDecimalBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let [value, unit] = [bytes, 0];
+  while (value >= 1000 && unit < units.length - 1) [value, unit] = [value / 1000, unit + 1];
+  return unit === 0 ? `${value} B` : `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
+}
+
+const formatSpread = (sigma: number | undefined) =>
+  sigma === undefined ? 'spread unknown' : `spread ±${Math.round(sigma * 100)} %`;
+
+function renderLink(link: LinkFinding): string {
+  const evidence = `${plural(link.targets, 'target')}, ${plural(link.runs, 'run')}, ${formatDecimalBytes(link.bytes)} in ${link.uploadSeconds.toFixed(1)} s, ${formatSpread(link.units >= 2 ? link.sigma : undefined)}`;
+  const configured =
+    link.configuredMbps === undefined ? 'not in fleet.yaml' : formatFigure(link.configuredMbps);
+  if (link.suggestedMbps !== undefined)
+    return `${link.node}: link_mbps ${configured} → ${formatFigure(link.suggestedMbps)} (measured over ${evidence})`;
+  return `${link.node}: link_mbps ${configured}, measured ${formatFigure(link.measuredMBps)} (${evidence}); kept: ${link.verdict.why}`;
+}
+
+function renderSpeed(speed: SpeedFinding, residualSigma: number | undefined): string {
+  const configured =
+    speed.configuredSpeed === undefined ? 'not in fleet.yaml' : formatFigure(speed.configuredSpeed);
+  if (speed.status === 'no-evidence')
+    return `${speed.node}: speed ${configured}, no evidence: ${speed.reason}`;
+  const evidence = `${plural(speed.sharedTargets, 'shared target')}, ${plural(speed.builds, 'build')}, ${plural(speed.runs, 'run')}, ${formatSpread(residualSigma)}, standard error ${speed.logSe === undefined ? 'unknown' : `±${Math.round(speed.logSe * 100)} %`}`;
+  if (speed.suggestedSpeed !== undefined)
+    return `${speed.node}: speed ${configured} → ${formatFigure(speed.suggestedSpeed)} (measured over ${evidence})`;
+  return `${speed.node}: speed ${configured}, measured ${formatFigure(speed.speed)} (${evidence}); kept: ${speed.verdict?.why ?? ''}`;
+}
+
+/** The lines `costs` prints, the suggested changes first in each section. */
+export function renderFleetLearning(learning: FleetLearning, fleetPath: string): string[] {
+  const suggested = [...learning.links, ...learning.speeds].filter((f) => f.verdict?.suggest).length;
+  return [
+    `Fleet model, measured against ${fleetPath}:`,
+    '  upload links (bytes uploaded ÷ the union of the upload spans, MB/s, vs link_mbps):',
+    ...learning.links.map((link) => `    ${renderLink(link)}`),
+    ...learning.unmeasuredLinks.map((node) => `    ${node}: no measured upload in these runs`),
+    '  speeds (least squares on build seconds of targets that ran on several nodes, scaled to the configured geometric mean):',
+    ...learning.speeds.map((speed) => `    ${renderSpeed(speed, learning.residualSigma)}`),
+    suggested === 0
+      ? '  No change suggested (a change must be over 10 % and outside twice its standard error).'
+      : `  ${plural(suggested, 'change')} suggested (→ above).`,
+  ];
+}

@@ -1,0 +1,92 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseTargetCosts } from '../../../src/config/parse-target-costs.js';
+import { createProgram } from '../../../src/program.js';
+
+// `rocm-perf costs` in-process on the shipped sample runs (real BuildKit traces from the fleet in a box) and a copy
+// of the shipped fleet.yaml, whose link_mbps are the real fleet's, not the box's: the learning must suggest the box's.
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const WARM_RUN = path.join(repoRoot, 'fixtures/runs/gfx1201-warm');
+const COLD_RUN = path.join(repoRoot, 'fixtures/runs/gfx1201-cold');
+
+let dir = '';
+let stdout: string[] = [];
+let stderr: string[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'costs-command-'));
+  copyFileSync(path.join(repoRoot, 'fleet.yaml'), path.join(dir, 'fleet.yaml'));
+  copyFileSync(path.join(repoRoot, '.builders/target-costs'), path.join(dir, 'target-costs'));
+  [stdout, stderr] = [[], []];
+  vi.spyOn(console, 'log').mockImplementation((line: string) => void stdout.push(line));
+  vi.spyOn(console, 'error').mockImplementation((line: string) => void stderr.push(line));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const costs = (...args: string[]) =>
+  createProgram().parseAsync(
+    ['costs', '--fleet', path.join(dir, 'fleet.yaml'), '--costs', path.join(dir, 'target-costs'), ...args],
+    { from: 'user' },
+  );
+
+/** Lines of `after` that differ from `before` (same line count: edits replace values in place). */
+function changedLines(before: string, after: string): [string, string][] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  expect(b).toHaveLength(a.length);
+  return a.flatMap((line, i): [string, string][] => (line === b[i] ? [] : [[line, b[i]!]]));
+}
+
+describe('rocm-perf costs --write-fleet', () => {
+  it('edits fleet.yaml in place: the suggested link_mbps values change, comments and every other line stay', async () => {
+    const before = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
+    await costs('--from', WARM_RUN, '--write-fleet');
+    const after = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
+    const suggested = stdout.flatMap((line) => {
+      const match = /^ {4}(\w+): link_mbps ([\d.]+) → ([\d.]+) \(measured over /.exec(line);
+      return match ? [{ node: match[1]!, from: match[2]!, to: match[3]! }] : [];
+    });
+    expect(suggested.map((s) => s.node)).toEqual(['anvil', 'bench', 'kiln', 'strix']);
+    // fleet.yaml lists strix first; the suggestions come in name order.
+    expect(changedLines(before, after).sort()).toEqual(
+      suggested.map((s) => [`    link_mbps: ${s.from}`, `    link_mbps: ${s.to}`]).sort(),
+    );
+    expect(after).toContain(
+      "# link_mbps is each node's upload throughput to the store in MB/s (MB = 10^6 bytes).",
+    );
+    expect(stdout.at(-1)).toMatch(/fleet\.yaml: wrote anvil link_mbps [\d.]+, bench link_mbps/);
+    // The box shapes kiln at 0.215 MB/s (fleet.yaml 4.3 × the box's link scale 0.05); its pushes measure below it.
+    expect(Number(suggested.find((s) => s.node === 'kiln')?.to)).toBeLessThan(0.215);
+  });
+
+  it('without --write-fleet it only suggests; the costs file gets the warm figures with spread lines over 1 run', async () => {
+    const before = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
+    await costs('--from', WARM_RUN);
+    expect(readFileSync(path.join(dir, 'fleet.yaml'), 'utf8')).toBe(before);
+    expect(stdout).toContain(`  Add --write-fleet to write them into ${path.join(dir, 'fleet.yaml')}.`);
+    expect(stdout).toContain(
+      '    forge: speed 1, no evidence: no target it built ran on another node in these runs',
+    );
+    const written = parseTargetCosts(readFileSync(path.join(dir, 'target-costs'), 'utf8'), 'x');
+    expect(written.errors).toEqual([]);
+    expect(written.costs.get('pytorch')).toMatchObject({
+      warmBuildSeconds: 2.45,
+      cacheBytes: 4144260,
+      warmBuildSpread: { sigma: 0, runs: 1 },
+      cacheSpread: { sigma: 0, runs: 1 },
+    });
+  });
+
+  it('refuses the cold run beside the warm one, naming it, and writes nothing', async () => {
+    const before = readFileSync(path.join(dir, 'target-costs'), 'utf8');
+    await expect(costs('--from', WARM_RUN, COLD_RUN, '--write-fleet')).rejects.toThrow(
+      `--from: cannot pool these runs: ${COLD_RUN}: run 20261206T031008Z-n0d74p is a cold run and the first, 20261206T030945Z-gw9gd1, a warm run`,
+    );
+    expect(readFileSync(path.join(dir, 'target-costs'), 'utf8')).toBe(before);
+  });
+});
