@@ -23,4 +23,5 @@ export {
 export { buildSideFigures, type SideFigures } from './build-side-figures.js';
 export { buildShapleyShares, type ShapleyShares } from './build-shapley-shares.js';
 export { renderRunDiffMd } from './render-run-diff-md.js';
+export { renderRunDiffHtml } from './render-run-diff-html.js';
 export { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
