@@ -38,7 +38,7 @@ export function formatPreciseSeconds(seconds: number | null): string {
   return Math.abs(seconds) < 600 ? `${seconds.toFixed(2)}s` : formatSeconds(seconds);
 }
 
-/** A share of a change: `+9m12s`, `-4.2s`, `+0.35s`, `+0.004s`; `±0` for 0. `precise`: 2 decimals below 10 minutes. */
+/** A share of a change: `+9m12s`, `-42s`, `+2.59s`, `+0.35s`, `+0.004s`; `±0` for 0. `precise`: 2 decimals below 10 minutes. */
 export function formatSignedSeconds(
   seconds: number,
   { precise = false }: { precise?: boolean } = {},
@@ -47,8 +47,8 @@ export function formatSignedSeconds(
   const sign = seconds > 0 ? '+' : '-';
   const magnitude = Math.abs(seconds);
   if (magnitude < 0.1) return `${sign}${magnitude.toFixed(3)}s`;
-  if (magnitude < 1 || (precise && magnitude < 600)) return `${sign}${magnitude.toFixed(2)}s`;
-  return `${sign}${magnitude < 10 ? `${magnitude.toFixed(1)}s` : formatSeconds(magnitude)}`;
+  if (magnitude < 10 || (precise && magnitude < 600)) return `${sign}${magnitude.toFixed(2)}s`;
+  return `${sign}${formatSeconds(magnitude)}`;
 }
 
 /** Bytes per second as MB/s with two significant decimals below 10: `0.21`, `4.5`, `118`; `n/a` for null. */

@@ -8,7 +8,7 @@ import {
 } from '../../../src/diff/index.js';
 import { renderRunDiffHtml } from '../../../src/diff/render-run-diff-html.js';
 import { makeRunSide, type RunSideSpec } from './make-run-side.js';
-import { RUN_A, SYNTHETIC_PAIRS, type Truth } from './synthetic-pairs.js';
+import { INTERACTING_PAIR, RUN_A, SYNTHETIC_PAIRS, type Truth } from './synthetic-pairs.js';
 
 // The makespan change split by cause on pairs of hand-built runs where the cause and its effect are known
 // (synthetic-pairs.ts): one changed cause takes at least 90 % of the change, two independent causes each get
@@ -98,6 +98,14 @@ describe('buildMakespanExplanation on synthetic pairs with two known causes', ()
         );
     },
   );
+});
+
+describe('buildMakespanExplanation on overlapping causes', () => {
+  it('splits an overlap evenly: two causes that each alone add 20 s, together 20 s, get 10 s each', () => {
+    const explanation = explain(INTERACTING_PAIR.b);
+    expect(explanation.actualSeconds.delta).toBe(20);
+    for (const truth of INTERACTING_PAIR.truths) expect(findShare(explanation, truth)).toBe(10);
+  });
 });
 
 describe('the explanation does not depend on how the runs are listed', () => {

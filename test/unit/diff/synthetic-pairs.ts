@@ -209,3 +209,30 @@ export const SYNTHETIC_PAIRS: SyntheticPair[] = [
     criticalPathB: ['base', 'y', 'w'],
   },
 ];
+
+/**
+ * Two causes whose effects overlap: x (off the path, 10 s of slack) +30 s and w +20 s. Alone, either makes the
+ * makespan 351 (+20); together, still 351: x 111 → 351 (230 + 10), w 281 → 351 (60 + 10). No split can give each
+ * its isolated effect (they sum to 40, the change is 20); Shapley gives each half of the overlap, 10.
+ */
+export const INTERACTING_PAIR: SyntheticPair = {
+  name: 'overlapping causes: x build +30 s and w build +20 s, either alone +20 s',
+  b: {
+    stamp: 'B',
+    nodes: NODES,
+    targets: [
+      t('base', 'n1', [], [1, 100, 10, 1e9]),
+      t('x', 'n1', ['base'], [111, 230, 10, 1e9]),
+      t('y', 'n2', ['base'], [111, 150, 20, 1e9]),
+      t('w', 'n2', ['y'], [281, 60, 10, 5e8]),
+      t('z', 'n3', ['base'], [111, 60, 5, 1e8]),
+      t('v', 'n3', ['base'], [176, 40, 5, 1e8]),
+    ],
+  },
+  deltaSeconds: 20,
+  truths: [
+    { cause: 'build', subject: 'x', isolatedSeconds: 20 },
+    { cause: 'build', subject: 'w', isolatedSeconds: 20 },
+  ],
+  criticalPathB: ['base', 'x'],
+};
