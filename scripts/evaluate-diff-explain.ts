@@ -76,6 +76,13 @@ async function listFixturePairs(root: string): Promise<EvaluatedPair[]> {
   return pairs;
 }
 
+function printHeader(): void {
+  console.log(
+    '| pair | cause | truth (s) | exact share (s) | sampled share ± s.e. (s) | exact / truth | causes that differ | other (s) | Δ makespan (s) |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+}
+
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
 function printPair(pair: EvaluatedPair): number {
@@ -131,10 +138,7 @@ async function main(): Promise<void> {
       sides: { a: makeRunSide(RUN_A), b: makeRunSide(p.b) },
       truths: p.truths,
     });
-    console.log(
-      '| pair | cause | truth (s) | exact share (s) | sampled share ± s.e. (s) | exact / truth | causes that differ | other (s) | Δ makespan (s) |',
-    );
-    console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+    printHeader();
     let worst = 0;
     for (const pair of [...SYNTHETIC_PAIRS.map(toPair), ...(await listFixturePairs(root))])
       worst = Math.max(worst, printPair(pair));

@@ -8,7 +8,7 @@ import { createRandom } from '../shared/random.js';
 // antithetic pairs of random orders (each order and its reverse), which keeps efficiency exact.
 
 export const EXACT_MAX_PLAYERS = 10;
-/** Orders sampled by default: 2000, fewer above 25 players so a replay set stays near 100 000 replays. */
+/** Orders sampled by default: 2000, fewer above 50 players so one split stays near 100 000 evaluations of v. */
 export function toDefaultPermutations(players: number): number {
   return Math.min(2000, Math.max(200, 2 * Math.ceil(50_000 / Math.max(1, players))));
 }

@@ -3,6 +3,7 @@ import {
   formatBytes,
   formatMegabytesPerSecond,
   formatPercent,
+  formatPreciseSeconds,
   formatSeconds,
   formatSignedSeconds,
 } from './format-delta.js';
@@ -51,10 +52,10 @@ function describeWaiting(c: Extract<CauseDraft, { kind: 'waiting' }>): string {
   const parts = [
     ...(largest
       ? [
-          `start delay ${largest.node} ${formatSeconds(largest.a)} → ${formatSeconds(largest.b)}${delays.length > 1 ? ` (and ${delays.length - 1} more ${delays.length === 2 ? 'node' : 'nodes'})` : ''}`,
+          `start delay ${largest.node} ${formatPreciseSeconds(largest.a)} → ${formatPreciseSeconds(largest.b)}${delays.length > 1 ? ` (and ${delays.length - 1} more ${delays.length === 2 ? 'node' : 'nodes'})` : ''}`,
         ]
       : []),
-    `start lags the model does not explain ${formatSeconds(c.startLagSeconds.a)} → ${formatSeconds(c.startLagSeconds.b)} in total`,
+    `start lags the model does not explain ${formatPreciseSeconds(c.startLagSeconds.a)} → ${formatPreciseSeconds(c.startLagSeconds.b)} in total`,
   ];
   return parts.join('; ');
 }

@@ -80,7 +80,7 @@ describe('buildMakespanExplanation on synthetic pairs with one known cause', () 
     expect(placement!.sentence).toBe('+50s placement or dispatch (x n1 → n2, y n2 → n1)');
     const [waiting] = explain(SYNTHETIC_PAIRS[4]!.b).causes;
     expect(waiting!.sentence).toBe(
-      '+1m00s waiting on dependencies or bootstrap (start delay n1 1s → 1m01s; start lags the model does not explain 0s → 0s in total)',
+      '+1m00s waiting on dependencies or bootstrap (start delay n1 1.00s → 61.00s; start lags the model does not explain 0.00s → 0.00s in total)',
     );
   });
 });
