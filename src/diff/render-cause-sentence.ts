@@ -1,4 +1,4 @@
-import type { CauseDraft } from './build-makespan-explanation.js';
+import type { CauseDraft } from './makespan-explanation.js';
 import {
   formatBytes,
   formatMegabytesPerSecond,
