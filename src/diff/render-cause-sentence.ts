@@ -64,11 +64,11 @@ export function renderCauseSentence(c: CauseDraft, actual: Delta): string {
   const share = formatSignedSeconds(c.shareSeconds);
   switch (c.kind) {
     case 'build': {
-      const bytes =
-        c.uploadBytes.delta !== null && c.uploadBytes.delta !== 0
-          ? `; uploads ${formatBytes(c.uploadBytes.a)} → ${formatBytes(c.uploadBytes.b)}`
-          : '';
-      return `${share} ${c.target} build (${describeChange(c.buildSeconds, formatSeconds)}, ${c.onCriticalPath ? 'on' : 'off'} the critical path${bytes})`;
+      const path = `${c.onCriticalPath ? 'on' : 'off'} the critical path`;
+      const change = describeChange(c.buildSeconds, formatSeconds);
+      if (c.uploadBytes.delta === null || c.uploadBytes.delta === 0)
+        return `${share} ${c.target} build (${change}, ${path})`;
+      return `${share} ${c.target} build and upload bytes (build ${change}, uploads ${formatBytes(c.uploadBytes.a)} → ${formatBytes(c.uploadBytes.b)}, ${path})`;
     }
     case 'upload-throughput':
       return `${share} ${c.node} upload throughput (${formatMegabytesPerSecond(c.bytesPerSecond.a)} → ${formatMegabytesPerSecond(c.bytesPerSecond.b)} MB/s${describeSource(c.source)})`;
