@@ -146,8 +146,9 @@ async function main(): Promise<void> {
       `\nworst |exact share − truth| / |Δ makespan| over the pairs above: ${(worst * 100).toFixed(2)} %`,
     );
     console.log(
-      '\nOverlapping causes (each alone +20 s, together +20 s): no split gives both their isolated effect.',
+      '\nOverlapping causes (each alone +20 s, together +20 s): no split gives both their isolated effect.\n',
     );
+    printHeader();
     printPair(toPair(INTERACTING_PAIR));
     await printSamplingError();
   } finally {
