@@ -11,7 +11,7 @@ const pureFolders = [
   'src/config/rules.ts',
   'src/report/build-*.ts',
   'src/report/render-*.ts',
-  'src/diff/{build,render,format}-*.ts',
+  'src/diff/{build,render,format,simulate,to}-*.ts',
   'src/export/{build,find}-*.ts',
   'src/export/trace-event-schema.ts',
   'src/trends/{build,render}-*.ts',

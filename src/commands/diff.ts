@@ -1,15 +1,31 @@
-import { buildRunDiff, buildRunDrag, renderRunDiffMd, type DiffSide } from '../diff/index.js';
+import path from 'node:path';
+import {
+  buildRunDiff,
+  buildRunDrag,
+  renderRunDiffHtml,
+  renderRunDiffMd,
+  type DiffSide,
+} from '../diff/index.js';
 import { buildPartialRunError, findRunDir, listLoudWarningLines, loadRunModel } from '../report/index.js';
+import { throwFileAccessError } from '../shared/to-file-access-error.js';
+import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import type { DiffValues } from './flags/index.js';
 
 async function loadSide(run: string, root: string): Promise<DiffSide> {
   const loaded = await loadRunModel({ dir: await findRunDir({ run, root }), nowMs: Date.now() });
   const { drag, notes } = buildRunDrag({ runFile: loaded.runFile, plan: loaded.plan });
-  return { model: loaded.model, drag, notes: [...loaded.notes, ...notes] };
+  return {
+    model: loaded.model,
+    drag,
+    runFile: loaded.runFile,
+    plan: loaded.plan,
+    notes: [...loaded.notes, ...notes],
+  };
 }
 
-// `rocm-perf diff RUN_A RUN_B`: what changed between two runs of the same harness (markdown, or --json). Exit 1
-// after printing when either run has loud warnings (a damaged input file leaves some of its figures partial).
+// `rocm-perf diff RUN_A RUN_B`: what changed between two runs of the same harness, opening with the makespan
+// change split by cause (markdown, or --json; --html FILE also writes a page). Exit 1 after printing when either
+// run has loud warnings (a damaged input file leaves some of its figures partial).
 export async function runDiffCommand(options: DiffValues): Promise<void> {
   const a = await loadSide(options.runA, options.root);
   const b = await loadSide(options.runB, options.root);
@@ -20,6 +36,18 @@ export async function runDiffCommand(options: DiffValues): Promise<void> {
   ];
   for (const line of listLoudWarningLines(sides)) console.error(line);
   console.log(options.json ? JSON.stringify(diff, null, 2) : renderRunDiffMd(diff).trimEnd());
+  if (options.html !== undefined) {
+    const out = path.resolve(options.html);
+    await writeFileAtomic(out, renderRunDiffHtml(diff)).catch(
+      throwFileAccessError({
+        path: options.html,
+        flag: '--html',
+        doing: 'write the diff page',
+        example: 'diff.html',
+      }),
+    );
+    console.error(`note: diff page written to ${out}`);
+  }
   const failure = buildPartialRunError({ command: 'diff', sides });
   if (failure) throw failure;
 }

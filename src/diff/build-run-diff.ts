@@ -1,21 +1,15 @@
-import type { DataFile, TargetSummary } from '../artifacts/index.js';
+import type { DataFile, Plan, RunFile, TargetSummary } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { RunDrag } from './build-run-drag.js';
+import { buildDiffExplanation } from './build-diff-explanation.js';
+import type { MakespanExplanation } from './build-makespan-explanation.js';
+import { roundTo, toDelta, type Delta } from './to-delta.js';
 
 // Two runs → what changed: per target build/total/upload seconds, upload bytes and node; targets only in one run;
 // the makespan; the critical path. Pure. Runs of different harnesses are refused unless `force` (the spec: do not
 // quote a number from one harness as if it came from another). Deltas are B − A: positive means B is slower/bigger.
 
-export const RUN_DIFF_VERSION = 2;
-
-export interface Delta {
-  a: number | null;
-  b: number | null;
-  /** b − a, null when either side is unknown. */
-  delta: number | null;
-  /** (b − a) / a × 100, null when a is 0 or unknown. */
-  pct: number | null;
-}
+export const RUN_DIFF_VERSION = 3;
 
 export interface RunRef {
   stamp: string;
@@ -76,6 +70,8 @@ export interface RunDiff {
   /** True when the lanes differ and the comparison was forced. */
   crossLane: boolean;
   makespanSeconds: Delta;
+  /** The makespan change split by cause (version 3); null when either run lacks run.json or plan.json (a note says why). */
+  explanation: MakespanExplanation | null;
   plannedMakespanSeconds: Delta;
   targets: TargetDiff[];
   onlyInA: string[];
@@ -92,6 +88,9 @@ export interface DiffSide {
   model: DataFile;
   /** Critical path with drag from run.json + plan.json, when both exist. */
   drag?: RunDrag;
+  /** run.json and plan.json, for the makespan explanation; without both there is none. */
+  runFile?: RunFile;
+  plan?: Plan;
   notes?: readonly string[];
 }
 
@@ -99,18 +98,8 @@ export interface BuildRunDiffOptions {
   a: DiffSide;
   b: DiffSide;
   force?: boolean;
-}
-
-export function toDelta(a: number | null | undefined, b: number | null | undefined): Delta {
-  const [x, y] = [a ?? null, b ?? null];
-  const delta = x !== null && y !== null ? roundTo(y - x) : null;
-  const pct = delta !== null && x !== null && x !== 0 ? roundTo((delta / x) * 100, 1) : null;
-  return { a: x, b: y, delta, pct };
-}
-
-function roundTo(value: number, digits = 3): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+  /** For tests: the Shapley method's knobs (exact up to this many causes, sampled permutations, seed). */
+  shapley?: { exactMaxPlayers?: number; permutations?: number; seed?: number };
 }
 
 function toRunRef(model: DataFile): RunRef {
@@ -264,13 +253,14 @@ function buildNotes({ a, b, crossHarness }: { a: DiffSide; b: DiffSide; crossHar
   return notes;
 }
 
-export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunDiff {
+export function buildRunDiff({ a, b, force = false, shapley }: BuildRunDiffOptions): RunDiff {
   const [refA, refB] = [toRunRef(a.model), toRunRef(b.model)];
   checkSameHarness({ a: refA, b: refB, force });
   const crossHarness = refA.harness !== refB.harness;
   const crossLane = refA.lane !== refB.lane;
   const criticalPath = buildCriticalPathDiff(a, b);
   const targets = buildTargetDiffs({ a: a.model, b: b.model, path: criticalPath });
+  const explained = buildDiffExplanation({ a, b, criticalPathB: criticalPath.b, shapley });
   return {
     version: RUN_DIFF_VERSION,
     a: refA,
@@ -278,6 +268,7 @@ export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunD
     crossHarness,
     crossLane,
     makespanSeconds: toDelta(a.model.summary.makespanSeconds, b.model.summary.makespanSeconds),
+    explanation: explained.explanation,
     plannedMakespanSeconds: toDelta(
       a.model.summary.plannedMakespanSeconds,
       b.model.summary.plannedMakespanSeconds,
@@ -292,6 +283,6 @@ export function buildRunDiff({ a, b, force = false }: BuildRunDiffOptions): RunD
         .filter((w) => w.level === 'loud')
         .map((w) => ({ side, stream: w.stream, message: w.message })),
     ),
-    notes: buildNotes({ a, b, crossHarness }),
+    notes: [...explained.notes, ...buildNotes({ a, b, crossHarness })],
   };
 }

@@ -31,3 +31,36 @@ export function formatDelta(
   const magnitude = unit === 'seconds' ? formatSeconds(Math.abs(delta)) : formatBytes(Math.abs(delta));
   return `${delta > 0 ? '+' : '-'}${magnitude}${pct === null ? '' : ` (${pct > 0 ? '+' : ''}${Math.round(pct)}%)`}`;
 }
+
+/** Seconds with two decimals below ten minutes (`54.30s`), for figures compared to a hundredth. */
+export function formatPreciseSeconds(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return 'n/a';
+  return Math.abs(seconds) < 600 ? `${seconds.toFixed(2)}s` : formatSeconds(seconds);
+}
+
+/** A share of a change: `+9m12s`, `-42s`, `+2.59s`, `+0.35s`, `+0.004s`; `±0` for 0. `precise`: 2 decimals below 10 minutes. */
+export function formatSignedSeconds(
+  seconds: number,
+  { precise = false }: { precise?: boolean } = {},
+): string {
+  if (seconds === 0) return '±0';
+  const sign = seconds > 0 ? '+' : '-';
+  const magnitude = Math.abs(seconds);
+  if (magnitude < 0.1) return `${sign}${magnitude.toFixed(3)}s`;
+  if (magnitude < 10 || (precise && magnitude < 600)) return `${sign}${magnitude.toFixed(2)}s`;
+  return `${sign}${formatSeconds(magnitude)}`;
+}
+
+/** Bytes per second as MB/s with two significant decimals below 10: `0.21`, `4.5`, `118`; `n/a` for null. */
+export function formatMegabytesPerSecond(bytesPerSecond: number | null): string {
+  if (bytesPerSecond === null || !Number.isFinite(bytesPerSecond)) return 'n/a';
+  const mb = bytesPerSecond / 1e6;
+  return mb >= 100 ? mb.toFixed(0) : mb >= 10 ? mb.toFixed(1) : mb >= 0.1 ? mb.toFixed(2) : mb.toPrecision(2);
+}
+
+/** `+31 %`, `-4 %`; `n/a` for null. */
+export function formatPercent(pct: number | null): string {
+  if (pct === null) return 'n/a';
+  const rounded = Math.round(pct);
+  return `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded)} %`;
+}

@@ -1,8 +1,12 @@
-import type { Delta, RunDiff, RunRef, TargetDiff } from './build-run-diff.js';
+import type { RunDiff, RunRef, TargetDiff } from './build-run-diff.js';
+import type { Delta } from './to-delta.js';
+import { NO_EXPLANATION } from './build-diff-explanation.js';
 import { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
+import { renderExplanationMd } from './render-explanation-md.js';
 
-// RunDiff → markdown: a header naming both runs and their harness, the makespan, the critical path change and a
-// table per target (worst Δtotal first), then the targets only in one run. Pure.
+// RunDiff → markdown: a header naming both runs and their harness, the makespan change split by cause, the
+// makespan, the critical path change and a table per target (worst Δtotal first), then the targets only in one
+// run. Pure.
 
 function describeRun(label: string, ref: RunRef): string {
   return `- **${label}** \`${ref.stamp}\` — ${ref.harness} harness${ref.namespace ? `, namespace \`${ref.namespace}\`` : ''}, ${ref.status}`;
@@ -103,6 +107,7 @@ export function renderRunDiffMd(diff: RunDiff): string {
   const lines = [
     title,
     '',
+    ...renderExplanationMd(diff),
     describeRun('A', diff.a),
     describeRun('B', diff.b),
     '',
@@ -110,7 +115,8 @@ export function renderRunDiffMd(diff: RunDiff): string {
     '',
   ];
   lines.push(...renderWarnings(diff));
-  if (diff.notes.length > 0) lines.push(...diff.notes.map((n) => `> **Note:** ${n}`), '');
+  const notes = diff.notes.filter((n) => diff.explanation !== null || !n.startsWith(NO_EXPLANATION));
+  if (notes.length > 0) lines.push(...notes.map((n) => `> **Note:** ${n}`), '');
   const makespanPartial = describePartial(diff.partial);
   lines.push(
     `**Makespan:** ${secondsPair(diff.makespanSeconds)} (${formatDelta(diff.makespanSeconds, 'seconds')})${makespanPartial ? ` ${makespanPartial}` : ''}`,

@@ -52,6 +52,7 @@ describe('rocm-perf diff', () => {
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines[0]).toBe('# Run diff (warm harness, lane fleet)');
+    expect(lines[2]).toBe('## Why the makespan changed');
     expect(lines).toContain('## Critical path (with drag, from run.json + plan.json)');
     expect(lines.some((l) => l.startsWith('**Makespan:** '))).toBe(true);
     expect(lines).toContain(
@@ -67,7 +68,12 @@ describe('rocm-perf diff', () => {
     ]);
     expect(result.exitCode).toBe(0);
     const diff = JSON.parse(result.stdout) as RunDiff;
-    expect(diff.version).toBe(2);
+    expect(diff.version).toBe(3);
+    // Both runs have run.json and plan.json: the makespan change is split by cause, adding up to it.
+    const explanation = diff.explanation!;
+    const total = explanation.causes.reduce((sum, c) => sum + c.shareSeconds, 0);
+    expect(total).toBeCloseTo(diff.makespanSeconds.delta!, 6);
+    expect(explanation.causes.at(-1)!.kind).toBe('other');
     expect([diff.a.stamp, diff.b.stamp]).toEqual(['20260310T000000Z', '20260311T000000Z']);
     expect(diff.crossHarness).toBe(false);
     expect(diff.criticalPath.source).toBe('drag');

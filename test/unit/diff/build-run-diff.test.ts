@@ -3,6 +3,10 @@ import { buildRunDiff, renderRunDiffMd, toDelta, type RunDrag } from '../../../s
 import { UsageError, type RocmPerfError } from '../../../src/shared/errors.js';
 import { makeModel, type ModelSpec } from './make-model.js';
 
+// The hand-built models carry no run.json or plan.json, so no diff of them splits the makespan change by cause.
+const NO_SPLIT =
+  'no split of the makespan change by cause: run A has no run.json, run A has no plan.json, run B has no run.json, run B has no plan.json (the replays need the queues, waits and times of both)';
+
 const runA: ModelSpec = {
   stamp: '20260301T000000Z',
   targets: [
@@ -106,7 +110,8 @@ describe('buildRunDiff', () => {
       joined: ['aiter-wheel'],
       left: ['triton-wheel'],
     });
-    expect(diff.notes).toEqual([]);
+    expect(diff.explanation).toBeNull();
+    expect(diff.notes).toEqual([NO_SPLIT]);
   });
 
   it.each([
@@ -154,7 +159,7 @@ describe('buildRunDiff', () => {
       force: true,
     });
     expect(diff.crossHarness).toBe(true);
-    expect(diff.notes[0]).toContain('cross-harness comparison forced: A is cold, B is warm');
+    expect(diff.notes[1]).toContain('cross-harness comparison forced: A is cold, B is warm');
     expect(renderRunDiffMd(diff).split('\n')[0]).toBe(
       '# Run diff (CROSS-HARNESS: cold vs warm, forced, lane fleet)',
     );
@@ -166,6 +171,7 @@ describe('buildRunDiff', () => {
       b: { model: makeModel({ ...runB, harness: 'unknown' }) },
     });
     expect(diff.notes).toEqual([
+      NO_SPLIT,
       'neither run has a run.json, so their harnesses are unknown: check they come from the same harness before quoting a delta',
     ]);
   });
@@ -176,6 +182,7 @@ describe('buildRunDiff', () => {
       b: { model: makeModel({ ...runB, status: 'running' }) },
     });
     expect(diff.notes).toEqual([
+      NO_SPLIT,
       'run B (20260302T000000Z) is still running: its figures are partial',
       'A: data.json was stale',
     ]);

@@ -1,0 +1,118 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+// Copies of the real gfx1201 cold run (fixtures/runs) with one cause changed by hand, for the explanation's test
+// and scripts/evaluate-diff-explain.ts. Only run.json and data.json change (the copy's data.json stays trusted:
+// its recorded stream sizes do not cover run.json); each shift is worked out below from the fixture's own figures,
+// never by the explainer's replay.
+
+export const COLD_FIXTURE = path.resolve('fixtures/runs/gfx1201-cold');
+
+interface Outcome {
+  node: string;
+  startedAtMs: number;
+  finishedAtMs: number;
+}
+interface RunJson {
+  stamp: string;
+  targets: Record<string, Outcome>;
+  finishedAtMs: number;
+}
+interface TargetRow {
+  target: string;
+  startMs: number;
+  endMs: number;
+  buildSeconds: number;
+  totalSeconds: number;
+  exportSeconds: number;
+  uploadSeconds: number;
+}
+interface DataJson {
+  run: { stamp: string };
+  summary: { makespanSeconds: number; targets: TargetRow[] };
+  timeline: { originMs: number };
+}
+
+/** Target → ms to add to its start and to its finish (run.json and data.json alike). */
+type Shifts = Record<string, { startMs: number; finishMs: number }>;
+
+function writeCopy({
+  dir,
+  suffix,
+  shifts,
+  edit,
+}: {
+  dir: string;
+  suffix: string;
+  shifts: Shifts;
+  edit?: (row: TargetRow) => void;
+}): string {
+  cpSync(COLD_FIXTURE, dir, { recursive: true });
+  const run = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunJson;
+  const data = JSON.parse(readFileSync(path.join(dir, 'data.json'), 'utf8')) as DataJson;
+  run.stamp = data.run.stamp = `${run.stamp}-${suffix}`;
+  for (const [target, shift] of Object.entries(shifts)) {
+    run.targets[target]!.startedAtMs += shift.startMs;
+    run.targets[target]!.finishedAtMs += shift.finishMs;
+    const row = data.summary.targets.find((t) => t.target === target)!;
+    [row.startMs, row.endMs] = [row.startMs + shift.startMs, row.endMs + shift.finishMs];
+    edit?.(row);
+  }
+  run.finishedAtMs = Math.max(...Object.values(run.targets).map((t) => t.finishedAtMs));
+  const lastEnd = Math.max(...data.summary.targets.map((t) => t.endMs));
+  data.summary.makespanSeconds = Math.round(lastEnd - data.timeline.originMs) / 1000;
+  writeFileSync(path.join(dir, 'run.json'), JSON.stringify(run, null, 2));
+  writeFileSync(path.join(dir, 'data.json'), JSON.stringify(data));
+  return dir;
+}
+
+/**
+ * triton-wheel's build 10 s longer: it finishes 10 s later on strix, and vllm-wheel (after it on strix, and
+ * waiting for it) starts and finishes 10 s later; nothing else waits for either.
+ */
+export function writeSlowerBuildCopy(dir: string, slowerMs = 10_000): string {
+  return writeCopy({
+    dir,
+    suffix: 'triton-slower',
+    shifts: {
+      'triton-wheel': { startMs: 0, finishMs: slowerMs },
+      'vllm-wheel': { startMs: slowerMs, finishMs: slowerMs },
+    },
+    edit: (row) => {
+      if (row.target !== 'triton-wheel') return;
+      row.buildSeconds += slowerMs / 1000;
+      row.totalSeconds += slowerMs / 1000;
+    },
+  });
+}
+
+/**
+ * kiln uploads at half its throughput: each of its targets (apex, torchvision, deepspeed, bitsandbytes, in that
+ * order, one after another on kiln; no target waits for any of them) takes its upload seconds twice, so each
+ * starts later by the uploads added before it and finishes later by those plus its own.
+ */
+export function writeSlowerUploadCopy(dir: string): string {
+  const run = JSON.parse(readFileSync(path.join(COLD_FIXTURE, 'run.json'), 'utf8')) as RunJson;
+  const data = JSON.parse(readFileSync(path.join(COLD_FIXTURE, 'data.json'), 'utf8')) as DataJson;
+  const kiln = Object.entries(run.targets)
+    .filter(([, t]) => t.node === 'kiln')
+    .sort(([, x], [, y]) => x.startedAtMs - y.startedAtMs)
+    .map(([name]) => name);
+  const shifts: Shifts = {};
+  let added = 0;
+  for (const name of kiln) {
+    const upload = data.summary.targets.find((t) => t.target === name)!.uploadSeconds * 1000;
+    shifts[name] = { startMs: added, finishMs: added + upload };
+    added += upload;
+  }
+  return writeCopy({
+    dir,
+    suffix: 'kiln-upload-halved',
+    shifts,
+    edit: (row) => {
+      row.totalSeconds += row.uploadSeconds;
+      row.exportSeconds += row.uploadSeconds;
+      row.uploadSeconds *= 2;
+    },
+  });
+}
