@@ -77,7 +77,7 @@ describe('forecastMakespan', () => {
     expect(forecast.nodes.a!.criticalShare).toBeGreaterThan(0.4);
   });
 
-  it('a short history widens the band (Student-t, and the median’s own error) and a thin one is stated', () => {
+  it('a short history widens the band (the median’s own error) and a thin one is stated', () => {
     const plan = planOf({}, { x: 100 }, [nodes[0]!]);
     const wide = forecastMakespan({
       plan,
@@ -121,14 +121,15 @@ describe('forecastMakespan', () => {
     expect(forecast.conditionedAtSeconds).toBe(60);
   });
 
-  it('stays finite with two runs of history (a Cauchy draw) and a target that costs nothing to build', () => {
+  it('stays finite with a wild spread line and a target that costs nothing to build', () => {
     const plan = planOf({ y: ['x'] }, { x: 0, y: 10 });
     const distributions = new Map([
-      ['x', { ...dist(0, 0.4, 2), cacheBytes: 1e6, cacheSigma: 0.4 }],
-      ['y', dist(10, 0.4, 2)],
+      ['x', { ...dist(0, 400, 4), cacheBytes: 1e6, cacheSigma: 400 }],
+      ['y', dist(10, 400, 4)],
     ]);
     const forecast = forecastMakespan({ plan, distributions, draws: 20_000 });
     expect(Number.isFinite(forecast.quantiles[100]!)).toBe(true);
+    expect(forecast.quantiles[100]!).toBeGreaterThan(10 * 19);
     // No draw goes past 20× its median: x's export (0.01 s) plus y (10 s).
     expect(forecast.quantiles[100]!).toBeLessThanOrEqual(20 * 10.01 + 1e-9);
   });
