@@ -3,6 +3,10 @@
 //   fixtures/runs/gfx1201-warm   a warm run after a source change (layer cache misses, sccache hits, pushes);
 //   fixtures/runs/gfx1201-cold   a cold run of the same scenario (no caches, export not timed);
 //   fixtures/runs/gfx1201-cold-vs-warm.md   `rocm-perf diff --force` of the two.
+// Both carry a forecast band: before them, three warm runs (each after a source change) and three cold runs (one
+// per placement strategy, so targets land on different nodes) are pooled by `rocm-perf costs --from RUN...` into the
+// box's target costs with spread lines, and the fleet model's learned link and speed are printed beside the box's
+// true tc rate and CPU quota.
 // Needs root (network namespaces, cgroups):
 //   npm run build && npx tsx scripts/make-example-run.ts [--time-scale 1/150] [--out fixtures/runs]
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +33,7 @@ const [numerator = 1, denominator = 150] = readFlag('time-scale', '1/150').split
 const out = path.resolve(repoRoot, readFlag('out', 'fixtures/runs'));
 const runsRoot = mkdtempSync(path.join(os.tmpdir(), 'rocm-perf-sample-'));
 
-async function runCli(fleet: RunningFleet, args: string[]): Promise<string> {
+async function runCli(fleet: RunningFleet, args: string[], echo = false): Promise<string> {
   const result = await execa('node', [path.join(repoRoot, 'bin/rocm-perf.js'), ...args], {
     cwd: repoRoot,
     env: { ...fleet.env, HOME: process.env.HOME ?? '/root', NO_COLOR: '1', PERF_FLEET: fleet.fleetPath },
@@ -39,6 +43,7 @@ async function runCli(fleet: RunningFleet, args: string[]): Promise<string> {
     stderr: 'inherit',
   });
   if (result.exitCode !== 0) throw new Error(`rocm-perf ${args.join(' ')} exited ${result.exitCode}`);
+  if (echo) console.log(`$ rocm-perf ${args.join(' ')}\n${String(result.stdout)}`);
   return String(result.stdout);
 }
 
@@ -114,10 +119,49 @@ async function recordRun(fleet: RunningFleet, harness: string, name: string): Pr
   return target;
 }
 
+const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1) ?? '';
+
+/** Three warm and three cold runs pooled into the box's target costs, so the recorded runs carry a forecast band. */
+async function buildHistory(fleet: RunningFleet): Promise<void> {
+  const warmRuns: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    fleet.bumpRevisions();
+    warmRuns.push(
+      lastLine(await runCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000'])),
+    );
+  }
+  const coldRuns: string[] = [];
+  for (const strategy of ['heft-ls', 'lpt', 'build-only'])
+    coldRuns.push(
+      lastLine(
+        await runCli(fleet, [
+          'cold',
+          '--root',
+          runsRoot,
+          '--sample-interval-ms',
+          '1000',
+          '--strategy',
+          strategy,
+        ]),
+      ),
+    );
+  await runCli(fleet, ['costs', ...warmRuns.flatMap((run) => ['--from', run])], true);
+  await runCli(fleet, ['costs', ...coldRuns.flatMap((run) => ['--from', run])], true);
+  console.log(`box target costs after pooling (${fleet.files.costsPath}):`);
+  console.log(readFileSync(fleet.files.costsPath, 'utf8'));
+  console.log(`box truth per node (tc rate, CPU quota; a speed-1 node has ${fleet.cpuBaseCores} cores):`);
+  for (const node of fleet.nodes)
+    console.log(
+      `  ${node.name}: tc rate ${(node.rateBits / 8e6).toPrecision(4)} MB/s, quota ${node.cgroup.quotaCores} cores (speed ${(node.cgroup.quotaCores / fleet.cpuBaseCores).toPrecision(3)})`,
+    );
+  await runCli(fleet, ['plan'], true);
+}
+
 const fleet = await startFleet({ scenario: 'gfx1201', scale: { timeScale: numerator / denominator } });
 try {
   // The first warm run fills the caches; after a source change (new revisions) the next one is the example.
   await runCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
+  await buildHistory(fleet);
   fleet.bumpRevisions();
   const stopSampling = sampleCgroupCpu(fleet);
   const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');

@@ -39,4 +39,37 @@ describe('runPlanCommand', () => {
     const plan = PlanFileSchema.parse(JSON.parse(stdout.join('')));
     expect(Object.keys(plan.targets).sort()).toEqual(['a-wheel', 'b-wheel', 'c-wheel', 'pytorch']);
   });
+
+  it('forecasts a band once every target has 3+ runs of history, and states a thin history otherwise', async () => {
+    fixture = writeFleetFixture();
+    const { dir, fleetPath } = fixture;
+    const costsPath = path.join(dir, 'target-costs');
+    const base = readFileSync(costsPath, 'utf8');
+    const names = [...base.matchAll(/^build (\S+) /gm)].map((match) => match[1]!);
+    const stdout: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
+    const program = createProgram({ plan: (values) => runPlanCommand(values) });
+    await program.parseAsync(['plan', '--fleet', fleetPath], { from: 'user' });
+    expect(stdout.join('')).toMatch(
+      /forecast +no band yet: 4 of 4 targets have fewer than 3 runs of history \(fewest 1\)/,
+    );
+    const spread = names.flatMap((name) => [`build-spread ${name} 0.2 4`, `cache-spread ${name} 0.05 4`]);
+    writeFileSync(costsPath, `${base}${spread.join('\n')}\n`);
+    stdout.length = 0;
+    await program.parseAsync(
+      ['plan', '--fleet', fleetPath, '--json', '--dispatch', 'guided', '--draws', '300'],
+      {
+        from: 'user',
+      },
+    );
+    const plan = PlanFileSchema.parse(JSON.parse(stdout.join('')));
+    expect(plan.forecast).toMatchObject({ banded: true, historyRuns: 4, draws: 300, policy: 'guided' });
+    expect(plan.forecast!.makespan.p10).toBeLessThan(plan.forecast!.makespan.p90);
+    stdout.length = 0;
+    await program.parseAsync(['plan', '--fleet', fleetPath], { from: 'user' });
+    expect(stdout.join('')).toMatch(
+      /forecast +p10 \S+ · p50 \S+ · p90 \S+ +\(2000 draws, fixed queues; 4\+ runs of history per target\)/,
+    );
+    expect(stdout.join('')).toMatch(/finish p10–p90/);
+  });
 });
