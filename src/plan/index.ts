@@ -18,6 +18,7 @@ export {
 } from './simulate-plan.js';
 export {
   renderClock,
+  renderForecast,
   renderComparison,
   renderDuration,
   renderPlan,

@@ -1,5 +1,5 @@
 import type { Plan } from '../artifacts/index.js';
-import { forecastMakespan, type ForecastProgress } from '../plan/index.js';
+import { forecastMakespan, renderForecast, type ForecastProgress } from '../plan/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { QueueEvent, SettledOutcome } from './node-queue.js';
 
@@ -246,6 +246,9 @@ export function createProgress({
     phase(name) {
       state.phase = name;
       print(`== ${name}`);
+      // The plan's band, once, as the measured run starts: the live view then moves it as targets finish.
+      if (name.startsWith('measured') && plan.forecast)
+        for (const line of renderForecast(plan.forecast)) print(line.trim());
       if (live && name.startsWith('measured') && !timer) {
         timer = setInterval(redraw, 1000);
         timer.unref();
