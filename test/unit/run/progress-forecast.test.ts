@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
-import { applyQueueEvent, createProgressState, renderLiveForecast } from '../../../src/run/progress.js';
+import {
+  applyQueueEvent,
+  createProgress,
+  createProgressState,
+  renderLiveForecast,
+} from '../../../src/run/progress.js';
+import { createFakeClock } from '../../../src/shared/clock.js';
 
 // The live view's forecast line: the plan's band, conditioned on what the queue events say has happened.
 
@@ -60,5 +66,22 @@ describe('renderLiveForecast', () => {
     expect(renderLiveForecast(plan, state, T0 + 1000)).toBe(
       'forecast: no band (2 targets have fewer than 3 runs of history)',
     );
+  });
+
+  it('prints the planned band once as the measured run starts', () => {
+    const written: string[] = [];
+    const stream = { write: (chunk: string) => written.push(chunk) > 0, isTTY: false };
+    const progress = createProgress({
+      plan: planOf(6),
+      clock: createFakeClock(T0),
+      stream: stream as unknown as NodeJS.WritableStream,
+    });
+    progress.phase('preflight');
+    expect(written.join('')).not.toContain('forecast');
+    progress.phase('measured run: cold into rocm-coldrun');
+    expect(written.join('')).toMatch(
+      /== measured run: cold into rocm-coldrun\nforecast +p10 \S+ · p50 \S+ · p90 \S+/,
+    );
+    expect(written.join('')).toMatch(/critical odds forge 100 % \(ends it 100 %\)/);
   });
 });
