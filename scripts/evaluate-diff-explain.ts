@@ -57,8 +57,8 @@ async function listFixturePairs(root: string): Promise<EvaluatedPair[]> {
       subject: 'triton-wheel',
     },
     {
-      name: 'real cold run, kiln upload throughput halved',
-      dir: writeSlowerUploadCopy(path.join(root, 'k')),
+      name: 'real cold run, kiln upload throughput lowered until kiln ends 10 s after the makespan',
+      dir: writeSlowerUploadCopy(path.join(root, 'k')).dir,
       cause: 'upload-throughput' as const,
       subject: 'kiln',
     },

@@ -73,6 +73,7 @@ export function renderPlanFile(run: SimRun): string {
             finishSeconds: t.plannedFinishSeconds,
             buildSeconds: Math.min(steps, span),
             exportSeconds: Math.max(0, span - steps),
+            setupSeconds: 0,
             deps: t.deps,
             waitFor: t.deps,
           },

@@ -17,6 +17,13 @@ export const PlanTargetSchema = z.strictObject({
     .number()
     .nonnegative()
     .describe('Export term on that node: cache_t / (link_mbps_n × 10^6).'),
+  setupSeconds: z
+    .number()
+    .nonnegative()
+    .default(0)
+    .describe(
+      'Seconds beyond build and export, the same on every node (target-costs `setup`); 0 in older plans.',
+    ),
   deps: z.array(z.string()).describe('In-run dependencies (`target:` contexts).'),
   waitFor: z
     .array(z.string())
@@ -100,6 +107,9 @@ export const PlanForecastSchema = z
           cacheBytes: z.number().nonnegative(),
           cacheSigma: z.number().nonnegative(),
           cacheRuns: z.number().int().nonnegative(),
+          setupSeconds: z.number().nonnegative().default(0),
+          setupSigma: z.number().nonnegative().default(0),
+          setupRuns: z.number().int().nonnegative().default(1),
         }),
       )
       .describe('The cost distributions drawn from, so a live view can forecast again from the same ones.'),

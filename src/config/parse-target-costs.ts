@@ -1,5 +1,7 @@
 // .builders/target-costs: `build <target> <seconds>` (cold compile cost), `warm-build <target> <seconds>` (the
 // same target's steps in a warm run, caches on), and `cache <target> <bytes>` (what it exports), `#` comments.
+// `setup <target> <seconds>` and `warm-setup` are the seconds a target's run takes beyond its build steps and its
+// uploads, as the harness sees it (starting bake, solving, exporting, pushing manifests): node-independent.
 // Each figure may carry a spread line, `<kind>-spread <target> <sigma> <runs>`: over `runs` runs the figure (their
 // median) varied by the log-scale deviation `sigma` (0.1 ≈ ±10 %). The forecast draws from it (docs/forecast.md).
 
@@ -12,10 +14,17 @@ export interface TargetCost {
   buildLine: number | undefined;
   warmBuildLine: number | undefined;
   cacheLine: number | undefined;
+  /** Seconds beyond build steps and uploads (cold or bench runs; `warm-setup`: warm runs), when known. */
+  setupSeconds?: number | undefined;
+  warmSetupSeconds?: number | undefined;
+  setupLine?: number | undefined;
+  warmSetupLine?: number | undefined;
   /** How much each figure varied over the runs it came from; undefined when no spread line was given. */
   buildSpread?: CostSpread | undefined;
   warmBuildSpread?: CostSpread | undefined;
   cacheSpread?: CostSpread | undefined;
+  setupSpread?: CostSpread | undefined;
+  warmSetupSpread?: CostSpread | undefined;
 }
 
 /** A figure's spread over the runs it was measured in: sigma of ln(value) (a robust estimate), and how many runs. */
@@ -25,16 +34,21 @@ export interface CostSpread {
   line: number;
 }
 
-type Kind = 'build' | 'warm-build' | 'cache';
+type Kind = 'build' | 'warm-build' | 'cache' | 'setup' | 'warm-setup';
+const KINDS = ['build', 'warm-build', 'cache', 'setup', 'warm-setup'] as const;
 const spreadFieldOf = {
   build: 'buildSpread',
   'warm-build': 'warmBuildSpread',
   cache: 'cacheSpread',
+  setup: 'setupSpread',
+  'warm-setup': 'warmSetupSpread',
 } as const;
 const fieldsOf = {
   build: ['buildSeconds', 'buildLine'],
   'warm-build': ['warmBuildSeconds', 'warmBuildLine'],
   cache: ['cacheBytes', 'cacheLine'],
+  setup: ['setupSeconds', 'setupLine'],
+  'warm-setup': ['warmSetupSeconds', 'warmSetupLine'],
 } as const;
 
 export interface ParsedTargetCosts {
@@ -42,8 +56,8 @@ export interface ParsedTargetCosts {
   errors: string[];
 }
 
-const LINE = /^(build|warm-build|cache)\s+(\S+)\s+(\S+)\s*$/;
-const SPREAD_LINE = /^(build|warm-build|cache)-spread\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
+const LINE = /^(build|warm-build|cache|setup|warm-setup)\s+(\S+)\s+(\S+)\s*$/;
+const SPREAD_LINE = /^(build|warm-build|cache|setup|warm-setup)-spread\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
 
 function emptyCost(): TargetCost {
   return {
@@ -71,7 +85,7 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     const match = LINE.exec(line);
     if (!match) {
       errors.push(
-        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
+        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\`, \`setup <target> <seconds>\`, \`warm-setup <target> <seconds>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
       );
       return;
     }
@@ -137,6 +151,8 @@ export interface RenderedSpreads {
   buildSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
   warmBuildSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
   cacheSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
+  setupSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
+  warmSetupSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
 }
 
 /** Render costs back into the file format, sorted by target, for `rocm-perf costs`. */
@@ -147,6 +163,8 @@ export function renderTargetCosts(
       buildSeconds: number;
       warmBuildSeconds?: number | undefined;
       cacheBytes: number | undefined;
+      setupSeconds?: number | undefined;
+      warmSetupSeconds?: number | undefined;
     } & RenderedSpreads
   >,
   header: string[],
@@ -163,7 +181,15 @@ export function renderTargetCosts(
     const bytes = costs.get(name)?.cacheBytes;
     if (bytes !== undefined) lines.push(`cache ${name} ${Math.round(bytes)}`);
   }
-  for (const kind of ['build', 'warm-build', 'cache'] as const)
+  for (const [kind, field] of [
+    ['setup', 'setupSeconds'],
+    ['warm-setup', 'warmSetupSeconds'],
+  ] as const)
+    for (const name of names) {
+      const seconds = costs.get(name)?.[field];
+      if (seconds !== undefined) lines.push(`${kind} ${name} ${formatCostSeconds(seconds)}`);
+    }
+  for (const kind of KINDS)
     for (const name of names) {
       const spread = costs.get(name)?.[spreadFieldOf[kind]];
       if (spread !== undefined)

@@ -20,6 +20,20 @@ export interface CostFigures {
   buildSpread?: FigureSpread | undefined;
   warmBuildSpread?: FigureSpread | undefined;
   cacheSpread?: FigureSpread | undefined;
+  setupSeconds?: number | undefined;
+  warmSetupSeconds?: number | undefined;
+  setupSpread?: FigureSpread | undefined;
+  warmSetupSpread?: FigureSpread | undefined;
+}
+
+/** The setup figure of a mode: a warm plan's `warm-setup`, else `setup`; 0 and no spread when neither is known. */
+function chooseSetup(
+  figure: CostFigures,
+  mode: CostMode,
+): { seconds: number; spread?: FigureSpread | undefined } {
+  if (mode === 'warm' && figure.warmSetupSeconds !== undefined)
+    return { seconds: figure.warmSetupSeconds, spread: figure.warmSetupSpread };
+  return { seconds: figure.setupSeconds ?? 0, spread: figure.setupSpread };
 }
 
 /** A figure's spread over the runs behind it (a `<kind>-spread` line): sigma of its ln and the count of runs. */
@@ -34,7 +48,11 @@ export function chooseCosts(figures: ReadonlyMap<string, CostFigures>, mode: Cos
   for (const [target, figure] of [...figures].sort(([a], [b]) => a.localeCompare(b))) {
     const warm = mode === 'warm' ? figure.warmBuildSeconds : undefined;
     if (mode === 'warm' && warm === undefined) coldBuildFor.push(target);
-    costs.set(target, { buildSeconds: warm ?? figure.buildSeconds, cacheBytes: figure.cacheBytes });
+    costs.set(target, {
+      buildSeconds: warm ?? figure.buildSeconds,
+      cacheBytes: figure.cacheBytes,
+      setupSeconds: chooseSetup(figure, mode).seconds,
+    });
   }
   return { mode, costs, coldBuildFor };
 }
@@ -70,6 +88,7 @@ export function chooseCostDistributions(
     const buildSeconds = warm ? figure.warmBuildSeconds : figure.buildSeconds;
     if (buildSeconds === undefined || figure.cacheBytes === undefined) continue;
     const buildSpread = warm ? figure.warmBuildSpread : figure.buildSpread;
+    const setup = chooseSetup(figure, mode);
     out.set(target, {
       buildSeconds,
       buildSigma: buildSpread?.sigma ?? 0,
@@ -77,6 +96,9 @@ export function chooseCostDistributions(
       cacheBytes: figure.cacheBytes,
       cacheSigma: figure.cacheSpread?.sigma ?? 0,
       cacheRuns: figure.cacheSpread?.runs ?? 1,
+      setupSeconds: setup.seconds,
+      setupSigma: setup.spread?.sigma ?? 0,
+      setupRuns: setup.spread?.runs ?? 1,
     });
   }
   return out;

@@ -45,6 +45,7 @@ function toTargets(
       finishSeconds: sim.timing.finish[j]!,
       buildSeconds: problem.build[j * problem.m + i]!,
       exportSeconds: problem.exportSeconds[j * problem.m + i]!,
+      setupSeconds: problem.setup[j]!,
       deps: names(problem.preds[j]!),
       waitFor: names(waitFor[j]!),
     };

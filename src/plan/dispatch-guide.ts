@@ -33,7 +33,7 @@ export interface DispatchState {
   finish: Float64Array;
 }
 
-/** Costs the plan itself implies: build_t = build term × speed, bytes = export term × link. */
+/** Costs the plan itself implies: build_t = build term × speed, bytes = export term × link, setup as planned. */
 export function toCostsFromPlan(plan: DispatchPlan): Map<string, CostInput> {
   const nodes = new Map(plan.nodes.map((node) => [node.name, node]));
   const costs = new Map<string, CostInput>();
@@ -47,6 +47,7 @@ export function toCostsFromPlan(plan: DispatchPlan): Map<string, CostInput> {
     costs.set(name, {
       buildSeconds: target.buildSeconds * node.speed,
       cacheBytes: target.exportSeconds * node.linkMbps * 1e6,
+      setupSeconds: target.setupSeconds,
     });
   }
   return costs;

@@ -23,6 +23,20 @@ export interface CostDistribution {
   cacheBytes: number;
   cacheSigma: number;
   cacheRuns: number;
+  /** Seconds beyond build and export (target-costs `setup`); absent = 0. */
+  setupSeconds?: number | undefined;
+  setupSigma?: number | undefined;
+  setupRuns?: number | undefined;
+}
+
+/** A distribution with every field set (setup 0 when unknown), as plan.json keeps it. */
+export function toStoredDistribution(d: CostDistribution): Required<CostDistribution> {
+  return {
+    ...d,
+    setupSeconds: d.setupSeconds ?? 0,
+    setupSigma: d.setupSigma ?? 0,
+    setupRuns: d.setupRuns ?? 1,
+  };
 }
 
 /** Below this many runs of history for any target, the forecast says so instead of showing a band. */
@@ -120,8 +134,9 @@ function fillDurations(
     const figure = distributions.get(name)!;
     const build = drawFigure(random, figure.buildSeconds, figure.buildSigma, figure.buildRuns);
     const bytes = drawFigure(random, figure.cacheBytes, figure.cacheSigma, figure.cacheRuns);
+    const setup = drawFigure(random, figure.setupSeconds ?? 0, figure.setupSigma ?? 0, figure.setupRuns ?? 1);
     problem.nodes.forEach((node, i) => {
-      duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6);
+      duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6) + setup;
     });
   });
 }
@@ -218,14 +233,17 @@ export function findForecastPercentile(quantiles: readonly number[], actualSecon
 
 function toMedianCosts(distributions: ReadonlyMap<string, CostDistribution>): Map<string, CostInput> {
   return new Map(
-    [...distributions].map(([name, d]) => [name, { buildSeconds: d.buildSeconds, cacheBytes: d.cacheBytes }]),
+    [...distributions].map(([name, d]) => [
+      name,
+      { buildSeconds: d.buildSeconds, cacheBytes: d.cacheBytes, setupSeconds: d.setupSeconds ?? 0 },
+    ]),
   );
 }
 
 function describeHistory(plan: DispatchPlan, distributions: ReadonlyMap<string, CostDistribution>) {
   const runsOf = (name: string) => {
     const d = distributions.get(name)!;
-    return Math.min(d.buildRuns, d.cacheRuns);
+    return Math.min(d.buildRuns, d.cacheRuns, (d.setupSeconds ?? 0) > 0 ? (d.setupRuns ?? 1) : Infinity);
   };
   const names = Object.keys(plan.targets).sort();
   const thinTargets = names.filter((name) => runsOf(name) < MIN_HISTORY_RUNS);

@@ -89,6 +89,7 @@ export {
   drawFigure,
   findForecastPercentile,
   forecastMakespan,
+  toStoredDistribution,
   type Band,
   type CostDistribution,
   type Forecast,

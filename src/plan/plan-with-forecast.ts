@@ -4,6 +4,7 @@ import {
   ASSUMED_SIGMA,
   DEFAULT_FORECAST_DRAWS,
   forecastMakespan,
+  toStoredDistribution,
   type CostDistribution,
 } from './forecast-makespan.js';
 import type { CostInput } from './problem.js';
@@ -37,6 +38,7 @@ export function toPercentileCosts(
       {
         buildSeconds: d.buildSeconds * Math.exp(z * sigmaOf(d.buildSigma, d.buildRuns)),
         cacheBytes: d.cacheBytes * Math.exp(z * sigmaOf(d.cacheSigma, d.cacheRuns)),
+        setupSeconds: (d.setupSeconds ?? 0) * Math.exp(z * sigmaOf(d.setupSigma ?? 0, d.setupRuns ?? 1)),
       },
     ]),
   );
@@ -59,7 +61,7 @@ export function planWithForecast(options: PlanWithForecastOptions): Plan {
   const usedDistributions = Object.fromEntries(
     Object.keys(best.plan.targets)
       .sort()
-      .map((name) => [name, distributions.get(name)!]),
+      .map((name) => [name, toStoredDistribution(distributions.get(name)!)]),
   );
   return {
     ...best.plan,

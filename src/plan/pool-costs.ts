@@ -99,18 +99,25 @@ export interface TargetSamples {
   buildSeconds: readonly number[];
   warmBuildSeconds: readonly number[];
   cacheBytes: readonly number[];
+  /** Seconds beyond build steps and uploads, from cold or bench runs (`setup`) and warm runs (`warm-setup`). */
+  setupSeconds?: readonly number[];
+  warmSetupSeconds?: readonly number[];
 }
 
 export interface PooledCost {
   buildSeconds: number | undefined;
   warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;
+  setupSeconds?: number | undefined;
+  warmSetupSeconds?: number | undefined;
 }
 
 export interface PooledSpreads {
   buildSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
   warmBuildSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
   cacheSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
+  setupSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
+  warmSetupSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
 }
 
 const toSpread = ({ sigma, runs }: PooledFigure) => ({ sigma, runs });
@@ -126,6 +133,8 @@ export function poolTargetCost(
   const build = pool(samples.buildSeconds);
   const warm = pool(samples.warmBuildSeconds);
   const cache = pool(samples.cacheBytes);
+  const setup = pool(samples.setupSeconds ?? []);
+  const warmSetup = pool(samples.warmSetupSeconds ?? []);
   const spreads: PooledSpreads = {};
   const buildSpread = build ? toSpread(build) : keepSpread(current?.buildSpread);
   const warmBuildSpread = warm ? toSpread(warm) : keepSpread(current?.warmBuildSpread);
@@ -133,11 +142,17 @@ export function poolTargetCost(
   if (buildSpread) spreads.buildSpread = buildSpread;
   if (warmBuildSpread) spreads.warmBuildSpread = warmBuildSpread;
   if (cacheSpread) spreads.cacheSpread = cacheSpread;
+  const setupSpread = setup ? toSpread(setup) : keepSpread(current?.setupSpread);
+  const warmSetupSpread = warmSetup ? toSpread(warmSetup) : keepSpread(current?.warmSetupSpread);
+  if (setupSpread) spreads.setupSpread = setupSpread;
+  if (warmSetupSpread) spreads.warmSetupSpread = warmSetupSpread;
   return {
     cost: {
       buildSeconds: build?.median ?? current?.buildSeconds,
       warmBuildSeconds: warm?.median ?? current?.warmBuildSeconds,
       cacheBytes: cache ? Math.round(cache.median) : current?.cacheBytes,
+      setupSeconds: setup?.median ?? current?.setupSeconds,
+      warmSetupSeconds: warmSetup?.median ?? current?.warmSetupSeconds,
     },
     spreads,
   };

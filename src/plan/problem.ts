@@ -16,6 +16,8 @@ export interface PlanProblem {
   cost: Float64Array;
   build: Float64Array;
   exportSeconds: Float64Array;
+  /** Per target: seconds beyond build and export, the same on every node. */
+  setup: Float64Array;
   /** A topological order, ties by name. */
   topo: number[];
   /** Node indices sorted by node name: the tie-break order when two nodes are equally good. */
@@ -30,6 +32,8 @@ export interface PlanGraph {
 export interface CostInput {
   buildSeconds: number | undefined;
   cacheBytes: number | undefined;
+  /** Seconds beyond build and export on any node (target-costs `setup`); 0 when unknown. */
+  setupSeconds?: number | undefined;
 }
 
 export interface CreateProblemOptions {
@@ -112,13 +116,15 @@ export function createProblem(options: CreateProblemOptions): PlanProblem {
   const build = new Float64Array(n * m);
   const exportSeconds = new Float64Array(n * m);
   const cost = new Float64Array(n * m);
+  const setup = new Float64Array(n);
   names.forEach((name, j) => {
     const figures = options.costs.get(name);
     const target = { buildSeconds: figures?.buildSeconds ?? 0, cacheBytes: figures?.cacheBytes ?? 0 };
+    setup[j] = figures?.setupSeconds ?? 0;
     nodes.forEach((node, i) => {
       build[j * m + i] = toBuildSeconds(target, node);
       exportSeconds[j * m + i] = toExportSeconds(target, node);
-      cost[j * m + i] = (build[j * m + i] ?? 0) + (exportSeconds[j * m + i] ?? 0);
+      cost[j * m + i] = (build[j * m + i] ?? 0) + (exportSeconds[j * m + i] ?? 0) + setup[j]!;
     });
   });
   const nodeOrder = nodes
@@ -134,6 +140,7 @@ export function createProblem(options: CreateProblemOptions): PlanProblem {
     cost,
     build,
     exportSeconds,
+    setup,
     topo: toTopologicalOrder(preds, succs),
     nodeOrder,
   };

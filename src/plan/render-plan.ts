@@ -40,7 +40,19 @@ function renderNode(plan: Plan, node: Plan['nodes'][number]): string[] {
   const header = `${node.name} — ${node.linkMbps} MB/s, speed ${node.speed}; busy ${renderDuration(node.busySeconds)}, ${idle}`;
   if (queue.length === 0) return [header, '  (nothing queued)'];
   const band = plan.forecast?.banded === true ? plan.forecast : undefined;
-  const rows = [['start', 'finish', 'target', 'build', 'export', ...(band ? ['finish p10–p90'] : []), '']];
+  const withSetup = Object.values(plan.targets).some((target) => target.setupSeconds > 0);
+  const rows = [
+    [
+      'start',
+      'finish',
+      'target',
+      'build',
+      'export',
+      ...(withSetup ? ['setup'] : []),
+      ...(band ? ['finish p10–p90'] : []),
+      '',
+    ],
+  ];
   for (const name of queue) {
     const target = plan.targets[name]!;
     const critical = plan.criticalPath.includes(name) ? '*' : '';
@@ -51,11 +63,13 @@ function renderNode(plan: Plan, node: Plan['nodes'][number]): string[] {
       name,
       renderDuration(target.buildSeconds),
       renderDuration(target.exportSeconds),
+      ...(withSetup ? [renderDuration(target.setupSeconds)] : []),
       ...(band ? [finish ? `${renderClock(finish.p10)}–${renderClock(finish.p90)}` : ''] : []),
       critical,
     ]);
   }
-  return [header, ...renderTable(rows, [0, 1, 3, 4]).map((line) => `  ${line}`)];
+  const right = withSetup ? [0, 1, 3, 4, 5] : [0, 1, 3, 4];
+  return [header, ...renderTable(rows, right).map((line) => `  ${line}`)];
 }
 
 function renderSummary(plan: Plan): string[] {
@@ -104,7 +118,7 @@ export function renderPlan(plan: Plan): string {
   const lines = [
     `plan for ${plan.arch}: ${count} targets on ${plan.nodes.length} nodes, strategy ${plan.strategy}`,
     describeCostSet({ ...plan.costs, costs: { size: count } }),
-    'start/finish are h:mm:ss from the start of the run; cost on a node = build ÷ speed + export ÷ link',
+    'start/finish are h:mm:ss from the start of the run; cost on a node = build ÷ speed + export ÷ link + setup',
     '* marks the critical path',
     '',
   ];

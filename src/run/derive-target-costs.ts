@@ -1,6 +1,7 @@
 import type { TargetCost } from '../config/parse-target-costs.js';
 import type { TargetTrace } from '../collect/types.js';
 import type { RunFile } from '../artifacts/index.js';
+import { mergeIntervals, totalLengthMs } from '../shared/intervals.js';
 import {
   poolTargetCost,
   type BuildObservation,
@@ -18,6 +19,8 @@ export interface DerivedCost {
   buildSeconds: number;
   warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;
+  setupSeconds?: number | undefined;
+  warmSetupSeconds?: number | undefined;
 }
 
 export interface DerivedCosts {
@@ -26,7 +29,7 @@ export interface DerivedCosts {
   spreads: Map<string, PooledSpreads>;
   /** One line per decision a person should know about. */
   notes: string[];
-  updated: { build: string[]; warmBuild: string[]; cache: string[] };
+  updated: { build: string[]; warmBuild: string[]; cache: string[]; setup: string[] };
   /** Each measured build as the node ran it (seconds not normalised), for the speed fit (src/plan/learn-fleet.ts). */
   builds: BuildObservation[];
 }
@@ -86,6 +89,16 @@ function deriveCache(trace: TargetTrace, run: RunFile): { bytes: number } | Refu
   return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
 }
 
+/**
+ * What the harness waited on beyond the build steps and the uploads (run.json's start to finish, less the trace's
+ * step span and the union of its upload spans): starting bake, solving, exporting, pushing manifests. Node-independent.
+ */
+function deriveSetup(trace: TargetTrace, outcome: { startedAtMs: number; finishedAtMs: number }): number {
+  const uploadMs = totalLengthMs(mergeIntervals(trace.uploads.map((u) => [u.startMs, u.endMs] as const)));
+  const wall = (outcome.finishedAtMs - outcome.startedAtMs) / 1000;
+  return Math.max(0, wall - trace.buildSeconds - uploadMs / 1000);
+}
+
 /** `run s1 is a warm run` / `runs s1, s2 are warm runs`, and the matching possessive. */
 function describeRuns(stamps: readonly string[], kind: string): { subject: string; its: string } {
   return stamps.length === 1
@@ -121,7 +134,13 @@ function describeHarnesses(runs: readonly RunFile[]): string[] {
 }
 
 interface TargetMeasurement {
-  samples: { buildSeconds: number[]; warmBuildSeconds: number[]; cacheBytes: number[] };
+  samples: {
+    buildSeconds: number[];
+    warmBuildSeconds: number[];
+    cacheBytes: number[];
+    setupSeconds: number[];
+    warmSetupSeconds: number[];
+  };
   notes: string[];
   builds: BuildObservation[];
 }
@@ -134,7 +153,13 @@ function measureTarget(
 ): TargetMeasurement {
   const pooled = runs.length > 1;
   const measured: TargetMeasurement = {
-    samples: { buildSeconds: [], warmBuildSeconds: [], cacheBytes: [] },
+    samples: {
+      buildSeconds: [],
+      warmBuildSeconds: [],
+      cacheBytes: [],
+      setupSeconds: [],
+      warmSetupSeconds: [],
+    },
     notes: [],
     builds: [],
   };
@@ -163,6 +188,9 @@ function measureTarget(
         build.seconds,
       );
       measured.builds.push({ run: run.stamp, node: outcome.node, target, seconds: build.rawSeconds });
+      (isWarmRun(run) ? measured.samples.warmSetupSeconds : measured.samples.setupSeconds).push(
+        deriveSetup(trace, outcome),
+      );
     }
     if (cache && 'reason' in cache) measured.notes.push(noteOf(run, cache));
     else if (cache) measured.samples.cacheBytes.push(cache.bytes);
@@ -177,7 +205,12 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
   const { current, maxCachedShare = 0.5 } = options;
   const runs = toRuns(options);
   const notes = describeHarnesses(runs.map(({ run }) => run));
-  const updated = { build: [] as string[], warmBuild: [] as string[], cache: [] as string[] };
+  const updated = {
+    build: [] as string[],
+    warmBuild: [] as string[],
+    cache: [] as string[],
+    setup: [] as string[],
+  };
   const costs = new Map<string, DerivedCost>();
   const spreads = new Map<string, PooledSpreads>();
   const builds: BuildObservation[] = [];
@@ -189,12 +222,12 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
     builds.push(...measured.builds);
     markUpdated(updated, target, measured.samples);
     const pooled = poolTargetCost(current.get(target), measured.samples);
-    const { buildSeconds, warmBuildSeconds, cacheBytes } = pooled.cost;
+    const { buildSeconds, warmBuildSeconds, cacheBytes, setupSeconds, warmSetupSeconds } = pooled.cost;
     if (buildSeconds === undefined) {
       notes.push(`${target}: no build figure anywhere; left out`);
       continue;
     }
-    costs.set(target, { buildSeconds, warmBuildSeconds, cacheBytes });
+    costs.set(target, { buildSeconds, warmBuildSeconds, cacheBytes, setupSeconds, warmSetupSeconds });
     spreads.set(target, pooled.spreads);
   }
   return { costs, spreads, notes, updated, builds };
@@ -204,4 +237,6 @@ function markUpdated(updated: DerivedCosts['updated'], target: string, samples: 
   if (samples.buildSeconds.length > 0) updated.build.push(target);
   if (samples.warmBuildSeconds.length > 0) updated.warmBuild.push(target);
   if (samples.cacheBytes.length > 0) updated.cache.push(target);
+  if ((samples.setupSeconds?.length ?? 0) + (samples.warmSetupSeconds?.length ?? 0) > 0)
+    updated.setup.push(target);
 }

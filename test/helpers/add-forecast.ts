@@ -2,7 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PlanFileSchema, type Plan } from '../../src/artifacts/index.js';
-import { forecastMakespan, toCostsFromPlan, type CostDistribution } from '../../src/plan/index.js';
+import {
+  forecastMakespan,
+  toCostsFromPlan,
+  toStoredDistribution,
+  type CostDistribution,
+} from '../../src/plan/index.js';
 
 // A copy of a fixture run whose plan.json carries a forecast, as `plan` writes one today: the fixture runs were
 // recorded before forecasts. Each target's figures are the plan's own, with the given spread over `runs` runs.
@@ -35,7 +40,11 @@ export function copyRunWithForecast(
   const forecast = forecastMakespan({ plan, distributions, draws: 1000 });
   const withForecast: Plan = {
     ...plan,
-    forecast: { ...forecast, placedFor: 'median', distributions: Object.fromEntries(distributions) },
+    forecast: {
+      ...forecast,
+      placedFor: 'median',
+      distributions: Object.fromEntries([...distributions].map(([n, d]) => [n, toStoredDistribution(d)])),
+    },
   };
   writeFileSync(file, `${JSON.stringify(withForecast, null, 2)}\n`);
   return dir;

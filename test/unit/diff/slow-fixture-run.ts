@@ -87,32 +87,43 @@ export function writeSlowerBuildCopy(dir: string, slowerMs = 10_000): string {
 }
 
 /**
- * kiln uploads at half its throughput: each of its targets (apex, torchvision, deepspeed, bitsandbytes, in that
- * order, one after another on kiln; no target waits for any of them) takes its upload seconds twice, so each
- * starts later by the uploads added before it and finishes later by those plus its own.
+ * kiln uploads slower, by the factor that makes its last target finish `lateSeconds` after the run's makespan (so
+ * the change moves the makespan whatever the recording: a kiln that finishes early would hide a halving). Each of
+ * its targets (one after another on kiln; no target waits for any of them, they are wheels) takes its upload
+ * seconds × factor, so each starts later by the uploads added before it and finishes later by those plus its own.
  */
-export function writeSlowerUploadCopy(dir: string): string {
+export function writeSlowerUploadCopy(
+  dir: string,
+  { node = 'kiln', lateSeconds = 10 }: { node?: string; lateSeconds?: number } = {},
+): { dir: string; factor: number } {
   const run = JSON.parse(readFileSync(path.join(COLD_FIXTURE, 'run.json'), 'utf8')) as RunJson;
   const data = JSON.parse(readFileSync(path.join(COLD_FIXTURE, 'data.json'), 'utf8')) as DataJson;
-  const kiln = Object.entries(run.targets)
-    .filter(([, t]) => t.node === 'kiln')
+  const names = Object.entries(run.targets)
+    .filter(([, t]) => t.node === node)
     .sort(([, x], [, y]) => x.startedAtMs - y.startedAtMs)
     .map(([name]) => name);
+  const rows = names.map((name) => data.summary.targets.find((t) => t.target === name)!);
+  const uploadsMs = rows.reduce((sum, row) => sum + row.uploadSeconds * 1000, 0);
+  const lastEndMs = Math.max(...data.summary.targets.map((t) => t.endMs));
+  const nodeEndMs = Math.max(...rows.map((row) => row.endMs));
+  const factor = 1 + (lastEndMs + lateSeconds * 1000 - nodeEndMs) / uploadsMs;
   const shifts: Shifts = {};
   let added = 0;
-  for (const name of kiln) {
-    const upload = data.summary.targets.find((t) => t.target === name)!.uploadSeconds * 1000;
-    shifts[name] = { startMs: added, finishMs: added + upload };
-    added += upload;
+  for (const row of rows) {
+    const extra = row.uploadSeconds * 1000 * (factor - 1);
+    shifts[row.target] = { startMs: added, finishMs: added + extra };
+    added += extra;
   }
-  return writeCopy({
+  writeCopy({
     dir,
-    suffix: 'kiln-upload-halved',
+    suffix: `${node}-upload-slower`,
     shifts,
     edit: (row) => {
-      row.totalSeconds += row.uploadSeconds;
-      row.exportSeconds += row.uploadSeconds;
-      row.uploadSeconds *= 2;
+      const extra = row.uploadSeconds * (factor - 1);
+      row.totalSeconds += extra;
+      row.exportSeconds += extra;
+      row.uploadSeconds *= factor;
     },
   });
+  return { dir, factor };
 }

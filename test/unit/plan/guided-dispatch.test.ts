@@ -26,6 +26,7 @@ const target = (nodeName: string, startSeconds: number, finishSeconds: number, w
   finishSeconds,
   buildSeconds: finishSeconds - startSeconds,
   exportSeconds: 0,
+  setupSeconds: 0,
   deps: waitFor,
   waitFor,
 });

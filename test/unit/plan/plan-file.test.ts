@@ -41,6 +41,7 @@ describe('plan.json', () => {
       finishSeconds: 162,
       buildSeconds: 50,
       exportSeconds: 2,
+      setupSeconds: 0,
       deps: ['base'],
       waitFor: ['base'],
     });

@@ -125,10 +125,16 @@ describe('deriveTargetCosts over three runs', () => {
   const derived = deriveTargetCosts({ runs, current });
 
   it('writes the median and the sigma an independent computation gives, with the count of runs', () => {
-    expect(derived.costs.get('a')).toEqual({ buildSeconds: 50, warmBuildSeconds: 200, cacheBytes: 1000 });
+    expect(derived.costs.get('a')).toEqual({
+      buildSeconds: 50,
+      warmBuildSeconds: 200,
+      cacheBytes: 1000,
+      warmSetupSeconds: 0,
+    });
     expect(derived.spreads.get('a')).toEqual({
       warmBuildSpread: { sigma: referenceSigma([200, 260, 180]), runs: 3 },
       cacheSpread: { sigma: referenceSigma([1000, 1100, 900]), runs: 3 },
+      warmSetupSpread: { sigma: 0, runs: 3 },
     });
     expect(derived.spreads.get('a')?.warmBuildSpread?.sigma).toBeCloseTo(
       1.495 * 1.4826 * Math.log(200 / 180),
@@ -137,10 +143,16 @@ describe('deriveTargetCosts over three runs', () => {
   });
 
   it('applies each rule per run, and keeps a figure (and its spread line) no run measured', () => {
-    expect(derived.costs.get('b')).toEqual({ buildSeconds: 60, warmBuildSeconds: 10, cacheBytes: 77 });
+    expect(derived.costs.get('b')).toEqual({
+      buildSeconds: 60,
+      warmBuildSeconds: 10,
+      cacheBytes: 77,
+      warmSetupSeconds: 0,
+    });
     expect(derived.spreads.get('b')).toEqual({
       warmBuildSpread: { sigma: 0, runs: 1 },
       cacheSpread: { sigma: 0.2, runs: 4 },
+      warmSetupSpread: { sigma: 0, runs: 1 },
     });
     expect(derived.notes).toEqual([
       'runs r1, r2, r3 are warm runs: their build seconds are written as `warm-build` lines (caches on), and the cold `build` lines kept',
@@ -166,10 +178,16 @@ describe('deriveTargetCosts over three runs', () => {
 
   it('a single run: the same figures as before (its notes: derive-target-costs.test.ts), and sigma 0 over 1 run', () => {
     const one = deriveTargetCosts({ run: runs[0]!.run, traces: runs[0]!.traces, current });
-    expect(one.costs.get('a')).toEqual({ buildSeconds: 50, warmBuildSeconds: 200, cacheBytes: 1000 });
+    expect(one.costs.get('a')).toEqual({
+      buildSeconds: 50,
+      warmBuildSeconds: 200,
+      cacheBytes: 1000,
+      warmSetupSeconds: 0,
+    });
     expect(one.spreads.get('a')).toEqual({
       warmBuildSpread: { sigma: 0, runs: 1 },
       cacheSpread: { sigma: 0, runs: 1 },
+      warmSetupSpread: { sigma: 0, runs: 1 },
     });
   });
 });

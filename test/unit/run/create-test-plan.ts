@@ -43,6 +43,7 @@ export function createTestPlan(
         finishSeconds: e.finish,
         buildSeconds: e.finish - e.start,
         exportSeconds: 0,
+        setupSeconds: 0,
         deps: e.waitFor ?? [],
         waitFor: e.waitFor ?? [],
       },

@@ -92,12 +92,12 @@ describe('deriveTargetCosts', () => {
     ]);
     const derived = deriveTargetCosts({ run: runFile('warm'), traces, current });
     expect(Object.fromEntries(derived.costs)).toEqual({
-      a: { buildSeconds: 50, warmBuildSeconds: 200, cacheBytes: 10_000 },
-      b: { buildSeconds: 60, warmBuildSeconds: 30, cacheBytes: 20 },
+      a: { buildSeconds: 50, warmBuildSeconds: 200, cacheBytes: 10_000, warmSetupSeconds: 0 },
+      b: { buildSeconds: 60, warmBuildSeconds: 30, cacheBytes: 20, warmSetupSeconds: 0 },
       c: { buildSeconds: 70, warmBuildSeconds: undefined, cacheBytes: 30 },
       d: { buildSeconds: 80, warmBuildSeconds: undefined, cacheBytes: 40 },
     });
-    expect(derived.updated).toEqual({ build: [], warmBuild: ['a', 'b'], cache: ['a'] });
+    expect(derived.updated).toEqual({ build: [], warmBuild: ['a', 'b'], cache: ['a'], setup: ['a', 'b'] });
     expect(derived.notes).toEqual([
       'run s1 is a warm run: its build seconds are written as `warm-build` lines (caches on), and the cold `build` lines kept',
       'b: 1 of 2 uploads carry no size; cache figure kept rather than under-count',
@@ -112,8 +112,9 @@ describe('deriveTargetCosts', () => {
       buildSeconds: 200,
       warmBuildSeconds: undefined,
       cacheBytes: 10,
+      setupSeconds: 0,
     });
-    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [] });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], setup: ['a'] });
     expect(derived.notes[0]).toMatch(
       /^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/,
     );
@@ -126,10 +127,23 @@ describe('deriveTargetCosts', () => {
       buildSeconds: 200,
       warmBuildSeconds: undefined,
       cacheBytes: 10,
+      setupSeconds: 0,
     });
-    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [] });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], setup: ['a'] });
     expect(derived.notes[0]).toMatch(
       /^run s1 is a bench run: its byte figures are refused .*pushes only the image/,
     );
+  });
+
+  it('setup: run.json start to finish, less the step span and the union of the upload spans', () => {
+    const run = runFile('cold');
+    run.targets.a = { status: 'ok', node: 'fast', startedAtMs: 10_000, finishedAtMs: 16_500 };
+    const uploads = [
+      { ...upload(10, 'image'), startMs: 1000, endMs: 2000 },
+      { ...upload(10, 'image'), startMs: 1500, endMs: 2500 },
+    ];
+    const traces = new Map([['a', trace('a', { buildSeconds: 4, uploads })]]);
+    // 6.5 s in the harness − 4 s of steps − 1.5 s of uploads (1.0–2.5 s, overlap counted once) = 1 s.
+    expect(deriveTargetCosts({ run, traces, current }).costs.get('a')?.setupSeconds).toBeCloseTo(1, 9);
   });
 });
