@@ -52,7 +52,7 @@ for (const share of [0.25, 0.5, 0.75]) {
     },
   ]);
   for (const { event } of events.filter((e) => e.atMs <= nowMs).sort((a, b) => a.atMs - b.atMs))
-    applyQueueEvent(state, event as Parameters<typeof applyQueueEvent>[1]);
+    applyQueueEvent(state, event);
   const forecastLine = renderLiveForecast(plan, state, nowMs);
   console.log(
     `--- TTY live view at ${Math.round(share * 100)} % of the run (${((nowMs - origin) / 1000).toFixed(1)} s in)`,
