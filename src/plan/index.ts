@@ -140,3 +140,4 @@ export {
   type UploadObservation,
 } from './learn-fleet.js';
 export { renderFleetLearning } from './render-fleet-learning.js';
+export { measureSetupSeconds } from './measure-setup.js';

@@ -1,8 +1,8 @@
 import type { TargetCost } from '../config/parse-target-costs.js';
 import type { TargetTrace } from '../collect/types.js';
 import type { RunFile } from '../artifacts/index.js';
-import { mergeIntervals, totalLengthMs } from '../shared/intervals.js';
 import {
+  measureSetupSeconds,
   poolTargetCost,
   type BuildObservation,
   type PooledSpreads,
@@ -87,16 +87,6 @@ function deriveCache(trace: TargetTrace, run: RunFile): { bytes: number } | Refu
       kept: 'cache figure kept rather than under-count',
     };
   return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
-}
-
-/**
- * What the harness waited on beyond the build steps and the uploads (run.json's start to finish, less the trace's
- * step span and the union of its upload spans): starting bake, solving, exporting, pushing manifests. Node-independent.
- */
-function deriveSetup(trace: TargetTrace, outcome: { startedAtMs: number; finishedAtMs: number }): number {
-  const uploadMs = totalLengthMs(mergeIntervals(trace.uploads.map((u) => [u.startMs, u.endMs] as const)));
-  const wall = (outcome.finishedAtMs - outcome.startedAtMs) / 1000;
-  return Math.max(0, wall - trace.buildSeconds - uploadMs / 1000);
 }
 
 /** `run s1 is a warm run` / `runs s1, s2 are warm runs`, and the matching possessive. */
@@ -189,7 +179,7 @@ function measureTarget(
       );
       measured.builds.push({ run: run.stamp, node: outcome.node, target, seconds: build.rawSeconds });
       (isWarmRun(run) ? measured.samples.warmSetupSeconds : measured.samples.setupSeconds).push(
-        deriveSetup(trace, outcome),
+        measureSetupSeconds(trace, outcome),
       );
     }
     if (cache && 'reason' in cache) measured.notes.push(noteOf(run, cache));
