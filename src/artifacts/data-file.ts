@@ -5,7 +5,7 @@ import { DispatchModeSchema } from './run-file.js';
 // into the page, so "the page accepts what report writes" is one schema, tested on both sides). Documented in
 // docs/data-json.md. Every number in it was produced by `run.harness`.
 
-export const DATA_VERSION = 5;
+export const DATA_VERSION = 4;
 
 export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
