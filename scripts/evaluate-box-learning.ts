@@ -7,26 +7,11 @@
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
-import { startFleet, type RunningFleet } from '../test/fleet/index.js';
+import { startFleet } from '../test/fleet/index.js';
+import { runBoxCli } from './run-box-cli.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '..');
 const TRUE_SPEEDS: Record<string, number> = { strix: 2, forge: 1.5, anvil: 1, bench: 0.75, kiln: 0.5 };
 const runsRoot = mkdtempSync(path.join(os.tmpdir(), 'rocm-perf-learning-'));
-
-async function runCli(fleet: RunningFleet, args: string[]): Promise<string> {
-  const result = await execa('node', [path.join(repoRoot, 'bin/rocm-perf.js'), ...args], {
-    cwd: repoRoot,
-    env: { ...fleet.env, HOME: process.env.HOME ?? '/root', NO_COLOR: '1', PERF_FLEET: fleet.fleetPath },
-    extendEnv: false,
-    reject: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  if (result.exitCode !== 0)
-    throw new Error(`rocm-perf ${args.join(' ')} exited ${result.exitCode}\n${String(result.stderr)}`);
-  return String(result.stdout);
-}
 
 /** The stale fleet.yaml a user might hold: no speeds, every link twice what it is. */
 function makeFleetStale(fleetPath: string): void {
@@ -48,19 +33,17 @@ try {
   makeFleetStale(fleet.fleetPath);
   const runs: string[] = [];
   for (const strategy of ['heft-ls', 'lpt', 'build-only']) {
-    const stdout = await runCli(fleet, [
-      'cold',
-      '--root',
-      runsRoot,
-      '--sample-interval-ms',
-      '1000',
-      '--strategy',
-      strategy,
-    ]);
+    const stdout = await runBoxCli(
+      fleet,
+      ['cold', '--root', runsRoot, '--sample-interval-ms', '1000', '--strategy', strategy],
+      { stderr: 'pipe' },
+    );
     runs.push(stdout.trim().split('\n').at(-1) ?? '');
     console.error(`cold run (${strategy}) done: ${runs.at(-1)}`);
   }
-  const out = await runCli(fleet, ['costs', '--dry-run', ...runs.flatMap((run) => ['--from', run])]);
+  const out = await runBoxCli(fleet, ['costs', '--dry-run', ...runs.flatMap((run) => ['--from', run])], {
+    stderr: 'pipe',
+  });
   const learned = out.split('\n').filter((line) => /^ {4}\w+: (link_mbps|speed) /.test(line));
   console.log(learned.join('\n'));
   const speedOf = (node: string) =>

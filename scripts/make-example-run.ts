@@ -12,7 +12,6 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import {
   readCgroupCpuSeconds,
   readSccacheServerSeconds,
@@ -21,6 +20,7 @@ import {
   type CgroupSample,
 } from '../test/fleet/outside-truth.js';
 import { isUploadRequest, readRegistryTruth, startFleet, type RunningFleet } from '../test/fleet/index.js';
+import { runBoxCli } from './run-box-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -32,20 +32,6 @@ function readFlag(name: string, fallback: string): string {
 const [numerator = 1, denominator = 150] = readFlag('time-scale', '1/150').split('/').map(Number);
 const out = path.resolve(repoRoot, readFlag('out', 'fixtures/runs'));
 const runsRoot = mkdtempSync(path.join(os.tmpdir(), 'rocm-perf-sample-'));
-
-async function runCli(fleet: RunningFleet, args: string[], echo = false): Promise<string> {
-  const result = await execa('node', [path.join(repoRoot, 'bin/rocm-perf.js'), ...args], {
-    cwd: repoRoot,
-    env: { ...fleet.env, HOME: process.env.HOME ?? '/root', NO_COLOR: '1', PERF_FLEET: fleet.fleetPath },
-    extendEnv: false,
-    reject: false,
-    stdout: 'pipe',
-    stderr: 'inherit',
-  });
-  if (result.exitCode !== 0) throw new Error(`rocm-perf ${args.join(' ')} exited ${result.exitCode}`);
-  if (echo) console.log(`$ rocm-perf ${args.join(' ')}\n${String(result.stdout)}`);
-  return String(result.stdout);
-}
 
 /**
  * The recorded run against what happened outside the product: upload bytes and seconds per target from the
@@ -109,7 +95,7 @@ function compareWithTruth(fleet: RunningFleet, runDir: string, cpu: Map<string, 
 
 /** Runs a harness and copies its run dir to `out/name`, without the page script `report` and `serve` supply. */
 async function recordRun(fleet: RunningFleet, harness: string, name: string): Promise<string> {
-  const stdout = await runCli(fleet, [harness, '--root', runsRoot, '--sample-interval-ms', '1000']);
+  const stdout = await runBoxCli(fleet, [harness, '--root', runsRoot, '--sample-interval-ms', '1000']);
   const runDir = stdout.trim().split('\n').at(-1) ?? '';
   const target = path.join(out, name);
   rmSync(target, { recursive: true, force: true });
@@ -127,14 +113,14 @@ async function buildHistory(fleet: RunningFleet): Promise<void> {
   for (let k = 0; k < 3; k++) {
     fleet.bumpRevisions();
     warmRuns.push(
-      lastLine(await runCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000'])),
+      lastLine(await runBoxCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000'])),
     );
   }
   const coldRuns: string[] = [];
   for (const strategy of ['heft-ls', 'lpt', 'build-only'])
     coldRuns.push(
       lastLine(
-        await runCli(fleet, [
+        await runBoxCli(fleet, [
           'cold',
           '--root',
           runsRoot,
@@ -145,8 +131,8 @@ async function buildHistory(fleet: RunningFleet): Promise<void> {
         ]),
       ),
     );
-  await runCli(fleet, ['costs', ...warmRuns.flatMap((run) => ['--from', run])], true);
-  await runCli(fleet, ['costs', ...coldRuns.flatMap((run) => ['--from', run])], true);
+  await runBoxCli(fleet, ['costs', ...warmRuns.flatMap((run) => ['--from', run])], { echo: true });
+  await runBoxCli(fleet, ['costs', ...coldRuns.flatMap((run) => ['--from', run])], { echo: true });
   console.log(`box target costs after pooling (${fleet.files.costsPath}):`);
   console.log(readFileSync(fleet.files.costsPath, 'utf8'));
   console.log(`box truth per node (tc rate, CPU quota; a speed-1 node has ${fleet.cpuBaseCores} cores):`);
@@ -154,13 +140,13 @@ async function buildHistory(fleet: RunningFleet): Promise<void> {
     console.log(
       `  ${node.name}: tc rate ${(node.rateBits / 8e6).toPrecision(4)} MB/s, quota ${node.cgroup.quotaCores} cores (speed ${(node.cgroup.quotaCores / fleet.cpuBaseCores).toPrecision(3)})`,
     );
-  await runCli(fleet, ['plan'], true);
+  await runBoxCli(fleet, ['plan'], { echo: true });
 }
 
 const fleet = await startFleet({ scenario: 'gfx1201', scale: { timeScale: numerator / denominator } });
 try {
   // The first warm run fills the caches; after a source change (new revisions) the next one is the example.
-  await runCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
+  await runBoxCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
   await buildHistory(fleet);
   fleet.bumpRevisions();
   const stopSampling = sampleCgroupCpu(fleet);
@@ -169,7 +155,7 @@ try {
   const stopColdSampling = sampleCgroupCpu(fleet);
   const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');
   compareWithTruth(fleet, cold, stopColdSampling());
-  const diff = await runCli(fleet, ['diff', '--force', cold, warm]);
+  const diff = await runBoxCli(fleet, ['diff', '--force', cold, warm]);
   writeFileSync(path.join(out, 'gfx1201-cold-vs-warm.md'), diff);
   console.log(`diff written to ${path.relative(repoRoot, path.join(out, 'gfx1201-cold-vs-warm.md'))}`);
 } finally {

@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import {
-  chooseCostDistributions,
   chooseCosts,
   createPlan,
-  planWithForecast,
+  planFromFigures,
   renderComparison,
   renderPlan,
   type CostMode,
@@ -67,17 +66,14 @@ function planWith(inputs: PlanInputs, { strategy, mode, createdAt }: PlanWithOpt
 }
 
 function planAndForecast(inputs: PlanInputs, options: PlanValues, createdAt: string): Plan {
-  const { graph, config } = inputs;
-  const costSet = chooseCosts(inputs.costs, options.mode);
-  return planWithForecast({
-    graph,
-    costs: costSet.costs,
-    costSet,
-    nodes: config.nodes,
+  return planFromFigures({
+    figures: inputs.costs,
+    mode: options.mode,
+    graph: inputs.graph,
+    nodes: inputs.config.nodes,
     strategy: options.strategy,
-    arch: config.arch,
+    arch: inputs.config.arch,
     createdAt,
-    distributions: chooseCostDistributions(inputs.costs, options.mode),
     policy: options.dispatch,
     draws: options.draws,
     placeFor: options.placeFor,

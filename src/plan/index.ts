@@ -98,9 +98,11 @@ export {
   type TargetForecast,
 } from './forecast-makespan.js';
 export {
+  planFromFigures,
   planWithForecast,
   toPercentileCosts,
   type PlaceFor,
+  type PlanFromFiguresOptions,
   type PlanWithForecastOptions,
 } from './plan-with-forecast.js';
 export {

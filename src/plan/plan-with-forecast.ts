@@ -8,6 +8,7 @@ import {
   type CostDistribution,
 } from './forecast-makespan.js';
 import type { CostInput } from './problem.js';
+import { chooseCostDistributions, chooseCosts, type CostFigures, type CostMode } from './choose-costs.js';
 
 // A plan with its forecast. `placeFor: 'p90'` (robust placement) also plans on costs inflated to their 75th and
 // 90th percentiles, forecasts every candidate on the same draws (common random numbers), and keeps the one with
@@ -67,4 +68,28 @@ export function planWithForecast(options: PlanWithForecastOptions): Plan {
     ...best.plan,
     forecast: { ...best.forecast, placedFor: placeFor, distributions: usedDistributions },
   };
+}
+
+export interface PlanFromFiguresOptions extends Omit<
+  PlanWithForecastOptions,
+  'costs' | 'costSet' | 'distributions'
+> {
+  /** The target costs as read (.builders/target-costs): medians, spreads and setup. */
+  figures: ReadonlyMap<string, CostFigures>;
+  mode: CostMode;
+  /** False: plan only (bench runs one target at a time, so a makespan forecast says nothing about it). */
+  forecast?: boolean;
+}
+
+/** What `plan` and the harnesses do: pick the figures of a mode, place, and forecast from their distributions. */
+export function planFromFigures({
+  figures,
+  mode,
+  forecast = true,
+  ...options
+}: PlanFromFiguresOptions): Plan {
+  const costSet = chooseCosts(figures, mode);
+  const base = { ...options, costs: costSet.costs, costSet };
+  if (!forecast) return createPlan(base);
+  return planWithForecast({ ...base, distributions: chooseCostDistributions(figures, mode) });
 }

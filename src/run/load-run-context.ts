@@ -2,13 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ConfigOverrides } from '../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../graph/index.js';
-import {
-  chooseCostDistributions,
-  chooseCosts,
-  createPlan,
-  planWithForecast,
-  type PlaceFor,
-} from '../plan/index.js';
+import { planFromFigures, type PlaceFor } from '../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../artifacts/index.js';
 import { readPlanFile } from '../plan/plan-file-io.js';
 import type { Clock } from '../shared/clock.js';
@@ -104,28 +98,21 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
   const inputs = await loadPlanInputs({ fleetPath, flags, env, runBakePrint: options.runBakePrint });
   const { config, graph, print } = inputs;
   // A warm run plans with warm build figures: its build terms collapse while its cache terms stay.
-  const costSet = chooseCosts(inputs.costs, harness === 'warm' ? 'warm' : 'cold');
-  const planOptions = {
-    graph,
-    costs: costSet.costs,
-    costSet,
-    nodes: config.nodes,
-    strategy: options.strategy,
-    arch: config.arch,
-    createdAt: new Date(clock.nowMs()).toISOString(),
-  };
-  // bench runs one target at a time: a makespan forecast of parallel queues says nothing about it.
   const plan = options.planPath
     ? await readPlanFlag(options.planPath)
-    : harness === 'bench'
-      ? createPlan(planOptions)
-      : planWithForecast({
-          ...planOptions,
-          distributions: chooseCostDistributions(inputs.costs, costSet.mode),
-          policy: dispatch,
-          placeFor: options.placeFor,
-          draws: options.draws,
-        });
+    : planFromFigures({
+        figures: inputs.costs,
+        mode: harness === 'warm' ? 'warm' : 'cold',
+        forecast: harness !== 'bench',
+        graph,
+        nodes: config.nodes,
+        strategy: options.strategy,
+        arch: config.arch,
+        createdAt: new Date(clock.nowMs()).toISOString(),
+        policy: dispatch,
+        placeFor: options.placeFor,
+        draws: options.draws,
+      });
   const waitFor = Object.fromEntries(
     Object.entries(plan.targets).map(([target, entry]) => [target, entry.waitFor]),
   );
