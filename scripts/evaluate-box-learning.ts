@@ -41,7 +41,7 @@ try {
     runs.push(stdout.trim().split('\n').at(-1) ?? '');
     console.error(`cold run (${strategy}) done: ${runs.at(-1)}`);
   }
-  const out = await runBoxCli(fleet, ['costs', '--dry-run', ...runs.flatMap((run) => ['--from', run])], {
+  const out = await runBoxCli(fleet, ['costs', ...runs.flatMap((run) => ['--from', run])], {
     stderr: 'pipe',
   });
   const learned = out.split('\n').filter((line) => /^ {4}\w+: (link_mbps|speed) /.test(line));
