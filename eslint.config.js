@@ -16,7 +16,7 @@ const pureFolders = [
   'src/export/trace-event-schema.ts',
   'src/trends/{build,render}-*.ts',
   'src/ssh/known-hosts.ts',
-  'src/run/log-rotation/**',
+  'src/run/cache-logs/log-rotation/**',
 ];
 const impureModules = [
   'commander',

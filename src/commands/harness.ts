@@ -1,4 +1,4 @@
-import { runHarness, type HarnessDeps } from '../run/run-harness.js';
+import { runHarness, type HarnessDeps } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
 import { toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 

@@ -12,7 +12,7 @@ import {
 import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
 import { writePlanFile } from '../plan/plan-file-io.js';
 import type { RunBakePrint } from '../run/executors/bake-print.js';
-import { loadPlanInputs, type PlanInputs } from '../run/load-plan-inputs.js';
+import { loadPlanInputs, type PlanInputs } from '../run/plan-inputs/load-plan-inputs.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';

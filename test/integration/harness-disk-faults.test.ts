@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunFileSchema, type RunFile } from '../../src/artifacts/index.js';
 import { ExitCode } from '../../src/shared/errors.js';
-import { runHarness } from '../../src/run/run-harness.js';
+import { runHarness } from '../../src/run/harness/run-harness.js';
 import { createFakeWorld, writeFleetFixture } from '../unit/run/harness-fixture.js';
 
 let fixture: ReturnType<typeof writeFleetFixture>;

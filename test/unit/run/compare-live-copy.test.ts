@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareLiveCopy } from '../../../src/run/compare-live-copy.js';
-import { DIGEST_BLOCK_BYTES, parseDigestOutput } from '../../../src/run/remote-log-files.js';
-import type { LogGeneration } from '../../../src/run/log-rotation/index.js';
+import { compareLiveCopy } from '../../../src/run/cache-logs/compare-live-copy.js';
+import { DIGEST_BLOCK_BYTES, parseDigestOutput } from '../../../src/run/cache-logs/remote-log-files.js';
+import type { LogGeneration } from '../../../src/run/cache-logs/log-rotation/index.js';
 import { localHost } from './local-host.js';
 
 // The live copy against the host's file by block digests: the host's side runs for real (sh, split, sha256sum),

@@ -6,9 +6,9 @@ import { type CreateSamplerOptions, type Sampler } from '../../../src/collect/in
 import { SAMPLES_VERSION } from '../../../src/artifacts/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
 import { localHost } from './local-host.js';
-import type { HarnessDeps } from '../../../src/run/run-harness.js';
-import type { PreflightProbes } from '../../../src/run/preflight.js';
-import type { ExecutableStatus } from '../../../src/run/check-buildx-binary.js';
+import type { HarnessDeps } from '../../../src/run/harness/run-harness.js';
+import type { PreflightProbes } from '../../../src/run/harness/preflight.js';
+import type { ExecutableStatus } from '../../../src/run/executors/check-buildx-binary.js';
 
 // A small fleet on disk (fleet.yaml, target-costs, bake print) and fakes for every outside party of the
 // harness: buildx, node_exporter, the registry, the log host. The "remote" logs are local files that the

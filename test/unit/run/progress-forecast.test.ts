@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
-import { applyQueueEvent, createProgressState, renderLiveForecast } from '../../../src/run/progress.js';
+import {
+  applyQueueEvent,
+  createProgressState,
+  renderLiveForecast,
+} from '../../../src/run/harness/progress.js';
 
 // The live view's forecast line: the plan's band, conditioned on what the queue events say has happened.
 

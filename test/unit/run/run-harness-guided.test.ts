@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writePlanFile } from '../../../src/plan/plan-file-io.js';
 import { DataFileSchema, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
-import { runHarness, writeRunReport, type RunHarnessOptions } from '../../../src/run/run-harness.js';
+import { runHarness, writeRunReport, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
 import { UsageError } from '../../../src/shared/errors.js';
 import { createTestPlan } from './create-test-plan.js';
 import { createFakeWorld, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArtifacts, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
 import { PreflightError, UsageError } from '../../../src/shared/errors.js';
-import { runHarness, type RunHarnessOptions } from '../../../src/run/run-harness.js';
-import { acquireRunLock } from '../../../src/run/run-lock.js';
+import { runHarness, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
+import { acquireRunLock } from '../../../src/run/harness/run-lock.js';
 import {
   createFakeWorld,
   FLEET_TARGETS,

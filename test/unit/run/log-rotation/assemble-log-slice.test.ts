@@ -4,7 +4,7 @@ import {
   findFirstDifference,
   type LogGeneration,
   type SlicePart,
-} from '../../../../src/run/log-rotation/index.js';
+} from '../../../../src/run/cache-logs/log-rotation/index.js';
 
 const b = (text: string) => Buffer.from(text, 'utf8');
 const generation = (overrides: Partial<LogGeneration>): LogGeneration => ({

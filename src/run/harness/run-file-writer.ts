@@ -1,0 +1,59 @@
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InternalError } from '../../shared/errors.js';
+import { type RunFile, RunFileSchema } from '../../artifacts/index.js';
+
+// run.json is rewritten as the run goes (serve shows a run in flight), atomically and in order,
+// and validated through the same schema its readers use before every write.
+
+export interface RunFileWriter {
+  get(): RunFile;
+  update(change: (run: RunFile) => void): Promise<void>;
+  /** False while the last write failed on a disk error (run.json on disk is older than get()). */
+  isWritten(): boolean;
+}
+
+export interface RunFileWriterOptions {
+  /** Told of a failed write; returning true (a disk failure the run handles) keeps update() from rejecting. */
+  onWriteError?: (file: string, error: unknown) => boolean;
+}
+
+export const RUN_FILE_NAME = 'run.json';
+
+export function createRunFileWriter(
+  runDir: string,
+  initial: RunFile,
+  options: RunFileWriterOptions = {},
+): RunFileWriter {
+  const file = path.join(runDir, RUN_FILE_NAME);
+  let current = structuredClone(initial);
+  let written = false;
+  let chain: Promise<void> = Promise.resolve();
+  const write = async (snapshot: RunFile) => {
+    const parsed = RunFileSchema.safeParse(snapshot);
+    if (!parsed.success)
+      throw new InternalError(
+        `run.json would not validate: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+      );
+    try {
+      await writeFile(`${file}.tmp`, `${JSON.stringify(parsed.data, null, 2)}\n`);
+      await rename(`${file}.tmp`, file);
+      written = true;
+    } catch (error) {
+      written = false;
+      if (options.onWriteError?.(file, error) !== true) throw error;
+    }
+  };
+  return {
+    get: () => current,
+    isWritten: () => written,
+    update(change) {
+      const next = structuredClone(current);
+      change(next);
+      current = next;
+      const snapshot = structuredClone(next);
+      chain = chain.catch(() => undefined).then(() => write(snapshot));
+      return chain;
+    },
+  };
+}
