@@ -9,6 +9,7 @@ export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 export { readLane, readRunInputs, readRunFile, RUN_FILES } from './read-run-dir.js';
 export { findRunDir, loadRunModel, type LoadedRun } from './load-run-model.js';
 export { writeReport, serialiseModel, REPORT_FILES } from './write-report.js';
+export { writeRunReport } from './write-run-report.js';
 export { readPageAssets } from './page-assets.js';
 export { listRuns, findNewestRun, type RunEntry } from './list-runs.js';
 export { readRunDirNames } from './read-run-dir-names.js';

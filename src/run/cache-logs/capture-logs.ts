@@ -1,5 +1,5 @@
 import type { Logger } from '../../shared/logger.js';
-import type { SshTarget } from '../../config/schema.js';
+import type { Config, SshTarget } from '../../config/schema.js';
 import type { ConnectRemoteHost, RemoteHost } from '../executors/remote-host.js';
 import { RemoteCommandError } from '../../shared/errors.js';
 import {
@@ -19,6 +19,15 @@ import { toFallbackSlice, writeLogSlice, type LogSlice } from './write-log-slice
 
 export type { LogSource } from './follow-log.js';
 export type { LogSlice } from './write-log-slice.js';
+
+/** The cache logs fleet.yaml names, each with its file name in the run dir. */
+export function toLogSources({ registry, sccache }: Pick<Config, 'registry' | 'sccache'>): LogSource[] {
+  const sources: LogSource[] = [];
+  if (sccache.log) sources.push({ kind: 'sccache', file: 'sccache.log', ...sccache.log });
+  // Always zot.jsonl (the report's name for the registry stream); run.json's registryLogFormat says which parser.
+  if (registry.log) sources.push({ kind: 'registry', file: 'zot.jsonl', ...registry.log });
+  return sources;
+}
 
 export interface LogCapture {
   start(): Promise<void>;

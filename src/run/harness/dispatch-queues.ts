@@ -155,3 +155,13 @@ export async function dispatchQueues(
   const choose = createGuidedChooser({ plan: context.plan, originMs: options.clock.nowMs() });
   return runGuidedQueues({ ...common, nodes, choose });
 }
+
+/** Every planned target skipped: Ctrl-C came before the measured run started. */
+export function toInterruptedOutcomes(context: RunContext): Record<string, SettledOutcome> {
+  return Object.fromEntries(
+    Object.entries(context.plan.targets).map(([target, entry]) => [
+      target,
+      { status: 'skipped' as const, node: entry.node, reason: 'interrupted' },
+    ]),
+  );
+}

@@ -2,6 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../shared/logger.js';
 import { RESERVE_BYTES } from './estimate-run-dir.js';
+import type { RunFileWriter } from './run-file-writer.js';
 
 // The run dir's writes over a run of hours: the disk may fill up (ENOSPC, EDQUOT) or be remounted read-only (EROFS),
 // or fail (EIO). Every writer reports its failures here. The first one is remembered, stops the run from launching
@@ -95,4 +96,25 @@ export function createRunDirGuard({
       return `the run dir could not be written (${first.code} on ${first.file} at ${at}): the run stopped launching targets and cancelled the running ones; files in the run dir hold what was written before then, and what came after is lost. Fix: ${FIXES[first.code] ?? 'check the disk'}`;
     },
   };
+}
+
+/** After a disk failure, for stderr: the guard's account, and whether even run.json could not be finalized. */
+export function describeUnwritten({
+  guard,
+  runFile,
+}: {
+  guard: RunDirGuard;
+  runFile: RunFileWriter;
+}): string[] {
+  const account = guard.describe();
+  if (account === undefined) return [];
+  const { status, exitCode } = runFile.get();
+  return [
+    `ERROR: ${account}`,
+    ...(runFile.isWritten()
+      ? []
+      : [
+          `ERROR: run.json could not be finalized either: on disk it still says the run is running. This run ended ${status} with exit ${exitCode}.`,
+        ]),
+  ];
 }

@@ -1,4 +1,5 @@
 import {
+  describeClockProblems,
   fetchMetricsText,
   findNodeTimeMs,
   parseDateSeconds,
@@ -9,7 +10,12 @@ import {
 import type { ClockReading } from '../../artifacts/index.js';
 import type { SshTarget } from '../../config/schema.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import { toLogSources } from '../cache-logs/capture-logs.js';
 import type { ConnectRemoteHost } from '../executors/remote-host.js';
+import type { RunContext } from './load-run-context.js';
+import type { Progress } from './progress.js';
+import type { RunFileWriter } from './run-file-writer.js';
 
 // Reads every node's and log host's clock against this workstation's, just before and just after the measured run:
 // nodes through node_exporter's node_time_seconds, log hosts through `date` over ssh. Each host is read three times
@@ -100,4 +106,37 @@ export async function measureClocks(options: MeasureClocksOptions): Promise<Cloc
     ...options.nodes.map((node) => measureNode(node, options)),
     ...[...hosts.values()].map((ssh) => measureLogHost(ssh, options)),
   ]);
+}
+
+export interface RecordClocksOptions {
+  phase: ClockReading['phase'];
+  context: RunContext;
+  connect: ConnectRemoteHost;
+  clock: Clock;
+  fetchMetrics: FetchMetrics;
+  logger: Logger;
+  progress: Progress;
+  runFile: RunFileWriter;
+}
+
+/** Reads the nodes' and log hosts' clocks; records them in run.json and says what is off. */
+export async function recordClocks(options: RecordClocksOptions): Promise<void> {
+  const { phase, context, logger, progress, runFile } = options;
+  const readings = await measureClocks({
+    phase,
+    nodes: context.config.nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
+    logHosts: toLogSources(context.config).map((source) => source.ssh),
+    connect: options.connect,
+    clock: options.clock,
+    fetchMetrics: options.fetchMetrics,
+  });
+  const earlier = runFile.get().clocks ?? [];
+  await runFile.update((run) => void (run.clocks = [...earlier, ...readings]));
+  logger.info({ phase, readings }, 'clocks measured');
+  // After the run, only what is new: the after-readings' own problems and clocks that moved during the run.
+  const said = new Set(describeClockProblems(earlier));
+  for (const problem of describeClockProblems([...earlier, ...readings]).filter((p) => !said.has(p))) {
+    logger.warn({ phase }, problem);
+    progress.note(`warning: ${problem}`);
+  }
 }

@@ -1,7 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InternalError } from '../../shared/errors.js';
-import { type RunFile, RunFileSchema } from '../../artifacts/index.js';
+import { RUN_VERSION, type RunFile, RunFileSchema } from '../../artifacts/index.js';
+import type { RunContext } from './load-run-context.js';
 
 // run.json is rewritten as the run goes (serve shows a run in flight), atomically and in order,
 // and validated through the same schema its readers use before every write.
@@ -55,5 +56,60 @@ export function createRunFileWriter(
       chain = chain.catch(() => undefined).then(() => write(snapshot));
       return chain;
     },
+  };
+}
+
+export interface CreateInitialRunOptions {
+  context: RunContext;
+  startedAtMs: number;
+  sampleIntervalMs: number;
+}
+
+/** run.json's first document: every target pending on its planned node, nothing measured yet. */
+export function createInitialRun({
+  context,
+  startedAtMs,
+  sampleIntervalMs,
+}: CreateInitialRunOptions): RunFile {
+  const { config, settings, plan } = context;
+  const prometheusUrl = config.samples?.prometheusUrl;
+  return {
+    samples:
+      prometheusUrl === undefined
+        ? { source: 'node_exporter', intervalMs: sampleIntervalMs }
+        : { source: 'prometheus', intervalMs: sampleIntervalMs, prometheusUrl },
+    version: RUN_VERSION,
+    stamp: context.stamp,
+    harness: context.harness,
+    mode: settings.mode,
+    namespace: settings.namespace,
+    arch: config.arch,
+    sccachePrefix: settings.sccachePrefix,
+    liveSccachePrefix: settings.liveSccachePrefix,
+    fleetPath: context.fleetPath,
+    strategy: plan.strategy,
+    dispatch: context.dispatch,
+    status: 'running',
+    startedAtMs,
+    measuredStartedAtMs: null,
+    finishedAtMs: null,
+    exitCode: null,
+    nodes: config.nodes.map((node) => ({
+      name: node.name,
+      builder: node.builder,
+      ...(node.address ? { address: node.address } : {}),
+      linkMbps: node.linkMbps,
+      speed: node.speed,
+    })),
+    targets: Object.fromEntries(
+      Object.entries(plan.targets).map(([target, entry]) => [
+        target,
+        { status: 'pending' as const, node: entry.node },
+      ]),
+    ),
+    bootstrapped: [],
+    registryCachePatterns: config.registry.cachePatterns,
+    registryLogFormat: config.registry.logFormat,
+    warnings: [...context.warnings],
   };
 }

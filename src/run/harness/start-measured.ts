@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { createSamplesWriter } from '../../collect/index.js';
+import { createLogCapture, toLogSources, type LogCapture } from '../cache-logs/capture-logs.js';
+import { startSampleSource } from '../sampling/start-sample-source.js';
+import { createTraceCollector } from './collect-traces.js';
+import type { MeasuredResources } from './finalize-run.js';
+import type { RunDirGuard } from './guard-run-dir.js';
+import type { HarnessDeps } from './harness-deps.js';
+import type { RunContext } from './load-run-context.js';
+import { recordClocks } from './measure-clocks.js';
+import type { Progress } from './progress.js';
+import type { RunFileWriter } from './run-file-writer.js';
+import type { Logger } from '../../shared/logger.js';
+
+// The measured run's instruments, started together: clocks before, samples, cache-log capture, trace collection.
+// finalizeRun stops and keeps them.
+
+export interface StartMeasuredOptions {
+  context: RunContext;
+  deps: HarnessDeps;
+  guard: RunDirGuard;
+  logger: Logger;
+  progress: Progress;
+  runFile: RunFileWriter;
+  sampleIntervalMs: number;
+  logPollIntervalMs: number;
+}
+
+export async function startMeasured(options: StartMeasuredOptions): Promise<MeasuredResources> {
+  const { context, deps, guard, logger, runFile } = options;
+  const { progress } = options;
+  const clocks = {
+    context,
+    connect: deps.connect,
+    clock: deps.clock,
+    fetchMetrics: deps.fetchMetrics,
+    logger,
+    progress,
+    runFile,
+  };
+  await recordClocks({ ...clocks, phase: 'before' });
+  const samplesPath = path.join(context.runDir, 'samples.jsonl');
+  const samples = createSamplesWriter(samplesPath, (error) => guard.fail(samplesPath, error));
+  const sampler = startSampleSource({
+    nodes: context.config.nodes,
+    prometheusUrl: context.config.samples?.prometheusUrl,
+    intervalMs: options.sampleIntervalMs,
+    onSample: (sample) => samples.write(sample),
+    createSampler: deps.createSampler,
+    createPrometheusSampler: deps.createPrometheusSampler,
+    clock: deps.clock,
+    logger,
+    onWarning: (warning) => runFile.update((run) => void run.warnings.push(warning)),
+  });
+  let logCapture: LogCapture | undefined = createLogCapture({
+    sources: toLogSources(context.config),
+    runDir: context.runDir,
+    connect: deps.connect,
+    logger,
+    onWriteError: (file, error) => guard.fail(file, error),
+    clock: deps.clock,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await logCapture.start();
+    timer = setInterval(() => void logCapture?.poll(), options.logPollIntervalMs);
+  } catch (error) {
+    logger.error({ err: error }, 'log capture did not start');
+    await runFile.update(
+      (run) => void run.warnings.push(`cache log capture did not start: ${(error as Error).message}`),
+    );
+    logCapture = undefined;
+  }
+  const capture = logCapture;
+  return {
+    stopSampler: async () => {
+      if (timer) clearInterval(timer);
+      try {
+        await sampler.stop();
+      } finally {
+        await samples.close();
+      }
+      await sampler.finish(samplesPath);
+    },
+    logCapture: capture,
+    measureClocksAfter: () => recordClocks({ ...clocks, phase: 'after' }),
+    traces: createTraceCollector({
+      runDir: context.runDir,
+      fetchTrace: deps.fetchTrace,
+      buildx: context.config.buildx?.path,
+      logger,
+      guard,
+    }),
+  };
+}
