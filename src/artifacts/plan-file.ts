@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ArtifactError } from '../shared/errors.js';
 import { STRATEGY_NAMES } from './strategy-names.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
 
 // plan.json: written by `rocm-perf plan --out`, kept in the run dir and read back by the harnesses.
 
@@ -135,13 +136,6 @@ export type Plan = z.output<typeof PlanFileSchema>;
 export type PlanTarget = z.output<typeof PlanTargetSchema>;
 export type PlanForecast = z.output<typeof PlanForecastSchema>;
 
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
-}
-
 /** Validate a parsed plan.json; a wrong or missing version says to re-plan. */
 export function parsePlanFile(raw: unknown, source: string): Plan {
   const hint = 're-run `rocm-perf plan`';
@@ -156,6 +150,6 @@ export function parsePlanFile(raw: unknown, source: string): Plan {
   }
   const parsed = PlanFileSchema.safeParse(raw);
   if (!parsed.success)
-    throw new ArtifactError(source, `not a valid plan: ${describeIssues(parsed.error.issues)}`, { hint });
+    throw new ArtifactError(source, `not a valid plan: ${formatZodIssues(parsed.error.issues)}`, { hint });
   return parsed.data;
 }

@@ -6,6 +6,7 @@ import { readRunDirNames } from './read-run-dir-names.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
 import { buildReportModel } from './build-model.js';
 import { readLane, readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
@@ -52,9 +53,9 @@ async function readStoredModel(
   }
   const parsed = DataFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
+    const first = formatZodIssues(parsed.error.issues, { limit: 1 }) || 'invalid';
     return {
-      note: `${file} does not match this rocm-perf's data.json schema (${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}); rebuilt from the run files`,
+      note: `${file} does not match this rocm-perf's data.json schema (${first}); rebuilt from the run files`,
     };
   }
   if (runFile && parsed.data.run.status !== runFile.status) {

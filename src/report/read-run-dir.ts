@@ -26,6 +26,7 @@ import {
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
 
 // A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
 // sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
@@ -54,8 +55,8 @@ export async function readRunFile(dir: string): Promise<RunFile | undefined> {
   if (raw === undefined) return undefined;
   const parsed = RunFileSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-  throw new ArtifactError(path.join(dir, 'run.json'), `not a valid run file: ${issues.join('; ')}`, {
+  const issues = formatZodIssues(parsed.error.issues);
+  throw new ArtifactError(path.join(dir, 'run.json'), `not a valid run file: ${issues}`, {
     hint: 'run.json is written by `rocm-perf cold|warm|bench`; a file from another version needs the matching rocm-perf',
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseBuildkitTrace, type TargetTrace } from '../collect/index.js';
 import { ArtifactError } from '../shared/errors.js';
 import { type RunFile, RunFileSchema } from '../artifacts/index.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
 
 // Reads a finished run dir back: run.json through its schema, and every trace-<target>.json.
 
@@ -19,10 +20,7 @@ export async function readRunDirFile(runDir: string): Promise<RunFile> {
   }
   const parsed = RunFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new ArtifactError(file, `not a valid run file: ${issues.join('; ')}`, {
+    throw new ArtifactError(file, `not a valid run file: ${formatZodIssues(parsed.error.issues)}`, {
       hint: 'a run.json from another rocm-perf version needs that version',
     });
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { InternalError } from '../../shared/errors.js';
 import { RUN_VERSION, type RunFile, RunFileSchema } from '../../artifacts/index.js';
 import type { RunContext } from './load-run-context.js';
+import { formatZodIssues } from '../../shared/format-zod-issues.js';
 
 // run.json is rewritten as the run goes (serve shows a run in flight), atomically and in order,
 // and validated through the same schema its readers use before every write.
@@ -34,7 +35,7 @@ export function createRunFileWriter(
     const parsed = RunFileSchema.safeParse(snapshot);
     if (!parsed.success)
       throw new InternalError(
-        `run.json would not validate: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+        `run.json would not validate: ${formatZodIssues(parsed.error.issues, { limit: Infinity, root: '' })}`,
       );
     try {
       await writeFile(`${file}.tmp`, `${JSON.stringify(parsed.data, null, 2)}\n`);
