@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { parsePlanFile, type Plan } from '../artifacts/index.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // The only I/O in src/plan: plan.json in and out, through PlanFileSchema.
 
@@ -23,7 +24,7 @@ export async function readPlanFile(fileOrDir: string): Promise<Plan> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new ArtifactError(file, `cannot read the plan: ${(cause as Error).message}`, {
+    throw new ArtifactError(file, `cannot read the plan: ${errorMessage(cause)}`, {
       cause,
       hint: 'run `rocm-perf plan --out DIR` first',
     });
@@ -32,7 +33,7 @@ export async function readPlanFile(fileOrDir: string): Promise<Plan> {
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw new ArtifactError(file, `not JSON: ${(cause as Error).message}`, {
+    throw new ArtifactError(file, `not JSON: ${errorMessage(cause)}`, {
       cause,
       hint: 're-run `rocm-perf plan`',
     });

@@ -7,6 +7,7 @@ import { RUN_FILES, TRACE_FILE } from './run-files.js';
 import { buildReportModel } from './build-model.js';
 import { readLane, readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
@@ -49,7 +50,7 @@ async function readStoredModel(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { note: `${file} is not JSON (${(error as Error).message}); rebuilt from the run files` };
+    return { note: `${file} is not JSON (${errorMessage(error)}); rebuilt from the run files` };
   }
   const parsed = DataFileSchema.safeParse(raw);
   if (!parsed.success) {

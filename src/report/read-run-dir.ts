@@ -27,6 +27,7 @@ import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
 // sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
@@ -98,7 +99,7 @@ export async function readTextIfPresent(file: string): Promise<string | undefine
     return await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ArtifactError(file, `cannot read: ${(error as Error).message}`, { cause: error });
+    throw new ArtifactError(file, `cannot read: ${errorMessage(error)}`, { cause: error });
   }
 }
 
@@ -108,7 +109,7 @@ async function readJsonIfPresent(file: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, {
+    throw new ArtifactError(file, `not JSON: ${errorMessage(error)}`, {
       cause: error,
       hint: 'the file is truncated or was written by something else',
     });

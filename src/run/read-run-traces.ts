@@ -4,6 +4,7 @@ import { parseBuildkitTrace, type TargetTrace } from '../collect/index.js';
 import { ArtifactError } from '../shared/errors.js';
 import { type RunFile, RunFileSchema } from '../artifacts/index.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // Reads a finished run dir back: run.json through its schema, and every trace-<target>.json.
 
@@ -13,7 +14,7 @@ export async function readRunDirFile(runDir: string): Promise<RunFile> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (cause) {
-    throw new ArtifactError(file, `cannot read run.json: ${(cause as Error).message}`, {
+    throw new ArtifactError(file, `cannot read run.json: ${errorMessage(cause)}`, {
       cause,
       hint: 'pass a run dir written by `rocm-perf cold|warm|bench`',
     });

@@ -7,6 +7,7 @@ import { serialiseModel } from '../report/write-report.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { createLiveRunReader, type LiveRunReader } from './create-live-run-reader.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // Runs in a child process (forked by create-run-cache.ts): reads run dirs incrementally and builds data.json and
 // the page, so the server's event loop never waits on a parse or a model build. One reader (cursors) per run dir.
@@ -61,7 +62,7 @@ process.on('message', (request: RegenRequest) => {
         id: request.id,
         kind: 'error',
         reason: toViewerReason(error),
-        message: error instanceof Error ? error.message : String(error),
+        message: errorMessage(error),
       } satisfies RegenReply),
     );
 });

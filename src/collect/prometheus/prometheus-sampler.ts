@@ -6,6 +6,7 @@ import { toSampleLine } from '../node-exporter/write-samples.js';
 import { fetchSamplesPoints, type FetchSamplesPoints } from './fetch-prometheus.js';
 import { toPrometheusSamples, toRangeSteps, type PrometheusNode } from './to-prometheus-samples.js';
 import { sleep } from '../../shared/sleep.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Prometheus as the sample source: no scrapes of our own. Live, one instant query per interval gives every
 // node's line (the progress and `serve` see them); at finalize one query_range over the whole window at
@@ -62,7 +63,7 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
         source,
       });
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorMessage(error);
       samples = options.nodes.map((node) => ({
         version: 1 as const,
         node: node.name,

@@ -6,6 +6,7 @@ import { type DataFile, DataFileSchema } from '../../artifacts/index.js';
 import { TIMELINE_CHART_PARTS } from '../echarts-parts.js';
 import { renderSummaryHtml, renderWarningsHtml } from '../render-summary-html.js';
 import { formatZodIssues } from '../../shared/format-zod-issues.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The browser side of index.html (bundled with esbuild into report-page.js, with the parts of ECharts the chart
 // uses). Every data.json is checked against DataFileSchema — the same zod schema `report` writes with — before it
@@ -143,9 +144,7 @@ function start({ pollMs, src }: { pollMs: number; src: string }): void {
   if (location.protocol === 'file:' || !(pollMs > 0)) return;
   const tick = (): void => {
     poll(state, src)
-      .catch((error: unknown) =>
-        setStatus(`poll failed: ${error instanceof Error ? error.message : String(error)}; retrying`),
-      )
+      .catch((error: unknown) => setStatus(`poll failed: ${errorMessage(error)}; retrying`))
       .finally(() => setTimeout(tick, pollMs));
   };
   setTimeout(tick, pollMs);

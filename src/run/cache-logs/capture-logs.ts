@@ -10,6 +10,7 @@ import {
   type LogSource,
 } from './follow-log.js';
 import { toFallbackSlice, writeLogSlice, type LogSlice } from './write-log-slice.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The cache logs live on the store host. At start, note each log's size, inode and first line; during the run,
 // append the new bytes into the run dir (a run in flight already has cache data); at the end, replace each with
@@ -132,7 +133,7 @@ export function createLogCapture({
     void link.host?.then((host) => host.close()).catch(() => undefined);
     link.host = undefined;
     link.failedPolls += 1;
-    link.lastError = (error as Error).message;
+    link.lastError = errorMessage(error);
     if (link.lostAtMs === undefined) {
       link.lostAtMs = nowMs;
       link.backoffMs = RECONNECT_BACKOFF_MS.first;

@@ -14,6 +14,7 @@ import {
 } from './log-rotation/index.js';
 import { compareLiveCopy, type CopyMatch } from './compare-live-copy.js';
 import { runListLogFiles, runRemoteRange } from './remote-log-files.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Following one remote log during a run: each poll notices a rotation (log-rotation/detect-rotation.ts), catches the
 // rotated generation up from its copy beside the log, then appends the new bytes of the file now at the log's path.
@@ -101,7 +102,7 @@ export async function findRotatedCopy(
       localPath: state.localPath,
       generation,
       copy,
-    }).catch((error: unknown) => void problems.push((error as Error).message));
+    }).catch((error: unknown) => void problems.push(errorMessage(error)));
     if (!compared) continue;
     if (!('differsAt' in compared)) return { record, match: compared };
     problems.push(

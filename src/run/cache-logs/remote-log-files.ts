@@ -3,6 +3,7 @@ import { LogCaptureError, RemoteCommandError } from '../../shared/errors.js';
 import type { Compression, RemoteFileRecord } from './log-rotation/index.js';
 import { FINGERPRINT_LIMIT_BYTES, parseFileRecords } from './log-rotation/index.js';
 import { quoteShell, type RemoteHost } from '../executors/remote-host.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The shell commands log capture runs on the store host (POSIX sh, coreutils): a log's size, a byte range of it,
 // the listing of the log and its rotated siblings with their first lines, and a rotated file read through its
@@ -95,7 +96,7 @@ async function runChecked(host: RemoteHost, run: CheckedRun): Promise<Buffer> {
     return new LogCaptureError(run.remotePath, message, { cause });
   };
   const result = await host.run(run.command, { timeoutMs: run.timeoutMs }).catch((error: unknown) => {
-    throw fail((error as Error).message, error);
+    throw fail(errorMessage(error), error);
   });
   const detail = result.stderr.trim().split('\n').slice(-3).join(' ') || `exit ${result.exitCode}`;
   // No exit code: the session ended under the command (sshd restarted, link dropped), not the command failing.

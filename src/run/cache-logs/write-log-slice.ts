@@ -19,6 +19,7 @@ import {
 } from './follow-log.js';
 import { compareLiveCopy } from './compare-live-copy.js';
 import { runListLogFiles } from './remote-log-files.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The end of a followed log: one last poll, then every generation checked against the host's file (the log itself
 // up to the size last seen, each rotated one in its copy) by block digests (compare-live-copy.ts), assembled into
@@ -63,7 +64,7 @@ async function readPiece(
     const { copy, lengthBytes, extra } = found.match;
     return { ...piece, remote: { path: copy.path, lengthBytes, extra } };
   } catch (error) {
-    return { ...piece, missing: `could not be read (${(error as Error).message})` };
+    return { ...piece, missing: `could not be read (${errorMessage(error)})` };
   }
 }
 
@@ -108,8 +109,8 @@ export async function writeLogSlice(state: FollowedLog, logger: Logger): Promise
       'last log poll failed; the slice ends at the previous poll',
     ),
   );
-  const records = await runListLogFiles(host, source.path, { siblings: true }).catch(
-    (error: unknown) => (error as Error).message,
+  const records = await runListLogFiles(host, source.path, { siblings: true }).catch((error: unknown) =>
+    errorMessage(error),
   );
   const pieces: GenerationPiece[] = [];
   for (const generation of state.generations) pieces.push(await readPiece(state, generation, records));
@@ -149,6 +150,6 @@ export function toFallbackSlice(state: FollowedLog, error: unknown): LogSlice {
     startOffset: state.generations[0]?.startOffset ?? 0,
     endOffset: generation.appendedOffset,
     sizeBytes: state.localBytes,
-    warning: `final slice of ${state.source.path} failed (${(error as Error).message}); kept the ${state.localBytes} bytes appended during the run`,
+    warning: `final slice of ${state.source.path} failed (${errorMessage(error)}); kept the ${state.localBytes} bytes appended during the run`,
   };
 }

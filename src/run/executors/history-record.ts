@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatZodIssues } from '../../shared/format-zod-issues.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // `docker buildx history inspect --format json` (buildx ≥ 0.21): one record, Go field names. Read through this
 // schema at the boundary. Real shapes (buildx v0.36.1, BuildKit v0.32.2): `Status` is lower-case
@@ -44,7 +45,7 @@ export function parseHistoryRecord(stdout: string): { record: HistoryRecord } | 
   try {
     raw = JSON.parse(stdout);
   } catch (error) {
-    return { reason: `history inspect printed no JSON: ${(error as Error).message}` };
+    return { reason: `history inspect printed no JSON: ${errorMessage(error)}` };
   }
   const parsed = HistoryRecordSchema.safeParse(raw);
   if (parsed.success) return { record: parsed.data };

@@ -10,6 +10,7 @@ import { renderImageRef } from '../registry/image-ref.js';
 import type { RunContext } from './load-run-context.js';
 import type { runBake } from '../executors/buildx.js';
 import { toTargetOverrides } from './build-target-overrides.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Images the run's targets build FROM that the registry lacks are built and pushed before the
 // measured run: warm (caches on) and pushed even under cold, and not sampled — cold is a claim about
@@ -56,7 +57,7 @@ export async function findBootstrapPlan(
       try {
         exists = await manifestExists(input.ref.repository, input.ref.reference);
       } catch (error) {
-        problems.push(`cannot check ${key} in the registry: ${(error as Error).message}`);
+        problems.push(`cannot check ${key} in the registry: ${errorMessage(error)}`);
         continue;
       }
       if (exists) continue;

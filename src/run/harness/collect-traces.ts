@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/logger.js';
 import { toHistoryId, toTraceArgs, type runHistoryTrace } from '../executors/buildx.js';
 import { toBuildxCommand } from '../executors/buildx-command.js';
 import type { RunDirGuard } from './guard-run-dir.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // After each target, its build record's trace goes to trace-<target>.json. Fetches run in the
 // background (dependents do not wait for them); finalize awaits whatever is in flight.
@@ -64,7 +65,7 @@ export function createTraceCollector({
   return {
     collect(job) {
       pending.push(
-        fetchOne(job).catch((error: unknown) => `no trace for ${job.target}: ${(error as Error).message}`),
+        fetchOne(job).catch((error: unknown) => `no trace for ${job.target}: ${errorMessage(error)}`),
       );
     },
     async settle() {

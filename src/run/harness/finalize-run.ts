@@ -12,6 +12,7 @@ import { readTraceFiles } from '../../report/read-run-dir.js';
 import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.
@@ -60,7 +61,7 @@ async function attempt<T>(
     return await work();
   } catch (error) {
     logger.error({ err: error, step: what }, 'finalize step failed');
-    warnings.push(`${what} failed: ${(error as Error).message}`);
+    warnings.push(`${what} failed: ${errorMessage(error)}`);
     return undefined;
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from '../../shared/logger.js';
 import { RESERVE_BYTES } from './estimate-run-dir.js';
 import type { RunFileWriter } from './run-file-writer.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The run dir's writes over a run of hours: the disk may fill up (ENOSPC, EDQUOT) or be remounted read-only (EROFS),
 // or fail (EIO). Every writer reports its failures here. The first one is remembered, stops the run from launching
@@ -71,7 +72,7 @@ export function createRunDirGuard({
       if (!isDiskFailure(error)) return false;
       if (first !== undefined) return true;
       const code = String((error as { code: unknown }).code);
-      first = { file: path.basename(file), code, message: (error as Error).message, atMs: nowMs() };
+      first = { file: path.basename(file), code, message: errorMessage(error), atMs: nowMs() };
       logger.error({ err: error, file }, 'the run dir cannot be written; stopping the run');
       void release();
       controller.abort(code);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock.js';
 import { runOneJob, skipReason, type Executor, type QueueEvent, type SettledOutcome } from './node-queue.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Plan-guided dispatch (`--dispatch guided`): event-driven instead of one loop per node. Whenever a target starts
 // or settles, every idle node is asked, in node-name order, which ready target it takes now (the injected
@@ -137,7 +138,7 @@ function offerWork(run: GuidedRun): void {
       try {
         choice = run.options.choose(snapshotOf(run, node, ready));
       } catch (error) {
-        run.stopped = `not started: guided dispatch failed (${(error as Error).message})`;
+        run.stopped = `not started: guided dispatch failed (${errorMessage(error)})`;
         return;
       }
       if (choice === null) continue;

@@ -16,6 +16,7 @@ import type { ConnectRemoteHost } from '../executors/remote-host.js';
 import type { RunContext } from './load-run-context.js';
 import type { Progress } from './progress.js';
 import type { RunFileWriter } from './run-file-writer.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Reads every node's and log host's clock against this workstation's, just before and just after the measured run:
 // nodes through node_exporter's node_time_seconds, log hosts through `date` over ssh. Each host is read three times
@@ -62,7 +63,7 @@ async function measureNode(
     });
     return { ...reading, ...offset };
   } catch (error) {
-    return { ...reading, offsetMs: null, uncertaintyMs: null, error: (error as Error).message };
+    return { ...reading, offsetMs: null, uncertaintyMs: null, error: errorMessage(error) };
   }
 }
 
@@ -93,7 +94,7 @@ async function measureLogHost(
       host.close();
     }
   } catch (error) {
-    return { host: label, ...reading, offsetMs: null, uncertaintyMs: null, error: (error as Error).message };
+    return { host: label, ...reading, offsetMs: null, uncertaintyMs: null, error: errorMessage(error) };
   }
 }
 

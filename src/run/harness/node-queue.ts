@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock.js';
 import type { TargetOutcome } from '../../artifacts/index.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Dependency-ordered per-node queues. Each node runs its queue in order; a target starts when every
 // dependency inside the run has settled ok. A failure skips its dependents; other queues go on.
@@ -152,7 +153,7 @@ export async function runOneJob(job: QueueJob, options: RunOneJobOptions): Promi
     result = {
       ok: false,
       exitCode: null,
-      error: `executor threw: ${(error as Error).message ?? String(error)}`,
+      error: `executor threw: ${errorMessage(error)}`,
     };
   }
   const finishedAtMs = clock.nowMs();

@@ -7,6 +7,7 @@ import { estimateRunDir, findDiskProblem } from './estimate-run-dir.js';
 import { toHistoryListArgs, toInspectArgs, type CommandOutcome } from '../executors/buildx.js';
 import { toBuildxCommand } from '../executors/buildx-command.js';
 import type { RunContext } from './load-run-context.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Phase 2: everything the run needs answers, before anything starts. Every problem is listed at once.
 
@@ -38,8 +39,6 @@ export interface PreflightOptions {
   sampleIntervalMs: number;
 }
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * Every builder answers `buildx inspect`, and buildx and each builder's BuildKit have what the run uses. A
  * standalone buildx that cannot be run is the one problem said (every buildx call would fail the same way).
@@ -58,7 +57,7 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
       const outcome = await probes.inspectBuilder(builder).catch((error: unknown) => ({
         ok: false,
         command: toBuildxCommand(buildx?.path, toInspectArgs(builder)).command,
-        errorTail: errorText(error),
+        errorTail: errorMessage(error),
         stdout: '',
       }));
       return { builder, nodes, outcome };
@@ -73,7 +72,7 @@ async function checkBuilders(context: RunContext, probes: PreflightProbes): Prom
   );
   const version = await probes
     .buildxVersion()
-    .catch((error: unknown) => ({ ok: false, stdout: '', errorTail: errorText(error) }));
+    .catch((error: unknown) => ({ ok: false, stdout: '', errorTail: errorMessage(error) }));
   if (!version.ok)
     return [
       ...problems,
@@ -113,7 +112,7 @@ async function checkHistoryApi(
   const outcome = await probes.listHistory(builder).catch((error: unknown) => ({
     ok: false,
     command: toBuildxCommand(buildx, toHistoryListArgs(builder)).command,
-    errorTail: errorText(error),
+    errorTail: errorMessage(error),
   }));
   if (outcome.ok) return undefined;
   const said = outcome.errorTail.trim().split('\n').at(-1) ?? '';
@@ -131,7 +130,7 @@ async function checkNodeExporters(context: RunContext, probes: PreflightProbes):
         if (status === 200) return undefined;
         return `node_exporter of ${node.name} at ${node.nodeExporterUrl} answered ${status}. Fix: check nodes[].node_exporter in fleet.yaml`;
       } catch (error) {
-        return `node_exporter of ${node.name} at ${node.nodeExporterUrl} does not answer: ${errorText(error)}. Fix: start prometheus-node-exporter on ${node.name}, or correct nodes[].node_exporter`;
+        return `node_exporter of ${node.name} at ${node.nodeExporterUrl} does not answer: ${errorMessage(error)}. Fix: start prometheus-node-exporter on ${node.name}, or correct nodes[].node_exporter`;
       }
     }),
   );
@@ -155,7 +154,7 @@ async function checkRegistry(
     return {
       ok: false,
       problems: [
-        `registry ${url} does not answer: ${errorText(error)}. Fix: start the registry, or correct registry.url in fleet.yaml`,
+        `registry ${url} does not answer: ${errorMessage(error)}. Fix: start the registry, or correct registry.url in fleet.yaml`,
       ],
     };
   }
@@ -171,7 +170,7 @@ async function checkSccache(context: RunContext, probes: PreflightProbes): Promi
     ];
   } catch (error) {
     return [
-      `sccache WebDAV ${url} does not answer: ${errorText(error)}. Fix: start nginx with .builders/nginx-sccache.conf, or correct sccache.url`,
+      `sccache WebDAV ${url} does not answer: ${errorMessage(error)}. Fix: start nginx with .builders/nginx-sccache.conf, or correct sccache.url`,
     ];
   }
 }
@@ -188,7 +187,7 @@ async function checkLogs(context: RunContext, probes: PreflightProbes): Promise<
         await probes.checkRemoteLog(log.ssh, log.path);
         return undefined;
       } catch (error) {
-        const problem = errorText(error);
+        const problem = errorMessage(error);
         return problem.includes('Fix:')
           ? `${what} ${log.path} on ${log.ssh.host}: ${problem}`
           : `${what} ${log.path} on ${log.ssh.host}: ${problem}. Fix: check ssh access and ${key} in fleet.yaml`;
@@ -222,7 +221,7 @@ async function checkDisk(
     return problem === undefined ? [] : [problem];
   } catch (error) {
     return [
-      `cannot read the free space of ${context.root}: ${errorText(error)}. Fix: check the run root (--root)`,
+      `cannot read the free space of ${context.root}: ${errorMessage(error)}. Fix: check the run root (--root)`,
     ];
   }
 }
@@ -247,7 +246,7 @@ async function checkPrometheus(
     );
   } catch (error) {
     return [
-      `Prometheus at ${url} (samples.prometheus) does not answer a query: ${errorText(error)}. Fix: start it or correct samples.prometheus in fleet.yaml, or remove \`samples\` to scrape node_exporter directly`,
+      `Prometheus at ${url} (samples.prometheus) does not answer a query: ${errorMessage(error)}. Fix: start it or correct samples.prometheus in fleet.yaml, or remove \`samples\` to scrape node_exporter directly`,
     ];
   }
   for (const node of nodes) {
@@ -270,7 +269,7 @@ async function warnOfSlowScrapes(
   if (url === undefined || probes.prometheusScrapeIntervals === undefined) return;
   const intervals = await probes.prometheusScrapeIntervals(url).catch((error: unknown) => {
     context.warnings.push(
-      `Prometheus at ${url}: its scrape intervals could not be read from /api/v1/targets (${errorText(error)}); a sample interval shorter than them would only repeat values`,
+      `Prometheus at ${url}: its scrape intervals could not be read from /api/v1/targets (${errorMessage(error)}); a sample interval shorter than them would only repeat values`,
     );
     return new Map<string, number>();
   });

@@ -21,6 +21,7 @@ import { createProgress, type Progress } from './progress.js';
 import { createInitialRun, createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 import { startMeasured } from './start-measured.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
 
@@ -136,8 +137,7 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
       outcomes,
       interruptedBy:
         failure === undefined && interrupt.aborted ? String(interrupt.reason ?? 'SIGINT') : undefined,
-      fatal:
-        failure === undefined ? guard.describe() : `the run stopped: ${(failure.error as Error).message}`,
+      fatal: failure === undefined ? guard.describe() : `the run stopped: ${errorMessage(failure.error)}`,
       clock: deps.clock,
       logger,
       writeReport: deps.writeReport,

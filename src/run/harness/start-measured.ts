@@ -11,6 +11,7 @@ import { recordClocks } from './measure-clocks.js';
 import type { Progress } from './progress.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import type { Logger } from '../../shared/logger.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The measured run's instruments, started together: clocks before, samples, cache-log capture, trace collection.
 // finalizeRun stops and keeps them.
@@ -67,7 +68,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
   } catch (error) {
     logger.error({ err: error }, 'log capture did not start');
     await runFile.update(
-      (run) => void run.warnings.push(`cache log capture did not start: ${(error as Error).message}`),
+      (run) => void run.warnings.push(`cache log capture did not start: ${errorMessage(error)}`),
     );
     logCapture = undefined;
   }

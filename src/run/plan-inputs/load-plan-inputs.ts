@@ -20,6 +20,7 @@ import { ConfigError, UsageError } from '../../shared/errors.js';
 import { readBuildxProblem } from '../executors/check-buildx-binary.js';
 import type { RunBakePrint } from '../executors/bake-print.js';
 import { toBakePrintCommand } from '../executors/buildx-command.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 export interface PlanInputs {
   config: Config;
@@ -44,7 +45,7 @@ function parseBakePrint(text: string, source: string): BakePrint {
     raw = JSON.parse(text);
   } catch (cause) {
     throw new ConfigError(source, [
-      `not JSON: ${(cause as Error).message}. Fix: save the output of \`docker buildx bake --print\`.`,
+      `not JSON: ${errorMessage(cause)}. Fix: save the output of \`docker buildx bake --print\`.`,
     ]);
   }
   const parsed = BakePrintSchema.safeParse(raw);

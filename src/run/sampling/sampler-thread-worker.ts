@@ -5,6 +5,7 @@ import {
   type SamplerThreadMessage,
   type SamplerThreadRequest,
 } from './sampler-thread-protocol.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The node_exporter sampler on a thread of its own (started by sample-on-thread.ts): its timers, scrapes and
 // timeouts run on this thread's event loop, so a harness busy spawning processes does not delay them.
@@ -18,7 +19,6 @@ port.on('message', (request: SamplerThreadRequest) => {
   if (request.kind !== 'stop') return;
   sampler.stop().then(
     () => post({ kind: 'stopped' }),
-    (error: unknown) =>
-      post({ kind: 'stopped', error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => post({ kind: 'stopped', error: errorMessage(error) }),
   );
 });

@@ -8,6 +8,7 @@ import {
 import type { Sample } from '../../artifacts/index.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The measured run's sample source: the node_exporter scrape sampler, or Prometheus when fleet.yaml names one
 // (`samples.prometheus`).
@@ -57,7 +58,7 @@ export function startSampleSource(options: StartSampleSourceOptions): SampleSour
         await writeSamplesFile(samplesPath, await sampler.fetchWindow(options.clock.nowMs()));
         options.logger.info({ prometheusUrl }, 'samples.jsonl rewritten from query_range');
       } catch (error) {
-        const warning = `samples.jsonl keeps the live instant-query lines: the query_range over the run at ${prometheusUrl} failed: ${(error as Error).message}`;
+        const warning = `samples.jsonl keeps the live instant-query lines: the query_range over the run at ${prometheusUrl} failed: ${errorMessage(error)}`;
         options.logger.warn({ err: error }, warning);
         await options.onWarning(warning);
       }
