@@ -108,15 +108,5 @@ export default tseslint.config(
       ],
     },
   },
-  // plan.json I/O sits beside its schema; it is the one impure file in src/plan.
-  {
-    files: ['src/plan/plan-file-io.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'commander', message: 'core folders never import commander' }] },
-      ],
-    },
-  },
   { files: ['**/*.js', 'vitest.config.ts', 'eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );

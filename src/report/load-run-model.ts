@@ -5,7 +5,10 @@ import { UsageError } from '../shared/errors.js';
 import { readRunDirNames } from './read-run-dir-names.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
 import { buildReportModel } from './build-model.js';
-import { readLane, readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { readLane, readRunInputs } from './read-run-dir.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { errorMessage } from '../shared/error-message.js';
 
@@ -111,7 +114,7 @@ export function findChangedStream(
 
 export async function loadRunModel({ dir, nowMs }: { dir: string; nowMs: number }): Promise<LoadedRun> {
   const runFile = await readRunFile(dir);
-  const plan = await readPlanFile(dir);
+  const plan = await readPlanFileIfPresent(dir);
   const stored = await readStoredModel(dir, runFile);
   const notes = stored.note ? [stored.note] : [];
   const stamp = path.basename(path.resolve(dir));

@@ -21,15 +21,15 @@ import { createSampleTable, type RunFile, type StreamStats } from '../artifacts/
 import {
   absentStream,
   buildAddressToNode,
-  isPresent,
   readArtifacts,
   readLane,
   readReportPlan,
-  readRunFile,
-  readTraceFile,
   RUN_FILES,
   TRACE_FILE,
 } from '../report/read-run-dir.js';
+import { readTraceFile } from '../report/read-trace-files.js';
+import { isPresent } from '../artifacts/read-json-file.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
 import type { RunInputs, StreamInput } from '../report/run-inputs.js';
 
 // A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and

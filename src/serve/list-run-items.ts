@@ -1,5 +1,6 @@
 import { listRuns } from '../report/list-runs.js';
-import { readLane, readRunFile } from '../report/read-run-dir.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { readLane } from '../report/read-run-dir.js';
 import type { RunListItem } from '../report/render-runs-index.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import type { FailureLog } from './failure-reply.js';

@@ -1,8 +1,8 @@
 import { findPoolingRefusals } from '../../plan/index.js';
-import { readLane } from '../../report/index.js';
+import { readLane, readRunTraces } from '../../report/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
-import { readRunDirFile, readRunTraces } from '../read-run-traces.js';
+import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
 
 // The run dirs `rocm-perf costs --from RUN...` pools: each one's run.json, traces and lane (lane.txt); whether they
 // pool; and the header of the costs file they give.
@@ -18,7 +18,7 @@ export async function readCostRuns(
   const runs: CostRun[] = [];
   const warnings: string[] = [];
   for (const dir of dirs) {
-    const run = await readRunDirFile(dir);
+    const run = await readRequiredRunFile(dir);
     const read = await readRunTraces(dir);
     if (read.traces.size === 0)
       throw new UsageError(`${dir} holds no trace-<target>.json files`, {

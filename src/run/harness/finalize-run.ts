@@ -8,7 +8,7 @@ import type { LogCapture } from '../cache-logs/capture-logs.js';
 import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import { estimateRunBuilderClocks } from '../../report/align-traces.js';
-import { readTraceFiles } from '../../report/read-run-dir.js';
+import { readTraceFiles } from '../../report/read-trace-files.js';
 import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';

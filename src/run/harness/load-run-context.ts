@@ -10,7 +10,7 @@ import {
   type PlaceFor,
 } from '../../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../../artifacts/index.js';
-import { readPlanFile } from '../../plan/plan-file-io.js';
+import { readPlanFile } from '../../artifacts/plan-file-io.js';
 import type { Clock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import { toFileAccessError } from '../../shared/to-file-access-error.js';

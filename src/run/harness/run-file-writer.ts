@@ -20,7 +20,7 @@ export interface RunFileWriterOptions {
   onWriteError?: (file: string, error: unknown) => boolean;
 }
 
-export const RUN_FILE_NAME = 'run.json';
+import { RUN_FILE_NAME } from '../../artifacts/read-run-file.js';
 
 export function createRunFileWriter(
   runDir: string,

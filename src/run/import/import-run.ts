@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LANE_FILE, LaneSchema } from '../../artifacts/index.js';
-import { readRunFile } from '../../report/read-run-dir.js';
+import { readRunFile } from '../../artifacts/read-run-file.js';
 import { UsageError } from '../../shared/errors.js';
 import {
   isEnvironmentError,

@@ -2,10 +2,11 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
-import { parsePlanFile, type Plan } from '../artifacts/index.js';
+import { parsePlanFile, type Plan } from './plan-file.js';
+import { readJsonIfPresent } from './read-json-file.js';
 import { errorMessage } from '../shared/error-message.js';
 
-// The only I/O in src/plan: plan.json in and out, through PlanFileSchema.
+// The one reader and writer of plan.json, through PlanFileSchema. Not in index.ts (node:fs).
 
 export const PLAN_FILE_NAME = 'plan.json';
 
@@ -39,4 +40,11 @@ export async function readPlanFile(fileOrDir: string): Promise<Plan> {
     });
   }
   return parsePlanFile(raw, file);
+}
+
+/** A run dir's plan.json, when it has one (the report's: a run without a plan is still reported). */
+export async function readPlanFileIfPresent(dir: string): Promise<Plan | undefined> {
+  const file = path.join(dir, PLAN_FILE_NAME);
+  const raw = await readJsonIfPresent(file);
+  return raw === undefined ? undefined : parsePlanFile(raw, file);
 }
