@@ -1,6 +1,6 @@
 import { runHarness, type HarnessDeps } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
-import { toPlanInputOverrides, type HarnessValues } from './flags/index.js';
+import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
 // SIGINT/SIGTERM turned into a clean stop.
@@ -37,6 +37,7 @@ export async function runHarnessCommand(
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
+  const env = context.env ?? process.env;
   try {
     const result = await runHarness({
       harness,
@@ -48,7 +49,8 @@ export async function runHarnessCommand(
       dispatch: options.dispatch,
       placeFor: options.placeFor,
       draws: options.draws,
-      env: context.env ?? process.env,
+      env,
+      coldNamespaceSuffix: toHarnessEnv(env).coldNamespaceSuffix,
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
       logLevel: options.logLevel,

@@ -113,6 +113,7 @@ export async function runPlanCommand(
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
     flags: toPlanInputOverrides(options),
+    env: process.env,
     runBakePrint: deps.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);

@@ -2,7 +2,7 @@
 // `--help`, and a file that reads it, for the test that holds this list against the source.
 
 export const OTHER_ENV_VARS = {
-  PERF_COLD_NAMESPACE: 'src/run/harness/run-settings.ts',
+  PERF_COLD_NAMESPACE: 'src/commands/flags/harness-flags.ts',
   REGISTRY_NAME: 'src/config/resolve-config.ts',
   PERF_BUILDX: 'src/config/resolve-config.ts',
   PUSH: 'src/commands/publish.ts',

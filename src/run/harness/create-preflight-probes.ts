@@ -20,10 +20,12 @@ async function fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<numb
 
 export async function createPreflightProbes(
   config: Config,
+  /** The CLI's environment: DOCKER_CONFIG says where the registry credentials are. */
+  env: Readonly<Record<string, string | undefined>>,
   connect: ConnectRemoteHost = connectRemoteHost,
 ): Promise<PreflightProbes> {
   const baseUrl = config.registry.url;
-  const credentials = await loadDockerCredentials(new URL(baseUrl).host);
+  const credentials = await loadDockerCredentials(new URL(baseUrl).host, env);
   const buildx = config.buildx?.path;
   return {
     executableStatus: readExecutableStatus,

@@ -43,14 +43,15 @@ export interface HarnessDeps {
 const writeRunReport = async (runDir: string): Promise<string[]> =>
   (await import('../../report/index.js')).writeRunReport(runDir);
 
-export const createDefaultDeps = (): HarnessDeps => ({
+/** The real effects; `env` is the CLI's environment, handed down (the core never reads process.env). */
+export const createDefaultDeps = (env: Readonly<Record<string, string | undefined>>): HarnessDeps => ({
   clock: systemClock,
   runBakePrint,
   bake: runBake,
   findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
   connect: connectRemoteHost,
-  createProbes: (context) => createPreflightProbes(context.config),
+  createProbes: (context) => createPreflightProbes(context.config, env),
   createSampler: sampleOnThread,
   createPrometheusSampler,
   fetchMetrics: fetchMetricsText,

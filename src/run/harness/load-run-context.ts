@@ -54,7 +54,10 @@ export interface LoadRunContextOptions {
   placeFor?: PlaceFor | undefined;
   /** Forecast draws (`--draws`); default 2000. */
   draws?: number | undefined;
+  /** The CLI's environment, for the config's REGISTRY_NAME and PERF_BUILDX and the registry credentials. */
   env: Readonly<Record<string, string | undefined>>;
+  /** PERF_COLD_NAMESPACE, resolved by the CLI; default ''. */
+  coldNamespaceSuffix?: string | undefined;
   clock: Clock;
   runBakePrint?: RunBakePrint | undefined;
 }
@@ -140,7 +143,12 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
   }
   const root = path.resolve(options.root);
   const { stamp, dir } = await createRunDir({ root, clock });
-  const settings = createRunSettings({ harness, config, stamp, env });
+  const settings = createRunSettings({
+    harness,
+    config,
+    stamp,
+    coldNamespaceSuffix: options.coldNamespaceSuffix ?? '',
+  });
   return {
     harness,
     stamp,

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunFile } from '../../artifacts/index.js';
+import { DEFAULT_SAMPLE_INTERVAL_MS, type RunFile } from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
 import { writePlanFile } from '../../artifacts/plan-file-io.js';
 import { createLogger, type Logger } from '../../shared/logger.js';
@@ -27,7 +27,6 @@ import { errorMessage } from '../../shared/error-message.js';
 
 export type { HarnessDeps } from './harness-deps.js';
 
-const DEFAULT_SAMPLE_INTERVAL_MS = 2_000;
 const DEFAULT_LOG_POLL_INTERVAL_MS = 5_000;
 
 /** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
@@ -189,7 +188,7 @@ async function passPreflight(options: {
 }
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
-  const deps = { ...createDefaultDeps(), ...options.deps };
+  const deps = { ...createDefaultDeps(options.env), ...options.deps };
   const sampleIntervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
   const logPollIntervalMs = options.logPollIntervalMs ?? DEFAULT_LOG_POLL_INTERVAL_MS;
   const context = await loadRunContext({ ...options, clock: deps.clock, runBakePrint: deps.runBakePrint });

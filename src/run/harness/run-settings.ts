@@ -27,10 +27,16 @@ export interface CreateRunSettingsOptions {
   harness: Harness;
   config: Config;
   stamp: string;
-  env: Readonly<Record<string, string | undefined>>;
+  /** Appended to a cold run's namespace (PERF_COLD_NAMESPACE, read by the CLI), e.g. `-ci`; '' for none. */
+  coldNamespaceSuffix: string;
 }
 
-export function createRunSettings({ harness, config, stamp, env }: CreateRunSettingsOptions): RunSettings {
+export function createRunSettings({
+  harness,
+  config,
+  stamp,
+  coldNamespaceSuffix,
+}: CreateRunSettingsOptions): RunSettings {
   const live = config.registry.name;
   const livePrefix = config.sccache.keyPrefix;
   const base = { harness, liveNamespace: live, liveSccachePrefix: livePrefix };
@@ -39,7 +45,7 @@ export function createRunSettings({ harness, config, stamp, env }: CreateRunSett
       return {
         ...base,
         mode: 'cold',
-        namespace: `${live}${config.registry.coldSuffix}${env.PERF_COLD_NAMESPACE ?? ''}`,
+        namespace: `${live}${config.registry.coldSuffix}${coldNamespaceSuffix}`,
         sccachePrefix: `${livePrefix}-coldrun-${stamp}`,
         noCache: true,
         clearCacheTo: true,

@@ -64,7 +64,7 @@ async function askHelper(helper: string, host: string): Promise<RegistryCredenti
 
 export async function loadDockerCredentials(
   host: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<RegistryCredentials | undefined> {
   const file = path.join(env.DOCKER_CONFIG ?? path.join(homedir(), '.docker'), 'config.json');
   let config: DockerConfig;

@@ -34,7 +34,7 @@ function start(
     fleetPath: fixture.fleetPath,
     flags: {},
     root: path.join(fixture.dir, 'runs'),
-    env: { PERF_COLD_NAMESPACE: extra.env?.PERF_COLD_NAMESPACE },
+    env: {},
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
@@ -172,7 +172,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     const { fake, promise } = start(
       'cold',
       { missingImages: ['rocm-coldrun-2/rocm-base:gfx1201'] },
-      { env: { PERF_COLD_NAMESPACE: '-2' } },
+      { coldNamespaceSuffix: '-2' },
     );
     const result = await promise;
     const run = readRun(result.runDir);
