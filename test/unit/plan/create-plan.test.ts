@@ -24,7 +24,7 @@ const diamond: PlanInstance = {
   ],
 };
 
-describe('packer invariants', () => {
+describe('createPlan: packer invariants', () => {
   it.each(STRATEGY_NAMES)('%s: a diamond is placed once per target, in dependency order', (strategy) => {
     const plan = createPlan({ ...diamond, strategy, arch: 'gfx1201', createdAt });
     expectValidPlan(plan, diamond);
@@ -94,7 +94,7 @@ describe('packer invariants', () => {
   });
 });
 
-describe('packer properties on random DAGs', () => {
+describe('createPlan: packer properties on random DAGs', () => {
   it('every strategy yields a valid plan that the simulator reproduces', () => {
     fc.assert(
       fc.property(instanceArbitrary, fc.constantFrom(...STRATEGY_NAMES), (instance, strategy) => {
