@@ -8,7 +8,7 @@ import { errorMessage } from '../shared/error-message.js';
 
 // The one reader and writer of plan.json, through PlanFileSchema. Not in index.ts (node:fs).
 
-export const PLAN_FILE_NAME = 'plan.json';
+const PLAN_FILE_NAME = 'plan.json';
 
 /** Writes DIR/plan.json (creating DIR) and returns its path. */
 export async function writePlanFile(dir: string, plan: Plan): Promise<string> {

@@ -9,7 +9,7 @@ export const PLAN_VERSION = 1;
 
 const Seconds = z.number().nonnegative().describe('seconds from the start of the run');
 
-export const PlanTargetSchema = z.strictObject({
+const PlanTargetSchema = z.strictObject({
   node: z.string().describe('The node whose queue holds the target.'),
   startSeconds: Seconds,
   finishSeconds: Seconds,
@@ -24,7 +24,7 @@ export const PlanTargetSchema = z.strictObject({
     .describe('What the queue runner waits for before starting: deps, plus the previous stage for `stages`.'),
 });
 
-export const PlanNodeSchema = z.strictObject({
+const PlanNodeSchema = z.strictObject({
   name: z.string(),
   builder: z.string(),
   linkMbps: z.number().positive(),
@@ -38,7 +38,7 @@ export const PlanNodeSchema = z.strictObject({
     .describe('Idle while some target was ready but queued elsewhere.'),
 });
 
-export const PlanLowerBoundSchema = z.strictObject({
+const PlanLowerBoundSchema = z.strictObject({
   pathSeconds: z
     .number()
     .nonnegative()
@@ -60,7 +60,7 @@ const BandSchema = z.strictObject({
   p90: z.number().nonnegative(),
 });
 
-export const PlanForecastSchema = z
+const PlanForecastSchema = z
   .strictObject({
     draws: z.number().int().positive().describe('Monte Carlo draws behind the band.'),
     seed: z.number().int(),

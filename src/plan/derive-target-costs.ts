@@ -10,7 +10,7 @@ import { poolTargetCost, type PooledSpreads, type TargetSamples } from './pool-c
 // the layer cache and sccache. Byte figures from a cold run are refused: its export is not a normal run's (a cold
 // run under-counted aiter-wheel 4.3×).
 
-export interface DerivedCost {
+interface DerivedCost {
   buildSeconds: number;
   warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;

@@ -26,18 +26,18 @@ export interface CostDistribution {
 }
 
 /** Below this many runs of history for any target, the forecast says so instead of showing a band. */
-export const MIN_HISTORY_RUNS = 3;
+const MIN_HISTORY_RUNS = 3;
 export const DEFAULT_FORECAST_DRAWS = 2000;
 /** The spread assumed for a figure measured in one run only (sigma of ln: ±25 %). */
 export const ASSUMED_SIGMA = 0.25;
 
-export interface Band {
+interface Band {
   p10: number;
   p50: number;
   p90: number;
 }
 
-export interface TargetForecast {
+interface TargetForecast {
   /** Finish, seconds after the run's start. */
   finish: Band;
   /** Build plus export on the node that ran it in each draw. */
@@ -104,7 +104,7 @@ function drawNormal(random: Random): number {
  * One figure's draw: ln(value) = ln(median) + s·T, T a Student-t with runs − 1 degrees of freedom, s = sigma ×
  * √(1 + π/(2·runs)) (the median's own sampling error). One run gives no spread: the assumed one, as a normal.
  */
-export function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
+function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
   if (runs < 2) return median * Math.exp(clampExponent(ASSUMED_SIGMA * drawNormal(random)));
   const scale = sigma * Math.sqrt(1 + Math.PI / (2 * runs));
   return median * Math.exp(clampExponent(scale * drawStudent(random, runs - 1)));

@@ -6,7 +6,7 @@ import type { Plan } from '../artifacts/index.js';
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /** A point in the run as h:mm:ss from its start. */
-export function renderClock(seconds: number): string {
+function renderClock(seconds: number): string {
   const whole = Math.round(seconds);
   return `${Math.floor(whole / 3600)}:${pad(Math.floor((whole % 3600) / 60))}:${pad(whole % 60)}`;
 }
@@ -78,7 +78,7 @@ const pct = (share: number) => `${Math.round(share * 100)} %`;
 const POLICY_WORDS = { fixed: 'fixed queues', guided: 'guided dispatch' } as const;
 
 /** The forecast lines: the band, or why there is none yet; which nodes end up on the critical path. */
-export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[] {
+function renderForecast(forecast: NonNullable<Plan['forecast']>): string[] {
   const { makespan, draws, policy, historyRuns, thinTargets } = forecast;
   const how = `${draws} draws, ${POLICY_WORDS[policy]}${forecast.placedFor === 'p90' ? ', placed for the p90' : ''}`;
   const odds = Object.entries(forecast.nodes)

@@ -17,7 +17,7 @@ const formatCount = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** What the file lacks against run.json's record of its slice: fewer or more bytes, or the capture's own warning. */
-export function findSliceShortfall({ stream, run, live }: FindStreamDamageOptions): string[] {
+function findSliceShortfall({ stream, run, live }: FindStreamDamageOptions): string[] {
   const slice = run?.logs?.find((entry) => entry.file === stream.name);
   if (slice === undefined || live || stream.unreadable !== undefined) return [];
   const messages: string[] = [];
@@ -41,7 +41,7 @@ export function findSliceShortfall({ stream, run, live }: FindStreamDamageOption
 }
 
 /** Lines the parser could not use: rejected lines (with where), a cut last line, lines of no known format. */
-export function findLineDamage({ stream, live }: Omit<FindStreamDamageOptions, 'run'>): string[] {
+function findLineDamage({ stream, live }: Omit<FindStreamDamageOptions, 'run'>): string[] {
   const { stats } = stream;
   if (!stream.present || stream.unreadable !== undefined || stats.records === 0) return [];
   const messages: string[] = [];

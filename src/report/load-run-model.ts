@@ -96,7 +96,7 @@ async function readStreamSizes(dir: string): Promise<Map<string, number | undefi
  * How the run's files differ from those the stored data.json was made from (sizes and which traces exist), said
  * for a note; undefined when they agree. A file damaged or replaced after `report` must not hide behind its model.
  */
-export function findChangedStream(
+function findChangedStream(
   model: DataFile,
   sizes: ReadonlyMap<string, number | undefined>,
 ): string | undefined {

@@ -9,7 +9,7 @@ import type { RegenReply, RegenRequest } from './regen-protocol.js';
 // `refreshMs`, a refresh is queued in the background regeneration process (one at a time per run). Only the very first request
 // of a run waits, because there is nothing to serve yet.
 
-export interface RunSnapshot {
+interface RunSnapshot {
   body: Buffer;
   bodyGzip: Buffer;
   etag: string;
@@ -20,7 +20,7 @@ export interface RunSnapshot {
   error: RunBuildFailure | undefined;
 }
 
-export interface RunBuildFailure {
+interface RunBuildFailure {
   reason: string;
   message: string;
 }

@@ -3,7 +3,7 @@
 import { ParseError } from '../../shared/errors.js';
 import { errorMessage } from '../../shared/error-message.js';
 
-export interface LogFormatField {
+interface LogFormatField {
   /** JSON key, e.g. `status`. */
   key: string;
   /** nginx variable without the `$`, e.g. `status`. */

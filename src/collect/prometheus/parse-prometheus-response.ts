@@ -22,11 +22,10 @@ const DataSchema = z.discriminatedUnion('resultType', [
   z.object({ resultType: z.literal('string'), result: PointSchema }),
 ]);
 
-export const PrometheusResponseSchema = z.discriminatedUnion('status', [
+const PrometheusResponseSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('success'), data: DataSchema, warnings: z.array(z.string()).optional() }),
   z.object({ status: z.literal('error'), errorType: z.string(), error: z.string() }),
 ]);
-export type PrometheusResponse = z.infer<typeof PrometheusResponseSchema>;
 
 /** instance → figure → (evaluation time in ms → value). */
 export type FigurePoints = Map<string, Map<SampleFigure, Map<number, number>>>;

@@ -22,7 +22,7 @@ interface HarnessRow {
   dispatch: boolean;
 }
 
-export const HARNESS_COMMANDS = {
+const HARNESS_COMMANDS = {
   cold: {
     description:
       'cold run: --no-cache, own sccache prefix, pushes into the coldrun namespace, cache export off',

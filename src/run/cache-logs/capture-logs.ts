@@ -19,8 +19,6 @@ import { errorMessage } from '../../shared/error-message.js';
 // the slice is a chain of generations (docs/harness.md, "Cache logs").
 
 export type { LogSource } from './follow-log.js';
-export type { LogSlice } from './write-log-slice.js';
-
 /** The cache logs fleet.yaml names, each with its file name in the run dir. */
 export function toLogSources({ registry, sccache }: Pick<Config, 'registry' | 'sccache'>): LogSource[] {
   const sources: LogSource[] = [];
@@ -51,7 +49,7 @@ export interface CreateLogCaptureOptions {
 }
 
 /** Waits between reconnection attempts to a log host that dropped: 5 s, doubling to 60 s. */
-export const RECONNECT_BACKOFF_MS = { first: 5_000, max: 60_000 } as const;
+const RECONNECT_BACKOFF_MS = { first: 5_000, max: 60_000 } as const;
 /** At the end, a lost log host is tried this many times (1 s, 2 s, 4 s apart) before the live copy stands. */
 const FINAL_RECONNECT_TRIES = 4;
 /**

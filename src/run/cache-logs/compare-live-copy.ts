@@ -25,7 +25,7 @@ export interface CopyDifference {
 }
 
 /** The SHA-256 of each DIGEST_BLOCK_BYTES block of a local file's bytes [from, from + length). */
-export async function hashLocalBlocks(file: string, from: number, length: number): Promise<string[]> {
+async function hashLocalBlocks(file: string, from: number, length: number): Promise<string[]> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(Math.min(DIGEST_BLOCK_BYTES, Math.max(length, 1)));

@@ -19,7 +19,7 @@ const decompressors: Record<Compression, string> = {
 /** Marks a decompressor failure on stderr: in `tool | tail` only tail's exit status reaches us. */
 const failureMarker = 'rocm-perf: decompress failed:';
 
-export function buildSizeCommand(remotePath: string): string {
+function buildSizeCommand(remotePath: string): string {
   return `wc -c < ${quoteShell(remotePath)}`;
 }
 
@@ -48,7 +48,7 @@ export function buildRangeCommand(remotePath: string, from: number, to: number):
  * Per file, `name\0inode size\0base64(first line)\0` (parseFileRecords): the log alone, or with `siblings` every
  * `<log>.*` and `<log>-*` beside it (`.1`, `.2.gz`, `-20250101.xz`), compressed ones read through their tool.
  */
-export function buildListCommand(remotePath: string, { siblings }: { siblings: boolean }): string {
+function buildListCommand(remotePath: string, { siblings }: { siblings: boolean }): string {
   const base = quoteShell(path.posix.basename(remotePath));
   const patterns = siblings ? `${base} ${base}.* ${base}-*` : base;
   const cases = Object.entries(decompressors)
@@ -68,7 +68,7 @@ export function buildListCommand(remotePath: string, { siblings }: { siblings: b
 }
 
 /** A rotated file's (decompressed) bytes from `fromOffset` to its end. */
-export function buildReadFileCommand(
+function buildReadFileCommand(
   filePath: string,
   compression: Compression | undefined,
   fromOffset: number,
@@ -176,7 +176,7 @@ function buildCopyReadCommand(copy: RemoteCopy, fromOffset: number): string {
  * The read is drained to its end (`cat >/dev/null`), so a decompressor is never cut short by a closed pipe, which
  * would look like a damaged file.
  */
-export function buildDigestCommand(copy: RemoteCopy, fromOffset: number, limitBytes: number): string {
+function buildDigestCommand(copy: RemoteCopy, fromOffset: number, limitBytes: number): string {
   const read = buildCopyReadCommand(copy, fromOffset);
   return [
     `n=$(${read} | wc -c) || exit 3`,

@@ -83,7 +83,7 @@ export async function findBootstrapPlan(
 }
 
 /** The node with the fastest uplink pushes bootstrap images; ties by name. */
-export function pickBootstrapNode(nodes: readonly FleetNode[]): FleetNode {
+function pickBootstrapNode(nodes: readonly FleetNode[]): FleetNode {
   const sorted = [...nodes].sort((a, b) => b.linkMbps - a.linkMbps || a.name.localeCompare(b.name));
   return sorted[0] as FleetNode;
 }

@@ -4,9 +4,9 @@
 
 import { toBuildxCommand } from '../executors/buildx-command.js';
 
-export type Tool = 'buildx' | 'BuildKit';
+type Tool = 'buildx' | 'BuildKit';
 
-export interface ToolRequirement {
+interface ToolRequirement {
   tool: Tool;
   /** First release with the feature, `major.minor.patch`. */
   minimum: string;
@@ -15,7 +15,7 @@ export interface ToolRequirement {
   warnOnly?: boolean;
 }
 
-export const TOOL_REQUIREMENTS: readonly ToolRequirement[] = [
+const TOOL_REQUIREMENTS: readonly ToolRequirement[] = [
   {
     tool: 'buildx',
     minimum: '0.12.0',
@@ -56,7 +56,7 @@ const isBefore = (found: readonly number[], minimum: readonly number[]) => {
 };
 
 /** One node of `docker buildx inspect`: its name, status and the version line, as printed. */
-export interface InspectNode {
+interface InspectNode {
   name: string;
   status: string | undefined;
   /** `BuildKit version:` (buildx ≥ 0.10) or `Buildkit:` (older); undefined when the node printed none. */

@@ -28,11 +28,7 @@ function publishedRef(print: BakePrint, target: string): string | undefined {
 }
 
 /** The target whose (namespaced) tags include `ref`, else one named like the repository's last part. */
-export function findProducer(
-  print: BakePrint,
-  ref: ImageRef,
-  ns: { from: string; to: string },
-): string | undefined {
+function findProducer(print: BakePrint, ref: ImageRef, ns: { from: string; to: string }): string | undefined {
   const wanted = renderImageRef(ref);
   const names = Object.keys(print.target).sort();
   const byTag = names.find((name) =>

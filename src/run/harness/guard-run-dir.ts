@@ -10,7 +10,7 @@ import { errorMessage } from '../../shared/error-message.js';
 // more (the signal), and frees the reserve: space set aside at the start, so that finalize can still write
 // run.json, the report and what it says about the failure. Whatever was written before stays.
 
-export interface WriteFailure {
+interface WriteFailure {
   /** The run-dir file whose write failed. */
   file: string;
   code: string;
@@ -33,7 +33,7 @@ export interface RunDirGuard {
 }
 
 const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
-export const RESERVE_FILE = '.reserve';
+const RESERVE_FILE = '.reserve';
 
 const FIXES: Record<string, string> = {
   ENOSPC: 'free space on that file system or move the run root (--root / PERF_ROOT) to a larger disk',
@@ -43,7 +43,7 @@ const FIXES: Record<string, string> = {
   EIO: 'the disk reported an I/O error: check `dmesg` and the disk',
 };
 
-export function isDiskFailure(error: unknown): boolean {
+function isDiskFailure(error: unknown): boolean {
   return DISK_CODES.has(String((error as { code?: unknown } | undefined)?.code));
 }
 

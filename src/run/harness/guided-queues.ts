@@ -10,7 +10,7 @@ import { errorMessage } from '../../shared/error-message.js';
 // (transitively) at once; an abort skips everything not started and waits for the running builds to be
 // cancelled. No I/O here: the world arrives through the Executor, the Clock and `choose`.
 
-export interface StartedJob {
+interface StartedJob {
   node: string;
   startedAtMs: number;
   /** Present once the target settled (ok or failed). */
@@ -49,7 +49,7 @@ export interface RunGuidedQueuesOptions {
   wakeAfter?: WakeAfter;
 }
 
-export type WakeAfter = (ms: number, wake: () => void) => () => void;
+type WakeAfter = (ms: number, wake: () => void) => () => void;
 
 const wakeAfterTimeout: WakeAfter = (ms, wake) => {
   const timer = setTimeout(wake, ms);

@@ -63,7 +63,7 @@ export interface LoadRunContextOptions {
 }
 
 /** A saved plan must cover exactly the run's targets, on nodes the fleet has. */
-export function findPlanMismatches(plan: Plan, graph: TargetGraph, config: Config): string[] {
+function findPlanMismatches(plan: Plan, graph: TargetGraph, config: Config): string[] {
   const problems: string[] = [];
   const planned = new Set(Object.keys(plan.targets));
   const wanted = new Set(graph.targets);

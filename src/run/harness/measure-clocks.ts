@@ -23,7 +23,7 @@ import { errorMessage } from '../../shared/error-message.js';
 // and the reading with the shortest round trip kept (its midpoint is the tightest). A failed reading is recorded with
 // its error; it never stops the run.
 
-export interface MeasureClocksOptions {
+interface MeasureClocksOptions {
   phase: ClockReading['phase'];
   nodes: readonly { name: string; url: string }[];
   logHosts: readonly SshTarget[];
@@ -99,7 +99,7 @@ async function measureLogHost(
 }
 
 /** One reading per node and per distinct log host, all concurrently. */
-export async function measureClocks(options: MeasureClocksOptions): Promise<ClockReading[]> {
+async function measureClocks(options: MeasureClocksOptions): Promise<ClockReading[]> {
   const hosts = new Map(
     options.logHosts.map((ssh) => [`${ssh.user ?? ''}@${ssh.host}:${ssh.port ?? 22}`, ssh]),
   );

@@ -39,7 +39,7 @@ const plannedSeconds = (plan: Plan, target: string) => {
 };
 
 /** Seconds of planned work a node still has: the rest of the current target plus its queue. */
-export function toRemainingSeconds(plan: Plan, node: NodeProgress, nowMs: number): number {
+function toRemainingSeconds(plan: Plan, node: NodeProgress, nowMs: number): number {
   let total = 0;
   for (const target of node.left) {
     if (node.current?.target === target)

@@ -10,7 +10,7 @@ const TargetMetadataSchema = z.looseObject({
   'image.name': z.string().optional(),
   'containerimage.digest': z.string().optional(),
 });
-export const BuildMetadataSchema = z.record(z.string(), z.unknown());
+const BuildMetadataSchema = z.record(z.string(), z.unknown());
 export type TargetMetadata = z.infer<typeof TargetMetadataSchema>;
 
 /** The target's entry, or undefined when the file is missing or has none. Other keys are ignored. */

@@ -32,7 +32,7 @@ export interface AcquireRunLockOptions {
   isPidAlive?: (pid: number) => boolean;
 }
 
-export function isPidAlive(pid: number): boolean {
+function isPidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -5,7 +5,7 @@ import type { RegistryCredentials } from './read-docker-auth.js';
 // OCI distribution checks: `GET /v2/` and `HEAD /v2/<name>/manifests/<ref>` with the manifest
 // Accept list, answering a 401 challenge with Bearer (token endpoint) or Basic auth.
 
-export const MANIFEST_ACCEPT = [
+const MANIFEST_ACCEPT = [
   'application/vnd.docker.distribution.manifest.v2+json',
   'application/vnd.docker.distribution.manifest.list.v2+json',
   'application/vnd.oci.image.manifest.v1+json',

@@ -102,7 +102,7 @@ export function writeFleetFixture(): {
   };
 }
 
-export interface BakeCall {
+interface BakeCall {
   options: RunBakeOptions;
   startedAtMs: number;
   finishedAtMs: number;

@@ -6,7 +6,7 @@
 export const FINGERPRINT_LIMIT_BYTES = 4096;
 
 /** Name endings of compressed rotated files; remote-log-files.ts maps each to its `-dc` tool. */
-export const compressedExtensions = ['gz', 'xz', 'bz2', 'zst'] as const;
+const compressedExtensions = ['gz', 'xz', 'bz2', 'zst'] as const;
 export type Compression = (typeof compressedExtensions)[number];
 
 export interface RemoteFileRecord {
