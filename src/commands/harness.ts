@@ -1,4 +1,4 @@
-import { runHarness, type HarnessDeps } from '../run/harness/run-harness.js';
+import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 
@@ -7,7 +7,7 @@ import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/
 
 export interface HarnessCommandContext {
   env?: Readonly<Record<string, string | undefined>>;
-  deps?: Partial<HarnessDeps>;
+  effects?: Partial<HarnessEffects>;
   /** Tests pass their own signal instead of the process's SIGINT/SIGTERM. */
   signal?: AbortSignal;
 }
@@ -54,7 +54,7 @@ export async function runHarnessCommand(
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
       logLevel: options.logLevel,
-      ...(context.deps ? { deps: context.deps } : {}),
+      ...(context.effects ? { effects: context.effects } : {}),
     });
     if (options.json)
       console.log(

@@ -103,7 +103,7 @@ function compareStrategies(inputs: PlanInputs, options: Omit<PlanWithOptions, 's
 // `rocm-perf plan`: place every target on a node. Builds nothing.
 export async function runPlanCommand(
   options: PlanValues,
-  deps: { runBakePrint?: RunBakePrint } = {},
+  effects: { runBakePrint?: RunBakePrint } = {},
 ): Promise<void> {
   checkReplayFlags(options);
   if (options.fromRun !== undefined) {
@@ -114,7 +114,7 @@ export async function runPlanCommand(
     fleetPath: options.fleet,
     flags: toPlanInputOverrides(options),
     env: process.env,
-    runBakePrint: deps.runBakePrint,
+    runBakePrint: effects.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();

@@ -51,7 +51,7 @@ async function runWith(onBakeStart: (target: string) => void) {
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: { ...fake.deps, stderr },
+    effects: { ...fake.effects, stderr },
   });
   return { result, stderr: lines.join(''), fake };
 }

@@ -13,7 +13,7 @@ import {
 } from './dispatch-queues.js';
 import { finalizeRun, type MeasuredResources } from './finalize-run.js';
 import { createRunDirGuard, describeUnwritten, type RunDirGuard } from './guard-run-dir.js';
-import { createDefaultDeps, type HarnessDeps } from './harness-deps.js';
+import { createDefaultEffects, type HarnessEffects } from './harness-effects.js';
 import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
 import type { SettledOutcome } from './node-queue.js';
 import { runPreflight } from './preflight.js';
@@ -25,7 +25,7 @@ import { errorMessage } from '../../shared/error-message.js';
 
 // cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
 
-export type { HarnessDeps } from './harness-deps.js';
+export type { HarnessEffects } from './harness-effects.js';
 
 const DEFAULT_LOG_POLL_INTERVAL_MS = 5_000;
 
@@ -37,7 +37,7 @@ export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' |
   logPollIntervalMs?: number;
   /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
   logLevel?: string;
-  deps?: Partial<HarnessDeps>;
+  effects?: Partial<HarnessEffects>;
 }
 
 export interface HarnessResult {
@@ -49,7 +49,7 @@ export interface HarnessResult {
 /** The phases after preflight, each value named. */
 interface RunPhasesOptions {
   context: RunContext;
-  deps: HarnessDeps;
+  effects: HarnessEffects;
   guard: RunDirGuard;
   logger: Logger;
   progress: Progress;
@@ -70,15 +70,15 @@ interface BuildPhases {
 
 /** Bootstrap, then the measured run; never throws: an error comes back as `failure` for finalize to record. */
 async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
-  const { context, deps, logger, progress, runFile, guard, signal } = options;
+  const { context, effects, logger, progress, runFile, guard, signal } = options;
   const phases: BuildPhases = { resources: undefined, outcomes: {} };
   try {
     progress.phase('bootstrap');
     const bootstrapped = await runBootstrap({
       context,
-      clock: deps.clock,
+      clock: effects.clock,
       targets: options.bootstrapTargets,
-      bake: deps.bake,
+      bake: effects.bake,
       env: toBuildEnv(context),
       signal,
       logger,
@@ -91,12 +91,12 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
     });
     if (signal.aborted) return { ...phases, outcomes: toInterruptedOutcomes(context) };
     progress.phase(`measured run: ${context.harness} into ${context.settings.namespace}`);
-    await runFile.update((run) => void (run.measuredStartedAtMs = deps.clock.nowMs()));
+    await runFile.update((run) => void (run.measuredStartedAtMs = effects.clock.nowMs()));
     phases.resources = await startMeasured(options);
     const executor = createBuildxExecutor({
       context,
-      bake: deps.bake,
-      findFailedBuild: deps.findFailedBuild,
+      bake: effects.bake,
+      findFailedBuild: effects.findFailedBuild,
       logger,
       onWriteError: (file, error) => void guard.fail(file, error),
     });
@@ -104,7 +104,7 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
     phases.outcomes = await dispatchQueues({
       context,
       executor,
-      clock: deps.clock,
+      clock: effects.clock,
       signal,
       logger,
       progress,
@@ -119,7 +119,7 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
 }
 
 async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
-  const { context, deps, logger, progress, runFile, guard, signal: interrupt } = options;
+  const { context, effects, logger, progress, runFile, guard, signal: interrupt } = options;
   // Stops on Ctrl-C, and on the first write the run dir refuses (disk full, read-only).
   const signal = AbortSignal.any([interrupt, guard.signal]);
   const { resources, outcomes, failure } = await runBuilds({ ...options, signal });
@@ -137,9 +137,9 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
       interruptedBy:
         failure === undefined && interrupt.aborted ? String(interrupt.reason ?? 'SIGINT') : undefined,
       fatal: failure === undefined ? guard.describe() : `the run stopped: ${errorMessage(failure.error)}`,
-      clock: deps.clock,
+      clock: effects.clock,
       logger,
-      writeReport: deps.writeReport,
+      writeReport: effects.writeReport,
     });
   } finally {
     if (failure !== undefined) progress.stop();
@@ -154,23 +154,23 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
 /** Takes the run lock and runs preflight; on failure releases the lock and removes the run dir. */
 async function passPreflight(options: {
   context: RunContext;
-  deps: HarnessDeps;
+  effects: HarnessEffects;
   logger: Logger;
   progress: Progress;
   sampleIntervalMs: number;
 }): Promise<{ lock: RunLock; bootstrapTargets: string[] }> {
-  const { context, deps, logger, progress } = options;
+  const { context, effects, logger, progress } = options;
   let lock: RunLock | undefined;
   try {
     lock = await acquireRunLock({
       root: context.root,
       namespace: context.settings.namespace,
       stamp: context.stamp,
-      nowMs: deps.clock.nowMs(),
+      nowMs: effects.clock.nowMs(),
     });
     progress.phase('preflight');
     const warningsBefore = context.warnings.length;
-    const bootstrap = await runPreflight(context, await deps.createProbes(context), {
+    const bootstrap = await runPreflight(context, await effects.createProbes(context), {
       sampleIntervalMs: options.sampleIntervalMs,
     });
     for (const warning of context.warnings.slice(warningsBefore)) {
@@ -188,12 +188,16 @@ async function passPreflight(options: {
 }
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
-  const deps = { ...createDefaultDeps(options.env), ...options.deps };
+  const effects = { ...createDefaultEffects(options.env), ...options.effects };
   const sampleIntervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
   const logPollIntervalMs = options.logPollIntervalMs ?? DEFAULT_LOG_POLL_INTERVAL_MS;
-  const context = await loadRunContext({ ...options, clock: deps.clock, runBakePrint: deps.runBakePrint });
+  const context = await loadRunContext({
+    ...options,
+    clock: effects.clock,
+    runBakePrint: effects.runBakePrint,
+  });
   const logger = createLogger({ level: options.logLevel, destination: path.join(context.runDir, 'run.log') });
-  const progress = createProgress({ plan: context.plan, clock: deps.clock, stream: deps.stderr });
+  const progress = createProgress({ plan: context.plan, clock: effects.clock, stream: effects.stderr });
   logger.info(
     { harness: context.harness, settings: context.settings, plan: context.plan.queues },
     'run loaded',
@@ -204,15 +208,15 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
   );
   const { lock, bootstrapTargets } = await passPreflight({
     context,
-    deps,
+    effects,
     logger,
     progress,
     sampleIntervalMs,
   });
   await writePlanFile(context.runDir, context.plan);
-  const guard = createRunDirGuard({ runDir: context.runDir, logger, nowMs: () => deps.clock.nowMs() });
+  const guard = createRunDirGuard({ runDir: context.runDir, logger, nowMs: () => effects.clock.nowMs() });
   await guard.reserve();
-  const initial = createInitialRun({ context, startedAtMs: deps.clock.nowMs(), sampleIntervalMs });
+  const initial = createInitialRun({ context, startedAtMs: effects.clock.nowMs(), sampleIntervalMs });
   const runFile = createRunFileWriter(context.runDir, initial, {
     onWriteError: (file, error) => guard.fail(file, error),
   });
@@ -220,7 +224,7 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
   try {
     return await runPhases({
       context,
-      deps,
+      effects,
       guard,
       logger,
       progress,

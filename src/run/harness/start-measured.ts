@@ -5,7 +5,7 @@ import { startSampleSource } from '../sampling/start-sample-source.js';
 import { createTraceCollector } from './collect-traces.js';
 import type { MeasuredResources } from './finalize-run.js';
 import type { RunDirGuard } from './guard-run-dir.js';
-import type { HarnessDeps } from './harness-deps.js';
+import type { HarnessEffects } from './harness-effects.js';
 import type { RunContext } from './load-run-context.js';
 import { recordClocks } from './measure-clocks.js';
 import type { Progress } from './progress.js';
@@ -18,7 +18,7 @@ import { errorMessage } from '../../shared/error-message.js';
 
 export interface StartMeasuredOptions {
   context: RunContext;
-  deps: HarnessDeps;
+  effects: HarnessEffects;
   guard: RunDirGuard;
   logger: Logger;
   progress: Progress;
@@ -28,13 +28,13 @@ export interface StartMeasuredOptions {
 }
 
 export async function startMeasured(options: StartMeasuredOptions): Promise<MeasuredResources> {
-  const { context, deps, guard, logger, runFile } = options;
+  const { context, effects, guard, logger, runFile } = options;
   const { progress } = options;
   const clocks = {
     context,
-    connect: deps.connect,
-    clock: deps.clock,
-    fetchMetrics: deps.fetchMetrics,
+    connect: effects.connect,
+    clock: effects.clock,
+    fetchMetrics: effects.fetchMetrics,
     logger,
     progress,
     runFile,
@@ -47,19 +47,19 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
     prometheusUrl: context.config.samples?.prometheusUrl,
     intervalMs: options.sampleIntervalMs,
     onSample: (sample) => samples.write(sample),
-    createSampler: deps.createSampler,
-    createPrometheusSampler: deps.createPrometheusSampler,
-    clock: deps.clock,
+    createSampler: effects.createSampler,
+    createPrometheusSampler: effects.createPrometheusSampler,
+    clock: effects.clock,
     logger,
     onWarning: (warning) => runFile.update((run) => void run.warnings.push(warning)),
   });
   let logCapture: LogCapture | undefined = createLogCapture({
     sources: toLogSources(context.config),
     runDir: context.runDir,
-    connect: deps.connect,
+    connect: effects.connect,
     logger,
     onWriteError: (file, error) => guard.fail(file, error),
-    clock: deps.clock,
+    clock: effects.clock,
   });
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -87,7 +87,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
     measureClocksAfter: () => recordClocks({ ...clocks, phase: 'after' }),
     traces: createTraceCollector({
       runDir: context.runDir,
-      fetchTrace: deps.fetchTrace,
+      fetchTrace: effects.fetchTrace,
       buildx: context.config.buildx?.path,
       logger,
       guard,

@@ -43,7 +43,7 @@ function start(
     registryLog: fixture.registryLog,
     ...world,
   });
-  fake.deps.writeReport = writeRunReport;
+  fake.effects.writeReport = writeRunReport;
   const controller = new AbortController();
   const promise = runHarness({
     harness,
@@ -56,7 +56,7 @@ function start(
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: fake.deps,
+    effects: fake.effects,
     ...extra,
   });
   return { fake, controller, promise };

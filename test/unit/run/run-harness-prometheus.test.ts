@@ -54,10 +54,10 @@ function start(
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: {
-      ...fake.deps,
+    effects: {
+      ...fake.effects,
       createProbes: async (context) => ({
-        ...(await fake.deps.createProbes!(context)),
+        ...(await fake.effects.createProbes!(context)),
         prometheusInstances,
         ...(prometheusScrapeIntervals ? { prometheusScrapeIntervals } : {}),
       }),

@@ -39,7 +39,7 @@ function start(
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
     ...extra,
-    deps: { ...fake.deps, ...extra.deps },
+    effects: { ...fake.effects, ...extra.effects },
   });
   return { fake, controller, promise };
 }
@@ -115,7 +115,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     const stderr = {
       write: (chunk: string) => (lines.push(String(chunk)), true),
     } as unknown as NodeJS.WritableStream;
-    const { promise } = start('warm', { nodeClockOffsetsMs: { kiln: 3000 } }, { deps: { stderr } });
+    const { promise } = start('warm', { nodeClockOffsetsMs: { kiln: 3000 } }, { effects: { stderr } });
     const run = readRun((await promise).runDir);
     const nodes = (run.clocks ?? []).filter((r) => r.role === 'node');
     const logHosts = (run.clocks ?? []).filter((r) => r.role === 'log host');
@@ -407,9 +407,12 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       { failing: { 'a-wheel': 'ERROR: failed to solve' } },
       {
         env: { PERF_BUILDX: buildx },
-        deps: {
-          findFailedBuild: (query) => (lookups.push(query.buildx), started.fake.deps.findFailedBuild!(query)),
-          fetchTrace: (options) => (traces.push(options.buildx), started.fake.deps.fetchTrace!(options)),
+        effects: {
+          findFailedBuild: (query) => (
+            lookups.push(query.buildx),
+            started.fake.effects.findFailedBuild!(query)
+          ),
+          fetchTrace: (options) => (traces.push(options.buildx), started.fake.effects.fetchTrace!(options)),
         },
       },
     );
@@ -445,7 +448,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(fake.bakes).toEqual([]);
   });
 
-  it('gets the bake graph from deps.runBakePrint when fleet.yaml names a bake file', async () => {
+  it('gets the bake graph from effects.runBakePrint when fleet.yaml names a bake file', async () => {
     const fleetText = readFileSync(fixture.fleetPath, 'utf8');
     writeFileSync(fixture.fleetPath, fleetText.replace('print: bake-print.json', 'file: docker-bake.hcl'));
     const printed: string[] = [];
@@ -453,7 +456,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       printed.push(bakeFile);
       return Promise.resolve(readFileSync(path.join(fixture.dir, 'bake-print.json'), 'utf8'));
     };
-    const { fake, promise } = start('warm', {}, { deps: { runBakePrint } });
+    const { fake, promise } = start('warm', {}, { effects: { runBakePrint } });
     expect((await promise).exitCode).toBe(0);
     expect(printed).toEqual([path.join(fixture.dir, 'docker-bake.hcl')]);
     expect(fake.bakes).toHaveLength(FLEET_TARGETS.length);

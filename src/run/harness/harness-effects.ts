@@ -19,7 +19,7 @@ import type { PreflightProbes } from './preflight.js';
 
 // What the harness does to the world, as values: the real ones below, fakes in tests.
 
-export interface HarnessDeps {
+export interface HarnessEffects {
   clock: Clock;
   /** `buildx bake --print` (docker's or the standalone binary), when fleet.yaml names a bake file, not a saved print. */
   runBakePrint: RunBakePrint;
@@ -44,7 +44,7 @@ const writeRunReport = async (runDir: string): Promise<string[]> =>
   (await import('../../report/index.js')).writeRunReport(runDir);
 
 /** The real effects; `env` is the CLI's environment, handed down (the core never reads process.env). */
-export const createDefaultDeps = (env: Readonly<Record<string, string | undefined>>): HarnessDeps => ({
+export const createDefaultEffects = (env: Readonly<Record<string, string | undefined>>): HarnessEffects => ({
   clock: systemClock,
   runBakePrint,
   bake: runBake,
