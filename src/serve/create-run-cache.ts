@@ -14,7 +14,7 @@ interface RunSnapshot {
   bodyGzip: Buffer;
   etag: string;
   html: Buffer;
-  live: boolean;
+  inFlight: boolean;
   builtAtMs: number;
   /** The last refresh failed: a short reason for viewers and the details for the log; the snapshot is older. */
   error: RunBuildFailure | undefined;
@@ -160,7 +160,7 @@ export function createRunCache({
         bodyGzip: wrapBytes(reply.bodyGzip),
         etag: reply.etag,
         html: wrapBytes(reply.html),
-        live: reply.live,
+        inFlight: reply.inFlight,
         builtAtMs: now,
         error: undefined,
       };

@@ -50,7 +50,7 @@ export interface CreateLogCaptureOptions {
 
 /** Waits between reconnection attempts to a log host that dropped: 5 s, doubling to 60 s. */
 const RECONNECT_BACKOFF_MS = { first: 5_000, max: 60_000 } as const;
-/** At the end, a lost log host is tried this many times (1 s, 2 s, 4 s apart) before the live copy stands. */
+/** At the end, a lost log host is tried this many times (1 s, 2 s, 4 s apart) before the run-dir copy stands. */
 const FINAL_RECONNECT_TRIES = 4;
 /**
  * At the start, a log host that does not answer is tried this many times (1 s, 2 s, … 16 s apart, about a minute)

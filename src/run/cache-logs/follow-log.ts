@@ -12,7 +12,7 @@ import {
   type LogGeneration,
   type RemoteFileRecord,
 } from './log-rotation/index.js';
-import { compareLiveCopy, type CopyMatch } from './compare-live-copy.js';
+import { compareRunDirCopy, type CopyMatch } from './compare-run-dir-copy.js';
 import { runListLogFiles, runRemoteRange } from './remote-log-files.js';
 import { errorMessage } from '../../shared/error-message.js';
 
@@ -87,7 +87,7 @@ export interface FoundCopy {
   match: CopyMatch;
 }
 
-/** The sibling holding a rotated generation: found by first line, and checked against the live copy by digest. */
+/** The sibling holding a rotated generation: found by first line, and checked against the run-dir copy by digest. */
 export async function findRotatedCopy(
   state: FollowedLog,
   generation: LogGeneration,
@@ -97,7 +97,7 @@ export async function findRotatedCopy(
   const dir = path.posix.dirname(state.source.path);
   for (const record of findRotatedFiles({ records, generation, logName: logName(state) })) {
     const copy = { path: path.posix.join(dir, record.name), compression: record.compression };
-    const compared = await compareLiveCopy({
+    const compared = await compareRunDirCopy({
       host: state.host,
       localPath: state.localPath,
       generation,

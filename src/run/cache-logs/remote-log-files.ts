@@ -161,7 +161,7 @@ export interface RemoteCopy {
   endOffset?: number | undefined;
 }
 
-/** Bytes compared per digest when the live copy is checked against the host's file. */
+/** Bytes compared per digest when the run-dir copy is checked against the host's file. */
 export const DIGEST_BLOCK_BYTES = 1_048_576;
 
 /** A shell command printing the copy's (decompressed) bytes from `fromOffset` on. */

@@ -17,12 +17,12 @@ import {
   logName,
   type FollowedLog,
 } from './follow-log.js';
-import { compareLiveCopy } from './compare-live-copy.js';
+import { compareRunDirCopy } from './compare-run-dir-copy.js';
 import { runListLogFiles } from './remote-log-files.js';
 import { errorMessage } from '../../shared/error-message.js';
 
 // The end of a followed log: one last poll, then every generation checked against the host's file (the log itself
-// up to the size last seen, each rotated one in its copy) by block digests (compare-live-copy.ts), assembled into
+// up to the size last seen, each rotated one in its copy) by block digests (compare-run-dir-copy.ts), assembled into
 // the authoritative slice and written atomically (tmp + rename), streamed a block at a time: a 500 MB log is
 // neither read over the link twice nor held in memory.
 
@@ -42,7 +42,7 @@ async function readPiece(
   try {
     if (isCurrent) {
       const copy = { path: state.source.path, endOffset: generation.seenSizeBytes };
-      const compared = await compareLiveCopy({
+      const compared = await compareRunDirCopy({
         host: state.host,
         localPath: state.localPath,
         generation,
@@ -68,9 +68,13 @@ async function readPiece(
   }
 }
 
-/** Writes the slice's parts into `target`: live-copy ranges streamed from `liveCopy`, a block at a time. */
-async function writeSliceParts(liveCopy: string, target: string, parts: readonly SlicePart[]): Promise<void> {
-  const [source, output] = [await open(liveCopy, 'r'), await open(target, 'w')];
+/** Writes the slice's parts into `target`: run-dir-copy ranges streamed from `runDirCopy`, a block at a time. */
+async function writeSliceParts(
+  runDirCopy: string,
+  target: string,
+  parts: readonly SlicePart[],
+): Promise<void> {
+  const [source, output] = [await open(runDirCopy, 'r'), await open(target, 'w')];
   try {
     const buffer = Buffer.alloc(COPY_BLOCK_BYTES);
     for (const part of parts) {
@@ -81,7 +85,7 @@ async function writeSliceParts(liveCopy: string, target: string, parts: readonly
       for (let done = 0; done < part.length;) {
         const want = Math.min(buffer.length, part.length - done);
         const { bytesRead } = await source.read(buffer, 0, want, part.offset + done);
-        if (bytesRead === 0) throw new Error(`${liveCopy} ends before byte ${part.offset + part.length}`);
+        if (bytesRead === 0) throw new Error(`${runDirCopy} ends before byte ${part.offset + part.length}`);
         await output.write(buffer.subarray(0, bytesRead));
         done += bytesRead;
       }
@@ -139,7 +143,7 @@ export async function writeLogSlice(state: FollowedLog, logger: Logger): Promise
   };
 }
 
-/** When the final slice cannot be written at all: keep the live copy as it is and say so. */
+/** When the final slice cannot be written at all: keep the run-dir copy as it is and say so. */
 export function toFallbackSlice(state: FollowedLog, error: unknown): LogSlice {
   const generation = currentGeneration(state);
   return {

@@ -3,7 +3,7 @@ import type { LogGeneration } from './detect-rotation.js';
 import { formatFingerprint } from './parse-file-records.js';
 
 // The final slice from its generations: per generation, what a remote file still holds (read at the end), then
-// what only the live copy holds (lines copytruncate lost, a deleted rotated file), then — said in a warning, never
+// what only the run-dir copy holds (lines copytruncate lost, a deleted rotated file), then — said in a warning, never
 // silently — what neither holds.
 
 /** The first offset where two copies of the same bytes differ, over their common length; undefined if none. */
@@ -18,8 +18,8 @@ export function findFirstDifference(a: Buffer, b: Buffer): number | undefined {
 export interface GenerationPiece {
   generation: LogGeneration;
   /**
-   * A file on the host holding the generation from its start offset: `lengthBytes` of it, agreeing with the live
-   * copy over their common length (checked by digest); `extra` is what it holds past the live copy.
+   * A file on the host holding the generation from its start offset: `lengthBytes` of it, agreeing with the run-dir
+   * copy over their common length (checked by digest); `extra` is what it holds past the run-dir copy.
    */
   remote?: { path: string; lengthBytes: number; extra: Buffer } | undefined;
   /** Why there is no remote part: the rotated file was not found, could not be read, or differs. */
@@ -34,9 +34,9 @@ export interface AssembleLogSliceOptions {
   pieces: readonly GenerationPiece[];
 }
 
-/** Where the slice's bytes come from, in order: a range of the run dir's live copy, or bytes read at the end. */
+/** Where the slice's bytes come from, in order: a range of the run dir's run-dir copy, or bytes read at the end. */
 export type SlicePart =
-  { from: 'live-copy'; offset: number; length: number } | { from: 'bytes'; bytes: Buffer };
+  { from: 'run-dir-copy'; offset: number; length: number } | { from: 'bytes'; bytes: Buffer };
 
 export interface AssembledLogSlice {
   parts: SlicePart[];
@@ -83,21 +83,21 @@ function pushSegment(slice: AssembledLogSlice, segment: LogSegment): void {
 }
 
 /**
- * The slice: per generation, the host's file over what it still holds (taken from the live copy where the digests
- * showed them equal, then its extra bytes), then what only the live copy holds.
+ * The slice: per generation, the host's file over what it still holds (taken from the run-dir copy where the digests
+ * showed them equal, then its extra bytes), then what only the run-dir copy holds.
  */
 export function assembleLogSlice({ logPath, pieces }: AssembleLogSliceOptions): AssembledLogSlice {
   const slice: AssembledLogSlice = { parts: [], sizeBytes: 0, endOffset: 0, segments: [], warnings: [] };
   for (const piece of pieces) {
     const { generation, remote } = piece;
-    const liveBytes = generation.appendedOffset - generation.startOffset;
+    const copiedBytes = generation.appendedOffset - generation.startOffset;
     const fromOffset = generation.startOffset;
     let taken = 0;
     if (remote) {
       taken = pushPart(slice, {
-        from: 'live-copy',
+        from: 'run-dir-copy',
         offset: generation.localOffset,
-        length: Math.min(remote.lengthBytes, liveBytes),
+        length: Math.min(remote.lengthBytes, copiedBytes),
       });
       taken += pushPart(slice, { from: 'bytes', bytes: remote.extra });
       pushSegment(slice, {
@@ -108,17 +108,17 @@ export function assembleLogSlice({ logPath, pieces }: AssembleLogSliceOptions): 
         toOffset: fromOffset + taken,
       });
     }
-    const live = Math.max(0, liveBytes - taken);
-    pushPart(slice, { from: 'live-copy', offset: generation.localOffset + taken, length: live });
+    const onlyInCopy = Math.max(0, copiedBytes - taken);
+    pushPart(slice, { from: 'run-dir-copy', offset: generation.localOffset + taken, length: onlyInCopy });
     pushSegment(slice, {
       generation: generation.index,
-      source: 'live',
+      source: 'live', // run.json's name for bytes from the run-dir copy
       remotePath: logPath,
       fromOffset: fromOffset + taken,
-      toOffset: fromOffset + taken + live,
+      toOffset: fromOffset + taken + onlyInCopy,
     });
     if (!remote) slice.warnings.push(describeMissing(piece, logPath));
-    slice.endOffset = fromOffset + taken + live;
+    slice.endOffset = fromOffset + taken + onlyInCopy;
   }
   return slice;
 }

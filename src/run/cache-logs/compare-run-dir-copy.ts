@@ -5,17 +5,17 @@ import type { RemoteHost } from '../executors/remote-host.js';
 import { findFirstDifference, type LogGeneration } from './log-rotation/index.js';
 import { DIGEST_BLOCK_BYTES, runReadCopy, runRemoteDigest, type RemoteCopy } from './remote-log-files.js';
 
-// Is the run dir's live copy of a generation what the host's file holds? Compared by SHA-256 a block at a time
+// Is the run dir's run-dir copy of a generation what the host's file holds? Compared by SHA-256 a block at a time
 // (the host hashes its bytes, we hash ours), so a 500 MB log is neither sent over the link again nor held in memory
-// at the end of a run; only the bytes the live copy lacks are fetched. A difference is then located to the byte
+// at the end of a run; only the bytes the run-dir copy lacks are fetched. A difference is then located to the byte
 // from the one block that differs.
 
-/** The host's file agrees with the live copy over their common length. */
+/** The host's file agrees with the run-dir copy over their common length. */
 export interface CopyMatch {
   copy: RemoteCopy;
   /** Bytes the host's file holds from the generation's start offset. */
   lengthBytes: number;
-  /** Its bytes past the live copy (when it holds more): read over the link. */
+  /** Its bytes past the run-dir copy (when it holds more): read over the link. */
   extra: Buffer;
 }
 
@@ -58,17 +58,17 @@ async function readLocalBlock(file: string, from: number, length: number): Promi
   }
 }
 
-/** Compares a generation's live copy (in `localPath`) with a file on the host holding the same generation. */
-export async function compareLiveCopy(options: {
+/** Compares a generation's run-dir copy (in `localPath`) with a file on the host holding the same generation. */
+export async function compareRunDirCopy(options: {
   host: RemoteHost;
   localPath: string;
   generation: LogGeneration;
   copy: RemoteCopy;
 }): Promise<CopyMatch | CopyDifference> {
   const { host, localPath, generation, copy } = options;
-  const liveBytes = generation.appendedOffset - generation.startOffset;
-  const remote = await runRemoteDigest(host, copy, generation.startOffset, liveBytes);
-  const common = Math.min(remote.lengthBytes, liveBytes);
+  const copiedBytes = generation.appendedOffset - generation.startOffset;
+  const remote = await runRemoteDigest(host, copy, generation.startOffset, copiedBytes);
+  const common = Math.min(remote.lengthBytes, copiedBytes);
   const local = await hashLocalBlocks(localPath, generation.localOffset, common);
   const block = local.findIndex((digest, index) => digest !== remote.blockDigests[index]);
   if (block >= 0 || remote.blockDigests.length !== local.length) {
@@ -83,9 +83,9 @@ export async function compareLiveCopy(options: {
     return { differsAt: generation.startOffset + offset + within };
   }
   const extra =
-    remote.lengthBytes > liveBytes
+    remote.lengthBytes > copiedBytes
       ? await runReadCopy(host, copy, generation.appendedOffset)
       : Buffer.alloc(0);
-  const lengthBytes = remote.lengthBytes > liveBytes ? liveBytes + extra.length : remote.lengthBytes;
+  const lengthBytes = remote.lengthBytes > copiedBytes ? copiedBytes + extra.length : remote.lengthBytes;
   return { copy, lengthBytes, extra };
 }

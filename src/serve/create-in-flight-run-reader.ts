@@ -44,7 +44,7 @@ interface Tailed<R, A> {
   stats: StreamStats;
 }
 
-export interface LiveRunReader {
+export interface InFlightRunReader {
   read(): Promise<{ inputs: Inputs; changed: boolean }>;
 }
 
@@ -64,7 +64,7 @@ async function readTailed<R, A>(tailed: Tailed<R, A>): Promise<boolean> {
 /** The logs are only summarised, as the report reads them: no record is held. */
 const keepNone = () => false;
 
-export function createLiveRunReader(dir: string): LiveRunReader {
+export function createInFlightRunReader(dir: string): InFlightRunReader {
   const file = (name: string): string => path.join(dir, name);
   let samples: SamplesTail | undefined;
   let sccache: Tailed<SccacheRecord, SccacheSummary> | undefined;

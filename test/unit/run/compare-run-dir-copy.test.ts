@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareLiveCopy } from '../../../src/run/cache-logs/compare-live-copy.js';
+import { compareRunDirCopy } from '../../../src/run/cache-logs/compare-run-dir-copy.js';
 import { DIGEST_BLOCK_BYTES, parseDigestOutput } from '../../../src/run/cache-logs/remote-log-files.js';
 import type { LogGeneration } from '../../../src/run/cache-logs/log-rotation/index.js';
 import { localHost } from './local-host.js';
@@ -52,7 +52,7 @@ function setup(
   return { remote, local, generation };
 }
 
-describe('compareLiveCopy', () => {
+describe('compareRunDirCopy', () => {
   const log = makeLog(Math.floor(2.5 * DIGEST_BLOCK_BYTES));
 
   it('equal over the live copy, and the host holds more: only the bytes past the live copy are read', async () => {
@@ -63,7 +63,7 @@ describe('compareLiveCopy', () => {
     );
     const commands: string[] = [];
     const host = { ...localHost, run: (command: string) => (commands.push(command), localHost.run(command)) };
-    const compared = await compareLiveCopy({ host, localPath: local, generation, copy: { path: remote } });
+    const compared = await compareRunDirCopy({ host, localPath: local, generation, copy: { path: remote } });
     expect(compared).toEqual({
       copy: { path: remote },
       lengthBytes: log.length - 100,
@@ -80,7 +80,7 @@ describe('compareLiveCopy', () => {
     });
     writeFileSync(local, log.subarray(0, 2_100_000));
     generation.appendedOffset = 2_100_000;
-    const compared = await compareLiveCopy({
+    const compared = await compareRunDirCopy({
       host: localHost,
       localPath: local,
       generation,
@@ -95,7 +95,7 @@ describe('compareLiveCopy', () => {
     changed[at] = changed[at] === 0x41 ? 0x42 : 0x41;
     const { remote, local, generation } = setup(changed, { from: 10, to: log.length, localOffset: 0 });
     writeFileSync(local, log.subarray(10));
-    const compared = await compareLiveCopy({
+    const compared = await compareRunDirCopy({
       host: localHost,
       localPath: local,
       generation,
@@ -106,7 +106,7 @@ describe('compareLiveCopy', () => {
 
   it('the log itself is read only up to the size a poll saw (it keeps growing)', async () => {
     const { remote, local, generation } = setup(log, { from: 0, to: 1000, localOffset: 0 });
-    const compared = await compareLiveCopy({
+    const compared = await compareRunDirCopy({
       host: localHost,
       localPath: local,
       generation,
