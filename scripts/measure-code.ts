@@ -55,17 +55,30 @@ function measureFunctions(file: string, text: string): FunctionSize[] {
 }
 
 const files = listTsFiles(root).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
-const folders = new Map<string, { files: number; lines: number }>();
+/** Every folder on the way from root to each file, with its own files and everything under it. */
+const folders = new Map<string, { files: number; lines: number; allFiles: number; allLines: number }>();
 for (const { file, text } of files) {
-  const folder = relative('.', join(file, '..'));
-  const entry = folders.get(folder) ?? { files: 0, lines: 0 };
-  folders.set(folder, { files: entry.files + 1, lines: entry.lines + countLines(text) });
+  const lines = countLines(text);
+  const own = relative('.', join(file, '..'));
+  for (let folder = own; ; folder = relative('.', join(folder, '..'))) {
+    const entry = folders.get(folder) ?? { files: 0, lines: 0, allFiles: 0, allLines: 0 };
+    const isOwn = folder === own;
+    folders.set(folder, {
+      files: entry.files + (isOwn ? 1 : 0),
+      lines: entry.lines + (isOwn ? lines : 0),
+      allFiles: entry.allFiles + 1,
+      allLines: entry.allLines + lines,
+    });
+    if (folder === relative('.', root) || folder === '' || folder === '.') break;
+  }
 }
 
-console.log(`## folders of ${root} (files, lines; own files only)`);
-for (const [folder, { files: count, lines }] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
+console.log(`## folders of ${root}: own files (files, lines) | with subfolders`);
+for (const [folder, entry] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
   const depth = folder.split('/').length - 1;
-  console.log(`${'  '.repeat(depth)}${folder.split('/').at(-1)}/  ${count} files, ${lines} lines`);
+  const own = `${entry.files} files, ${entry.lines} lines`;
+  const all = entry.allFiles === entry.files ? '' : ` | ${entry.allFiles} files, ${entry.allLines} lines`;
+  console.log(`${'  '.repeat(depth)}${folder.split('/').at(-1)}/  ${own}${all}`);
 }
 const total = files.reduce((sum, { text }) => sum + countLines(text), 0);
 console.log(`total: ${files.length} files, ${total} lines`);
