@@ -25,8 +25,21 @@ const noUpward = layers.slice(0, -1).map((layer, index) => ({
   },
 }));
 
+/** The rooms of run/ serve the harness (and commands); they never reach back into it. */
+const runRoomsBelowHarness = {
+  name: 'run-rooms-below-harness',
+  comment: 'only run/harness imports run/harness',
+  severity: 'error',
+  from: { path: '^src/run/', pathNot: '^src/run/harness/' },
+  to: { path: '^src/run/harness/' },
+};
+
 module.exports = {
-  forbidden: [...noUpward, { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }],
+  forbidden: [
+    ...noUpward,
+    runRoomsBelowHarness,
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+  ],
   options: {
     includeOnly: '^src/',
     tsPreCompilationDeps: true,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { loadPlanInputs } from '../src/run/load-plan-inputs.js';
+import { loadPlanInputs } from '../src/run/plan-inputs/load-plan-inputs.js';
 import { createPlan, createProblem, type CostInput, type PlanNode } from '../src/plan/index.js';
 import { type Plan, STRATEGY_NAMES, type StrategyName } from '../src/artifacts/index.js';
 import { toMinCosts } from '../src/plan/problem.js';

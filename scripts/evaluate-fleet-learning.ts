@@ -13,8 +13,8 @@ import {
   toUploadObservations,
   type UploadObservation,
 } from '../src/plan/index.js';
-import { deriveTargetCosts } from '../src/run/derive-target-costs.js';
-import { readCostRuns, refuseUnpoolableRuns } from '../src/run/read-cost-runs.js';
+import { deriveTargetCosts } from '../src/plan/derive-target-costs.js';
+import { readCostRuns, refuseUnpoolableRuns } from '../src/run/costs/read-cost-runs.js';
 import { defaultBoxScale, gfx1201Nodes } from '../test/fleet/box-scenario.js';
 import { toTbfRateBits } from '../test/fleet/fleet-names.js';
 import { toCpuBaseCores } from '../test/fleet/start-fleet.js';

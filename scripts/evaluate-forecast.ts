@@ -16,7 +16,7 @@ import {
   type CostDistribution,
   type CostInput,
 } from '../src/plan/index.js';
-import { loadPlanInputs } from '../src/run/load-plan-inputs.js';
+import { loadPlanInputs } from '../src/run/plan-inputs/load-plan-inputs.js';
 import { createRandom, type Random } from '../src/shared/random.js';
 
 const TRIALS = Number(process.env.TRIALS ?? 300);

@@ -13,7 +13,7 @@ import {
   createProgressState,
   renderLiveForecast,
   renderProgressView,
-} from '../src/run/progress.js';
+} from '../src/run/harness/progress.js';
 import { CHROMIUM_ARGS } from '../test/helpers/chromium-args.js';
 import { readFileSync } from 'node:fs';
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import {
   COMMANDS,
@@ -74,13 +75,19 @@ function addEachCommand<N extends CommandName>(program: Command, name: N, runner
   addCommand(program, COMMANDS[name], runners[name]);
 }
 
+/** package.json's version: one level up from src/ (tsx, tests) and from dist/ (installed) alike. */
+function readPackageVersion(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 /** The CLI; tests pass their own runners to see the parsed values without running anything. */
 export function createProgram(runners: Partial<CommandRunners> = {}): Command {
   const program = new Command('rocm-perf')
     .description(
       'Build-fleet telemetry for the ROCm wheels: plan, run instrumented builds, report, serve, publish.',
     )
-    .version('0.1.0')
+    .version(readPackageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   const all = { ...lazyRunners, ...runners };

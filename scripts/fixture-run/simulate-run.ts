@@ -3,21 +3,21 @@
 // The renderers turn it into the spec's files. Used by scripts/make-fixture-run.ts and bench/report.bench.ts.
 import { createRandom as createSeededRandom } from '../../src/shared/random.js';
 
-export interface SimNode {
+interface SimNode {
   name: string;
   builder: string;
   address: string;
   linkMbps: number;
 }
 
-export interface SimStep {
+interface SimStep {
   instruction: string;
   startMs: number;
   endMs: number;
   cached: boolean;
 }
 
-export interface SimUpload {
+interface SimUpload {
   startMs: number;
   endMs: number;
   repository: string;

@@ -3,7 +3,7 @@ import { Client } from 'undici';
 // Viewers of a live run, as the run page behaves (src/report/page/report-page.ts): load the page once, then poll
 // data.json every pollMs with If-None-Match, each over its own connection like separate browsers.
 
-export interface ViewerStats {
+interface ViewerStats {
   pages: number;
   polls: number;
   ok: number;

@@ -5,7 +5,7 @@ import path from 'node:path';
 // The built CLI started under GNU time (its ru_maxrss of the node process is the exact peak, even for the last
 // second before exit that a 1 s /proc sampler can miss), with the node process's own pid found for /proc.
 
-export const repoRoot = path.resolve(import.meta.dirname, '../..');
+const repoRoot = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 
 export interface MeasuredCli {

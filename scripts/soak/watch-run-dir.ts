@@ -17,7 +17,7 @@ interface Seen {
   mtimeMs: number;
 }
 
-export interface Replacement {
+interface Replacement {
   name: string;
   atMs: number;
   oldIno: number;
@@ -27,7 +27,7 @@ export interface Replacement {
   newFirstSize: number;
 }
 
-export interface RunDirFindings {
+interface RunDirFindings {
   polls: number;
   /** Appended files seen shorter at their path than at the poll before (while live). */
   shrinks: { name: string; atMs: number; from: number; to: number; sameInode: boolean }[];

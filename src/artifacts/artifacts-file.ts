@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { ArtifactError } from '../shared/errors.js';
 
-export const ARTIFACTS_VERSION = 1;
+const ARTIFACTS_VERSION = 1;
 export const ARTIFACTS_HEADER = `# rocm-perf artifacts version ${ARTIFACTS_VERSION}`;
 
-export const ArtifactSchema = z.discriminatedUnion('kind', [
+const ArtifactSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('wheel'),
     name: z.string().regex(/^[^\t\n/]+\.whl$/),

@@ -7,10 +7,9 @@ import { DispatchModeSchema } from './run-file.js';
 
 export const DATA_VERSION = 4;
 
-export const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
-export type HarnessLabel = z.infer<typeof HarnessLabelSchema>;
+const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 
-export const PhaseSchema = z
+const PhaseSchema = z
   .enum(['setup', 'steps', 'upload', 'export', 'running'])
   .describe('running: the target is in flight and its build record has not landed yet.');
 export type Phase = z.infer<typeof PhaseSchema>;
@@ -26,7 +25,7 @@ const Partial = z
     'Input files (e.g. `zot.jsonl`, `trace-pytorch.json`) whose damage leaves these figures partial; the warnings say what is missing. Empty: complete.',
   );
 
-export const RunInfoSchema = z.strictObject({
+const RunInfoSchema = z.strictObject({
   stamp: z.string().describe('Run directory name, e.g. 20260314T092100Z.'),
   harness: HarnessLabelSchema.describe(
     'Which harness produced every number here; `unknown` when run.json is absent.',
@@ -61,7 +60,7 @@ export const RunInfoSchema = z.strictObject({
 
 export type RunInfo = z.infer<typeof RunInfoSchema>;
 
-export const TargetSummarySchema = z.strictObject({
+const TargetSummarySchema = z.strictObject({
   target: z.string(),
   node: z.string().describe('Node that ran it (run.json, else plan.json, else `unknown`).'),
   builder: z.string(),
@@ -91,7 +90,7 @@ export const TargetSummarySchema = z.strictObject({
 });
 export type TargetSummary = z.infer<typeof TargetSummarySchema>;
 
-export const NodeSummarySchema = z.strictObject({
+const NodeSummarySchema = z.strictObject({
   node: z.string(),
   builder: z.string(),
   targets: z.array(z.string()),
@@ -126,7 +125,7 @@ export const NodeSummarySchema = z.strictObject({
 });
 export type NodeSummary = z.infer<typeof NodeSummarySchema>;
 
-export const SccacheCountsSchema = z.strictObject({
+const SccacheCountsSchema = z.strictObject({
   hits: Count,
   misses: Count,
   writes: Count,
@@ -135,14 +134,14 @@ export const SccacheCountsSchema = z.strictObject({
 });
 export type SccacheCounts = z.infer<typeof SccacheCountsSchema>;
 
-export const RegistryCountsSchema = z.strictObject({
+const RegistryCountsSchema = z.strictObject({
   bytesWritten: Count,
   blobsWritten: Count,
   manifestsWritten: Count,
 });
 export type RegistryCounts = z.infer<typeof RegistryCountsSchema>;
 
-export const StreamSummarySchema = z.strictObject({
+const StreamSummarySchema = z.strictObject({
   source: z.string(),
   present: z.boolean(),
   bytes: Count,
@@ -156,7 +155,7 @@ export const StreamSummarySchema = z.strictObject({
 });
 export type StreamSummary = z.infer<typeof StreamSummarySchema>;
 
-export const WarningSchema = z.strictObject({
+const WarningSchema = z.strictObject({
   level: z
     .enum(['loud', 'note'])
     .describe('loud: a number in this report may be a silent 0; `report` exits 1.'),
@@ -167,7 +166,7 @@ export type ReportWarning = z.infer<typeof WarningSchema>;
 
 const BandSecondsSchema = z.strictObject({ p10: Seconds, p50: Seconds, p90: Seconds });
 
-export const ForecastSummarySchema = z
+const ForecastSummarySchema = z
   .strictObject({
     planned: BandSecondsSchema.describe('The makespan forecast made with the plan (plan.json `forecast`).'),
     banded: z
@@ -215,7 +214,7 @@ export const ForecastSummarySchema = z
   .describe('The plan’s makespan forecast against the run (docs/forecast.md); null when plan.json has none.');
 export type ForecastSummary = z.infer<typeof ForecastSummarySchema>;
 
-export const SummarySchema = z.strictObject({
+const SummarySchema = z.strictObject({
   harness: HarnessLabelSchema,
   namespace: z.string().nullable(),
   makespanSeconds: Seconds.nullable().describe('First target start to last target end (measured).'),
@@ -267,7 +266,7 @@ export const SummarySchema = z.strictObject({
 });
 export type Summary = z.infer<typeof SummarySchema>;
 
-export const BandSchema = z.strictObject({
+const BandSchema = z.strictObject({
   target: z.string(),
   node: z.string(),
   phase: PhaseSchema,
@@ -280,7 +279,7 @@ export const BandSchema = z.strictObject({
 });
 export type Band = z.infer<typeof BandSchema>;
 
-export const TimelineSchema = z.strictObject({
+const TimelineSchema = z.strictObject({
   originMs: Ms.describe('Measured start; planned times are relative to it.'),
   endMs: Ms,
   lanes: z.array(z.strictObject({ node: z.string(), builder: z.string() })),
@@ -297,7 +296,7 @@ export type SeriesPoint = [number, number | null];
  * numbers (the second may be null). One loop: the page checks tens of thousands of points before its first chart,
  * and a zod tuple per point cost it a fifth of its startup.
  */
-export function findBadPoint(value: unknown): string | undefined {
+function findBadPoint(value: unknown): string | undefined {
   if (!Array.isArray(value))
     return `expected an array of [epoch ms, percent | null] points, got ${typeof value}`;
   for (let index = 0; index < value.length; index++) {
@@ -313,7 +312,7 @@ export function findBadPoint(value: unknown): string | undefined {
   return undefined;
 }
 
-export const SeriesSchema = z.strictObject({
+const SeriesSchema = z.strictObject({
   node: z.string(),
   builder: z.string(),
   metric: z.enum(['cpu', 'mem']),

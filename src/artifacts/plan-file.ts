@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ArtifactError } from '../shared/errors.js';
 import { STRATEGY_NAMES } from './strategy-names.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
 
 // plan.json: written by `rocm-perf plan --out`, kept in the run dir and read back by the harnesses.
 
@@ -8,7 +9,7 @@ export const PLAN_VERSION = 1;
 
 const Seconds = z.number().nonnegative().describe('seconds from the start of the run');
 
-export const PlanTargetSchema = z.strictObject({
+const PlanTargetSchema = z.strictObject({
   node: z.string().describe('The node whose queue holds the target.'),
   startSeconds: Seconds,
   finishSeconds: Seconds,
@@ -30,7 +31,7 @@ export const PlanTargetSchema = z.strictObject({
     .describe('What the queue runner waits for before starting: deps, plus the previous stage for `stages`.'),
 });
 
-export const PlanNodeSchema = z.strictObject({
+const PlanNodeSchema = z.strictObject({
   name: z.string(),
   builder: z.string(),
   linkMbps: z.number().positive(),
@@ -44,7 +45,7 @@ export const PlanNodeSchema = z.strictObject({
     .describe('Idle while some target was ready but queued elsewhere.'),
 });
 
-export const PlanLowerBoundSchema = z.strictObject({
+const PlanLowerBoundSchema = z.strictObject({
   pathSeconds: z
     .number()
     .nonnegative()
@@ -66,7 +67,7 @@ const BandSchema = z.strictObject({
   p90: z.number().nonnegative(),
 });
 
-export const PlanForecastSchema = z
+const PlanForecastSchema = z
   .strictObject({
     draws: z.number().int().positive().describe('Monte Carlo draws behind the band.'),
     seed: z.number().int(),
@@ -145,13 +146,6 @@ export type Plan = z.output<typeof PlanFileSchema>;
 export type PlanTarget = z.output<typeof PlanTargetSchema>;
 export type PlanForecast = z.output<typeof PlanForecastSchema>;
 
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
-}
-
 /** Validate a parsed plan.json; a wrong or missing version says to re-plan. */
 export function parsePlanFile(raw: unknown, source: string): Plan {
   const hint = 're-run `rocm-perf plan`';
@@ -166,6 +160,6 @@ export function parsePlanFile(raw: unknown, source: string): Plan {
   }
   const parsed = PlanFileSchema.safeParse(raw);
   if (!parsed.success)
-    throw new ArtifactError(source, `not a valid plan: ${describeIssues(parsed.error.issues)}`, { hint });
+    throw new ArtifactError(source, `not a valid plan: ${formatZodIssues(parsed.error.issues)}`, { hint });
   return parsed.data;
 }

@@ -5,14 +5,14 @@ import { z } from 'zod';
 
 export const RUN_VERSION = 1;
 
-export const HarnessSchema = z.enum(['cold', 'warm', 'bench']);
+const HarnessSchema = z.enum(['cold', 'warm', 'bench']);
 export type Harness = z.infer<typeof HarnessSchema>;
 
 /** fixed: each node runs its plan queue in order; guided: an idle node may take another node's ready target (`--dispatch guided`). */
 export const DispatchModeSchema = z.enum(['fixed', 'guided']);
 export type DispatchMode = z.infer<typeof DispatchModeSchema>;
 
-export const TargetOutcomeSchema = z.discriminatedUnion('status', [
+const TargetOutcomeSchema = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('pending'), node: z.string() }),
   z.strictObject({ status: z.literal('running'), node: z.string(), startedAtMs: z.number() }),
   z.strictObject({
@@ -51,7 +51,7 @@ export const TargetOutcomeSchema = z.discriminatedUnion('status', [
 export type TargetOutcome = z.infer<typeof TargetOutcomeSchema>;
 
 /** One piece of a log slice, in slice order: which file of the log's rotation chain the bytes came from. */
-export const LogSegmentSchema = z.strictObject({
+const LogSegmentSchema = z.strictObject({
   generation: z
     .number()
     .int()
@@ -72,7 +72,7 @@ export const LogSegmentSchema = z.strictObject({
 });
 export type LogSegment = z.infer<typeof LogSegmentSchema>;
 
-export const LogSliceSchema = z.strictObject({
+const LogSliceSchema = z.strictObject({
   kind: z.enum(['sccache', 'registry']),
   /** File in the run dir: sccache.log, or zot.jsonl for the registry log (either format; see registryLogFormat). */
   file: z.string(),
@@ -94,7 +94,7 @@ export const LogSliceSchema = z.strictObject({
 export type LogSliceEntry = z.infer<typeof LogSliceSchema>;
 
 /** One measurement of a host's clock against this workstation's: offset = host clock − workstation clock. */
-export const ClockReadingSchema = z.strictObject({
+const ClockReadingSchema = z.strictObject({
   host: z.string().describe('node name, or the log host as user@host:port'),
   role: z.enum(['node', 'log host']),
   source: z.enum(['node_time_seconds', 'ssh date']),
@@ -106,7 +106,7 @@ export const ClockReadingSchema = z.strictObject({
 export type ClockReading = z.infer<typeof ClockReadingSchema>;
 
 /** A builder's clock as its build records place it against this workstation's launches and exits of its bakes. */
-export const BuilderClockSchema = z.strictObject({
+const BuilderClockSchema = z.strictObject({
   node: z.string(),
   offsetMs: z.number().describe('builder clock − workstation clock; traces are shifted by −offsetMs'),
   uncertaintyMs: z.number(),
@@ -120,12 +120,11 @@ export const BuilderClockSchema = z.strictObject({
 });
 export type BuilderClock = z.infer<typeof BuilderClockSchema>;
 
-export const SampleSourceSchema = z.strictObject({
+const SampleSourceSchema = z.strictObject({
   source: z.enum(['node_exporter', 'prometheus']),
   intervalMs: z.number().positive(),
   prometheusUrl: z.string().optional(),
 });
-export type SampleSource = z.infer<typeof SampleSourceSchema>;
 
 export const RunFileSchema = z.strictObject({
   version: z.literal(RUN_VERSION),

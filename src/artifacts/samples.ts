@@ -4,7 +4,10 @@ import { z } from 'zod';
 
 export const SAMPLES_VERSION = 1;
 
-export const SampleOkSchema = z.strictObject({
+/** One sample per node this often unless `--sample-interval-ms` says otherwise: the only place it is written. */
+export const DEFAULT_SAMPLE_INTERVAL_MS = 2_000;
+
+const SampleOkSchema = z.strictObject({
   version: z.literal(SAMPLES_VERSION),
   node: z.string(),
   tsMs: z.number(),
@@ -19,7 +22,7 @@ export const SampleOkSchema = z.strictObject({
   load1: z.number().nullable(),
 });
 
-export const SampleGapSchema = z.strictObject({
+const SampleGapSchema = z.strictObject({
   version: z.literal(SAMPLES_VERSION),
   node: z.string(),
   tsMs: z.number(),

@@ -2,6 +2,7 @@
 // returns its Content-Length. A size that cannot be fetched stays null, never 0.
 import { request } from 'undici';
 import type { RegistryRecord } from './types.js';
+import { errorMessage } from '../shared/error-message.js';
 
 export interface FetchBlobSizesOptions {
   /** Registry base URL, e.g. http://registry.fleet.lan:5000 */
@@ -67,7 +68,7 @@ export async function fetchBlobSizes(options: FetchBlobSizesOptions): Promise<Fe
       try {
         sizes.set(url, await headSize(url, options));
       } catch (error) {
-        failures.push({ url, error: (error as Error).message });
+        failures.push({ url, error: errorMessage(error) });
       }
     }
   };

@@ -5,8 +5,13 @@ import { parseTargetCosts, renderTargetCosts, type ParsedTargetCosts } from '../
 import { toEditedFleetYaml } from '../config/to-edited-fleet-yaml.js';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../shared/errors.js';
-import { deriveTargetCosts, type DerivedCosts } from '../run/derive-target-costs.js';
-import { buildCostsHeader, readCostRuns, refuseUnpoolableRuns, type CostRun } from '../run/read-cost-runs.js';
+import { deriveTargetCosts, type DerivedCosts } from '../plan/derive-target-costs.js';
+import {
+  buildCostsHeader,
+  readCostRuns,
+  refuseUnpoolableRuns,
+  type CostRun,
+} from '../run/costs/read-cost-runs.js';
 import { learnFleet, renderFleetLearning, toFleetEdits, toUploadObservations } from '../plan/index.js';
 import type { CostsValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';

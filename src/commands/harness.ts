@@ -1,13 +1,13 @@
-import { runHarness, type HarnessDeps } from '../run/run-harness.js';
+import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
-import { toPlanInputOverrides, type HarnessValues } from './flags/index.js';
+import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
 // SIGINT/SIGTERM turned into a clean stop.
 
 export interface HarnessCommandContext {
   env?: Readonly<Record<string, string | undefined>>;
-  deps?: Partial<HarnessDeps>;
+  effects?: Partial<HarnessEffects>;
   /** Tests pass their own signal instead of the process's SIGINT/SIGTERM. */
   signal?: AbortSignal;
 }
@@ -37,6 +37,7 @@ export async function runHarnessCommand(
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
+  const env = context.env ?? process.env;
   try {
     const result = await runHarness({
       harness,
@@ -48,11 +49,12 @@ export async function runHarnessCommand(
       dispatch: options.dispatch,
       placeFor: options.placeFor,
       draws: options.draws,
-      env: context.env ?? process.env,
+      env,
+      coldNamespaceSuffix: toHarnessEnv(env).coldNamespaceSuffix,
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
       logLevel: options.logLevel,
-      ...(context.deps ? { deps: context.deps } : {}),
+      ...(context.effects ? { effects: context.effects } : {}),
     });
     if (options.json)
       console.log(

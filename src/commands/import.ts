@@ -1,5 +1,5 @@
 import { buildReportModel, readRunInputs, writeReport } from '../report/index.js';
-import { importRun } from '../run/import-run.js';
+import { importRun } from '../run/import/import-run.js';
 import type { ImportValues } from './flags/index.js';
 
 // `rocm-perf import --lane NAME SRC`: a run recorded elsewhere comes in under --root as lane NAME.

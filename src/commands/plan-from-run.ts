@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts } from '../config/parse-target-costs.js';
 import { renderReplay, replayRun, type FleetChanges } from '../plan/index.js';
-import { readPlanFile, writePlanFile } from '../plan/plan-file-io.js';
-import { readRunDirFile, readRunTraces } from '../run/read-run-traces.js';
+import { readPlanFile, writePlanFile } from '../artifacts/plan-file-io.js';
+import { readRequiredRunFile } from '../artifacts/read-run-file.js';
+import { readRunTraces } from '../report/index.js';
 import { systemClock } from '../shared/clock.js';
 import { ConfigError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
@@ -34,7 +35,7 @@ async function readTargetCosts(options: PlanFromRunOptions) {
 
 export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void> {
   const runDir = await resolveRunDir({ flag: '--from-run', run: options.fromRun, root: options.root });
-  const run = await readRunDirFile(runDir);
+  const run = await readRequiredRunFile(runDir);
   const plan = await readPlanFile(runDir);
   const { traces, warnings } = await readRunTraces(runDir);
   const targetCosts = await readTargetCosts(options);

@@ -9,9 +9,9 @@ import {
   type FleetChanges,
 } from '../plan/index.js';
 import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
-import { writePlanFile } from '../plan/plan-file-io.js';
+import { writePlanFile } from '../artifacts/plan-file-io.js';
 import type { RunBakePrint } from '../run/executors/bake-print.js';
-import { loadPlanInputs, type PlanInputs } from '../run/load-plan-inputs.js';
+import { loadPlanInputs, type PlanInputs } from '../run/plan-inputs/load-plan-inputs.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
@@ -99,7 +99,7 @@ function compareStrategies(inputs: PlanInputs, options: Omit<PlanWithOptions, 's
 // `rocm-perf plan`: place every target on a node. Builds nothing.
 export async function runPlanCommand(
   options: PlanValues,
-  deps: { runBakePrint?: RunBakePrint } = {},
+  effects: { runBakePrint?: RunBakePrint } = {},
 ): Promise<void> {
   checkReplayFlags(options);
   if (options.fromRun !== undefined) {
@@ -109,7 +109,8 @@ export async function runPlanCommand(
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
     flags: toPlanInputOverrides(options),
-    runBakePrint: deps.runBakePrint,
+    env: process.env,
+    runBakePrint: effects.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FleetFileSchema } from './schema.js';
 
 // The JSON schema shipped as rocm-perf.schema.json for editor completion of fleet.yaml.
-export function buildFleetJsonSchema(): Record<string, unknown> {
+function buildFleetJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(FleetFileSchema, { io: 'input', unrepresentable: 'any' }),
     title: 'rocm-perf fleet manifest',

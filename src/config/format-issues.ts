@@ -7,7 +7,7 @@ import type { YamlPath } from './parse-fleet-yaml.js';
 // wrote itself ("expected an http(s) URL") is kept. A mistyped key gets "did you mean", and the key it was
 // meant to be is then not also reported missing.
 
-export function formatPath(path: YamlPath): string {
+function formatPath(path: YamlPath): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
@@ -16,7 +16,7 @@ export function formatPath(path: YamlPath): string {
   return out === '' ? '(top level)' : out;
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing (the key is missing)';
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   const text = JSON.stringify(value);

@@ -20,7 +20,8 @@ export interface PlanConfig {
 export interface LoadPlanConfigOptions {
   fleetPath: string;
   flags?: ConfigOverrides | undefined;
-  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The CLI's environment (REGISTRY_NAME, PERF_BUILDX; PERF_ARCH and PERF_TARGETS only to name where a value came from). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export interface NamedFile {
@@ -74,7 +75,7 @@ export async function readNamedFile(named: NamedFile): Promise<string> {
 export async function loadPlanConfig({
   fleetPath,
   flags = {},
-  env = process.env,
+  env,
 }: LoadPlanConfigOptions): Promise<PlanConfig> {
   const origins = nameInputOrigins(mergeOverrides(toEnvOverrides(env), flags), env);
   const overrides = mergeOverrides(toEnvOverrides(env), flags, { archFrom: origins.arch });

@@ -202,7 +202,7 @@ export function renderTargetCosts(
  * Seconds for a costs line: whole seconds from 100 s, three significant digits below (0.48, 7.25, 42.1), and never 0
  * for a target that took time (at least 0.001), so no measured target becomes free to the planner.
  */
-export function formatCostSeconds(seconds: number): string {
+function formatCostSeconds(seconds: number): string {
   if (!(seconds > 0)) return '0';
   if (seconds >= 100) return String(Math.round(seconds));
   return String(Math.max(0.001, Number(seconds.toPrecision(3))));

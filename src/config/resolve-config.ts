@@ -37,13 +37,12 @@ export interface ValidateConfigResult {
   warnings: string[];
 }
 
-/** Environment variables the config honours (PERF_ARCH, PERF_TARGETS, REGISTRY_NAME, PERF_BUILDX). */
+/**
+ * Environment variables the config honours: REGISTRY_NAME and PERF_BUILDX. (PERF_ARCH and PERF_TARGETS enter once,
+ * as the --arch and --targets flags' `env` in the flag table.)
+ */
 export function toEnvOverrides(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
-  const list = (value: string | undefined) =>
-    value === undefined || value.trim() === '' ? undefined : value.split(/[\s,]+/).filter(Boolean);
   return {
-    arch: env.PERF_ARCH || undefined,
-    targets: list(env.PERF_TARGETS),
     registryName: env.REGISTRY_NAME || undefined,
     buildx: toBuildxOverride(env.PERF_BUILDX, 'PERF_BUILDX'),
   };

@@ -3,7 +3,7 @@ import type { YamlPath } from './parse-fleet-yaml.js';
 
 // Cross-field invariants of fleet.yaml, one rule per invariant. Each pushes located messages.
 
-export interface RuleContext {
+interface RuleContext {
   fleet: FleetFile;
   source: string;
   lineOf: (path: YamlPath, key?: string) => number | undefined;

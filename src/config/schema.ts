@@ -15,7 +15,7 @@ const Name = z
 export const HostKeyCheckingSchema = z.enum(['strict', 'accept-new', 'off']);
 export type HostKeyChecking = z.infer<typeof HostKeyCheckingSchema>;
 
-export const SshTargetSchema = z
+const SshTargetSchema = z
   .strictObject({
     host: z.string().min(1).describe('Host name or address to ssh to.'),
     user: z.string().min(1).optional().describe('Remote user; default: the local user.'),
@@ -36,7 +36,7 @@ export const SshTargetSchema = z
   })
   .describe('How to reach a host over ssh.');
 
-export const LogSourceSchema = z
+const LogSourceSchema = z
   .strictObject({
     node: Name.optional().describe('The node (from `nodes`) whose ssh settings reach the log host.'),
     ssh: SshTargetSchema.optional().describe('ssh settings of the log host, when it is not a build node.'),
@@ -46,7 +46,7 @@ export const LogSourceSchema = z
     'Where a service writes its log. Give `node` or `ssh`; `local: true` style access is `ssh.host: localhost`.',
   );
 
-export const NodeSchema = z
+const NodeSchema = z
   .strictObject({
     name: Name.describe('Node name, unique in the fleet.'),
     builder: Name.describe('The buildx builder (`docker buildx --builder <name>`) that runs on this node.'),
@@ -72,7 +72,7 @@ export const NodeSchema = z
   })
   .describe('A build node.');
 
-export const RegistrySchema = z
+const RegistrySchema = z
   .strictObject({
     url: HttpUrl.describe('Registry base URL, e.g. http://registry.fleet.lan:5000.'),
     name: Name.default('rocm').describe('Namespace (REGISTRY_NAME) for tags, caches and PUB_* refs.'),
@@ -92,7 +92,7 @@ export const RegistrySchema = z
   })
   .describe('The OCI registry (Zot or docker-registry).');
 
-export const SccacheSchema = z
+const SccacheSchema = z
   .strictObject({
     url: HttpUrl.describe('WebDAV root of the compiler cache, e.g. http://strix:8080/sccache/.'),
     key_prefix: z
@@ -107,7 +107,7 @@ export const SccacheSchema = z
   })
   .describe('The sccache WebDAV store served by nginx.');
 
-export const BakeSchema = z
+const BakeSchema = z
   .strictObject({
     file: z
       .string()
@@ -138,7 +138,7 @@ export const BakeSchema = z
   })
   .describe('Where the target graph comes from.');
 
-export const PublishSchema = z
+const PublishSchema = z
   .strictObject({
     ssh: SshTargetSchema.describe('The web host to upload the site to over SFTP.'),
     path: z.string().min(1).describe('Directory on the web host that serves the site.'),
@@ -146,7 +146,7 @@ export const PublishSchema = z
   })
   .describe('Where `rocm-perf publish --push` uploads the static site.');
 
-export const SamplesSchema = z
+const SamplesSchema = z
   .strictObject({
     prometheus: HttpUrl.describe(
       "Base URL of a Prometheus server that scrapes every node's node_exporter, e.g. http://prom.fleet.lan:9090. When set, the harness takes no scrapes of its own: it polls instant queries live and rewrites samples.jsonl from one query_range at finalize.",
@@ -183,7 +183,6 @@ export const FleetFileSchema = z
   })
   .describe('rocm-perf fleet manifest (fleet.yaml).');
 
-export type RawFleetFile = z.input<typeof FleetFileSchema>;
 export type FleetFile = z.output<typeof FleetFileSchema>;
 export type SshTarget = z.output<typeof SshTargetSchema>;
 export type LogSource = z.output<typeof LogSourceSchema>;

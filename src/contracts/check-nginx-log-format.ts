@@ -9,6 +9,7 @@ import {
   type ContractResult,
 } from './contract-result.js';
 import { escapeRegExp, findLine } from './find-line.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // Pair 1: nginx's `log_format sccache_json` (producer) vs the sccache log parser (consumer). The parser is derived
 // from the conf by the collector's own parseLogFormat + createSccacheParser, so this check runs exactly that
@@ -64,9 +65,9 @@ function deriveParser(
     createSccacheParser({ confText: options.confText });
     return spec;
   } catch (error) {
-    const consumer = at(/needs \$|escape=/.test((error as Error).message) ? CLASSIFIER_FILE : PARSER_FILE);
+    const consumer = at(/needs \$|escape=/.test(errorMessage(error)) ? CLASSIFIER_FILE : PARSER_FILE);
     problems.push({
-      message: `the sccache log parser cannot be derived from it: ${(error as Error).message}`,
+      message: `the sccache log parser cannot be derived from it: ${errorMessage(error)}`,
       producer,
       consumer,
     });

@@ -8,6 +8,8 @@ import {
 import { parseTargetCosts, type TargetCost } from '../config/parse-target-costs.js';
 import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
 import { findJsonKeyLine, findLine } from './find-line.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // Pair 3: .builders/target-costs (producer) vs the bake graph the packer plans over (consumer).
 
@@ -52,7 +54,7 @@ function parsePrint(options: CheckTargetCostsOptions, problems: ContractProblem[
     raw = JSON.parse(options.printText);
   } catch (error) {
     problems.push({
-      message: `${options.printPath}: not JSON (${(error as Error).message}). Fix: save the output of \`docker buildx bake --print\`.`,
+      message: `${options.printPath}: not JSON (${errorMessage(error)}). Fix: save the output of \`docker buildx bake --print\`.`,
       producer: at(options.costsPath),
       consumer: at(options.printPath),
     });
@@ -61,7 +63,7 @@ function parsePrint(options: CheckTargetCostsOptions, problems: ContractProblem[
   const parsed = BakePrintSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   problems.push({
-    message: `${options.printPath}: not a bake print: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    message: `${options.printPath}: not a bake print: ${formatZodIssues(parsed.error.issues, { limit: Infinity, root: '' })}`,
     producer: at(options.costsPath),
     consumer: at(options.printPath),
   });

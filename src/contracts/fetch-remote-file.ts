@@ -1,5 +1,6 @@
 import { connectRemoteHost, quoteShell } from '../run/executors/remote-host.js';
 import type { SshFacts } from './read-fleet-facts.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // Read-only: `cat` one file on a remote host over ssh (the run/ executor). Loaded only under --remote, so the
 // command's usual path never loads ssh2.
@@ -49,6 +50,6 @@ export async function fetchRemoteFile({
       remote.close();
     }
   } catch (error) {
-    return { label, path, text: undefined, error: (error as Error).message };
+    return { label, path, text: undefined, error: errorMessage(error) };
   }
 }

@@ -1,10 +1,4 @@
-export {
-  runContracts,
-  type ContractPaths,
-  type ContractsReport,
-  type RunContractsOptions,
-} from './run-contracts.js';
+export { runContracts, type ContractPaths } from './run-contracts.js';
 export { renderContractsReport } from './render-contracts-report.js';
 export type { CliCommandSpec } from './check-makefile-shims.js';
-export type { ContractPair, ContractProblem, ContractResult, SourceLocation } from './contract-result.js';
-export { CONTRACT_PAIRS } from './contract-pairs.js';
+export type { SourceLocation } from './contract-result.js';

@@ -1,6 +1,6 @@
 // The little of make's syntax the shims use: variables, `export`, rules and their tab-indented recipes.
 
-export interface MakeRecipeLine {
+interface MakeRecipeLine {
   text: string;
   line: number;
 }

@@ -8,7 +8,7 @@ import { buildSideFigures } from './build-side-figures.js';
 
 export const NO_EXPLANATION = 'no split of the makespan change by cause';
 
-export interface ExplainSide {
+interface ExplainSide {
   model: DataFile;
   runFile?: RunFile;
   plan?: Plan;

@@ -13,7 +13,7 @@ import { renderCauseSentence } from './render-cause-sentence.js';
 import type { CauseDraft, CauseKind, MakespanExplanation } from './makespan-explanation.js';
 import { roundTo, toDelta } from './to-delta.js';
 
-export type { CauseDraft, CauseKind, CauseShare, MakespanExplanation } from './makespan-explanation.js';
+export type { CauseShare, MakespanExplanation } from './makespan-explanation.js';
 
 type Draft = CauseDraft;
 

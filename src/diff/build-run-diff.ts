@@ -9,7 +9,7 @@ import { roundTo, toDelta, type Delta } from './to-delta.js';
 // the makespan; the critical path. Pure. Runs of different harnesses are refused unless `force` (the spec: do not
 // quote a number from one harness as if it came from another). Deltas are B − A: positive means B is slower/bigger.
 
-export const RUN_DIFF_VERSION = 3;
+const RUN_DIFF_VERSION = 3;
 
 export interface RunRef {
   stamp: string;
@@ -35,19 +35,19 @@ export interface TargetDiff {
 }
 
 /** A loud warning of one run (data.json `summary.warnings`): the figures it touches are partial or may read 0. */
-export interface SideWarning {
+interface SideWarning {
   side: 'a' | 'b';
   stream: string | null;
   message: string;
 }
 
-export interface PathEntryDiff {
+interface PathEntryDiff {
   target: string;
   /** Drag on the path of each run (seconds the makespan would shrink were the target free), null when off it or unknown. */
   dragSeconds: { a: number | null; b: number | null };
 }
 
-export interface CriticalPathDiff {
+interface CriticalPathDiff {
   /** drag: both runs had run.json + plan.json, so the paths come from the drag analysis; else from data.json. */
   source: 'drag' | 'data.json';
   a: string[];
@@ -113,7 +113,7 @@ function toRunRef(model: DataFile): RunRef {
 }
 
 /** Throws a UsageError when the harnesses or the lanes differ and the caller did not force the comparison. */
-export function checkSameHarness({ a, b, force }: { a: RunRef; b: RunRef; force: boolean }): void {
+function checkSameHarness({ a, b, force }: { a: RunRef; b: RunRef; force: boolean }): void {
   if (force) return;
   if (a.lane !== b.lane)
     throw new UsageError(

@@ -7,12 +7,12 @@ import { createRandom } from '../shared/random.js';
 // are sorted first). Exact over all 2^k coalitions up to `exactMaxPlayers`; above it, a seeded estimate over
 // antithetic pairs of random orders (each order and its reverse), which keeps efficiency exact.
 
-export const EXACT_MAX_PLAYERS = 10;
+const EXACT_MAX_PLAYERS = 10;
 /** Orders sampled by default: 2000, fewer above 50 players so one split stays near 100 000 evaluations of v. */
-export function toDefaultPermutations(players: number): number {
+function toDefaultPermutations(players: number): number {
   return Math.min(2000, Math.max(200, 2 * Math.ceil(50_000 / Math.max(1, players))));
 }
-export const SHAPLEY_SEED = 29;
+const SHAPLEY_SEED = 29;
 
 export interface BuildShapleySharesOptions {
   players: readonly string[];
@@ -24,7 +24,7 @@ export interface BuildShapleySharesOptions {
   seed?: number;
 }
 
-export interface ShapleyShare {
+interface ShapleyShare {
   seconds: number;
   /** Standard error of a sampled share; null when exact. */
   standardError: number | null;

@@ -9,7 +9,7 @@ import { toScheduleFromRun } from '../plan/index.js';
 // max(finish of the previous target on its node, or the node's start delay for the first; finish of its waitFor
 // deps) + its start lag, and takes build + bytes / throughput.
 
-export interface TargetFigures {
+interface TargetFigures {
   node: string;
   startSeconds: number;
   finishSeconds: number;

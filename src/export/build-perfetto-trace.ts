@@ -28,7 +28,7 @@ export interface PerfettoExport {
 }
 
 const FIRST_TID = 1000;
-export const COUNTER_SERIES = '%';
+const COUNTER_SERIES = '%';
 
 interface TimedTarget {
   summary: TargetSummary;
@@ -222,7 +222,7 @@ function emitFlows(
 const PHASE_RANK: Record<TraceEvent['ph'], number> = { M: 0, X: 1, s: 2, f: 3, C: 4 };
 
 /** Metadata first, then by time; at one instant parents before children, slices before the flows bound to them. */
-export function sortTraceEvents(events: readonly TraceEvent[]): TraceEvent[] {
+function sortTraceEvents(events: readonly TraceEvent[]): TraceEvent[] {
   const tsOf = (e: TraceEvent): number => (e.ph === 'M' ? -1 : e.ts);
   return [...events].sort(
     (x, y) =>

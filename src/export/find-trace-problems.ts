@@ -15,7 +15,7 @@ type Track = string;
 const trackOf = (e: { pid: number; tid: number }): Track => `${e.pid}/${e.tid}`;
 
 /** X slices in importer order: by start, then the longer (the parent) first. */
-export function sortSlices(slices: readonly CompleteEvent[]): CompleteEvent[] {
+function sortSlices(slices: readonly CompleteEvent[]): CompleteEvent[] {
   return [...slices].sort((x, y) => x.ts - y.ts || y.dur - x.dur);
 }
 

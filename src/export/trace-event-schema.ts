@@ -8,7 +8,7 @@ const Id = z.number().int().min(0);
 const Micros = z.number().int().min(0).describe('microseconds from the start of the trace');
 const ArgValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
 
-export const MetadataEventSchema = z.discriminatedUnion('name', [
+const MetadataEventSchema = z.discriminatedUnion('name', [
   z.strictObject({
     ph: z.literal('M'),
     name: z.literal('process_name'),
@@ -39,7 +39,7 @@ export const MetadataEventSchema = z.discriminatedUnion('name', [
   }),
 ]);
 
-export const CompleteEventSchema = z.strictObject({
+const CompleteEventSchema = z.strictObject({
   ph: z.literal('X'),
   name: z.string().min(1),
   cat: z.string().min(1),
@@ -50,7 +50,7 @@ export const CompleteEventSchema = z.strictObject({
   args: z.record(z.string(), ArgValue),
 });
 
-export const CounterEventSchema = z.strictObject({
+const CounterEventSchema = z.strictObject({
   ph: z.literal('C'),
   name: z.string().min(1),
   pid: Id,
@@ -61,7 +61,7 @@ export const CounterEventSchema = z.strictObject({
   }),
 });
 
-export const FlowStartEventSchema = z.strictObject({
+const FlowStartEventSchema = z.strictObject({
   ph: z.literal('s'),
   name: z.string().min(1),
   cat: z.string().min(1),
@@ -70,7 +70,7 @@ export const FlowStartEventSchema = z.strictObject({
   tid: Id,
   ts: Micros,
 });
-export const FlowEndEventSchema = z.strictObject({
+const FlowEndEventSchema = z.strictObject({
   ph: z.literal('f'),
   bp: z.literal('e'),
   name: z.string().min(1),
@@ -81,7 +81,7 @@ export const FlowEndEventSchema = z.strictObject({
   ts: Micros,
 });
 
-export const TraceEventSchema = z.union([
+const TraceEventSchema = z.union([
   MetadataEventSchema,
   CompleteEventSchema,
   CounterEventSchema,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 const Composable = z.union([z.string(), z.record(z.string(), z.string())]);
 
-export const BakeTargetSchema = z.looseObject({
+const BakeTargetSchema = z.looseObject({
   context: z.string().optional(),
   dockerfile: z.string().optional(),
   contexts: z.record(z.string(), z.string()).optional(),

@@ -37,7 +37,7 @@ function chooseSetup(
 }
 
 /** A figure's spread over the runs behind it (a `<kind>-spread` line): sigma of its ln and the count of runs. */
-export interface FigureSpread {
+interface FigureSpread {
   sigma: number;
   runs: number;
 }

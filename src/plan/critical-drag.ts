@@ -27,7 +27,7 @@ export interface RealisedSchedule {
   queues?: Readonly<Record<string, readonly string[]>>;
 }
 
-export interface PlannedTiming {
+interface PlannedTiming {
   node: string;
   startSeconds: number;
   finishSeconds: number;
@@ -41,7 +41,7 @@ export interface BuildCriticalDragOptions {
   nodeNames?: readonly string[];
 }
 
-export interface CriticalPathEntry {
+interface CriticalPathEntry {
   target: string;
   node: string;
   startSeconds: number;
@@ -55,7 +55,7 @@ export interface CriticalPathEntry {
   dragSeconds: number;
 }
 
-export interface TargetVersusPlan {
+interface TargetVersusPlan {
   target: string;
   node: string | null;
   plannedNode: string | null;

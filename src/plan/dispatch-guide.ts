@@ -124,7 +124,7 @@ export function createDispatchState(n: number): DispatchState {
   };
 }
 
-export interface Projection {
+interface Projection {
   start: Float64Array;
   finish: Float64Array;
 }
@@ -134,13 +134,13 @@ export interface Projection {
  * seconds, X seconds from now (it has run as long again as expected; the longer it overruns, the later the
  * projection puts its end, so an idle node may take the work queued behind it).
  */
-export function toExpectedFinish(startSeconds: number, costSeconds: number, nowSeconds: number): number {
+function toExpectedFinish(startSeconds: number, costSeconds: number, nowSeconds: number): number {
   const planned = startSeconds + costSeconds;
   return nowSeconds <= planned ? planned : nowSeconds + (nowSeconds - planned);
 }
 
 /** Expected start and finish of every target if each node follows its planned queue from now on. */
-export function projectPlan(guide: DispatchGuide, state: DispatchState): Projection {
+function projectPlan(guide: DispatchGuide, state: DispatchState): Projection {
   const { problem } = guide;
   const now = state.nowSeconds;
   const start = new Float64Array(problem.n);

@@ -40,18 +40,18 @@ export function toStoredDistribution(d: CostDistribution): Required<CostDistribu
 }
 
 /** Below this many runs of history for any target, the forecast says so instead of showing a band. */
-export const MIN_HISTORY_RUNS = 3;
+const MIN_HISTORY_RUNS = 3;
 export const DEFAULT_FORECAST_DRAWS = 2000;
 /** The spread assumed for a figure measured in one run only (sigma of ln: ±25 %). */
 export const ASSUMED_SIGMA = 0.25;
 
-export interface Band {
+interface Band {
   p10: number;
   p50: number;
   p90: number;
 }
 
-export interface TargetForecast {
+interface TargetForecast {
   /** Finish, seconds after the run's start. */
   finish: Band;
   /** Build plus export on the node that ran it in each draw. */
@@ -111,7 +111,7 @@ function drawNormal(random: Random): number {
  * spread: the assumed one. A Student-t for small histories was tried and dropped: on simulated histories it put
  * 100 % of 3-run trials under the p90 with a band twice as wide (docs/forecast.md).
  */
-export function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
+function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
   if (runs < 2) return median * Math.exp(clampExponent(ASSUMED_SIGMA * drawNormal(random)));
   const scale = sigma * Math.sqrt(1 + Math.PI / (2 * runs));
   return median * Math.exp(clampExponent(scale * drawNormal(random)));

@@ -95,7 +95,7 @@ export function measureUploadLinks(uploads: readonly UploadObservation[]): LinkM
 }
 
 /** A change is suggested only when it is more than this share (and outside twice the measurement's standard error). */
-export const MIN_SUGGESTED_CHANGE = 0.1;
+const MIN_SUGGESTED_CHANGE = 0.1;
 
 export interface Verdict {
   suggest: boolean;
@@ -149,7 +149,7 @@ export interface FleetLearning {
 }
 
 /** Three significant digits: what the suggestion writes into fleet.yaml. */
-export function toSuggestedValue(value: number): number {
+function toSuggestedValue(value: number): number {
   return Number(value.toPrecision(3));
 }
 

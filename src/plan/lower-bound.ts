@@ -65,7 +65,7 @@ function initialWeights(problem: PlanProblem, subset: readonly number[]): Float6
 }
 
 /** Best fractional-load lower bound found for a subset of targets. */
-export function findLoadBound(problem: PlanProblem, subset: readonly number[], steps = ASCENT_STEPS): number {
+function findLoadBound(problem: PlanProblem, subset: readonly number[], steps = ASCENT_STEPS): number {
   if (subset.length === 0) return 0;
   const y = initialWeights(problem, subset);
   const loads = new Float64Array(problem.m);

@@ -23,7 +23,7 @@ export interface PlaceOptions {
   lowerBoundSeconds?: number;
 }
 
-export function isStrategyName(name: string): name is StrategyName {
+function isStrategyName(name: string): name is StrategyName {
   return (STRATEGY_NAMES as readonly string[]).includes(name);
 }
 
@@ -76,7 +76,7 @@ function placeBest(
 }
 
 /** Stage k = longest dependency chain (in edges) leading to the target; stage k waits for all of stage k − 1. */
-export function toStageWaits(problem: PlanProblem): number[][] {
+function toStageWaits(problem: PlanProblem): number[][] {
   const depth = new Int32Array(problem.n);
   for (const j of problem.topo)
     for (const d of problem.preds[j]!) depth[j] = Math.max(depth[j]!, depth[d]! + 1);

@@ -28,7 +28,7 @@ const Z75 = 0.6744897501960817;
 const Z90 = 1.2815515655446004;
 
 /** Each target's figures at a percentile of its distribution (ln-normal: median·exp(z·sigma)). */
-export function toPercentileCosts(
+function toPercentileCosts(
   distributions: ReadonlyMap<string, CostDistribution>,
   z: number,
 ): Map<string, CostInput> {

@@ -30,7 +30,7 @@ function toMadFactor(n: number): number {
 }
 
 /** The ordinary median: the middle value, or the mean of the two middle ones. */
-export function toMedian(values: readonly number[]): number {
+function toMedian(values: readonly number[]): number {
   if (values.length === 0) throw new InternalError('median of no values');
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

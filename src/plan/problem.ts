@@ -62,7 +62,7 @@ function findInputErrors({ graph, costs, nodes }: CreateProblemOptions): string[
 }
 
 /** Kahn's algorithm; ties by index (= name). Throws on a cycle. */
-export function toTopologicalOrder(
+function toTopologicalOrder(
   preds: readonly (readonly number[])[],
   succs: readonly (readonly number[])[],
 ): number[] {

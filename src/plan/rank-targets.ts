@@ -36,14 +36,3 @@ export function toUpwardRanks(problem: PlanProblem, weights: Float64Array): Floa
   }
   return rank;
 }
-
-/** Downward rank: the longest weighted path ending just before j. */
-export function toDownwardRanks(problem: PlanProblem, weights: Float64Array): Float64Array {
-  const rank = new Float64Array(problem.n);
-  for (const j of problem.topo) {
-    let head = 0;
-    for (const d of problem.preds[j]!) head = Math.max(head, rank[d]! + weights[d]!);
-    rank[j] = head;
-  }
-  return rank;
-}

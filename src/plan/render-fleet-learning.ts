@@ -6,7 +6,7 @@ import type { FleetLearning, LinkFinding, SpeedFinding } from './learn-fleet.js'
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Three significant digits, without trailing zeros: 0.215, 11.2, 457. */
-export function formatFigure(value: number): string {
+function formatFigure(value: number): string {
   return String(Number(value.toPrecision(3)));
 }
 

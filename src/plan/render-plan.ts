@@ -6,7 +6,7 @@ import type { Plan } from '../artifacts/index.js';
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /** A point in the run as h:mm:ss from its start. */
-export function renderClock(seconds: number): string {
+function renderClock(seconds: number): string {
   const whole = Math.round(seconds);
   return `${Math.floor(whole / 3600)}:${pad(Math.floor((whole % 3600) / 60))}:${pad(whole % 60)}`;
 }

@@ -8,7 +8,7 @@ import type { CostInput } from './problem.js';
 // export is not a normal run's (it omits what a normal run transfers), so its bytes are refused and taken from
 // the target costs instead; so are the figures of a target without a usable trace.
 
-export type FigureSource = 'trace' | 'target-costs';
+type FigureSource = 'trace' | 'target-costs';
 
 export interface ReplayCost {
   buildSeconds: number;
@@ -25,7 +25,7 @@ export interface ToReplayCostsOptions {
   targetCosts?: ReadonlyMap<string, CostInput>;
 }
 
-export function isColdRun(run: Pick<RunFile, 'harness' | 'mode'>): boolean {
+function isColdRun(run: Pick<RunFile, 'harness' | 'mode'>): boolean {
   return run.harness === 'cold' || run.mode === 'cold';
 }
 

@@ -82,9 +82,7 @@ export function toRecordedQueues(
   return queues;
 }
 
-export function findActualMakespanSeconds(
-  run: Pick<RunFile, 'targets' | 'measuredStartedAtMs'>,
-): number | null {
+function findActualMakespanSeconds(run: Pick<RunFile, 'targets' | 'measuredStartedAtMs'>): number | null {
   const outcomes = Object.values(run.targets).flatMap((outcome) =>
     'finishedAtMs' in outcome ? [outcome] : [],
   );

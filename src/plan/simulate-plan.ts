@@ -12,7 +12,7 @@ import { toTopologicalOrder } from './topological-order.js';
 // placement loss (some target was ready and not yet started somewhere, so a different placement or queue order
 // could have used the node) and dependency wait (nothing anywhere was ready).
 
-export interface NodeUsage {
+interface NodeUsage {
   busySeconds: number;
   idleSeconds: number;
   dependencyWaitSeconds: number;

@@ -14,7 +14,7 @@ export interface ToScheduleFromRunOptions {
   traces?: ReadonlyMap<string, TargetTrace>;
 }
 
-export interface ScheduledRunTarget extends ScheduledTarget {
+interface ScheduledRunTarget extends ScheduledTarget {
   status: 'ok' | 'failed';
   /** The span of the target's own steps, from its trace. */
   traceBuildSeconds?: number;

@@ -97,7 +97,7 @@ export function buildReportFiles(run: SiteRun, base: string): SiteFile[] {
   ];
 }
 
-export function hashContent(content: Buffer): string {
+function hashContent(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 

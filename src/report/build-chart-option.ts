@@ -131,14 +131,14 @@ function buildTitle(model: DataFile): EChartsOption['title'] {
       : ` · plan ${formatDuration(summary.plannedMakespanSeconds)}`;
   const lb =
     summary.lowerBoundSeconds === null ? '' : ` · lower bound ${formatDuration(summary.lowerBoundSeconds)}`;
-  const live = run.status === 'running' ? ' · LIVE' : '';
+  const inFlight = run.status === 'running' ? ' · LIVE' : '';
   const bootstrap = summary.bootstrap
     ? ` · bootstrap ${formatDuration(summary.bootstrap.seconds)} before, not in the makespan`
     : '';
   return {
     left: 12,
     top: 6,
-    text: `${run.stamp} — ${run.harness} run, lane ${run.lane}${where}${run.arch ? ` (${run.arch})` : ''}${live}`,
+    text: `${run.stamp} — ${run.harness} run, lane ${run.lane}${where}${run.arch ? ` (${run.arch})` : ''}${inFlight}`,
     subtext:
       `makespan ${formatMakespan(summary.makespanSeconds, run.status)}${plan}${lb}${bootstrap} · ${summary.targets.length} targets on ${model.timeline.lanes.length} nodes` +
       ` · every figure from the ${run.harness} harness · times UTC`,

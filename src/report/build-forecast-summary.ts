@@ -8,7 +8,7 @@ import type { PlanForecastInput } from './run-inputs.js';
 // (past p99 or under p1), the targets that put it there.
 
 /** Draws of a live forecast: a page view or a TTY redraw waits on it. */
-export const LIVE_FORECAST_DRAWS = 400;
+const LIVE_FORECAST_DRAWS = 400;
 const FAR_ABOVE = 99;
 const FAR_BELOW = 1;
 

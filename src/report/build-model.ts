@@ -28,16 +28,16 @@ import type { RunInputs } from './run-inputs.js';
 export function buildReportModel(raw: RunInputs): DataFile {
   const { traces, builderClocks } = alignTraces(raw.run, raw.traces);
   const inputs: RunInputs = { ...raw, traces };
-  const live = inputs.run?.status === 'running';
+  const inFlight = inputs.run?.status === 'running';
   const lanes = buildLanes(inputs);
   const builderOf = (node: string): string => lanes.find((l) => l.node === node)?.builder ?? node;
   const provisionalOrigin = inputs.run?.measuredStartedAtMs ?? earliestStart(inputs) ?? inputs.generatedAtMs;
   const { targets, bands } = buildTargets({ inputs, originMs: provisionalOrigin, builderOf });
-  const window = buildWindow({ inputs, targets, live });
+  const window = buildWindow({ inputs, targets, inFlight });
   const criticalPath = buildCriticalPath({ targets, deps: depsOf(inputs) });
   const onPath = new Set(criticalPath.targets);
   const markedTargets = targets.map((t) => ({ ...t, onCriticalPath: onPath.has(t.target) }));
-  const summary = buildSummary({ inputs, targets: markedTargets, lanes, window, live, criticalPath });
+  const summary = buildSummary({ inputs, targets: markedTargets, lanes, window, inFlight, criticalPath });
   summary.warnings.push(...buildClockWarnings(inputs.run, builderClocks));
   const originMs = window?.[0] ?? provisionalOrigin;
   return {
@@ -61,7 +61,7 @@ interface SummaryOptions {
   targets: TargetSummary[];
   lanes: { node: string; builder: string }[];
   window: Interval | undefined;
-  live: boolean;
+  inFlight: boolean;
   criticalPath: { targets: string[]; seconds: number | null };
 }
 
@@ -80,20 +80,20 @@ function summarizeBootstrap(builds: RunFile['bootstrap']): Summary['bootstrap'] 
   };
 }
 
-function buildSummary({ inputs, targets, lanes, window, live, criticalPath }: SummaryOptions): Summary {
+function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }: SummaryOptions): Summary {
   const sccache = buildSccacheSummary(inputs.sccache, inputs.run?.sccachePrefix);
   const registry = buildRegistrySummary(inputs.registry);
   const streams: Record<string, StreamSummary> = Object.fromEntries(
     [...inputs.streams]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((stream) => [stream.name, buildStreamSummary({ stream, run: inputs.run, live })]),
+      .map((stream) => [stream.name, buildStreamSummary({ stream, run: inputs.run, inFlight })]),
   );
   const samplesStream = streams[RUN_FILES.samples];
   const sampleShortfall =
     samplesStream?.present && samplesStream.bytes > 0
       ? findSampleShortfall({ samples: inputs.samples, run: inputs.run, window })
       : undefined;
-  const warnings = buildWarnings({ inputs, streams, targets, sccache, registry, live, sampleShortfall });
+  const warnings = buildWarnings({ inputs, streams, targets, sccache, registry, inFlight, sampleShortfall });
   const nodes = buildNodes({ lanes, targets, samples: inputs.samples, window, links: buildLinks(inputs) });
   const partial = markPartialFigures({ streams, targets, nodes, sampleShortfall });
   const makespanSeconds = window ? round((window[1] - window[0]) / 1000) : null;
@@ -190,15 +190,15 @@ function buildLanes(inputs: RunInputs): { node: string; builder: string }[] {
 function buildWindow({
   inputs,
   targets,
-  live,
+  inFlight,
 }: {
   inputs: RunInputs;
   targets: TargetSummary[];
-  live: boolean;
+  inFlight: boolean;
 }): Interval | undefined {
   const starts = targets.flatMap((t) => (t.startMs === null ? [] : [t.startMs]));
   const ends = targets.flatMap((t) =>
-    t.endMs === null ? (t.startMs !== null && live ? [inputs.generatedAtMs] : []) : [t.endMs],
+    t.endMs === null ? (t.startMs !== null && inFlight ? [inputs.generatedAtMs] : []) : [t.endMs],
   );
   if (starts.length === 0 || ends.length === 0) return undefined;
   const origin = inputs.run?.measuredStartedAtMs ?? Math.min(...starts);

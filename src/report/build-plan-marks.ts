@@ -6,7 +6,7 @@ import { formatDuration } from './format-units.js';
 // planned line carries one label for both and the lower bound's line none (one line when they are equal).
 
 /** A 10px label of ~20 characters is ~110px, about 12% of a ~900px plot. */
-export const MERGED_MARK_SHARE = 0.12;
+const MERGED_MARK_SHARE = 0.12;
 
 export interface TimeExtent {
   startMs: number;

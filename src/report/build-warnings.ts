@@ -19,18 +19,18 @@ import type { SampleShortfall } from './find-sample-shortfall.js';
 export interface StreamSummaryOptions {
   stream: StreamInput;
   run: RunFile | undefined;
-  live: boolean;
+  inFlight: boolean;
 }
 
-export function buildStreamSummary({ stream, run, live }: StreamSummaryOptions): StreamSummary {
+export function buildStreamSummary({ stream, run, inFlight }: StreamSummaryOptions): StreamSummary {
   const { stats } = stream;
   const drift =
     stream.listsNothing === true || stream.unreadable !== undefined || stats.records > 0
       ? []
       : findStreamWarnings(stats);
-  const damage = findStreamDamage({ stream, run, live });
+  const damage = findStreamDamage({ stream, run, inFlight });
   const warnings = stream.present ? [...drift, ...(stream.extraWarnings ?? []), ...damage] : damage;
-  if (stream.present && stats.bytes === 0 && !live && stream.unreadable === undefined) {
+  if (stream.present && stats.bytes === 0 && !inFlight && stream.unreadable === undefined) {
     warnings.unshift(`${stream.name}: present but empty (0 bytes); every figure drawn from it would read 0`);
   }
   return {
@@ -53,7 +53,7 @@ export interface WarningsOptions {
   targets: readonly TargetSummary[];
   sccache: Summary['sccache'];
   registry: Summary['registry'];
-  live: boolean;
+  inFlight: boolean;
   /** Nodes whose samples.jsonl lines are missing over part of the makespan. */
   sampleShortfall?: SampleShortfall | undefined;
 }
@@ -71,11 +71,11 @@ export function buildWarnings(options: WarningsOptions): ReportWarning[] {
   ];
 }
 
-function streamWarnings({ streams, inputs, live }: WarningsOptions): ReportWarning[] {
+function streamWarnings({ streams, inputs, inFlight }: WarningsOptions): ReportWarning[] {
   const warnings: ReportWarning[] = [];
   for (const [name, stream] of Object.entries(streams)) {
     for (const message of stream.warnings) warnings.push({ level: 'loud', stream: name, message });
-    if (!stream.present && stream.warnings.length === 0 && !name.startsWith('trace-') && !live) {
+    if (!stream.present && stream.warnings.length === 0 && !name.startsWith('trace-') && !inFlight) {
       warnings.push({
         level: 'note',
         stream: name,

@@ -2,7 +2,7 @@
 // bars, its CPU line (solid) and its memory line (dashed). Phases are told apart by shade, not hue.
 
 // Tableau 10 without its red (red marks the critical path).
-export const BUILDER_PALETTE = [
+const BUILDER_PALETTE = [
   '#4e79a7',
   '#f28e2b',
   '#59a14f',
@@ -27,12 +27,12 @@ export const PHASE_LEGEND = {
   setupExport: 'phase: setup/export',
 } as const;
 
-export const LANE_HEIGHT_PX = 46;
-export const USAGE_HEIGHT_PX = 190;
+const LANE_HEIGHT_PX = 46;
+const USAGE_HEIGHT_PX = 190;
 /** The usage plot grows by this much per lane over 10 lanes: 24 nodes draw 48 lines on it. */
-export const USAGE_PX_PER_EXTRA_LANE = 8;
+const USAGE_PX_PER_EXTRA_LANE = 8;
 
-export function buildUsageHeightPx(laneCount: number): number {
+function buildUsageHeightPx(laneCount: number): number {
   return USAGE_HEIGHT_PX + Math.max(0, laneCount - 10) * USAGE_PX_PER_EXTRA_LANE;
 }
 export const CHART_WIDTH_PX = 1280;

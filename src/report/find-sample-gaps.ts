@@ -41,7 +41,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** A node with more stretches than this gets one note for all of them, so the notes stay readable over long runs. */
-export const GAPS_LISTED_PER_NODE = 3;
+const GAPS_LISTED_PER_NODE = 3;
 
 function describeGap(gap: SampleGap): string {
   return `${clock(gap.fromMs)}–${clock(gap.toMs)} UTC (${seconds(gap.toMs - gap.fromMs)}, ${plural(gap.scrapes, 'failed scrape')})`;

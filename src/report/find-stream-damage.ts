@@ -9,17 +9,17 @@ import type { StreamInput } from './run-inputs.js';
 export interface FindStreamDamageOptions {
   stream: StreamInput;
   run: RunFile | undefined;
-  /** While the run is live its files are still growing: sizes and a last line in flight are not damage. */
-  live: boolean;
+  /** While the run is in flight its files are still growing: sizes and a last line in flight are not damage. */
+  inFlight: boolean;
 }
 
 const formatCount = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** What the file lacks against run.json's record of its slice: fewer or more bytes, or the capture's own warning. */
-export function findSliceShortfall({ stream, run, live }: FindStreamDamageOptions): string[] {
+function findSliceShortfall({ stream, run, inFlight }: FindStreamDamageOptions): string[] {
   const slice = run?.logs?.find((entry) => entry.file === stream.name);
-  if (slice === undefined || live || stream.unreadable !== undefined) return [];
+  if (slice === undefined || inFlight || stream.unreadable !== undefined) return [];
   const messages: string[] = [];
   const recorded = slice.sizeBytes;
   const bytes = stream.stats.bytes;
@@ -41,13 +41,13 @@ export function findSliceShortfall({ stream, run, live }: FindStreamDamageOption
 }
 
 /** Lines the parser could not use: rejected lines (with where), a cut last line, lines of no known format. */
-export function findLineDamage({ stream, live }: Omit<FindStreamDamageOptions, 'run'>): string[] {
+function findLineDamage({ stream, inFlight }: Omit<FindStreamDamageOptions, 'run'>): string[] {
   const { stats } = stream;
   if (!stream.present || stream.unreadable !== undefined || stats.records === 0) return [];
   const messages: string[] = [];
   if (stats.rejected > 0) messages.push(describeRejected(stream.name, stats));
   const cut = stats.skippedByReason['unterminated last line'] ?? 0;
-  if (cut > 0 && !live)
+  if (cut > 0 && !inFlight)
     messages.push(
       `${stream.name}: the last line is cut off (no newline, and what is there does not parse): the file was truncated; its figures miss at least that line`,
     );

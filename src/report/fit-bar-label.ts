@@ -7,9 +7,9 @@
 export const BAR_LABEL_FONT_PX = 11;
 export const BAR_LABEL_PADDING_PX = 3;
 /** Estimated px per character at BAR_LABEL_FONT_PX (system-ui averages ≈ 6.1 px for lower-case names). */
-export const BAR_LABEL_CHAR_PX = 6.8;
+const BAR_LABEL_CHAR_PX = 6.8;
 /** `…` is up to 1 em wide in the UI fonts. */
-export const BAR_LABEL_ELLIPSIS_PX = 11;
+const BAR_LABEL_ELLIPSIS_PX = 11;
 export const MIN_LABEL_CHARS = 3;
 
 /** The text to draw in a band `widthPx` wide, or undefined when not even MIN_LABEL_CHARS and `…` fit. */

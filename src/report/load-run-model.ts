@@ -5,7 +5,12 @@ import { UsageError } from '../shared/errors.js';
 import { readRunDirNames } from './read-run-dir-names.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
 import { buildReportModel } from './build-model.js';
-import { readLane, readPlanFile, readRunFile, readRunInputs, readTextIfPresent } from './read-run-dir.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { readLane, readRunInputs } from './read-run-dir.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
@@ -48,13 +53,13 @@ async function readStoredModel(
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { note: `${file} is not JSON (${(error as Error).message}); rebuilt from the run files` };
+    return { note: `${file} is not JSON (${errorMessage(error)}); rebuilt from the run files` };
   }
   const parsed = DataFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
+    const first = formatZodIssues(parsed.error.issues, { limit: 1 }) || 'invalid';
     return {
-      note: `${file} does not match this rocm-perf's data.json schema (${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'}); rebuilt from the run files`,
+      note: `${file} does not match this rocm-perf's data.json schema (${first}); rebuilt from the run files`,
     };
   }
   if (runFile && parsed.data.run.status !== runFile.status) {
@@ -91,7 +96,7 @@ async function readStreamSizes(dir: string): Promise<Map<string, number | undefi
  * How the run's files differ from those the stored data.json was made from (sizes and which traces exist), said
  * for a note; undefined when they agree. A file damaged or replaced after `report` must not hide behind its model.
  */
-export function findChangedStream(
+function findChangedStream(
   model: DataFile,
   sizes: ReadonlyMap<string, number | undefined>,
 ): string | undefined {
@@ -109,7 +114,7 @@ export function findChangedStream(
 
 export async function loadRunModel({ dir, nowMs }: { dir: string; nowMs: number }): Promise<LoadedRun> {
   const runFile = await readRunFile(dir);
-  const plan = await readPlanFile(dir);
+  const plan = await readPlanFileIfPresent(dir);
   const stored = await readStoredModel(dir, runFile);
   const notes = stored.note ? [stored.note] : [];
   const stamp = path.basename(path.resolve(dir));

@@ -12,7 +12,7 @@ export interface PageAssets {
 }
 
 /** dist/page/report-page.js, found from src/report (dev, tests) or dist/report (installed). */
-export function pageBundleCandidates(): string[] {
+function pageBundleCandidates(): string[] {
   const here = path.dirname(fileURLToPath(import.meta.url));
   return [path.resolve(here, '../page', PAGE_SCRIPT), path.resolve(here, '../../dist/page', PAGE_SCRIPT)];
 }

@@ -5,7 +5,7 @@ import { TRACE_FILE } from './run-files.js';
 // What makes a directory a run: report, diff and export refuse anything else before they read or write it.
 
 /** A run dir holds run.json (every harness writes it first) or at least one build trace (a run from elsewhere). */
-export function isRunDir(names: readonly string[]): boolean {
+function isRunDir(names: readonly string[]): boolean {
   return names.some((name) => name === 'run.json' || TRACE_FILE.test(name));
 }
 

@@ -1,29 +1,23 @@
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  parseBuildkitTrace,
-  parseStatusSteps,
-  readRegistryLog,
-  readSamples,
-  readSccacheLog,
-  type TargetTrace,
-} from '../collect/index.js';
+import { readRegistryLog, readSamples, readSccacheLog } from '../collect/index.js';
 import {
   createStreamStats,
-  findStreamWarnings,
   DEFAULT_LANE,
   LANE_FILE,
   LaneSchema,
   ARTIFACTS_HEADER,
   parseArtifactLines,
-  parsePlanFile,
-  type Plan,
   createSampleTable,
   type RunFile,
-  RunFileSchema,
   type StreamStats,
 } from '../artifacts/index.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
+import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
+import { readTraceFiles } from './read-trace-files.js';
 import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
 
@@ -49,26 +43,8 @@ export async function readLane(dir: string): Promise<string> {
   );
 }
 
-export async function readRunFile(dir: string): Promise<RunFile | undefined> {
-  const raw = await readJsonIfPresent(path.join(dir, 'run.json'));
-  if (raw === undefined) return undefined;
-  const parsed = RunFileSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-  throw new ArtifactError(path.join(dir, 'run.json'), `not a valid run file: ${issues.join('; ')}`, {
-    hint: 'run.json is written by `rocm-perf cold|warm|bench`; a file from another version needs the matching rocm-perf',
-  });
-}
-
-/** plan.json through PlanFileSchema; undefined when the run has none. */
-export async function readPlanFile(dir: string): Promise<Plan | undefined> {
-  const file = path.join(dir, 'plan.json');
-  const raw = await readJsonIfPresent(file);
-  return raw === undefined ? undefined : parsePlanFile(raw, file);
-}
-
 export async function readReportPlan(dir: string): Promise<ReportPlan | undefined> {
-  const plan = await readPlanFile(dir);
+  const plan = await readPlanFileIfPresent(dir);
   if (plan === undefined) return undefined;
   return {
     strategy: plan.strategy,
@@ -91,37 +67,6 @@ export async function readReportPlan(dir: string): Promise<ReportPlan | undefine
   };
 }
 
-/** The file's text; undefined when it does not exist. */
-export async function readTextIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ArtifactError(file, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-async function readJsonIfPresent(file: string): Promise<unknown> {
-  const text = await readTextIfPresent(file);
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ArtifactError(file, `not JSON: ${(error as Error).message}`, {
-      cause: error,
-      hint: 'the file is truncated or was written by something else',
-    });
-  }
-}
-
-export async function isPresent(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 export function absentStream(name: string): StreamInput {
   return { name, present: false, stats: createStreamStats(name) };
 }
@@ -129,65 +74,6 @@ export function absentStream(name: string): StreamInput {
 /** Client address → node name, from run.json. */
 export function buildAddressToNode(run: RunFile | undefined): Record<string, string> {
   return Object.fromEntries((run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name]] : [])));
-}
-
-export async function readTraceFiles(
-  dir: string,
-): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
-  const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
-  const traces: TargetTrace[] = [];
-  const streams: StreamInput[] = [];
-  for (const name of names) {
-    const result = await readTraceFile(path.join(dir, name));
-    if (result.trace) traces.push(result.trace);
-    streams.push(result.stream);
-  }
-  return { traces, streams };
-}
-
-/**
- * One trace-<target>.json; its step counts come from status-<target>.jsonl beside it when that stream is a
- * single-target bake's (they then agree with `history inspect`), else from the trace's step spans.
- */
-export async function readTraceFile(
-  file: string,
-): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
-  const name = path.basename(file);
-  const target = TRACE_FILE.exec(name)?.[1] ?? name;
-  const probe = await probeStream(file);
-  if (probe.unreadable !== undefined)
-    return { trace: undefined, stream: unreadableStream(name, probe.unreadable) };
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
-  }
-  try {
-    const parsed = parseBuildkitTrace(text, { source: name, target });
-    // Drift and rejected span objects are said once, by the report's own stream checks.
-    const own = new Set(findStreamWarnings(parsed.stats));
-    const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
-    const counts = status === undefined ? undefined : parseStatusSteps(status, target);
-    return {
-      trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
-      stream: {
-        name,
-        present: true,
-        stats: parsed.stats,
-        extraWarnings: parsed.warnings.filter((w) => !own.has(w)),
-      },
-    };
-  } catch (error) {
-    if (!isRocmPerfError(error)) throw error;
-    const stats: StreamStats = {
-      ...createStreamStats(name),
-      bytes: Buffer.byteLength(text),
-      lines: text.split('\n').length - 1,
-    };
-    stats.rejected = text.trim() === '' ? 0 : 1;
-    return { trace: undefined, stream: { name, present: true, stats, extraWarnings: [error.message] } };
-  }
 }
 
 export interface ReadRunInputsOptions {
@@ -252,41 +138,6 @@ export async function readRunInputs({
     generatedAtMs,
     seriesPoints,
   };
-}
-
-/** Whether a run file is there and, when it is there but cannot be read, why (an unreadable file is damage, not absence). */
-export async function probeStream(file: string): Promise<{ present: boolean; unreadable?: string }> {
-  let info;
-  try {
-    info = await stat(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { present: false };
-    return { present: true, unreadable: describeReadError(error) };
-  }
-  if (!info.isFile()) return { present: true, unreadable: 'a directory or special file, not a regular file' };
-  try {
-    await (await open(file, 'r')).close();
-    return { present: true };
-  } catch (error) {
-    return { present: true, unreadable: describeReadError(error) };
-  }
-}
-
-/** `EACCES: permission denied`: the errno code and message of a failed read, here or in its cause. */
-function describeReadError(error: unknown): string {
-  const errno = findErrno(error);
-  return errno ? `${errno.code}: ${errno.message.replace(/^[A-Z]+: /, '')}` : String(error);
-}
-
-function findErrno(error: unknown): NodeJS.ErrnoException | undefined {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    if (typeof (e as NodeJS.ErrnoException).code === 'string') return e;
-  }
-  return undefined;
-}
-
-function unreadableStream(name: string, why: string): StreamInput {
-  return { name, present: true, stats: createStreamStats(name), unreadable: why };
 }
 
 /**

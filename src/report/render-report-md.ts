@@ -34,7 +34,7 @@ function mdTable(head: readonly string[], rows: readonly (readonly string[])[]):
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-export function renderHeadline(model: DataFile, t: TargetSummary): string {
+function renderHeadline(model: DataFile, t: TargetSummary): string {
   const h = model.run.harness;
   if (t.totalSeconds === null || t.totalSeconds === 0 || t.exportSeconds === null)
     return `- **${t.target}** (${h}, ${t.node}): ${t.status}, no build record yet`;
@@ -80,7 +80,7 @@ function sccacheRow(who: string, c: SccacheCounts): string[] {
 }
 
 /** One line: where the node samples came from and how often. */
-export function describeSampleSource(samples: NonNullable<DataFile['run']['samples']>): string {
+function describeSampleSource(samples: NonNullable<DataFile['run']['samples']>): string {
   const every = `every ${formatInterval(samples.intervalMs)}`;
   return samples.source === 'prometheus'
     ? `Node samples: from Prometheus at ${samples.prometheusUrl ?? 'an unrecorded URL'} (${every}; live by instant queries, the whole window by query_range at the end), not scraped by rocm-perf.`

@@ -9,18 +9,18 @@ import type { RegenReply, RegenRequest } from './regen-protocol.js';
 // `refreshMs`, a refresh is queued in the background regeneration process (one at a time per run). Only the very first request
 // of a run waits, because there is nothing to serve yet.
 
-export interface RunSnapshot {
+interface RunSnapshot {
   body: Buffer;
   bodyGzip: Buffer;
   etag: string;
   html: Buffer;
-  live: boolean;
+  inFlight: boolean;
   builtAtMs: number;
   /** The last refresh failed: a short reason for viewers and the details for the log; the snapshot is older. */
   error: RunBuildFailure | undefined;
 }
 
-export interface RunBuildFailure {
+interface RunBuildFailure {
   reason: string;
   message: string;
 }
@@ -160,7 +160,7 @@ export function createRunCache({
         bodyGzip: wrapBytes(reply.bodyGzip),
         etag: reply.etag,
         html: wrapBytes(reply.html),
-        live: reply.live,
+        inFlight: reply.inFlight,
         builtAtMs: now,
         error: undefined,
       };

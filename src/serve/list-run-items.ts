@@ -1,8 +1,10 @@
 import { listRuns } from '../report/list-runs.js';
-import { readLane, readRunFile } from '../report/read-run-dir.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { readLane } from '../report/read-run-dir.js';
 import type { RunListItem } from '../report/render-runs-index.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import type { FailureLog } from './failure-reply.js';
+import { errorMessage } from '../shared/error-message.js';
 
 /** The runs for `/`; a run whose run.json cannot be read is listed as broken, with a reason a viewer may read. */
 export async function listRunItems(context: { root: string; failures: FailureLog }): Promise<RunListItem[]> {
@@ -12,7 +14,7 @@ export async function listRunItems(context: { root: string; failures: FailureLog
       const read = await readRunFile(r.dir).then(
         (run) => ({ run, broken: undefined }),
         (error: unknown) => {
-          context.failures.record(`run ${r.stamp}`, error instanceof Error ? error.message : String(error));
+          context.failures.record(`run ${r.stamp}`, errorMessage(error));
           return { run: undefined, broken: toViewerReason(error) };
         },
       );

@@ -15,7 +15,7 @@ export type RegenReply =
       bodyGzip: Uint8Array;
       etag: string;
       html: Uint8Array;
-      live: boolean;
+      inFlight: boolean;
     }
   | { id: number; kind: 'unchanged' }
   /** `reason`: a few words a viewer may see; `message`: the details, for the server's log only. */

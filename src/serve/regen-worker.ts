@@ -5,22 +5,23 @@ import { renderChartSvg } from '../report/render-chart-svg.js';
 import { renderHtml } from '../report/render-html.js';
 import { serialiseModel } from '../report/write-report.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
-import { createLiveRunReader, type LiveRunReader } from './create-live-run-reader.js';
+import { createInFlightRunReader, type InFlightRunReader } from './create-in-flight-run-reader.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
+import { errorMessage } from '../shared/error-message.js';
 
 // Runs in a child process (forked by create-run-cache.ts): reads run dirs incrementally and builds data.json and
 // the page, so the server's event loop never waits on a parse or a model build. One reader (cursors) per run dir.
 
-const readers = new Map<string, LiveRunReader>();
+const readers = new Map<string, InFlightRunReader>();
 
 async function regenerate(request: RegenRequest): Promise<RegenReply> {
-  const reader = readers.get(request.dir) ?? createLiveRunReader(request.dir);
+  const reader = readers.get(request.dir) ?? createInFlightRunReader(request.dir);
   readers.set(request.dir, reader);
   const { inputs, changed } = await reader.read();
   if (!changed && request.haveSnapshot) return { id: request.id, kind: 'unchanged' };
   const model = buildReportModel({ ...inputs, generatedAtMs: Date.now() });
   const body = Buffer.from(serialiseModel(model));
-  const live = model.run.status === 'running';
+  const inFlight = model.run.status === 'running';
   return {
     id: request.id,
     kind: 'built',
@@ -35,10 +36,10 @@ async function regenerate(request: RegenRequest): Promise<RegenReply> {
         model,
         assetBase: '/assets/',
         indexHref: '/',
-        ...(live ? {} : { chartSvg: renderChartSvg(model) }),
+        ...(inFlight ? {} : { chartSvg: renderChartSvg(model) }),
       }),
     ),
-    live,
+    inFlight,
   };
 }
 
@@ -61,7 +62,7 @@ process.on('message', (request: RegenRequest) => {
         id: request.id,
         kind: 'error',
         reason: toViewerReason(error),
-        message: error instanceof Error ? error.message : String(error),
+        message: errorMessage(error),
       } satisfies RegenReply),
     );
 });

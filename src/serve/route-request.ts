@@ -13,8 +13,8 @@ export type Route =
   | { kind: 'bad-request'; reason: string }
   | { kind: 'not-found' };
 
-export const ASSET_NAMES = new Set(['report-page.js', 'runs-index.js']);
-export const RUN_FILES_SERVED = new Set(['report.md', 'timeline.svg', 'targets.svg']);
+const ASSET_NAMES = new Set(['report-page.js', 'runs-index.js']);
+const RUN_FILES_SERVED = new Set(['report.md', 'timeline.svg', 'targets.svg']);
 const STAMP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export function routeRequest(rawUrl: string): Route {

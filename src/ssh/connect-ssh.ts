@@ -8,6 +8,7 @@ import { Client, type ConnectConfig } from 'ssh2';
 import type { SshTarget } from '../config/schema.js';
 import { RemoteCommandError } from '../shared/errors.js';
 import { createHostVerifier } from './create-host-verifier.js';
+import { errorMessage } from '../shared/error-message.js';
 
 export interface ConnectSshOptions {
   timeoutMs: number;
@@ -34,7 +35,7 @@ async function readIdentity(target: SshTarget): Promise<Buffer | undefined> {
           host: formatSshLabel(target),
           command: 'ssh',
           exitCode: undefined,
-          stderrTail: `cannot read identity_file ${file}: ${(error as Error).message}`,
+          stderrTail: `cannot read identity_file ${file}: ${errorMessage(error)}`,
         });
     }
   }

@@ -6,7 +6,7 @@ import { DEFAULT_LANE, type DataFile } from '../artifacts/index.js';
 // lanes (a run recorded elsewhere, e.g. the nightly on AWS, is a lane of its own).
 // The rule is in docs/trends.md. Pure.
 
-export const TRENDS_VERSION = 2;
+const TRENDS_VERSION = 2;
 
 export interface TrendRule {
   /** How many previous runs (of the same harness, with a value) the baseline median is taken over. */
@@ -85,7 +85,7 @@ export interface MetricTrend {
   points: TrendPoint[];
 }
 
-export interface TargetTrend {
+interface TargetTrend {
   target: string;
   buildSeconds: MetricTrend;
   uploadBytes: MetricTrend;

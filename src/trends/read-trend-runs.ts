@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadRunModel, readLane, readRunFile } from '../report/index.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { loadRunModel, readLane } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { toTrendRun, type TrendRun } from './build-trends.js';

@@ -17,17 +17,12 @@ import {
 } from '../fleet/index.js';
 import { unionMs } from '../fleet/outside-truth.js';
 
-export {
-  readCgroupCpuSeconds,
-  readSccacheServerSeconds,
-  sampleCgroupCpu,
-  unionMs,
-} from '../fleet/outside-truth.js';
+export { readCgroupCpuSeconds, readSccacheServerSeconds, sampleCgroupCpu } from '../fleet/outside-truth.js';
 import { createTempDir } from '../helpers/daemons/index.js';
 
 // Shared by the harness e2e tests: spawn the built CLI against the fleet in a box, read what a run left.
 
-export const repoRoot = path.resolve(import.meta.dirname, '../..');
+const repoRoot = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 
 export function spawnCli(
@@ -67,7 +62,7 @@ export function runDirOf(stdout: string): string {
 }
 
 /** How many disjoint stretches the union of the intervals has. */
-export function countSegments(intervals: readonly (readonly [number, number])[]): number {
+function countSegments(intervals: readonly (readonly [number, number])[]): number {
   let count = 0;
   let end = Number.NEGATIVE_INFINITY;
   for (const [start, stop] of [...intervals].sort((x, y) => x[0] - y[0])) {
@@ -184,14 +179,6 @@ export function expectedRunFiles(targets: readonly string[]): string[] {
   ];
 }
 
-/** data.json rounds seconds to 3 digits: ±0.5 ms of the figure is rounding, not measurement. */
-const ROUNDING_SECONDS = 0.0005;
-
-/** Whether a data.json figure is within `share` of the truth (plus data.json's rounding). */
-export function isWithin(reported: number | null, truth: number, share: number): boolean {
-  return reported !== null && Math.abs(reported - truth) <= share * truth + ROUNDING_SECONDS;
-}
-
 interface JaegerSpan {
   operationName: string;
   startTime: number;
@@ -242,8 +229,8 @@ export function formatUploadAlignment(
  * Upload figures within 2 % plus 25 ms per stretch of the proxy's union (why: docs/fleet-in-a-box.md, "Truth"):
  * each stretch has a start the client sees before the proxy does and an end it sees after.
  */
-export const uploadShare = 0.02;
-export const uploadSlackSecondsPerStretch = 0.025;
+const uploadShare = 0.02;
+const uploadSlackSecondsPerStretch = 0.025;
 
 export function isUploadWithin(reported: number | null, truth: number, stretches: number): boolean {
   return (

@@ -5,8 +5,8 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlan, type ReplayResult } from '../../src/plan/index.js';
 import { PlanFileSchema, RUN_VERSION, type RunFile } from '../../src/artifacts/index.js';
-import { writePlanFile } from '../../src/plan/plan-file-io.js';
-import { createRunFileWriter } from '../../src/run/run-file-writer.js';
+import { writePlanFile } from '../../src/artifacts/plan-file-io.js';
+import { createRunFileWriter } from '../../src/run/harness/run-file-writer.js';
 
 // `rocm-perf plan --from-run RUN`, spawned from the built CLI (`npm test` builds first) against run dirs this test
 // writes with the project's own writers: plan.json (writePlanFile), run.json (the harness's run file writer) and

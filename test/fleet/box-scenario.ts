@@ -12,7 +12,7 @@ export interface BoxNodeSpec {
 }
 
 /** Three wired nodes and one WiFi-like node 25× slower than forge; two BuildKit releases either side of v0.28. */
-export const boxNodes: readonly BoxNodeSpec[] = [
+const boxNodes: readonly BoxNodeSpec[] = [
   { name: 'forge', scenarioLinkMbps: 112, buildkitVersion: 'v0.28.1' },
   { name: 'anvil', scenarioLinkMbps: 105, buildkitVersion: 'v0.27.1' },
   { name: 'bench', scenarioLinkMbps: 280, buildkitVersion: 'v0.28.1' },
@@ -37,7 +37,7 @@ export const gfx1201Nodes: readonly BoxNodeSpec[] = [
   { name: 'kiln', scenarioLinkMbps: 4.3, buildkitVersion: 'v0.27.1' },
 ];
 
-export const gfx1201Targets = [
+const gfx1201Targets = [
   'pytorch',
   'pytorch-wheel',
   'triton-wheel',

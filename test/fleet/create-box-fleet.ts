@@ -47,7 +47,7 @@ export interface BoxFleetNode {
   cgroupDirs?: NonNullable<FleetState['builders'][string]['cgroup']>;
 }
 
-export interface BoxFleetServices {
+interface BoxFleetServices {
   /** The Zot-logging proxy clients use, `http://ADDR:PORT`. */
   registryUrl: string;
   sccacheUrl: string;
@@ -112,7 +112,7 @@ const toSsh = (ssh: BoxSsh) => ({
   known_hosts: ssh.knownHostsFile,
 });
 
-export function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unknown> {
+function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unknown> {
   const { services, nodes } = options;
   return {
     arch: options.arches?.[0] ?? 'gfx1201',

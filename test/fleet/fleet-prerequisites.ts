@@ -3,8 +3,7 @@
 import { existsSync } from 'node:fs';
 import { findMissingControllers } from './node-cgroups.js';
 
-export const fleetTestCommand =
-  'sudo npx vitest run --project integration test/integration/fleet-box.test.ts';
+const fleetTestCommand = 'sudo npx vitest run --project integration test/integration/fleet-box.test.ts';
 
 const requiredBinaries: readonly [string, string][] = [
   ['/usr/sbin/ip', 'iproute2'],

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 
 export const fleetStateEnvVar = 'ROCM_PERF_FLEET_STATE';
 
-export const BuilderStateSchema = z.strictObject({
+const BuilderStateSchema = z.strictObject({
   /** Network namespace the builder's work runs in. */
   netns: z.string().check(z.minLength(1)),
   /** BuildKit node name, `<builder>0`. */
@@ -32,7 +32,7 @@ export const BuilderStateSchema = z.strictObject({
   ),
 });
 
-export const TargetStateSchema = z.strictObject({
+const TargetStateSchema = z.strictObject({
   /** Scaled compile seconds of the target (all sccache misses, nothing layer-cached). */
   buildSeconds: z.number().check(z.nonnegative()),
   /** Bytes the image push uploads (layers + config + manifest, roughly). */

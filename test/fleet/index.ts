@@ -1,12 +1,8 @@
-export { boxNodes, boxScenarios, boxTargets, defaultBoxScale, gfx1201Targets } from './box-scenario.js';
-export type { BoxScale, BoxScenarioName } from './box-scenario.js';
-export { createBoxFleet } from './create-box-fleet.js';
-export type { BoxFleetFiles, CreateBoxFleetOptions } from './create-box-fleet.js';
-export { assertFleetCanStart, findFleetBlocker, fleetTestCommand } from './fleet-prerequisites.js';
-export { fleetStateEnvVar, readFleetState } from './fleet-state.js';
-export type { FleetState } from './fleet-state.js';
+export { boxTargets } from './box-scenario.js';
+export { findFleetBlocker } from './fleet-prerequisites.js';
+export { readFleetState } from './fleet-state.js';
 export { cleanupStaleFleets } from './network.js';
-export { cleanupStaleCgroups, readCpuUsageNs } from './node-cgroups.js';
+export { readCpuUsageNs } from './node-cgroups.js';
 export {
   isManifestPut,
   isStoredWrite,

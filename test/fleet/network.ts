@@ -32,7 +32,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** A /24 in 10.213.0.0/16 no interface on this host uses yet. */
-export async function findFreeSubnet(): Promise<string> {
+async function findFreeSubnet(): Promise<string> {
   const used = await ip(['-4', '-o', 'addr', 'show']);
   for (let attempt = 0; attempt < 300; attempt++) {
     const third = 1 + ((process.pid + attempt * 37 + Math.floor(Math.random() * 250)) % 250);

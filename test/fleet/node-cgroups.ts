@@ -10,9 +10,9 @@ import { registerResource, removeCgroupSync } from '../helpers/daemons/index.js'
 import { fleetPrefix, parseOwnerPid, toNetnsName } from './fleet-names.js';
 import { isAlive } from './network.js';
 
-export const cgroupRoot = '/sys/fs/cgroup';
-export const cgroupControllers = ['cpu', 'cpuacct', 'memory'] as const;
-export type CgroupController = (typeof cgroupControllers)[number];
+const cgroupRoot = '/sys/fs/cgroup';
+const cgroupControllers = ['cpu', 'cpuacct', 'memory'] as const;
+type CgroupController = (typeof cgroupControllers)[number];
 /** A short CFS period keeps a throttled burner's progress smooth (the kernel default is 100 ms). */
 const cfsPeriodUs = 20_000;
 
@@ -99,7 +99,7 @@ export function listCgroupTree(dir: string): string[] {
  * Removes the node's cgroup in every mounted hierarchy with everything under it: real BuildKit's runc makes
  * <node>/compile/buildkit/<id> in each controller (pids, devices, freezer, …), not only the three the box creates.
  */
-export function removeCgroupTrees(name: string, root = cgroupRoot): void {
+function removeCgroupTrees(name: string, root = cgroupRoot): void {
   let controllers: string[] = [];
   try {
     controllers = readdirSync(root);

@@ -4,7 +4,7 @@
 // quota reads 100 % busy, an idle one ~0 %, whatever the host is doing. Counters never go backwards.
 
 /** USER_HZ: /proc/stat counts in these ticks per second. */
-export const userHz = 100;
+const userHz = 100;
 
 export interface CgroupCounters {
   /** cpuacct.usage, ns. */

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-export const RegistryTruthLineSchema = z.strictObject({
+const RegistryTruthLineSchema = z.strictObject({
   version: z.literal(1),
   clientIp: z.string(),
   clientPort: z.number().int(),

@@ -4,7 +4,7 @@
 // left alone so timers, timeouts and performance.now() behave.
 import { existsSync } from 'node:fs';
 
-export const libfaketimePath = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
+const libfaketimePath = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
 
 /** The environment that makes a process (and what it starts) see its wall clock `seconds` off; {} for 0. */
 export function toSkewedClockEnv(seconds: number | undefined): Record<string, string> {

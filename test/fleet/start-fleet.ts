@@ -56,7 +56,7 @@ import { baseImageTarget } from './box-scenario.js';
  * (test/fleet/real/); `double` — the `docker` test double (test/fleet/double/), only for what real tools cannot
  * be made to do (docs/fleet-in-a-box.md, "What still runs on the double"). ROCM_PERF_BOX_ENGINE overrides the default.
  */
-export type BoxEngine = 'real' | 'double';
+type BoxEngine = 'real' | 'double';
 const defaultEngine = (): BoxEngine => (process.env.ROCM_PERF_BOX_ENGINE === 'double' ? 'double' : 'real');
 
 export interface StartFleetOptions {

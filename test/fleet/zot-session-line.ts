@@ -26,7 +26,7 @@ export function toGoRfc3339Nano(timeMs: number): string {
 }
 
 /** Go `time.Duration.String()` of a duration truncated to whole seconds, as Zot logs latency. */
-export function toGoDurationTruncatedToSeconds(ms: number): string {
+function toGoDurationTruncatedToSeconds(ms: number): string {
   const total = Math.floor(ms / 1000);
   if (total === 0) return '0s';
   const hours = Math.floor(total / 3600);
@@ -38,7 +38,7 @@ export function toGoDurationTruncatedToSeconds(ms: number): string {
 }
 
 /** Go's `http.CanonicalHeaderKey`: `content-length` → `Content-Length`. */
-export function toCanonicalHeaderKey(name: string): string {
+function toCanonicalHeaderKey(name: string): string {
   return name
     .toLowerCase()
     .split('-')
@@ -47,7 +47,7 @@ export function toCanonicalHeaderKey(name: string): string {
 }
 
 /** Request headers as Zot logs them: canonical keys sorted (Go marshals maps sorted), Host and Transfer-Encoding dropped, Authorization masked. */
-export function toZotHeaders(headers: Record<string, string[] | undefined>): Record<string, string[]> {
+function toZotHeaders(headers: Record<string, string[] | undefined>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const entries = Object.entries(headers)
     .filter((entry): entry is [string, string[]] => entry[1] !== undefined)

@@ -12,7 +12,7 @@ import {
 // A copy of a fixture run whose plan.json carries a forecast, as `plan` writes one today: the fixture runs were
 // recorded before forecasts. Each target's figures are the plan's own, with the given spread over `runs` runs.
 
-export function toPlanDistributions(plan: Plan, sigma: number, runs: number): Map<string, CostDistribution> {
+function toPlanDistributions(plan: Plan, sigma: number, runs: number): Map<string, CostDistribution> {
   return new Map(
     [...toCostsFromPlan(plan)].map(([name, cost]) => [
       name,

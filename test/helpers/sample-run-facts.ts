@@ -31,7 +31,7 @@ export function recordedSliceBytes(dir: string, file: string): number {
 export const withCommas = (n: number): string => n.toLocaleString('en-US');
 
 /** The lines of a JSON-lines file that end in a newline (a cut last line is left out), parsed. */
-export function completeJsonLines<T>(file: string): T[] {
+function completeJsonLines<T>(file: string): T[] {
   const text = readFileSync(file, 'utf8');
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
   return complete

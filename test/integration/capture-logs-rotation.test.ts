@@ -7,7 +7,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync 
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SshTarget } from '../../src/config/schema.js';
-import { createLogCapture } from '../../src/run/capture-logs.js';
+import { createLogCapture } from '../../src/run/cache-logs/capture-logs.js';
 import { connectRemoteHost } from '../../src/run/executors/remote-host.js';
 import { createSilentLogger } from '../../src/shared/logger.js';
 import { createTempDir, startSshd, type RunningSshd, type TempDir } from '../helpers/daemons/index.js';

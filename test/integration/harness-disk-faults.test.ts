@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunFileSchema, type RunFile } from '../../src/artifacts/index.js';
 import { ExitCode } from '../../src/shared/errors.js';
-import { runHarness } from '../../src/run/run-harness.js';
+import { runHarness } from '../../src/run/harness/run-harness.js';
 import { createFakeWorld, writeFleetFixture } from '../unit/run/harness-fixture.js';
 
 let fixture: ReturnType<typeof writeFleetFixture>;
@@ -51,7 +51,7 @@ async function runWith(onBakeStart: (target: string) => void) {
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: { ...fake.deps, stderr },
+    effects: { ...fake.effects, stderr },
   });
   return { result, stderr: lines.join(''), fake };
 }

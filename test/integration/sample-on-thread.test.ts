@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createSampler, type CreateSamplerOptions, type Sampler } from '../../src/collect/index.js';
 import type { Sample } from '../../src/artifacts/index.js';
-import { sampleOnThread } from '../../src/run/sample-on-thread.js';
+import { sampleOnThread } from '../../src/run/sampling/sample-on-thread.js';
 import { startNodeExporter, type RunningNodeExporter } from '../helpers/daemons/index.js';
 
 // The harness samples on a thread of its own. Here the test's own thread is blocked for 3 s, as a spawn of a

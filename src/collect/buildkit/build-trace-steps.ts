@@ -31,7 +31,7 @@ export function toTraceStep(span: TraceSpan): TraceStep {
 }
 
 /** `[build 3/12] RUN make -j64` → `RUN make -j64`; undefined for `[internal] …` and other vertices. */
-export function parseStepInstruction(name: string): string | undefined {
+function parseStepInstruction(name: string): string | undefined {
   return dockerfileStep.exec(name)?.[2]?.trim();
 }
 

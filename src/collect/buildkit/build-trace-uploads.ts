@@ -17,7 +17,7 @@ export interface UploadRefs {
 const uploadMethods: ReadonlySet<string> = new Set(['PUT', 'POST', 'PATCH']);
 const imageExportSpan = /^(exporting to .*image|export layers|pushing)/;
 
-export function toHttpMethod(span: TraceSpan): string | undefined {
+function toHttpMethod(span: TraceSpan): string | undefined {
   const method = span.attributes.get('http.request.method') ?? span.attributes.get('http.method');
   if (typeof method === 'string' && method !== '') return method.toUpperCase();
   return /^HTTP ([A-Z]+)$/.exec(span.name)?.[1];

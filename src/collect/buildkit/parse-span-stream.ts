@@ -8,6 +8,7 @@ import {
   type TraceSpan,
 } from './trace-span.js';
 import { parseRfc3339Ms } from '../logs/parse-timestamp.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The trace BuildKit stores with a build record: Go `json.Encoder` output of OTel SDK `tracetest.SpanStub`
 // objects, concatenated (one indented object per span), or the same stubs in a JSON array.
@@ -75,7 +76,7 @@ export function decodeSpanStream(text: string): DecodedSpans {
       result.seen += 1;
       result.rejected.push({
         line: object.line,
-        reason: `invalid JSON in span object: ${(error as Error).message}`,
+        reason: `invalid JSON in span object: ${errorMessage(error)}`,
       });
       continue;
     }

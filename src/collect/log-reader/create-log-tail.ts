@@ -27,7 +27,7 @@ export interface LogTailOptions<R, A = undefined> extends LogLineParser<R> {
   keep?: (record: R) => boolean;
 }
 
-export interface LogTailRead<R, A = undefined> {
+interface LogTailRead<R, A = undefined> {
   /** Records since the previous read (those `keep` accepts, when given). */
   records: R[];
   /** Cumulative since the cursor (re)started. */

@@ -17,7 +17,7 @@ export interface RegistryLineParserOptions {
   addressToNode?: Readonly<Record<string, string>>;
 }
 
-export const defaultCachePatterns: readonly string[] = ['*/cache:*'];
+const defaultCachePatterns: readonly string[] = ['*/cache:*'];
 
 const parseEntry = { zot: parseZotLine, distribution: parseDistributionLine } as const;
 

@@ -1,8 +1,9 @@
 // nginx `log_format` → a field spec: the literal text between variables, and for each variable its JSON key and
 // whether it is quoted. The sccache log parser is built from this, so the shipped conf and the parser cannot drift.
 import { ParseError } from '../../shared/errors.js';
+import { errorMessage } from '../../shared/error-message.js';
 
-export interface LogFormatField {
+interface LogFormatField {
   /** JSON key, e.g. `status`. */
   key: string;
   /** nginx variable without the `$`, e.g. `status`. */
@@ -119,7 +120,7 @@ function checkJsonShape(spec: LogFormatSpec): void {
     throw new ParseError(
       `log_format ${spec.name}`,
       undefined,
-      `the format does not produce JSON (${(error as Error).message}); fix the quoting in the conf`,
+      `the format does not produce JSON (${errorMessage(error)}); fix the quoting in the conf`,
     );
   }
 }

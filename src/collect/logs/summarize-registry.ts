@@ -16,7 +16,7 @@ export interface RegistryWriteTotals {
   bytesRead: number;
 }
 
-export interface RegistrySplit {
+interface RegistrySplit {
   cache: RegistryWriteTotals;
   image: RegistryWriteTotals;
 }
@@ -27,7 +27,7 @@ export interface RegistrySummary extends RegistrySplit {
   byNode: Record<string, RegistrySplit>;
 }
 
-export function createRegistryWriteTotals(): RegistryWriteTotals {
+function createRegistryWriteTotals(): RegistryWriteTotals {
   return {
     blobsWritten: 0,
     manifestsWritten: 0,
@@ -45,7 +45,7 @@ const createSplit = (): RegistrySplit => ({
   image: createRegistryWriteTotals(),
 });
 
-export function addRegistryRecord(totals: RegistryWriteTotals, record: RegistryRecord): void {
+function addRegistryRecord(totals: RegistryWriteTotals, record: RegistryRecord): void {
   const isWrite = record.kind === 'blob-write' || record.kind === 'manifest-write';
   if (record.kind === 'blob-write') totals.blobsWritten++;
   if (record.kind === 'manifest-write') totals.manifestsWritten++;

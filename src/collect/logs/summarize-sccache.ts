@@ -33,7 +33,7 @@ export interface SummarizeSccacheOptions {
   runPrefix?: string | undefined;
 }
 
-export function createSccacheTotals(): SccacheTotals {
+function createSccacheTotals(): SccacheTotals {
   return {
     requests: 0,
     hits: 0,
@@ -47,7 +47,7 @@ export function createSccacheTotals(): SccacheTotals {
   };
 }
 
-export function addSccacheRecord(totals: SccacheTotals, record: SccacheRecord): void {
+function addSccacheRecord(totals: SccacheTotals, record: SccacheRecord): void {
   totals.requests++;
   switch (record.kind) {
     case 'hit':

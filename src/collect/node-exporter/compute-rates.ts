@@ -5,7 +5,7 @@ import type { MetricFamily, MetricSample } from './parse-metrics.js';
 // docs/collectors-metrics-and-traces.md): CPU idle = idle + iowait; Δt from node_time_seconds when both
 // scrapes carry it; a counter that goes backwards, or a changed boot time, nulls that figure for the interval.
 
-export type MetricFamilies = ReadonlyMap<string, MetricFamily>;
+type MetricFamilies = ReadonlyMap<string, MetricFamily>;
 
 export interface ScrapeSnapshot {
   /** When the scrape was taken, by the sampler's clock. */

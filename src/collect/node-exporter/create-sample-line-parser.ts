@@ -2,6 +2,7 @@ import { ArtifactError } from '../../shared/errors.js';
 import { type Sample, SAMPLES_VERSION, SampleSchema } from '../../artifacts/index.js';
 import { decodeLine, type ByteLine } from '../logs/byte-line.js';
 import { toRecord, toReject, toSkip, type LogLineParser } from '../logs/line-outcome.js';
+import { formatZodIssues } from '../../shared/format-zod-issues.js';
 
 // samples.jsonl back through SampleSchema, as a line parser for the log readers (createLogTail): a truncated last
 // line (sampler killed mid-write) or a bad line is rejected and counted; a line of another schema version stops the
@@ -33,11 +34,9 @@ export function createSampleLineParser(source: string): LogLineParser<Sample> {
       }
       const parsed = SampleSchema.safeParse(value);
       if (parsed.success) return toRecord(parsed.data);
-      const issue = parsed.error.issues[0];
       return toReject(
-        issue === undefined
-          ? 'does not match the sample schema'
-          : `${issue.path.join('.') || '(line)'}: ${issue.message}`,
+        formatZodIssues(parsed.error.issues, { limit: 1, root: '(line)' }) ||
+          'does not match the sample schema',
       );
     },
     timeOfLine(line: string) {

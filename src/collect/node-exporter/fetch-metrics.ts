@@ -4,7 +4,7 @@ import { HttpError } from '../../shared/errors.js';
 // One GET of a node_exporter /metrics page with undici. node_exporter serves the classic text format to a
 // plain GET (no OpenMetrics negotiation), uncompressed when no Accept-Encoding is sent.
 
-export interface FetchMetricsOptions {
+interface FetchMetricsOptions {
   signal: AbortSignal;
   dispatcher?: Dispatcher | undefined;
 }

@@ -5,7 +5,7 @@ import { parseSampleLine, type MetricSample } from './parse-sample-line.js';
 // it. Tolerant: unknown comments, unknown TYPE values and quoted UTF-8 names never throw; every line
 // lands in exactly one of records (samples), skipped (by reason) or rejected (malformed, with examples).
 
-export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
+type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
 
 export interface MetricFamily {
   name: string;

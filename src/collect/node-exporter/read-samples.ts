@@ -8,6 +8,7 @@ import {
 import { ArtifactError } from '../../shared/errors.js';
 import { createLogTail } from '../log-reader/create-log-tail.js';
 import { createSampleLineParser } from './create-sample-line-parser.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // samples.jsonl into a SampleTable, through the log readers' chunked cursor (4 MiB at a time, never the whole file as
 // one string). Once for report and publish (readSamples); incrementally for serve (createSamplesTail: each read
@@ -57,7 +58,7 @@ export async function readSamples(path: string): Promise<Omit<SamplesRead, 'chan
     return { table: read.aggregate, stats: read.stats };
   } catch (error) {
     if (error instanceof ArtifactError) throw error;
-    throw new ArtifactError(path, `cannot read the samples file: ${(error as Error).message}`, {
+    throw new ArtifactError(path, `cannot read the samples file: ${errorMessage(error)}`, {
       cause: error,
       hint: 'check the run directory; samples.jsonl is written by the sampler during a run',
     });

@@ -1,7 +1,12 @@
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { HttpError } from '../../shared/errors.js';
-import { findStreamWarnings, type Sample, SAMPLES_VERSION } from '../../artifacts/index.js';
+import {
+  DEFAULT_SAMPLE_INTERVAL_MS,
+  findStreamWarnings,
+  type Sample,
+  SAMPLES_VERSION,
+} from '../../artifacts/index.js';
 import { computeSample, type ScrapeSnapshot } from './compute-rates.js';
 import { fetchMetricsText, type FetchMetrics } from './fetch-metrics.js';
 import { parseMetrics } from './parse-metrics.js';
@@ -17,7 +22,7 @@ export interface SamplerNode {
 
 export interface CreateSamplerOptions {
   nodes: readonly SamplerNode[];
-  /** Default 2000. */
+  /** Default DEFAULT_SAMPLE_INTERVAL_MS. */
   intervalMs?: number;
   /** How long one scrape may take before it counts as a gap. Default: the interval. */
   timeoutMs?: number;
@@ -45,7 +50,7 @@ interface LoopContext {
 
 export function createSampler(options: CreateSamplerOptions): Sampler {
   const controller = new AbortController();
-  const intervalMs = options.intervalMs ?? 2000;
+  const intervalMs = options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
   const context: LoopContext = {
     intervalMs,
     timeoutMs: options.timeoutMs ?? intervalMs,

@@ -34,7 +34,7 @@ export interface BuildSamplesQueryOptions {
 }
 
 /** A PromQL string literal: backslashes and double quotes escaped. */
-export function toPromString(text: string): string {
+function toPromString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 

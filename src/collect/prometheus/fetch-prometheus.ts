@@ -6,7 +6,7 @@ import { parseScrapeIntervals } from './parse-scrape-intervals.js';
 
 // The Prometheus HTTP API with undici: instant and range queries of the samples query, answers checked by zod.
 
-export interface FetchSamplesPointsOptions {
+interface FetchSamplesPointsOptions {
   /** Base URL of the Prometheus server, e.g. http://prom:9090. */
   prometheusUrl: string;
   instances: readonly string[];
@@ -20,7 +20,7 @@ export interface FetchSamplesPointsOptions {
 export type FetchSamplesPoints = (options: FetchSamplesPointsOptions) => Promise<FigurePoints>;
 
 /** Joins the API path onto the base URL, keeping a path prefix (Prometheus behind `--web.route-prefix`). */
-export function toApiUrl(prometheusUrl: string, apiPath: string): string {
+function toApiUrl(prometheusUrl: string, apiPath: string): string {
   return `${prometheusUrl.replace(/\/+$/, '')}${apiPath}`;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseGoFloat } from '../node-exporter/parse-sample-line.js';
 import { SAMPLE_FIGURES, type SampleFigure } from './build-samples-query.js';
+import { formatZodIssues } from '../../shared/format-zod-issues.js';
 
 // The Prometheus HTTP API's answer to /api/v1/query and /api/v1/query_range, checked at the boundary with zod,
 // and turned into points by instance and figure (the `figure` label build-samples-query.ts stamps).
@@ -21,11 +22,10 @@ const DataSchema = z.discriminatedUnion('resultType', [
   z.object({ resultType: z.literal('string'), result: PointSchema }),
 ]);
 
-export const PrometheusResponseSchema = z.discriminatedUnion('status', [
+const PrometheusResponseSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('success'), data: DataSchema, warnings: z.array(z.string()).optional() }),
   z.object({ status: z.literal('error'), errorType: z.string(), error: z.string() }),
 ]);
-export type PrometheusResponse = z.infer<typeof PrometheusResponseSchema>;
 
 /** instance → figure → (evaluation time in ms → value). */
 export type FigurePoints = Map<string, Map<SampleFigure, Map<number, number>>>;
@@ -39,10 +39,10 @@ const figures: ReadonlySet<string> = new Set(SAMPLE_FIGURES);
 export function parsePrometheusResponse(json: unknown): ParsedPrometheusResponse {
   const parsed = PrometheusResponseSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = formatZodIssues(parsed.error.issues, { limit: 1, root: '(top)' }) || '(top): invalid';
     return {
       ok: false,
-      error: `not a Prometheus API answer: ${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'invalid'}`,
+      error: `not a Prometheus API answer: ${issue}`,
     };
   }
   const response = parsed.data;

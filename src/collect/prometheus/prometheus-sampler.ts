@@ -1,11 +1,12 @@
 import { rename, writeFile } from 'node:fs/promises';
 import type { Dispatcher } from 'undici';
-import type { Sample } from '../../artifacts/index.js';
+import { DEFAULT_SAMPLE_INTERVAL_MS, type Sample } from '../../artifacts/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { toSampleLine } from '../node-exporter/write-samples.js';
 import { fetchSamplesPoints, type FetchSamplesPoints } from './fetch-prometheus.js';
 import { toPrometheusSamples, toRangeSteps, type PrometheusNode } from './to-prometheus-samples.js';
 import { sleep } from '../../shared/sleep.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // Prometheus as the sample source: no scrapes of our own. Live, one instant query per interval gives every
 // node's line (the progress and `serve` see them); at finalize one query_range over the whole window at
@@ -14,7 +15,7 @@ import { sleep } from '../../shared/sleep.js';
 export interface CreatePrometheusSamplerOptions {
   prometheusUrl: string;
   nodes: readonly PrometheusNode[];
-  /** Default 2000: the live poll interval and the range step. */
+  /** Default DEFAULT_SAMPLE_INTERVAL_MS: the live poll interval and the range step. */
   intervalMs?: number;
   onSample: (sample: Sample) => void;
   fetchPoints?: FetchSamplesPoints;
@@ -34,7 +35,7 @@ export interface PrometheusSampler {
 const MAX_STEPS_PER_QUERY = 10_000;
 
 export function createPrometheusSampler(options: CreatePrometheusSamplerOptions): PrometheusSampler {
-  const intervalMs = options.intervalMs ?? 2000;
+  const intervalMs = options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
   const clock = options.clock ?? systemClock;
   const fetchPoints = options.fetchPoints ?? fetchSamplesPoints;
   const source = `prometheus ${options.prometheusUrl}`;
@@ -62,7 +63,7 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
         source,
       });
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorMessage(error);
       samples = options.nodes.map((node) => ({
         version: 1 as const,
         node: node.name,

@@ -2,13 +2,13 @@
 // `--help`, and a file that reads it, for the test that holds this list against the source.
 
 export const OTHER_ENV_VARS = {
-  PERF_COLD_NAMESPACE: 'src/run/run-settings.ts',
+  PERF_COLD_NAMESPACE: 'src/commands/flags/harness-flags.ts',
   REGISTRY_NAME: 'src/config/resolve-config.ts',
   PERF_BUILDX: 'src/config/resolve-config.ts',
   PUSH: 'src/commands/publish.ts',
   LOG_LEVEL: 'src/shared/logger.ts',
   SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',
-  DOCKER_CONFIG: 'src/run/read-docker-auth.ts',
+  DOCKER_CONFIG: 'src/run/registry/read-docker-auth.ts',
 } as const;
 
 export type OtherEnvVar = keyof typeof OTHER_ENV_VARS;

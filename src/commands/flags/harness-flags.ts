@@ -1,4 +1,4 @@
-import type { Harness } from '../../artifacts/index.js';
+import { DEFAULT_SAMPLE_INTERVAL_MS, type Harness } from '../../artifacts/index.js';
 import {
   commonFlags,
   dispatchFlag,
@@ -22,7 +22,7 @@ interface HarnessRow {
   dispatch: boolean;
 }
 
-export const HARNESS_COMMANDS = {
+const HARNESS_COMMANDS = {
   cold: {
     description:
       'cold run: --no-cache, own sccache prefix, pushes into the coldrun namespace, cache export off',
@@ -60,10 +60,10 @@ function createHarnessFlags(dispatch: boolean) {
     sampleIntervalMs: {
       flags: '--sample-interval-ms <ms>',
       description: 'node_exporter scrape interval',
-      default: '2000',
+      default: String(DEFAULT_SAMPLE_INTERVAL_MS),
       value: positiveNumber,
       expected: 'a positive number of milliseconds',
-      example: '2000',
+      example: String(DEFAULT_SAMPLE_INTERVAL_MS),
     },
     ...(dispatch ? { dispatch: dispatchFlag, ...forecastFlags } : {}),
   } satisfies Record<string, FlagSpec>;
@@ -82,3 +82,10 @@ export function createHarnessCommand(harness: Harness) {
 }
 
 export type HarnessValues = CommandValues<ReturnType<typeof createHarnessCommand>>;
+
+/** The harness's environment variables beyond its flags' own, read here once and handed down typed. */
+export function toHarnessEnv(env: Readonly<Record<string, string | undefined>>): {
+  coldNamespaceSuffix: string;
+} {
+  return { coldNamespaceSuffix: env.PERF_COLD_NAMESPACE ?? '' };
+}

@@ -41,6 +41,7 @@ export { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec } from 
 export type { PlanValues } from './plan-flags.js';
 export type { ContractsValues } from './contracts-flags.js';
 export type { HarnessValues } from './harness-flags.js';
+export { toHarnessEnv } from './harness-flags.js';
 export type { ReportValues } from './report-flags.js';
 export type { ImportValues } from './import-flags.js';
 export type { CostsValues } from './costs-flags.js';

@@ -5,6 +5,8 @@ import { buildChartLayoutFor, buildChartOption } from '../build-chart-option.js'
 import { type DataFile, DataFileSchema } from '../../artifacts/index.js';
 import { TIMELINE_CHART_PARTS } from '../echarts-parts.js';
 import { renderSummaryHtml, renderWarningsHtml } from '../render-summary-html.js';
+import { formatZodIssues } from '../../shared/format-zod-issues.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // The browser side of index.html (bundled with esbuild into report-page.js, with the parts of ECharts the chart
 // uses). Every data.json is checked against DataFileSchema — the same zod schema `report` writes with — before it
@@ -30,9 +32,8 @@ declare global {
 export function parseDataFile(json: unknown): { model: DataFile } | { error: string } {
   const result = DataFileSchema.safeParse(json);
   if (result.success) return { model: result.data };
-  const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
   return {
-    error: `data.json does not match the report schema (version ${String((json as { version?: unknown } | null)?.version)}): ${issues.join('; ')}`,
+    error: `data.json does not match the report schema (version ${String((json as { version?: unknown } | null)?.version)}): ${formatZodIssues(result.error.issues, { limit: 3 })}`,
   };
 }
 
@@ -143,9 +144,7 @@ function start({ pollMs, src }: { pollMs: number; src: string }): void {
   if (location.protocol === 'file:' || !(pollMs > 0)) return;
   const tick = (): void => {
     poll(state, src)
-      .catch((error: unknown) =>
-        setStatus(`poll failed: ${error instanceof Error ? error.message : String(error)}; retrying`),
-      )
+      .catch((error: unknown) => setStatus(`poll failed: ${errorMessage(error)}; retrying`))
       .finally(() => setTimeout(tick, pollMs));
   };
   setTimeout(tick, pollMs);

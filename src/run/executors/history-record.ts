@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { formatZodIssues } from '../../shared/format-zod-issues.js';
+import { errorMessage } from '../../shared/error-message.js';
 
 // `docker buildx history inspect --format json` (buildx ≥ 0.21): one record, Go field names. Read through this
 // schema at the boundary. Real shapes (buildx v0.36.1, BuildKit v0.32.2): `Status` is lower-case
@@ -43,12 +45,12 @@ export function parseHistoryRecord(stdout: string): { record: HistoryRecord } | 
   try {
     raw = JSON.parse(stdout);
   } catch (error) {
-    return { reason: `history inspect printed no JSON: ${(error as Error).message}` };
+    return { reason: `history inspect printed no JSON: ${errorMessage(error)}` };
   }
   const parsed = HistoryRecordSchema.safeParse(raw);
   if (parsed.success) return { record: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { reason: `history inspect: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+  const issue = formatZodIssues(parsed.error.issues, { limit: 1 }) || '(root): invalid';
+  return { reason: `history inspect: ${issue}` };
 }
 
 /** The record is still building: its trace is not final, so `history trace` cannot have it yet. */

@@ -5,7 +5,7 @@ import { connectSsh, formatSshLabel } from '../../ssh/connect-ssh.js';
 
 // Run commands on a host over ssh (connect-ssh.ts: authentication and the known_hosts check), binary-safe on stdout.
 
-export interface RemoteResult {
+interface RemoteResult {
   exitCode: number | null;
   stdout: Buffer;
   stderr: string;

@@ -19,7 +19,7 @@ import {
 import { progressModes, type ProgressMode } from './progress.js';
 import { resolveBake } from './resolve-bake.js';
 
-export const bakeFlags: readonly FlagSpec[] = [
+const bakeFlags: readonly FlagSpec[] = [
   ...buildxPersistentFlags,
   { name: 'file', kind: 'stringArray', short: 'f' },
   { name: 'set', kind: 'stringArray' },

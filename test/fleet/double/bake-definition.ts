@@ -9,7 +9,7 @@ const Composable = z.optional(
 );
 const StringMap = z.optional(z.record(z.string(), z.nullable(z.string())));
 
-export const RawBakeTargetSchema = z.looseObject({
+const RawBakeTargetSchema = z.looseObject({
   description: z.optional(z.string()),
   inherits: z.optional(z.array(z.string())),
   annotations: z.optional(z.array(z.string())),
@@ -39,7 +39,7 @@ export const RawBakeTargetSchema = z.looseObject({
   'extra-hosts': StringMap,
 });
 
-export const RawBakeDefinitionSchema = z.looseObject({
+const RawBakeDefinitionSchema = z.looseObject({
   group: z.optional(
     z.record(
       z.string(),

@@ -6,7 +6,7 @@ import { createSccacheClient } from './sccache-traffic.js';
 import { runVertex } from './run-vertex.js';
 import { sleep, type BuildEnv, type TargetRun } from './build-context.js';
 
-export function toDockerImageContexts(run: TargetRun): [string, string][] {
+function toDockerImageContexts(run: TargetRun): [string, string][] {
   return Object.entries(run.target.contexts ?? {})
     .filter((entry): entry is [string, string] => entry[1]?.startsWith('docker-image://') ?? false)
     .map(([name, value]) => [name, value.slice('docker-image://'.length)]);

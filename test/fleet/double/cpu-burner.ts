@@ -23,7 +23,7 @@ parentPort.on('message', ({ id, ms, kind }) => {
 });
 `;
 
-export type BurnKind = 'compile' | 'export';
+type BurnKind = 'compile' | 'export';
 
 export interface CpuBurner {
   /** Spends `cpuMs` of CPU time, counted as `kind`; resolves when done. Burns run one after another (one thread). */

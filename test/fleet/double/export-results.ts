@@ -130,7 +130,7 @@ function isPushOutput(output: Attrs): boolean {
   return output.type === 'registry' || (output.type === 'image' && output.push === 'true');
 }
 
-export const isPushParallel = (env: BuildEnv): boolean =>
+const isPushParallel = (env: BuildEnv): boolean =>
   isAtLeast(env.buildkitVersion, buildkitSince.pushWithCacheExport);
 
 const toPushContext = (env: BuildEnv, parent: SpanHandle): PushContext => ({

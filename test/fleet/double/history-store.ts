@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 
-export const HistoryRecordSchema = z.strictObject({
+const HistoryRecordSchema = z.strictObject({
   version: z.literal(1),
   ref: z.string(),
   builder: z.string(),
@@ -29,7 +29,7 @@ export const HistoryRecordSchema = z.strictObject({
 
 export type HistoryRecord = z.output<typeof HistoryRecordSchema>;
 
-export function toHistoryDir(stateDir: string, builder: string): string {
+function toHistoryDir(stateDir: string, builder: string): string {
   return path.join(stateDir, 'history', builder);
 }
 

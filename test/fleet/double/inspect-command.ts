@@ -4,10 +4,7 @@ import { resolveBuilder } from './bake-command.js';
 import { CliError, type CommandIo } from './cli-error.js';
 import { buildxPersistentFlags, getBool, getString, parseFlags, type FlagSpec } from './parse-flags.js';
 
-export const inspectFlags: readonly FlagSpec[] = [
-  ...buildxPersistentFlags,
-  { name: 'bootstrap', kind: 'bool' },
-];
+const inspectFlags: readonly FlagSpec[] = [...buildxPersistentFlags, { name: 'bootstrap', kind: 'bool' }];
 
 export function runInspectCommand(argv: readonly string[], io: CommandIo): number {
   const flags = parseFlags(argv, inspectFlags);

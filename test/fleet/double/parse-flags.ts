@@ -2,7 +2,7 @@
 // `--name=value`, `--name value`, `-x value`, `-xvalue`, `-x=value`, bools as `--name` or `--name=true|false`,
 // flags interspersed with arguments, and `--` ending flags. Everything else is a usage error worded like cobra's.
 
-export type FlagKind = 'bool' | 'string' | 'stringArray';
+type FlagKind = 'bool' | 'string' | 'stringArray';
 
 export interface FlagSpec {
   name: string;
@@ -115,7 +115,7 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
   return parsed;
 }
 
-export class UnimplementedFlagError extends Error {}
+class UnimplementedFlagError extends Error {}
 
 export function getString(parsed: ParsedFlags, name: string): string | undefined {
   return parsed.values.get(name)?.at(-1);

@@ -5,7 +5,7 @@ import { toGoRfc3339Nano } from '../zot-session-line.js';
 export type ProgressMode = 'auto' | 'plain' | 'tty' | 'quiet' | 'rawjson';
 export const progressModes: readonly ProgressMode[] = ['auto', 'plain', 'tty', 'quiet', 'rawjson'];
 
-export interface Vertex {
+interface Vertex {
   digest: string;
   inputs: string[];
   name: string;

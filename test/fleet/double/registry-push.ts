@@ -10,7 +10,7 @@ import { parseImageRef, toRegistryUrl, type ImageRef } from './image-ref.js';
 import type { PushLimiter } from './push-limiter.js';
 import type { SpanHandle, TraceRecorder } from './spans.js';
 
-export const manifestAccept =
+const manifestAccept =
   'application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json, application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, */*';
 
 export interface Descriptor {
@@ -20,7 +20,7 @@ export interface Descriptor {
   annotations?: Record<string, string>;
 }
 
-export interface RegistryTrace {
+interface RegistryTrace {
   recorder: TraceRecorder;
   parent: SpanHandle;
 }

@@ -9,7 +9,7 @@ import {
   type BakeTarget,
 } from './bake-definition.js';
 
-export class BakeError extends Error {}
+class BakeError extends Error {}
 
 export interface ResolveBakeOptions {
   definition: BakeDefinition;
@@ -55,10 +55,7 @@ const composableOverrideKeys: Record<string, (typeof composableKeys)[number]> = 
 const stringKeys = new Set(['context', 'dockerfile', 'target', 'network', 'shm-size', 'call', 'description']);
 const boolKeys = new Set(['no-cache', 'pull', 'push', 'load']);
 
-export function parseOverride(
-  text: string,
-  env: Readonly<Record<string, string | undefined>> = {},
-): Override {
+function parseOverride(text: string, env: Readonly<Record<string, string | undefined>> = {}): Override {
   const eq = text.indexOf('=');
   const left = eq === -1 ? text : text.slice(0, eq);
   const append = left.endsWith('+');
@@ -75,7 +72,7 @@ export function parseOverride(
 }
 
 /** Go `path.Match` for target names: `*`, `?`, `[...]`; `*` does not cross `/`. */
-export function isGlobMatch(pattern: string, name: string): boolean {
+function isGlobMatch(pattern: string, name: string): boolean {
   const source = pattern
     .replace(/[.+^${}()|\\]/g, '\\$&')
     .replace(/\*/g, '[^/]*')
@@ -120,7 +117,7 @@ function applyOverride(target: BakeTarget, o: Override, touched: Set<string>): v
 }
 
 /** buildx `setPushOverride`. */
-export function setPushOverride(target: BakeTarget, push: boolean): void {
+function setPushOverride(target: BakeTarget, push: boolean): void {
   const outputs = target.output ?? [];
   if (!push) {
     target.output = outputs

@@ -9,18 +9,18 @@ export interface SccacheClient {
   write: (key: string, content: Buffer) => Promise<void>;
 }
 
-export const sccacheUserAgent = 'sccache/0.10.0';
+const sccacheUserAgent = 'sccache/0.10.0';
 const propfindBody = Buffer.from(
   '<?xml version="1.0" encoding="utf-8" ?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>',
 );
 
 /** `<endpoint>/<prefix>/` with single slashes. */
-export function toSccacheRoot(endpoint: string, prefix: string): string {
+function toSccacheRoot(endpoint: string, prefix: string): string {
   const trimmed = prefix.replace(/^\/+|\/+$/g, '');
   return `${endpoint.replace(/\/+$/, '')}/${trimmed ? `${trimmed}/` : ''}`;
 }
 
-export function toSccacheKeyPath(key: string): string {
+function toSccacheKeyPath(key: string): string {
   return `${key[0]}/${key[1]}/${key[2]}/${key}`;
 }
 

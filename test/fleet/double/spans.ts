@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { nowWallMs } from '../wall-clock.js';
 import { toGoRfc3339Nano } from '../zot-session-line.js';
 
-export type AttrValue = string | number | boolean;
+type AttrValue = string | number | boolean;
 export type Attrs = Record<string, AttrValue>;
 export const SpanKind = { internal: 1, server: 2, client: 3 } as const;
-export type Service = 'buildx' | 'buildkitd';
+type Service = 'buildx' | 'buildkitd';
 
 interface KeyValue {
   Key: string;
@@ -49,7 +49,7 @@ export interface SpanHandle {
   addEvent: (name: string, atMs?: number) => void;
 }
 
-export interface StartSpanOptions {
+interface StartSpanOptions {
   name: string;
   parent?: SpanHandle | undefined;
   kind?: number;

@@ -2,7 +2,7 @@
 // the behaviour the harness sees. Sources: docker/buildx and moby/buildkit release branches (docs/fleet-in-a-box.md).
 
 /** `v0.23.1` → [0, 23, 1]; anything else → undefined. */
-export function parseVersion(text: string): [number, number, number] | undefined {
+function parseVersion(text: string): [number, number, number] | undefined {
   const match = /^v(\d+)\.(\d+)\.(\d+)$/.exec(text);
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
 }

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export interface BakeProjectTarget {
+interface BakeProjectTarget {
   name: string;
   /** Scaled wall seconds of the compile at speed 1. */
   buildSeconds: number;
@@ -34,8 +34,8 @@ export interface BakeProjectOptions {
 }
 
 /** Share of a target's build seconds that is the compile's CPU work (the rest: loads, COPY, layer writes). */
-export const compileShare = 0.9;
-export const baseImageTarget = 'rocm-base';
+const compileShare = 0.9;
+const baseImageTarget = 'rocm-base';
 
 const hclString = (text: string) => JSON.stringify(text);
 
@@ -68,7 +68,7 @@ ${contexts.join('\n')}
 `;
 }
 
-export function renderBakeHcl(options: BakeProjectOptions): string {
+function renderBakeHcl(options: BakeProjectOptions): string {
   const factors = options.arches.map(([arch, factor]) => `${arch} = ${factor}`).join(', ');
   const groups = Object.entries(options.groups).map(
     ([name, members]) => `group ${hclString(name)} {\n  targets = ${JSON.stringify(members)}\n}\n`,
@@ -112,7 +112,7 @@ target ${hclString(baseImageTarget)} {
 `;
 }
 
-export function renderDockerfile(target: BakeProjectTarget): string {
+function renderDockerfile(target: BakeProjectTarget): string {
   return [
     `# ${target.name}: box-compile stands in for the wheel's compile (test/fleet/real/box-compile).`,
     `FROM ${baseImageTarget}`,

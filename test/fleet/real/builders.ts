@@ -38,11 +38,7 @@ export interface RealBuilder {
   stop: () => Promise<void>;
 }
 
-export function renderBuildkitdToml(options: {
-  root: string;
-  cgroupParent: string;
-  registryHost: string;
-}): string {
+function renderBuildkitdToml(options: { root: string; cgroupParent: string; registryHost: string }): string {
   return `# buildkitd.toml of a fleet-in-a-box node (test/fleet/real/builders.ts)
 root = ${JSON.stringify(options.root)}
 [worker.oci]

@@ -19,7 +19,7 @@ import { findToolBinary } from './tools.js';
 const execFileAsync = promisify(execFile);
 
 /** What the engine needs of a started node (start-fleet.ts's FleetNodeHandle). */
-export interface RealEngineNode {
+interface RealEngineNode {
   name: string;
   netns: string;
   buildkitVersion: string;

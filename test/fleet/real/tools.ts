@@ -10,7 +10,7 @@ import path from 'node:path';
 const here = import.meta.dirname;
 export const toolsDir = process.env.ROCM_PERF_TOOLS ?? path.join(homedir(), '.cache/rocm-perf/tools');
 const versionsPath = path.resolve(here, '../../tools/versions.txt');
-export const buildToolsCommand = 'test/tools/build-tools.sh';
+const buildToolsCommand = 'test/tools/build-tools.sh';
 
 export type ToolRole = 'current' | 'oldest' | 'too-old';
 export type ToolName = 'buildkit' | 'buildx';

@@ -14,7 +14,7 @@ export type Resource =
   /** A cgroup v1 directory: its processes are killed, then it is removed. */
   | { kind: 'cgroup'; path: string };
 
-export const ledgerDir = path.join(tmpdir(), 'rocm-perf-test-ledger');
+const ledgerDir = path.join(tmpdir(), 'rocm-perf-test-ledger');
 const ledgerPath = path.join(ledgerDir, `${process.pid}.json`);
 const live = new Map<number, Resource>();
 let nextId = 1;
@@ -45,7 +45,7 @@ function writeLedger(): void {
 }
 
 /** Removes one resource synchronously; never throws (best effort, used from exit hooks). */
-export function removeResourceSync(resource: Resource): void {
+function removeResourceSync(resource: Resource): void {
   try {
     switch (resource.kind) {
       case 'pid':
@@ -118,7 +118,7 @@ function sortForRemoval(resources: readonly Resource[]): Resource[] {
 }
 
 /** Removes everything this process still holds (exit hooks call it). */
-export function cleanupAllSync(): void {
+function cleanupAllSync(): void {
   for (const resource of sortForRemoval([...live.values()])) removeResourceSync(resource);
   live.clear();
   writeLedger();

@@ -29,16 +29,16 @@ export interface RunningNginx {
   stop: () => Promise<void>;
 }
 
-export const davExtModulePath = '/usr/lib/nginx/modules/ngx_http_dav_ext_module.so';
+const davExtModulePath = '/usr/lib/nginx/modules/ngx_http_dav_ext_module.so';
 
-export interface SccacheConfPaths {
+interface SccacheConfPaths {
   listen: string;
   root: string;
   accessLogPath: string;
 }
 
 /** Rewrites the shipped conf for a test instance; throws naming the directive if the shipped conf changed shape. */
-export function toTestSccacheConf(shipped: string, paths: SccacheConfPaths): string {
+function toTestSccacheConf(shipped: string, paths: SccacheConfPaths): string {
   const substitutions: [RegExp, string][] = [
     [/^(\s*)listen 8080;$/m, `$1listen ${paths.listen};`],
     [/^(\s*)root \/var\/lib\/sccache;$/m, `$1root ${paths.root};`],

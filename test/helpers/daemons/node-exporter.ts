@@ -20,7 +20,7 @@ export interface RunningNodeExporter {
   stop: () => Promise<void>;
 }
 
-export const nodeExporterBinary = '/usr/bin/prometheus-node-exporter';
+const nodeExporterBinary = '/usr/bin/prometheus-node-exporter';
 const leanCollectors = ['cpu', 'meminfo', 'diskstats', 'netdev', 'loadavg', 'filesystem', 'stat', 'time'];
 
 export async function startNodeExporter(

@@ -32,7 +32,7 @@ export interface DaemonProcess {
   stop: () => Promise<void>;
 }
 
-export function toNetnsCommand(
+function toNetnsCommand(
   netns: string | undefined,
   command: string,
   args: readonly string[],
@@ -41,7 +41,7 @@ export function toNetnsCommand(
 }
 
 /** The last `bytes` of a file, for error messages. */
-export function readTail(filePath: string, bytes = 2000): string {
+function readTail(filePath: string, bytes = 2000): string {
   try {
     const size = statSync(filePath).size;
     const text = readFileSync(filePath, 'utf8');
@@ -147,7 +147,7 @@ export function isTcpOpen(host: string, port: number): Promise<boolean> {
  * True when process `pid` (or a worker it forked) listens on TCP `port`, inside `netns` when given. Checked with
  * `ss -p`, so a port already held by someone else never counts as ready.
  */
-export async function isListeningBy(options: {
+async function isListeningBy(options: {
   netns?: string | undefined;
   port: number;
   pid: number;

@@ -22,12 +22,9 @@ export interface RunningPrometheus {
   stop: () => Promise<void>;
 }
 
-export const prometheusBinary = '/usr/bin/prometheus';
+const prometheusBinary = '/usr/bin/prometheus';
 
-export function buildPrometheusConfig(options: {
-  targets: readonly string[];
-  scrapeIntervalMs: number;
-}): string {
+function buildPrometheusConfig(options: { targets: readonly string[]; scrapeIntervalMs: number }): string {
   const interval = `${options.scrapeIntervalMs}ms`;
   return [
     'global:',

@@ -21,7 +21,7 @@ export interface RunningRegistry {
   stop: () => Promise<void>;
 }
 
-export function buildRegistryConfig(options: { addr: string; storageDir: string }): string {
+function buildRegistryConfig(options: { addr: string; storageDir: string }): string {
   return [
     'version: 0.1',
     'log:',

@@ -35,7 +35,7 @@ function generateKey(keyPath: string): void {
   });
 }
 
-export function buildSshdConfig(options: {
+function buildSshdConfig(options: {
   host: string;
   port: number;
   dir: string;

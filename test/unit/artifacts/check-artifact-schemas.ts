@@ -7,21 +7,21 @@ import type { SourceFile } from '../../helpers/source-tree/read-source-tree.js';
 // every file that writes or reads the artifact imports that module. Only a change to our own code can break this,
 // so a unit test holds it, from the source text alone.
 
-export interface ArtifactSpec {
+interface ArtifactSpec {
   /** The file one command writes for another. */
   fileName: string;
   /** The zod schema every writer and reader shares. */
   schemaExport: string;
 }
 
-export const ARTIFACTS: readonly ArtifactSpec[] = [
+const ARTIFACTS: readonly ArtifactSpec[] = [
   { fileName: 'plan.json', schemaExport: 'PlanFileSchema' },
   { fileName: 'run.json', schemaExport: 'RunFileSchema' },
   { fileName: 'samples.jsonl', schemaExport: 'SampleSchema' },
   { fileName: 'data.json', schemaExport: 'DataFileSchema' },
 ];
 
-export interface ArtifactSchemaModule {
+interface ArtifactSchemaModule {
   fileName: string;
   schemaExport: string;
   modulePath: string;

@@ -130,13 +130,10 @@ describe('validateConfig', () => {
     ]);
   });
 
+  // PERF_ARCH and PERF_TARGETS reach the config as --arch and --targets (commander's env, program-flags.test.ts).
   it('applies precedence defaults < file < env < flags', () => {
-    const env = toEnvOverrides({
-      PERF_ARCH: 'gfx1250',
-      PERF_TARGETS: 'vllm-wheel, triton-wheel',
-      REGISTRY_NAME: 'ci',
-    });
-    const flags = { arch: 'gfx942' };
+    const env = toEnvOverrides({ REGISTRY_NAME: 'ci', PERF_ARCH: 'ignored here: a flag carries it' });
+    const flags = { arch: 'gfx942', targets: ['vllm-wheel', 'triton-wheel'] };
     const perArch = `${base.replace('key_prefix: rocm/gfx1201', 'key_prefix: rocm/{arch}')}costs: costs.{arch}\n`;
     const { config } = validate(`arch: gfx1100\n${perArch}`, mergeOverrides(env, flags));
     expect(config?.arch).toBe('gfx942');

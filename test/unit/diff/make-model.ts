@@ -12,7 +12,7 @@ import {
 
 export const T0 = 1_773_480_000_000;
 
-export interface TargetSpec {
+interface TargetSpec {
   target: string;
   node: string;
   /** Seconds after T0. */

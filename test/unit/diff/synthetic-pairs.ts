@@ -13,7 +13,7 @@ import type { RunSideSpec, TimedTarget } from './make-run-side.js';
 //
 // n1's start delay is 1 s (measured start → base, which waits for nothing).
 
-export const NODES: RunSideSpec['nodes'] = [
+const NODES: RunSideSpec['nodes'] = [
   { name: 'n1', speed: 1, linkMbps: 800 },
   { name: 'n2', speed: 1, linkMbps: 400 },
   { name: 'n3', speed: 0.5, linkMbps: 160 },

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
 import type { RunFile } from '../../../src/artifacts/index.js';
 import { estimateLogSigma, findPoolingRefusals, poolFigure } from '../../../src/plan/index.js';
-import { deriveTargetCosts } from '../../../src/run/derive-target-costs.js';
-import { refuseUnpoolableRuns, type CostRun } from '../../../src/run/read-cost-runs.js';
+import { deriveTargetCosts } from '../../../src/plan/derive-target-costs.js';
+import { refuseUnpoolableRuns, type CostRun } from '../../../src/run/costs/read-cost-runs.js';
 import { parseTargetCosts, renderTargetCosts } from '../../../src/config/parse-target-costs.js';
 
 // Costs as distributions: figures from several runs pooled into a median and a robust sigma of ln(figure).

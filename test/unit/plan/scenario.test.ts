@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPlanInputs, type PlanInputs } from '../../../src/run/load-plan-inputs.js';
+import { loadPlanInputs, type PlanInputs } from '../../../src/run/plan-inputs/load-plan-inputs.js';
 import { createPlan, renderComparison, renderPlan } from '../../../src/plan/index.js';
 import { type Plan, STRATEGY_NAMES, type StrategyName } from '../../../src/artifacts/index.js';
 import { expectValidPlan } from './plan-invariants.js';

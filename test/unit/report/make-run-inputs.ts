@@ -34,7 +34,7 @@ function summarizeWithNodes<R extends RegistryRecord | SccacheRecord, S>(
 }
 const S = 1000;
 
-export function stats(source: string, overrides: Partial<StreamStats> = {}): StreamStats {
+function stats(source: string, overrides: Partial<StreamStats> = {}): StreamStats {
   return { ...createStreamStats(source), bytes: 100, lines: 2, records: 2, ...overrides };
 }
 

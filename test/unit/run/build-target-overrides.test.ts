@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTargetOverrides } from '../../../src/run/build-target-overrides.js';
+import { buildTargetOverrides } from '../../../src/run/harness/build-target-overrides.js';
 import type { BakePrint } from '../../../src/graph/index.js';
 
 const print: BakePrint = {

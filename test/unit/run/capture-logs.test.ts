@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogCapture } from '../../../src/run/capture-logs.js';
+import { createLogCapture } from '../../../src/run/cache-logs/capture-logs.js';
 import { localHost } from './local-host.js';
 import { createSilentLogger } from '../../../src/shared/logger.js';
 

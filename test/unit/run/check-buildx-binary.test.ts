@@ -6,7 +6,7 @@ import {
   describeBuildxProblem,
   readBuildxProblem,
   readExecutableStatus,
-} from '../../../src/run/check-buildx-binary.js';
+} from '../../../src/run/executors/check-buildx-binary.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-buildx-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

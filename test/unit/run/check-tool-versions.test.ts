@@ -5,7 +5,7 @@ import {
   parseBuildxInspect,
   parseVersion,
   type BuilderInspect,
-} from '../../../src/run/check-tool-versions.js';
+} from '../../../src/run/harness/check-tool-versions.js';
 
 const oneNode = (buildkit: string | undefined, driver = 'remote'): BuilderInspect => ({
   driver,

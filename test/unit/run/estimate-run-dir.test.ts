@@ -1,6 +1,6 @@
 // The run dir's size estimated from the plan, and the preflight problem when the run root cannot hold it.
 import { describe, expect, it } from 'vitest';
-import { estimateRunDir, findDiskProblem } from '../../../src/run/estimate-run-dir.js';
+import { estimateRunDir, findDiskProblem } from '../../../src/run/harness/estimate-run-dir.js';
 
 describe('estimateRunDir', () => {
   it('adds the samples, the log slices and the per-target files, each from the plan', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/artifacts/index.js';
 import { createTestPlan } from './create-test-plan.js';
-import { createGuidedChooser } from '../../../src/run/create-guided-chooser.js';
-import { runGuidedQueues, type GuidedSnapshot } from '../../../src/run/guided-queues.js';
-import { runNodeQueues, type QueueEvent } from '../../../src/run/node-queue.js';
+import { createGuidedChooser } from '../../../src/run/harness/create-guided-chooser.js';
+import { runGuidedQueues, type GuidedSnapshot } from '../../../src/run/harness/guided-queues.js';
+import { runNodeQueues, type QueueEvent } from '../../../src/run/harness/node-queue.js';
 import { createSimulatedExecutor, type FakeJobSpec } from './fake-executor.js';
 
 // Guided dispatch on a simulated clock (1 plan second = 1,000 fake ms; the fake clock starts at 1,000 ms, which is

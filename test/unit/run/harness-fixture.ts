@@ -6,9 +6,9 @@ import { type CreateSamplerOptions, type Sampler } from '../../../src/collect/in
 import { SAMPLES_VERSION } from '../../../src/artifacts/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
 import { localHost } from './local-host.js';
-import type { HarnessDeps } from '../../../src/run/run-harness.js';
-import type { PreflightProbes } from '../../../src/run/preflight.js';
-import type { ExecutableStatus } from '../../../src/run/check-buildx-binary.js';
+import type { HarnessEffects } from '../../../src/run/harness/run-harness.js';
+import type { PreflightProbes } from '../../../src/run/harness/preflight.js';
+import type { ExecutableStatus } from '../../../src/run/executors/check-buildx-binary.js';
 
 // A small fleet on disk (fleet.yaml, target-costs, bake print) and fakes for every outside party of the
 // harness: buildx, node_exporter, the registry, the log host. The "remote" logs are local files that the
@@ -102,14 +102,14 @@ export function writeFleetFixture(): {
   };
 }
 
-export interface BakeCall {
+interface BakeCall {
   options: RunBakeOptions;
   startedAtMs: number;
   finishedAtMs: number;
 }
 
 export interface FakeWorld {
-  deps: Partial<HarnessDeps>;
+  effects: Partial<HarnessEffects>;
   bakes: BakeCall[];
   traceFetches: string[];
   /** The record each builder's last failed or cancelled bake left, by `<builder> error|canceled` (what `history ls --filter status=…` finds). */
@@ -308,7 +308,7 @@ function createFakeProbes(world: FakeWorld, options: FakeWorldOptions): Prefligh
 
 export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
   const world: FakeWorld = {
-    deps: {},
+    effects: {},
     bakes: [],
     traceFetches: [],
     failedRecords: new Map(),
@@ -316,7 +316,7 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
     running: () => 0,
     maxRunning: () => 0,
   };
-  world.deps = {
+  world.effects = {
     bake: createFakeBake(world, options),
     findFailedBuild: ({ builder, sinceMs, status = 'error' }) => {
       const record = world.failedRecords.get(`${builder} ${status}`);

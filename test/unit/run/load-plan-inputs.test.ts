@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FetchBakePrintOptions } from '../../../src/run/executors/bake-print.js';
-import { loadPlanInputs } from '../../../src/run/load-plan-inputs.js';
+import { loadPlanInputs } from '../../../src/run/plan-inputs/load-plan-inputs.js';
 import { writeFleetFixture } from './harness-fixture.js';
 
 // The bake graph comes from the run side: a saved print is read, a bake file is printed by the injected executor.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildLogHostCheckCommand, LOG_HOST_TOOLS } from '../../../src/run/remote-log-files.js';
+import { buildLogHostCheckCommand, LOG_HOST_TOOLS } from '../../../src/run/cache-logs/remote-log-files.js';
 
 // Preflight's command on the log host, run by sh here with a PATH we build: it names each tool the capture needs
 // and lacks, before an hours-long run finds out at its end.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findQueueProblems, runNodeQueues, type QueueEvent } from '../../../src/run/node-queue.js';
+import { findQueueProblems, runNodeQueues, type QueueEvent } from '../../../src/run/harness/node-queue.js';
 import { createSimulatedExecutor } from './fake-executor.js';
 
 const startOf = (calls: { job: { target: string }; atMs: number }[], target: string) =>

@@ -1,7 +1,7 @@
 import { appendFileSync, copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPlanInputs } from '../../../src/run/load-plan-inputs.js';
+import { loadPlanInputs } from '../../../src/run/plan-inputs/load-plan-inputs.js';
 import { ConfigError, UsageError } from '../../../src/shared/errors.js';
 import { writeFleetFixture } from './harness-fixture.js';
 

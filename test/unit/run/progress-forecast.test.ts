@@ -5,7 +5,7 @@ import {
   createProgress,
   createProgressState,
   renderLiveForecast,
-} from '../../../src/run/progress.js';
+} from '../../../src/run/harness/progress.js';
 import { createFakeClock } from '../../../src/shared/clock.js';
 
 // The live view's forecast line: the plan's band, conditioned on what the queue events say has happened.

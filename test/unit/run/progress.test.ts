@@ -7,7 +7,7 @@ import {
   formatDuration,
   renderProgressView,
   renderQueueEventLine,
-} from '../../../src/run/progress.js';
+} from '../../../src/run/harness/progress.js';
 import { createFakeClock } from '../../../src/shared/clock.js';
 
 const entry = (node: string, startSeconds: number, finishSeconds: number) => ({

@@ -6,13 +6,13 @@ import {
   toHistoryId,
 } from '../../../src/run/executors/buildx.js';
 import { quoteShell } from '../../../src/run/executors/remote-host.js';
-import { buildRangeCommand } from '../../../src/run/remote-log-files.js';
-import { parseImageRef, renderImageRef, toNamespace } from '../../../src/run/image-ref.js';
-import { parseAuthChallenge } from '../../../src/run/registry-client.js';
-import { findAuthEntry } from '../../../src/run/read-docker-auth.js';
-import { createRunStamp, createShortId, RUN_STAMP_PATTERN } from '../../../src/run/run-stamp.js';
-import { toRunExitCode } from '../../../src/run/finalize-run.js';
-import { toImageArtifacts } from '../../../src/run/read-build-metadata.js';
+import { buildRangeCommand } from '../../../src/run/cache-logs/remote-log-files.js';
+import { parseImageRef, renderImageRef, toNamespace } from '../../../src/run/registry/image-ref.js';
+import { parseAuthChallenge } from '../../../src/run/registry/registry-client.js';
+import { findAuthEntry } from '../../../src/run/registry/read-docker-auth.js';
+import { createRunStamp, createShortId, RUN_STAMP_PATTERN } from '../../../src/run/harness/run-stamp.js';
+import { toRunExitCode } from '../../../src/run/harness/finalize-run.js';
+import { toImageArtifacts } from '../../../src/run/harness/read-build-metadata.js';
 
 describe('buildBakeArgs', () => {
   const base = {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writePlanFile } from '../../../src/plan/plan-file-io.js';
+import { writePlanFile } from '../../../src/artifacts/plan-file-io.js';
 import { DataFileSchema, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
-import { runHarness, writeRunReport, type RunHarnessOptions } from '../../../src/run/run-harness.js';
+import { writeRunReport } from '../../../src/report/index.js';
+import { runHarness, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
 import { UsageError } from '../../../src/shared/errors.js';
 import { createTestPlan } from './create-test-plan.js';
 import { createFakeWorld, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
@@ -42,7 +43,7 @@ function start(
     registryLog: fixture.registryLog,
     ...world,
   });
-  fake.deps.writeReport = writeRunReport;
+  fake.effects.writeReport = writeRunReport;
   const controller = new AbortController();
   const promise = runHarness({
     harness,
@@ -55,7 +56,7 @@ function start(
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: fake.deps,
+    effects: fake.effects,
     ...extra,
   });
   return { fake, controller, promise };

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunFileSchema, type Sample } from '../../../src/artifacts/index.js';
 import type { PrometheusSampler } from '../../../src/collect/index.js';
 import { PreflightError } from '../../../src/shared/errors.js';
-import { runHarness } from '../../../src/run/run-harness.js';
-import type { PreflightProbes } from '../../../src/run/preflight.js';
+import { runHarness } from '../../../src/run/harness/run-harness.js';
+import type { PreflightProbes } from '../../../src/run/harness/preflight.js';
 import { createFakeWorld, writeFleetFixture } from './harness-fixture.js';
 
 // fleet.yaml `samples.prometheus`: preflight asks Prometheus, the live lines are replaced by the window's.
@@ -54,10 +54,10 @@ function start(
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
-    deps: {
-      ...fake.deps,
+    effects: {
+      ...fake.effects,
       createProbes: async (context) => ({
-        ...(await fake.deps.createProbes!(context)),
+        ...(await fake.effects.createProbes!(context)),
         prometheusInstances,
         ...(prometheusScrapeIntervals ? { prometheusScrapeIntervals } : {}),
       }),

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArtifacts, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
 import { PreflightError, UsageError } from '../../../src/shared/errors.js';
-import { runHarness, type RunHarnessOptions } from '../../../src/run/run-harness.js';
-import { acquireRunLock } from '../../../src/run/run-lock.js';
+import { runHarness, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
+import { acquireRunLock } from '../../../src/run/harness/run-lock.js';
 import {
   createFakeWorld,
   FLEET_TARGETS,
@@ -34,12 +34,12 @@ function start(
     fleetPath: fixture.fleetPath,
     flags: {},
     root: path.join(fixture.dir, 'runs'),
-    env: { PERF_COLD_NAMESPACE: extra.env?.PERF_COLD_NAMESPACE },
+    env: {},
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
     ...extra,
-    deps: { ...fake.deps, ...extra.deps },
+    effects: { ...fake.effects, ...extra.effects },
   });
   return { fake, controller, promise };
 }
@@ -115,7 +115,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     const stderr = {
       write: (chunk: string) => (lines.push(String(chunk)), true),
     } as unknown as NodeJS.WritableStream;
-    const { promise } = start('warm', { nodeClockOffsetsMs: { kiln: 3000 } }, { deps: { stderr } });
+    const { promise } = start('warm', { nodeClockOffsetsMs: { kiln: 3000 } }, { effects: { stderr } });
     const run = readRun((await promise).runDir);
     const nodes = (run.clocks ?? []).filter((r) => r.role === 'node');
     const logHosts = (run.clocks ?? []).filter((r) => r.role === 'log host');
@@ -172,7 +172,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     const { fake, promise } = start(
       'cold',
       { missingImages: ['rocm-coldrun-2/rocm-base:gfx1201'] },
-      { env: { PERF_COLD_NAMESPACE: '-2' } },
+      { coldNamespaceSuffix: '-2' },
     );
     const result = await promise;
     const run = readRun(result.runDir);
@@ -407,9 +407,12 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       { failing: { 'a-wheel': 'ERROR: failed to solve' } },
       {
         env: { PERF_BUILDX: buildx },
-        deps: {
-          findFailedBuild: (query) => (lookups.push(query.buildx), started.fake.deps.findFailedBuild!(query)),
-          fetchTrace: (options) => (traces.push(options.buildx), started.fake.deps.fetchTrace!(options)),
+        effects: {
+          findFailedBuild: (query) => (
+            lookups.push(query.buildx),
+            started.fake.effects.findFailedBuild!(query)
+          ),
+          fetchTrace: (options) => (traces.push(options.buildx), started.fake.effects.fetchTrace!(options)),
         },
       },
     );
@@ -445,7 +448,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(fake.bakes).toEqual([]);
   });
 
-  it('gets the bake graph from deps.runBakePrint when fleet.yaml names a bake file', async () => {
+  it('gets the bake graph from effects.runBakePrint when fleet.yaml names a bake file', async () => {
     const fleetText = readFileSync(fixture.fleetPath, 'utf8');
     writeFileSync(fixture.fleetPath, fleetText.replace('print: bake-print.json', 'file: docker-bake.hcl'));
     const printed: string[] = [];
@@ -453,7 +456,7 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       printed.push(bakeFile);
       return Promise.resolve(readFileSync(path.join(fixture.dir, 'bake-print.json'), 'utf8'));
     };
-    const { fake, promise } = start('warm', {}, { deps: { runBakePrint } });
+    const { fake, promise } = start('warm', {}, { effects: { runBakePrint } });
     expect((await promise).exitCode).toBe(0);
     expect(printed).toEqual([path.join(fixture.dir, 'docker-bake.hcl')]);
     expect(fake.bakes).toHaveLength(FLEET_TARGETS.length);

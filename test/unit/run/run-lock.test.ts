@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireRunLock } from '../../../src/run/run-lock.js';
+import { acquireRunLock } from '../../../src/run/harness/run-lock.js';
 
 let root: string;
 beforeEach(() => {

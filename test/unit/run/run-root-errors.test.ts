@@ -2,8 +2,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, type TempDir } from '../../helpers/daemons/index.js';
-import { importRun } from '../../../src/run/import-run.js';
-import { createRunDir } from '../../../src/run/run-stamp.js';
+import { importRun } from '../../../src/run/import/import-run.js';
+import { createRunDir } from '../../../src/run/harness/run-stamp.js';
 import { FileAccessError } from '../../../src/shared/errors.js';
 
 // A runs root that cannot hold a run (here: a file where the folder should be) is named as --root, with the fix,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { splitConcatenatedObjects } from '../../../../src/collect/buildkit/parse-span-stream.js';
 
-export interface StubValue {
+interface StubValue {
   Type: string;
   Value: unknown;
 }
@@ -28,7 +28,7 @@ export interface SpanStub {
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const realTracePath = path.resolve(repoRoot, 'test/fixtures/buildkit/bktraces.json');
+const realTracePath = path.resolve(repoRoot, 'test/fixtures/buildkit/bktraces.json');
 
 export function readRealTraceText(): string {
   return readFileSync(realTracePath, 'utf8');
@@ -45,7 +45,7 @@ export function toSpanStreamText(stubs: readonly SpanStub[]): string {
   return stubs.map((stub) => `${JSON.stringify(stub, null, 2)}\n`).join('');
 }
 
-export function toNanos(rfc3339: string): bigint {
+function toNanos(rfc3339: string): bigint {
   const match = /^(.*?)(?:\.(\d+))?Z$/.exec(rfc3339);
   if (match === null) throw new Error(`not an RFC 3339 UTC time: ${rfc3339}`);
   const fraction = (match[2] ?? '').padEnd(9, '0');

@@ -4,7 +4,7 @@ import {
   findFirstDifference,
   type LogGeneration,
   type SlicePart,
-} from '../../../../src/run/log-rotation/index.js';
+} from '../../../../src/run/cache-logs/log-rotation/index.js';
 
 const b = (text: string) => Buffer.from(text, 'utf8');
 const generation = (overrides: Partial<LogGeneration>): LogGeneration => ({
@@ -18,12 +18,12 @@ const generation = (overrides: Partial<LogGeneration>): LogGeneration => ({
   ...overrides,
 });
 /** The slice's bytes: its parts resolved against the run dir's live copy (every generation's appended bytes). */
-const render = (parts: SlicePart[], liveCopy: string) =>
+const render = (parts: SlicePart[], runDirCopy: string) =>
   parts
     .map((part) =>
       part.from === 'bytes'
         ? part.bytes.toString('utf8')
-        : b(liveCopy)
+        : b(runDirCopy)
             .subarray(part.offset, part.offset + part.length)
             .toString('utf8'),
     )

@@ -6,7 +6,7 @@ import {
   findUnplacedFiles,
   toCompression,
   type RemoteFileRecord,
-} from '../../../../src/run/log-rotation/index.js';
+} from '../../../../src/run/cache-logs/log-rotation/index.js';
 
 const file = (overrides: Partial<RemoteFileRecord>): RemoteFileRecord => ({
   name: 'zot.jsonl',

@@ -5,7 +5,7 @@ import {
   parseFileRecords,
   toCompression,
   toFingerprint,
-} from '../../../../src/run/log-rotation/index.js';
+} from '../../../../src/run/cache-logs/log-rotation/index.js';
 
 const nginxLine =
   '{"msec":1733230000.123,"remote_addr":"10.213.7.11","request_method":"GET","uri":"/sccache/a/b/c/abc1","status":404}';

@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BakePrintSchema, buildGraph } from '../../../../src/graph/index.js';
-import { readBuildMetadata, toImageArtifacts } from '../../../../src/run/read-build-metadata.js';
+import { readBuildMetadata, toImageArtifacts } from '../../../../src/run/harness/read-build-metadata.js';
 import { readRealFixture } from './fixture.js';
 
 const file = (name: string) =>

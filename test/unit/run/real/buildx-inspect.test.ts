@@ -1,6 +1,6 @@
 // `docker buildx inspect` and `docker buildx version` as real buildx prints them (fixtures README).
 import { describe, expect, it } from 'vitest';
-import { checkToolVersions, parseBuildxInspect } from '../../../../src/run/check-tool-versions.js';
+import { checkToolVersions, parseBuildxInspect } from '../../../../src/run/harness/check-tool-versions.js';
 import { readRealFixture } from './fixture.js';
 
 const buildxVersion = readRealFixture('buildx-version.txt');

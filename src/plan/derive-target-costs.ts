@@ -1,0 +1,228 @@
+import type { TargetCost } from '../config/parse-target-costs.js';
+import type { TargetTrace } from '../collect/types.js';
+import type { RunFile } from '../artifacts/index.js';
+import type { BuildObservation } from './fit-node-speeds.js';
+import { poolTargetCost, type PooledSpreads, type TargetSamples } from './pool-costs.js';
+import { measureSetupSeconds } from './measure-setup.js';
+
+// `rocm-perf costs --from RUN...`, the pure part: each run's traces → build seconds and cache bytes per target
+// (every rule below applied per run), pooled over the runs (median, spread, count; src/plan/pool-costs.ts) and
+// merged over the current target-costs. A warm run's build seconds are warm figures (`warm-build`): its steps hit
+// the layer cache and sccache. Byte figures from a cold run are refused: its export is not a normal run's (a cold
+// run under-counted aiter-wheel 4.3×).
+
+interface DerivedCost {
+  buildSeconds: number;
+  warmBuildSeconds: number | undefined;
+  cacheBytes: number | undefined;
+  setupSeconds?: number | undefined;
+  warmSetupSeconds?: number | undefined;
+}
+
+export interface DerivedCosts {
+  costs: Map<string, DerivedCost>;
+  /** Per target, the spread of each figure (sigma of ln, runs); a figure no run measured keeps its old spread. */
+  spreads: Map<string, PooledSpreads>;
+  /** One line per decision a person should know about. */
+  notes: string[];
+  updated: { build: string[]; warmBuild: string[]; cache: string[]; setup: string[] };
+  /** Each measured build as the node ran it (seconds not normalised), for the speed fit (src/plan/learn-fleet.ts). */
+  builds: BuildObservation[];
+}
+
+/** One run dir's contents, as `costs` reads them. */
+export interface RunTraces {
+  run: RunFile;
+  traces: ReadonlyMap<string, TargetTrace>;
+}
+
+export type DeriveTargetCostsOptions = (
+  { run: RunFile; traces: ReadonlyMap<string, TargetTrace> } | { runs: readonly RunTraces[] }
+) & {
+  current: ReadonlyMap<string, TargetCost>;
+  /** A target whose steps were at least this share cached keeps its build figure. Default 0.5. */
+  maxCachedShare?: number;
+};
+
+const isWarmRun = (run: RunFile) => run.harness === 'warm';
+const isColdRun = (run: RunFile) => run.harness === 'cold' || run.mode === 'cold';
+
+/** Why a figure from one run is not taken; `kept` ends the note when one run is all there is. */
+interface Refusal {
+  reason: string;
+  kept: string;
+}
+
+function deriveBuild(
+  target: string,
+  trace: TargetTrace,
+  { run, maxCachedShare }: { run: RunFile; maxCachedShare: number },
+): { seconds: number; rawSeconds: number } | Refusal {
+  if (trace.totalSteps === 0 || trace.buildSeconds <= 0)
+    return { reason: 'the trace has no step spans', kept: 'build figure kept' };
+  const cachedShare = trace.cachedSteps / trace.totalSteps;
+  if (!isWarmRun(run) && cachedShare >= maxCachedShare) {
+    return {
+      reason: `${trace.cachedSteps}/${trace.totalSteps} steps were cached, so its ${trace.buildSeconds.toFixed(0)} s is not compile cost`,
+      kept: 'build figure kept (take build seconds from a cold run)',
+    };
+  }
+  const nodeName = run.targets[target]?.node;
+  const speed = run.nodes.find((node) => node.name === nodeName)?.speed ?? 1;
+  return { seconds: trace.buildSeconds * speed, rawSeconds: trace.buildSeconds };
+}
+
+function deriveCache(trace: TargetTrace, run: RunFile): { bytes: number } | Refusal | undefined {
+  if (isColdRun(run)) return undefined;
+  if (trace.uploads.length === 0)
+    return { reason: 'the trace has no upload spans', kept: 'cache figure kept' };
+  const unknown = trace.uploads.filter((upload) => upload.bytes === null).length;
+  if (unknown > 0)
+    return {
+      reason: `${unknown} of ${trace.uploads.length} uploads carry no size`,
+      kept: 'cache figure kept rather than under-count',
+    };
+  return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
+}
+
+/** `run s1 is a warm run` / `runs s1, s2 are warm runs`, and the matching possessive. */
+function describeRuns(stamps: readonly string[], kind: string): { subject: string; its: string } {
+  return stamps.length === 1
+    ? { subject: `run ${stamps[0]} is a ${kind} run`, its: 'its' }
+    : { subject: `runs ${stamps.join(', ')} are ${kind} runs`, its: 'their' };
+}
+
+function describeHarnesses(runs: readonly RunFile[]): string[] {
+  const notes: string[] = [];
+  const stampsOf = (keep: (run: RunFile) => boolean) => runs.filter(keep).map((run) => run.stamp);
+  const warm = stampsOf(isWarmRun);
+  if (warm.length > 0) {
+    const { subject, its } = describeRuns(warm, 'warm');
+    notes.push(
+      `${subject}: ${its} build seconds are written as \`warm-build\` lines (caches on), and the cold \`build\` lines kept`,
+    );
+  }
+  const bench = stampsOf((run) => run.harness === 'bench');
+  if (bench.length > 0) {
+    const { subject, its } = describeRuns(bench, 'bench');
+    notes.push(
+      `${subject}: ${its} byte figures are refused and the cache lines kept. Bench builds with --no-cache into its own namespace and clears the cache export, so it pushes only the image. Take bytes from a warm run.`,
+    );
+  }
+  const cold = stampsOf((run) => run.harness !== 'bench' && isColdRun(run));
+  if (cold.length > 0) {
+    const { subject, its } = describeRuns(cold, 'cold');
+    notes.push(
+      `${subject}: ${its} byte figures are refused and the cache lines kept. A cold run's export omits part of what a normal run transfers (this harness clears the cache export with --set *.cache-to=; the old one skipped the image push, which under-counted aiter-wheel 4.3×). Take bytes from a warm run.`,
+    );
+  }
+  return notes;
+}
+
+interface TargetMeasurement {
+  samples: {
+    buildSeconds: number[];
+    warmBuildSeconds: number[];
+    cacheBytes: number[];
+    setupSeconds: number[];
+    warmSetupSeconds: number[];
+  };
+  notes: string[];
+  builds: BuildObservation[];
+}
+
+/** One target's figures from every run, each run's rules applied to that run. */
+function measureTarget(
+  target: string,
+  runs: readonly RunTraces[],
+  maxCachedShare: number,
+): TargetMeasurement {
+  const pooled = runs.length > 1;
+  const measured: TargetMeasurement = {
+    samples: {
+      buildSeconds: [],
+      warmBuildSeconds: [],
+      cacheBytes: [],
+      setupSeconds: [],
+      warmSetupSeconds: [],
+    },
+    notes: [],
+    builds: [],
+  };
+  const noteOf = (run: RunFile, refusal: Refusal) =>
+    pooled
+      ? `${target} (run ${run.stamp}): ${refusal.reason}; not counted`
+      : `${target}: ${refusal.reason}; ${refusal.kept}`;
+  for (const { run, traces } of runs) {
+    const trace = traces.get(target);
+    const outcome = run.targets[target];
+    if (!trace) continue;
+    if (outcome?.status !== 'ok') {
+      const status = outcome?.status ?? 'not in run.json';
+      measured.notes.push(
+        pooled
+          ? `${target} (run ${run.stamp}): ${status} in that run; not counted`
+          : `${target}: ${status} in this run; figures kept`,
+      );
+      continue;
+    }
+    const build = deriveBuild(target, trace, { run, maxCachedShare });
+    const cache = deriveCache(trace, run);
+    if ('reason' in build) measured.notes.push(noteOf(run, build));
+    else {
+      (isWarmRun(run) ? measured.samples.warmBuildSeconds : measured.samples.buildSeconds).push(
+        build.seconds,
+      );
+      measured.builds.push({ run: run.stamp, node: outcome.node, target, seconds: build.rawSeconds });
+      (isWarmRun(run) ? measured.samples.warmSetupSeconds : measured.samples.setupSeconds).push(
+        measureSetupSeconds(trace, outcome),
+      );
+    }
+    if (cache && 'reason' in cache) measured.notes.push(noteOf(run, cache));
+    else if (cache) measured.samples.cacheBytes.push(cache.bytes);
+  }
+  return measured;
+}
+
+const toRuns = (options: DeriveTargetCostsOptions): readonly RunTraces[] =>
+  'runs' in options ? options.runs : [{ run: options.run, traces: options.traces }];
+
+export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCosts {
+  const { current, maxCachedShare = 0.5 } = options;
+  const runs = toRuns(options);
+  const notes = describeHarnesses(runs.map(({ run }) => run));
+  const updated = {
+    build: [] as string[],
+    warmBuild: [] as string[],
+    cache: [] as string[],
+    setup: [] as string[],
+  };
+  const costs = new Map<string, DerivedCost>();
+  const spreads = new Map<string, PooledSpreads>();
+  const builds: BuildObservation[] = [];
+  const traced = runs.flatMap(({ traces }) => [...traces.keys()]);
+  const names = [...new Set([...current.keys(), ...traced])].sort();
+  for (const target of names) {
+    const measured = measureTarget(target, runs, maxCachedShare);
+    notes.push(...measured.notes);
+    builds.push(...measured.builds);
+    markUpdated(updated, target, measured.samples);
+    const pooled = poolTargetCost(current.get(target), measured.samples);
+    const { buildSeconds, warmBuildSeconds, cacheBytes, setupSeconds, warmSetupSeconds } = pooled.cost;
+    if (buildSeconds === undefined) {
+      notes.push(`${target}: no build figure anywhere; left out`);
+      continue;
+    }
+    costs.set(target, { buildSeconds, warmBuildSeconds, cacheBytes, setupSeconds, warmSetupSeconds });
+    spreads.set(target, pooled.spreads);
+  }
+  return { costs, spreads, notes, updated, builds };
+}
+
+function markUpdated(updated: DerivedCosts['updated'], target: string, samples: TargetSamples): void {
+  if (samples.buildSeconds.length > 0) updated.build.push(target);
+  if (samples.warmBuildSeconds.length > 0) updated.warmBuild.push(target);
+  if (samples.cacheBytes.length > 0) updated.cache.push(target);
+  if ((samples.setupSeconds?.length ?? 0) + (samples.warmSetupSeconds?.length ?? 0) > 0)
+    updated.setup.push(target);
+}

@@ -1,0 +1,40 @@
+import { open, stat } from 'node:fs/promises';
+import { createStreamStats } from '../artifacts/index.js';
+import type { StreamInput } from './run-inputs.js';
+
+// Whether a run file can be read before its reader runs: an unreadable file is damage (a warning), not absence.
+
+/** Whether a run file is there and, when it is there but cannot be read, why (an unreadable file is damage, not absence). */
+export async function probeStream(file: string): Promise<{ present: boolean; unreadable?: string }> {
+  let info;
+  try {
+    info = await stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { present: false };
+    return { present: true, unreadable: describeReadError(error) };
+  }
+  if (!info.isFile()) return { present: true, unreadable: 'a directory or special file, not a regular file' };
+  try {
+    await (await open(file, 'r')).close();
+    return { present: true };
+  } catch (error) {
+    return { present: true, unreadable: describeReadError(error) };
+  }
+}
+
+/** `EACCES: permission denied`: the errno code and message of a failed read, here or in its cause. */
+export function describeReadError(error: unknown): string {
+  const errno = findErrno(error);
+  return errno ? `${errno.code}: ${errno.message.replace(/^[A-Z]+: /, '')}` : String(error);
+}
+
+export function findErrno(error: unknown): NodeJS.ErrnoException | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (typeof (e as NodeJS.ErrnoException).code === 'string') return e;
+  }
+  return undefined;
+}
+
+export function unreadableStream(name: string, why: string): StreamInput {
+  return { name, present: true, stats: createStreamStats(name), unreadable: why };
+}

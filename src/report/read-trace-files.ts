@@ -1,0 +1,102 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseBuildkitTrace, parseStatusSteps, type TargetTrace } from '../collect/index.js';
+import { createStreamStats, findStreamWarnings, type StreamStats } from '../artifacts/index.js';
+import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { isRocmPerfError } from '../shared/errors.js';
+import { describeReadError, probeStream, unreadableStream } from './probe-stream.js';
+import { TRACE_FILE } from './run-files.js';
+import type { StreamInput } from './run-inputs.js';
+
+// The one reader of a run dir's trace-<target>.json files, through the BuildKit trace parser. (Not in artifacts/:
+// the parser is collect's, a layer above the artifacts.)
+
+/** The trace files of a run dir, in name order. */
+async function listTraceFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
+}
+
+/**
+ * For the report: every trace with its stream stats; a damaged trace is a stream warning, not an error, and step
+ * counts come from status-<target>.jsonl where there is one (readTraceFile).
+ */
+export async function readTraceFiles(
+  dir: string,
+): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
+  const names = await listTraceFiles(dir);
+  const traces: TargetTrace[] = [];
+  const streams: StreamInput[] = [];
+  for (const name of names) {
+    const result = await readTraceFile(path.join(dir, name));
+    if (result.trace) traces.push(result.trace);
+    streams.push(result.stream);
+  }
+  return { traces, streams };
+}
+
+/**
+ * One trace-<target>.json; its step counts come from status-<target>.jsonl beside it when that stream is a
+ * single-target bake's (they then agree with `history inspect`), else from the trace's step spans.
+ */
+export async function readTraceFile(
+  file: string,
+): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
+  const name = path.basename(file);
+  const target = TRACE_FILE.exec(name)?.[1] ?? name;
+  const probe = await probeStream(file);
+  if (probe.unreadable !== undefined)
+    return { trace: undefined, stream: unreadableStream(name, probe.unreadable) };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
+  }
+  try {
+    const parsed = parseBuildkitTrace(text, { source: name, target });
+    // Drift and rejected span objects are said once, by the report's own stream checks.
+    const own = new Set(findStreamWarnings(parsed.stats));
+    const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
+    const counts = status === undefined ? undefined : parseStatusSteps(status, target);
+    return {
+      trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
+      stream: {
+        name,
+        present: true,
+        stats: parsed.stats,
+        extraWarnings: parsed.warnings.filter((w) => !own.has(w)),
+      },
+    };
+  } catch (error) {
+    if (!isRocmPerfError(error)) throw error;
+    const stats: StreamStats = {
+      ...createStreamStats(name),
+      bytes: Buffer.byteLength(text),
+      lines: text.split('\n').length - 1,
+    };
+    stats.rejected = text.trim() === '' ? 0 : 1;
+    return { trace: undefined, stream: { name, present: true, stats, extraWarnings: [error.message] } };
+  }
+}
+
+/**
+ * For the planner's replay and `costs --from`: each target's trace as its parser reads it (no status-file step
+ * counts), with the parser's warnings; a trace that does not parse is an error.
+ */
+export async function readRunTraces(
+  runDir: string,
+): Promise<{ traces: Map<string, TargetTrace>; warnings: string[] }> {
+  const traces = new Map<string, TargetTrace>();
+  const warnings: string[] = [];
+  for (const name of await listTraceFiles(runDir)) {
+    const target = TRACE_FILE.exec(name)?.[1];
+    if (!target) continue;
+    const parsed = parseBuildkitTrace(await readFile(path.join(runDir, name), 'utf8'), {
+      source: name,
+      target,
+    });
+    warnings.push(...parsed.warnings);
+    traces.set(target, parsed.trace);
+  }
+  return { traces, warnings };
+}

@@ -1,0 +1,12 @@
+import { buildReportModel } from './build-model.js';
+import { readRunInputs } from './read-run-dir.js';
+import { writeReport } from './write-report.js';
+
+/** data.json, report.md and index.html for a run dir (the harness's last step); returns the report's loud warnings. */
+export async function writeRunReport(runDir: string): Promise<string[]> {
+  const model = buildReportModel(await readRunInputs({ dir: runDir, generatedAtMs: Date.now() }));
+  await writeReport({ dir: runDir, model });
+  return model.summary.warnings
+    .filter((warning) => warning.level === 'loud')
+    .map((warning) => warning.message);
+}

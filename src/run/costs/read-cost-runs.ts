@@ -1,0 +1,65 @@
+import { findPoolingRefusals } from '../../plan/index.js';
+import { readLane, readRunTraces } from '../../report/index.js';
+import { UsageError } from '../../shared/errors.js';
+import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
+import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
+
+// The run dirs `rocm-perf costs --from RUN...` pools: each one's run.json, traces and lane (lane.txt); whether they
+// pool; and the header of the costs file they give.
+
+export interface CostRun extends RunTraces {
+  dir: string;
+  lane: string;
+}
+
+export async function readCostRuns(
+  dirs: readonly string[],
+): Promise<{ runs: CostRun[]; warnings: string[] }> {
+  const runs: CostRun[] = [];
+  const warnings: string[] = [];
+  for (const dir of dirs) {
+    const run = await readRequiredRunFile(dir);
+    const read = await readRunTraces(dir);
+    if (read.traces.size === 0)
+      throw new UsageError(`${dir} holds no trace-<target>.json files`, {
+        hint: 'costs come from a finished run with traces',
+      });
+    warnings.push(...read.warnings);
+    runs.push({ dir, run, traces: read.traces, lane: await readLane(dir) });
+  }
+  return { runs, warnings };
+}
+
+/** Throws, naming each run and why, when the runs are not all of one harness, lane and arch. */
+export function refuseUnpoolableRuns(runs: readonly CostRun[]): void {
+  const refusals = findPoolingRefusals(
+    runs.map(({ run, lane }) => ({ stamp: run.stamp, harness: run.harness, lane, arch: run.arch })),
+  );
+  if (refusals.length === 0) return;
+  const dirOf = (stamp: string) => runs.find(({ run }) => run.stamp === stamp)?.dir ?? stamp;
+  throw new UsageError(
+    `--from: cannot pool these runs: ${refusals.map((r) => `${dirOf(r.stamp)}: ${r.reason}`).join('; ')}`,
+    {
+      hint: 'pass runs of one harness, lane and arch (one `costs` call per kind; a warm call writes warm-build and cache lines, a cold or bench call build lines)',
+    },
+  );
+}
+
+/** The costs file's comment lines: what each line means, and which runs the figures came from. */
+export function buildCostsHeader(runs: readonly CostRun[], derived: DerivedCosts): string[] {
+  const [first] = runs;
+  const stamps = runs.map(({ run }) => run.stamp).join(', ');
+  const from =
+    runs.length === 1
+      ? `run ${stamps} (${first?.run.harness}, ${first?.run.namespace})`
+      : `runs ${stamps} (${first?.run.harness}, ${first?.run.namespace}, lane ${first?.lane}; each figure the median over the runs that measured it)`;
+  return [
+    'Target costs (rocm-perf plan reads this; `rocm-perf costs --from RUN...` rewrites it).',
+    'build <target> <seconds>       compile cost, roughly node-independent (from a cold or bench run)',
+    'warm-build <target> <seconds>  the same steps in a warm run, caches on (plan --mode warm and `warm` use it)',
+    'cache <target> <bytes>         what the target transfers when it exports, from a normal (warm, pushing) run',
+    'setup <target> <seconds>       what the harness waits on beyond build steps and uploads (bake start, solve, export); warm-setup: in warm runs',
+    '<kind>-spread <target> <sigma> <runs>  how much that figure varied: robust sigma of ln(figure) over <runs> runs',
+    `Last derived from ${from}: build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length}, setup for ${derived.updated.setup.length} target(s).`,
+  ];
+}

@@ -1,0 +1,139 @@
+import { writeArtifacts } from '../../collect/index.js';
+import type { Artifact, RunFile } from '../../artifacts/index.js';
+import path from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import { ExitCode } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { LogCapture } from '../cache-logs/capture-logs.js';
+import type { TraceCollector } from './collect-traces.js';
+import type { RunContext } from './load-run-context.js';
+import { estimateRunBuilderClocks } from '../../report/align-traces.js';
+import { readTraceFiles } from '../../report/read-trace-files.js';
+import type { SettledOutcome } from './node-queue.js';
+import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
+import type { RunFileWriter } from './run-file-writer.js';
+import { errorMessage } from '../../shared/error-message.js';
+
+// Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
+// an earlier one failed; what went wrong becomes a warning in run.json.
+
+export interface MeasuredResources {
+  stopSampler: () => Promise<void>;
+  logCapture: LogCapture | undefined;
+  /** Reads the clocks again after the run and records them in run.json. */
+  measureClocksAfter: () => Promise<void>;
+  traces: TraceCollector;
+}
+
+export interface FinalizeRunOptions {
+  context: RunContext;
+  runFile: RunFileWriter;
+  resources: MeasuredResources | undefined;
+  outcomes: Record<string, SettledOutcome>;
+  interruptedBy: string | undefined;
+  /** A fatal error stopped the run (e.g. a bootstrap build failed): status failed, exit 2. */
+  fatal?: string | undefined;
+  clock: Clock;
+  logger: Logger;
+  writeReport: (runDir: string) => Promise<string[]>;
+}
+
+/** Pure: the run's exit code from its outcomes. */
+export function toRunExitCode(run: Pick<RunFile, 'targets'>, interrupted: boolean): number {
+  if (interrupted) return ExitCode.interrupted;
+  const bad = Object.values(run.targets).some((outcome) => outcome.status !== 'ok');
+  return bad ? ExitCode.failures : ExitCode.ok;
+}
+
+function toStatus(exitCode: number): RunFile['status'] {
+  if (exitCode === ExitCode.interrupted) return 'interrupted';
+  if (exitCode === ExitCode.fatal) return 'failed';
+  return exitCode === ExitCode.ok ? 'completed' : 'failed';
+}
+
+async function attempt<T>(
+  what: string,
+  warnings: string[],
+  logger: Logger,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    logger.error({ err: error, step: what }, 'finalize step failed');
+    warnings.push(`${what} failed: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+
+/** artifacts.txt: the images this run's successful targets published, from their metadata files. */
+async function writeRunArtifacts(
+  context: RunContext,
+  outcomes: Record<string, SettledOutcome>,
+): Promise<void> {
+  const artifacts: Artifact[] = [];
+  for (const [target, outcome] of Object.entries(outcomes).sort(([a], [b]) => a.localeCompare(b))) {
+    if (outcome.status !== 'ok') continue;
+    const metadata = await readBuildMetadata(path.join(context.runDir, `meta-${target}.json`), target);
+    if (metadata) artifacts.push(...toImageArtifacts(metadata));
+  }
+  await writeArtifacts({ path: path.join(context.runDir, 'artifacts.txt'), artifacts });
+}
+
+export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile> {
+  const { context, runFile, resources, outcomes, logger } = options;
+  const warnings: string[] = [];
+  if (resources) {
+    await attempt('stopping the sampler', warnings, logger, resources.stopSampler);
+    await attempt('measuring the clocks after the run', warnings, logger, resources.measureClocksAfter);
+    const capture = resources.logCapture;
+    const slices = capture
+      ? await attempt('slicing the cache logs', warnings, logger, () => capture.stop())
+      : undefined;
+    for (const slice of slices ?? []) {
+      warnings.push(...(slice.outages ?? []));
+      if (slice.warning) warnings.push(slice.warning);
+    }
+    if (slices) await runFile.update((run) => void (run.logs = slices));
+    warnings.push(
+      ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),
+    );
+    await attempt("estimating the builders' clocks", warnings, logger, async () => {
+      const { traces } = await readTraceFiles(context.runDir);
+      const builderClocks = estimateRunBuilderClocks(
+        { ...runFile.get(), targets: { ...runFile.get().targets, ...outcomes } },
+        traces,
+      );
+      await runFile.update((run) => void (run.builderClocks = builderClocks));
+    });
+  }
+  await attempt('writing artifacts.txt', warnings, logger, () => writeRunArtifacts(context, outcomes));
+  const exitCode = options.fatal
+    ? ExitCode.fatal
+    : toRunExitCode(
+        { targets: { ...runFile.get().targets, ...outcomes } },
+        options.interruptedBy !== undefined,
+      );
+  if (options.fatal) warnings.push(options.fatal);
+  await runFile.update((run) => {
+    Object.assign(run.targets, outcomes);
+    run.status = toStatus(exitCode);
+    run.exitCode = exitCode;
+    run.finishedAtMs = options.clock.nowMs();
+    run.warnings.push(...warnings);
+    if (options.interruptedBy) run.interruptedBy = options.interruptedBy;
+  });
+  const reportProblems: string[] = [];
+  await attempt(
+    'writing the report (run `rocm-perf report` on this run dir to retry)',
+    reportProblems,
+    logger,
+    () => options.writeReport(context.runDir),
+  );
+  if (reportProblems.length > 0) await runFile.update((run) => void run.warnings.push(...reportProblems));
+  logger.info(
+    { exitCode, status: toStatus(exitCode), warnings: [...warnings, ...reportProblems] },
+    'run finalized',
+  );
+  return runFile.get();
+}

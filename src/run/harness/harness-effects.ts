@@ -1,0 +1,60 @@
+import {
+  createPrometheusSampler,
+  fetchMetricsText,
+  type CreatePrometheusSamplerOptions,
+  type CreateSamplerOptions,
+  type FetchMetrics,
+  type PrometheusSampler,
+  type Sampler,
+} from '../../collect/index.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { runBakePrint, type RunBakePrint } from '../executors/bake-print.js';
+import { findFailedBuildRef, runBake, runHistoryTrace } from '../executors/buildx.js';
+import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
+import { sampleOnThread } from '../sampling/sample-on-thread.js';
+import { createPreflightProbes } from './create-preflight-probes.js';
+import type { Bake, FindFailedBuild } from './dispatch-queues.js';
+import type { RunContext } from './load-run-context.js';
+import type { PreflightProbes } from './preflight.js';
+
+// What the harness does to the world, as values: the real ones below, fakes in tests.
+
+export interface HarnessEffects {
+  clock: Clock;
+  /** `buildx bake --print` (docker's or the standalone binary), when fleet.yaml names a bake file, not a saved print. */
+  runBakePrint: RunBakePrint;
+  bake: Bake;
+  /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
+  findFailedBuild: FindFailedBuild;
+  fetchTrace: typeof runHistoryTrace;
+  connect: ConnectRemoteHost;
+  createProbes: (context: RunContext) => Promise<PreflightProbes>;
+  createSampler: (options: CreateSamplerOptions) => Sampler;
+  /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
+  createPrometheusSampler: (options: CreatePrometheusSamplerOptions) => PrometheusSampler;
+  /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
+  fetchMetrics: FetchMetrics;
+  /** Writes data.json, report.md and index.html; returns warnings. */
+  writeReport: (runDir: string) => Promise<string[]>;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** The report is loaded on first use, so a run that never gets there does not load it. */
+const writeRunReport = async (runDir: string): Promise<string[]> =>
+  (await import('../../report/index.js')).writeRunReport(runDir);
+
+/** The real effects; `env` is the CLI's environment, handed down (the core never reads process.env). */
+export const createDefaultEffects = (env: Readonly<Record<string, string | undefined>>): HarnessEffects => ({
+  clock: systemClock,
+  runBakePrint,
+  bake: runBake,
+  findFailedBuild: findFailedBuildRef,
+  fetchTrace: runHistoryTrace,
+  connect: connectRemoteHost,
+  createProbes: (context) => createPreflightProbes(context.config, env),
+  createSampler: sampleOnThread,
+  createPrometheusSampler,
+  fetchMetrics: fetchMetricsText,
+  writeReport: writeRunReport,
+  stderr: process.stderr,
+});

@@ -1,0 +1,242 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_SAMPLE_INTERVAL_MS, type RunFile } from '../../artifacts/index.js';
+import { describeCostSet } from '../../plan/index.js';
+import { writePlanFile } from '../../artifacts/plan-file-io.js';
+import { createLogger, type Logger } from '../../shared/logger.js';
+import { runBootstrap } from './bootstrap.js';
+import {
+  createBuildxExecutor,
+  dispatchQueues,
+  toBuildEnv,
+  toInterruptedOutcomes,
+} from './dispatch-queues.js';
+import { finalizeRun, type MeasuredResources } from './finalize-run.js';
+import { createRunDirGuard, describeUnwritten, type RunDirGuard } from './guard-run-dir.js';
+import { createDefaultEffects, type HarnessEffects } from './harness-effects.js';
+import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
+import type { SettledOutcome } from './node-queue.js';
+import { runPreflight } from './preflight.js';
+import { createProgress, type Progress } from './progress.js';
+import { createInitialRun, createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
+import { acquireRunLock, type RunLock } from './run-lock.js';
+import { startMeasured } from './start-measured.js';
+import { errorMessage } from '../../shared/error-message.js';
+
+// cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
+
+export type { HarnessEffects } from './harness-effects.js';
+
+const DEFAULT_LOG_POLL_INTERVAL_MS = 5_000;
+
+/** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
+export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' | 'runBakePrint'> {
+  /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
+  signal: AbortSignal;
+  sampleIntervalMs?: number;
+  logPollIntervalMs?: number;
+  /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
+  logLevel?: string;
+  effects?: Partial<HarnessEffects>;
+}
+
+export interface HarnessResult {
+  runDir: string;
+  exitCode: number;
+  run: RunFile;
+}
+
+/** The phases after preflight, each value named. */
+interface RunPhasesOptions {
+  context: RunContext;
+  effects: HarnessEffects;
+  guard: RunDirGuard;
+  logger: Logger;
+  progress: Progress;
+  runFile: RunFileWriter;
+  /** Ctrl-C (runBuilds gets it joined with the guard's: the first write the run dir refuses). */
+  signal: AbortSignal;
+  bootstrapTargets: readonly string[];
+  sampleIntervalMs: number;
+  logPollIntervalMs: number;
+}
+
+interface BuildPhases {
+  resources: MeasuredResources | undefined;
+  outcomes: Record<string, SettledOutcome>;
+  /** What stopped the run, when something was thrown; finalize records it, then it is rethrown. */
+  failure?: { error: unknown };
+}
+
+/** Bootstrap, then the measured run; never throws: an error comes back as `failure` for finalize to record. */
+async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
+  const { context, effects, logger, progress, runFile, guard, signal } = options;
+  const phases: BuildPhases = { resources: undefined, outcomes: {} };
+  try {
+    progress.phase('bootstrap');
+    const bootstrapped = await runBootstrap({
+      context,
+      clock: effects.clock,
+      targets: options.bootstrapTargets,
+      bake: effects.bake,
+      env: toBuildEnv(context),
+      signal,
+      logger,
+      onTarget: (target, node) =>
+        progress.note(`bootstrap: building ${target} on ${node} (warm, pushed, not sampled)`),
+    });
+    await runFile.update((run) => {
+      run.bootstrapped = bootstrapped.map((build) => build.target);
+      run.bootstrap = bootstrapped;
+    });
+    if (signal.aborted) return { ...phases, outcomes: toInterruptedOutcomes(context) };
+    progress.phase(`measured run: ${context.harness} into ${context.settings.namespace}`);
+    await runFile.update((run) => void (run.measuredStartedAtMs = effects.clock.nowMs()));
+    phases.resources = await startMeasured(options);
+    const executor = createBuildxExecutor({
+      context,
+      bake: effects.bake,
+      findFailedBuild: effects.findFailedBuild,
+      logger,
+      onWriteError: (file, error) => void guard.fail(file, error),
+    });
+    const traces = phases.resources.traces;
+    phases.outcomes = await dispatchQueues({
+      context,
+      executor,
+      clock: effects.clock,
+      signal,
+      logger,
+      progress,
+      runFile,
+      traces,
+    });
+  } catch (error) {
+    logger.error({ err: error }, 'run aborted by an error');
+    phases.failure = { error };
+  }
+  return phases;
+}
+
+async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
+  const { context, effects, logger, progress, runFile, guard, signal: interrupt } = options;
+  // Stops on Ctrl-C, and on the first write the run dir refuses (disk full, read-only).
+  const signal = AbortSignal.any([interrupt, guard.signal]);
+  const { resources, outcomes, failure } = await runBuilds({ ...options, signal });
+  if (failure === undefined) {
+    progress.stop();
+    progress.phase('finalize');
+  }
+  let run: RunFile;
+  try {
+    run = await finalizeRun({
+      context,
+      runFile,
+      resources,
+      outcomes,
+      interruptedBy:
+        failure === undefined && interrupt.aborted ? String(interrupt.reason ?? 'SIGINT') : undefined,
+      fatal: failure === undefined ? guard.describe() : `the run stopped: ${errorMessage(failure.error)}`,
+      clock: effects.clock,
+      logger,
+      writeReport: effects.writeReport,
+    });
+  } finally {
+    if (failure !== undefined) progress.stop();
+  }
+  if (failure !== undefined) throw failure.error;
+  await guard.release();
+  for (const line of describeUnwritten({ guard, runFile })) progress.note(line);
+  progress.note(`run ${context.stamp}: ${run.status} (exit ${run.exitCode}); ${context.runDir}`);
+  return { runDir: context.runDir, exitCode: run.exitCode ?? 1, run };
+}
+
+/** Takes the run lock and runs preflight; on failure releases the lock and removes the run dir. */
+async function passPreflight(options: {
+  context: RunContext;
+  effects: HarnessEffects;
+  logger: Logger;
+  progress: Progress;
+  sampleIntervalMs: number;
+}): Promise<{ lock: RunLock; bootstrapTargets: string[] }> {
+  const { context, effects, logger, progress } = options;
+  let lock: RunLock | undefined;
+  try {
+    lock = await acquireRunLock({
+      root: context.root,
+      namespace: context.settings.namespace,
+      stamp: context.stamp,
+      nowMs: effects.clock.nowMs(),
+    });
+    progress.phase('preflight');
+    const warningsBefore = context.warnings.length;
+    const bootstrap = await runPreflight(context, await effects.createProbes(context), {
+      sampleIntervalMs: options.sampleIntervalMs,
+    });
+    for (const warning of context.warnings.slice(warningsBefore)) {
+      logger.warn(warning);
+      progress.note(`warning: ${warning}`);
+    }
+    logger.info({ bootstrap }, 'preflight passed');
+    return { lock, bootstrapTargets: bootstrap.targets };
+  } catch (error) {
+    await lock?.release();
+    logger.flush();
+    await rm(context.runDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
+  const effects = { ...createDefaultEffects(options.env), ...options.effects };
+  const sampleIntervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
+  const logPollIntervalMs = options.logPollIntervalMs ?? DEFAULT_LOG_POLL_INTERVAL_MS;
+  const context = await loadRunContext({
+    ...options,
+    clock: effects.clock,
+    runBakePrint: effects.runBakePrint,
+  });
+  const logger = createLogger({ level: options.logLevel, destination: path.join(context.runDir, 'run.log') });
+  const progress = createProgress({ plan: context.plan, clock: effects.clock, stream: effects.stderr });
+  logger.info(
+    { harness: context.harness, settings: context.settings, plan: context.plan.queues },
+    'run loaded',
+  );
+  const { plan } = context;
+  progress.note(
+    `plan ${plan.strategy}, ${describeCostSet({ ...plan.costs, costs: { size: Object.keys(plan.targets).length } })}`,
+  );
+  const { lock, bootstrapTargets } = await passPreflight({
+    context,
+    effects,
+    logger,
+    progress,
+    sampleIntervalMs,
+  });
+  await writePlanFile(context.runDir, context.plan);
+  const guard = createRunDirGuard({ runDir: context.runDir, logger, nowMs: () => effects.clock.nowMs() });
+  await guard.reserve();
+  const initial = createInitialRun({ context, startedAtMs: effects.clock.nowMs(), sampleIntervalMs });
+  const runFile = createRunFileWriter(context.runDir, initial, {
+    onWriteError: (file, error) => guard.fail(file, error),
+  });
+  await runFile.update(() => undefined);
+  try {
+    return await runPhases({
+      context,
+      effects,
+      guard,
+      logger,
+      progress,
+      runFile,
+      signal: options.signal,
+      bootstrapTargets,
+      sampleIntervalMs,
+      logPollIntervalMs,
+    });
+  } finally {
+    await guard.release();
+    await lock.release();
+    logger.flush();
+  }
+}

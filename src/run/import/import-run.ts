@@ -1,0 +1,126 @@
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LANE_FILE, LaneSchema } from '../../artifacts/index.js';
+import { readRunFile } from '../../artifacts/read-run-file.js';
+import { UsageError } from '../../shared/errors.js';
+import {
+  isEnvironmentError,
+  throwFileAccessError,
+  toFileAccessError,
+} from '../../shared/to-file-access-error.js';
+
+// `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
+// under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never
+// sees half a run.
+
+export interface ImportRunOptions {
+  /** A run dir, or a .tar.gz holding one (at its top level, or in its one top-level directory). */
+  source: string;
+  lane: string;
+  root: string;
+  /** Replace a run of the same stamp already under the root. */
+  force: boolean;
+  extractTarball: (options: { file: string; into: string }) => Promise<void>;
+  /**
+   * Rewrites the staged run's report (data.json, report.md, charts) before it is renamed in: the ones it came with
+   * were made in its old lane, and say so.
+   */
+  rewriteReport: (dir: string) => Promise<void>;
+}
+
+export interface ImportedRun {
+  dir: string;
+  stamp: string;
+  replaced: boolean;
+}
+
+const RUN_DIR_FILES = /^(run\.json|samples\.jsonl|sccache\.log|zot\.jsonl|trace-.+\.json)$/;
+const TARBALL = /\.(tar\.gz|tgz)$/;
+
+/** A tarball's run dir: its only top-level directory, else its top level. */
+async function findUnpackedRun(dir: string): Promise<string> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const only = entries.length === 1 ? entries[0] : undefined;
+  return only?.isDirectory() ? path.join(dir, only.name) : dir;
+}
+
+async function checkRunDir(dir: string, source: string): Promise<void> {
+  const names = await readdir(dir);
+  if (!names.some((name) => RUN_DIR_FILES.test(name)))
+    throw new UsageError(
+      `${source} holds no run: none of run.json, samples.jsonl, sccache.log, zot.jsonl, trace-<target>.json`,
+      {
+        hint: 'import a run dir (or a .tar.gz of one) as `rocm-perf cold|warm|bench` writes them',
+      },
+    );
+}
+
+function toStamp(candidate: string, source: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(candidate)) return candidate;
+  throw new UsageError(`${source}: cannot name the run \`${candidate}\` under the runs root`, {
+    hint: 'rename the run dir (or the tarball) to its stamp, e.g. 20260314T092000Z',
+  });
+}
+
+export async function importRun(options: ImportRunOptions): Promise<ImportedRun> {
+  const lane = LaneSchema.safeParse(options.lane);
+  if (!lane.success)
+    throw new UsageError(`--lane ${options.lane}: ${lane.error.issues[0]?.message}`, {
+      hint: 'e.g. --lane nightly-aws',
+    });
+  const source = path.resolve(options.source);
+  const info = await stat(source).catch(() => undefined);
+  if (info === undefined)
+    throw new UsageError(`${options.source}: no such run dir or tarball`, {
+      hint: 'pass a run dir or a .tar.gz of one',
+    });
+  const root = path.resolve(options.root);
+  const rootTarget = { path: options.root, flag: '--root', doing: 'import a run under it' };
+  await mkdir(root, { recursive: true }).catch(throwFileAccessError(rootTarget));
+  const staging = await mkdtemp(path.join(root, '.import-')).catch(throwFileAccessError(rootTarget));
+  try {
+    const isTarball = info.isFile() && TARBALL.test(source);
+    if (!info.isDirectory() && !isTarball)
+      throw new UsageError(`${options.source}: neither a run dir nor a .tar.gz`, {
+        hint: 'pass a run dir or a .tar.gz of one',
+      });
+    let dir = source;
+    if (isTarball) {
+      await options.extractTarball({ file: source, into: staging });
+      dir = await findUnpackedRun(staging);
+    }
+    await checkRunDir(dir, options.source);
+    const run = await readRunFile(dir);
+    const fallback =
+      isTarball && dir === staging ? path.basename(source).replace(TARBALL, '') : path.basename(dir);
+    const stamp = toStamp(run?.stamp ?? fallback, options.source);
+    const target = path.join(root, stamp);
+    const exists = (await stat(target).catch(() => undefined)) !== undefined;
+    if (exists && !options.force)
+      throw new UsageError(`${root} already has a run ${stamp}`, { hint: 'pass --force to replace it' });
+    const ready = path.join(staging, '.run');
+    if (!isTarball) await cp(dir, ready, { recursive: true, errorOnExist: true });
+    else if (dir !== staging) await rename(dir, ready);
+    else {
+      await mkdir(ready);
+      for (const name of await readdir(staging))
+        if (name !== '.run') await rename(path.join(staging, name), path.join(ready, name));
+    }
+    await writeFile(path.join(ready, LANE_FILE), `${lane.data}\n`);
+    await options.rewriteReport(ready);
+    if (exists) await rm(target, { recursive: true, force: true });
+    await rename(ready, target);
+    return { dir: target, stamp, replaced: exists };
+  } catch (error) {
+    if (!isEnvironmentError(error)) throw error;
+    // A source file we may not read is about the source; a full disk or a permission while staging, the root.
+    const readingSource =
+      error.path?.startsWith(source) === true && (error as { dest?: string }).dest === undefined;
+    throw toFileAccessError(
+      error,
+      readingSource ? { path: options.source, doing: 'read the run to import', reading: true } : rootTarget,
+    );
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

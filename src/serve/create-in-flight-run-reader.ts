@@ -1,0 +1,172 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  addToRegistrySummary,
+  addToSccacheSummary,
+  createLogTail,
+  createRegistryLineParser,
+  createRegistrySummary,
+  createSccacheParser,
+  createSamplesTail,
+  createSccacheSummary,
+  type LogTail,
+  type RegistryRecord,
+  type RegistrySummary,
+  type SccacheRecord,
+  type SamplesTail,
+  type SccacheSummary,
+  type TargetTrace,
+} from '../collect/index.js';
+import { createSampleTable, type RunFile, type StreamStats } from '../artifacts/index.js';
+import {
+  absentStream,
+  buildAddressToNode,
+  readArtifacts,
+  readLane,
+  readReportPlan,
+  RUN_FILES,
+  TRACE_FILE,
+} from '../report/read-run-dir.js';
+import { readTraceFile } from '../report/read-trace-files.js';
+import { isPresent } from '../artifacts/read-json-file.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import type { RunInputs, StreamInput } from '../report/run-inputs.js';
+
+// A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and
+// samples.jsonl by byte offset, so each refresh parses only what was appended; traces are parsed once per
+// (mtime, size). `changed` says whether anything new arrived, so an unchanged run is not rebuilt.
+
+type Inputs = Omit<RunInputs, 'generatedAtMs'>;
+
+interface Tailed<R, A> {
+  tail: LogTail<R, A>;
+  summary: A | undefined;
+  stats: StreamStats;
+}
+
+export interface InFlightRunReader {
+  read(): Promise<{ inputs: Inputs; changed: boolean }>;
+}
+
+async function signature(file: string): Promise<string> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
+}
+
+async function readTailed<R, A>(tailed: Tailed<R, A>): Promise<boolean> {
+  const read = await tailed.tail.read();
+  const changed = read.reset || read.stats.lines !== tailed.stats.lines;
+  tailed.summary = read.aggregate;
+  tailed.stats = read.stats;
+  return changed;
+}
+
+/** The logs are only summarised, as the report reads them: no record is held. */
+const keepNone = () => false;
+
+export function createInFlightRunReader(dir: string): InFlightRunReader {
+  const file = (name: string): string => path.join(dir, name);
+  let samples: SamplesTail | undefined;
+  let sccache: Tailed<SccacheRecord, SccacheSummary> | undefined;
+  let registry: Tailed<RegistryRecord, RegistrySummary> | undefined;
+  const traces = new Map<string, { sig: string; trace: TargetTrace | undefined; stream: StreamInput }>();
+  let lastSignature = '';
+  let tailsFor = '';
+
+  /** The tails, made again from the start when run.json changes what they depend on (it may appear after serve). */
+  function createTails(run: RunFile | undefined): void {
+    const addressToNode = buildAddressToNode(run);
+    const summarize = { livePrefix: run?.liveSccachePrefix ?? '', runPrefix: run?.sccachePrefix };
+    const format = run?.registryLogFormat ?? 'zot';
+    const cachePatterns = run?.registryCachePatterns ?? ['*/cache:*'];
+    const key = JSON.stringify([addressToNode, summarize, format, cachePatterns]);
+    if (key === tailsFor) return;
+    tailsFor = key;
+    sccache = {
+      tail: createLogTail({
+        path: file(RUN_FILES.sccache),
+        ...createSccacheParser({ addressToNode }),
+        aggregate: {
+          create: () => createSccacheSummary(summarize),
+          add: (summary: SccacheSummary, record: SccacheRecord) =>
+            addToSccacheSummary(summary, record, summarize),
+        },
+        keep: keepNone,
+      }),
+      summary: undefined,
+      stats: absentStream(RUN_FILES.sccache).stats,
+    };
+    registry = {
+      tail: createLogTail({
+        path: file(RUN_FILES.registry),
+        ...createRegistryLineParser({ format, cachePatterns, addressToNode }),
+        aggregate: { create: createRegistrySummary, add: addToRegistrySummary },
+        keep: keepNone,
+      }),
+      summary: undefined,
+      stats: absentStream(RUN_FILES.registry).stats,
+    };
+  }
+
+  async function readTraces(): Promise<boolean> {
+    let changed = false;
+    const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
+    for (const name of names) {
+      const sig = await signature(file(name));
+      if (traces.get(name)?.sig === sig) continue;
+      traces.set(name, { sig, ...(await readTraceFile(file(name))) });
+      changed = true;
+    }
+    return changed;
+  }
+
+  return {
+    async read() {
+      const run = await readRunFile(dir);
+      const plan = await readReportPlan(dir);
+      createTails(run);
+      samples ??= createSamplesTail(file(RUN_FILES.samples));
+      const present = {
+        samples: await isPresent(file(RUN_FILES.samples)),
+        sccache: await isPresent(file(RUN_FILES.sccache)),
+        registry: await isPresent(file(RUN_FILES.registry)),
+      };
+      const samplesRead = present.samples ? await samples.read() : undefined;
+      let changed = samplesRead?.changed ?? false;
+      if (present.sccache && (await readTailed(sccache!))) changed = true;
+      if (present.registry && (await readTailed(registry!))) changed = true;
+      if (await readTraces()) changed = true;
+      const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
+      const sig = [
+        await signature(file('run.json')),
+        await signature(file('plan.json')),
+        artifacts.stream.stats.bytes,
+      ].join('|');
+      if (sig !== lastSignature) changed = true;
+      lastSignature = sig;
+      const stream = (name: string, isThere: boolean, stats: StreamStats | undefined): StreamInput =>
+        isThere && stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name);
+      return {
+        changed,
+        inputs: {
+          stamp: path.basename(dir),
+          lane: await readLane(dir),
+          run,
+          plan,
+          samples: samplesRead?.table ?? createSampleTable(),
+          traces: [...traces.values()].flatMap((t) => (t.trace ? [t.trace] : [])),
+          sccache: present.sccache ? sccache?.summary : undefined,
+          registry: present.registry ? registry?.summary : undefined,
+          artifacts: artifacts.lines,
+          streams: [
+            stream(RUN_FILES.samples, present.samples, samplesRead?.stats),
+            stream(RUN_FILES.sccache, present.sccache, sccache?.stats),
+            stream(RUN_FILES.registry, present.registry, registry?.stats),
+            artifacts.stream,
+            ...[...traces.values()].map((t) => t.stream),
+          ],
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
+import type { TargetCost } from '../../../src/config/parse-target-costs.js';
+import { deriveTargetCosts } from '../../../src/plan/derive-target-costs.js';
+import type { RunFile } from '../../../src/artifacts/index.js';
+
+const upload = (bytes: number | null, kind: TraceUpload['kind']): TraceUpload => ({
+  startMs: 0,
+  endMs: 1,
+  method: 'PUT',
+  url: 'http://r/v2/x/blobs/uploads/1',
+  status: 201,
+  bytes,
+  kind,
+});
+const trace = (target: string, over: Partial<TargetTrace>): TargetTrace => ({
+  target,
+  startMs: 0,
+  endMs: 1,
+  totalSeconds: 1,
+  buildStartMs: 0,
+  buildEndMs: 1,
+  buildSeconds: 100,
+  steps: [],
+  uploads: [],
+  cachedSteps: 0,
+  totalSteps: 10,
+  ...over,
+});
+const cost = (buildSeconds: number, cacheBytes: number): TargetCost => ({
+  buildSeconds,
+  cacheBytes,
+  warmBuildSeconds: undefined,
+  warmBuildLine: undefined,
+  buildLine: 1,
+  cacheLine: 2,
+});
+const ok = (node: string) => ({ status: 'ok' as const, node, startedAtMs: 0, finishedAtMs: 1 });
+
+function runFile(harness: RunFile['harness']): RunFile {
+  return {
+    version: 1,
+    stamp: 's1',
+    harness,
+    mode: harness === 'warm' ? 'warm' : 'cold',
+    namespace: 'rocm',
+    arch: 'gfx1201',
+    sccachePrefix: 'p',
+    liveSccachePrefix: 'p',
+    fleetPath: '/f',
+    status: 'completed',
+    startedAtMs: 0,
+    measuredStartedAtMs: 0,
+    finishedAtMs: 1,
+    exitCode: 0,
+    nodes: [
+      { name: 'fast', builder: 'fast', linkMbps: 100, speed: 2 },
+      { name: 'slow', builder: 'slow', linkMbps: 4, speed: 1 },
+    ],
+    targets: {
+      a: ok('fast'),
+      b: ok('slow'),
+      c: { status: 'failed', node: 'slow', startedAtMs: 0, finishedAtMs: 1, exitCode: 1, error: 'x' },
+    },
+    bootstrapped: [],
+    registryCachePatterns: [],
+    registryLogFormat: 'zot',
+    warnings: [],
+  };
+}
+
+describe('deriveTargetCosts', () => {
+  const current = new Map([
+    ['a', cost(50, 10)],
+    ['b', cost(60, 20)],
+    ['c', cost(70, 30)],
+    ['d', cost(80, 40)],
+  ]);
+
+  it('warm: build seconds (speed-normalised) become warm-build figures, cold ones kept; bytes = every upload', () => {
+    const traces = new Map([
+      ['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image'), upload(6_000, 'cache')] })],
+      [
+        'b',
+        trace('b', {
+          buildSeconds: 30,
+          cachedSteps: 9,
+          uploads: [upload(500, 'image'), upload(null, 'cache')],
+        }),
+      ],
+      ['c', trace('c', { buildSeconds: 5 })],
+    ]);
+    const derived = deriveTargetCosts({ run: runFile('warm'), traces, current });
+    expect(Object.fromEntries(derived.costs)).toEqual({
+      a: { buildSeconds: 50, warmBuildSeconds: 200, cacheBytes: 10_000, warmSetupSeconds: 0 },
+      b: { buildSeconds: 60, warmBuildSeconds: 30, cacheBytes: 20, warmSetupSeconds: 0 },
+      c: { buildSeconds: 70, warmBuildSeconds: undefined, cacheBytes: 30 },
+      d: { buildSeconds: 80, warmBuildSeconds: undefined, cacheBytes: 40 },
+    });
+    expect(derived.updated).toEqual({ build: [], warmBuild: ['a', 'b'], cache: ['a'], setup: ['a', 'b'] });
+    expect(derived.notes).toEqual([
+      'run s1 is a warm run: its build seconds are written as `warm-build` lines (caches on), and the cold `build` lines kept',
+      'b: 1 of 2 uploads carry no size; cache figure kept rather than under-count',
+      'c: failed in this run; figures kept',
+    ]);
+  });
+
+  it('cold: takes build seconds but refuses byte figures, and says why', () => {
+    const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
+    const derived = deriveTargetCosts({ run: runFile('cold'), traces, current });
+    expect(derived.costs.get('a')).toEqual({
+      buildSeconds: 200,
+      warmBuildSeconds: undefined,
+      cacheBytes: 10,
+      setupSeconds: 0,
+    });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], setup: ['a'] });
+    expect(derived.notes[0]).toMatch(
+      /^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/,
+    );
+  });
+
+  it('bench: build seconds become build figures (compile cost, caches isolated); bytes refused, and it says so', () => {
+    const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
+    const derived = deriveTargetCosts({ run: runFile('bench'), traces, current });
+    expect(derived.costs.get('a')).toEqual({
+      buildSeconds: 200,
+      warmBuildSeconds: undefined,
+      cacheBytes: 10,
+      setupSeconds: 0,
+    });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], setup: ['a'] });
+    expect(derived.notes[0]).toMatch(
+      /^run s1 is a bench run: its byte figures are refused .*pushes only the image/,
+    );
+  });
+
+  it('setup: run.json start to finish, less the step span and the union of the upload spans', () => {
+    const run = runFile('cold');
+    run.targets.a = { status: 'ok', node: 'fast', startedAtMs: 10_000, finishedAtMs: 16_500 };
+    const uploads = [
+      { ...upload(10, 'image'), startMs: 1000, endMs: 2000 },
+      { ...upload(10, 'image'), startMs: 1500, endMs: 2500 },
+    ];
+    const traces = new Map([['a', trace('a', { buildSeconds: 4, uploads })]]);
+    // 6.5 s in the harness − 4 s of steps − 1.5 s of uploads (1.0–2.5 s, overlap counted once) = 1 s.
+    expect(deriveTargetCosts({ run, traces, current }).costs.get('a')?.setupSeconds).toBeCloseTo(1, 9);
+  });
+});
