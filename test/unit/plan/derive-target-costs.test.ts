@@ -1,32 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
+import type { TraceUpload } from '../../../src/collect/types.js';
+import { createRunFile, createTrace, createUpload, ok } from './cost-run-fixture.js';
 import type { TargetCost } from '../../../src/config/parse-target-costs.js';
 import { deriveTargetCosts } from '../../../src/plan/derive-target-costs.js';
 import type { RunFile } from '../../../src/artifacts/index.js';
 
-const upload = (bytes: number | null, kind: TraceUpload['kind']): TraceUpload => ({
-  startMs: 0,
-  endMs: 1,
-  method: 'PUT',
-  url: 'http://r/v2/x/blobs/uploads/1',
-  status: 201,
-  bytes,
-  kind,
-});
-const trace = (target: string, over: Partial<TargetTrace>): TargetTrace => ({
-  target,
-  startMs: 0,
-  endMs: 1,
-  totalSeconds: 1,
-  buildStartMs: 0,
-  buildEndMs: 1,
-  buildSeconds: 100,
-  steps: [],
-  uploads: [],
-  cachedSteps: 0,
-  totalSteps: 10,
-  ...over,
-});
+const upload = (bytes: number | null, kind: TraceUpload['kind']) => createUpload(bytes, { endMs: 1, kind });
+const trace = createTrace;
 const cost = (buildSeconds: number, cacheBytes: number): TargetCost => ({
   buildSeconds,
   cacheBytes,
@@ -35,38 +15,15 @@ const cost = (buildSeconds: number, cacheBytes: number): TargetCost => ({
   buildLine: 1,
   cacheLine: 2,
 });
-const ok = (node: string) => ({ status: 'ok' as const, node, startedAtMs: 0, finishedAtMs: 1 });
-
 function runFile(harness: RunFile['harness']): RunFile {
-  return {
-    version: 1,
-    stamp: 's1',
+  return createRunFile({
     harness,
-    mode: harness === 'warm' ? 'warm' : 'cold',
-    namespace: 'rocm',
-    arch: 'gfx1201',
-    sccachePrefix: 'p',
-    liveSccachePrefix: 'p',
-    fleetPath: '/f',
-    status: 'completed',
-    startedAtMs: 0,
-    measuredStartedAtMs: 0,
-    finishedAtMs: 1,
-    exitCode: 0,
-    nodes: [
-      { name: 'fast', builder: 'fast', linkMbps: 100, speed: 2 },
-      { name: 'slow', builder: 'slow', linkMbps: 4, speed: 1 },
-    ],
     targets: {
       a: ok('fast'),
       b: ok('slow'),
       c: { status: 'failed', node: 'slow', startedAtMs: 0, finishedAtMs: 1, exitCode: 1, error: 'x' },
     },
-    bootstrapped: [],
-    registryCachePatterns: [],
-    registryLogFormat: 'zot',
-    warnings: [],
-  };
+  });
 }
 
 describe('deriveTargetCosts', () => {

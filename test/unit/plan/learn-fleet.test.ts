@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
 import type { RunFile } from '../../../src/artifacts/index.js';
+import { createTrace, createUpload, ok } from './cost-run-fixture.js';
 import {
   fitNodeSpeeds,
   learnFleet,
@@ -14,29 +15,10 @@ import { judgeChange } from '../../../src/plan/learn-fleet.js';
 // The fleet model learns: upload throughput = bytes ÷ union of upload spans; speeds from a least-squares fit of
 // ln(build seconds) on targets that ran on several nodes.
 
-const upload = (bytes: number | null, startMs: number, endMs: number): TraceUpload => ({
-  startMs,
-  endMs,
-  method: 'PUT',
-  url: 'http://r/v2/x/blobs/uploads/1',
-  status: 201,
-  bytes,
-  kind: 'cache',
-});
-const trace = (target: string, uploads: TraceUpload[]): TargetTrace => ({
-  target,
-  startMs: 0,
-  endMs: 1,
-  totalSeconds: 1,
-  buildStartMs: 0,
-  buildEndMs: 1,
-  buildSeconds: 1,
-  steps: [],
-  uploads,
-  cachedSteps: 0,
-  totalSteps: 1,
-});
-const ok = (node: string) => ({ status: 'ok' as const, node, startedAtMs: 0, finishedAtMs: 1 });
+const upload = (bytes: number | null, startMs: number, endMs: number): TraceUpload =>
+  createUpload(bytes, { startMs, endMs, kind: 'cache' });
+const trace = (target: string, uploads: TraceUpload[]): TargetTrace =>
+  createTrace(target, { buildSeconds: 1, uploads, totalSteps: 1 });
 const run = (stamp: string, targets: RunFile['targets']) => ({ stamp, targets });
 
 describe('upload throughput: bytes ÷ the union of upload spans', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
 import type { RunFile } from '../../../src/artifacts/index.js';
+import { createRunFile, createTrace, createUpload } from './cost-run-fixture.js';
 import { estimateLogSigma, findPoolingRefusals, poolFigure } from '../../../src/plan/index.js';
 import { deriveTargetCosts } from '../../../src/plan/derive-target-costs.js';
 import { refuseUnpoolableRuns, type CostRun } from '../../../src/run/costs/read-cost-runs.js';
@@ -22,57 +23,10 @@ function referenceSigma(values: number[]): number {
   return factor * 1.4826 * median(logs.map((x) => Math.abs(x - m)));
 }
 
-const upload = (bytes: number | null, startMs = 0, endMs = 1000): TraceUpload => ({
-  startMs,
-  endMs,
-  method: 'PUT',
-  url: 'http://r/v2/x/blobs/uploads/1',
-  status: 201,
-  bytes,
-  kind: 'image',
-});
-const trace = (target: string, buildSeconds: number, uploads: TraceUpload[] = []): TargetTrace => ({
-  target,
-  startMs: 0,
-  endMs: 1,
-  totalSeconds: 1,
-  buildStartMs: 0,
-  buildEndMs: 1,
-  buildSeconds,
-  steps: [],
-  uploads,
-  cachedSteps: 0,
-  totalSteps: 10,
-});
-
-function runFile(stamp: string, over: Partial<RunFile> = {}): RunFile {
-  return {
-    version: 1,
-    stamp,
-    harness: 'warm',
-    mode: 'warm',
-    namespace: 'rocm',
-    arch: 'gfx1201',
-    sccachePrefix: 'p',
-    liveSccachePrefix: 'p',
-    fleetPath: '/f',
-    status: 'completed',
-    startedAtMs: 0,
-    measuredStartedAtMs: 0,
-    finishedAtMs: 1,
-    exitCode: 0,
-    nodes: [
-      { name: 'fast', builder: 'fast', linkMbps: 100, speed: 2 },
-      { name: 'slow', builder: 'slow', linkMbps: 4, speed: 1 },
-    ],
-    targets: { a: { status: 'ok', node: 'fast', startedAtMs: 0, finishedAtMs: 1 } },
-    bootstrapped: [],
-    registryCachePatterns: [],
-    registryLogFormat: 'zot',
-    warnings: [],
-    ...over,
-  };
-}
+const upload = (bytes: number | null) => createUpload(bytes);
+const trace = (target: string, buildSeconds: number, uploads: TraceUpload[] = []): TargetTrace =>
+  createTrace(target, { buildSeconds, uploads });
+const runFile = (stamp: string, over: Partial<RunFile> = {}): RunFile => createRunFile({ stamp, ...over });
 
 const costRun = (run: RunFile, traces: TargetTrace[], lane = 'fleet'): CostRun => ({
   dir: `/runs/${run.stamp}`,
