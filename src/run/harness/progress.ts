@@ -92,7 +92,10 @@ export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodePr
   return node;
 }
 
-/** Draws of the live view's forecast (recomputed on each start and finish, not each redraw). */
+/** How often the live view may draw its forecast again (on the next redraw after a start or finish). */
+const LIVE_FORECAST_EVERY_MS = 5_000;
+
+/** Draws of the live view's forecast (drawn again after a start or finish, at most every LIVE_FORECAST_EVERY_MS). */
 const LIVE_DRAWS = 400;
 
 /** The plan's forecast conditioned on the run so far, as the live view's line; undefined without a forecast. */
@@ -229,7 +232,19 @@ export function createProgress({
   let drawn = 0;
   let timer: NodeJS.Timeout | undefined;
   let forecastLine: string | undefined;
+  // The live forecast is Monte Carlo (0.06 s for 100 targets on 24 nodes under fixed queues, 0.4 s under guided
+  // dispatch): drawn again after a start or finish, at most every LIVE_FORECAST_EVERY_MS, so the harness's own loop
+  // is not held up by a burst of events.
+  let forecastDue = false;
+  let forecastAtMs = Number.NEGATIVE_INFINITY;
+  const refreshForecast = () => {
+    const nowMs = clock.nowMs();
+    if (!forecastDue || nowMs - forecastAtMs < LIVE_FORECAST_EVERY_MS) return;
+    [forecastDue, forecastAtMs] = [false, nowMs];
+    forecastLine = tryLiveForecast(plan, state, nowMs);
+  };
   const redraw = () => {
+    refreshForecast();
     const lines = renderProgressView({ plan, state, nowMs: clock.nowMs(), forecastLine });
     stream.write(
       `${drawn > 0 ? `\u001b[${drawn}F` : ''}${lines.map((line) => `\u001b[2K${line}`).join('\n')}\n`,
@@ -258,7 +273,7 @@ export function createProgress({
     note: print,
     onQueueEvent(event) {
       const node = applyQueueEvent(state, event);
-      if (live) forecastLine = tryLiveForecast(plan, state, clock.nowMs());
+      forecastDue = live;
       if (!live) print(renderQueueEventLine({ plan, event, node }));
       else if (event.type === 'settled' && event.outcome.status !== 'ok')
         print(renderQueueEventLine({ plan, event, node }));

@@ -84,4 +84,29 @@ describe('renderLiveForecast', () => {
     );
     expect(written.join('')).toMatch(/critical odds forge 100 % \(ends it 100 %\)/);
   });
+
+  it('on a terminal draws the forecast again after an event at most every 5 s', () => {
+    const written: string[] = [];
+    const stream = { write: (chunk: string) => written.push(chunk) > 0, isTTY: true };
+    const clock = createFakeClock(T0);
+    const progress = createProgress({
+      plan: planOf(6),
+      clock,
+      stream: stream as unknown as NodeJS.WritableStream,
+    });
+    const forecastLines = () => written.join('').match(/forecast: done in [^\n]*/g) ?? [];
+    progress.phase('measured run: cold into rocm-coldrun');
+    progress.onQueueEvent({ type: 'started', target: 'pytorch', node: 'forge', atMs: T0 });
+    const first = forecastLines().at(-1);
+    expect(first).toMatch(/^forecast: done in /);
+    // 2 s later: not drawn again (a new draw would say 2 s less is left).
+    clock.advance(2_000);
+    progress.onQueueEvent({ type: 'started', target: 'x-unplanned', node: 'forge', atMs: T0 + 2_000 });
+    expect(forecastLines().at(-1)).toBe(first);
+    // 5 s after the first: drawn again.
+    clock.advance(3_000);
+    progress.onQueueEvent({ type: 'started', target: 'y-unplanned', node: 'forge', atMs: T0 + 5_000 });
+    expect(forecastLines().at(-1)).not.toBe(first);
+    progress.stop();
+  });
 });
