@@ -112,9 +112,13 @@ function drawNormal(random: Random): number {
  * 100 % of 3-run trials under the p90 with a band twice as wide (docs/forecast.md).
  */
 function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
-  if (runs < 2) return median * Math.exp(clampExponent(ASSUMED_SIGMA * drawNormal(random)));
-  const scale = sigma * Math.sqrt(1 + Math.PI / (2 * runs));
+  const scale = runs < 2 ? ASSUMED_SIGMA : sigma * Math.sqrt(1 + Math.PI / (2 * runs));
   return median * Math.exp(clampExponent(scale * drawNormal(random)));
+}
+
+/** A figure's spread for drawing or placing: the one measured, or the assumed one for a single run. */
+export function toFigureSigma(sigma: number, runs: number): number {
+  return runs < 2 ? ASSUMED_SIGMA : sigma;
 }
 
 /** At most 20× either way from the median: a wild spread line must not overflow a schedule into Infinity and NaN. */
@@ -123,42 +127,45 @@ function clampExponent(exponent: number): number {
   return Math.max(-MAX_EXPONENT, Math.min(MAX_EXPONENT, exponent));
 }
 
-function fillDurations(
+/** One draw of target j's duration on every node into row j of `duration` (target-major). */
+function drawTargetRow(
   guide: DispatchGuide,
-  distributions: ReadonlyMap<string, CostDistribution>,
+  figure: CostDistribution,
   random: Random,
   duration: Float64Array,
+  j: number,
 ): void {
   const { problem } = guide;
-  problem.names.forEach((name, j) => {
-    const figure = distributions.get(name)!;
-    const build = drawFigure(random, figure.buildSeconds, figure.buildSigma, figure.buildRuns);
-    const bytes = drawFigure(random, figure.cacheBytes, figure.cacheSigma, figure.cacheRuns);
-    const setup = drawFigure(random, figure.setupSeconds ?? 0, figure.setupSigma ?? 0, figure.setupRuns ?? 1);
-    problem.nodes.forEach((node, i) => {
-      duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6) + setup;
-    });
+  const build = drawFigure(random, figure.buildSeconds, figure.buildSigma, figure.buildRuns);
+  const bytes = drawFigure(random, figure.cacheBytes, figure.cacheSigma, figure.cacheRuns);
+  const setup = drawFigure(random, figure.setupSeconds ?? 0, figure.setupSigma ?? 0, figure.setupRuns ?? 1);
+  problem.nodes.forEach((node, i) => {
+    duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6) + setup;
   });
 }
 
-/** In a live forecast a running target has already run `elapsed`: redraw until it ends after now (at most 50 tries). */
-function conditionRunning(
+/**
+ * One draw of every duration. Live, a running target has already run `elapsed`: its row is drawn again until it
+ * ends after now (at most 50 tries; past that it is given 5 % more than it has run).
+ */
+function drawDurations(
   guide: DispatchGuide,
-  start: DispatchStart,
-  draw: () => Float64Array,
-): Float64Array {
+  figures: readonly CostDistribution[],
+  random: Random,
+  duration: Float64Array,
+  start: DispatchStart | undefined,
+): void {
   const { problem } = guide;
-  const duration = draw();
+  for (let j = 0; j < problem.n; j++) drawTargetRow(guide, figures[j]!, random, duration, j);
+  if (!start) return;
   for (let j = 0; j < problem.n; j++) {
     const i = start.node[j]!;
     if (i < 0 || !Number.isNaN(start.finish[j]!)) continue;
     const elapsed = start.nowSeconds - start.start[j]!;
-    let tries = 0;
-    while (duration[j * problem.m + i]! <= elapsed && tries++ < 50)
-      duration[j * problem.m + i] = draw()[j * problem.m + i]!;
+    for (let tries = 0; duration[j * problem.m + i]! <= elapsed && tries < 50; tries++)
+      drawTargetRow(guide, figures[j]!, random, duration, j);
     if (duration[j * problem.m + i]! <= elapsed) duration[j * problem.m + i] = elapsed * 1.05;
   }
-  return duration;
 }
 
 function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): DispatchStart {
@@ -268,13 +275,10 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
-  const buffer = new Float64Array(problem.n * problem.m);
-  const draw = () => {
-    fillDurations(guide, distributions, random, buffer);
-    return buffer;
-  };
+  const figures = problem.names.map((name) => distributions.get(name)!);
+  const duration = new Float64Array(problem.n * problem.m);
   for (let d = 0; d < draws; d++) {
-    const duration = start ? conditionRunning(guide, start, () => Float64Array.from(draw())) : draw();
+    drawDurations(guide, figures, random, duration, start);
     const state = runDispatch(guide, { policy, duration, from: start });
     let makespan = 0;
     for (let j = 0; j < problem.n; j++) {

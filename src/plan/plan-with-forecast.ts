@@ -1,9 +1,9 @@
 import type { Plan } from '../artifacts/index.js';
 import { createPlan, type CreatePlanOptions } from './create-plan.js';
 import {
-  ASSUMED_SIGMA,
   DEFAULT_FORECAST_DRAWS,
   forecastMakespan,
+  toFigureSigma,
   toStoredDistribution,
   type CostDistribution,
 } from './forecast-makespan.js';
@@ -32,14 +32,14 @@ function toPercentileCosts(
   distributions: ReadonlyMap<string, CostDistribution>,
   z: number,
 ): Map<string, CostInput> {
-  const sigmaOf = (sigma: number, runs: number) => (runs < 2 ? ASSUMED_SIGMA : sigma);
   return new Map(
     [...distributions].map(([name, d]) => [
       name,
       {
-        buildSeconds: d.buildSeconds * Math.exp(z * sigmaOf(d.buildSigma, d.buildRuns)),
-        cacheBytes: d.cacheBytes * Math.exp(z * sigmaOf(d.cacheSigma, d.cacheRuns)),
-        setupSeconds: (d.setupSeconds ?? 0) * Math.exp(z * sigmaOf(d.setupSigma ?? 0, d.setupRuns ?? 1)),
+        buildSeconds: d.buildSeconds * Math.exp(z * toFigureSigma(d.buildSigma, d.buildRuns)),
+        cacheBytes: d.cacheBytes * Math.exp(z * toFigureSigma(d.cacheSigma, d.cacheRuns)),
+        setupSeconds:
+          (d.setupSeconds ?? 0) * Math.exp(z * toFigureSigma(d.setupSigma ?? 0, d.setupRuns ?? 1)),
       },
     ]),
   );

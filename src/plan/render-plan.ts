@@ -91,10 +91,19 @@ function renderSummary(plan: Plan): string[] {
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 const POLICY_WORDS = { fixed: 'fixed queues', guided: 'guided dispatch' } as const;
 
+/** How a forecast was made, in words: `2000 draws, guided dispatch, placed for the p90`. */
+export function describeForecastMethod({
+  draws,
+  policy,
+  placedFor,
+}: Pick<NonNullable<Plan['forecast']>, 'draws' | 'policy' | 'placedFor'>): string {
+  return `${draws} draws, ${POLICY_WORDS[policy]}${placedFor === 'p90' ? ', placed for the p90' : ''}`;
+}
+
 /** The forecast lines: the band, or why there is none yet; which nodes end up on the critical path. */
 export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[] {
-  const { makespan, draws, policy, historyRuns, thinTargets } = forecast;
-  const how = `${draws} draws, ${POLICY_WORDS[policy]}${forecast.placedFor === 'p90' ? ', placed for the p90' : ''}`;
+  const { makespan, historyRuns, thinTargets } = forecast;
+  const how = describeForecastMethod(forecast);
   const odds = Object.entries(forecast.nodes)
     .filter(([, node]) => node.criticalShare >= 0.005)
     .sort(([a, x], [b, y]) => y.criticalShare - x.criticalShare || a.localeCompare(b))

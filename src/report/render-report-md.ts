@@ -7,6 +7,7 @@ import {
   formatPartial,
 } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
+import { describeForecastMethod } from '../plan/index.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.
@@ -198,15 +199,13 @@ export function renderMakespan({ run, summary }: DataFile): string {
     : `Measured ${formatMakespan(summary.makespanSeconds, run.status)}${partial}: not comparable with the plan's ${formatDuration(summary.plannedMakespanSeconds)} (lower bound ${formatDuration(summary.lowerBoundSeconds)}), which covers every target.`;
 }
 
-const POLICY_WORDS = { fixed: 'fixed queues', guided: 'guided dispatch' } as const;
-
 /** The forecast against the run, one sentence (docs/forecast.md); undefined when the plan made none. */
 export function renderForecastLine({ run, summary }: DataFile): string | undefined {
   const forecast = summary.forecast;
   if (!forecast) return undefined;
   const band = (b: { p10: number; p50: number; p90: number }) =>
     `p10 ${formatDuration(b.p10)} · p50 ${formatDuration(b.p50)} · p90 ${formatDuration(b.p90)}`;
-  const how = `${forecast.draws} draws, ${POLICY_WORDS[forecast.policy]}${forecast.placedFor === 'p90' ? ', placed for the p90' : ''}`;
+  const how = describeForecastMethod(forecast);
   if (!forecast.banded) {
     const count = forecast.thinTargets.length;
     return `Forecast: no band — ${count} target${count === 1 ? '' : 's'} had fewer than 3 runs of history (fewest ${forecast.historyRuns}: ${forecast.thinTargets.slice(0, 4).join(', ')}${count > 4 ? ', …' : ''}); \`rocm-perf costs --from RUN\` over 3+ runs adds the spread.`;
