@@ -43,7 +43,7 @@ export function toStoredDistribution(d: CostDistribution): Required<CostDistribu
 const MIN_HISTORY_RUNS = 3;
 export const DEFAULT_FORECAST_DRAWS = 2000;
 /** The spread assumed for a figure measured in one run only (sigma of ln: ±25 %). */
-export const ASSUMED_SIGMA = 0.25;
+const ASSUMED_SIGMA = 0.25;
 
 interface Band {
   p10: number;
