@@ -75,6 +75,8 @@ export interface CreateBoxFleetOptions {
   runTargets?: readonly string[];
   /** Architectures with their own costs, bake graph and sccache prefix (fleet.yaml templates them); the first is fleet.yaml's. */
   arches?: readonly string[];
+  /** The clock keeper's FAKETIME_SHARED, when a builder's clock is skewed (skewed-clock.ts). */
+  faketimeShared?: string;
 }
 
 /** Another arch's files: the scenario's, with its tags and args renamed, and build seconds × 1.5 (a cost set of its own). */
@@ -216,6 +218,7 @@ export function createBoxFleet(options: CreateBoxFleetOptions): BoxFleetFiles {
     cacheCompressBytesPerSecond: 200e6 * scale.linkScale,
     retryBackoffMs: options.retryBackoffMs,
     ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
+    ...(options.faketimeShared ? { faketimeShared: options.faketimeShared } : {}),
   });
   writeFileSync(paths.statePath, `${JSON.stringify(state, null, 2)}\n`);
   return { ...paths, state, config };

@@ -58,6 +58,8 @@ export const FleetStateSchema = z.strictObject({
   sccacheUrl: z.string().check(z.minLength(1)),
   /** The registry as clients see it (the Zot-logging proxy). */
   registryUrl: z.string().check(z.minLength(1)),
+  /** FAKETIME_SHARED of the fleet's clock keeper (skewed-clock.ts), when a builder's clock is skewed. */
+  faketimeShared: z.optional(z.string().check(z.minLength(1))),
   /** The bake definition used when no `-f` is given (the box's `--print` JSON). */
   bakeDefinitionPath: z.string().check(z.minLength(1)),
   /**

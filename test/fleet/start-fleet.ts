@@ -42,7 +42,7 @@ import { cleanupStaleCgroups, createNodeCgroup, type NodeCgroup } from './node-c
 import type { NodeProcConfig } from './node-proc-writer.js';
 import { generateBoxScenario } from './generate-box-scenario.js';
 import { seedImage } from './seed-registry.js';
-import { toSkewedClockEnv } from './skewed-clock.js';
+import { startClockKeeper, toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
 import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
 import { bumpSourceRevisions } from './real/bake-project.js';
@@ -366,7 +366,13 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(registry.stop);
     const zotLogPath = path.join(dir.path, 'zot.log');
     const registryTruthPath = path.join(dir.path, 'registry-truth.jsonl');
-    const servicesClock = toSkewedClockEnv(options.clockOffsetSeconds?.services);
+    const skewed = [
+      options.clockOffsetSeconds?.services,
+      ...Object.values(options.clockOffsetSeconds?.builders ?? {}),
+    ];
+    const clockKeeper = skewed.some((seconds) => (seconds ?? 0) !== 0) ? await startClockKeeper() : undefined;
+    if (clockKeeper) stoppers.push(clockKeeper.stop);
+    const servicesClock = toSkewedClockEnv(options.clockOffsetSeconds?.services, clockKeeper?.shared);
     const proxy = await startProxyProcess({
       dir: dir.path,
       env: servicesClock,
@@ -509,6 +515,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       retryBackoffMs: Math.max(10, Math.round(1000 * scale.timeScale)),
       ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
       ...(options.arches ? { arches: options.arches } : {}),
+      ...(clockKeeper ? { faketimeShared: clockKeeper.shared } : {}),
     });
     const real =
       engine === 'real'

@@ -33,8 +33,10 @@ export const LOG_HOST_TOOLS = ['stat', 'head', 'tail', 'wc', 'base64', 'sha256su
 export function buildLogHostCheckCommand(remotePath: string): string {
   return [
     `missing=''; for t in ${LOG_HOST_TOOLS.join(' ')}; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done`,
-    `printf x | split -b 1 --filter=cat >/dev/null 2>&1 || missing="$missing split--filter"`,
-    `if [ -n "$missing" ]; then echo "missing on the log host:$missing (the capture needs GNU coreutils)" >&2; exit 3; fi`,
+    // split's own words go into the message: BusyBox's "unrecognized option" reads differently from a split that
+    // started its filter and saw it fail.
+    `said=$(printf x | split -b 1 --filter=cat 2>&1 >/dev/null) || { missing="$missing split--filter"; said="; split -b 1 --filter=cat said: $(printf '%s' "$said" | head -n 1)"; }`,
+    `if [ -n "$missing" ]; then echo "missing on the log host:$missing (the capture needs GNU coreutils$said)" >&2; exit 3; fi`,
     buildSizeCommand(remotePath),
   ].join('\n');
 }

@@ -120,7 +120,7 @@ function runWorker(state: FleetState, builder: string, jobPath: string): Promise
     : [];
   const child = spawn('ip', args, {
     stdio: ['ignore', 'inherit', 'inherit', ...taskFds],
-    env: { ...process.env, ...toSkewedClockEnv(clockOffsetSeconds) },
+    env: { ...process.env, ...toSkewedClockEnv(clockOffsetSeconds, state.faketimeShared) },
   });
   for (const fd of taskFds) closeSync(fd);
   // `ip netns exec` keeps its pid when it execs node: moving it now puts the whole build (its threads, and

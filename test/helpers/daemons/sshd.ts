@@ -60,7 +60,7 @@ function buildSshdConfig(options: {
     'StrictModes no',
     'LogLevel VERBOSE',
     'Subsystem sftp internal-sftp',
-    `SetEnv ${env.map(([key, value]) => `${key}=${value}`).join(' ')}`,
+    `SetEnv ${env.map(([key, value]) => (/\s/.test(value) ? `"${key}=${value}"` : `${key}=${value}`)).join(' ')}`,
     '',
   ].join('\n');
 }
