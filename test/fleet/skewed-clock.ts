@@ -46,7 +46,7 @@ export function toSkewedClockEnv(
 export interface ClockKeeper {
   /** FAKETIME_SHARED for every skewed process: `/faketime_sem_<pid> /faketime_shm_<pid>`. */
   shared: string;
-  stop(): void;
+  stop: () => void;
 }
 
 /** Starts the process that owns libfaketime's shared pair for a fleet (see the header). */
