@@ -3,14 +3,19 @@
 // trace spans); Go programs read the clock without libc, so node_exporter keeps the true time. The monotonic clock is
 // left alone so timers, timeouts and performance.now() behave.
 //
-// libfaketime 0.9.10 keeps a semaphore and a shared-memory block per process tree, named after the pid of the first
-// preloaded process (`/faketime_sem_<pid>`, `/faketime_shm_<pid>`), passed down in FAKETIME_SHARED, and removed only
-// when that process exits normally (libfaketime src/libfaketime.c, ft_shm_create/ft_shm_init/ft_shm_destroy). A
-// killed daemon leaves its pair in /dev/shm; with pid_max 32768 a later process with the same pid finds it, and a
-// child whose tree's first process already exited finds FAKETIME_SHARED stale; both can make libfaketime exit(1)
-// in a process the test never meant to fail (CI once saw the log host's `split --filter=cat` fail so). So every
-// skewed process shares one pair that a keeper process owns for the fleet's lifetime (`startClockKeeper`): nothing
-// else ever creates one, and the pair is removed when the fleet stops, or by a later run if this one was killed.
+// libfaketime 0.9.10 (src/libfaketime.c: ft_shm_create, ft_shm_init, ft_shm_destroy) keeps a semaphore and a
+// shared-memory block per process tree. They are named after the pid of the first preloaded process
+// (`/faketime_sem_<pid>`, `/faketime_shm_<pid>`) and passed down in FAKETIME_SHARED. The creator removes them in its
+// destructor, and so does every child it forked without exec (bash's pipeline subshells: upstream fixed this after
+// 0.9.10, commit 0c76f27). A process exec'd after that finds FAKETIME_SHARED stale and makes a pair for its own pid.
+// If a pair with that pid is left in /dev/shm by a killed daemon (pid_max is 32768 here, so pids come round in a
+// test run), it cannot, and libfaketime exits 1 after three tries. CI saw exactly this: the log host's
+// `printf x | split --filter=cat` failed, and preflight refused the run.
+// So one keeper process (`startClockKeeper`) owns the pair for the fleet's lifetime. Every skewed process gets its
+// names in FAKETIME_SHARED, so none creates or removes a pair. The pair goes when the fleet stops, or through the
+// cleanup ledger when a later run finds this one killed.
+// The risk left: every skewed process shares one semaphore (libfaketime takes it around stat()), so a process
+// killed inside that window would stall the others; the window is a few instructions, and only teardown kills.
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { registerResource } from '../helpers/daemons/index.js';
