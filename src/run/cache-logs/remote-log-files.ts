@@ -35,7 +35,9 @@ export function buildLogHostCheckCommand(remotePath: string): string {
     `missing=''; for t in ${LOG_HOST_TOOLS.join(' ')}; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done`,
     // split's own words go into the message: BusyBox's "unrecognized option" reads differently from a split that
     // started its filter and saw it fail.
-    `said=$(printf x | split -b 1 --filter=cat 2>&1 >/dev/null) || { missing="$missing split--filter"; said="; split -b 1 --filter=cat said: $(printf '%s' "$said" | head -n 1)"; }`,
+    // Its first line by parameter expansion: a second tool could fail the same way and hide it.
+    `nl='
+'; said=$(printf x | split -b 1 --filter=cat 2>&1 >/dev/null) || { missing="$missing split--filter"; said="; split -b 1 --filter=cat said: \${said%%"$nl"*}"; }`,
     `if [ -n "$missing" ]; then echo "missing on the log host:$missing (the capture needs GNU coreutils$said)" >&2; exit 3; fi`,
     buildSizeCommand(remotePath),
   ].join('\n');
