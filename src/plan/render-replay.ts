@@ -11,8 +11,9 @@ function renderSigned(seconds: number): string {
 
 function renderSources(result: ReplayResult): string {
   const costs = Object.values(result.costs);
-  const fromTrace = (key: 'buildFrom' | 'bytesFrom') => costs.filter((cost) => cost[key] === 'trace').length;
-  return `measured costs: build seconds from traces for ${fromTrace('buildFrom')} of ${costs.length} targets, bytes for ${fromTrace('bytesFrom')} (the rest from the target costs)`;
+  const fromTrace = (key: 'buildFrom' | 'bytesFrom' | 'setupFrom') =>
+    costs.filter((cost) => cost[key] === 'trace').length;
+  return `measured costs: build seconds from traces for ${fromTrace('buildFrom')} of ${costs.length} targets, bytes for ${fromTrace('bytesFrom')}, setup for ${fromTrace('setupFrom')} (the rest from the target costs)`;
 }
 
 export function renderReplay(result: ReplayResult): string {

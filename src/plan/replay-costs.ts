@@ -1,20 +1,27 @@
 import type { TargetTrace } from '../collect/types.js';
 import type { RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
+import { measureSetupSeconds } from './measure-setup.js';
 import type { CostInput } from './problem.js';
 
 // The measured costs of a recorded run, in the cost model's terms: build seconds at reference speed (the trace's
 // step span × the speed of the node that ran it) and bytes exported (the trace's upload sizes). A cold run's
 // export is not a normal run's (it omits what a normal run transfers), so its bytes are refused and taken from
-// the target costs instead; so are the figures of a target without a usable trace.
+// the target costs instead; so are the figures of a target without a usable trace. Setup seconds (what the run
+// waited on beyond the steps and the uploads) come from the run itself, from any run: they are part of what the
+// run took, so a baseline without them under-counts every target. A target without a usable trace takes the target
+// costs' setup figure, else 0.
 
 type FigureSource = 'trace' | 'target-costs';
 
 export interface ReplayCost {
   buildSeconds: number;
   cacheBytes: number;
+  setupSeconds: number;
   buildFrom: FigureSource;
   bytesFrom: FigureSource;
+  /** 'none': neither the run nor the target costs had one; 0 was used. */
+  setupFrom: FigureSource | 'none';
 }
 
 export interface ToReplayCostsOptions {
@@ -50,6 +57,13 @@ function measureBuild(options: ToReplayCostsOptions, target: string): { seconds?
   return { seconds: trace.buildSeconds * speed };
 }
 
+function measureSetup(options: ToReplayCostsOptions, target: string): number | undefined {
+  const { trace } = findUsableTrace(options, target);
+  const outcome = options.run.targets[target];
+  if (!trace || outcome?.status !== 'ok') return undefined;
+  return measureSetupSeconds(trace, outcome);
+}
+
 function measureBytes(options: ToReplayCostsOptions, target: string): { bytes?: number; why?: string } {
   if (isColdRun(options.run)) return { why: 'cold run' };
   const { trace, why } = findUsableTrace(options, target);
@@ -75,6 +89,7 @@ export function toReplayCosts(options: ToReplayCostsOptions): {
   for (const target of options.targets) {
     const build = measureBuild(options, target);
     const bytes = measureBytes(options, target);
+    const setup = measureSetup(options, target);
     const fallback = options.targetCosts?.get(target);
     const buildSeconds = build.seconds ?? fallback?.buildSeconds;
     const cacheBytes = bytes.bytes ?? fallback?.cacheBytes;
@@ -91,11 +106,15 @@ export function toReplayCosts(options: ToReplayCostsOptions): {
         `${target}: no measured bytes (${bytes.why}) and no \`cache ${target}\` line in the target costs`,
       );
     if (buildSeconds === undefined || cacheBytes === undefined) continue;
+    const setupFrom =
+      setup !== undefined ? 'trace' : fallback?.setupSeconds !== undefined ? 'target-costs' : 'none';
     costs.set(target, {
       buildSeconds,
       cacheBytes,
+      setupSeconds: setup ?? fallback?.setupSeconds ?? 0,
       buildFrom: build.seconds === undefined ? 'target-costs' : 'trace',
       bytesFrom: bytes.bytes === undefined ? 'target-costs' : 'trace',
+      setupFrom,
     });
   }
   if (missing.length > 0)

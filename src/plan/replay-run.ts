@@ -18,7 +18,8 @@ import { simulatePlan } from './simulate-plan.js';
 // - recorded queues on the changed fleet (when no node holding a queue was dropped);
 // - predicted: a fresh plan (any strategy) on the changed fleet.
 // Predicted − baseline isolates the change: both use the same cost model and the same measured costs. Baseline −
-// actual is the model's own error on this run (setup time, upload throughput off its link_mbps, and so on).
+// actual is the model's own error on this run (upload throughput off its link_mbps, contention, and so on; setup
+// time is measured per target and included).
 
 export interface ReplayRunOptions {
   run: RunFile;

@@ -47,7 +47,10 @@ const costsText = [
   '',
 ].join('\n');
 
-/** A Jaeger document: bake root → Solve server span → one step span and one `HTTP PUT` client span per upload. */
+/**
+ * A Jaeger document: bake root → Solve server span → one step span, then one `HTTP PUT` client span per upload, one
+ * after another at the node's link rate. What the record holds beyond both is the target's setup.
+ */
 function renderJaegerTrace(target: string, entry: (typeof recorded)[keyof typeof recorded]): string {
   const us = (seconds: number) => (T0_MS + seconds * 1000) * 1000;
   const child = (
@@ -68,6 +71,10 @@ function renderJaegerTrace(target: string, entry: (typeof recorded)[keyof typeof
     processID: spanID === 'root' ? 'p1' : 'p2',
   });
   const buildEnd = entry.startSeconds + entry.buildSeconds;
+  const bytesPerSecond = nodes.find((node) => node.name === entry.node)!.linkMbps * 1e6;
+  const uploadStarts = entry.uploads.map((_, k) =>
+    entry.uploads.slice(0, k).reduce((at, bytes) => at + bytes / bytesPerSecond, buildEnd),
+  );
   const spans = [
     {
       ...child('root', '0000000000000000', `bake ${target}`, entry.startSeconds, entry.finishSeconds, []),
@@ -80,7 +87,7 @@ function renderJaegerTrace(target: string, entry: (typeof recorded)[keyof typeof
       { key: 'vertex', type: 'string', value: 'sha256:0123' },
     ]),
     ...entry.uploads.map((bytes, k) =>
-      child(`put${k}`, 'solve', 'HTTP PUT', buildEnd, buildEnd + 1, [
+      child(`put${k}`, 'solve', 'HTTP PUT', uploadStarts[k]!, uploadStarts[k]! + bytes / bytesPerSecond, [
         { key: 'span.kind', type: 'string', value: 'client' },
         { key: 'http.method', type: 'string', value: 'PUT' },
         {
@@ -184,24 +191,34 @@ describe('rocm-perf plan --from-run (CLI)', () => {
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const replay = JSON.parse(result.stdout) as ReplayResult;
+    // Setup: what each record holds beyond its step span and its uploads (pytorch 1040 − 1000 − 30 s, tool
+    // 105 − 100 − 0.5 s on forge, wheel 855 − 400 − 400 s).
+    const fromTraces = { buildFrom: 'trace', bytesFrom: 'trace', setupFrom: 'trace' };
     expect(replay.costs.pytorch).toEqual({
+      ...fromTraces,
       buildSeconds: 1000,
       cacheBytes: 3e9,
-      buildFrom: 'trace',
-      bytesFrom: 'trace',
+      setupSeconds: 10,
     });
     expect(replay.costs.tool).toEqual({
+      ...fromTraces,
       buildSeconds: 200,
       cacheBytes: 1e8,
-      buildFrom: 'trace',
-      bytesFrom: 'trace',
+      setupSeconds: 4.5,
+    });
+    expect(replay.costs.wheel).toEqual({
+      ...fromTraces,
+      buildSeconds: 400,
+      cacheBytes: 2e9,
+      setupSeconds: 55,
     });
     expect(replay.actualMakespanSeconds).toBe(1900);
-    // anvil: pytorch 1000 + 30 s; kiln: wheel after it, 400 + 2 GB at 5 MB/s = 800 s.
-    expect(replay.baselineMakespanSeconds).toBe(1830);
+    // anvil: pytorch 1000 + 30 + 10 s; kiln: wheel after it, 400 + 2 GB at 5 MB/s + 55 = 855 s. The run started
+    // wheel 5 s after pytorch finished: that lag is all the model misses.
+    expect(replay.baselineMakespanSeconds).toBe(1895);
     expect(replay.recordedQueuesOnChangedFleetSeconds).toBeNull();
-    // kiln at 100 MB/s: wheel takes 420 s after pytorch's 1030: the chain is the bound.
-    expect(replay.predictedMakespanSeconds).toBe(1450);
+    // kiln at 100 MB/s: wheel takes 400 + 20 + 55 s after pytorch's 1040: the chain is the bound.
+    expect(replay.predictedMakespanSeconds).toBe(1515);
     expect(replay.deltaSeconds).toBe(-380);
     expect(replay.fleetChanges).toEqual(['dropped forge', 'kiln link 5 → 100 MB/s']);
   });
@@ -224,7 +241,7 @@ describe('rocm-perf plan --from-run (CLI)', () => {
     expect(result.stdout).toMatch(/^what-if replay of run 20260314T092000Z \(warm, planned with heft-ls\)$/m);
     expect(result.stdout).toMatch(/^actual \(run\.json\) +31m40s$/m);
     expect(result.stdout).toMatch(
-      /^baseline: recorded queues, recorded fleet +30m30s +model vs actual −1m10s$/m,
+      /^baseline: recorded queues, recorded fleet +31m35s +model vs actual −5s$/m,
     );
     expect(result.stdout).toMatch(
       /^predicted: lpt, recorded fleet +\S+ +[−+±]\S+ \([−+][\d.]+ %\) vs baseline$/m,
@@ -242,14 +259,16 @@ describe('rocm-perf plan --from-run (CLI)', () => {
     expect(replay.costs.pytorch).toEqual({
       buildSeconds: 1000,
       cacheBytes: 6e9,
+      setupSeconds: 10,
       buildFrom: 'trace',
       bytesFrom: 'target-costs',
+      setupFrom: 'trace',
     });
     expect(replay.notes.join('\n')).toMatch(
       /is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs/,
     );
-    // anvil: 1000 + 60 s; kiln: wheel 400 + 1 GB at 5 MB/s.
-    expect(replay.baselineMakespanSeconds).toBe(1660);
+    // anvil: 1000 + 60 + 10 s; kiln: wheel 400 + 1 GB at 5 MB/s + 55.
+    expect(replay.baselineMakespanSeconds).toBe(1725);
   });
 
   it('rejects fleet edits without --from-run, unknown nodes and missing run dirs with exit 2', async () => {

@@ -62,13 +62,25 @@ export function createRunFile(options: {
   };
 }
 
-/** A parsed trace with the given build seconds and upload sizes (null = a span without a size). */
+/**
+ * A parsed trace with the given build seconds and upload sizes (null = a span without a size). Uploads last 1 ms
+ * each at the start, or, with `uploadBytesPerSecond`, follow the build one after another at that rate (so the
+ * record's setup is its wall time less both).
+ */
 export function createTrace(
   target: string,
   buildSeconds: number,
   uploadBytes: readonly (number | null)[],
+  uploadBytesPerSecond?: number,
 ): TargetTrace {
   const startMs = RUN_T0_MS;
+  let uploadAtMs = startMs + buildSeconds * 1000;
+  const toSpan = (bytes: number | null) => {
+    if (uploadBytesPerSecond === undefined) return { startMs, endMs: startMs + 1 };
+    const span = { startMs: uploadAtMs, endMs: uploadAtMs + ((bytes ?? 0) / uploadBytesPerSecond) * 1000 };
+    uploadAtMs = span.endMs;
+    return span;
+  };
   return {
     target,
     startMs,
@@ -79,8 +91,7 @@ export function createTrace(
     buildSeconds,
     steps: [],
     uploads: uploadBytes.map((bytes) => ({
-      startMs,
-      endMs: startMs + 1,
+      ...toSpan(bytes),
       method: 'PUT',
       url: 'http://registry/v2/x/blobs/uploads/1',
       status: 201,

@@ -34,11 +34,13 @@ const recorded = {
   tool: { node: 'kiln', startSeconds: 0, finishSeconds: 120 },
   wheel: { node: 'kiln', startSeconds: 655, finishSeconds: 1180 },
 };
-// Measured: base 600 s + 1 GB, tool 100 s on kiln (200 s at reference speed) + 0.1 GB, wheel 300 s on kiln + 2 GB.
+// Measured: base 600 s + 1 GB, tool 100 s on kiln (200 s at reference speed) + 0.1 GB, wheel 300 s on kiln + 2 GB,
+// each upload at its node's link. Setup is what is left of the record: base 650 − 600 − 10 = 40 s, tool
+// 120 − 100 − 10 = 10 s, wheel 525 − 300 − 200 = 25 s.
 const traces = new Map([
-  ['base', createTrace('base', 600, [4e8, 6e8])],
-  ['tool', createTrace('tool', 100, [1e8])],
-  ['wheel', createTrace('wheel', 300, [2e9])],
+  ['base', createTrace('base', 600, [4e8, 6e8], 100e6)],
+  ['tool', createTrace('tool', 100, [1e8], 10e6)],
+  ['wheel', createTrace('wheel', 300, [2e9], 10e6)],
 ]);
 const createdAt = '2026-03-15T00:00:00Z';
 const toChanges = (changes: Partial<FleetChanges>): FleetChanges => ({
@@ -49,14 +51,16 @@ const toChanges = (changes: Partial<FleetChanges>): FleetChanges => ({
   ...changes,
 });
 
+const fromTraces = { buildFrom: 'trace', bytesFrom: 'trace', setupFrom: 'trace' } as const;
+
 describe('toReplayCosts', () => {
   it('takes build seconds at reference speed and bytes from a warm run’s traces', () => {
     const run = createRunFile({ nodes, targets: recorded });
     const { costs, notes } = toReplayCosts({ run, targets: graph.targets, traces, targetCosts });
     expect(Object.fromEntries(costs)).toEqual({
-      base: { buildSeconds: 600, cacheBytes: 1e9, buildFrom: 'trace', bytesFrom: 'trace' },
-      tool: { buildSeconds: 200, cacheBytes: 1e8, buildFrom: 'trace', bytesFrom: 'trace' },
-      wheel: { buildSeconds: 600, cacheBytes: 2e9, buildFrom: 'trace', bytesFrom: 'trace' },
+      base: { ...fromTraces, buildSeconds: 600, cacheBytes: 1e9, setupSeconds: 40 },
+      tool: { ...fromTraces, buildSeconds: 200, cacheBytes: 1e8, setupSeconds: 10 },
+      wheel: { ...fromTraces, buildSeconds: 600, cacheBytes: 2e9, setupSeconds: 25 },
     });
     expect(notes).toEqual([]);
   });
@@ -67,8 +71,10 @@ describe('toReplayCosts', () => {
     expect(fromCold.costs.get('wheel')).toEqual({
       buildSeconds: 600,
       cacheBytes: 3e9,
+      setupSeconds: 25,
       buildFrom: 'trace',
       bytesFrom: 'target-costs',
+      setupFrom: 'trace',
     });
     expect(fromCold.notes).toEqual([
       expect.stringMatching(/^run 20260314T092000Z is a cold run: .*bytes come from the target costs/),
@@ -84,7 +90,20 @@ describe('toReplayCosts', () => {
       bytesFrom: 'target-costs',
       cacheBytes: 5e8,
     });
-    expect(fallback.costs.get('tool')).toMatchObject({ buildFrom: 'target-costs', buildSeconds: 150 });
+    expect(fallback.costs.get('tool')).toMatchObject({
+      buildFrom: 'target-costs',
+      buildSeconds: 150,
+      setupFrom: 'none',
+      setupSeconds: 0,
+    });
+    const withSetup = new Map([...targetCosts].map(([name, cost]) => [name, { ...cost, setupSeconds: 7 }]));
+    const fromCosts = toReplayCosts({
+      run: warm,
+      targets: graph.targets,
+      traces: partial,
+      targetCosts: withSetup,
+    });
+    expect(fromCosts.costs.get('tool')).toMatchObject({ setupFrom: 'target-costs', setupSeconds: 7 });
     expect(fallback.notes).toEqual([
       'base: 1 of 2 uploads carry no size; bytes from the target costs',
       'tool: no trace file; build seconds from the target costs',
@@ -117,20 +136,22 @@ describe('replayRun', () => {
     });
     expect(result.recordedQueues).toEqual({ anvil: ['base'], kiln: ['tool', 'wheel'] });
     expect(result.actualMakespanSeconds).toBe(1180);
-    // kiln: tool 200/2 + 0.1 GB/10 MB/s = 110 s; wheel waits for base (600 + 10 = 610), then 300 + 200 = 500 s.
-    expect(result.baselineMakespanSeconds).toBe(1110);
-    // At 100 MB/s wheel's export takes 20 s: 610 + 320.
-    expect(result.recordedQueuesOnChangedFleetSeconds).toBe(930);
-    // Fresh plan: base and wheel both on kiln (310 + 320), tool on anvil: the chain's lower bound.
-    expect(result.predictedMakespanSeconds).toBe(630);
+    // kiln: tool 200/2 + 0.1 GB/10 MB/s + 10 = 120 s; wheel waits for base (600 + 10 + 40 = 650), then
+    // 300 + 200 + 25 = 525 s. The run started wheel 5 s after base finished: the model's error is that lag.
+    expect(result.baselineMakespanSeconds).toBe(1175);
+    // At 100 MB/s wheel's export takes 20 s: 650 + 345.
+    expect(result.recordedQueuesOnChangedFleetSeconds).toBe(995);
+    // Fresh plan: base and wheel both on kiln (350 + 345), tool on anvil: the chain's lower bound.
+    expect(result.predictedMakespanSeconds).toBe(695);
     expect(result.plan.queues).toEqual({ anvil: ['tool'], kiln: ['base', 'wheel'] });
     expect(result.deltaSeconds).toBe(-480);
     expect(result.fleetChanges).toEqual(['kiln link 10 → 100 MB/s']);
     const text = renderReplay(result);
     expect(text).toContain('actual (run.json)');
-    expect(text).toMatch(/baseline: recorded queues, recorded fleet +18m30s +model vs actual −1m10s/);
-    expect(text).toMatch(/recorded queues, changed fleet +15m30s +−3m00s vs baseline/);
-    expect(text).toMatch(/predicted: heft-ls, changed fleet +10m30s +−8m00s \(−43\.2 %\) vs baseline/);
+    expect(text).toMatch(/baseline: recorded queues, recorded fleet +19m35s +model vs actual −5s/);
+    expect(text).toMatch(/recorded queues, changed fleet +16m35s +−3m00s vs baseline/);
+    expect(text).toMatch(/predicted: heft-ls, changed fleet +11m35s +−8m00s \(−40\.9 %\) vs baseline/);
+    expect(text).toContain('build seconds from traces for 3 of 3 targets, bytes for 3, setup for 3');
   });
 
   it('re-plans on a fleet with a node dropped or added, and under another strategy', () => {
@@ -142,8 +163,8 @@ describe('replayRun', () => {
       changes: toChanges({ dropNodes: ['kiln'] }),
       createdAt,
     });
-    // Everything on anvil: 610 + 201 + 620.
-    expect(dropped.predictedMakespanSeconds).toBe(1431);
+    // Everything on anvil: 650 + 211 + 645.
+    expect(dropped.predictedMakespanSeconds).toBe(1506);
     expect(dropped.recordedQueuesOnChangedFleetSeconds).toBeNull();
     expect(dropped.notes).toContain(
       'the recorded queues cannot run on the changed fleet (a dropped node held some), so only the fresh plan is simulated there',
@@ -159,7 +180,7 @@ describe('replayRun', () => {
     });
     expect(added.strategy).toBe('lpt');
     expect(added.nodes.map((node) => node.name)).toEqual(['anvil', 'kiln', 'forge']);
-    expect(added.recordedQueuesOnChangedFleetSeconds).toBe(1110);
+    expect(added.recordedQueuesOnChangedFleetSeconds).toBe(1175);
     expect(added.predictedMakespanSeconds).toBeLessThan(added.baselineMakespanSeconds);
   });
 
