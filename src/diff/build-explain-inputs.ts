@@ -1,6 +1,7 @@
 import type { NodeFigures, SideFigures } from './build-side-figures.js';
 import {
   buildQueuePlacement,
+  createQueueScratch,
   simulateQueues,
   type QueueFigures,
   type QueuePlacement,
@@ -162,6 +163,7 @@ export function createCoalitionValue(inputs: ExplainInputs): (members: ReadonlyS
     throughputBytesPerSecond: new Float64Array(inputs.nodes.length),
     startDelaySeconds: a.startDelaySeconds,
   };
+  const scratch = createQueueScratch(inputs.targets.length, inputs.nodes.length);
   return (members) => {
     buildPlayers.forEach((player, j) => {
       const side = members.has(player) ? b : a;
@@ -176,6 +178,6 @@ export function createCoalitionValue(inputs: ExplainInputs): (members: ReadonlyS
       waiting.startDelaySeconds,
     ];
     figures.placement = (members.has(PLACEMENT) ? b : a).placement;
-    return simulateQueues(figures).makespanSeconds;
+    return simulateQueues(figures, scratch).makespanSeconds;
   };
 }

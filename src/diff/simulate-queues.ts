@@ -1,10 +1,12 @@
+import { createTiming, evaluateOrder, toTopologicalOrder, type Timing } from '../plan/index.js';
 import { UsageError } from '../shared/errors.js';
 
-// A deterministic replay of fixed per-node queues, for the makespan explanation's counterfactuals. Pure. Each
-// node runs its queue in order; a target starts at max(finish of the previous target on its node, or the node's
-// start delay for its first; finish of everything it waits for) + its start lag, and takes
-// buildRef / speed + bytes / throughput on the node it is queued on. With fixed queues and no other contention the
-// event order is a topological order of (queue predecessor, waitFor) edges, computed once per placement.
+// The fixed per-node queues of one run, indexed for the makespan explanation's counterfactuals, and their replay
+// through the planner's own `evaluateOrder` (one replay of fixed queues in the project). Pure. Each node runs its
+// queue in order; a target starts at max(finish of the previous target on its node, or the node's start delay for
+// its first; finish of everything it waits for) + its start lag, and takes buildRef / speed + bytes / throughput on
+// the node it is queued on. The event order is a topological order of (queue predecessor, waitFor) edges, computed
+// once per placement.
 
 /** The queues and waits of one placement, indexed: targets 0..n−1, nodes 0..m−1. */
 export interface QueuePlacement {
@@ -21,26 +23,6 @@ export interface BuildQueuePlacementOptions {
   nodes: readonly string[];
   queues: Readonly<Record<string, readonly string[]>>;
   waitFor: Readonly<Record<string, readonly string[]>>;
-}
-
-function toOrder(prev: Int32Array, deps: readonly (readonly number[])[]): number[] {
-  const n = prev.length;
-  const next: number[][] = Array.from({ length: n }, () => []);
-  const pending = new Int32Array(n);
-  for (let j = 0; j < n; j++) {
-    for (const before of prev[j]! >= 0 ? [...deps[j]!, prev[j]!] : deps[j]!) {
-      next[before]!.push(j);
-      pending[j]!++;
-    }
-  }
-  const order: number[] = [];
-  const ready = [...pending.keys()].filter((j) => pending[j] === 0);
-  while (ready.length > 0) {
-    const j = ready.shift()!;
-    order.push(j);
-    for (const k of next[j]!) if (--pending[k]! === 0) ready.push(k);
-  }
-  return order;
 }
 
 /** Throws a UsageError when a target is in no queue or the queues and waits form a cycle. */
@@ -67,10 +49,11 @@ export function buildQueuePlacement({
   const deps = targets.map((name) =>
     [...new Set(waitFor[name] ?? [])].flatMap((dep) => (index.has(dep) ? [index.get(dep)!] : [])),
   );
-  const order = toOrder(prev, deps);
-  if (order.length < targets.length)
+  const before = deps.map((list, j) => (prev[j]! >= 0 ? [...list, prev[j]!] : [...list]));
+  const { order, stuck } = toTopologicalOrder(before, targets.length);
+  if (stuck.length > 0)
     throw new UsageError(
-      `cannot replay the queues: queue order and waits form a cycle among ${targets.filter((_, j) => !order.includes(j)).join(', ')}`,
+      `cannot replay the queues: queue order and waits form a cycle among ${stuck.map((j) => targets[j]).join(', ')}`,
     );
   return { nodeOf, prev, deps, order };
 }
@@ -93,23 +76,41 @@ export interface QueueReplay {
   finishSeconds: Float64Array;
 }
 
-export function simulateQueues(figures: QueueFigures): QueueReplay {
+/** Buffers a caller replaying one placement size many times can pass back in (createQueueScratch). */
+export interface QueueScratch {
+  duration: Float64Array;
+  timing: Timing;
+}
+
+export function createQueueScratch(targets: number, nodes: number): QueueScratch {
+  return { duration: new Float64Array(targets * nodes), timing: createTiming(targets) };
+}
+
+/** The replay's figures are valid until the next call with the same scratch. */
+export function simulateQueues(
+  figures: QueueFigures,
+  scratch: QueueScratch = createQueueScratch(figures.placement.nodeOf.length, figures.speed.length),
+): QueueReplay {
   const { placement } = figures;
   const n = placement.nodeOf.length;
-  const startSeconds = new Float64Array(n);
-  const finishSeconds = new Float64Array(n);
-  let makespanSeconds = 0;
-  for (const j of placement.order) {
+  const m = figures.speed.length;
+  const { duration, timing } = scratch;
+  // Only each target's own node's entry is read: j·m + nodeOf[j].
+  for (let j = 0; j < n; j++) {
     const node = placement.nodeOf[j]!;
-    const prev = placement.prev[j]!;
-    let ready = prev >= 0 ? finishSeconds[prev]! : figures.startDelaySeconds[node]!;
-    for (const d of placement.deps[j]!) ready = Math.max(ready, finishSeconds[d]!);
-    const start = ready + figures.startLagSeconds[j]!;
     const bytes = figures.uploadBytes[j]!;
     const upload = bytes > 0 ? bytes / figures.throughputBytesPerSecond[node]! : 0;
-    startSeconds[j] = start;
-    finishSeconds[j] = start + figures.buildRefSeconds[j]! / figures.speed[node]! + upload;
-    makespanSeconds = Math.max(makespanSeconds, finishSeconds[j]);
+    duration[j * m + node] = figures.buildRefSeconds[j]! / figures.speed[node]! + upload;
   }
-  return { makespanSeconds, startSeconds, finishSeconds };
+  const makespanSeconds = evaluateOrder(
+    { m, preds: placement.deps, cost: duration },
+    {
+      order: placement.order,
+      assign: placement.nodeOf,
+      timing,
+      nodeReadyAt: figures.startDelaySeconds,
+      startLag: figures.startLagSeconds,
+    },
+  );
+  return { makespanSeconds, startSeconds: timing.start, finishSeconds: timing.finish };
 }

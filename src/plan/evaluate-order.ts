@@ -2,7 +2,8 @@ import type { PlanProblem } from './problem.js';
 
 // The cost model's semantics in one pass: each node runs its queue serially; a target starts when its node is
 // free and everything it waits for has finished. `order` is a topological order whose restriction to each node
-// is that node's queue, so one sweep computes every start and finish.
+// is that node's queue, so one sweep computes every start and finish. The one replay of fixed queues: planning,
+// `simulatePlan` and the diff's counterfactuals (with a node's first start and a target's start lag) all run it.
 
 export interface Timing {
   start: Float64Array;
@@ -19,6 +20,17 @@ export interface EvaluateOptions {
   waitFor?: readonly (readonly number[])[];
   /** Duration matrix, target-major; defaults to the problem's cost. */
   duration?: Float64Array;
+  /** Per node, when it can start its first target; default 0. */
+  nodeReadyAt?: ArrayLike<number>;
+  /** Per target, seconds between when it could start and when it starts; default 0. */
+  startLag?: ArrayLike<number>;
+}
+
+/** What a replay needs of a problem: its node count, and the defaults for waits and durations. */
+export interface OrderProblem {
+  m: PlanProblem['m'];
+  preds: readonly (readonly number[])[];
+  cost: PlanProblem['cost'];
 }
 
 export function createTiming(n: number): Timing {
@@ -26,10 +38,10 @@ export function createTiming(n: number): Timing {
 }
 
 /** Returns the makespan; fills `timing`. */
-export function evaluateOrder(problem: PlanProblem, options: EvaluateOptions): number {
-  const { order, assign, timing, waitFor = problem.preds, duration = problem.cost } = options;
+export function evaluateOrder(problem: OrderProblem, options: EvaluateOptions): number {
+  const { order, assign, timing, waitFor = problem.preds, duration = problem.cost, startLag } = options;
   const m = problem.m;
-  const free = new Float64Array(m);
+  const free = options.nodeReadyAt ? Float64Array.from(options.nodeReadyAt) : new Float64Array(m);
   const last = new Int32Array(m).fill(-1);
   const { start, finish, prevOnNode } = timing;
   let makespan = 0;
@@ -37,6 +49,7 @@ export function evaluateOrder(problem: PlanProblem, options: EvaluateOptions): n
     const i = assign[j]!;
     let s = free[i]!;
     for (const d of waitFor[j]!) if (finish[d]! > s) s = finish[d]!;
+    if (startLag) s += startLag[j]!;
     const f = s + duration[j * m + i]!;
     start[j] = s;
     finish[j] = f;

@@ -4,6 +4,8 @@ export { findLowerBound } from './lower-bound.js';
 export { createListCandidates, placeTargets } from './place-targets.js';
 export { createProblem, type CostInput, type PlanGraph } from './problem.js';
 export { simulatePlan } from './simulate-plan.js';
+export { createTiming, evaluateOrder, type Timing } from './evaluate-order.js';
+export { toTopologicalOrder } from './topological-order.js';
 export { describeForecastMethod, renderComparison, renderForecast, renderPlan } from './render-plan.js';
 export { buildCriticalDrag, type CriticalDrag, type RealisedSchedule } from './critical-drag.js';
 export { toScheduleFromRun } from './to-schedule-from-run.js';

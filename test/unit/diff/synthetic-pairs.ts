@@ -208,6 +208,25 @@ export const SYNTHETIC_PAIRS: SyntheticPair[] = [
     ],
     criticalPathB: ['base', 'y', 'w'],
   },
+  {
+    name: 'start lag: w starts 15 s after y finished',
+    // Only w moves: 296 → 346 (40 + 10), its start lag 15 s (a dispatch that waited).
+    b: {
+      stamp: 'B',
+      nodes: NODES,
+      targets: [
+        t('base', 'n1', [], [1, 100, 10, 1e9]),
+        t('x', 'n1', ['base'], [111, 200, 10, 1e9]),
+        t('y', 'n2', ['base'], [111, 150, 20, 1e9]),
+        t('w', 'n2', ['y'], [296, 40, 10, 5e8]),
+        t('z', 'n3', ['base'], [111, 60, 5, 1e8]),
+        t('v', 'n3', ['base'], [176, 40, 5, 1e8]),
+      ],
+    },
+    deltaSeconds: 15,
+    truths: [{ cause: 'waiting', isolatedSeconds: 15 }],
+    criticalPathB: ['base', 'y', 'w'],
+  },
 ];
 
 /**
