@@ -46,7 +46,7 @@ export function renderPlanFile(run: SimRun): string {
     version: 1,
     strategy: 'heft-ls',
     arch: 'gfx1201',
-    costs: { mode: 'cold', coldBuildFor: [] },
+    costs: { mode: 'cold', coldBuildFor: [], fullExportFor: [] },
     createdAt: new Date(run.startMs - 300_000).toISOString(),
     makespanSeconds,
     lowerBoundSeconds: Math.round(makespanSeconds * 0.85),

@@ -136,8 +136,14 @@ export const PlanFileSchema = z.strictObject({
       coldBuildFor: z
         .array(z.string())
         .describe('In a warm plan, targets without a warm figure (cold used).'),
+      fullExportFor: z
+        .array(z.string())
+        .default([])
+        .describe(
+          'In a cold plan, targets without an `image` figure: planned with their whole export (`cache`), though a cold run pushes only the image (absent in plans made before: empty).',
+        ),
     })
-    .default({ mode: 'cold', coldBuildFor: [] })
+    .default({ mode: 'cold', coldBuildFor: [], fullExportFor: [] })
     .describe('The cost set the plan was made from (absent in plans made before warm costs: cold).'),
   forecast: PlanForecastSchema.optional().describe('Absent in plans made before forecasts.'),
 });

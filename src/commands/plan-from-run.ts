@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts } from '../config/parse-target-costs.js';
-import { renderReplay, replayRun, type FleetChanges } from '../plan/index.js';
+import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges } from '../plan/index.js';
 import { readPlanFile, writePlanFile } from '../artifacts/plan-file-io.js';
 import { readRequiredRunFile } from '../artifacts/read-run-file.js';
 import { readRunTraces } from '../report/index.js';
@@ -12,15 +12,15 @@ import type { PlanValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 
 // `rocm-perf plan --from-run RUN`: the I/O around the pure replay (src/plan/replay-run.ts). Reads the run dir
-// (run.json, plan.json, trace-*.json) and the current target costs (the fallback for cold bytes and targets
-// without a usable trace), then prints the replay or writes the predicted plan.
+// (run.json, plan.json, trace-*.json) and the current target costs, chosen for the run's mode (the fallback for
+// targets without a usable trace), then prints the replay or writes the predicted plan.
 
 export interface PlanFromRunOptions extends PlanValues {
   fromRun: string;
   changes: FleetChanges;
 }
 
-async function readTargetCosts(options: PlanFromRunOptions) {
+async function readTargetCosts(options: PlanFromRunOptions, mode: CostMode) {
   const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { costsPath: options.costs } });
   const text = await readFile(config.costsPath, 'utf8').catch(() => undefined);
   if (text === undefined)
@@ -30,7 +30,7 @@ async function readTargetCosts(options: PlanFromRunOptions) {
     };
   const parsed = parseTargetCosts(text, config.costsPath);
   if (parsed.errors.length > 0) throw new ConfigError(config.costsPath, parsed.errors);
-  return { costs: parsed.costs, notes: [] };
+  return { costs: chooseCosts(parsed.costs, mode).costs, notes: [] };
 }
 
 export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void> {
@@ -38,7 +38,8 @@ export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void>
   const run = await readRequiredRunFile(runDir);
   const plan = await readPlanFile(runDir);
   const { traces, warnings } = await readRunTraces(runDir);
-  const targetCosts = await readTargetCosts(options);
+  const mode = run.mode ?? (run.harness === 'warm' ? 'warm' : 'cold');
+  const targetCosts = await readTargetCosts(options, mode);
   for (const line of [...warnings, ...targetCosts.notes]) console.error(`note: ${line}`);
   const createdAt = new Date(systemClock.nowMs()).toISOString();
   const result = replayRun({

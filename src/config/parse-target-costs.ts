@@ -2,6 +2,8 @@
 // same target's steps in a warm run, caches on), and `cache <target> <bytes>` (what it exports), `#` comments.
 // `setup <target> <seconds>` and `warm-setup` are the seconds a target's run takes beyond its build steps and its
 // uploads, as the harness sees it (starting bake, solving, exporting, pushing manifests): node-independent.
+// `image <target> <bytes>` is the image push alone: what a cold or bench run uploads (they clear the cache export),
+// so cold plans use it where known; `cache` stays the whole export a normal run makes.
 // Each figure may carry a spread line, `<kind>-spread <target> <sigma> <runs>`: over `runs` runs the figure (their
 // median) varied by the log-scale deviation `sigma` (0.1 ≈ ±10 %). The forecast draws from it (docs/forecast.md).
 
@@ -10,6 +12,9 @@ export interface TargetCost {
   /** Build seconds of a warm run (layer cache and sccache on), when known: warm plans use it. */
   warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;
+  /** Bytes of the image push alone (a cold run's whole upload), when known: cold plans use it. */
+  imageBytes?: number | undefined;
+  imageLine?: number | undefined;
   /** 1-based lines where each figure was given, for error messages. */
   buildLine: number | undefined;
   warmBuildLine: number | undefined;
@@ -23,6 +28,7 @@ export interface TargetCost {
   buildSpread?: CostSpread | undefined;
   warmBuildSpread?: CostSpread | undefined;
   cacheSpread?: CostSpread | undefined;
+  imageSpread?: CostSpread | undefined;
   setupSpread?: CostSpread | undefined;
   warmSetupSpread?: CostSpread | undefined;
 }
@@ -34,12 +40,14 @@ export interface CostSpread {
   line: number;
 }
 
-type Kind = 'build' | 'warm-build' | 'cache' | 'setup' | 'warm-setup';
-const KINDS = ['build', 'warm-build', 'cache', 'setup', 'warm-setup'] as const;
+type Kind = 'build' | 'warm-build' | 'cache' | 'image' | 'setup' | 'warm-setup';
+const KINDS = ['build', 'warm-build', 'cache', 'image', 'setup', 'warm-setup'] as const;
+const BYTE_KINDS: readonly Kind[] = ['cache', 'image'];
 const spreadFieldOf = {
   build: 'buildSpread',
   'warm-build': 'warmBuildSpread',
   cache: 'cacheSpread',
+  image: 'imageSpread',
   setup: 'setupSpread',
   'warm-setup': 'warmSetupSpread',
 } as const;
@@ -47,6 +55,7 @@ const fieldsOf = {
   build: ['buildSeconds', 'buildLine'],
   'warm-build': ['warmBuildSeconds', 'warmBuildLine'],
   cache: ['cacheBytes', 'cacheLine'],
+  image: ['imageBytes', 'imageLine'],
   setup: ['setupSeconds', 'setupLine'],
   'warm-setup': ['warmSetupSeconds', 'warmSetupLine'],
 } as const;
@@ -56,8 +65,8 @@ export interface ParsedTargetCosts {
   errors: string[];
 }
 
-const LINE = /^(build|warm-build|cache|setup|warm-setup)\s+(\S+)\s+(\S+)\s*$/;
-const SPREAD_LINE = /^(build|warm-build|cache|setup|warm-setup)-spread\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
+const LINE = /^(build|warm-build|cache|image|setup|warm-setup)\s+(\S+)\s+(\S+)\s*$/;
+const SPREAD_LINE = /^(build|warm-build|cache|image|setup|warm-setup)-spread\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
 
 function emptyCost(): TargetCost {
   return {
@@ -85,16 +94,16 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     const match = LINE.exec(line);
     if (!match) {
       errors.push(
-        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\`, \`setup <target> <seconds>\`, \`warm-setup <target> <seconds>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
+        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\`, \`image <target> <bytes>\`, \`setup <target> <seconds>\`, \`warm-setup <target> <seconds>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
       );
       return;
     }
     const [, kind, target, valueText] = match as unknown as [string, Kind, string, string];
     const value = Number(valueText);
-    const unit = kind === 'cache' ? 'bytes' : 'seconds';
-    if (!Number.isFinite(value) || value < 0 || (kind === 'cache' && !Number.isInteger(value))) {
+    const bytes = BYTE_KINDS.includes(kind);
+    if (!Number.isFinite(value) || value < 0 || (bytes && !Number.isInteger(value))) {
       errors.push(
-        `${source}:${lineNo}: ${kind} ${target}: \`${valueText}\` is not a valid number of ${unit}. Fix: write a non-negative ${kind === 'cache' ? 'integer' : 'number'}.`,
+        `${source}:${lineNo}: ${kind} ${target}: \`${valueText}\` is not a valid number of ${bytes ? 'bytes' : 'seconds'}. Fix: write a non-negative ${bytes ? 'integer' : 'number'}.`,
       );
       return;
     }
@@ -151,6 +160,7 @@ export interface RenderedSpreads {
   buildSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
   warmBuildSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
   cacheSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
+  imageSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
   setupSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
   warmSetupSpread?: Pick<CostSpread, 'sigma' | 'runs'> | undefined;
 }
@@ -163,6 +173,7 @@ export function renderTargetCosts(
       buildSeconds: number;
       warmBuildSeconds?: number | undefined;
       cacheBytes: number | undefined;
+      imageBytes?: number | undefined;
       setupSeconds?: number | undefined;
       warmSetupSeconds?: number | undefined;
     } & RenderedSpreads
@@ -177,10 +188,14 @@ export function renderTargetCosts(
     const seconds = costs.get(name)?.warmBuildSeconds;
     if (seconds !== undefined) lines.push(`warm-build ${name} ${formatCostSeconds(seconds)}`);
   }
-  for (const name of names) {
-    const bytes = costs.get(name)?.cacheBytes;
-    if (bytes !== undefined) lines.push(`cache ${name} ${Math.round(bytes)}`);
-  }
+  for (const [kind, field] of [
+    ['cache', 'cacheBytes'],
+    ['image', 'imageBytes'],
+  ] as const)
+    for (const name of names) {
+      const bytes = costs.get(name)?.[field];
+      if (bytes !== undefined) lines.push(`${kind} ${name} ${Math.round(bytes)}`);
+    }
   for (const [kind, field] of [
     ['setup', 'setupSeconds'],
     ['warm-setup', 'warmSetupSeconds'],

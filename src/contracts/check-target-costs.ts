@@ -96,7 +96,7 @@ function checkStale(ctx: Context): void {
   const { costsPath, printPath, printText } = ctx.options;
   for (const [target, cost] of ctx.costs) {
     if (ctx.print.target[target]) continue;
-    for (const line of [cost.buildLine, cost.warmBuildLine, cost.cacheLine]) {
+    for (const line of [cost.buildLine, cost.warmBuildLine, cost.cacheLine, cost.imageLine]) {
       if (line === undefined) continue;
       ctx.problems.push({
         message: `stale line for \`${target}\`: no such target in the bake graph. Fix: delete the line, or rename it to the target's new name.`,

@@ -24,7 +24,7 @@ export interface CreatePlanOptions {
   /** Local-search budget in schedule evaluations. */
   maxEvaluations?: number;
   /** Which build figures `costs` holds (recorded in plan.json); default cold. */
-  costSet?: Pick<CostSet, 'mode' | 'coldBuildFor'>;
+  costSet?: Pick<CostSet, 'mode' | 'coldBuildFor' | 'fullExportFor'>;
   /** Place with these costs instead (robust placement: costs at a high percentile); times are still `costs`'. */
   placementCosts?: ReadonlyMap<string, CostInput>;
 }
@@ -108,6 +108,7 @@ export function createPlan(options: CreatePlanOptions): Plan {
     costs: {
       mode: options.costSet?.mode ?? 'cold',
       coldBuildFor: [...(options.costSet?.coldBuildFor ?? [])],
+      fullExportFor: [...(options.costSet?.fullExportFor ?? [])],
     },
   };
 }

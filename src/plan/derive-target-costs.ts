@@ -8,13 +8,15 @@ import { measureSetupSeconds } from './measure-setup.js';
 // `rocm-perf costs --from RUN...`, the pure part: each run's traces → build seconds and cache bytes per target
 // (every rule below applied per run), pooled over the runs (median, spread, count; src/plan/pool-costs.ts) and
 // merged over the current target-costs. A warm run's build seconds are warm figures (`warm-build`): its steps hit
-// the layer cache and sccache. Byte figures from a cold run are refused: its export is not a normal run's (a cold
-// run under-counted aiter-wheel 4.3×).
+// the layer cache and sccache. A cold or bench run's bytes are not a normal run's export (an old cold run
+// under-counted aiter-wheel 4.3×), so they never become `cache` lines; they are what such a run uploads, the image
+// push alone (the cache export is cleared), and become `image` lines, which cold plans use.
 
 interface DerivedCost {
   buildSeconds: number;
   warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;
+  imageBytes?: number | undefined;
   setupSeconds?: number | undefined;
   warmSetupSeconds?: number | undefined;
 }
@@ -25,7 +27,7 @@ export interface DerivedCosts {
   spreads: Map<string, PooledSpreads>;
   /** One line per decision a person should know about. */
   notes: string[];
-  updated: { build: string[]; warmBuild: string[]; cache: string[]; setup: string[] };
+  updated: { build: string[]; warmBuild: string[]; cache: string[]; image: string[]; setup: string[] };
   /** Each measured build as the node ran it (seconds not normalised), for the speed fit (src/plan/learn-fleet.ts). */
   builds: BuildObservation[];
 }
@@ -72,17 +74,27 @@ function deriveBuild(
   return { seconds: trace.buildSeconds * speed, rawSeconds: trace.buildSeconds };
 }
 
-function deriveCache(trace: TargetTrace, run: RunFile): { bytes: number } | Refusal | undefined {
-  if (isColdRun(run)) return undefined;
+/** The sum of a trace's upload sizes; refused without upload spans or with an upload of unknown size. */
+function sumUploads(trace: TargetTrace, kind: 'cache' | 'image'): { bytes: number } | Refusal {
   if (trace.uploads.length === 0)
-    return { reason: 'the trace has no upload spans', kept: 'cache figure kept' };
+    return { reason: 'the trace has no upload spans', kept: `${kind} figure kept` };
   const unknown = trace.uploads.filter((upload) => upload.bytes === null).length;
   if (unknown > 0)
     return {
       reason: `${unknown} of ${trace.uploads.length} uploads carry no size`,
-      kept: 'cache figure kept rather than under-count',
+      kept: `${kind} figure kept rather than under-count`,
     };
   return { bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0) };
+}
+
+/** A normal run's whole export: warm runs only (cold and bench runs clear the cache export). */
+function deriveCache(trace: TargetTrace, run: RunFile): { bytes: number } | Refusal | undefined {
+  return isColdRun(run) ? undefined : sumUploads(trace, 'cache');
+}
+
+/** What a cold or bench run uploads: its image push alone. */
+function deriveImage(trace: TargetTrace, run: RunFile): { bytes: number } | Refusal | undefined {
+  return isColdRun(run) ? sumUploads(trace, 'image') : undefined;
 }
 
 /** `run s1 is a warm run` / `runs s1, s2 are warm runs`, and the matching possessive. */
@@ -106,14 +118,14 @@ function describeHarnesses(runs: readonly RunFile[]): string[] {
   if (bench.length > 0) {
     const { subject, its } = describeRuns(bench, 'bench');
     notes.push(
-      `${subject}: ${its} byte figures are refused and the cache lines kept. Bench builds with --no-cache into its own namespace and clears the cache export, so it pushes only the image. Take bytes from a warm run.`,
+      `${subject}: ${its} byte figures are written as \`image\` lines and the cache lines kept. Bench builds with --no-cache into its own namespace and clears the cache export, so it pushes only the image: what a cold plan uploads, not a normal run's export (take \`cache\` bytes from a warm run).`,
     );
   }
   const cold = stampsOf((run) => run.harness !== 'bench' && isColdRun(run));
   if (cold.length > 0) {
     const { subject, its } = describeRuns(cold, 'cold');
     notes.push(
-      `${subject}: ${its} byte figures are refused and the cache lines kept. A cold run's export omits part of what a normal run transfers (this harness clears the cache export with --set *.cache-to=; the old one skipped the image push, which under-counted aiter-wheel 4.3×). Take bytes from a warm run.`,
+      `${subject}: ${its} byte figures are written as \`image\` lines and the cache lines kept. A cold run clears the cache export (--set *.cache-to=), so it pushes only the image: what a cold plan uploads, not a normal run's export (the old harness skipped the image push instead, which under-counted aiter-wheel 4.3×; take \`cache\` bytes from a warm run).`,
     );
   }
   return notes;
@@ -124,6 +136,7 @@ interface TargetMeasurement {
     buildSeconds: number[];
     warmBuildSeconds: number[];
     cacheBytes: number[];
+    imageBytes: number[];
     setupSeconds: number[];
     warmSetupSeconds: number[];
   };
@@ -143,6 +156,7 @@ function measureTarget(
       buildSeconds: [],
       warmBuildSeconds: [],
       cacheBytes: [],
+      imageBytes: [],
       setupSeconds: [],
       warmSetupSeconds: [],
     },
@@ -178,8 +192,13 @@ function measureTarget(
         measureSetupSeconds(trace, outcome),
       );
     }
-    if (cache && 'reason' in cache) measured.notes.push(noteOf(run, cache));
-    else if (cache) measured.samples.cacheBytes.push(cache.bytes);
+    for (const [bytes, into] of [
+      [cache, measured.samples.cacheBytes],
+      [deriveImage(trace, run), measured.samples.imageBytes],
+    ] as const) {
+      if (bytes && 'reason' in bytes) measured.notes.push(noteOf(run, bytes));
+      else if (bytes) into.push(bytes.bytes);
+    }
   }
   return measured;
 }
@@ -195,6 +214,7 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
     build: [] as string[],
     warmBuild: [] as string[],
     cache: [] as string[],
+    image: [] as string[],
     setup: [] as string[],
   };
   const costs = new Map<string, DerivedCost>();
@@ -208,12 +228,20 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
     builds.push(...measured.builds);
     markUpdated(updated, target, measured.samples);
     const pooled = poolTargetCost(current.get(target), measured.samples);
-    const { buildSeconds, warmBuildSeconds, cacheBytes, setupSeconds, warmSetupSeconds } = pooled.cost;
+    const { buildSeconds, warmBuildSeconds, cacheBytes, imageBytes, setupSeconds, warmSetupSeconds } =
+      pooled.cost;
     if (buildSeconds === undefined) {
       notes.push(`${target}: no build figure anywhere; left out`);
       continue;
     }
-    costs.set(target, { buildSeconds, warmBuildSeconds, cacheBytes, setupSeconds, warmSetupSeconds });
+    costs.set(target, {
+      buildSeconds,
+      warmBuildSeconds,
+      cacheBytes,
+      imageBytes,
+      setupSeconds,
+      warmSetupSeconds,
+    });
     spreads.set(target, pooled.spreads);
   }
   return { costs, spreads, notes, updated, builds };
@@ -223,6 +251,7 @@ function markUpdated(updated: DerivedCosts['updated'], target: string, samples: 
   if (samples.buildSeconds.length > 0) updated.build.push(target);
   if (samples.warmBuildSeconds.length > 0) updated.warmBuild.push(target);
   if (samples.cacheBytes.length > 0) updated.cache.push(target);
+  if ((samples.imageBytes?.length ?? 0) > 0) updated.image.push(target);
   if ((samples.setupSeconds?.length ?? 0) + (samples.warmSetupSeconds?.length ?? 0) > 0)
     updated.setup.push(target);
 }

@@ -99,6 +99,8 @@ export interface TargetSamples {
   buildSeconds: readonly number[];
   warmBuildSeconds: readonly number[];
   cacheBytes: readonly number[];
+  /** Bytes of the image push alone, from any run that pushed an image (cold and bench runs push nothing else). */
+  imageBytes?: readonly number[];
   /** Seconds beyond build steps and uploads, from cold or bench runs (`setup`) and warm runs (`warm-setup`). */
   setupSeconds?: readonly number[];
   warmSetupSeconds?: readonly number[];
@@ -108,6 +110,7 @@ export interface PooledCost {
   buildSeconds: number | undefined;
   warmBuildSeconds: number | undefined;
   cacheBytes: number | undefined;
+  imageBytes?: number | undefined;
   setupSeconds?: number | undefined;
   warmSetupSeconds?: number | undefined;
 }
@@ -116,6 +119,7 @@ export interface PooledSpreads {
   buildSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
   warmBuildSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
   cacheSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
+  imageSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
   setupSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
   warmSetupSpread?: Pick<CostSpread, 'sigma' | 'runs'>;
 }
@@ -133,6 +137,7 @@ export function poolTargetCost(
   const build = pool(samples.buildSeconds);
   const warm = pool(samples.warmBuildSeconds);
   const cache = pool(samples.cacheBytes);
+  const image = pool(samples.imageBytes ?? []);
   const setup = pool(samples.setupSeconds ?? []);
   const warmSetup = pool(samples.warmSetupSeconds ?? []);
   const spreads: PooledSpreads = {};
@@ -142,6 +147,8 @@ export function poolTargetCost(
   if (buildSpread) spreads.buildSpread = buildSpread;
   if (warmBuildSpread) spreads.warmBuildSpread = warmBuildSpread;
   if (cacheSpread) spreads.cacheSpread = cacheSpread;
+  const imageSpread = image ? toSpread(image) : keepSpread(current?.imageSpread);
+  if (imageSpread) spreads.imageSpread = imageSpread;
   const setupSpread = setup ? toSpread(setup) : keepSpread(current?.setupSpread);
   const warmSetupSpread = warmSetup ? toSpread(warmSetup) : keepSpread(current?.warmSetupSpread);
   if (setupSpread) spreads.setupSpread = setupSpread;
@@ -151,6 +158,7 @@ export function poolTargetCost(
       buildSeconds: build?.median ?? current?.buildSeconds,
       warmBuildSeconds: warm?.median ?? current?.warmBuildSeconds,
       cacheBytes: cache ? Math.round(cache.median) : current?.cacheBytes,
+      imageBytes: image ? Math.round(image.median) : current?.imageBytes,
       setupSeconds: setup?.median ?? current?.setupSeconds,
       warmSetupSeconds: warmSetup?.median ?? current?.warmSetupSeconds,
     },

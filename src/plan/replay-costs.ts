@@ -5,9 +5,9 @@ import { measureSetupSeconds } from './measure-setup.js';
 import type { CostInput } from './problem.js';
 
 // The measured costs of a recorded run, in the cost model's terms: build seconds at reference speed (the trace's
-// step span × the speed of the node that ran it) and bytes exported (the trace's upload sizes). A cold run's
-// export is not a normal run's (it omits what a normal run transfers), so its bytes are refused and taken from
-// the target costs instead; so are the figures of a target without a usable trace. Setup seconds (what the run
+// step span × the speed of the node that ran it) and bytes uploaded (the trace's upload sizes: a warm run's whole
+// export, a cold run's image push, as each kind of run transfers). A target without a usable trace takes the
+// figure from the target costs, chosen for the run's mode (chooseCosts: a cold run's `image` bytes). Setup seconds (what the run
 // waited on beyond the steps and the uploads) come from the run itself, from any run: they are part of what the
 // run took, so a baseline without them under-counts every target. A target without a usable trace takes the target
 // costs' setup figure, else 0.
@@ -28,12 +28,8 @@ export interface ToReplayCostsOptions {
   run: Pick<RunFile, 'stamp' | 'harness' | 'mode' | 'nodes' | 'targets'>;
   targets: readonly string[];
   traces: ReadonlyMap<string, TargetTrace>;
-  /** The current target costs (.builders/target-costs), the fallback. */
+  /** The current target costs (.builders/target-costs) as a plan of the run's mode takes them: the fallback. */
   targetCosts?: ReadonlyMap<string, CostInput>;
-}
-
-function isColdRun(run: Pick<RunFile, 'harness' | 'mode'>): boolean {
-  return run.harness === 'cold' || run.mode === 'cold';
 }
 
 function findUsableTrace(
@@ -65,7 +61,6 @@ function measureSetup(options: ToReplayCostsOptions, target: string): number | u
 }
 
 function measureBytes(options: ToReplayCostsOptions, target: string): { bytes?: number; why?: string } {
-  if (isColdRun(options.run)) return { why: 'cold run' };
   const { trace, why } = findUsableTrace(options, target);
   if (!trace) return { why };
   if (trace.uploads.length === 0) return { why: 'the trace has no upload spans' };
@@ -81,11 +76,6 @@ export function toReplayCosts(options: ToReplayCostsOptions): {
   const costs = new Map<string, ReplayCost>();
   const notes: string[] = [];
   const missing: string[] = [];
-  if (isColdRun(options.run)) {
-    notes.push(
-      `run ${options.run.stamp} is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs, not its traces (take bytes from a warm run)`,
-    );
-  }
   for (const target of options.targets) {
     const build = measureBuild(options, target);
     const bytes = measureBytes(options, target);
@@ -95,8 +85,7 @@ export function toReplayCosts(options: ToReplayCostsOptions): {
     const cacheBytes = bytes.bytes ?? fallback?.cacheBytes;
     if (build.seconds === undefined)
       notes.push(`${target}: ${build.why}; build seconds from the target costs`);
-    if (bytes.bytes === undefined && bytes.why !== 'cold run')
-      notes.push(`${target}: ${bytes.why}; bytes from the target costs`);
+    if (bytes.bytes === undefined) notes.push(`${target}: ${bytes.why}; bytes from the target costs`);
     if (buildSeconds === undefined)
       missing.push(
         `${target}: no measured build seconds (${build.why}) and no \`build ${target}\` line in the target costs`,

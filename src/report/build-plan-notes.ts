@@ -35,6 +35,17 @@ function describeColdFigures(run: RunFile | undefined, plan: ReportPlan): string
   return `planned partly without warm figures: cold build seconds for ${cold} of ${count} targets (${names}${more}: no \`warm-build\` line), so their planned figures overstate a warm build; ${fix}`;
 }
 
+/** A cold run's plan that counted whole exports (no `image` figure) for some targets; undefined otherwise. */
+function describeWholeExport(run: RunFile | undefined, plan: ReportPlan): string | undefined {
+  if (run === undefined || isWarm(run) || plan.costs.mode !== 'cold') return undefined;
+  const whole = plan.costs.fullExportFor;
+  if (whole.length === 0) return undefined;
+  const count = Object.keys(plan.targets).length;
+  const names = whole.slice(0, 5).join(', ');
+  const more = whole.length > 5 ? ` and ${whole.length - 5} more` : '';
+  return `planned with whole-export bytes: no \`image\` line for ${whole.length} of ${count} targets (${names}${more}), so their planned uploads count the cache export a cold run does not make; \`rocm-perf costs --from ${run.stamp}\` writes \`image\` lines`;
+}
+
 export function buildPlanNotes({
   run,
   plan,
@@ -43,7 +54,8 @@ export function buildPlanNotes({
 }: PlanNotesOptions): string[] {
   if (plan === undefined) return [];
   const cold = describeColdFigures(run, plan);
-  const notes = cold ? [cold] : [];
+  const wholeExport = describeWholeExport(run, plan);
+  const notes = [cold, wholeExport].flatMap((note) => (note === undefined ? [] : [note]));
   const finished = run?.status === 'completed';
   if (
     finished &&
@@ -53,7 +65,9 @@ export function buildPlanNotes({
   ) {
     const why = cold
       ? 'the plan used cold build figures for a warm run (above)'
-      : "the cost figures overstate this run: its targets built faster than target-costs and fleet.yaml's `speed` say (refresh them with `rocm-perf costs --from RUN`)";
+      : wholeExport
+        ? 'the plan counted whole exports for a cold run (above)'
+        : "the cost figures overstate this run: its targets built faster than target-costs and fleet.yaml's `speed` say (refresh them with `rocm-perf costs --from RUN`)";
     notes.push(
       `measured ${formatSeconds(makespanSeconds)} is under the plan's lower bound ${formatSeconds(lowerBoundSeconds)}, which no schedule can beat on the plan's figures: ${why}`,
     );

@@ -14,7 +14,7 @@ export interface ReportPlan {
   >;
   criticalPath: readonly string[];
   /** Which build figures the plan used (plan.json `costs`): a warm plan names the targets it had no warm figure for. */
-  costs: { mode: 'cold' | 'warm'; coldBuildFor: readonly string[] };
+  costs: { mode: 'cold' | 'warm'; coldBuildFor: readonly string[]; fullExportFor: readonly string[] };
   /** plan.json's forecast with what a live forecast re-simulates (queues, waits, nodes); absent in older plans. */
   forecast?: PlanForecastInput | undefined;
 }

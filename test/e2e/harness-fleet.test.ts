@@ -162,7 +162,7 @@ describe('cold and warm on the fleet in a box', () => {
     console.log(`warm run, build seconds against cgroup CPU:\n  ${table.join('\n  ')}`);
   });
 
-  it('costs --from the warm run rewrites target-costs from traces, and refuses the cold run’s bytes', async () => {
+  it('costs --from the warm run rewrites target-costs from traces; the cold run’s bytes become image lines, never cache ones', async () => {
     const { fleet: running } = box();
     const out = path.join(box().root, 'target-costs.derived');
     const warm = await spawnCli(running, ['costs', '--from', runs.warm!, '--out', out]);
@@ -172,6 +172,19 @@ describe('cold and warm on the fleet in a box', () => {
     for (const [target, entry] of truth) expect(text).toContain(`cache ${target} ${entry.uploadBytes}\n`);
     const cold = await spawnCli(running, ['costs', '--from', runs.cold!, '--dry-run']);
     expect(cold.exitCode).toBe(0);
-    expect(String(cold.stderr)).toMatch(/is a cold run: its byte figures are refused/);
+    expect(String(cold.stderr)).toMatch(
+      /is a cold run: its byte figures are written as `image` lines and the cache lines kept/,
+    );
+    // What the cold run pushed (its image: the cache export is cleared), as the registry proxy recorded it.
+    const coldText = String(cold.stdout);
+    const coldTruth = readUploadTruth(running, readRun(runs.cold!));
+    expect(coldTruth.size).toBeGreaterThan(0);
+    for (const [target, entry] of coldTruth) {
+      expect(entry.uploadBytes, target).toBeGreaterThan(0);
+      expect(coldText).toContain(`image ${target} ${entry.uploadBytes}\n`);
+    }
+    // The cache lines are the current file's, not the cold run's bytes.
+    for (const [target, entry] of coldTruth)
+      expect(coldText).not.toContain(`cache ${target} ${entry.uploadBytes}\n`);
   });
 });

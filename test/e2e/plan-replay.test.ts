@@ -252,23 +252,35 @@ describe('rocm-perf plan --from-run (CLI)', () => {
     ).toBe('lpt');
   });
 
-  it('refuses a cold run’s bytes and takes them from the target costs, saying so', async () => {
+  it('takes a cold run’s bytes from its traces (its image push), and its fallbacks from the cold cost set', async () => {
     const result = await runCli(['--from-run', cold, '--costs', costsFile, '--json']);
     expect(result.exitCode).toBe(0);
     const replay = JSON.parse(result.stdout) as ReplayResult;
     expect(replay.costs.pytorch).toEqual({
       buildSeconds: 1000,
-      cacheBytes: 6e9,
+      cacheBytes: 3e9,
       setupSeconds: 10,
       buildFrom: 'trace',
-      bytesFrom: 'target-costs',
+      bytesFrom: 'trace',
       setupFrom: 'trace',
     });
-    expect(replay.notes.join('\n')).toMatch(
-      /is a cold run: its export omits part of what a normal run transfers, so bytes come from the target costs/,
-    );
-    // anvil: 1000 + 60 + 10 s; kiln: wheel 400 + 1 GB at 5 MB/s + 55.
-    expect(replay.baselineMakespanSeconds).toBe(1725);
+    expect(replay.notes).toEqual([]);
+    // The same uploads as the warm run's traces: the same baseline.
+    expect(replay.baselineMakespanSeconds).toBe(1895);
+    // Without wheel's trace, its figures come from the target costs as a cold plan takes them: its `image` line.
+    const partial = path.join(root, '20260313T230000Z');
+    await writeRunDir(partial, 'cold');
+    await rm(path.join(partial, 'trace-wheel.json'));
+    const withImage = path.join(root, 'target-costs.image');
+    await writeFile(withImage, `${costsText}image wheel 500000000\n`);
+    const fallback = JSON.parse(
+      (await runCli(['--from-run', partial, '--costs', withImage, '--json'])).stdout,
+    ) as ReplayResult;
+    expect(fallback.costs.wheel).toMatchObject({
+      buildSeconds: 500,
+      cacheBytes: 5e8,
+      bytesFrom: 'target-costs',
+    });
   });
 
   it('rejects fleet edits without --from-run, unknown nodes and missing run dirs with exit 2', async () => {

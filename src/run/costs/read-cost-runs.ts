@@ -58,8 +58,9 @@ export function buildCostsHeader(runs: readonly CostRun[], derived: DerivedCosts
     'build <target> <seconds>       compile cost, roughly node-independent (from a cold or bench run)',
     'warm-build <target> <seconds>  the same steps in a warm run, caches on (plan --mode warm and `warm` use it)',
     'cache <target> <bytes>         what the target transfers when it exports, from a normal (warm, pushing) run',
+    'image <target> <bytes>         what a cold or bench run uploads: the image push alone (cold plans use it)',
     'setup <target> <seconds>       what the harness waits on beyond build steps and uploads (bake start, solve, export); warm-setup: in warm runs',
     '<kind>-spread <target> <sigma> <runs>  how much that figure varied: robust sigma of ln(figure) over <runs> runs',
-    `Last derived from ${from}: build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length}, setup for ${derived.updated.setup.length} target(s).`,
+    `Last derived from ${from}: build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length}, image for ${derived.updated.image.length}, setup for ${derived.updated.setup.length} target(s).`,
   ];
 }

@@ -28,6 +28,29 @@ describe('parseTargetCosts', () => {
     expect(errors.join('\n')).toMatch(pattern);
   });
 
+  it('reads, writes and checks `image` lines (a cold run’s upload) and their spread', () => {
+    const text = renderTargetCosts(
+      new Map([
+        [
+          'a',
+          { buildSeconds: 10, cacheBytes: 5000, imageBytes: 1200, imageSpread: { sigma: 0.04, runs: 3 } },
+        ],
+      ]),
+      [],
+    );
+    expect(text).toBe('build a 10\ncache a 5000\nimage a 1200\nimage-spread a 0.04 3\n');
+    const { costs, errors } = parseTargetCosts(text, 'costs');
+    expect(errors).toEqual([]);
+    expect(costs.get('a')).toMatchObject({
+      imageBytes: 1200,
+      imageLine: 3,
+      imageSpread: { sigma: 0.04, runs: 3, line: 4 },
+    });
+    expect(parseTargetCosts('image a 1.5', 'costs').errors).toEqual([
+      'costs:1: image a: `1.5` is not a valid number of bytes. Fix: write a non-negative integer.',
+    ]);
+  });
+
   it('round-trips through renderTargetCosts', () => {
     const text = renderTargetCosts(
       new Map([

@@ -54,7 +54,13 @@ describe('deriveTargetCosts', () => {
       c: { buildSeconds: 70, warmBuildSeconds: undefined, cacheBytes: 30 },
       d: { buildSeconds: 80, warmBuildSeconds: undefined, cacheBytes: 40 },
     });
-    expect(derived.updated).toEqual({ build: [], warmBuild: ['a', 'b'], cache: ['a'], setup: ['a', 'b'] });
+    expect(derived.updated).toEqual({
+      build: [],
+      warmBuild: ['a', 'b'],
+      cache: ['a'],
+      image: [],
+      setup: ['a', 'b'],
+    });
     expect(derived.notes).toEqual([
       'run s1 is a warm run: its build seconds are written as `warm-build` lines (caches on), and the cold `build` lines kept',
       'b: 1 of 2 uploads carry no size; cache figure kept rather than under-count',
@@ -62,33 +68,48 @@ describe('deriveTargetCosts', () => {
     ]);
   });
 
-  it('cold: takes build seconds but refuses byte figures, and says why', () => {
+  it('cold: takes build seconds; its bytes become the image figure, never the cache one, and it says why', () => {
     const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
     const derived = deriveTargetCosts({ run: runFile('cold'), traces, current });
     expect(derived.costs.get('a')).toEqual({
       buildSeconds: 200,
       warmBuildSeconds: undefined,
       cacheBytes: 10,
+      imageBytes: 4_000,
       setupSeconds: 0,
     });
-    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], setup: ['a'] });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
     expect(derived.notes[0]).toMatch(
-      /^run s1 is a cold run: its byte figures are refused .*under-counted aiter-wheel 4\.3×/,
+      /^run s1 is a cold run: its byte figures are written as `image` lines and the cache lines kept\. .*under-counted aiter-wheel 4\.3×/,
+    );
+    // An upload without a size: the image figure is kept rather than under-count.
+    const unsized = new Map([
+      ['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image'), upload(null, 'image')] })],
+    ]);
+    const kept = deriveTargetCosts({
+      run: runFile('cold'),
+      traces: unsized,
+      current: new Map([['a', { ...current.get('a')!, imageBytes: 3_000 }]]),
+    });
+    expect(kept.costs.get('a')?.imageBytes).toBe(3_000);
+    expect(kept.notes).toContain(
+      'a: 1 of 2 uploads carry no size; image figure kept rather than under-count',
     );
   });
 
-  it('bench: build seconds become build figures (compile cost, caches isolated); bytes refused, and it says so', () => {
+  it('bench: build seconds become build figures (compile cost, caches isolated); bytes become image figures, and it says so', () => {
     const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
     const derived = deriveTargetCosts({ run: runFile('bench'), traces, current });
     expect(derived.costs.get('a')).toEqual({
       buildSeconds: 200,
       warmBuildSeconds: undefined,
       cacheBytes: 10,
+      imageBytes: 4_000,
       setupSeconds: 0,
     });
-    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], setup: ['a'] });
+    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
     expect(derived.notes[0]).toMatch(
-      /^run s1 is a bench run: its byte figures are refused .*pushes only the image/,
+      /^run s1 is a bench run: its byte figures are written as `image` lines .*pushes only the image/,
     );
   });
 

@@ -65,20 +65,18 @@ describe('toReplayCosts', () => {
     expect(notes).toEqual([]);
   });
 
-  it('refuses a cold run’s bytes and falls back, per target, when a trace is missing or unsized', () => {
+  it('takes a cold run’s bytes from its traces (its image push), and falls back, per target, when a trace is missing or unsized', () => {
     const cold = createRunFile({ harness: 'cold', mode: 'cold', nodes, targets: recorded });
     const fromCold = toReplayCosts({ run: cold, targets: graph.targets, traces, targetCosts });
     expect(fromCold.costs.get('wheel')).toEqual({
       buildSeconds: 600,
-      cacheBytes: 3e9,
+      cacheBytes: 2e9,
       setupSeconds: 25,
       buildFrom: 'trace',
-      bytesFrom: 'target-costs',
+      bytesFrom: 'trace',
       setupFrom: 'trace',
     });
-    expect(fromCold.notes).toEqual([
-      expect.stringMatching(/^run 20260314T092000Z is a cold run: .*bytes come from the target costs/),
-    ]);
+    expect(fromCold.notes).toEqual([]);
     const warm = createRunFile({ nodes, targets: recorded });
     const partial = new Map([
       ['base', createTrace('base', 600, [4e8, null])],

@@ -78,7 +78,7 @@ describe('warm runs invert which node is critical', () => {
 
   it('a warm plan (plan --mode warm, rocm-perf warm) plans with the warm figures, says so, and avoids it', () => {
     const warm = plan('warm');
-    expect(warm.costs).toEqual({ mode: 'warm', coldBuildFor: [] });
+    expect(warm.costs).toEqual({ mode: 'warm', coldBuildFor: [], fullExportFor: [] });
     expect(renderPlan(warm)).toContain('costs: warm build seconds for 6 of 6 targets (`warm-build` lines)');
     expect(warm.makespanSeconds).toBeLessThan(warmRunOfColdPlan.makespanSeconds / 2);
     expect((warm.queues.kiln ?? []).length).toBeLessThan(small.length);

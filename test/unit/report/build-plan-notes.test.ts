@@ -23,7 +23,7 @@ describe('buildPlanNotes', () => {
   it('a warm run planned with no warm-build figure: says so and explains a makespan under the lower bound', () => {
     const notes = buildPlanNotes({
       run: warmRun,
-      plan: plan({ mode: 'warm', coldBuildFor: ['a', 'b'] }),
+      plan: plan({ mode: 'warm', coldBuildFor: ['a', 'b'], fullExportFor: [] }),
       makespanSeconds: 16,
       lowerBoundSeconds: 52,
     });
@@ -36,7 +36,7 @@ describe('buildPlanNotes', () => {
   it('names the targets a warm plan had no warm figure for', () => {
     const [note] = buildPlanNotes({
       run: warmRun,
-      plan: plan({ mode: 'warm', coldBuildFor: ['b'] }),
+      plan: plan({ mode: 'warm', coldBuildFor: ['b'], fullExportFor: [] }),
       makespanSeconds: 60,
       lowerBoundSeconds: 52,
     });
@@ -48,7 +48,7 @@ describe('buildPlanNotes', () => {
   it('a warm run planned in cold mode is a cold plan', () => {
     const [note] = buildPlanNotes({
       run: warmRun,
-      plan: plan({ mode: 'cold', coldBuildFor: [] }),
+      plan: plan({ mode: 'cold', coldBuildFor: [], fullExportFor: [] }),
       makespanSeconds: 60,
       lowerBoundSeconds: 52,
     });
@@ -60,7 +60,7 @@ describe('buildPlanNotes', () => {
   it('a cold run under its lower bound: the cost figures overstate it', () => {
     const notes = buildPlanNotes({
       run: makeRunFile({ harness: 'cold' }),
-      plan: plan({ mode: 'cold', coldBuildFor: [] }),
+      plan: plan({ mode: 'cold', coldBuildFor: [], fullExportFor: [] }),
       makespanSeconds: 40,
       lowerBoundSeconds: 52,
     });
@@ -71,11 +71,35 @@ describe('buildPlanNotes', () => {
     ]);
   });
 
+  it('a cold run planned with whole exports for targets without an image figure: names them', () => {
+    const notes = buildPlanNotes({
+      run: makeRunFile({ harness: 'cold', stamp: '20261203T170000Z' }),
+      plan: plan({ mode: 'cold', coldBuildFor: [], fullExportFor: ['b'] }),
+      makespanSeconds: 40,
+      lowerBoundSeconds: 52,
+    });
+    expect(notes).toEqual([
+      'planned with whole-export bytes: no `image` line for 1 of 2 targets (b), so their planned uploads count the cache export a cold run does not make; `rocm-perf costs --from 20261203T170000Z` writes `image` lines',
+      expect.stringMatching(
+        /under the plan's lower bound 52s.*: the plan counted whole exports for a cold run \(above\)$/,
+      ),
+    ]);
+    // A warm run's plan counts whole exports by design: no note.
+    expect(
+      buildPlanNotes({
+        run: warmRun,
+        plan: plan({ mode: 'warm', coldBuildFor: [], fullExportFor: ['b'] }),
+        makespanSeconds: 60,
+        lowerBoundSeconds: 52,
+      }),
+    ).toEqual([]);
+  });
+
   it('nothing for a warm plan with warm figures and a makespan above the bound, or without a plan', () => {
     expect(
       buildPlanNotes({
         run: warmRun,
-        plan: plan({ mode: 'warm', coldBuildFor: [] }),
+        plan: plan({ mode: 'warm', coldBuildFor: [], fullExportFor: [] }),
         makespanSeconds: 60,
         lowerBoundSeconds: 52,
       }),

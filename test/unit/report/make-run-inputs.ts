@@ -147,7 +147,7 @@ export function makeRunInputs(overrides: Partial<RunInputs> = {}): RunInputs {
       makespanSeconds: 560,
       lowerBoundSeconds: 500,
       criticalPath: ['pytorch', 'triton-wheel'],
-      costs: { mode: 'cold', coldBuildFor: [] },
+      costs: { mode: 'cold', coldBuildFor: [], fullExportFor: [] },
       targets: {
         pytorch: { node: 'forge', startSeconds: 0, finishSeconds: 280, deps: [] },
         'triton-wheel': { node: 'forge', startSeconds: 280, finishSeconds: 560, deps: ['pytorch'] },

@@ -55,7 +55,7 @@ export function createTestPlan(
     version: 1,
     strategy: 'heft-ls',
     arch: 'gfx1201',
-    costs: { mode: 'cold', coldBuildFor: [] },
+    costs: { mode: 'cold', coldBuildFor: [], fullExportFor: [] },
     createdAt: '2026-01-01T00:00:00Z',
     makespanSeconds,
     lowerBoundSeconds: 0,
