@@ -182,27 +182,13 @@ export function renderTargetCosts(
 ): string {
   const names = [...costs.keys()].sort();
   const lines = header.map((line) => `# ${line}`);
-  for (const name of names)
-    lines.push(`build ${name} ${formatCostSeconds(costs.get(name)?.buildSeconds ?? 0)}`);
-  for (const name of names) {
-    const seconds = costs.get(name)?.warmBuildSeconds;
-    if (seconds !== undefined) lines.push(`warm-build ${name} ${formatCostSeconds(seconds)}`);
-  }
-  for (const [kind, field] of [
-    ['cache', 'cacheBytes'],
-    ['image', 'imageBytes'],
-  ] as const)
+  // One block per kind, in KINDS order; `build` is always there (a derived cost has one).
+  for (const kind of KINDS)
     for (const name of names) {
-      const bytes = costs.get(name)?.[field];
-      if (bytes !== undefined) lines.push(`${kind} ${name} ${Math.round(bytes)}`);
-    }
-  for (const [kind, field] of [
-    ['setup', 'setupSeconds'],
-    ['warm-setup', 'warmSetupSeconds'],
-  ] as const)
-    for (const name of names) {
-      const seconds = costs.get(name)?.[field];
-      if (seconds !== undefined) lines.push(`${kind} ${name} ${formatCostSeconds(seconds)}`);
+      const value = costs.get(name)?.[fieldsOf[kind][0]];
+      if (value === undefined) continue;
+      const text = BYTE_KINDS.includes(kind) ? String(Math.round(value)) : formatCostSeconds(value);
+      lines.push(`${kind} ${name} ${text}`);
     }
   for (const kind of KINDS)
     for (const name of names) {

@@ -70,7 +70,7 @@ export async function startClockKeeper(): Promise<ClockKeeper> {
   ];
   const stop = () => {
     child.kill('SIGKILL');
-    for (const file of files) rmSyncQuiet(file);
+    for (const file of files) rmSync(file, { force: true });
     for (const fn of forget) fn();
   };
   // libfaketime makes the pair in the keeper's constructor, before `sleep` runs: wait for both files.
@@ -82,12 +82,4 @@ export async function startClockKeeper(): Promise<ClockKeeper> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return { shared: `/faketime_sem_${pid} /faketime_shm_${pid}`, stop };
-}
-
-function rmSyncQuiet(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // gone already
-  }
 }

@@ -68,21 +68,33 @@ describe('deriveTargetCosts', () => {
     ]);
   });
 
-  it('cold: takes build seconds; its bytes become the image figure, never the cache one, and it says why', () => {
-    const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
-    const derived = deriveTargetCosts({ run: runFile('cold'), traces, current });
-    expect(derived.costs.get('a')).toEqual({
-      buildSeconds: 200,
-      warmBuildSeconds: undefined,
-      cacheBytes: 10,
-      imageBytes: 4_000,
-      setupSeconds: 0,
-    });
-    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
-    expect(derived.notes[0]).toMatch(
+  it.each([
+    [
+      'cold',
       /^run s1 is a cold run: its byte figures are written as `image` lines and the cache lines kept\. .*under-counted aiter-wheel 4\.3×/,
-    );
-    // An upload without a size: the image figure is kept rather than under-count.
+    ],
+    [
+      'bench',
+      /^run s1 is a bench run: its byte figures are written as `image` lines .*pushes only the image/,
+    ],
+  ] as const)(
+    '%s: build seconds become build figures; its bytes become the image figure, never the cache one, and it says why',
+    (harness, note) => {
+      const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
+      const derived = deriveTargetCosts({ run: runFile(harness), traces, current });
+      expect(derived.costs.get('a')).toEqual({
+        buildSeconds: 200,
+        warmBuildSeconds: undefined,
+        cacheBytes: 10,
+        imageBytes: 4_000,
+        setupSeconds: 0,
+      });
+      expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
+      expect(derived.notes[0]).toMatch(note);
+    },
+  );
+
+  it('cold: an upload without a size keeps the image figure rather than under-count', () => {
     const unsized = new Map([
       ['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image'), upload(null, 'image')] })],
     ]);
@@ -94,22 +106,6 @@ describe('deriveTargetCosts', () => {
     expect(kept.costs.get('a')?.imageBytes).toBe(3_000);
     expect(kept.notes).toContain(
       'a: 1 of 2 uploads carry no size; image figure kept rather than under-count',
-    );
-  });
-
-  it('bench: build seconds become build figures (compile cost, caches isolated); bytes become image figures, and it says so', () => {
-    const traces = new Map([['a', trace('a', { buildSeconds: 100, uploads: [upload(4_000, 'image')] })]]);
-    const derived = deriveTargetCosts({ run: runFile('bench'), traces, current });
-    expect(derived.costs.get('a')).toEqual({
-      buildSeconds: 200,
-      warmBuildSeconds: undefined,
-      cacheBytes: 10,
-      imageBytes: 4_000,
-      setupSeconds: 0,
-    });
-    expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
-    expect(derived.notes[0]).toMatch(
-      /^run s1 is a bench run: its byte figures are written as `image` lines .*pushes only the image/,
     );
   });
 
