@@ -7,7 +7,7 @@ import { optionalText, switchValue } from './value-schemas.js';
 export const costsCommand = defineCommand({
   name: 'costs',
   description:
-    "derive build seconds and cache bytes from runs' traces (median and spread over the runs), rewrite the target costs, and measure each node's upload link and speed against fleet.yaml",
+    "derive build seconds and byte figures from runs' traces (a warm run's as `cache`, a cold or bench run's as `image`; median and spread over the runs), rewrite the target costs, and measure each node's upload link and speed against fleet.yaml",
   examples: [
     'rocm-perf costs --from 20260314T092000Z-k3m9q2 --dry-run',
     'rocm-perf costs --from 20260314T092000Z-k3m9q2 20260315T092000Z-p4t7w1 20260316T092000Z-c8d2h5',

@@ -43,7 +43,7 @@ export const planCommand = defineCommand({
     mode: {
       flags: '--mode <cold|warm>',
       description:
-        'which build figures to plan with: cold `build` lines, or warm `warm-build` lines where present',
+        'which figures to plan with: cold `build` lines and `image` bytes, or warm `warm-build` lines and `cache` bytes (each where present)',
       default: 'cold',
       value: (z) => z.enum(['cold', 'warm']),
       expected: 'cold or warm',
