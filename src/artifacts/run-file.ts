@@ -120,6 +120,17 @@ const BuilderClockSchema = z.strictObject({
 });
 export type BuilderClock = z.infer<typeof BuilderClockSchema>;
 
+/** A file the run wrote, as it was written: its size and SHA-256, hashed on the bytes' way to disk. */
+const RunFileRecordSchema = z.strictObject({
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  traceIds: z
+    .array(z.string())
+    .optional()
+    .describe('trace-<target>.json: the trace IDs its spans carried when it was saved'),
+});
+export type RunFileRecord = z.infer<typeof RunFileRecordSchema>;
+
 const SampleSourceSchema = z.strictObject({
   source: z.enum(['node_exporter', 'prometheus']),
   intervalMs: z.number().positive(),
@@ -187,5 +198,12 @@ export const RunFileSchema = z.strictObject({
   builderClocks: z.array(BuilderClockSchema).optional(),
   /** How samples.jsonl was taken: our scrapes of each node_exporter, or queries to the fleet's Prometheus. */
   samples: SampleSourceSchema.optional(),
+  /**
+   * Every file the run wrote (plan.json, traces, status streams, metadata, samples, log slices, artifacts.txt), by
+   * name in the run dir: size and SHA-256 as written. Absent in runs recorded before digests were kept.
+   */
+  files: z.record(z.string(), RunFileRecordSchema).optional(),
+  /** Each target's in-run dependencies as the run used them (its plan), so measured figures never read plan.json. */
+  deps: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

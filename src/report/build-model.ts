@@ -105,6 +105,13 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
     makespanSeconds,
     generatedAtMs: inputs.generatedAtMs,
   });
+  if (inputs.run !== undefined && inputs.run.deps === undefined && inputs.plan === undefined)
+    warnings.push({
+      level: 'note',
+      stream: 'plan.json',
+      message:
+        'the measured critical path follows the node queues only: run.json records no dependencies (a run recorded before rocm-perf kept them) and plan.json is absent or not this run\'s',
+    });
   const miss = describeForecastMiss(forecast);
   if (miss) warnings.push({ level: 'note', stream: null, message: miss });
   return {
@@ -222,7 +229,9 @@ function lastSampleMs(inputs: RunInputs): number | undefined {
   return Number.isFinite(max) ? max : undefined;
 }
 
+/** The dependencies the run used: run.json's own record; an older run's plan.json when it passed its checks. */
 function depsOf(inputs: RunInputs): Record<string, readonly string[]> {
+  if (inputs.run?.deps) return inputs.run.deps;
   return Object.fromEntries(Object.entries(inputs.plan?.targets ?? {}).map(([name, t]) => [name, t.deps]));
 }
 
