@@ -77,6 +77,11 @@ export function createSampleLineParser(source: string): LogLineParser<Sample> {
           'does not match the sample schema',
       );
     },
+    restart() {
+      lineNumber = 0;
+      samplesSeen = 0;
+      lastTsByNode.clear();
+    },
     timeOfLine(line: string) {
       const match = TS_FIELD.exec(line);
       return match ? Number(match[1]) : undefined;
