@@ -4,7 +4,8 @@ import { parseTargetCosts } from '../config/parse-target-costs.js';
 import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges } from '../plan/index.js';
 import { readPlanFile, writePlanFile } from '../artifacts/plan-file-io.js';
 import { readRequiredRunFile } from '../artifacts/read-run-file.js';
-import { readRunTraces } from '../report/index.js';
+import { gateRun, readRunTraces, TRACE_FILE } from '../report/index.js';
+import { RocmPerfError } from '../shared/errors.js';
 import { systemClock } from '../shared/clock.js';
 import { ConfigError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
@@ -36,8 +37,20 @@ async function readTargetCosts(options: PlanFromRunOptions, mode: CostMode) {
 export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void> {
   const runDir = await resolveRunDir({ flag: '--from-run', run: options.fromRun, root: options.root });
   const run = await readRequiredRunFile(runDir);
+  const nowMs = systemClock.nowMs();
+  // The replay re-runs plan.json's queues with the traces' figures: both must be this run's (the report's checks).
+  const gate = await gateRun({ dir: runDir, nowMs });
+  if (gate.planProblem !== undefined)
+    throw new RocmPerfError('ROCMPERF_RUN_FLAGGED', `--from-run ${runDir}: ${gate.planProblem}`, {
+      hint: 'replay a run whose plan.json is the plan it used (restore it from a copy of the run dir), or plan afresh with `rocm-perf plan`',
+    });
   const plan = await readPlanFile(runDir);
   const { traces, warnings } = await readRunTraces(runDir);
+  for (const file of gate.flaggedFiles) {
+    const target = TRACE_FILE.exec(file)?.[1];
+    if (target !== undefined) traces.delete(target);
+  }
+  for (const line of gate.loudWarnings) console.error(`WARNING: ${line}`);
   const mode = run.mode ?? (run.harness === 'warm' ? 'warm' : 'cold');
   const targetCosts = await readTargetCosts(options, mode);
   for (const line of [...warnings, ...targetCosts.notes]) console.error(`note: ${line}`);

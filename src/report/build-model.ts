@@ -1,5 +1,6 @@
 import {
   DATA_VERSION,
+  RUN_CHECKS_VERSION,
   type DataFile,
   type RunFile,
   type RunInfo,
@@ -110,7 +111,7 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
       level: 'note',
       stream: 'plan.json',
       message:
-        'the measured critical path follows the node queues only: run.json records no dependencies (a run recorded before rocm-perf kept them) and plan.json is absent or not this run\'s',
+        "the measured critical path follows the node queues only: run.json records no dependencies (a run recorded before rocm-perf kept them) and plan.json is absent or not this run's",
     });
   const miss = describeForecastMiss(forecast);
   if (miss) warnings.push({ level: 'note', stream: null, message: miss });
@@ -162,6 +163,7 @@ function buildRunInfo(inputs: RunInputs): RunInfo {
     finishedAtMs: run?.finishedAtMs ?? null,
     hasRunFile: run !== undefined,
     hasPlanFile: plan !== undefined,
+    runChecks: RUN_CHECKS_VERSION,
     strategy: plan?.strategy ?? null,
     dispatch: run === undefined ? null : (run.dispatch ?? 'fixed'),
     artifacts: [...inputs.artifacts],
