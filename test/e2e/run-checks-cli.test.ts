@@ -203,8 +203,11 @@ describe('samples within physical ranges (item 5) and one bad line costs one lin
     expect(warnings[0]).toContain(`WARNING: samples.jsonl: 1 line rejected (line 41: ${reason}`);
     for (const node of model.summary.nodes) {
       expect(node.partial).toContain('samples.jsonl');
-      for (const pct of [node.cpuPeakPct, node.cpuMeanPct, node.memPeakPct])
-        if (pct !== null) (expect(pct).toBeGreaterThanOrEqual(0), expect(pct).toBeLessThanOrEqual(100));
+      for (const pct of [node.cpuPeakPct, node.cpuMeanPct, node.memPeakPct]) {
+        if (pct === null) continue;
+        expect(pct).toBeGreaterThanOrEqual(0);
+        expect(pct).toBeLessThanOrEqual(100);
+      }
     }
     expect(model.summary.streams['samples.jsonl']).toMatchObject({ rejected: 1 });
   });
