@@ -311,8 +311,30 @@ describe('one gate for every reader (item 3)', () => {
     expect(result.stderr).toMatch(/^error: --from-run .*replay-other-plan: plan\.json: sha256 /m);
   });
 
-  it('diff rebuilds a data.json written before the checks and names the foreign trace', async () => {
+  it('diff rebuilds a data.json written before the checks: a same-size edit of samples.jsonl is seen', async () => {
     const dir = await copyWarm('diff-stale');
+    await cp(path.join(warm, 'data.json'), path.join(dir, 'data.json'));
+    const file = path.join(dir, 'samples.jsonl');
+    const text = await readFile(file, 'utf8');
+    // One memory reading made 4,000 %, the file's size unchanged: the stored data.json's sizes still match.
+    const edited = text.replace(
+      /"memUsedPct":(\d\.\d{6})/,
+      (_m, was: string) => `"memUsedPct":4000.${was.slice(5)}`,
+    );
+    expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(text));
+    expect(edited).not.toBe(text);
+    await writeFile(file, edited);
+    const result = await runBuiltCli(['diff', '--force', path.join(temp.path, 'intact'), dir, '--json'], {
+      root: temp.path,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(
+      /^WARNING: RUN_B .*: samples\.jsonl: 1 line rejected \(line \d+: memUsedPct 4000\.\d+ is outside 0\.\.100 %/m,
+    );
+  });
+
+  it('diff names a foreign trace, not samples.jsonl', async () => {
+    const dir = await copyWarm('diff-foreign');
     await cp(path.join(warm, 'data.json'), path.join(dir, 'data.json'));
     await copyFile(coldTrace, path.join(dir, 'trace-pytorch.json'));
     const result = await runBuiltCli(['diff', '--force', path.join(temp.path, 'intact'), dir, '--json'], {
