@@ -18,10 +18,10 @@ export function findDigestMismatch(
   now: FileDigestNow,
 ): string | undefined {
   const was = `the ${formatCount(recorded.sizeBytes)}-byte file run.json recorded (sha256 ${recorded.sha256.slice(0, 12)}…)`;
-  if (now.state === 'absent') return `${name}: absent, but the run wrote ${was}; every figure from it is missing`;
+  if (now.state === 'absent')
+    return `${name}: absent, but the run wrote ${was}; every figure from it is missing`;
   if (now.state === 'unreadable') return undefined; // said by the reader's own check, once
   if (now.sha256 === recorded.sha256 && now.sizeBytes === recorded.sizeBytes) return undefined;
-  const size =
-    now.sizeBytes === recorded.sizeBytes ? 'same size' : `${formatCount(now.sizeBytes)} bytes`;
+  const size = now.sizeBytes === recorded.sizeBytes ? 'same size' : `${formatCount(now.sizeBytes)} bytes`;
   return `${name}: sha256 ${now.sha256.slice(0, 12)}… (${size}) is not ${was}: the file was changed after the run; its figures are marked partial`;
 }

@@ -39,7 +39,11 @@ export function findNodeOffset(
 }
 
 /** Where the target's spans must lie on this workstation's clock: its launch to its exit, else the run's window. */
-function findWindow(run: RunFile, target: string, nowMs: number): { fromMs: number; toMs: number; what: string } {
+function findWindow(
+  run: RunFile,
+  target: string,
+  nowMs: number,
+): { fromMs: number; toMs: number; what: string } {
   const outcome = run.targets[target];
   if (outcome && 'startedAtMs' in outcome) {
     const toMs = 'finishedAtMs' in outcome ? outcome.finishedAtMs : nowMs;

@@ -56,7 +56,7 @@ export async function readRunFileChecks({
   if (run !== undefined && run.status !== 'running') {
     if (recorded === undefined)
       notes.push(
-        'run.json records no digests (a run recorded before rocm-perf kept them): its files are checked by size and content only, so an edit that keeps a file\'s size cannot be seen',
+        "run.json records no digests (a run recorded before rocm-perf kept them): its files are checked by size and content only, so an edit that keeps a file's size cannot be seen",
       );
     for (const [name, record] of Object.entries(recorded ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
       if (path.basename(name) !== name) continue;
@@ -65,6 +65,8 @@ export async function readRunFileChecks({
     }
   }
   const planProblem =
-    run?.status === 'running' ? undefined : findPlanMismatch({ run, plan, digest: mismatches.get('plan.json') });
+    run?.status === 'running'
+      ? undefined
+      : findPlanMismatch({ run, plan, digest: mismatches.get('plan.json') });
   return { mismatches, planProblem, notes };
 }

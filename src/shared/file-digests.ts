@@ -25,7 +25,8 @@ export interface FileDigests {
   toRecords(): Record<string, FileRecord>;
 }
 
-const toBuffer = (bytes: string | Uint8Array) => (typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+const toBuffer = (bytes: string | Uint8Array) =>
+  typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
 
 export function createFileDigests(): FileDigests {
   const whole = new Map<string, FileRecord>();

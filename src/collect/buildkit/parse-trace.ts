@@ -63,7 +63,8 @@ export function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
       firstNegative ??= `${span.name}, ${(span.endMs - span.startMs).toFixed(3)} ms`;
     }
     startMs = startMs === undefined ? span.startMs : Math.min(startMs, span.startMs);
-    endMs = endMs === undefined ? Math.max(span.startMs, span.endMs) : Math.max(endMs, span.startMs, span.endMs);
+    endMs =
+      endMs === undefined ? Math.max(span.startMs, span.endMs) : Math.max(endMs, span.startMs, span.endMs);
   }
   return { startMs, endMs, traceIds: [...traceIds].sort(), negativeSpans, firstNegative };
 }

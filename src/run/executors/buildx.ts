@@ -96,7 +96,8 @@ export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> 
   });
   const tail: string[] = [];
   subprocess.stderr.pipe(statusStream);
-  if (options.onStatusBytes) subprocess.stderr.on('data', (chunk: Uint8Array) => options.onStatusBytes?.(chunk));
+  if (options.onStatusBytes)
+    subprocess.stderr.on('data', (chunk: Uint8Array) => options.onStatusBytes?.(chunk));
   const lines = createInterface({ input: subprocess.stderr, crlfDelay: Infinity });
   lines.on('line', (line) => collectErrorLine(line, tail));
   const result = await subprocess;

@@ -73,7 +73,9 @@ export function createTraceCollector({
         return `no trace for ${target} saved (${(error as { code?: string }).code}); ${keep}`;
       throw error;
     }
-    digests?.recordWhole(path.basename(file), outcome.stdout, { traceIds: readTraceIds(outcome.stdout, target) });
+    digests?.recordWhole(path.basename(file), outcome.stdout, {
+      traceIds: readTraceIds(outcome.stdout, target),
+    });
     logger.info({ target, buildRef, bytes: outcome.stdout.length }, 'trace saved');
     return undefined;
   };

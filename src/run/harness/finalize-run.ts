@@ -124,7 +124,7 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     });
   }
   await attempt('writing artifacts.txt', warnings, logger, () => writeRunArtifacts(context, outcomes));
-  await attempt('recording the metadata files\' digests', warnings, logger, () =>
+  await attempt("recording the metadata files' digests", warnings, logger, () =>
     recordMetadataDigests(context, Object.keys(outcomes)),
   );
   const exitCode = options.fatal
