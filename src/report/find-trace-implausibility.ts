@@ -25,7 +25,7 @@ export const UNMEASURED_SLACK_MS = 120_000;
 const iso = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms));
 
 /** The builder's clock against this workstation's, as the run measured it; undefined when it did not. */
-export function findNodeOffset(
+function findNodeOffset(
   run: RunFile,
   node: string,
 ): { offsetMs: number; uncertaintyMs: number } | undefined {

@@ -158,7 +158,7 @@ const SIDE_FILE = /^(?:status-(.+)\.jsonl|meta-(.+)\.json)$/;
  * The digest findings onto the stream whose figures they touch (the warning still names the file at fault); the
  * rest, plan.json's and the notes, as run checks.
  */
-export function attachChecks(
+function attachChecks(
   streams: readonly StreamInput[],
   checked: RunFileChecks,
 ): { streams: StreamInput[]; checks: RunChecks } {

@@ -4,7 +4,7 @@ import { createHash, type Hash } from 'node:crypto';
 // run.json's `files`. A file written whole is hashed from the bytes handed to the write; a stream (samples.jsonl, a
 // status stream) is hashed chunk by chunk as it is written; a file rewritten whole starts over.
 
-export interface FileRecord {
+interface FileRecord {
   sizeBytes: number;
   sha256: string;
   traceIds?: string[];

@@ -50,7 +50,7 @@ export interface TraceExtent {
 }
 
 /** Pure: the extent of a list of spans. */
-export function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
+function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
   let startMs: number | undefined;
   let endMs: number | undefined;
   let negativeSpans = 0;

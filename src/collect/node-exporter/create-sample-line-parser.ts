@@ -16,7 +16,7 @@ const PERCENT_FIELDS = ['cpuBusyPct', 'memUsedPct'] as const;
 const NON_NEGATIVE_FIELDS = ['diskReadBps', 'diskWriteBps', 'netRxBps', 'netTxBps', 'load1'] as const;
 
 /** Why no node could have produced this sample; undefined when it is physically possible. Pure. */
-export function findImplausibleSample(sample: Sample): string | undefined {
+function findImplausibleSample(sample: Sample): string | undefined {
   if (!sample.ok) return undefined;
   for (const field of PERCENT_FIELDS) {
     const value = sample[field];

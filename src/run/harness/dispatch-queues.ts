@@ -169,7 +169,7 @@ export function toInterruptedOutcomes(context: RunContext): Record<string, Settl
 }
 
 /** Feeds a target's status stream into the run's digests as it is written (status-<target>.jsonl). */
-export function toStatusDigest(
+function toStatusDigest(
   digests: FileDigests | undefined,
   target: string,
 ): ((bytes: Uint8Array) => void) | undefined {
