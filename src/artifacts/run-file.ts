@@ -123,7 +123,10 @@ export type BuilderClock = z.infer<typeof BuilderClockSchema>;
 /** A file the run wrote, as it was written: its size and SHA-256, hashed on the bytes' way to disk. */
 const RunFileRecordSchema = z.strictObject({
   sizeBytes: z.number().int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .meta({ examples: ['e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'] }),
   traceIds: z
     .array(z.string())
     .optional()
