@@ -25,10 +25,7 @@ export const UNMEASURED_SLACK_MS = 120_000;
 const iso = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms));
 
 /** The builder's clock against this workstation's, as the run measured it; undefined when it did not. */
-function findNodeOffset(
-  run: RunFile,
-  node: string,
-): { offsetMs: number; uncertaintyMs: number } | undefined {
+function findNodeOffset(run: RunFile, node: string): { offsetMs: number; uncertaintyMs: number } | undefined {
   const builder = run.builderClocks?.find((clock) => clock.node === node);
   if (builder && builder.source !== 'workstation clock') return builder;
   const reading = run.clocks?.find(
@@ -46,7 +43,9 @@ function findWindow(
 ): { fromMs: number; toMs: number; what: string } {
   const outcome = run.targets[target];
   if (outcome && 'startedAtMs' in outcome) {
-    const toMs = 'finishedAtMs' in outcome ? outcome.finishedAtMs : nowMs;
+    const finishedAtMs = 'finishedAtMs' in outcome ? outcome.finishedAtMs : nowMs;
+    // A cancelled build's record is closed by BuildKit after its bake was stopped (decision, damaged-runs.md).
+    const toMs = outcome.status === 'interrupted' ? finishedAtMs + UNMEASURED_SLACK_MS : finishedAtMs;
     return { fromMs: outcome.startedAtMs, toMs, what: `${target}'s build on ${outcome.node}` };
   }
   return {

@@ -78,6 +78,18 @@ describe('findTraceImplausibility', () => {
     );
   });
 
+  it('gives a cancelled build’s record 2 minutes past the stop to close, on that side only', () => {
+    const outcome = warm.targets.pytorch!;
+    if (outcome.status !== 'ok') throw new Error('the warm sample’s pytorch is ok');
+    const interrupted: RunFile = {
+      ...warm,
+      targets: { ...warm.targets, pytorch: { ...outcome, status: 'interrupted', error: 'SIGINT' } },
+    };
+    expect(check(shifted(60_000), interrupted)).toEqual([]);
+    expect(check(shifted(60_000))).toHaveLength(1);
+    expect(check(shifted(-60_000), interrupted)).toHaveLength(1);
+  });
+
   it.each([
     ['1970', -1_796_537_000_000],
     ['2099', 2_270_000_000_000],
