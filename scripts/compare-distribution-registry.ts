@@ -7,7 +7,8 @@
 //   - the registry's own log: each write (201) of the target's upload requests, sized from registry-sizes.json,
 //     and the same blobs' sizes on the registry's disk (its filesystem storage, `blobs/sha256/…/data`);
 //   - the proxy's record: the request body bytes it forwarded for those requests.
-// Prints a markdown table (docs/collectors-logs.md keeps the last one). With --fixtures DIR it also copies what the
+// Prints a markdown table (docs/collectors-logs.md keeps the last one), and each target's total against its build
+// record (`docker buildx history inspect` Duration; docs/collectors-metrics-and-traces.md §2.2 keeps it). With --fixtures DIR it also copies what the
 // unit tests need (traces, run.json, the log slice, registry-sizes.json, the proxy record, the disk sizes).
 //
 // Needs root and the box lock, and the registry built once (16 min on the shared 2-core machine):
@@ -27,6 +28,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { readRegistryTruth, startFleet, type RegistryTruthLine } from '../test/fleet/index.js';
 import { readTraceFiles } from '../src/report/read-trace-files.js';
 import { readRunFile } from '../src/artifacts/read-run-file.js';
@@ -136,6 +138,46 @@ try {
       `| ${trace.target} | ${product} | ${byKind.image} | ${byKind.cache} | ${byKind.unknown} | ${log} | ${disk} | ${proxy} |`,
     );
   }
+  // Item 10: each target's total against its build record (`history inspect`), and the extent of every span.
+  const recordRows: string[] = [];
+  for (const trace of traces) {
+    const outcome = run.targets[trace.target];
+    const buildRef = outcome && 'buildRef' in outcome ? outcome.buildRef : undefined;
+    if (buildRef === undefined) continue;
+    const [builder = '', , id = ''] = buildRef.split('/');
+    const inspect = await execa(
+      'docker',
+      ['buildx', 'history', 'inspect', '--builder', builder, '--format', 'json', id],
+      { env: { ...fleet.env, HOME: process.env.HOME ?? '/root' }, extendEnv: false, reject: false },
+    );
+    if (inspect.exitCode !== 0) {
+      recordRows.push(
+        `| ${trace.target} | history inspect failed: ${String(inspect.stderr).split('\n').at(-1)} | | |`,
+      );
+      continue;
+    }
+    const duration = (JSON.parse(String(inspect.stdout)) as { Duration: number }).Duration / 1e9;
+    const spans = (
+      JSON.parse(readFileSync(path.join(runDir, `trace-${trace.target}.json`), 'utf8')) as {
+        data: { spans: { startTime: number; duration: number }[] }[];
+      }
+    ).data.flatMap((one) => one.spans);
+    const extent =
+      (Math.max(...spans.map((span) => span.startTime + span.duration)) -
+        Math.min(...spans.map((span) => span.startTime))) /
+      1e6;
+    recordRows.push(
+      `| ${trace.target} | ${duration.toFixed(4)} | ${trace.totalSeconds.toFixed(4)} (${((trace.totalSeconds - duration) * 1000).toFixed(1)} ms) | ${extent.toFixed(4)} (+${((extent - duration) * 1000).toFixed(0)} ms) |`,
+    );
+  }
+  console.log(
+    [
+      '| target | history inspect Duration s | total s (product) | extent of every span s (before issue 35) |',
+      '|---|---|---|---|',
+      ...recordRows,
+      '',
+    ].join('\n'),
+  );
   console.log(
     [
       `Distribution ${registryBinary} behind the box proxy; run ${path.basename(runDir)} (warm, ${traces.length} targets)`,
