@@ -15,6 +15,7 @@ import {
 import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
+import { readRegistrySizes } from '../artifacts/read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
 import { readTraceFiles } from './read-trace-files.js';
@@ -105,17 +106,19 @@ export async function readRunInputs({
     }),
   );
   const format = run?.registryLogFormat ?? 'zot';
+  const sizes = format === 'distribution' ? await readRegistrySizes(dir) : undefined;
   const registry = await readStream(file(RUN_FILES.registry), (at) =>
     readRegistryLog({
       path: at,
       format,
+      sizes,
       cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
       addressToNode,
       keep: keepNone,
     }),
   );
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
-  const { traces, streams: traceStreams } = await readTraceFiles(dir);
+  const { traces, streams: traceStreams } = await readTraceFiles(dir, run?.uploadRefs);
   const streams: StreamInput[] = [
     samples.stream,
     sccache.stream,

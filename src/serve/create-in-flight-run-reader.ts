@@ -108,13 +108,14 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
     };
   }
 
-  async function readTraces(): Promise<boolean> {
+  async function readTraces(uploadRefs: RunFile['uploadRefs']): Promise<boolean> {
     let changed = false;
     const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
     for (const name of names) {
       const sig = await signature(file(name));
       if (traces.get(name)?.sig === sig) continue;
-      traces.set(name, { sig, ...(await readTraceFile(file(name))) });
+      const target = TRACE_FILE.exec(name)?.[1] ?? name;
+      traces.set(name, { sig, ...(await readTraceFile(file(name), uploadRefs?.[target])) });
       changed = true;
     }
     return changed;
@@ -135,7 +136,7 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
       let changed = samplesRead?.changed ?? false;
       if (present.sccache && (await readTailed(sccache!))) changed = true;
       if (present.registry && (await readTailed(registry!))) changed = true;
-      if (await readTraces()) changed = true;
+      if (await readTraces(run?.uploadRefs)) changed = true;
       const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
       const sig = [
         await signature(file('run.json')),
