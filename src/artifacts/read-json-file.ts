@@ -1,16 +1,17 @@
-import { readFile, stat } from 'node:fs/promises';
-import { ArtifactError } from '../shared/errors.js';
+import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
+import { readRunFileText, statRunFile } from './open-run-file.js';
 
-// The file access under every artifact reader: a missing file is undefined, anything else that fails is an
-// ArtifactError naming the file. Not in index.ts: the schemas stay importable without node:fs (the page bundle).
+// The file access under every artifact reader, confined (open-run-file.ts): a missing file is undefined, a link or
+// special file is refused, anything else that fails is an ArtifactError naming the file. Not in index.ts: the schemas stay importable without node:fs (the page bundle).
 
 /** The file's text; undefined when it does not exist. */
 export async function readTextIfPresent(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRunFileText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isRocmPerfError(error)) throw error;
     throw new ArtifactError(file, `cannot read: ${errorMessage(error)}`, { cause: error });
   }
 }
@@ -29,10 +30,7 @@ export async function readJsonIfPresent(file: string): Promise<unknown> {
   }
 }
 
+/** Whether the file is there as a regular file of its own (a link or special file is not). */
 export async function isPresent(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
+  return (await statRunFile(file)) !== undefined;
 }

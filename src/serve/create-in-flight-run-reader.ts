@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   addToRegistrySummary,
@@ -48,8 +48,9 @@ export interface InFlightRunReader {
   read(): Promise<{ inputs: Inputs; changed: boolean }>;
 }
 
+/** A file's identity and size, without following a link (the read itself is confined: openRunFile). */
 async function signature(file: string): Promise<string> {
-  const info = await stat(file).catch(() => undefined);
+  const info = await lstat(file).catch(() => undefined);
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
 }
 
