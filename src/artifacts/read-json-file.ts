@@ -1,6 +1,6 @@
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
-import { readRunFileText, statRunFile } from './open-run-file.js';
+import { readRunFileText } from './open-run-file.js';
 
 // The file access under every artifact reader, confined (open-run-file.ts): a missing file is undefined, a link or
 // special file is refused, anything else that fails is an ArtifactError naming the file. Not in index.ts: the schemas stay importable without node:fs (the page bundle).
@@ -28,9 +28,4 @@ export async function readJsonIfPresent(file: string): Promise<unknown> {
       hint: 'the file is truncated or was written by something else',
     });
   }
-}
-
-/** Whether the file is there as a regular file of its own (a link or special file is not). */
-export async function isPresent(file: string): Promise<boolean> {
-  return (await statRunFile(file)) !== undefined;
 }
