@@ -12,7 +12,10 @@ export async function readTextIfPresent(file: string): Promise<string | undefine
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (isRocmPerfError(error)) throw error;
-    throw new ArtifactError(file, `cannot read: ${errorMessage(error)}`, { cause: error });
+    throw new ArtifactError(file, `cannot read: ${errorMessage(error)}`, {
+      cause: error,
+      hint: 'the run dir holds something other than a readable file under this name: restore the file from the run host or a copy, or remove it',
+    });
   }
 }
 

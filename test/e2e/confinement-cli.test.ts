@@ -248,3 +248,74 @@ describe('run dirs and what is written into them', () => {
     expect(diff.stdout).not.toContain('<img');
   });
 });
+
+describe('every expected error of import and costs: one error line and a hint, never a stack', () => {
+  const costs = (dir: string) => [
+    'costs',
+    '--fleet',
+    path.join(repoRoot, 'fleet.yaml'),
+    '--costs',
+    path.join(repoRoot, '.builders/target-costs'),
+    '--from',
+    dir,
+    '--dry-run',
+  ];
+  it.each([
+    [
+      'costs: a trace not JSON',
+      () => costs(withTrace('garbage\n')),
+      /^error: trace-pytorch\.json:1: not a trace/,
+    ],
+    [
+      'costs: a trace of an unknown encoding',
+      () => costs(withTrace('{"foo":1}\n')),
+      /^error: trace-pytorch\.json:1: not a known trace encoding/,
+    ],
+    [
+      'import: a damaged tarball',
+      () => {
+        const file = path.join(temp.path, 'damaged.tar.gz');
+        writeFileSync(file, 'not a tarball\n');
+        return ['import', '--lane', 'x', '--root', path.join(temp.path, 'import-hints'), file];
+      },
+      /^error: localhost: `tar -xzf .*damaged\.tar\.gz .*` exited 2: gzip: stdin: not in gzip format$/,
+    ],
+    [
+      'import: run.json not JSON',
+      () => {
+        const dir = path.join(temp.path, 'ci-bad-json', '20260412T000000Z');
+        cpSync(sample('warm'), dir, { recursive: true });
+        writeFileSync(path.join(dir, 'run.json'), '{\n');
+        return ['import', '--lane', 'x', '--root', path.join(temp.path, 'import-hints'), dir];
+      },
+      /^error: .*\/run\.json: not JSON/,
+    ],
+  ])('%s', async (_, args, first) => {
+    const result = await runBuiltCli(args(), { root });
+    expect(result.exitCode).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(first);
+    expect(lines.filter((line) => line.startsWith('hint: '))).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/this is a bug|^\s+at /m);
+  });
+
+  it('import: a lane.txt the run came with, even a directory, is replaced by the lane given (was a stack)', async () => {
+    const dir = path.join(temp.path, 'ci-lane-dir', '20260413T000000Z');
+    cpSync(sample('warm'), dir, { recursive: true });
+    mkdirSync(path.join(dir, 'lane.txt'));
+    const into = path.join(temp.path, 'import-lane');
+    const result = await runBuiltCli(['import', '--lane', 'nightly', '--root', into, dir], { root });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const imported = /: (\/.*)$/.exec(result.stdout)?.[1] ?? '';
+    expect(path.dirname(imported)).toBe(into);
+    expect(readFileSync(path.join(imported, 'lane.txt'), 'utf8')).toBe('nightly\n');
+  });
+});
+
+let traces = 0;
+/** A copy of the cold sample (a run `costs` takes) whose pytorch trace holds TEXT. */
+function withTrace(text: string): string {
+  const dir = copyRun(`20260420T0000${String((traces += 1)).padStart(2, '0')}Z`, 'cold');
+  writeFileSync(path.join(dir, 'trace-pytorch.json'), text);
+  return dir;
+}

@@ -122,6 +122,8 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
       for (const name of await readdir(staging))
         if (name !== '.run') await rename(path.join(staging, name), path.join(ready, name));
     }
+    // The import decides the lane: whatever the run came with under that name (even a directory) is replaced.
+    await rm(path.join(ready, LANE_FILE), { recursive: true, force: true });
     await writeFile(path.join(ready, LANE_FILE), `${lane.data}\n`);
     await options.rewriteReport(ready);
     if (exists) await rm(target, { recursive: true, force: true });
