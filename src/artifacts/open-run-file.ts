@@ -32,7 +32,7 @@ export class RunFileRefusedError extends RocmPerfError {
 }
 
 /** Why a file with these stats may not be read as a run-dir file; undefined when it may. Pure. */
-export function findUnsafeFileReason(stats: Pick<Stats, 'nlink'> & FileKind): string | undefined {
+function findUnsafeFileReason(stats: Pick<Stats, 'nlink'> & FileKind): string | undefined {
   if (stats.isSymbolicLink()) return 'a symbolic link';
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isSocket()) return 'a socket';
