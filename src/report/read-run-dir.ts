@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRegistryLog, readSamples, readSccacheLog } from '../collect/index.js';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../artifacts/index.js';
 import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readRunFileText } from '../artifacts/open-run-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { readRegistrySizes } from '../artifacts/read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
@@ -176,7 +176,7 @@ export async function readArtifacts(file: string): Promise<{ lines: string[]; st
   if (probe.unreadable !== undefined) return { lines: [], stream: unreadableStream(name, probe.unreadable) };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRunFileText(file);
   } catch (error) {
     return { lines: [], stream: unreadableStream(name, describeReadError(error)) };
   }

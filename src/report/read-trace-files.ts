@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readRunFileText } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import { parseBuildkitTrace, parseStatusSteps, type TargetTrace } from '../collect/index.js';
 import {
@@ -58,7 +59,7 @@ export async function readTraceFile(
     return { trace: undefined, stream: unreadableStream(name, probe.unreadable) };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRunFileText(file);
   } catch (error) {
     return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
   }
@@ -106,7 +107,7 @@ export async function readRunTraces(
   for (const name of await listTraceFiles(runDir)) {
     const target = TRACE_FILE.exec(name)?.[1];
     if (!target) continue;
-    const parsed = parseBuildkitTrace(await readFile(path.join(runDir, name), 'utf8'), {
+    const parsed = parseBuildkitTrace(await readRunFileText(path.join(runDir, name)), {
       source: name,
       target,
     });

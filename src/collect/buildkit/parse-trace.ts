@@ -69,6 +69,9 @@ export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOpti
   return { trace, stats, warnings, encoding: decoded.encoding };
 }
 
+const TRACE_HINT =
+  'the file is damaged or not a BuildKit trace: restore it from the run host, or export the build record again with `docker buildx history export --finalize`';
+
 function decodeTrace(text: string, source: string): DecodedSpans {
   const trimmed = text.trimStart();
   if (trimmed === '') {
@@ -82,6 +85,7 @@ function decodeTrace(text: string, source: string): DecodedSpans {
       source,
       1,
       `not a trace: expected JSON, got ${JSON.stringify(trimmed.slice(0, 20))}`,
+      { hint: TRACE_HINT },
     );
   const document = tryParseJson(text);
   const decoded = document === undefined ? decodeSpanStream(text) : decodeDocument(document, source);
@@ -91,6 +95,7 @@ function decodeTrace(text: string, source: string): DecodedSpans {
       source,
       firstReason?.line,
       `none of the ${decoded.seen} span objects could be read: ${firstReason?.reason ?? ''}`,
+      { hint: TRACE_HINT },
     );
   }
   return decoded;
@@ -109,6 +114,7 @@ function decodeDocument(document: unknown, source: string): DecodedSpans {
     source,
     1,
     `not a known trace encoding (top-level keys: ${keys || 'none'}); expected a BuildKit span stream, Jaeger {"data":[…]} or OTLP {"resourceSpans":[…]}`,
+    { hint: TRACE_HINT },
   );
 }
 
