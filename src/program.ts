@@ -42,7 +42,7 @@ function toOption(key: string, flag: FlagSpec): Option {
   const option = new Option(flag.flags, flag.description);
   if (option.attributeName() !== key)
     throw new InternalError(`flag table key \`${key}\` is not commander's name for ${flag.flags}`);
-  if (flag.env !== undefined) option.env(flag.env);
+  // No commander `.env()`: the environment is read once, in readCliEnv (an empty variable is not set).
   if (flag.repeatable) option.argParser(collectValues).default([]);
   else if (flag.default !== undefined) option.default(flag.default);
   if (flag.required) option.makeOptionMandatory();
@@ -62,10 +62,12 @@ function addCommand<C extends CommandSpec>(
   command.action(async () => {
     const { z } = await import('zod');
     const { parseCommandValues } = await import('./commands/flags/parse-command-values.js');
+    const { readCliEnv } = await import('./commands/flags/read-cli-env.js');
     const values = parseCommandValues(z, spec, {
       args: command.processedArgs,
       options: command.opts(),
       sourceOf: (key) => command.getOptionValueSource(key),
+      env: readCliEnv(process.env),
     });
     await run(values);
   });
