@@ -54,7 +54,11 @@ function addCommand<C extends CommandSpec>(
   spec: C,
   run: (values: CommandValues<C>) => Promise<void>,
 ): void {
-  const command = program.command(spec.name).description(spec.description);
+  const command = program
+    .command(spec.name)
+    .description(spec.description)
+    // Commander prints its own `error:` line (unknown option, missing --lane, …); this is the hint after it.
+    .showHelpAfterError(`hint: \`rocm-perf ${spec.name} --help\` lists its flags and arguments`);
   for (const argument of Object.values(spec.arguments))
     command.argument(argument.syntax, argument.description);
   for (const [key, flag] of Object.entries(spec.flags)) if (flag) command.addOption(toOption(key, flag));
@@ -90,7 +94,7 @@ export function createProgram(runners: Partial<CommandRunners> = {}): Command {
       'Build-fleet telemetry for the ROCm wheels: plan, run instrumented builds, report, serve, publish.',
     )
     .version(readPackageVersion())
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('hint: `rocm-perf --help` lists the commands')
     .exitOverride();
   const all = { ...lazyRunners, ...runners };
   for (const name of Object.keys(COMMANDS) as CommandName[]) addEachCommand(program, name, all);
