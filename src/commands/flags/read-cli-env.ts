@@ -7,7 +7,7 @@
 export type CliEnv = Readonly<Record<string, string>>;
 
 /** Whether a variable counts as set: `PERF_FLEET=` and `PERF_FLEET=" "` do not. */
-export function isSetValue(value: string | undefined): value is string {
+function isSetValue(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '';
 }
 
