@@ -268,6 +268,8 @@ describe('each subcommand’s --help: examples that parse, and the environment v
     ];
     const section = help.slice(help.indexOf('Environment variables:'));
     for (const variable of variables) expect(section).toMatch(new RegExp(`^ {2}${variable} +\\S`, 'm'));
+    if (variables.length > 0)
+      expect(section).toContain('(a variable set empty, e.g. `PERF_FLEET=`, is not set)');
   });
 
   it('cold names REGISTRY_NAME and PERF_COLD_NAMESPACE; warm and bench REGISTRY_NAME', () => {
