@@ -125,6 +125,17 @@ async function runOne(
   };
 }
 
+async function mapInBatches<T, R>(
+  items: readonly T[],
+  size: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let start = 0; start < items.length; start += size)
+    out.push(...(await Promise.all(items.slice(start, start + size).map((item, i) => run(item, start + i)))));
+  return out;
+}
+
 /** undefined when no `make` can be run here (the static checks still apply). */
 export async function runMakefileShims(options: RunMakefileShimsOptions): Promise<ShimRun[] | undefined> {
   // Only where make is found and a home: handed to make, not settings of the CLI.
@@ -134,26 +145,22 @@ export async function runMakefileShims(options: RunMakefileShimsOptions): Promis
   if (!probe.ok) return undefined;
   const scratch = await mkdtemp(path.join(tmpdir(), 'rocm-perf-shims-'));
   try {
-    const runs: ShimRun[] = [];
-    // One at a time: the stub's calls are told apart by the folder they land in.
-    for (const [index, request] of options.requests.entries()) {
+    // A few side by side (each request's stub writes its calls into a folder of its own).
+    return await mapInBatches(options.requests, 4, async (request, index) => {
       const stubDir = path.join(scratch, String(index));
       await mkdir(stubDir);
       const stub = path.join(stubDir, 'rocm-perf-stub');
       await writeFile(stub, STUB, { mode: 0o755 });
-      runs.push(
-        await runOne(request, {
-          dir: path.dirname(options.makefilePath),
-          makefile: path.basename(options.makefilePath),
-          stubDir,
-          // Through sh: a temp dir may be mounted noexec.
-          stubCommand: `/bin/sh ${stub}`,
-          cliVariable: options.cliVariable,
-          env: userEnv,
-        }),
-      );
-    }
-    return runs;
+      return runOne(request, {
+        dir: path.dirname(options.makefilePath),
+        makefile: path.basename(options.makefilePath),
+        stubDir,
+        // Through sh: a temp dir may be mounted noexec.
+        stubCommand: `/bin/sh ${stub}`,
+        cliVariable: options.cliVariable,
+        env: userEnv,
+      });
+    });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
