@@ -151,6 +151,26 @@ describe('rocm-perf contracts: makefile-shims runs the shims', () => {
     expect(report.results[0]?.notes[1]).toMatch(/^ran 16 shim invocations with a stub CLI/);
   });
 
+  it('fails when a variable given on make’s command line does not reach the CLI (`unexport`)', async () => {
+    const temp = createTempDir('shim-unexport-');
+    temps.push(temp);
+    const text = readFileSync(path.join(repoRoot, 'Makefile'), 'utf8');
+    writeFileSync(path.join(temp.path, 'Makefile'), `${text}\nunexport PERF_ARCH\n`);
+    mkdirSync(path.join(temp.path, 'bin'));
+    writeFileSync(path.join(temp.path, 'bin/rocm-perf.js'), '');
+    const report = await checkShims('Makefile', temp.path);
+    const messages = (report.results[0]?.problems ?? []).map((problem) => problem.message);
+    // plan, cold, warm and bench read PERF_ARCH; each loses it.
+    expect(
+      messages
+        .filter((message) => message.includes('PERF_ARCH'))
+        .map((m) => /^`make (perf-\w+)/.exec(m)?.[1]),
+    ).toEqual(['perf-plan', 'perf-cold', 'perf-warm', 'perf-bench']);
+    expect(messages[0]).toMatch(
+      /^`make perf-plan PERF_ARCH=given-perf_arch` does not reach the CLI \(it received no PERF_ARCH\)/,
+    );
+  });
+
   it('fails on the Makefile before issue 36, naming each variable it hands down empty and the export line', async () => {
     // In a copy of the repository's layout, so the old Makefile's ROCM_PERF finds its bin/rocm-perf.js.
     const temp = createTempDir('shim-old-');
