@@ -89,12 +89,21 @@ export function resolveShimCall(call: ShimCall, cwd: string): string[] {
     : [`--fleet ${JSON.stringify(fleet)}: ${file} is not a file`];
 }
 
-function existingPath(flag: string, value: string | undefined): string | undefined {
+function existingPath(
+  flag: string,
+  value: string | undefined,
+  kind: 'file' | 'folder' = 'file',
+): string | undefined {
   if (value === undefined) return undefined;
   const absolute = path.resolve(value);
   if (!existsSync(absolute))
     throw new UsageError(`${flag} ${value}: no such file or directory`, {
       hint: `check the path given to ${flag}`,
+    });
+  // A folder where a file belongs would be read as a missing file, and its neighbours resolved outside the repo.
+  if (statSync(absolute).isFile() !== (kind === 'file'))
+    throw new UsageError(`${flag} ${value}: ${absolute} is ${kind === 'file' ? 'a folder' : 'a file'}`, {
+      hint: `name a ${kind}`,
     });
   return absolute;
 }
@@ -114,7 +123,7 @@ function toPaths(options: ContractsValues): Partial<ContractPaths> {
 export async function runContractsCommand(options: ContractsValues): Promise<void> {
   // Each schema is parsed a handful of times in this short process: zod's JIT compile would cost more than it saves.
   z.config({ jitless: true });
-  const repoDir = existingPath('--repo', options.repo ?? process.cwd()) ?? process.cwd();
+  const repoDir = existingPath('--repo', options.repo ?? process.cwd(), 'folder') ?? process.cwd();
   const { commands, envVars } = listCliCommands();
   const report = await runContracts({
     repoDir,
