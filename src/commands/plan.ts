@@ -1,3 +1,4 @@
+import { readCliEnv } from './flags/read-cli-env.js';
 import { performance } from 'node:perf_hooks';
 import {
   chooseCosts,
@@ -109,7 +110,7 @@ export async function runPlanCommand(
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
     flags: toPlanInputOverrides(options),
-    env: process.env,
+    env: readCliEnv(process.env),
     runBakePrint: effects.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
