@@ -42,6 +42,8 @@ export function toForecastProgress(run: RunFile, nowMs: number): ForecastProgres
   return { nowSeconds: seconds(nowMs), targets };
 }
 
+type ForecastBand = { p10: number; p50: number; p90: number };
+
 function roundBand<T extends { p10: number; p50: number; p90: number }>(band: T): T {
   return { ...band, p10: round(band.p10), p50: round(band.p50), p90: round(band.p90) };
 }
@@ -91,20 +93,20 @@ export function buildForecastSummary(options: BuildForecastSummaryOptions): Fore
   const input = plan?.forecast;
   if (!input) return null;
   const { forecast } = input;
-  const about = {
+  const about = (planned: ForecastBand | null, draws: number) => ({
+    planned,
     banded: forecast.banded,
     historyRuns: forecast.historyRuns,
     thinTargets: [...forecast.thinTargets],
+    draws,
     policy: forecast.policy,
     placedFor: forecast.placedFor,
-  };
+  });
   // No band shown, none drawn: no figures, no percentile, nothing outside (a plan made before issue 36 may still
   // carry figures drawn from too little history; they are not read).
   if (!forecast.banded)
     return {
-      ...about,
-      planned: null,
-      draws: 0,
+      ...about(null, 0),
       live: null,
       percentile: null,
       outside: null,
@@ -117,9 +119,7 @@ export function buildForecastSummary(options: BuildForecastSummaryOptions): Fore
     percentile === null ? null : percentile >= FAR_ABOVE ? 'above' : percentile <= FAR_BELOW ? 'below' : null;
   const side = percentile === null ? null : percentile > 90 ? 'above' : percentile < 10 ? 'below' : null;
   return {
-    ...about,
-    planned: roundBand(forecast.makespan),
-    draws: forecast.draws,
+    ...about(roundBand(forecast.makespan), forecast.draws),
     live: run?.status === 'running' ? forecastLive(input, run, options.generatedAtMs) : null,
     percentile,
     outside,
