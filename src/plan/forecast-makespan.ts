@@ -457,8 +457,11 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     nodes: simulator.nodes,
   };
   const makespans = new Float64Array(draws);
-  const finishes = problem.names.map(() => new Float64Array(draws));
-  const durations = problem.names.map(() => new Float64Array(draws));
+  // One buffer each, a row per target: thousands of small arrays would each be a separate allocation to collect.
+  const finishBuffer = new Float64Array(problem.n * draws);
+  const durationBuffer = new Float64Array(problem.n * draws);
+  const finishes = problem.names.map((_, j) => finishBuffer.subarray(j * draws, (j + 1) * draws));
+  const durations = problem.names.map((_, j) => durationBuffer.subarray(j * draws, (j + 1) * draws));
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
