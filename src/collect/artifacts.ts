@@ -2,7 +2,7 @@
 // registry. The format itself is src/artifacts/artifacts-file.ts.
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { request } from 'undici';
+import { request } from '../shared/request.js';
 import { z } from 'zod';
 import { HttpError } from '../shared/errors.js';
 import { type Artifact, parseArtifacts, renderArtifacts } from '../artifacts/index.js';

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import {
   chooseCosts,
   createPlan,
+  describePlaceForSkipped,
   planFromFigures,
   renderComparison,
   renderPlan,
@@ -122,6 +123,8 @@ export async function runPlanCommand(
     );
   }
   const plan = planAndForecast(inputs, options, createdAt);
+  const skipped = describePlaceForSkipped(plan, options.placeFor);
+  if (skipped !== undefined) console.error(`note: ${skipped}`);
   if (options.out !== undefined) {
     const file = await writePlanFile(options.out, plan).catch(
       throwFileAccessError({ path: options.out, flag: '--out', doing: 'write plan.json into it' }),

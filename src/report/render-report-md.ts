@@ -207,7 +207,7 @@ export function renderForecastLine({ run, summary }: DataFile): string | undefin
   const band = (b: { p10: number; p50: number; p90: number }) =>
     `p10 ${formatDuration(b.p10)} · p50 ${formatDuration(b.p50)} · p90 ${formatDuration(b.p90)}`;
   const how = describeForecastMethod(forecast);
-  if (!forecast.banded) {
+  if (!forecast.banded || !forecast.planned) {
     const count = forecast.thinTargets.length;
     return `Forecast: no band — ${count} target${count === 1 ? '' : 's'} had fewer than 3 runs of history (fewest ${forecast.historyRuns}: ${forecast.thinTargets.slice(0, 4).join(', ')}${count > 4 ? ', …' : ''}); \`rocm-perf costs --from RUN\` over 3+ runs adds the spread.`;
   }
