@@ -1,4 +1,5 @@
 import type { DataFile } from '../artifacts/index.js';
+import { formatSecondsValue } from '../shared/format-units.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
 import { buildReportFiles, compareSiteRunsNewestFirst, type SiteFile, type SiteRun } from './build-site.js';
 
@@ -26,13 +27,8 @@ export function buildPerfRunFiles(run: PerfRun): SiteFile[] {
   return files;
 }
 
-const formatMakespan = (seconds: number | null): string => {
-  if (seconds === null) return '—';
-  const minutes = Math.floor(seconds / 60);
-  return minutes > 0
-    ? `${minutes}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`
-    : `${seconds.toFixed(1)}s`;
-};
+const formatMakespan = (seconds: number | null): string =>
+  seconds === null ? '—' : formatSecondsValue(seconds);
 
 /** DIR/README.md, DIR/index.html and the selector's script, from every run DIR holds (its data.json). */
 export function buildPerfIndexFiles(models: readonly { stamp: string; model: DataFile }[]): SiteFile[] {
