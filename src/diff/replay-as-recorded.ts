@@ -7,7 +7,7 @@ import { buildSideFigures } from './build-side-figures.js';
 // rate, plus the node start delays and target start lags the cost model does not explain, so the replay gives back
 // the run's own makespan. The same replay with the waits taken out says how much of it they are.
 
-export interface RecordedReplay {
+interface RecordedReplay {
   /** The replay with the run's own figures: diff's "model check" of this run. */
   makespanSeconds: number;
   /** The same replay without node start delays and target start lags. */

@@ -14,7 +14,7 @@ export { createDispatchGuide, toCostsFromPlan, type DispatchPlan } from './dispa
 export { simulateDispatch, type DispatchPolicy } from './simulate-dispatch.js';
 export { applyFleetChanges, type FleetChanges } from './fleet-changes.js';
 export { toReplayCosts } from './replay-costs.js';
-export { replayRun, toRecordedQueues, type RecordedReplayFigures, type ReplayResult } from './replay-run.js';
+export { replayRun, toRecordedQueues, type ReplayResult } from './replay-run.js';
 export { renderReplay } from './render-replay.js';
 export {
   findForecastPercentile,

@@ -12,7 +12,7 @@ function renderClock(seconds: number): string {
 }
 
 /** A length of time the way the spec writes it: 14s, 15m48s, 2h11m12s. */
-export function renderDuration(seconds: number): string {
+function renderDuration(seconds: number): string {
   const whole = Math.round(seconds);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);

@@ -65,7 +65,7 @@ export interface ReplayResult {
 }
 
 /** diff's replay of the run with its own figures (src/diff/replay-as-recorded.ts), made by the caller. */
-export interface RecordedReplayFigures {
+interface RecordedReplayFigures {
   makespanSeconds: number;
   /** The same replay without node start delays and target start lags. */
   withoutWaitsSeconds: number;

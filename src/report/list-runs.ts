@@ -59,7 +59,7 @@ function toOrderMs(run: RunEntry): number {
 }
 
 /** Newest first: by start time (see above), then by name. */
-export function compareRunsNewestFirst(a: RunEntry, b: RunEntry): number {
+function compareRunsNewestFirst(a: RunEntry, b: RunEntry): number {
   return toOrderMs(b) - toOrderMs(a) || b.stamp.localeCompare(a.stamp);
 }
 

@@ -10,7 +10,7 @@
 const pad = (value: number): string => String(value).padStart(2, '0');
 
 /** The number formatSecondsValue shows for these seconds (rounded as it rounds). */
-export function toShownSeconds(seconds: number): number {
+function toShownSeconds(seconds: number): number {
   const magnitude = Math.abs(seconds);
   if (magnitude >= 59.995) return Math.sign(seconds) * Math.round(magnitude);
   // toFixed, as the formatter: it rounds the binary value (0.695 is 0.69499…), Math.round(x × 100) does not.
