@@ -1,6 +1,6 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import { readRunFile } from '../artifacts/read-run-file.js';
 import { UsageError } from '../shared/errors.js';
 import { readRunDirNames } from './read-run-dir-names.js';
 
@@ -22,18 +22,10 @@ export interface RunEntry {
   startedAtMs: number | undefined;
 }
 
-const RunStartSchema = z.object({ startedAtMs: z.number().finite() });
-
-/** Only the start time of run.json, for ordering; a file that is absent or damaged gives undefined (listed by mtime). */
+/** Only the start time of run.json, for ordering; a file that is absent or damaged gives undefined (placed below). */
 async function readRunStartMs(dir: string): Promise<number | undefined> {
-  const text = await readFile(path.join(dir, 'run.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  try {
-    const parsed = RunStartSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.startedAtMs : undefined;
-  } catch {
-    return undefined;
-  }
+  const run = await readRunFile(dir).catch(() => undefined);
+  return run?.startedAtMs;
 }
 
 const STAMP_TIME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,10 +14,21 @@ beforeEach(() => {
 });
 afterEach(() => temp.remove());
 
-async function makeRunDir(name: string, runJson: unknown, mtimeMs?: number): Promise<void> {
+/** A real run.json (the shipped warm sample's), its start time set per test. */
+const SAMPLE_RUN = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, '../../../fixtures/runs/gfx1201-warm/run.json'), 'utf8'),
+) as Record<string, unknown>;
+
+/** `{ startedAtMs }`: a valid run.json that started then; `{}`: a run.json that says nothing usable. */
+async function makeRunDir(
+  name: string,
+  runJson: { startedAtMs?: number } | undefined,
+  mtimeMs?: number,
+): Promise<void> {
   const dir = path.join(temp.path, name);
   await mkdir(dir);
-  if (runJson !== undefined) await writeFile(path.join(dir, 'run.json'), JSON.stringify(runJson));
+  const content = runJson?.startedAtMs === undefined ? runJson : { ...SAMPLE_RUN, ...runJson };
+  if (content !== undefined) await writeFile(path.join(dir, 'run.json'), JSON.stringify(content));
   else await writeFile(path.join(dir, 'samples.jsonl'), '');
   if (mtimeMs !== undefined) await utimes(dir, mtimeMs / 1000, mtimeMs / 1000);
 }
