@@ -12,7 +12,7 @@ function renderClock(seconds: number): string {
 }
 
 /** A length of time the way the spec writes it: 14s, 15m48s, 2h11m12s. */
-export function renderDuration(seconds: number): string {
+function renderDuration(seconds: number): string {
   const whole = Math.round(seconds);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
@@ -123,11 +123,12 @@ export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[
   ];
 }
 
-export function renderPlan(plan: Plan): string {
+/** `costsLine`: where the costs came from, when not the target costs' lines (a replay's measured figures). */
+export function renderPlan(plan: Plan, { costsLine }: { costsLine?: string } = {}): string {
   const count = Object.keys(plan.targets).length;
   const lines = [
     `plan for ${plan.arch}: ${count} targets on ${plan.nodes.length} nodes, strategy ${plan.strategy}`,
-    describeCostSet({ ...plan.costs, costs: { size: count } }),
+    costsLine ?? describeCostSet({ ...plan.costs, costs: { size: count } }),
     'start/finish are h:mm:ss from the start of the run; cost on a node = build ÷ speed + export ÷ link + setup',
     '* marks the critical path',
     '',

@@ -1,3 +1,4 @@
+import { toShownDifference } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
 import {
   buildNodeCells,
@@ -40,11 +41,12 @@ function renderHeadline(model: DataFile, t: TargetSummary): string {
   const h = model.run.harness;
   if (t.totalSeconds === null || t.totalSeconds === 0 || t.exportSeconds === null)
     return `- **${t.target}** (${h}, ${t.node}): ${t.status}, no build record yet`;
-  // The same data.json figures as the table and targets.svg: gap = upload + setup/export.
-  const gap = t.exportSeconds;
-  const share = Math.round((100 * gap) / t.totalSeconds);
+  // The same data.json figures as the table and targets.svg: gap = upload + setup/export. The gap and the
+  // setup/export part are derived from the figures as shown, so the line adds up to the digit.
+  const gap = t.buildSeconds === null ? t.exportSeconds : toShownDifference(t.totalSeconds, t.buildSeconds);
+  const share = Math.round((100 * t.exportSeconds) / t.totalSeconds);
   const upload = t.uploadSeconds ?? 0;
-  const setupExport = t.setupExportSeconds ?? 0;
+  const setupExport = upload > 0 ? toShownDifference(gap, upload) : (t.setupExportSeconds ?? 0);
   const parts = [
     upload > 0 ? `upload ${formatDuration(upload)} (${formatBytes(t.uploadBytes)})` : '',
     setupExport > 0 ? `setup/export ${formatDuration(setupExport)}` : '',

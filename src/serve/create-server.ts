@@ -147,11 +147,11 @@ async function answerTrends(context: Context): Promise<Reply> {
         dir: await resolveRunDir(context, r.stamp),
       })),
   );
-  const { runs, notes, details } = await context.trends.read(
+  const { runs, notes, details, folders } = await context.trends.read(
     entries.flatMap((e) => (e.dir ? [{ stamp: e.stamp, dir: e.dir }] : [])),
   );
   for (const detail of details) context.failures.record('trends', detail);
-  const runHref = (stamp: string): string => `/runs/${encodeURIComponent(stamp)}/`;
+  const runHref = (stamp: string): string => `/runs/${encodeURIComponent(folders.get(stamp) ?? stamp)}/`;
   const body = renderTrendsHtml({ trends: buildTrends({ runs }), indexHref: '/', runHref, notes });
   return { status: 200, type: TYPES['.html'], body, headers: { 'Cache-Control': 'no-cache' } };
 }
