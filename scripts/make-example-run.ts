@@ -93,14 +93,13 @@ function compareWithTruth(fleet: RunningFleet, runDir: string, cpu: Map<string, 
   );
 }
 
-/** Runs a harness and copies its run dir to `out/name`, without the page script `report` and `serve` supply. */
+/** Runs a harness and copies its run dir to `out/name`, report-page.js included: the shipped page opens from disk. */
 async function recordRun(fleet: RunningFleet, harness: string, name: string): Promise<string> {
   const stdout = await runBoxCli(fleet, [harness, '--root', runsRoot, '--sample-interval-ms', '1000']);
   const runDir = stdout.trim().split('\n').at(-1) ?? '';
   const target = path.join(out, name);
   rmSync(target, { recursive: true, force: true });
   cpSync(runDir, target, { recursive: true });
-  rmSync(path.join(target, 'report-page.js'), { force: true });
   console.log(`${harness} run copied from ${runDir} to ${path.relative(repoRoot, target)}`);
   return target;
 }

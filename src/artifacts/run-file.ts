@@ -133,6 +133,14 @@ const RunFileRecordSchema = z.strictObject({
     .describe('trace-<target>.json: the trace IDs its spans carried when it was saved'),
 });
 export type RunFileRecord = z.infer<typeof RunFileRecordSchema>;
+/** The refs one target pushes to: the report splits its trace's uploads into image and cache by them. */
+const UploadRefsSchema = z.strictObject({
+  image: z.array(z.string()).describe('Image refs (bake tags and image outputs), in the run namespace.'),
+  cache: z
+    .array(z.string())
+    .describe('Registry cache-to refs; none when the run cleared the cache export (cold, bench).'),
+});
+export type UploadRefs = z.infer<typeof UploadRefsSchema>;
 
 const SampleSourceSchema = z.strictObject({
   source: z.enum(['node_exporter', 'prometheus']),
@@ -208,5 +216,7 @@ export const RunFileSchema = z.strictObject({
   files: z.record(z.string(), RunFileRecordSchema).optional(),
   /** Each target's in-run dependencies as the run used them (its plan), so measured figures never read plan.json. */
   deps: z.record(z.string(), z.array(z.string())).optional(),
+  /** Per target, the image and cache refs its bake pushes to (absent in runs recorded before issue 35). */
+  uploadRefs: z.record(z.string(), UploadRefsSchema).optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

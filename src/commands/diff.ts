@@ -11,10 +11,11 @@ import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import type { DiffValues } from './flags/index.js';
 
-async function loadSide(run: string, root: string): Promise<DiffSide> {
+async function loadSide(run: string, root: string): Promise<DiffSide & { folder: string }> {
   const loaded = await loadRunModel({ dir: await findRunDir({ run, root }), nowMs: Date.now() });
   const { drag, notes } = buildRunDrag({ runFile: loaded.runFile, plan: loaded.plan });
   return {
+    folder: loaded.stamp,
     model: loaded.model,
     drag,
     runFile: loaded.runFile,
@@ -30,9 +31,10 @@ export async function runDiffCommand(options: DiffValues): Promise<void> {
   const a = await loadSide(options.runA, options.root);
   const b = await loadSide(options.runB, options.root);
   const diff = buildRunDiff({ a, b, force: options.force });
+  // A warning is about a file: name the folder it is in (the run's address), not the run's own stamp.
   const sides = [
-    { label: `RUN_A ${a.model.run.stamp}`, model: a.model },
-    { label: `RUN_B ${b.model.run.stamp}`, model: b.model },
+    { label: `RUN_A ${a.folder}`, model: a.model },
+    { label: `RUN_B ${b.folder}`, model: b.model },
   ];
   for (const line of listLoudWarningLines(sides)) console.error(line);
   console.log(options.json ? JSON.stringify(diff, null, 2) : renderRunDiffMd(diff).trimEnd());

@@ -4,17 +4,18 @@ import { parseTargetCosts } from '../config/parse-target-costs.js';
 import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges } from '../plan/index.js';
 import { readPlanFile, writePlanFile } from '../artifacts/plan-file-io.js';
 import { readRequiredRunFile } from '../artifacts/read-run-file.js';
+import { replayAsRecorded } from '../diff/index.js';
 import { gateRun, readRunTraces, TRACE_FILE } from '../report/index.js';
-import { RocmPerfError } from '../shared/errors.js';
 import { systemClock } from '../shared/clock.js';
-import { ConfigError } from '../shared/errors.js';
+import { ConfigError, RocmPerfError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PlanValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 
 // `rocm-perf plan --from-run RUN`: the I/O around the pure replay (src/plan/replay-run.ts). Reads the run dir
 // (run.json, plan.json, trace-*.json) and the current target costs, chosen for the run's mode (the fallback for
-// targets without a usable trace), then prints the replay or writes the predicted plan.
+// targets without a usable trace), then prints the replay or writes the predicted plan. Beside the cost-model
+// baseline it prints diff's replay of the same run (src/diff/replay-as-recorded.ts), which reproduces the run.
 
 export interface PlanFromRunOptions extends PlanValues {
   fromRun: string;
@@ -62,8 +63,12 @@ export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void>
     targetCosts: targetCosts.costs,
     changes: options.changes,
     strategy: options.strategy,
+    mode,
     createdAt,
   });
+  // The same run as `diff` replays it, so the two commands' figures for one run can be read side by side.
+  const { model } = gate;
+  result.asRecorded = replayAsRecorded({ runFile: run, plan, model });
   if (options.out !== undefined) {
     const file = await writePlanFile(options.out, result.plan).catch(
       throwFileAccessError({ path: options.out, flag: '--out', doing: 'write plan.json into it' }),

@@ -8,3 +8,4 @@ export { buildShapleyShares } from './build-shapley-shares.js';
 export { renderRunDiffMd } from './render-run-diff-md.js';
 export { renderRunDiffHtml } from './render-run-diff-html.js';
 export { formatBytes, formatSeconds } from './format-delta.js';
+export { replayAsRecorded } from './replay-as-recorded.js';

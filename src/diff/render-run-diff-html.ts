@@ -56,20 +56,26 @@ function causeLabel(c: CauseShare): string {
   }
 }
 
-/** One bar per shown cause, from a zero line: right (red) made B slower, left (green) made it faster. */
-function renderShareBars(causes: readonly CauseShare[]): string {
+/**
+ * One bar per shown cause, from a zero line: right (red) made B slower, left (green) made it faster. The axis spans
+ * the causes' own range and zero (not ± the largest): when every cause points one way, the bars take the whole
+ * width instead of half of it.
+ */
+export function renderShareBars(causes: readonly CauseShare[]): string {
   const [labelWidth, barWidth, row] = [220, 420, 22];
-  const largest = Math.max(1e-9, ...causes.map((c) => Math.abs(c.shareSeconds)));
-  const zero = labelWidth + barWidth / 2;
+  const low = Math.min(0, ...causes.map((c) => c.shareSeconds));
+  const high = Math.max(0, ...causes.map((c) => c.shareSeconds));
+  const pxPerSecond = barWidth / Math.max(1e-9, high - low);
+  const zero = labelWidth + -low * pxPerSecond;
   const bars = causes.map((c, k) => {
-    const width = (Math.abs(c.shareSeconds) / largest) * (barWidth / 2);
+    const width = Math.abs(c.shareSeconds) * pxPerSecond;
     const x = c.shareSeconds >= 0 ? zero : zero - width;
     const y = k * row + 4;
     const cls = c.kind === 'other' ? 'other' : c.shareSeconds >= 0 ? 'up' : 'down';
     return `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(causeLabel(c))}</text><rect class="${cls}" x="${x.toFixed(1)}" y="${y}" width="${Math.max(1, width).toFixed(1)}" height="${row - 8}"><title>${escapeHtml(c.sentence)}</title></rect><text x="${labelWidth + barWidth + 6}" y="${y + 13}">${escapeHtml(formatSignedSeconds(c.shareSeconds))}</text>`;
   });
   const height = causes.length * row + 8;
-  return `<svg role="img" aria-label="makespan change by cause" width="${labelWidth + barWidth + 90}" height="${height}" viewBox="0 0 ${labelWidth + barWidth + 90} ${height}"><line x1="${zero}" x2="${zero}" y1="0" y2="${height}" stroke="#444"/>${bars.join('')}</svg>`;
+  return `<svg role="img" aria-label="makespan change by cause" width="${labelWidth + barWidth + 90}" height="${height}" viewBox="0 0 ${labelWidth + barWidth + 90} ${height}"><line x1="${zero.toFixed(1)}" x2="${zero.toFixed(1)}" y1="0" y2="${height}" stroke="#444"/>${bars.join('')}</svg>`;
 }
 
 function renderExplanation(diff: RunDiff, explanation: MakespanExplanation | null): string {

@@ -12,7 +12,7 @@ function renderClock(seconds: number): string {
 }
 
 /** A length of time the way the spec writes it: 14s, 15m48s, 2h11m12s. */
-export function renderDuration(seconds: number): string {
+function renderDuration(seconds: number): string {
   const whole = Math.round(seconds);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
@@ -102,19 +102,20 @@ export function describeForecastMethod({
 
 /** The forecast lines: the band, or why there is none yet; which nodes end up on the critical path. */
 export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[] {
-  const { makespan, historyRuns, thinTargets } = forecast;
-  const how = describeForecastMethod(forecast);
-  const odds = Object.entries(forecast.nodes)
-    .filter(([, node]) => node.criticalShare >= 0.005)
-    .sort(([a, x], [b, y]) => y.criticalShare - x.criticalShare || a.localeCompare(b))
-    .map(([name, node]) => `${name} ${pct(node.criticalShare)} (ends it ${pct(node.endsShare)})`);
   if (!forecast.banded) {
-    const count = Object.keys(forecast.targets).length;
+    const { historyRuns, thinTargets } = forecast;
+    const count = Object.keys(forecast.distributions).length;
     return [
       `forecast      no band yet: ${thinTargets.length} of ${count} targets have fewer than 3 runs of history (fewest ${historyRuns}): ${thinTargets.slice(0, 6).join(', ')}${thinTargets.length > 6 ? ', …' : ''}`,
       '              the plan makespan above is one cost per target; `rocm-perf costs --from RUN --from RUN --from RUN` over 3+ runs adds the spread',
     ];
   }
+  const { makespan, historyRuns } = forecast;
+  const how = describeForecastMethod(forecast);
+  const odds = Object.entries(forecast.nodes)
+    .filter(([, node]) => node.criticalShare >= 0.005)
+    .sort(([a, x], [b, y]) => y.criticalShare - x.criticalShare || a.localeCompare(b))
+    .map(([name, node]) => `${name} ${pct(node.criticalShare)} (ends it ${pct(node.endsShare)})`);
   return [
     `forecast      p10 ${renderDuration(makespan.p10)} · p50 ${renderDuration(makespan.p50)} · p90 ${renderDuration(makespan.p90)}  (${how}; ${historyRuns}+ runs of history per target)`,
     `critical odds ${odds.join(', ')}`,
@@ -122,11 +123,12 @@ export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[
   ];
 }
 
-export function renderPlan(plan: Plan): string {
+/** `costsLine`: where the costs came from, when not the target costs' lines (a replay's measured figures). */
+export function renderPlan(plan: Plan, { costsLine }: { costsLine?: string } = {}): string {
   const count = Object.keys(plan.targets).length;
   const lines = [
     `plan for ${plan.arch}: ${count} targets on ${plan.nodes.length} nodes, strategy ${plan.strategy}`,
-    describeCostSet({ ...plan.costs, costs: { size: count } }),
+    costsLine ?? describeCostSet({ ...plan.costs, costs: { size: count } }),
     'start/finish are h:mm:ss from the start of the run; cost on a node = build ÷ speed + export ÷ link + setup',
     '* marks the critical path',
     '',

@@ -9,6 +9,7 @@ import {
   isFleetChanged,
   type FleetChanges,
 } from './fleet-changes.js';
+import type { CostMode } from './choose-costs.js';
 import type { CostInput } from './problem.js';
 import { toReplayCosts, type ReplayCost } from './replay-costs.js';
 import { simulatePlan } from './simulate-plan.js';
@@ -31,6 +32,8 @@ export interface ReplayRunOptions {
   changes?: FleetChanges;
   /** Default: the recorded plan's strategy. */
   strategy?: string;
+  /** The run's mode (warm or cold): what the measured build figures are, recorded in the predicted plan. */
+  mode?: CostMode;
   createdAt: string;
   seed?: number;
   maxEvaluations?: number;
@@ -56,7 +59,16 @@ export interface ReplayResult {
   recordedQueues: Record<string, string[]>;
   costs: Record<string, ReplayCost>;
   plan: Plan;
+  /** The run replayed as `diff` replays it (its own waits and upload rates), when the caller made that replay. */
+  asRecorded: RecordedReplayFigures | null;
   notes: string[];
+}
+
+/** diff's replay of the run with its own figures (src/diff/replay-as-recorded.ts), made by the caller. */
+interface RecordedReplayFigures {
+  makespanSeconds: number;
+  /** The same replay without node start delays and target start lags. */
+  withoutWaitsSeconds: number;
 }
 
 /** Per node, its targets in the order they started in the run; targets that never started follow in plan order. */
@@ -152,6 +164,7 @@ export function replayRun(options: ReplayRunOptions): ReplayResult {
     createdAt: options.createdAt,
     seed: options.seed,
     maxEvaluations: options.maxEvaluations,
+    costSet: { mode: options.mode ?? 'cold', coldBuildFor: [], fullExportFor: [] },
   });
   const deltaSeconds = predicted.makespanSeconds - baseline.makespanSeconds;
   return {
@@ -171,6 +184,7 @@ export function replayRun(options: ReplayRunOptions): ReplayResult {
     recordedQueues,
     costs: Object.fromEntries(costs),
     plan: predicted,
+    asRecorded: null,
     notes: [...describeRun(run), ...notes],
   };
 }

@@ -1,6 +1,7 @@
 import type { DataFile } from '../artifacts/index.js';
+import { formatSecondsValue } from '../shared/format-units.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
-import { buildReportFiles, type SiteFile, type SiteRun } from './build-site.js';
+import { buildReportFiles, compareSiteRunsNewestFirst, type SiteFile, type SiteRun } from './build-site.js';
 
 // `publish --into DIR` (data/perf by default): the results kept in the repository beside the code. Per run only
 // what is small and final — data.json, report.md and its SVGs, run.json, plan.json, artifacts.txt — under
@@ -26,17 +27,12 @@ export function buildPerfRunFiles(run: PerfRun): SiteFile[] {
   return files;
 }
 
-const formatMakespan = (seconds: number | null): string => {
-  if (seconds === null) return '—';
-  const minutes = Math.floor(seconds / 60);
-  return minutes > 0
-    ? `${minutes}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`
-    : `${seconds.toFixed(1)}s`;
-};
+const formatMakespan = (seconds: number | null): string =>
+  seconds === null ? '—' : formatSecondsValue(seconds);
 
 /** DIR/README.md, DIR/index.html and the selector's script, from every run DIR holds (its data.json). */
 export function buildPerfIndexFiles(models: readonly { stamp: string; model: DataFile }[]): SiteFile[] {
-  const sorted = [...models].sort((a, b) => b.stamp.localeCompare(a.stamp));
+  const sorted = [...models].sort(compareSiteRunsNewestFirst);
   const href = (stamp: string) => `${encodeURIComponent(stamp)}/report.md`;
   const rows = sorted.map(({ stamp, model }) => {
     const makespan = formatMakespan(model.summary.makespanSeconds);

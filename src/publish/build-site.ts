@@ -22,6 +22,15 @@ export interface SiteFile {
   content: Buffer;
 }
 
+/** Newest first by the run's start (data.json run.startedAtMs), not by folder name; a run without one last. */
+export function compareSiteRunsNewestFirst(
+  a: { stamp: string; model: Pick<DataFile, 'run'> },
+  b: { stamp: string; model: Pick<DataFile, 'run'> },
+): number {
+  const start = (r: { model: Pick<DataFile, 'run'> }): number => r.model.run.startedAtMs ?? -Infinity;
+  return start(b) - start(a) || b.stamp.localeCompare(a.stamp);
+}
+
 export const SITE_MANIFEST = '.rocm-perf-manifest.json';
 
 export function buildSite({
@@ -31,7 +40,7 @@ export function buildSite({
   runs: readonly SiteRun[];
   assets: Readonly<Record<string, Buffer>>;
 }): SiteFile[] {
-  const sorted = [...runs].sort((a, b) => b.stamp.localeCompare(a.stamp));
+  const sorted = [...runs].sort(compareSiteRunsNewestFirst);
   const files: SiteFile[] = Object.entries(assets).map(([name, content]) => ({
     path: `assets/${name}`,
     content,
@@ -55,7 +64,9 @@ export function buildSite({
     );
   }
   const trends = buildTrends({ runs: sorted.map((r) => toTrendRun(r.model)) });
-  const runHref = (stamp: string): string => `runs/${encodeURIComponent(stamp)}/`;
+  // Trends name a run by its own stamp (run.json); its pages live under its folder's name.
+  const folders = new Map(sorted.map((r) => [r.model.run.stamp, r.stamp]));
+  const runHref = (stamp: string): string => `runs/${encodeURIComponent(folders.get(stamp) ?? stamp)}/`;
   files.push({
     path: TRENDS_PAGE,
     content: Buffer.from(renderTrendsHtml({ trends, indexHref: './', runHref })),

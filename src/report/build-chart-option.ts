@@ -44,9 +44,9 @@ export function buildChartLayoutFor(model: DataFile): ChartLayout {
 }
 
 interface LegendRow {
-  id: 'builders' | 'lines' | 'targets' | 'keys';
+  id: 'builders' | 'lines' | 'keys';
   data: string[];
-  /** Rows it takes: builders and CPU lines wrap; targets scroll in one row (100 names would take ten). */
+  /** Rows it takes: builders and CPU lines wrap; the keys fit one row. */
   rows: number;
   wrap: boolean;
 }
@@ -62,23 +62,15 @@ function memLineName(node: string): string {
 
 /**
  * The legends, top to bottom: builders (lane order; each hides its lane's bars and lines), each node's CPU line
- * (lane order; hides only that line), targets grouped by builder (lane order, then start; the key in the builder's
- * colour), and the phase keys with `plan` and `critical path`.
+ * (lane order; hides only that line), and the phase keys with `plan` and `critical path`. Colour means node, so
+ * the node legend is the key to it; there is no target legend (a target key in its node's colour would say the
+ * colour meant the target): a bar names its target, its hover says the rest, and the tables list every target.
  */
 function buildLegendRows(model: DataFile): LegendRow[] {
   const lanes = model.timeline.lanes;
   const builders = [...new Set(lanes.map((l) => l.builder))];
   const seriesNodes = new Set(model.series.filter((s) => s.metric === 'cpu').map((s) => s.node));
   const lines = lanes.filter((l) => seriesNodes.has(l.node)).map((l) => cpuLineName(l.node));
-  const laneOf = new Map(lanes.map((l, index) => [l.node, index]));
-  const targets = [...model.summary.targets]
-    .sort(
-      (a, b) =>
-        (laneOf.get(a.node) ?? lanes.length) - (laneOf.get(b.node) ?? lanes.length) ||
-        (a.startMs ?? Infinity) - (b.startMs ?? Infinity) ||
-        a.target.localeCompare(b.target),
-    )
-    .map((t) => t.target);
   const keys = [PHASE_LEGEND.steps, PHASE_LEGEND.upload, PHASE_LEGEND.setupExport, 'plan', 'critical path'];
   const wrapped = (id: LegendRow['id'], data: string[]): LegendRow => ({
     id,
@@ -89,7 +81,6 @@ function buildLegendRows(model: DataFile): LegendRow[] {
   return [
     wrapped('builders', builders),
     wrapped('lines', lines),
-    { id: 'targets', data: [...new Set(targets)], rows: 1, wrap: false },
     { id: 'keys', data: keys, rows: 1, wrap: false },
   ];
 }

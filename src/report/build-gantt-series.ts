@@ -228,7 +228,8 @@ function buildPlanSeries({ model, isOn, isNodeOn, laneIndex }: SeriesContext): C
       ? {
           silent: true,
           itemStyle: { color: FORECAST_FILL },
-          label: { formatter: '{b}', position: 'insideTop', fontSize: 10, color: '#444' },
+          // Above the Gantt, not inside it: inside, the lanes' bars (drawn over the plan series) hid it.
+          label: { formatter: '{b}', position: 'top', distance: 3, fontSize: 10, color: '#444' },
           data: area,
         }
       : undefined,

@@ -153,7 +153,9 @@ function buildLinks(inputs: RunInputs): Parameters<typeof buildNodes>[0]['links'
 function buildRunInfo(inputs: RunInputs): RunInfo {
   const { run, plan } = inputs;
   return {
-    stamp: inputs.stamp,
+    // The run's own stamp (run.json), so diff and trends name a run as it named itself; the folder name only
+    // without run.json. The folder name is the run's address (URLs, RUN arguments), not its identity.
+    stamp: run?.stamp ?? inputs.stamp,
     harness: run?.harness ?? 'unknown',
     lane: inputs.lane,
     namespace: run?.namespace ?? null,

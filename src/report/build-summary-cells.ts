@@ -1,3 +1,4 @@
+import { toShownDifference } from '../shared/format-units.js';
 import type { NodeSummary, Summary, TargetSummary } from '../artifacts/index.js';
 import { formatBytes, formatDuration, formatPct } from './format-units.js';
 
@@ -37,7 +38,12 @@ export function buildTargetCells(
     t.totalSeconds === null && t.status === 'running'
       ? formatRunning(t, generatedAtMs)
       : formatDuration(t.totalSeconds),
-    formatDuration(t.exportSeconds),
+    // The gap as total − build as shown, so the row adds up to the digit.
+    formatDuration(
+      t.totalSeconds === null || t.buildSeconds === null
+        ? t.exportSeconds
+        : toShownDifference(t.totalSeconds, t.buildSeconds),
+    ),
     formatDuration(t.uploadSeconds),
     formatBytes(t.uploadBytes),
     t.totalSteps === null ? '—' : `${t.cachedSteps}/${t.totalSteps}`,

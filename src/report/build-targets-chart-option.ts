@@ -3,22 +3,40 @@ import type { DataFile } from '../artifacts/index.js';
 import { builderColour, lighten, SETUP_EXPORT_COLOUR } from './chart-style.js';
 import { formatDuration } from './format-units.js';
 
-// report.md's second chart: per target, total split into build (its own steps), upload and setup/export, in
-// the builder's colour. The gap between build and total is the point of the chart.
+// report.md's second chart: per target, total split into build (its own steps), upload and setup/export. Colour
+// means node, as on the timeline: the build part in the node's colour, upload a lighter shade of it, setup/export
+// grey; the legend keys the nodes (each swatch the colour of that node's build bars) and the subtitle the shades.
+// The gap between build and total is the point of the chart.
+
+const LABEL_FONT_PX = 12;
+/** Over-estimates a label's width (0.62 em per character), so no name is cut at the chart's left edge. */
+const CHAR_EM = 0.62;
+const LABEL_MARGIN_PX = 24;
+
+function toCategoryLabel(target: { target: string; node: string }): string {
+  return `${target.target} (${target.node})`;
+}
+
+/** The plot's left edge: wide enough for the longest `target (node)` label. */
+function buildGridLeftPx(labels: readonly string[]): number {
+  const longest = Math.max(0, ...labels.map((label) => label.length));
+  return Math.max(120, Math.ceil(longest * LABEL_FONT_PX * CHAR_EM) + LABEL_MARGIN_PX);
+}
 
 export function buildTargetsChartLayout(model: DataFile): { width: number; height: number } {
-  return { width: 1000, height: 90 + Math.max(1, model.summary.targets.length) * 26 };
+  return { width: 1000, height: 104 + Math.max(1, model.summary.targets.length) * 26 };
 }
 
 export function buildTargetsChartOption(model: DataFile): EChartsOption {
   const targets = model.summary.targets.filter((t) => (t.totalSeconds ?? 0) > 0);
   const laneIndex = new Map(model.timeline.lanes.map((lane, index) => [lane.node, index]));
+  const colourOf = (node: string): string => builderColour(laneIndex.get(node) ?? 0);
   // The figures of data.json's summary, as report.md's bullets and tables show them (not the chart's bands, whose
   // upload phase joins spans less than a second apart).
   const figureOf = { steps: 'buildSeconds', upload: 'uploadSeconds', other: 'setupExportSeconds' } as const;
   const phase = (name: 'steps' | 'upload' | 'other') =>
     targets.map((t) => {
-      const colour = builderColour(laneIndex.get(t.node) ?? 0);
+      const colour = colourOf(t.node);
       return {
         value: t[figureOf[name]] ?? 0,
         itemStyle: {
@@ -33,23 +51,33 @@ export function buildTargetsChartOption(model: DataFile): EChartsOption {
     barWidth: 16,
     data: phase(key),
   });
+  // The nodes in lane order that have a bar here; an empty series per node carries its legend key.
+  const nodes = model.timeline.lanes
+    .map((lane) => lane.node)
+    .filter((node) => targets.some((t) => t.node === node));
+  const nodeKeys = nodes.map((node): BarSeriesOption => ({
+    type: 'bar',
+    name: node,
+    stack: 'total',
+    data: [],
+    itemStyle: { color: colourOf(node) },
+  }));
+  const labels = targets.map(toCategoryLabel);
+  const left = buildGridLeftPx(labels);
   return {
     animation: false,
     backgroundColor: '#ffffff',
     textStyle: { fontFamily: 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif' },
     title: {
       text: `Build vs total per target (${model.run.harness} harness)`,
+      subtext: "each bar: build (its own steps) in its node's colour · upload lighter · setup/export grey",
       left: 12,
       top: 6,
       textStyle: { fontSize: 14 },
+      subtextStyle: { fontSize: 11, color: '#555' },
     },
-    legend: {
-      top: 32,
-      left: 170,
-      data: ['build (steps)', 'upload', 'setup/export'],
-      itemStyle: { color: '#888' },
-    },
-    grid: { left: 170, right: 60, top: 62, bottom: 28 },
+    legend: { top: 48, left, data: nodes },
+    grid: { left, right: 60, top: 78, bottom: 28 },
     xAxis: {
       type: 'value',
       axisLabel: { formatter: (value: number) => formatDuration(value) },
@@ -58,9 +86,15 @@ export function buildTargetsChartOption(model: DataFile): EChartsOption {
     yAxis: {
       type: 'category',
       inverse: true,
-      data: targets.map((t) => `${t.target} (${t.node})`),
+      data: labels,
       axisTick: { show: false },
+      axisLabel: { fontSize: LABEL_FONT_PX },
     },
-    series: [series('build (steps)', 'steps'), series('upload', 'upload'), series('setup/export', 'other')],
+    series: [
+      series('build (steps)', 'steps'),
+      series('upload', 'upload'),
+      series('setup/export', 'other'),
+      ...nodeKeys,
+    ],
   };
 }

@@ -1,32 +1,14 @@
 // Human units for the report text and the chart's hover. Pure. A figure that is not known (yet) reads `—`, never 0.
+import { formatBytesValue, formatSecondsValue } from '../shared/format-units.js';
 
-/** 38m52s, 1h02m03s, 7.5s. */
+/** 7.52s, 38m52s, 1h02m03s (the one rule: shared/format-units.ts); `—` when not known. */
 export function formatDuration(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return '—';
-  if (seconds < 10) return `${Math.round(seconds * 10) / 10}s`;
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h}h${pad(m)}m${pad(s)}s`;
-  return m > 0 ? `${m}m${pad(s)}s` : `${s}s`;
+  return seconds === null || !Number.isFinite(seconds) ? '—' : formatSecondsValue(seconds);
 }
 
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
-/** Decimal units (1 GB = 10^9 bytes), as the link_mbps figures are. */
+/** 4.12 MB, 386 kB: decimal units (1 GB = 10^9 bytes), as the link_mbps figures are; `—` when not known. */
 export function formatBytes(bytes: number | null): string {
-  if (bytes === null || !Number.isFinite(bytes)) return '—';
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
+  return bytes === null || !Number.isFinite(bytes) ? '—' : formatBytesValue(bytes);
 }
 
 export function formatPct(value: number | null): string {

@@ -1,18 +1,55 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { readRunFile } from '../artifacts/read-run-file.js';
 import { UsageError } from '../shared/errors.js';
-import { readRunDirNames } from './read-run-dir-names.js';
+import { isRunDir, readRunDirNames } from './read-run-dir-names.js';
 
-// The runs under a root, newest first. A run dir is a directory holding run.json or any of the spec's files;
-// stamps are ISO-8601 basic (20260314T092000Z) so name order is time order; mtime breaks ties.
-
-const RUN_MARKERS =
-  /^(run\.json|plan\.json|samples\.jsonl|sccache\.log|zot\.jsonl|artifacts\.txt|trace-.+\.json)$/;
+// The runs under a root, newest first. A run dir is a directory of the root's own (a link there is not followed:
+// docs/trust.md) that isRunDir takes. Newest is by when the run started (run.json's startedAtMs), not by its
+// folder's name: a folder may be renamed or copied (`gfx1201-warm`), so its name alone says little about time. A dir
+// without a readable start time (no run.json, or a damaged one) is placed by the time its name spells when it is a
+// harness stamp (`20260314T092000Z-…`), else by its mtime; the name breaks ties.
 
 export interface RunEntry {
+  /** The folder's name: the run's address under the root (URLs, RUN arguments). */
   stamp: string;
   dir: string;
   mtimeMs: number;
+  /** run.json's startedAtMs; undefined when run.json is absent or does not say. */
+  startedAtMs: number | undefined;
+}
+
+/** Only the start time of run.json, for ordering; a file that is absent or damaged gives undefined (placed below). */
+async function readRunStartMs(dir: string): Promise<number | undefined> {
+  const run = await readRunFile(dir).catch(() => undefined);
+  return run?.startedAtMs;
+}
+
+const STAMP_TIME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/;
+
+/** The UTC time a harness stamp (`20260314T092000Z…`) spells; undefined for any other name. */
+function parseStampMs(name: string): number | undefined {
+  const m = STAMP_TIME.exec(name);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function toOrderMs(run: RunEntry): number {
+  return run.startedAtMs ?? parseStampMs(run.stamp) ?? run.mtimeMs;
+}
+
+/** Newest first: by start time (see above), then by name. */
+function compareRunsNewestFirst(a: RunEntry, b: RunEntry): number {
+  return toOrderMs(b) - toOrderMs(a) || b.stamp.localeCompare(a.stamp);
 }
 
 export async function listRuns(root: string): Promise<RunEntry[]> {
@@ -27,12 +64,13 @@ export async function listRuns(root: string): Promise<RunEntry[]> {
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const dir = path.join(root, name);
-    const info = await stat(dir).catch(() => undefined);
+    const info = await lstat(dir).catch(() => undefined);
     if (!info?.isDirectory()) continue;
     const files = await readdir(dir).catch(() => [] as string[]);
-    if (files.some((f) => RUN_MARKERS.test(f))) runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs });
+    if (isRunDir(files))
+      runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs, startedAtMs: await readRunStartMs(dir) });
   }
-  return runs.sort((a, b) => b.stamp.localeCompare(a.stamp) || b.mtimeMs - a.mtimeMs);
+  return runs.sort(compareRunsNewestFirst);
 }
 
 export async function findNewestRun(root: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { toShownDifference } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
 import {
   buildNodeCells,
@@ -8,6 +9,7 @@ import {
 } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
 import { describeForecastMethod } from '../plan/index.js';
+import { toInertMarkdown } from './to-inert-markdown.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.
@@ -39,11 +41,12 @@ function renderHeadline(model: DataFile, t: TargetSummary): string {
   const h = model.run.harness;
   if (t.totalSeconds === null || t.totalSeconds === 0 || t.exportSeconds === null)
     return `- **${t.target}** (${h}, ${t.node}): ${t.status}, no build record yet`;
-  // The same data.json figures as the table and targets.svg: gap = upload + setup/export.
-  const gap = t.exportSeconds;
-  const share = Math.round((100 * gap) / t.totalSeconds);
+  // The same data.json figures as the table and targets.svg: gap = upload + setup/export. The gap and the
+  // setup/export part are derived from the figures as shown, so the line adds up to the digit.
+  const gap = t.buildSeconds === null ? t.exportSeconds : toShownDifference(t.totalSeconds, t.buildSeconds);
+  const share = Math.round((100 * t.exportSeconds) / t.totalSeconds);
   const upload = t.uploadSeconds ?? 0;
-  const setupExport = t.setupExportSeconds ?? 0;
+  const setupExport = upload > 0 ? toShownDifference(gap, upload) : (t.setupExportSeconds ?? 0);
   const parts = [
     upload > 0 ? `upload ${formatDuration(upload)} (${formatBytes(t.uploadBytes)})` : '',
     setupExport > 0 ? `setup/export ${formatDuration(setupExport)}` : '',
@@ -188,7 +191,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     ...(run.artifacts.length ? ['## Artifacts', '', ...run.artifacts.map((a) => `- \`${a}\``), ''] : []),
   ];
-  return `${lines.join('\n')}\n`;
+  return toInertMarkdown(`${lines.join('\n')}\n`);
 }
 
 /** Measured vs planned, one sentence; the measured figure marked partial when a damaged trace leaves it so. */
@@ -206,7 +209,7 @@ export function renderForecastLine({ run, summary }: DataFile): string | undefin
   const band = (b: { p10: number; p50: number; p90: number }) =>
     `p10 ${formatDuration(b.p10)} · p50 ${formatDuration(b.p50)} · p90 ${formatDuration(b.p90)}`;
   const how = describeForecastMethod(forecast);
-  if (!forecast.banded) {
+  if (!forecast.banded || !forecast.planned) {
     const count = forecast.thinTargets.length;
     return `Forecast: no band — ${count} target${count === 1 ? '' : 's'} had fewer than 3 runs of history (fewest ${forecast.historyRuns}: ${forecast.thinTargets.slice(0, 4).join(', ')}${count > 4 ? ', …' : ''}); \`rocm-perf costs --from RUN\` over 3+ runs adds the spread.`;
   }

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { loadRunModel, readLane } from '../report/index.js';
@@ -12,16 +12,17 @@ import { toTrendRun, type TrendRun } from './build-trends.js';
 
 export interface TrendRunsReader {
   /** `notes` are for the page (a short reason per run left out); `details` carry the paths, for the log. */
+  /** `folders`: each run's folder name (its address under the root) by its own stamp (run.json), for links. */
   read(
     entries: readonly { stamp: string; dir: string }[],
-  ): Promise<{ runs: TrendRun[]; notes: string[]; details: string[] }>;
+  ): Promise<{ runs: TrendRun[]; notes: string[]; details: string[]; folders: Map<string, string> }>;
 }
 
 async function signDir(dir: string): Promise<string> {
   const names = (await readdir(dir)).sort();
   const parts = await Promise.all(
     names.map(async (name) => {
-      const info = await stat(path.join(dir, name)).catch(() => undefined);
+      const info = await lstat(path.join(dir, name)).catch(() => undefined);
       return `${name}:${info?.size ?? '-'}:${info?.mtimeMs ?? '-'}`;
     }),
   );
@@ -32,7 +33,7 @@ async function readTrendRun(dir: string, nowMs: number): Promise<TrendRun> {
   const runFile = await readRunFile(dir);
   if (runFile?.status === 'running')
     return {
-      stamp: path.basename(dir),
+      stamp: runFile.stamp,
       harness: runFile.harness,
       lane: await readLane(dir),
       status: 'running',
@@ -52,6 +53,7 @@ export function createTrendRunsReader({
       const runs: TrendRun[] = [];
       const notes: string[] = [];
       const details: string[] = [];
+      const folders = new Map<string, string>();
       for (const entry of entries) {
         try {
           const signature = await signDir(entry.dir);
@@ -59,13 +61,14 @@ export function createTrendRunsReader({
           const run = cached?.signature === signature ? cached.run : await readTrendRun(entry.dir, nowMs());
           cache.set(entry.dir, { signature, run });
           runs.push(run);
+          folders.set(run.stamp, entry.stamp);
         } catch (error) {
           if (!isRocmPerfError(error)) throw error;
           notes.push(`${entry.stamp} left out: ${toViewerReason(error)}`);
           details.push(`${entry.stamp} left out of trends: ${error.message}`);
         }
       }
-      return { runs, notes, details };
+      return { runs, notes, details, folders };
     },
   };
 }

@@ -241,7 +241,7 @@ describe('rocm-perf plan --from-run (CLI)', () => {
     expect(result.stdout).toMatch(/^what-if replay of run 20260314T092000Z \(warm, planned with heft-ls\)$/m);
     expect(result.stdout).toMatch(/^actual \(run\.json\) +31m40s$/m);
     expect(result.stdout).toMatch(
-      /^baseline: recorded queues, recorded fleet +31m35s +model vs actual −5s$/m,
+      /^baseline: recorded queues, recorded fleet +31m35s +model vs actual −5.00s$/m,
     );
     expect(result.stdout).toMatch(
       /^predicted: lpt, recorded fleet +\S+ +[−+±]\S+ \([−+][\d.]+ %\) vs baseline$/m,

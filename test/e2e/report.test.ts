@@ -115,9 +115,22 @@ describe('rocm-perf report', () => {
     const result = await runReport([dir]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(
-      `error: ${dir}: not a run dir: no run.json and no trace-<target>.json; it is empty. Nothing was read or written`,
+      `error: ${dir}: not a run dir: no run.json, no lane.txt, and no trace-<target>.json beside another file of a run; it is empty. Nothing was read or written`,
     );
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("keeps the run's own stamp (run.json) in data.json, report.md and the page when its folder has another name", async () => {
+    const dir = path.join(temp.path, 'renamed-warm');
+    await cp(path.join(repoRoot, 'fixtures/runs/gfx1201-warm'), dir, { recursive: true });
+    const own = (JSON.parse(await readFile(path.join(dir, 'run.json'), 'utf8')) as { stamp: string }).stamp;
+    expect(own).toMatch(/^\d{8}T\d{6}Z/);
+    const result = await runReport([dir]);
+    expect(result.exitCode).toBe(0);
+    const model = DataFileSchema.parse(JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')));
+    expect(model.run.stamp).toBe(own);
+    expect(await readFile(path.join(dir, 'report.md'), 'utf8')).toContain(`# rocm-perf report — ${own}`);
+    expect(await readFile(path.join(dir, 'index.html'), 'utf8')).toContain(`<title>${own} · warm run`);
   });
 
   it('a shipped sample run with zot.jsonl cut to half: warns naming the shortfall, marks registry partial, exit 1', async () => {

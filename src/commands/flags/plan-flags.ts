@@ -59,7 +59,7 @@ export const planCommand = defineCommand({
     fromRun: {
       flags: '--from-run <run>',
       description:
-        'what-if replay: re-simulate a recorded run dir (or a stamp under --root) with its measured costs',
+        'what-if replay: re-simulate a recorded run dir (or a stamp under --root) with its measured costs, beside the run as `diff` replays it',
       value: optionalText,
     },
     root: rootFlag,

@@ -75,9 +75,9 @@ describe('buildMakespanExplanation on synthetic pairs with one known cause', () 
     expect(build).toMatchObject({ kind: 'build', target: 'y', onCriticalPath: true, shareSeconds: 100 });
     expect(build!.sentence).toBe('+1m40s y build (+67 %, on the critical path)');
     const [throughput] = explain(SYNTHETIC_PAIRS[1]!.b).causes;
-    expect(throughput!.sentence).toBe('+30s n2 upload throughput (50.0 → 25.0 MB/s)');
+    expect(throughput!.sentence).toBe('+30.00s n2 upload throughput (50.0 → 25.0 MB/s)');
     const [placement] = explain(SYNTHETIC_PAIRS[2]!.b).causes;
-    expect(placement!.sentence).toBe('+50s placement or dispatch (x n1 → n2, y n2 → n1)');
+    expect(placement!.sentence).toBe('+50.00s placement or dispatch (x n1 → n2, y n2 → n1)');
     const [waiting] = explain(SYNTHETIC_PAIRS[4]!.b).causes;
     expect(waiting!.sentence).toBe(
       '+1m00s waiting on dependencies or bootstrap (start delay n1 1.00s → 61.00s; start lags the model does not explain 0.00s → 0.00s in total)',
@@ -167,7 +167,7 @@ describe('what the explanation leaves to "other", and when there is none', () =>
       expect.objectContaining({ kind: 'other', shareSeconds: 25, leftOut: ['extra'] }),
     ]);
     expect(explanation.causes[0]!.sentence).toBe(
-      '+25s other: the measured change (+25.00s) less the modelled one (±0); includes extra, left out of the replays',
+      '+25.00s other: the measured change (+25.00s) less the modelled one (±0); includes extra, left out of the replays',
     );
     expect(explanation.notes).toEqual([
       'left out of the replays, so their effect is in "other": extra (in one run only, or finished in one only)',
@@ -214,8 +214,8 @@ describe('renderRunDiffMd and renderRunDiffHtml open with the explanation', () =
       '',
       '**Makespan:** 331.00s → 391.00s (+60.00s, +18 %), split by cause; the lines add up to the change:',
       '',
-      '- +50s y build (+33 %, on the critical path)',
-      '- +10s n1 upload throughput (100 → 50.0 MB/s)',
+      '- +50.00s y build (+33 %, on the critical path)',
+      '- +10.00s n1 upload throughput (100 → 50.0 MB/s)',
       '- ±0 other: the measured change (+60.00s) less the modelled one (+60.00s)',
     ]);
     expect(lines[10]).toContain('Shapley values, exact over every subset (2 causes differ)');

@@ -252,17 +252,17 @@ describe('renderRunDiffMd', () => {
       '| aiter-wheel | **strix → anvil** | ok | 1m40s → 4m10s | +2m30s (+150%) | +2m20s (+70%) | ±0 | +100 B | B |',
     );
     expect(rows[1]).toBe(
-      '| pytorch | forge | ok | 8m20s → 9m20s | +1m00s (+12%) | +1m00s (+10%) | ±0 | -1.0 GB (-25%) | AB |',
+      '| pytorch | forge | ok | 8m20s → 9m20s | +1m00s (+12%) | +1m00s (+10%) | ±0 | -1.00 GB (-25%) | AB |',
     );
     expect(rows[2]).toBe(
-      '| triton-wheel | forge | ok | 3m20s → 2m30s | -50s (-25%) | -1m00s (-20%) | ±0 | ±0 | A |',
+      '| triton-wheel | forge | ok | 3m20s → 2m30s | -50.00s (-25%) | -1m00s (-20%) | ±0 | ±0 | A |',
     );
   });
 
   it('lists targets found in one run only', () => {
     expect(md).toContain('## Targets in one run only');
-    expect(md).toContain('| old-wheel | A | strix | ok | 25s | 50s | 0 B |');
-    expect(md).toContain('| new-wheel | B | strix | ok | 20s | 40s | 0 B |');
+    expect(md).toContain('| old-wheel | A | strix | ok | 25.00s | 50.00s | 0 B |');
+    expect(md).toContain('| new-wheel | B | strix | ok | 20.00s | 40.00s | 0 B |');
     expect(md).toContain('- Joined the path in B: `aiter-wheel`; left it: `triton-wheel`.');
   });
 });

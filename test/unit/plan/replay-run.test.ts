@@ -146,7 +146,7 @@ describe('replayRun', () => {
     expect(result.fleetChanges).toEqual(['kiln link 10 → 100 MB/s']);
     const text = renderReplay(result);
     expect(text).toContain('actual (run.json)');
-    expect(text).toMatch(/baseline: recorded queues, recorded fleet +19m35s +model vs actual −5s/);
+    expect(text).toMatch(/baseline: recorded queues, recorded fleet +19m35s +model vs actual −5.00s/);
     expect(text).toMatch(/recorded queues, changed fleet +16m35s +−3m00s vs baseline/);
     expect(text).toMatch(/predicted: heft-ls, changed fleet +11m35s +−8m00s \(−40\.9 %\) vs baseline/);
     expect(text).toContain('build seconds from traces for 3 of 3 targets, bytes for 3, setup for 3');

@@ -85,12 +85,12 @@ describe('buildBands', () => {
     expect(steps.commands).toEqual([
       'FROM base (cached)',
       'RUN pip wheel . (1m10s)',
-      'RUN auditwheel repair (22s)',
+      'RUN auditwheel repair (22.00s)',
     ]);
     const upload = bands[3]!;
     expect(upload.bytes).toBe(6_400_000_000);
     expect(upload.commands).toEqual([
-      'PUT 1× cache rocm/cache (6.4 GB)',
+      'PUT 1× cache rocm/cache (6.40 GB)',
       'PUT 1× image rocm/triton (size not recorded)',
     ]);
     expect(bands.every((b) => b.node === 'forge' && b.target === 'triton-wheel')).toBe(true);

@@ -35,9 +35,11 @@ const plan = planWithForecast({
   distributions,
   draws: 4000,
 });
+if (!plan.forecast?.banded) throw new Error('the fixture plan must have a band');
+const banded = plan.forecast;
 const input = {
   forecast: {
-    forecast: plan.forecast!,
+    forecast: banded,
     dispatchPlan: { queues: plan.queues, targets: plan.targets, nodes: plan.nodes },
   },
 };
@@ -59,7 +61,7 @@ describe('buildForecastSummary', () => {
   });
 
   it('puts a completed run at the percentile of the planned draws its makespan reached', () => {
-    const p50 = plan.forecast!.makespan.p50;
+    const p50 = banded.makespan.p50;
     const summary = buildForecastSummary({
       plan: input,
       run: runOf('completed', {}),
@@ -70,11 +72,11 @@ describe('buildForecastSummary', () => {
     expect(summary.percentile).toBeGreaterThan(48);
     expect(summary.percentile).toBeLessThan(52);
     expect(summary.outside).toBeNull();
-    expect(summary.planned.p90).toBeGreaterThan(summary.planned.p10);
+    expect(summary.planned!.p90).toBeGreaterThan(summary.planned!.p10);
   });
 
   it('flags a run past its p99 and names the critical target that put it there', () => {
-    const slow = plan.forecast!.quantiles[100]! * 1.3;
+    const slow = banded.quantiles[100]! * 1.3;
     const targets = [summaryOf('x', 100 * 1.8, true), summaryOf('y', 50, true), summaryOf('z', 60, false)];
     const summary = buildForecastSummary({
       plan: input,
@@ -106,7 +108,7 @@ describe('buildForecastSummary', () => {
     expect(summary.live!.atSeconds).toBe(210);
     expect(summary.live!.p50).toBeGreaterThan(240);
     expect(summary.live!.p50).toBeLessThan(262);
-    expect(summary.planned.p90).toBeLessThan(200);
+    expect(summary.planned!.p90).toBeLessThan(200);
     expect(summary.percentile).toBeNull();
   });
 

@@ -96,7 +96,7 @@ describe('a 24-node, 100-target, 6-hour run', () => {
     expect(layout.ganttHeightPx).toBe(24 * 46);
     const option = buildChartOption(model, { interactive: false });
     const legends = option.legend as LegendComponentOption[];
-    expect(legends.map((l) => l.id)).toEqual(['builders', 'lines', 'targets', 'keys']);
+    expect(legends.map((l) => l.id)).toEqual(['builders', 'lines', 'keys']);
     expect(Number(legends.at(-1)!.top) + 24).toBeLessThanOrEqual(layout.ganttTopPx);
     expect(layout.usageHeightPx).toBe(190 + 14 * 8);
     expect(legends[1]!.data).toEqual(model.timeline.lanes.map((l) => cpuLineName(l.node)));

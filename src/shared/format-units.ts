@@ -1,0 +1,52 @@
+// The one rule for durations and byte counts in every text rocm-perf prints (report, page, diff, trends, plan
+// --from-run). Pure. Enough digits that parts visibly add up to their totals, within the last digit shown:
+// - seconds: under 0.1 s three decimals (`0.006s`), under a minute two (`10.67s`, `0.37s`), from a minute whole
+//   seconds (`4m05s`, `1h02m03s`), where a hundredth is noise; exactly 0 is `0s`;
+// - bytes: decimal units (1 kB = 1000 B, as link_mbps is), three significant digits (`4.12 MB`, `386 kB`), whole
+//   bytes under 1 kB.
+// - a part derived from shown figures is derived from them as shown (toShownDifference), so it adds up exactly.
+// docs/report.md ("Numbers") says why.
+
+const pad = (value: number): string => String(value).padStart(2, '0');
+
+/** The number formatSecondsValue shows for these seconds (rounded as it rounds). */
+function toShownSeconds(seconds: number): number {
+  const magnitude = Math.abs(seconds);
+  if (magnitude >= 59.995) return Math.sign(seconds) * Math.round(magnitude);
+  // toFixed, as the formatter: it rounds the binary value (0.695 is 0.69499…), Math.round(x × 100) does not.
+  return Number(seconds.toFixed(magnitude < 0.1 ? 3 : 2));
+}
+
+/**
+ * A part derived from two shown figures (a gap = total − build, a change = B − A), taken from the figures as shown
+ * rather than from the raw ones, so the three visibly add up.
+ */
+export function toShownDifference(minuend: number, subtrahend: number): number {
+  return toShownSeconds(minuend) - toShownSeconds(subtrahend);
+}
+
+export function formatSecondsValue(seconds: number): string {
+  if (seconds < 0) return `-${formatSecondsValue(-seconds)}`;
+  if (seconds === 0) return '0s';
+  if (seconds < 0.1) return `${seconds.toFixed(3)}s`;
+  if (seconds < 59.995) return `${seconds.toFixed(2)}s`;
+  const total = Math.round(seconds);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  if (h > 0) return `${h}h${pad(m)}m${pad(s)}s`;
+  return `${m}m${pad(s)}s`;
+}
+
+/** `+2.59s`, `-42.10s`, `+9m12s`; `±0` for 0. */
+export function formatSignedSecondsValue(seconds: number): string {
+  if (seconds === 0) return '±0';
+  return `${seconds > 0 ? '+' : '-'}${formatSecondsValue(Math.abs(seconds))}`;
+}
+
+export function formatBytesValue(bytes: number): string {
+  if (bytes < 0) return `-${formatBytesValue(-bytes)}`;
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let [value, unit] = [bytes, 0];
+  while (value >= 999.5 && unit < units.length - 1) [value, unit] = [value / 1000, unit + 1];
+  if (unit === 0) return `${Math.round(value)} B`;
+  return `${value.toFixed(value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2)} ${units[unit]}`;
+}
