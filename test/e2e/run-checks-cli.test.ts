@@ -254,7 +254,16 @@ describe('one gate for every reader (item 3)', () => {
   it('costs --from refuses a flagged run, naming the file, exit 2, and writes nothing', async () => {
     const out = path.join(temp.path, 'costs-refused');
     const result = await runBuiltCli(
-      ['costs', '--fleet', path.join(repoRoot, 'fleet.yaml'), '--from', dated1970, '--out', out],
+      [
+        'costs',
+        '--fleet',
+        path.join(repoRoot, 'fleet.yaml'),
+        '--allow-other-fleet',
+        '--from',
+        dated1970,
+        '--out',
+        out,
+      ],
       { root: temp.path },
     );
     expect(result.exitCode).toBe(2);
@@ -272,6 +281,7 @@ describe('one gate for every reader (item 3)', () => {
         'costs',
         '--fleet',
         path.join(repoRoot, 'fleet.yaml'),
+        '--allow-other-fleet',
         '--from',
         dated1970,
         '--allow-partial',
@@ -285,6 +295,7 @@ describe('one gate for every reader (item 3)', () => {
         'costs',
         '--fleet',
         path.join(repoRoot, 'fleet.yaml'),
+        '--allow-other-fleet',
         '--from',
         path.join(temp.path, 'intact'),
         '--dry-run',

@@ -70,6 +70,11 @@ function writeCopy({
   return dir;
 }
 
+/** The cold run itself, its stored data.json trusted as the copies' are (the side they are compared with). */
+export function writeUnchangedCopy(dir: string): string {
+  return writeCopy({ dir, suffix: 'as-recorded', shifts: {} });
+}
+
 /**
  * triton-wheel's build 10 s longer: it finishes 10 s later on strix, and vllm-wheel (after it on strix, and
  * waiting for it) starts and finishes 10 s later; nothing else waits for either.
