@@ -191,7 +191,9 @@ const ForecastSummarySchema = z
     outside: z
       .enum(['above', 'below'])
       .nullable()
-      .describe('above: past the forecast’s p99; below: under its p1 (the run is flagged); null within.'),
+      .describe(
+        'above: past the forecast’s p99; below: under its p1 (the run is flagged); null within, and always null when banded is false.',
+      ),
     culprits: z
       .array(
         z.strictObject({
@@ -208,6 +210,11 @@ const ForecastSummarySchema = z
     targets: z
       .array(z.strictObject({ target: z.string(), finish: BandSecondsSchema }))
       .describe('Per target, its forecast finish band (seconds from the start).'),
+  })
+  .refine((forecast) => forecast.banded || (forecast.outside === null && forecast.culprits.length === 0), {
+    message:
+      'an unbanded forecast (banded: false) has no band to be outside of: outside must be null, culprits empty',
+    path: ['outside'],
   })
   .nullable()
   .default(null)

@@ -93,9 +93,12 @@ export function buildForecastSummary(options: BuildForecastSummaryOptions): Fore
   const { forecast } = input;
   const completed = run?.status === 'completed' && makespanSeconds !== null;
   const percentile = completed ? round(findForecastPercentile(forecast.quantiles, makespanSeconds), 1) : null;
+  // An unbanded forecast (some target with fewer than 3 runs of history) shows no band, so nothing is outside it:
+  // no flag and no culprits, whatever the percentile of its draws says.
+  const judged = forecast.banded ? percentile : null;
   const outside =
-    percentile === null ? null : percentile >= FAR_ABOVE ? 'above' : percentile <= FAR_BELOW ? 'below' : null;
-  const side = percentile === null ? null : percentile > 90 ? 'above' : percentile < 10 ? 'below' : null;
+    judged === null ? null : judged >= FAR_ABOVE ? 'above' : judged <= FAR_BELOW ? 'below' : null;
+  const side = judged === null ? null : judged > 90 ? 'above' : judged < 10 ? 'below' : null;
   return {
     planned: roundBand(forecast.makespan),
     banded: forecast.banded,

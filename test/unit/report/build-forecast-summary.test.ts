@@ -88,6 +88,32 @@ describe('buildForecastSummary', () => {
     expect(describeForecastMiss(summary)).toMatch(/past the p99 .*x 180 s against .*\(critical path\)/);
   });
 
+  it('flags nothing when the forecast is unbanded: a run far under its draws has no band to be outside of', () => {
+    // The box run: three warm runs with fewer than 3 runs of history per target, each far below its draws.
+    const unbanded = { forecast: { ...input.forecast, forecast: { ...plan.forecast!, banded: false } } };
+    const fast = plan.forecast!.quantiles[0]! * 0.5;
+    const targets = [summaryOf('x', 10, true), summaryOf('y', 5, true), summaryOf('z', 6, false)];
+    const summary = buildForecastSummary({
+      plan: unbanded,
+      run: runOf('completed', {}),
+      targets,
+      makespanSeconds: fast,
+      generatedAtMs: 0,
+    })!;
+    expect(summary).toMatchObject({ banded: false, percentile: 0, outside: null, culprits: [] });
+    expect(describeForecastMiss(summary)).toBeUndefined();
+    // The same run against the banded forecast is flagged, so it is the band that decides.
+    const banded = buildForecastSummary({
+      plan: input,
+      run: runOf('completed', {}),
+      targets,
+      makespanSeconds: fast,
+      generatedAtMs: 0,
+    })!;
+    expect(banded).toMatchObject({ banded: true, outside: 'below' });
+    expect(banded.culprits.length).toBeGreaterThan(0);
+  });
+
   it('live: conditions the band on what finished and what runs', () => {
     const xNode = plan.targets.x!.node;
     const run = runOf('running', {
