@@ -32,6 +32,7 @@ export {
   measureUploadLinks,
   toFleetEdits,
   toUploadObservations,
+  type LinkMeasurement,
   type UploadObservation,
 } from './learn-fleet.js';
 export { renderFleetLearning } from './render-fleet-learning.js';
