@@ -21,6 +21,7 @@ export {
   forecastMakespan,
   toStoredDistribution,
   type CostDistribution,
+  type Forecast,
   type ForecastProgress,
 } from './forecast-makespan.js';
 export { planFromFigures, planWithForecast, type PlaceFor } from './plan-with-forecast.js';
