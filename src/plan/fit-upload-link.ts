@@ -56,7 +56,7 @@ export const MIN_WIRE_BOUND_REQUESTS = 2;
  * (the larger of the latency and the residuals' spread): then at least three quarters of its time is the wire,
  * and neither the latency's noise nor tbf's burst (the box lets ~20 ms of traffic through at once) can fake a rate.
  */
-export const WIRE_BOUND_FACTOR = 3;
+const WIRE_BOUND_FACTOR = 3;
 
 /** Above this many requests the fit takes an evenly spaced sample (in load order): the pairs grow as n². */
 const MAX_FITTED_REQUESTS = 1000;

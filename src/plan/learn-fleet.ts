@@ -142,7 +142,7 @@ export function judgeChange({
  * per-request latency, set their time (fit-upload-link.ts); then judgeChange on the fitted rate, with the standard
  * error of ln(rate) taken as the spread of those requests' own rates ÷ √their count.
  */
-export function judgeLink(fit: UploadLinkFit, configuredMbps: number): Verdict {
+function judgeLink(fit: UploadLinkFit, configuredMbps: number): Verdict {
   if (fit.rateMBps === undefined)
     return { suggest: false, why: 'no rate: request time does not grow with bytes in these runs' };
   if (fit.wireBound < MIN_WIRE_BOUND_REQUESTS)

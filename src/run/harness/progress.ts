@@ -69,7 +69,7 @@ function toNodeEtaSeconds(node: NodeProgress, estimate: LiveEstimate, nowMs: num
 }
 
 /** An estimate has run out when a node with work left (or the run) was due by now: it must be replayed again. */
-export function isEstimateStale(state: ProgressState, estimate: LiveEstimate, nowMs: number): boolean {
+function isEstimateStale(state: ProgressState, estimate: LiveEstimate, nowMs: number): boolean {
   if (estimate.endMs <= nowMs && state.nodes.some((node) => node.left.length > 0)) return true;
   return state.nodes.some(
     (node) => node.left.length > 0 && node.left.every((t) => (estimate.finishMs[t] ?? Infinity) <= nowMs),
@@ -253,6 +253,12 @@ function tryReplay(
 /** A running target is marked over its plan from this many times its planned duration. */
 const OVERRUN_SHOWN = 1.5;
 
+/** The run's ETA: 0m00s only when no node has work left; `due` when the replay had it done by now. */
+function formatRunEta(state: ProgressState, estimate: LiveEstimate, nowMs: number): string {
+  if (state.nodes.every((node) => node.left.length === 0)) return formatDuration(0);
+  return estimate.endMs <= nowMs ? 'due' : formatEta((estimate.endMs - nowMs) / 1000);
+}
+
 /** "10× over" once a target has run well past its planned time. */
 function describeOverrun(elapsedSeconds: number, plannedSecondsOfTarget: number): string {
   if (plannedSecondsOfTarget <= 0 || elapsedSeconds < OVERRUN_SHOWN * plannedSecondsOfTarget) return '';
@@ -281,7 +287,8 @@ export function renderProgressView({
     if (state.interrupted) return node.left.length === 0 ? '' : '  ETA — (interrupted)';
     if (node.left.length === 0) return '';
     const seconds = estimate ? toNodeEtaSeconds(node, estimate, nowMs) : undefined;
-    return `  ETA ${seconds === undefined ? '—' : formatEta(seconds)}`;
+    // Work left that the last replay had done by now: due, not 0m00s (the next redraw replays it).
+    return `  ETA ${seconds === undefined ? '—' : seconds <= 0 ? 'due' : formatEta(seconds)}`;
   };
   const lines = state.nodes.map((node) => {
     const name = node.node.padEnd(width);
@@ -295,7 +302,7 @@ export function renderProgressView({
   const header = state.interrupted
     ? `${state.phase}  interrupted: no ETA`
     : estimate
-      ? `${state.phase}  ETA ${state.nodes.some((node) => node.left.length > 0) ? formatEta((estimate.endMs - nowMs) / 1000) : formatDuration(0)} (the plan replayed from the run so far)`
+      ? `${state.phase}  ETA ${formatRunEta(state, estimate, nowMs)} (the plan replayed from the run so far)`
       : `${state.phase}  ETA —`;
   return [header, ...(forecastLine && !state.interrupted ? [forecastLine] : []), ...lines];
 }
@@ -354,8 +361,6 @@ export interface Progress {
 
 /** The replay is redrawn at least this often, so ETAs follow a target that runs long. */
 const LIVE_REPLAY_EVERY_MS = 5_000;
-/** An estimate that ran out (something was due by now and is not done) is replayed again, at most this often. */
-const STALE_REPLAY_EVERY_MS = 1_000;
 
 export function createProgress({
   plan,
@@ -371,7 +376,7 @@ export function createProgress({
   let estimate: LiveEstimate | undefined;
   // The replay is Monte Carlo (0.06 s for 100 targets on 24 nodes under fixed queues, 0.4 s under guided dispatch):
   // drawn again after a start or finish or every LIVE_REPLAY_EVERY_MS, at most every LIVE_FORECAST_EVERY_MS for
-  // events, and at most every STALE_REPLAY_EVERY_MS once the last one ran out; between draws the ETAs count down.
+  // events, and on the next redraw (each second) once the last one ran out; between draws the ETAs count down.
   let eventSince = false;
   let replayAtMs = Number.NEGATIVE_INFINITY;
   let replayOriginMs: number | undefined;
@@ -383,7 +388,7 @@ export function createProgress({
       replayOriginMs !== state.originMs ||
       since >= LIVE_REPLAY_EVERY_MS ||
       (eventSince && since >= LIVE_FORECAST_EVERY_MS) ||
-      (isEstimateStale(state, estimate, nowMs) && since >= STALE_REPLAY_EVERY_MS);
+      isEstimateStale(state, estimate, nowMs);
     if (!due || state.interrupted) return;
     [eventSince, replayAtMs, replayOriginMs] = [false, nowMs, state.originMs];
     ({ forecastLine, estimate } = tryReplay(plan, state, nowMs));
