@@ -53,10 +53,12 @@ export const MIN_WIRE_BOUND_REQUESTS = 2;
 
 /**
  * A request is wire-bound when its load at the fitted rate takes at least this many times the per-request cost
- * (the larger of the latency and the residuals' spread): then at least three quarters of its time is the wire,
- * and neither the latency's noise nor tbf's burst (the box lets ~20 ms of traffic through at once) can fake a rate.
+ * (the larger of the latency and the residuals' spread), so at least three quarters of its time is the wire and
+ * the latency's noise cannot fake a rate; and at least MIN_WIRE_MS, so a burst the link lets through at once (the
+ * box's tbf passes ~20 ms of traffic unshaped) or TCP's slow start is a tenth of it at most.
  */
 const WIRE_BOUND_FACTOR = 3;
+const MIN_WIRE_MS = 200;
 
 /** Above this many requests the fit takes an evenly spaced sample (in load order): the pairs grow as n². */
 const MAX_FITTED_REQUESTS = 1000;
@@ -70,8 +72,8 @@ export interface UploadLinkFit {
   /** The fitted link rate in MB/s (10^6 bytes); undefined when duration does not grow with bytes at all. */
   rateMBps: number | undefined;
   /**
-   * Requests whose load takes at least the latency on the wire at the fitted rate (and that took longer than the
-   * latency): the rate's evidence.
+   * Requests whose load takes at least 3× the per-request cost and 0.2 s on the wire at the fitted rate (and that
+   * took longer than the latency): the rate's evidence.
    */
   wireBound: number;
   /** The largest load of one request, bytes. */
@@ -130,7 +132,7 @@ export function fitUploadLink(loads: readonly LinkLoad[]): UploadLinkFit | undef
   const largestLoadBytes = Math.max(...loads.map((l) => l.loadBytes));
   const base = { requests: loads.length, latencyMs, noiseMs, largestLoadBytes };
   if (msPerByte === 0) return { ...base, rateMBps: undefined, wireBound: 0, logSigma: undefined };
-  const thresholdMs = WIRE_BOUND_FACTOR * Math.max(latencyMs, noiseMs);
+  const thresholdMs = Math.max(WIRE_BOUND_FACTOR * Math.max(latencyMs, noiseMs), MIN_WIRE_MS);
   const wire = loads.filter((l) => msPerByte * l.loadBytes >= thresholdMs && l.durationMs > latencyMs);
   const ownRates = wire.map((l) => l.loadBytes / (l.durationMs - latencyMs) / 1000);
   return {

@@ -80,7 +80,8 @@ describe('rocm-perf costs --write-fleet', () => {
     const before = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
     await costs('--from', WARM_RUN);
     expect(readFileSync(path.join(dir, 'fleet.yaml'), 'utf8')).toBe(before);
-    expect(stdout).toContain(`  Add --write-fleet to write them into ${path.join(dir, 'fleet.yaml')}.`);
+    // Only kiln's pushes are large enough to tell its rate in the warm sample: one change.
+    expect(stdout).toContain(`  Add --write-fleet to write it into ${path.join(dir, 'fleet.yaml')}.`);
     expect(stdout).toContain(
       '    forge: speed 1, no evidence: no target it built ran on another node in these runs',
     );

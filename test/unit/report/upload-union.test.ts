@@ -118,13 +118,14 @@ describe('per-node upload fit in the Nodes table: the rate only when pushes were
   });
 
   it('large pushes: the fitted rate and its share of link_mbps', () => {
-    // 20 ms a request, 80 MB/s: 10 small requests and 3 blobs of 6–14 MB (75–175 ms on the wire, over 3 × 20 ms).
+    // 20 ms a request, 80 MB/s: 10 small requests and 3 blobs of 20–40 MB (250–500 ms on the wire: over 3 × 20 ms and
+    // 0.2 s).
     const small = Array.from({ length: 10 }, (_, k): [number, number, number] => [
       1000,
       k * 100,
       k * 100 + 20 + (k % 2),
     ]);
-    const blobs = [6e6, 10e6, 14e6].map((bytes, k): [number, number, number] => [
+    const blobs = [20e6, 30e6, 40e6].map((bytes, k): [number, number, number] => [
       bytes,
       2000 + k * 1000,
       2000 + k * 1000 + 20 + bytes / 80_000,
