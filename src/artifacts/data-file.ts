@@ -127,7 +127,7 @@ const NodeSummarySchema = z.strictObject({
         .nullable()
         .describe('The fitted link rate, MB/s; null when request time does not grow with bytes.'),
       wireBound: Count.describe(
-        'Requests whose bytes took at least 3× the per-request cost and 0.2 s at the fitted rate: under 2, the rate is not known.',
+        'Requests whose bytes took at least 3× the per-request cost and 0.1 s at the fitted rate: under 2, the rate is not known.',
       ),
       largestLoadBytes: z.number().finite().min(0).describe('The most bytes on the link during one request.'),
     })

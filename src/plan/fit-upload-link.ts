@@ -55,10 +55,10 @@ export const MIN_WIRE_BOUND_REQUESTS = 2;
  * A request is wire-bound when its load at the fitted rate takes at least this many times the per-request cost
  * (the larger of the latency and the residuals' spread), so at least three quarters of its time is the wire and
  * the latency's noise cannot fake a rate; and at least MIN_WIRE_MS, so a burst the link lets through at once (the
- * box's tbf passes ~20 ms of traffic unshaped) or TCP's slow start is a tenth of it at most.
+ * box's tbf passes ~20 ms of traffic unshaped) or TCP's slow start is a fifth of it at most.
  */
 const WIRE_BOUND_FACTOR = 3;
-const MIN_WIRE_MS = 200;
+const MIN_WIRE_MS = 100;
 
 /** Above this many requests the fit takes an evenly spaced sample (in load order): the pairs grow as n². */
 const MAX_FITTED_REQUESTS = 1000;
@@ -72,7 +72,7 @@ export interface UploadLinkFit {
   /** The fitted link rate in MB/s (10^6 bytes); undefined when duration does not grow with bytes at all. */
   rateMBps: number | undefined;
   /**
-   * Requests whose load takes at least 3× the per-request cost and 0.2 s on the wire at the fitted rate (and that
+   * Requests whose load takes at least 3× the per-request cost and 0.1 s on the wire at the fitted rate (and that
    * took longer than the latency): the rate's evidence.
    */
   wireBound: number;

@@ -148,7 +148,7 @@ function judgeLink(fit: UploadLinkFit, configuredMbps: number): Verdict {
   if (fit.wireBound < MIN_WIRE_BOUND_REQUESTS)
     return {
       suggest: false,
-      why: `transfers too small to tell the rate: ${fit.wireBound} of ${fit.requests} requests spent 3× their per-request cost and 0.2 s on the wire (${MIN_WIRE_BOUND_REQUESTS} needed)`,
+      why: `transfers too small to tell the rate: ${fit.wireBound} of ${fit.requests} requests spent 3× their per-request cost and 0.1 s on the wire (${MIN_WIRE_BOUND_REQUESTS} needed)`,
     };
   const logSe = fit.logSigma === undefined ? undefined : fit.logSigma / Math.sqrt(fit.wireBound);
   return judgeChange({ measured: fit.rateMBps, configured: configuredMbps, logSe });

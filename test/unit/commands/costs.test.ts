@@ -57,7 +57,8 @@ describe('rocm-perf costs --write-fleet', () => {
     await costs('--from', WARM_RUN, '--write-fleet');
     const after = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
     const suggested = stdout.flatMap((line) => {
-      const match = /^ {4}(\w+): link_mbps ([\d.]+) → ([\d.]+) \(fitted [\d.]+ MB\/s \+ \d+ ms a request /.exec(line);
+      const match =
+        /^ {4}(\w+): link_mbps ([\d.]+) → ([\d.]+) \(fitted [\d.]+ MB\/s \+ \d+ ms a request /.exec(line);
       return match ? [{ node: match[1]!, from: match[2]!, to: match[3]! }] : [];
     });
     // The shipped fleet.yaml holds the real fleet's links, 20× the box's: every link with enough evidence moves.
@@ -80,8 +81,11 @@ describe('rocm-perf costs --write-fleet', () => {
     const before = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
     await costs('--from', WARM_RUN);
     expect(readFileSync(path.join(dir, 'fleet.yaml'), 'utf8')).toBe(before);
-    // Only kiln's pushes are large enough to tell its rate in the warm sample: one change.
-    expect(stdout).toContain(`  Add --write-fleet to write it into ${path.join(dir, 'fleet.yaml')}.`);
+    // Only the nodes whose pushes are large enough to tell their rate (kiln, forge in the warm sample) change.
+    expect(stdout).toContain(`  Add --write-fleet to write them into ${path.join(dir, 'fleet.yaml')}.`);
+    expect(
+      stdout.filter((line) => / link_mbps [\d.]+ → /.test(line)).map((line) => line.trim().split(':')[0]),
+    ).toEqual(['forge', 'kiln']);
     expect(stdout).toContain(
       '    forge: speed 1, no evidence: no target it built ran on another node in these runs',
     );

@@ -119,7 +119,7 @@ describe('per-node upload fit in the Nodes table: the rate only when pushes were
 
   it('large pushes: the fitted rate and its share of link_mbps', () => {
     // 20 ms a request, 80 MB/s: 10 small requests and 3 blobs of 20–40 MB (250–500 ms on the wire: over 3 × 20 ms and
-    // 0.2 s).
+    // 0.1 s).
     const small = Array.from({ length: 10 }, (_, k): [number, number, number] => [
       1000,
       k * 100,
