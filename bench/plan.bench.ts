@@ -6,62 +6,18 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadPlanInputs } from '../src/run/plan-inputs/load-plan-inputs.js';
-import { createPlan, createProblem, type CostInput, type PlanNode } from '../src/plan/index.js';
+import { createPlan, createProblem } from '../src/plan/index.js';
 import { type Plan, STRATEGY_NAMES, type StrategyName } from '../src/artifacts/index.js';
 import { toMinCosts } from '../src/plan/problem.js';
-import { createRandom, type Random } from '../src/shared/random.js';
+import { createRandom } from '../src/shared/random.js';
+import { createInstance, type Instance } from './create-instance.js';
 import { compareDispatch, printDispatch, summarize, type DispatchCase } from './plan-dispatch.js';
 import { compareRobust, printRobust, type RobustCase } from './plan-robust.js';
-
-interface Instance {
-  graph: { targets: string[]; deps: Record<string, string[]> };
-  costs: Map<string, CostInput>;
-  nodes: PlanNode[];
-}
-
-interface InstanceShape {
-  targets: [number, number];
-  nodes: [number, number];
-}
 
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 200);
 const SEED = Number(process.env.BENCH_SEED ?? 20261202);
 const DRAWS = Number(process.env.BENCH_DRAWS ?? 20);
 const createdAt = '2026-01-01T00:00:00.000Z';
-
-function logUniform(random: Random, low: number, high: number): number {
-  return Math.exp(Math.log(low) + random.next() * (Math.log(high) - Math.log(low)));
-}
-
-function between(random: Random, [low, high]: [number, number]): number {
-  return low + random.int(high - low + 1);
-}
-
-// Builds 2–90 min and exports 0.2–12.4 GB, like the scenario; links 4–900 MB/s; speeds 0.6–1.3; ≤ 2 deps each.
-function createInstance(random: Random, shape: InstanceShape): Instance {
-  const n = between(random, shape.targets);
-  const m = between(random, shape.nodes);
-  const targets = Array.from({ length: n }, (_, j) => `t${String(j).padStart(3, '0')}`);
-  const deps: Record<string, string[]> = {};
-  const costs = new Map<string, CostInput>();
-  targets.forEach((name, j) => {
-    const count = Math.min(j, random.int(3));
-    const picked = new Set<string>();
-    while (picked.size < count) picked.add(targets[random.int(j)]!);
-    deps[name] = [...picked];
-    costs.set(name, {
-      buildSeconds: logUniform(random, 120, 5400),
-      cacheBytes: Math.round(logUniform(random, 2e8, 1.24e10)),
-    });
-  });
-  const nodes = Array.from({ length: m }, (_, i) => ({
-    name: `n${i}`,
-    builder: `n${i}`,
-    linkMbps: logUniform(random, 4, 900),
-    speed: 0.6 + random.next() * 0.7,
-  }));
-  return { graph: { targets, deps }, costs, nodes };
-}
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;

@@ -12,7 +12,7 @@ export const PAGE_BUNDLE = path.join(repoRoot, 'dist/page/report-page.js');
 
 // zod's classic API re-exports every locale (~260 kB); the page only needs English messages, which zod
 // installs by default from locales/en.js. Replace the locales index with English alone.
-const englishOnlyZod: Plugin = {
+export const englishOnlyZod: Plugin = {
   name: 'zod-english-only',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>

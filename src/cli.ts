@@ -37,9 +37,21 @@ function watchStdout(debug: boolean): void {
   });
 }
 
+/** `rocm-perf` alone: the help on stderr, and exit 2, as for any other line that names no command to run. */
+function reportNoCommand(): number {
+  process.stderr.write(createProgram().helpInformation());
+  console.error('error: no command given');
+  console.error('hint: name one, e.g. `rocm-perf plan`; the list is above');
+  return ExitCode.fatal;
+}
+
 async function main(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug');
   watchStdout(debug);
+  if (argv.length === 0) {
+    process.exitCode = reportNoCommand();
+    return;
+  }
   try {
     await createProgram().parseAsync(argv, { from: 'user' });
   } catch (error) {

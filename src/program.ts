@@ -42,7 +42,7 @@ function toOption(key: string, flag: FlagSpec): Option {
   const option = new Option(flag.flags, flag.description);
   if (option.attributeName() !== key)
     throw new InternalError(`flag table key \`${key}\` is not commander's name for ${flag.flags}`);
-  if (flag.env !== undefined) option.env(flag.env);
+  // No commander `.env()`: the environment is read once, in readCliEnv (an empty variable is not set).
   if (flag.repeatable) option.argParser(collectValues).default([]);
   else if (flag.default !== undefined) option.default(flag.default);
   if (flag.required) option.makeOptionMandatory();
@@ -54,7 +54,11 @@ function addCommand<C extends CommandSpec>(
   spec: C,
   run: (values: CommandValues<C>) => Promise<void>,
 ): void {
-  const command = program.command(spec.name).description(spec.description);
+  const command = program
+    .command(spec.name)
+    .description(spec.description)
+    // Commander prints its own `error:` line (unknown option, missing --lane, …); this is the hint after it.
+    .showHelpAfterError(`hint: \`rocm-perf ${spec.name} --help\` lists its flags and arguments`);
   for (const argument of Object.values(spec.arguments))
     command.argument(argument.syntax, argument.description);
   for (const [key, flag] of Object.entries(spec.flags)) if (flag) command.addOption(toOption(key, flag));
@@ -62,10 +66,12 @@ function addCommand<C extends CommandSpec>(
   command.action(async () => {
     const { z } = await import('zod');
     const { parseCommandValues } = await import('./commands/flags/parse-command-values.js');
+    const { readCliEnv } = await import('./commands/flags/read-cli-env.js');
     const values = parseCommandValues(z, spec, {
       args: command.processedArgs,
       options: command.opts(),
       sourceOf: (key) => command.getOptionValueSource(key),
+      env: readCliEnv(process.env),
     });
     await run(values);
   });
@@ -88,7 +94,7 @@ export function createProgram(runners: Partial<CommandRunners> = {}): Command {
       'Build-fleet telemetry for the ROCm wheels: plan, run instrumented builds, report, serve, publish.',
     )
     .version(readPackageVersion())
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('hint: `rocm-perf --help` lists the commands')
     .exitOverride();
   const all = { ...lazyRunners, ...runners };
   for (const name of Object.keys(COMMANDS) as CommandName[]) addEachCommand(program, name, all);

@@ -193,7 +193,9 @@ const BandSecondsSchema = z.strictObject({ p10: Seconds, p50: Seconds, p90: Seco
 
 const ForecastSummarySchema = z
   .strictObject({
-    planned: BandSecondsSchema.describe('The makespan forecast made with the plan (plan.json `forecast`).'),
+    planned: BandSecondsSchema.nullable().describe(
+      'The makespan forecast made with the plan (plan.json `forecast`); null when no band is shown (too little history).',
+    ),
     banded: z
       .boolean()
       .describe('False when some target had fewer than 3 runs of history: no band is shown.'),

@@ -9,3 +9,4 @@ export * from './samples.js';
 export * from './strategy-names.js';
 export * from './stream-stats.js';
 export * from './sample-table.js';
+export * from './registry-sizes-file.js';

@@ -1,4 +1,5 @@
 import { mkdir, readFile } from 'node:fs/promises';
+import { readRunFileText, RunFileRefusedError } from './open-run-file.js';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
@@ -18,13 +19,18 @@ export async function writePlanFile(dir: string, plan: Plan): Promise<string> {
   return file;
 }
 
-/** Reads a plan.json (or DIR/plan.json) back through the schema. */
+/**
+ * Reads a plan.json (or DIR/plan.json) back through the schema. A run dir's plan.json is read confined
+ * (open-run-file.ts); a plan file the user names (`--plan FILE`) is theirs to link.
+ */
 export async function readPlanFile(fileOrDir: string): Promise<Plan> {
-  const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, PLAN_FILE_NAME);
+  const inRunDir = !fileOrDir.endsWith('.json');
+  const file = inRunDir ? path.join(fileOrDir, PLAN_FILE_NAME) : fileOrDir;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = inRunDir ? await readRunFileText(file) : await readFile(file, 'utf8');
   } catch (cause) {
+    if (cause instanceof RunFileRefusedError) throw cause;
     throw new ArtifactError(file, `cannot read the plan: ${errorMessage(cause)}`, {
       cause,
       hint: 'run `rocm-perf plan --out DIR` first',

@@ -67,54 +67,84 @@ const BandSchema = z.strictObject({
   p90: z.number().nonnegative(),
 });
 
+const ForecastTargetsSchema = z.record(
+  z.string(),
+  z.strictObject({
+    finish: BandSchema,
+    duration: BandSchema,
+    criticalShare: Share,
+  }),
+);
+
+const ForecastNodesSchema = z.record(
+  z.string(),
+  z.strictObject({
+    criticalShare: Share.describe('Share of draws with a critical-path target on the node.'),
+    endsShare: Share.describe('Share of draws in which the node finishes last.'),
+  }),
+);
+
+const QuantilesSchema = z
+  .array(z.number().nonnegative())
+  .describe('Makespan percentiles 0, 1, …, 100 (101 values): where an actual makespan lands.');
+
+/** What every forecast records: how it was (or would be) drawn, the history behind it, the distributions. */
+const forecastCommon = {
+  seed: z.number().int(),
+  policy: z.enum(['fixed', 'guided']).describe('The dispatch policy simulated.'),
+  historyRuns: z.number().int().nonnegative().describe('The fewest runs behind any target’s figures.'),
+  thinTargets: z.array(z.string()).describe('Targets with fewer than 3 runs of history.'),
+  conditionedAtSeconds: z.number().nonnegative().nullable(),
+  placedFor: z
+    .enum(['median', 'p90'])
+    .describe('What the placement minimised: the median-cost makespan, or the forecast p90.'),
+  distributions: z
+    .record(
+      z.string(),
+      z.strictObject({
+        buildSeconds: z.number().nonnegative(),
+        buildSigma: z.number().nonnegative(),
+        buildRuns: z.number().int().nonnegative(),
+        cacheBytes: z.number().nonnegative(),
+        cacheSigma: z.number().nonnegative(),
+        cacheRuns: z.number().int().nonnegative(),
+        setupSeconds: z.number().nonnegative().default(0),
+        setupSigma: z.number().nonnegative().default(0),
+        setupRuns: z.number().int().nonnegative().default(1),
+      }),
+    )
+    .describe('The cost distributions drawn from, so a live view can forecast again from the same ones.'),
+};
+
+const BandedForecastSchema = z.strictObject({
+  ...forecastCommon,
+  banded: z.literal(true).describe('Every target has 3+ runs of history: the band is shown.'),
+  draws: z
+    .number()
+    .int()
+    .positive()
+    .describe('Monte Carlo draws behind the band (at most --draws; fewer once the band has settled).'),
+  makespan: BandSchema,
+  quantiles: QuantilesSchema,
+  targets: ForecastTargetsSchema,
+  nodes: ForecastNodesSchema,
+});
+
+const UnbandedForecastSchema = z.strictObject({
+  ...forecastCommon,
+  banded: z
+    .literal(false)
+    .describe('Some target has fewer than 3 runs: no band is shown, and none is drawn.'),
+  draws: z.number().int().nonnegative().describe('0: nothing is drawn without a band to show.'),
+  // Plans made before issue 36 drew the band anyway and kept it here; it is read and never shown.
+  makespan: BandSchema.optional(),
+  quantiles: QuantilesSchema.optional(),
+  targets: ForecastTargetsSchema.optional(),
+  nodes: ForecastNodesSchema.optional(),
+});
+
 const PlanForecastSchema = z
-  .strictObject({
-    draws: z.number().int().positive().describe('Monte Carlo draws behind the band.'),
-    seed: z.number().int(),
-    policy: z.enum(['fixed', 'guided']).describe('The dispatch policy simulated.'),
-    historyRuns: z.number().int().nonnegative().describe('The fewest runs behind any target’s figures.'),
-    thinTargets: z.array(z.string()).describe('Targets with fewer than 3 runs of history.'),
-    banded: z.boolean().describe('False when some target has fewer than 3 runs: the band is not shown.'),
-    makespan: BandSchema,
-    quantiles: z
-      .array(z.number().nonnegative())
-      .describe('Makespan percentiles 0, 1, …, 100 (101 values): where an actual makespan lands.'),
-    targets: z.record(
-      z.string(),
-      z.strictObject({
-        finish: BandSchema,
-        duration: BandSchema,
-        criticalShare: Share,
-      }),
-    ),
-    nodes: z.record(
-      z.string(),
-      z.strictObject({
-        criticalShare: Share.describe('Share of draws with a critical-path target on the node.'),
-        endsShare: Share.describe('Share of draws in which the node finishes last.'),
-      }),
-    ),
-    conditionedAtSeconds: z.number().nonnegative().nullable(),
-    placedFor: z
-      .enum(['median', 'p90'])
-      .describe('What the placement minimised: the median-cost makespan, or the forecast p90.'),
-    distributions: z
-      .record(
-        z.string(),
-        z.strictObject({
-          buildSeconds: z.number().nonnegative(),
-          buildSigma: z.number().nonnegative(),
-          buildRuns: z.number().int().nonnegative(),
-          cacheBytes: z.number().nonnegative(),
-          cacheSigma: z.number().nonnegative(),
-          cacheRuns: z.number().int().nonnegative(),
-          setupSeconds: z.number().nonnegative().default(0),
-          setupSigma: z.number().nonnegative().default(0),
-          setupRuns: z.number().int().nonnegative().default(1),
-        }),
-      )
-      .describe('The cost distributions drawn from, so a live view can forecast again from the same ones.'),
-  })
+  .discriminatedUnion('banded', [BandedForecastSchema, UnbandedForecastSchema])
   .describe('The makespan forecast at planning time (docs/forecast.md).');
 
 export const PlanFileSchema = z.strictObject({

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
+import { readRunFileText, RunFileRefusedError } from './open-run-file.js';
 import { RunFileSchema, type RunFile } from './run-file.js';
 
 // The one reader of run.json (written by the harness's run-file writer): through RunFileSchema, in the two ways
@@ -34,8 +34,9 @@ export async function readRequiredRunFile(dir: string): Promise<RunFile> {
   const file = path.join(dir, RUN_FILE_NAME);
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(await readRunFileText(file));
   } catch (cause) {
+    if (cause instanceof RunFileRefusedError) throw cause;
     throw new ArtifactError(file, `cannot read run.json: ${errorMessage(cause)}`, {
       cause,
       hint: 'pass a run dir written by `rocm-perf cold|warm|bench`',

@@ -120,6 +120,15 @@ const BuilderClockSchema = z.strictObject({
 });
 export type BuilderClock = z.infer<typeof BuilderClockSchema>;
 
+/** The refs one target pushes to: the report splits its trace's uploads into image and cache by them. */
+const UploadRefsSchema = z.strictObject({
+  image: z.array(z.string()).describe('Image refs (bake tags and image outputs), in the run namespace.'),
+  cache: z
+    .array(z.string())
+    .describe('Registry cache-to refs; none when the run cleared the cache export (cold, bench).'),
+});
+export type UploadRefs = z.infer<typeof UploadRefsSchema>;
+
 const SampleSourceSchema = z.strictObject({
   source: z.enum(['node_exporter', 'prometheus']),
   intervalMs: z.number().positive(),
@@ -187,5 +196,7 @@ export const RunFileSchema = z.strictObject({
   builderClocks: z.array(BuilderClockSchema).optional(),
   /** How samples.jsonl was taken: our scrapes of each node_exporter, or queries to the fleet's Prometheus. */
   samples: SampleSourceSchema.optional(),
+  /** Per target, the image and cache refs its bake pushes to (absent in runs recorded before issue 35). */
+  uploadRefs: z.record(z.string(), UploadRefsSchema).optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

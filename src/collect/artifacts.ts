@@ -1,11 +1,12 @@
 // artifacts.txt in and out: what a run published — wheel files in a wheelhouse directory, or image tags in the
 // registry. The format itself is src/artifacts/artifacts-file.ts.
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { request } from 'undici';
+import { request } from '../shared/request.js';
 import { z } from 'zod';
 import { HttpError } from '../shared/errors.js';
 import { type Artifact, parseArtifacts, renderArtifacts } from '../artifacts/index.js';
+import { readRunFileText } from '../artifacts/open-run-file.js';
 
 export type ListArtifactsOptions =
   | { wheelhouseDir: string }
@@ -57,5 +58,5 @@ export async function writeArtifacts(options: {
 }
 
 export async function readArtifacts(filePath: string): Promise<Artifact[]> {
-  return parseArtifacts(await readFile(filePath, 'utf8'), filePath);
+  return parseArtifacts(await readRunFileText(filePath), filePath);
 }

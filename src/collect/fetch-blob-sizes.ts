@@ -1,6 +1,6 @@
 // Sizes the registry log does not carry (docker-registry logs no request size): a HEAD of the blob (or manifest)
 // returns its Content-Length. A size that cannot be fetched stays null, never 0.
-import { request } from 'undici';
+import { request } from '../shared/request.js';
 import type { RegistryRecord } from './types.js';
 import { errorMessage } from '../shared/error-message.js';
 

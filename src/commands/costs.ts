@@ -9,6 +9,7 @@ import { deriveTargetCosts, type DerivedCosts } from '../plan/derive-target-cost
 import {
   buildCostsHeader,
   readCostRuns,
+  refuseOtherFleetRuns,
   refuseUnpoolableRuns,
   type CostRun,
 } from '../run/costs/read-cost-runs.js';
@@ -27,6 +28,7 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
   const current = await readCurrentCosts(config, options);
   const { runs, warnings } = await readCostRuns(dirs);
   refuseUnpoolableRuns(runs);
+  warnings.push(...refuseOtherFleetRuns(runs, config, options.allowOtherFleet));
   const derived = deriveTargetCosts({ runs, current: current.costs });
   const costs = new Map(
     [...derived.costs].map(([target, cost]) => [target, { ...cost, ...derived.spreads.get(target) }]),

@@ -1,5 +1,6 @@
 import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
+import { readCliEnv } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
@@ -37,7 +38,7 @@ export async function runHarnessCommand(
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
-  const env = context.env ?? process.env;
+  const env = readCliEnv(context.env ?? process.env);
   try {
     const result = await runHarness({
       harness,

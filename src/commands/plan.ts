@@ -1,7 +1,9 @@
+import { readCliEnv } from './flags/read-cli-env.js';
 import { performance } from 'node:perf_hooks';
 import {
   chooseCosts,
   createPlan,
+  describePlaceForSkipped,
   planFromFigures,
   renderComparison,
   renderPlan,
@@ -109,7 +111,7 @@ export async function runPlanCommand(
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
     flags: toPlanInputOverrides(options),
-    env: process.env,
+    env: readCliEnv(process.env),
     runBakePrint: effects.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);
@@ -121,6 +123,8 @@ export async function runPlanCommand(
     );
   }
   const plan = planAndForecast(inputs, options, createdAt);
+  const skipped = describePlaceForSkipped(plan, options.placeFor);
+  if (skipped !== undefined) console.error(`note: ${skipped}`);
   if (options.out !== undefined) {
     const file = await writePlanFile(options.out, plan).catch(
       throwFileAccessError({ path: options.out, flag: '--out', doing: 'write plan.json into it' }),

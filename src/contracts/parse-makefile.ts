@@ -8,6 +8,8 @@ interface MakeRecipeLine {
 export interface MakeRule {
   target: string;
   line: number;
+  /** What the rule depends on (`perf-plan: build` → `['build']`). */
+  prerequisites: string[];
   recipe: MakeRecipeLine[];
 }
 
@@ -64,8 +66,9 @@ export function parseMakefile(text: string): ParsedMakefile {
     if (ruleMatch?.[1]) {
       const shared: MakeRecipeLine[] = [];
       recipe = shared;
+      const prerequisites = (ruleMatch[2] ?? '').split(/\s+/).filter(Boolean);
       for (const target of ruleMatch[1].split(/\s+/).filter(Boolean))
-        parsed.rules.push({ target, line, recipe: shared });
+        parsed.rules.push({ target, line, prerequisites, recipe: shared });
     }
   }
   return parsed;

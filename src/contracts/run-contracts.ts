@@ -3,7 +3,14 @@ import path from 'node:path';
 import { renderFleetJsonSchema } from '../config/fleet-json-schema.js';
 import { parseYamlWithLines, type ParsedYaml } from '../config/parse-fleet-yaml.js';
 import { checkFleetSchema } from './check-fleet-schema.js';
-import { checkMakefileShims, type CliCommandSpec } from './check-makefile-shims.js';
+import {
+  checkMakefileShims,
+  findCliVariable,
+  findInvocations,
+  type CliCommandSpec,
+} from './check-makefile-shims.js';
+import { parseMakefile } from './parse-makefile.js';
+import { runMakefileShims, type ShimCall, type ShimRunRequest } from './run-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
 import { checkTargetCosts } from './check-target-costs.js';
 import {
@@ -42,7 +49,11 @@ export interface RunContractsOptions {
     programAt: SourceLocation;
     /** Environment variables the CLI reads, with where. */
     envReads: ReadonlyMap<string, SourceLocation>;
+    /** What the CLI makes of one call from a shim (its flag tables, its reading of the environment). */
+    resolveCall?: (call: ShimCall, cwd: string) => string[];
   };
+  /** Run the shims through make with a stub CLI (default true; false checks the recipes as text). */
+  runMake?: boolean;
   only?: readonly ContractPair[] | undefined;
 }
 
@@ -112,12 +123,45 @@ function checkRegistryPair(ctx: Context, zotConfigPath: string | undefined): Con
   });
 }
 
-function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): ContractResult {
+/** Each perf-* shim twice: bare, as a new user types it, and with its subcommand's variables given to make. */
+function toShimRequests(makefileText: string, commands: readonly CliCommandSpec[]): ShimRunRequest[] {
+  const makefile = parseMakefile(makefileText);
+  const cliVariable = findCliVariable(makefile);
+  if (cliVariable === undefined) return [];
+  return makefile.rules
+    .filter((rule) => rule.target.startsWith('perf-'))
+    .flatMap((rule) => {
+      const names = findInvocations(rule, cliVariable).flatMap(
+        ({ subcommand }) => commands.find((command) => command.name === subcommand)?.env ?? [],
+      );
+      const given = Object.fromEntries(
+        [...new Set(names)].map((name) => [name, `given-${name.toLowerCase()}`]),
+      );
+      const bare = { target: rule.target, prerequisites: rule.prerequisites, given: {} };
+      return names.length === 0 ? [bare] : [bare, { ...bare, given }];
+    });
+}
+
+async function checkMakefilePair(
+  ctx: Context,
+  cli: RunContractsOptions['cli'],
+  runMake: boolean,
+): Promise<ContractResult> {
   const makefileText = readOptional(ctx.paths.makefile);
   if (makefileText === undefined)
     return missing('makefile-shims', 'Makefile ↔ CLI', ctx.show(ctx.paths.makefile), cli.programAt);
   const makefileDir = path.dirname(ctx.paths.makefile);
   const isFile = (relative: string) => existsSync(path.resolve(makefileDir, relative));
+  const cliVariable = findCliVariable(parseMakefile(makefileText));
+  const runs =
+    runMake && cliVariable !== undefined
+      ? await runMakefileShims({
+          makefilePath: ctx.paths.makefile,
+          cliVariable,
+          requests: toShimRequests(makefileText, cli.commands),
+        })
+      : undefined;
+  const { resolveCall } = cli;
   return checkMakefileShims({
     makefileText,
     makefilePath: ctx.show(ctx.paths.makefile),
@@ -125,6 +169,8 @@ function checkMakefilePair(ctx: Context, cli: RunContractsOptions['cli']): Contr
     programAt: cli.programAt,
     envReads: cli.envReads,
     isFile,
+    runs,
+    ...(resolveCall ? { resolveCall: (call: ShimCall) => resolveCall(call, makefileDir) } : {}),
   });
 }
 
@@ -159,6 +205,7 @@ function createContext(repoDir: string, given: Partial<ContractPaths>): Context 
   const fleetText = readOptional(paths.fleet);
   const show = (absolute: string) => {
     const relative = path.relative(repoDir, absolute);
+    if (relative === '') return '.';
     return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
   };
   const parsedFleet = parseYamlWithLines(fleetText ?? '', show(paths.fleet));
@@ -191,7 +238,8 @@ export async function runContracts(options: RunContractsOptions): Promise<Contra
   }
   if (wanted('registry-log')) results.push(checkRegistryPair(ctx, options.zotConfigPath));
   if (wanted('target-costs')) results.push(checkCostsPair(ctx));
-  if (wanted('makefile-shims')) results.push(checkMakefilePair(ctx, options.cli));
+  if (wanted('makefile-shims'))
+    results.push(await checkMakefilePair(ctx, options.cli, options.runMake ?? true));
   if (wanted('fleet-schema')) results.push(checkFleetPair(ctx));
   return { version: 1, ok: results.every((result) => result.ok), repoDir, results };
 }

@@ -3,6 +3,7 @@ import type { Delta } from './to-delta.js';
 import { NO_EXPLANATION } from './build-diff-explanation.js';
 import { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
 import { renderExplanationMd } from './render-explanation-md.js';
+import { toInertMarkdown } from '../report/index.js';
 
 // RunDiff → markdown: a header naming both runs and their harness, the makespan change split by cause, the
 // makespan, the critical path change and a table per target (worst Δtotal first), then the targets only in one
@@ -137,5 +138,5 @@ export function renderRunDiffMd(diff: RunDiff): string {
     lines.push(...both.map(renderTargetRow));
   }
   lines.push(...renderOnlyIn(diff));
-  return `${lines.join('\n')}\n`;
+  return toInertMarkdown(`${lines.join('\n')}\n`);
 }

@@ -125,7 +125,7 @@ function describeHarnesses(runs: readonly RunFile[]): string[] {
   if (cold.length > 0) {
     const { subject, its } = describeRuns(cold, 'cold');
     notes.push(
-      `${subject}: ${its} byte figures are written as \`image\` lines and the cache lines kept. A cold run clears the cache export (--set *.cache-to=), so it pushes only the image: what a cold plan uploads, not a normal run's export (the old harness skipped the image push instead, which under-counted aiter-wheel 4.3×; take \`cache\` bytes from a warm run).`,
+      `${subject}: ${its} byte figures are written as \`image\` lines and the cache lines kept. A cold run clears the cache export (--set *.cache-to=), so it pushes only the image: what a cold plan uploads, not a normal run's export (the old harness skipped the image push instead, which under-counted a target's upload up to 4.3×; take \`cache\` bytes from a warm run).`,
     );
   }
   return notes;

@@ -1,12 +1,14 @@
-import { UsageError } from '../shared/errors.js';
+import { InternalError, UsageError } from '../shared/errors.js';
 import { createRandom, type Random } from '../shared/random.js';
 import {
   createDispatchGuide,
+  createDispatchState,
   type DispatchGuide,
   type DispatchPlan,
   type DispatchState,
 } from './dispatch-guide.js';
 import type { CostInput } from './problem.js';
+import { createFixedQueues, runFixedQueues, toFixedNode, type FixedQueues } from './run-fixed-queues.js';
 import { runDispatch, type DispatchStart } from './simulate-dispatch.js';
 
 // The forecast: Monte Carlo over each target's cost distribution (its median and spread over the runs it was
@@ -41,7 +43,17 @@ export function toStoredDistribution(d: CostDistribution): Required<CostDistribu
 
 /** Below this many runs of history for any target, the forecast says so instead of showing a band. */
 const MIN_HISTORY_RUNS = 3;
+/** The most draws a forecast makes (`--draws`); it stops earlier once its quantiles have settled. */
 export const DEFAULT_FORECAST_DRAWS = 2000;
+/**
+ * The convergence rule (docs/forecast.md, "How many draws"): draw in batches of SETTLE_BATCH; from
+ * MIN_SETTLE_DRAWS on, after each batch, stop once the 95 % confidence interval of each of the makespan's p10, p50
+ * and p90 (from the order statistics: ranks N·q ± 1.96·√(N·q·(1−q))) is at most SETTLE_TOLERANCE (1 %) of the p50 wide
+ * on either side. It reads only the draws, so a seed gives the same draws and the same stop every time.
+ */
+const SETTLE_BATCH = 250;
+const MIN_SETTLE_DRAWS = 500;
+const SETTLE_TOLERANCE = 0.01;
 /** The spread assumed for a figure measured in one run only (sigma of ln: ±25 %). */
 const ASSUMED_SIGMA = 0.25;
 
@@ -92,28 +104,61 @@ export interface ForecastOptions {
   plan: DispatchPlan;
   distributions: ReadonlyMap<string, CostDistribution>;
   policy?: 'fixed' | 'guided';
+  /** The most draws (default DEFAULT_FORECAST_DRAWS). */
   draws?: number;
+  /** Draws made before the convergence rule may stop (default min(draws, 500)); `draws` here = a fixed count. */
+  minDraws?: number;
   seed?: number;
   progress?: ForecastProgress;
+  /**
+   * No drawn makespan below this (the plan's lower bound at planning time): see `forecastMakespan`. Live
+   * forecasts pass none: what has finished is measured, not drawn.
+   */
+  floorSeconds?: number;
 }
 
 function findMissing(plan: DispatchPlan, distributions: ReadonlyMap<string, CostDistribution>): string[] {
   return Object.keys(plan.targets).filter((name) => !distributions.has(name));
 }
 
-function drawNormal(random: Random): number {
-  return Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next());
+/**
+ * One figure's draw: ln(value) = ln(median) + s·Z, Z standard normal (Box–Muller), s = `toDrawScale`. A median of 0
+ * stays 0, its two uniforms still drawn so the stream is the same.
+ */
+function drawFigure(random: Random, median: number, scale: number): number {
+  const radius = Math.sqrt(-2 * Math.log(1 - random.next()));
+  const angle = 2 * Math.PI * random.next();
+  if (median === 0) return 0;
+  return median * Math.exp(clampExponent(scale * (radius * Math.cos(angle))));
 }
 
 /**
- * One figure's draw: ln(value) = ln(median) + s·Z, Z standard normal, s = sigma × √(1 + π/(2·runs)): the spread
- * plus the median's own sampling error (the median of n normal values has variance π/(2n)·σ²). One run gives no
- * spread: the assumed one. A Student-t for small histories was tried and dropped: on simulated histories it put
- * 100 % of 3-run trials under the p90 with a band twice as wide (docs/forecast.md).
+ * A figure's draw width: s = sigma × √(1 + π/(2·runs)): the spread plus the median's own sampling error (the median
+ * of n normal values has variance π/(2n)·σ²). One run gives no spread: the assumed one. A Student-t for small
+ * histories was tried and dropped: on simulated histories it put 100 % of 3-run trials under the p90 with a band
+ * twice as wide (docs/forecast.md).
  */
-function drawFigure(random: Random, median: number, sigma: number, runs: number): number {
-  const scale = runs < 2 ? ASSUMED_SIGMA : sigma * Math.sqrt(1 + Math.PI / (2 * runs));
-  return median * Math.exp(clampExponent(scale * drawNormal(random)));
+function toDrawScale(sigma: number, runs: number): number {
+  return runs < 2 ? ASSUMED_SIGMA : sigma * Math.sqrt(1 + Math.PI / (2 * runs));
+}
+
+/** Per target, six numbers: the median and draw width of its build seconds, its bytes and its setup seconds. */
+function toDrawFigures(figures: readonly CostDistribution[]): Float64Array {
+  const out = new Float64Array(figures.length * 6);
+  figures.forEach((f, j) => {
+    out.set(
+      [
+        f.buildSeconds,
+        toDrawScale(f.buildSigma, f.buildRuns),
+        f.cacheBytes,
+        toDrawScale(f.cacheSigma, f.cacheRuns),
+        f.setupSeconds ?? 0,
+        toDrawScale(f.setupSigma ?? 0, f.setupRuns ?? 1),
+      ],
+      j * 6,
+    );
+  });
+  return out;
 }
 
 /** A figure's spread for drawing or placing: the one measured, or the assumed one for a single run. */
@@ -127,45 +172,53 @@ function clampExponent(exponent: number): number {
   return Math.max(-MAX_EXPONENT, Math.min(MAX_EXPONENT, exponent));
 }
 
-/** One draw of target j's duration on every node into row j of `duration` (target-major). */
-function drawTargetRow(
-  guide: DispatchGuide,
-  figure: CostDistribution,
-  random: Random,
-  duration: Float64Array,
-  j: number,
-): void {
+/** Where a draw needs durations: every node (guided dispatch may move a target), or one node per target. */
+type DrawNodes = { every: true } | { every: false; node: Int32Array };
+
+/**
+ * One draw of target j's duration into row j of `duration` (target-major): on every node, or on its one node
+ * under fixed queues (the same three figures are drawn either way, so the random stream does not change).
+ */
+function drawTargetRow(guide: DispatchGuide, context: DrawContext, j: number): void {
   const { problem } = guide;
-  const build = drawFigure(random, figure.buildSeconds, figure.buildSigma, figure.buildRuns);
-  const bytes = drawFigure(random, figure.cacheBytes, figure.cacheSigma, figure.cacheRuns);
-  const setup = drawFigure(random, figure.setupSeconds ?? 0, figure.setupSigma ?? 0, figure.setupRuns ?? 1);
-  problem.nodes.forEach((node, i) => {
+  const { figures: f, random, duration, nodes } = context;
+  const build = drawFigure(random, f[j * 6]!, f[j * 6 + 1]!);
+  const bytes = drawFigure(random, f[j * 6 + 2]!, f[j * 6 + 3]!);
+  const setup = drawFigure(random, f[j * 6 + 4]!, f[j * 6 + 5]!);
+  const low = nodes.every ? 0 : nodes.node[j]!;
+  const high = nodes.every ? problem.m : low + 1;
+  for (let i = low; i < high; i++) {
+    const node = problem.nodes[i]!;
     duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6) + setup;
-  });
+  }
 }
 
 /**
  * One draw of every duration. Live, a running target has already run `elapsed`: its row is drawn again until it
  * ends after now (at most 50 tries; past that it is given 5 % more than it has run).
  */
-function drawDurations(
-  guide: DispatchGuide,
-  figures: readonly CostDistribution[],
-  random: Random,
-  duration: Float64Array,
-  start: DispatchStart | undefined,
-): void {
+function drawDurations(guide: DispatchGuide, context: DrawContext): void {
   const { problem } = guide;
-  for (let j = 0; j < problem.n; j++) drawTargetRow(guide, figures[j]!, random, duration, j);
+  const { duration, start } = context;
+  for (let j = 0; j < problem.n; j++) drawTargetRow(guide, context, j);
   if (!start) return;
   for (let j = 0; j < problem.n; j++) {
     const i = start.node[j]!;
     if (i < 0 || !Number.isNaN(start.finish[j]!)) continue;
     const elapsed = start.nowSeconds - start.start[j]!;
     for (let tries = 0; duration[j * problem.m + i]! <= elapsed && tries < 50; tries++)
-      drawTargetRow(guide, figures[j]!, random, duration, j);
+      drawTargetRow(guide, context, j);
     if (duration[j * problem.m + i]! <= elapsed) duration[j * problem.m + i] = elapsed * 1.05;
   }
+}
+
+interface DrawContext {
+  /** `toDrawFigures`. */
+  figures: Float64Array;
+  random: Random;
+  duration: Float64Array;
+  start: DispatchStart | undefined;
+  nodes: DrawNodes;
 }
 
 function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): DispatchStart {
@@ -189,25 +242,96 @@ function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): Disp
   return start;
 }
 
-/** The critical chain of one simulated run: from the last finish back over the dependency or queue edge that held each start. */
-function findChain(guide: DispatchGuide, state: DispatchState): number[] {
+/** Each node's targets in one simulated run, in index order (a counting sort into reused arrays). */
+interface NodeMembers {
+  offset: Int32Array;
+  member: Int32Array;
+}
+
+function createNodeMembers(n: number, m: number): NodeMembers {
+  return { offset: new Int32Array(m + 1), member: new Int32Array(n) };
+}
+
+function fillNodeMembers(members: NodeMembers, state: DispatchState): void {
+  const { offset, member } = members;
+  offset.fill(0);
+  for (const i of state.node) offset[i + 1]! += 1;
+  for (let i = 1; i < offset.length; i++) offset[i]! += offset[i - 1]!;
+  const next = offset.slice(0, -1);
+  for (let j = 0; j < state.node.length; j++) member[next[state.node[j]!]!++] = j;
+}
+
+/**
+ * The critical chain of one simulated run: from the last finish back over the dependency or queue edge that held
+ * each start (a wait that finished just then, else the last-indexed target of the same node that did).
+ */
+function findChain(guide: DispatchGuide, state: DispatchState, members: NodeMembers): number[] {
   const { problem } = guide;
   const eps = 1e-9;
   let current = -1;
   for (let j = 0; j < problem.n; j++)
     if (current < 0 || state.finish[j]! > state.finish[current]! + eps) current = j;
+  fillNodeMembers(members, state);
   const chain: number[] = [];
   while (current >= 0 && chain.length <= problem.n) {
     chain.push(current);
     const at = state.start[current]!;
-    const near = (t: number) => Math.abs(t - at) <= eps * Math.max(1, at);
-    let next = problem.preds[current]!.find((d) => near(state.finish[d]!)) ?? -1;
+    const tolerance = eps * Math.max(1, at);
+    let next = -1;
+    for (const d of problem.preds[current]!)
+      if (Math.abs(state.finish[d]! - at) <= tolerance) {
+        next = d;
+        break;
+      }
+    const i = state.node[current]!;
     if (next < 0)
-      for (let k = 0; k < problem.n; k++)
-        if (k !== current && state.node[k] === state.node[current] && near(state.finish[k]!)) next = k;
+      for (let p = members.offset[i]!; p < members.offset[i + 1]!; p++) {
+        const k = members.member[p]!;
+        if (k !== current && Math.abs(state.finish[k]! - at) <= tolerance) next = k;
+      }
     current = next;
   }
   return chain;
+}
+
+/**
+ * p10/p50/p90 of unsorted values, as `toBand` of them sorted gives, without sorting: each order statistic the
+ * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered).
+ */
+function selectBand(values: Float64Array): Band {
+  const at = (q: number) => q * (values.length - 1);
+  const pick = (q: number) => {
+    const low = Math.floor(at(q));
+    const lowValue = selectNth(values, low);
+    if (low + 1 >= values.length) return lowValue;
+    let next = Infinity;
+    for (let k = low + 1; k < values.length; k++) if (values[k]! < next) next = values[k]!;
+    return lowValue + (next - lowValue) * (at(q) - low);
+  };
+  if (values.length === 0) return { p10: NaN, p50: NaN, p90: NaN };
+  return { p10: pick(0.1), p50: pick(0.5), p90: pick(0.9) };
+}
+
+/** The k-th smallest (0-based), moved to index k with smaller values before it and larger after (Hoare). */
+function selectNth(values: Float64Array, k: number): number {
+  let [left, right] = [0, values.length - 1];
+  while (right > left) {
+    const pivot = values[(left + right) >> 1]!;
+    let [i, j] = [left, right];
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return values[k]!;
 }
 
 function toBand(sorted: Float64Array): Band {
@@ -247,7 +371,11 @@ function toMedianCosts(distributions: ReadonlyMap<string, CostDistribution>): Ma
   );
 }
 
-function describeHistory(plan: DispatchPlan, distributions: ReadonlyMap<string, CostDistribution>) {
+/** The fewest runs behind any target's figures, and the targets with fewer than 3: whether a band can be shown. */
+export function describeForecastHistory(
+  plan: Pick<DispatchPlan, 'targets'>,
+  distributions: ReadonlyMap<string, CostDistribution>,
+): { thinTargets: string[]; historyRuns: number } {
   const runsOf = (name: string) => {
     const d = distributions.get(name)!;
     return Math.min(d.buildRuns, d.cacheRuns, (d.setupSeconds ?? 0) > 0 ? (d.setupRuns ?? 1) : Infinity);
@@ -258,8 +386,60 @@ function describeHistory(plan: DispatchPlan, distributions: ReadonlyMap<string, 
   return { thinTargets, historyRuns };
 }
 
+/** Whether the convergence rule stops after `count` draws (see SETTLE_TOLERANCE). */
+function hasSettled(makespans: Float64Array, count: number): boolean {
+  const sorted = makespans.slice(0, count).sort();
+  const p50 = quantileOf(sorted, 0.5);
+  return [0.1, 0.5, 0.9].every((q) => {
+    const spread = 1.96 * Math.sqrt(count * q * (1 - q));
+    const low = sorted[Math.max(0, Math.floor(count * q - spread))]!;
+    const high = sorted[Math.min(count - 1, Math.ceil(count * q + spread))]!;
+    return (high - low) / 2 <= SETTLE_TOLERANCE * p50;
+  });
+}
+
+/** One simulated run per draw: the sweep of fixed queues where it applies, else the event loop. */
+function createSimulator(
+  guide: DispatchGuide,
+  policy: 'fixed' | 'guided',
+  start: DispatchStart | undefined,
+): { nodes: DrawNodes; simulate: (duration: Float64Array) => DispatchState } {
+  const { problem } = guide;
+  const fixed: FixedQueues | undefined = policy === 'fixed' ? createFixedQueues(guide) : undefined;
+  if (!fixed)
+    return {
+      nodes: { every: true },
+      simulate: (duration) => runDispatch(guide, { policy, duration, from: start }),
+    };
+  const node = Int32Array.from(problem.names, (_, j) => toFixedNode(fixed, start, j));
+  const into = createDispatchState(problem.n);
+  const free = new Float64Array(problem.m);
+  return {
+    nodes: { every: false, node },
+    simulate: (duration) => {
+      for (let j = 0; j < problem.n; j++) {
+        const seconds = duration[j * problem.m + node[j]!]!;
+        if (!(seconds >= 0 && seconds < Infinity))
+          throw new InternalError(
+            `dispatch: target ${problem.names[j]} has duration ${seconds} on node ${problem.nodes[node[j]!]!.name}`,
+          );
+      }
+      return runFixedQueues(guide, { fixed, duration, from: start, into, free });
+    },
+  };
+}
+
+/**
+ * The Monte Carlo. Under fixed queues a draw is one sweep (runFixedQueues) and durations are drawn only on each
+ * target's own node; guided dispatch runs the event loop. Draws stop once the quantiles have settled (hasSettled),
+ * between `minDraws` and `draws`. With `floorSeconds` (the plan's lower bound) a drawn makespan under it counts as
+ * the bound: the bound is what the planner proves for the median costs, and a band under it would contradict the
+ * plan it is printed with (docs/forecast.md, "The band and the lower bound").
+ */
 export function forecastMakespan(options: ForecastOptions): Forecast {
   const { plan, distributions, policy = 'fixed', draws = DEFAULT_FORECAST_DRAWS, seed = 1 } = options;
+  const minDraws = Math.min(draws, options.minDraws ?? MIN_SETTLE_DRAWS);
+  const floor = options.floorSeconds ?? 0;
   const missing = findMissing(plan, distributions);
   if (missing.length > 0)
     throw new UsageError(`cannot forecast: no cost figures for ${missing.join(', ')}`, {
@@ -267,58 +447,71 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     });
   const guide = createDispatchGuide(plan, toMedianCosts(distributions));
   const { problem } = guide;
-  const random = createRandom(seed);
   const start = options.progress ? toDispatchStart(guide, options.progress) : undefined;
+  const simulator = createSimulator(guide, policy, start);
+  const context: DrawContext = {
+    figures: toDrawFigures(problem.names.map((name) => distributions.get(name)!)),
+    random: createRandom(seed),
+    duration: new Float64Array(problem.n * problem.m),
+    start,
+    nodes: simulator.nodes,
+  };
   const makespans = new Float64Array(draws);
-  const finishes = problem.names.map(() => new Float64Array(draws));
-  const durations = problem.names.map(() => new Float64Array(draws));
+  // One buffer each, a row per target: thousands of small arrays would each be a separate allocation to collect.
+  const finishBuffer = new Float64Array(problem.n * draws);
+  const durationBuffer = new Float64Array(problem.n * draws);
+  const finishes = problem.names.map((_, j) => finishBuffer.subarray(j * draws, (j + 1) * draws));
+  const durations = problem.names.map((_, j) => durationBuffer.subarray(j * draws, (j + 1) * draws));
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
-  const figures = problem.names.map((name) => distributions.get(name)!);
-  const duration = new Float64Array(problem.n * problem.m);
-  for (let d = 0; d < draws; d++) {
-    drawDurations(guide, figures, random, duration, start);
-    const state = runDispatch(guide, { policy, duration, from: start });
+  const members = createNodeMembers(problem.n, problem.m);
+  const chainNodes = new Uint8Array(problem.m);
+  let drawn = 0;
+  for (; drawn < draws; drawn++) {
+    if (drawn >= minDraws && drawn % SETTLE_BATCH === 0 && hasSettled(makespans, drawn)) break;
+    const d = drawn;
+    drawDurations(guide, context);
+    const state = simulator.simulate(context.duration);
     let makespan = 0;
     for (let j = 0; j < problem.n; j++) {
       finishes[j]![d] = state.finish[j]!;
       durations[j]![d] = state.finish[j]! - state.start[j]!;
       makespan = Math.max(makespan, state.finish[j]!);
     }
-    makespans[d] = makespan;
-    const chainNodes = new Set<number>();
-    const chain = findChain(guide, state);
+    makespans[d] = Math.max(floor, makespan);
+    const chain = findChain(guide, state, members);
+    chainNodes.fill(0);
     if (chain.length > 0) nodeEnds[state.node[chain[0]!]!]! += 1;
     for (const j of chain) {
       onChain[j]! += 1;
-      chainNodes.add(state.node[j]!);
+      chainNodes[state.node[j]!] = 1;
     }
-    for (const i of chainNodes) nodeOnChain[i]! += 1;
+    for (let i = 0; i < problem.m; i++) nodeOnChain[i]! += chainNodes[i]!;
   }
-  makespans.sort();
+  const sortedMakespans = makespans.subarray(0, drawn).sort();
   const targets: Record<string, TargetForecast> = {};
   problem.names.forEach((name, j) => {
     targets[name] = {
-      finish: toBand(finishes[j]!.sort()),
-      duration: toBand(durations[j]!.sort()),
-      criticalShare: onChain[j]! / draws,
+      finish: selectBand(finishes[j]!.subarray(0, drawn)),
+      duration: selectBand(durations[j]!.subarray(0, drawn)),
+      criticalShare: onChain[j]! / drawn,
     };
   });
-  const history = describeHistory(plan, distributions);
+  const history = describeForecastHistory(plan, distributions);
   return {
-    draws,
+    draws: drawn,
     seed,
     policy,
     ...history,
     banded: history.thinTargets.length === 0,
-    makespan: toBand(makespans),
-    quantiles: Array.from({ length: 101 }, (_, k) => quantileOf(makespans, k / 100)),
+    makespan: toBand(sortedMakespans),
+    quantiles: Array.from({ length: 101 }, (_, k) => quantileOf(sortedMakespans, k / 100)),
     targets,
     nodes: Object.fromEntries(
       problem.nodes.map((node, i) => [
         node.name,
-        { criticalShare: nodeOnChain[i]! / draws, endsShare: nodeEnds[i]! / draws },
+        { criticalShare: nodeOnChain[i]! / drawn, endsShare: nodeEnds[i]! / drawn },
       ]),
     ),
     conditionedAtSeconds: options.progress?.nowSeconds ?? null,

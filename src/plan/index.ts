@@ -24,7 +24,12 @@ export {
   type Forecast,
   type ForecastProgress,
 } from './forecast-makespan.js';
-export { planFromFigures, planWithForecast, type PlaceFor } from './plan-with-forecast.js';
+export {
+  describePlaceForSkipped,
+  planFromFigures,
+  planWithForecast,
+  type PlaceFor,
+} from './plan-with-forecast.js';
 export { chooseCosts, describeCostSet, type CostFigures, type CostMode } from './choose-costs.js';
 export { estimateLogSigma, findPoolingRefusals, poolFigure } from './pool-costs.js';
 export { fitNodeSpeeds, type BuildObservation } from './fit-node-speeds.js';

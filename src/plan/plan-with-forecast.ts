@@ -2,6 +2,7 @@ import type { Plan } from '../artifacts/index.js';
 import { createPlan, type CreatePlanOptions } from './create-plan.js';
 import {
   DEFAULT_FORECAST_DRAWS,
+  describeForecastHistory,
   forecastMakespan,
   toFigureSigma,
   toStoredDistribution,
@@ -11,8 +12,11 @@ import type { CostInput } from './problem.js';
 import { chooseCostDistributions, chooseCosts, type CostFigures, type CostMode } from './choose-costs.js';
 
 // A plan with its forecast. `placeFor: 'p90'` (robust placement) also plans on costs inflated to their 75th and
-// 90th percentiles, forecasts every candidate on the same draws (common random numbers), and keeps the one with
-// the lowest forecast p90; the median-cost plan is always a candidate, so robust placement never forecasts worse.
+// 90th percentiles, forecasts every candidate on the same draws (common random numbers: the same seed and as many
+// draws as the median plan's forecast settled on), and keeps the one with the lowest forecast p90; the median-cost
+// plan is always a candidate, so robust placement never forecasts worse. Only what is shown is drawn: with too
+// little history for a band (fewer than 3 runs behind some figure) nothing is drawn, plan.json's forecast says
+// why, and a p90 placement, which needs the band, is not attempted (`describePlaceForSkipped` says so).
 
 export type PlaceFor = 'median' | 'p90';
 
@@ -45,29 +49,69 @@ function toPercentileCosts(
   );
 }
 
+function toStoredDistributions(plan: Plan, distributions: ReadonlyMap<string, CostDistribution>) {
+  return Object.fromEntries(
+    Object.keys(plan.targets)
+      .sort()
+      .map((name) => [name, toStoredDistribution(distributions.get(name)!)]),
+  );
+}
+
 export function planWithForecast(options: PlanWithForecastOptions): Plan {
   const { distributions, policy = 'fixed', draws = DEFAULT_FORECAST_DRAWS, placeFor = 'median' } = options;
   const seed = options.forecastSeed ?? 1;
-  const forecastOf = (plan: Plan) => forecastMakespan({ plan, distributions, policy, draws, seed });
   const median = createPlan(options);
+  const history = describeForecastHistory(median, distributions);
+  if (history.thinTargets.length > 0)
+    return {
+      ...median,
+      forecast: {
+        banded: false,
+        draws: 0,
+        seed,
+        policy,
+        ...history,
+        conditionedAtSeconds: null,
+        placedFor: 'median',
+        distributions: toStoredDistributions(median, distributions),
+      },
+    };
+  const forecastOf = (plan: Plan, minDraws?: number) =>
+    forecastMakespan({
+      plan,
+      distributions,
+      policy,
+      draws: minDraws ?? draws,
+      minDraws,
+      seed,
+      floorSeconds: plan.lowerBoundSeconds,
+    });
   const candidates = [{ plan: median, forecast: forecastOf(median) }];
   if (placeFor === 'p90')
     for (const z of [Z75, Z90]) {
       const plan = createPlan({ ...options, placementCosts: toPercentileCosts(distributions, z) });
-      candidates.push({ plan, forecast: forecastOf(plan) });
+      candidates.push({ plan, forecast: forecastOf(plan, candidates[0]!.forecast.draws) });
     }
   const best = candidates.reduce((a, b) =>
     b.forecast.makespan.p90 < a.forecast.makespan.p90 - 1e-9 ? b : a,
   );
-  const usedDistributions = Object.fromEntries(
-    Object.keys(best.plan.targets)
-      .sort()
-      .map((name) => [name, toStoredDistribution(distributions.get(name)!)]),
-  );
   return {
     ...best.plan,
-    forecast: { ...best.forecast, placedFor: placeFor, distributions: usedDistributions },
+    forecast: {
+      ...best.forecast,
+      banded: true,
+      placedFor: placeFor,
+      distributions: toStoredDistributions(best.plan, distributions),
+    },
   };
+}
+
+/** Why `--place-for p90` left the plan placed for the median (no band to place for); undefined when it applied. */
+export function describePlaceForSkipped(plan: Plan, placeFor: PlaceFor | undefined): string | undefined {
+  const forecast = plan.forecast;
+  if (placeFor !== 'p90' || !forecast || forecast.banded) return undefined;
+  const count = Object.keys(plan.targets).length;
+  return `--place-for p90 did not apply: it places for the forecast band, and there is none yet (${forecast.thinTargets.length} of ${count} targets have fewer than 3 runs of history, fewest ${forecast.historyRuns}); the plan is placed for the median costs`;
 }
 
 export interface PlanFromFiguresOptions extends Omit<

@@ -102,19 +102,20 @@ export function describeForecastMethod({
 
 /** The forecast lines: the band, or why there is none yet; which nodes end up on the critical path. */
 export function renderForecast(forecast: NonNullable<Plan['forecast']>): string[] {
-  const { makespan, historyRuns, thinTargets } = forecast;
-  const how = describeForecastMethod(forecast);
-  const odds = Object.entries(forecast.nodes)
-    .filter(([, node]) => node.criticalShare >= 0.005)
-    .sort(([a, x], [b, y]) => y.criticalShare - x.criticalShare || a.localeCompare(b))
-    .map(([name, node]) => `${name} ${pct(node.criticalShare)} (ends it ${pct(node.endsShare)})`);
   if (!forecast.banded) {
-    const count = Object.keys(forecast.targets).length;
+    const { historyRuns, thinTargets } = forecast;
+    const count = Object.keys(forecast.distributions).length;
     return [
       `forecast      no band yet: ${thinTargets.length} of ${count} targets have fewer than 3 runs of history (fewest ${historyRuns}): ${thinTargets.slice(0, 6).join(', ')}${thinTargets.length > 6 ? ', …' : ''}`,
       '              the plan makespan above is one cost per target; `rocm-perf costs --from RUN --from RUN --from RUN` over 3+ runs adds the spread',
     ];
   }
+  const { makespan, historyRuns } = forecast;
+  const how = describeForecastMethod(forecast);
+  const odds = Object.entries(forecast.nodes)
+    .filter(([, node]) => node.criticalShare >= 0.005)
+    .sort(([a, x], [b, y]) => y.criticalShare - x.criticalShare || a.localeCompare(b))
+    .map(([name, node]) => `${name} ${pct(node.criticalShare)} (ends it ${pct(node.endsShare)})`);
   return [
     `forecast      p10 ${renderDuration(makespan.p10)} · p50 ${renderDuration(makespan.p50)} · p90 ${renderDuration(makespan.p90)}  (${how}; ${historyRuns}+ runs of history per target)`,
     `critical odds ${odds.join(', ')}`,

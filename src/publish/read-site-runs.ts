@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRunFileBytes, RunFileRefusedError } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import { buildReportModel } from '../report/build-model.js';
 import { listRuns } from '../report/list-runs.js';
@@ -17,6 +17,16 @@ function toSiteRun(stamp: string, inputs: RunInputs, loud: string[]): SiteRun {
   for (const warning of model.summary.warnings)
     if (warning.level === 'loud') loud.push(`${stamp}: ${warning.message}`);
   return { stamp, model, svgs: { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) } };
+}
+
+/** A file copied as it is, read confined: a link or special file is left out with a loud warning naming it. */
+async function readCopiedFile(file: string, loud: string[], stamp: string): Promise<Buffer | undefined> {
+  try {
+    return await readRunFileBytes(file);
+  } catch (error) {
+    if (error instanceof RunFileRefusedError) loud.push(`${stamp}: ${error.message}; not published`);
+    return undefined;
+  }
 }
 
 export async function readSiteRuns({
@@ -56,7 +66,7 @@ export async function readFinalRuns({
     const run = toSiteRun(entry.stamp, { ...inputs, generatedAtMs: finishedAtMs }, loud);
     const copies: Record<string, Buffer> = {};
     for (const name of PERF_COPIED_FILES) {
-      const content = await readFile(path.join(entry.dir, name)).catch(() => undefined);
+      const content = await readCopiedFile(path.join(entry.dir, name), loud, entry.stamp);
       if (content !== undefined) copies[name] = content;
     }
     runs.push({ ...run, copies });

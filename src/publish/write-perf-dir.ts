@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readRunFileBytes, readRunFileText, RunFileRefusedError } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import { DataFileSchema, type DataFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
@@ -28,7 +29,7 @@ async function readExisting(dir: string): Promise<Map<string, Buffer> | undefine
     throw error;
   }
   const files = new Map<string, Buffer>();
-  for (const name of names) files.set(name, await readFile(path.join(dir, name)));
+  for (const name of names) files.set(name, await readRunFileBytes(path.join(dir, name)));
   return files;
 }
 
@@ -77,8 +78,9 @@ async function readPublishedModels(dir: string): Promise<{ stamp: string; model:
     const file = path.join(dir, entry.name, 'data.json');
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
-    } catch {
+      text = await readRunFileText(file);
+    } catch (error) {
+      if (error instanceof RunFileRefusedError) throw error;
       continue;
     }
     const parsed = DataFileSchema.safeParse(JSON.parse(text));

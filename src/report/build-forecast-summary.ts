@@ -42,12 +42,14 @@ export function toForecastProgress(run: RunFile, nowMs: number): ForecastProgres
   return { nowSeconds: seconds(nowMs), targets };
 }
 
+type ForecastBand = { p10: number; p50: number; p90: number };
+
 function roundBand<T extends { p10: number; p50: number; p90: number }>(band: T): T {
   return { ...band, p10: round(band.p10), p50: round(band.p50), p90: round(band.p90) };
 }
 
 function findCulprits(
-  forecast: PlanForecast,
+  forecast: Extract<PlanForecast, { banded: true }>,
   targets: readonly TargetSummary[],
   side: 'above' | 'below',
 ): NonNullable<ForecastSummary>['culprits'] {
@@ -91,22 +93,33 @@ export function buildForecastSummary(options: BuildForecastSummaryOptions): Fore
   const input = plan?.forecast;
   if (!input) return null;
   const { forecast } = input;
-  const completed = run?.status === 'completed' && makespanSeconds !== null;
-  const percentile = completed ? round(findForecastPercentile(forecast.quantiles, makespanSeconds), 1) : null;
-  // An unbanded forecast (some target with fewer than 3 runs of history) shows no band, so nothing is outside it:
-  // no flag and no culprits, whatever the percentile of its draws says.
-  const judged = forecast.banded ? percentile : null;
-  const outside =
-    judged === null ? null : judged >= FAR_ABOVE ? 'above' : judged <= FAR_BELOW ? 'below' : null;
-  const side = judged === null ? null : judged > 90 ? 'above' : judged < 10 ? 'below' : null;
-  return {
-    planned: roundBand(forecast.makespan),
+  const about = (planned: ForecastBand | null, draws: number) => ({
+    planned,
     banded: forecast.banded,
     historyRuns: forecast.historyRuns,
     thinTargets: [...forecast.thinTargets],
-    draws: forecast.draws,
+    draws,
     policy: forecast.policy,
     placedFor: forecast.placedFor,
+  });
+  // No band shown, none drawn: no figures, no percentile, nothing outside (a plan made before issue 36 may still
+  // carry figures drawn from too little history; they are not read).
+  if (!forecast.banded)
+    return {
+      ...about(null, 0),
+      live: null,
+      percentile: null,
+      outside: null,
+      culprits: [],
+      targets: [],
+    };
+  const completed = run?.status === 'completed' && makespanSeconds !== null;
+  const percentile = completed ? round(findForecastPercentile(forecast.quantiles, makespanSeconds), 1) : null;
+  const outside =
+    percentile === null ? null : percentile >= FAR_ABOVE ? 'above' : percentile <= FAR_BELOW ? 'below' : null;
+  const side = percentile === null ? null : percentile > 90 ? 'above' : percentile < 10 ? 'below' : null;
+  return {
+    ...about(roundBand(forecast.makespan), forecast.draws),
     live: run?.status === 'running' ? forecastLive(input, run, options.generatedAtMs) : null,
     percentile,
     outside,
@@ -119,7 +132,7 @@ export function buildForecastSummary(options: BuildForecastSummaryOptions): Fore
 
 /** A note for a run far outside its band, naming the targets that put it there. */
 export function describeForecastMiss(forecast: ForecastSummary): string | undefined {
-  if (!forecast?.outside || forecast.percentile === null) return undefined;
+  if (!forecast?.outside || forecast.percentile === null || !forecast.planned) return undefined;
   const names = forecast.culprits
     .slice(0, 3)
     .map(

@@ -62,7 +62,7 @@ function toForecastBand(
   model: DataFile,
 ): { p10: number; p50: number; p90: number; live: boolean } | undefined {
   const forecast = model.summary.forecast;
-  if (!forecast?.banded) return undefined;
+  if (!forecast?.banded || !forecast.planned) return undefined;
   return forecast.live ? { ...forecast.live, live: true } : { ...forecast.planned, live: false };
 }
 

@@ -50,6 +50,21 @@ function compareBuilds(
   return `; measured, ${count === names.length ? 'their' : `${count} of their`} builds took ${formatSeconds(measured)} against ${formatSeconds(planned)} planned (${formatShare(measured / planned - 1)})`;
 }
 
+/**
+ * The advice to run `costs --from` on this run, only where it would write the missing lines: `costs` takes a
+ * target's figures only from a run where it finished ok (an interrupted run's unfinished targets give none).
+ */
+function adviseCostsFrom(run: RunFile | undefined, targets: readonly string[], lines: string): string {
+  const fixable = targets.filter((target) => run?.targets[target]?.status === 'ok');
+  const harness = isWarm(run) ? 'warm' : 'cold';
+  if (run === undefined) return `\`rocm-perf costs --from ${harness.toUpperCase()}_RUN\` writes ${lines}`;
+  if (fixable.length === targets.length) return `\`rocm-perf costs --from ${run.stamp}\` writes ${lines}`;
+  const rerun = `a ${harness} run that finishes them, then \`rocm-perf costs --from\` it, writes ${lines}`;
+  if (fixable.length === 0)
+    return `this run (${run.status}) finished none of them, so \`costs --from\` on it writes none; ${rerun}`;
+  return `\`rocm-perf costs --from ${run.stamp}\` writes ${lines} for the ${fixable.length} it finished (${fixable.slice(0, 5).join(', ')}${fixable.length > 5 ? ', …' : ''}); for the rest, ${rerun}`;
+}
+
 /** A warm run's plan made from cold build figures, wholly or for some targets; undefined when it had warm ones. */
 function describeColdFigures(
   run: RunFile | undefined,
@@ -62,10 +77,10 @@ function describeColdFigures(
   const coldNames = plan.costs.mode === 'cold' ? all : plan.costs.coldBuildFor;
   const cold = coldNames.length;
   if (cold === 0) return undefined;
-  const fix = `\`rocm-perf costs --from ${run?.stamp ?? 'WARM_RUN'}\` writes \`warm-build\` lines`;
+  const fix = adviseCostsFrom(run, coldNames, '`warm-build` lines');
   const measured = compareBuilds(plan, coldNames, targets);
   if (plan.costs.mode === 'cold')
-    return `planned without warm figures: this warm run was planned with cold build seconds for all ${count} targets (a cold plan)${measured}; plan with \`--mode warm\` after ${fix}`;
+    return `planned without warm figures: this warm run was planned with cold build seconds for all ${count} targets (a cold plan)${measured}; ${fix}, then plan with \`--mode warm\``;
   if (cold === count)
     return `planned without warm figures: no \`warm-build\` line for any of the ${count} targets, so the plan used cold build seconds${measured}; ${fix}`;
   const names = coldNames.slice(0, 5).join(', ');
@@ -148,7 +163,7 @@ function describeWholeExport(run: RunFile | undefined, plan: ReportPlan): string
   const count = Object.keys(plan.targets).length;
   const names = whole.slice(0, 5).join(', ');
   const more = whole.length > 5 ? ` and ${whole.length - 5} more` : '';
-  return `planned with whole-export bytes: no \`image\` line for ${whole.length} of ${count} targets (${names}${more}), so their planned uploads count the cache export a cold run does not make; \`rocm-perf costs --from ${run.stamp}\` writes \`image\` lines`;
+  return `planned with whole-export bytes: no \`image\` line for ${whole.length} of ${count} targets (${names}${more}), so their planned uploads count the cache export a cold run does not make; ${adviseCostsFrom(run, whole, '`image` lines')}`;
 }
 
 export function buildPlanNotes({

@@ -1,4 +1,4 @@
-import { CustomChart, LineChart } from 'echarts/charts';
+import { BarChart, CustomChart, LineChart } from 'echarts/charts';
 import {
   AxisPointerComponent,
   DataZoomInsideComponent,
@@ -30,3 +30,10 @@ export const TIMELINE_CHART_PARTS = [
   TitleComponent,
   TooltipComponent,
 ];
+
+/**
+ * The parts the server-side SVG charts use: the timeline's, and bars for the targets chart. `report` loads only these
+ * (with the SVG renderer), not the whole of ECharts; test/unit/report/echarts-parts.test.ts holds both charts equal
+ * to what the whole of ECharts draws.
+ */
+export const SVG_CHART_PARTS = [...TIMELINE_CHART_PARTS, BarChart];

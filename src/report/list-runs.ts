@@ -1,13 +1,11 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
-import { readRunDirNames } from './read-run-dir-names.js';
+import { isRunDir, readRunDirNames } from './read-run-dir-names.js';
 
-// The runs under a root, newest first. A run dir is a directory holding run.json or any of the spec's files;
-// stamps are ISO-8601 basic (20260314T092000Z) so name order is time order; mtime breaks ties.
-
-const RUN_MARKERS =
-  /^(run\.json|plan\.json|samples\.jsonl|sccache\.log|zot\.jsonl|artifacts\.txt|trace-.+\.json)$/;
+// The runs under a root, newest first. A run dir is a directory of the root's own (a link there is not followed:
+// docs/trust.md) that isRunDir takes; stamps are ISO-8601 basic (20260314T092000Z) so name order is time order;
+// mtime breaks ties.
 
 export interface RunEntry {
   stamp: string;
@@ -27,10 +25,10 @@ export async function listRuns(root: string): Promise<RunEntry[]> {
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const dir = path.join(root, name);
-    const info = await stat(dir).catch(() => undefined);
+    const info = await lstat(dir).catch(() => undefined);
     if (!info?.isDirectory()) continue;
     const files = await readdir(dir).catch(() => [] as string[]);
-    if (files.some((f) => RUN_MARKERS.test(f))) runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs });
+    if (isRunDir(files)) runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs });
   }
   return runs.sort((a, b) => b.stamp.localeCompare(a.stamp) || b.mtimeMs - a.mtimeMs);
 }

@@ -1,4 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
+import { statRunFile } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import { type DataFile, DataFileSchema, LANE_FILE, type Plan, type RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
@@ -86,8 +87,7 @@ async function readStreamSizes(dir: string): Promise<Map<string, number | undefi
   ];
   const sizes = new Map<string, number | undefined>();
   for (const name of names) {
-    const info = await stat(path.join(dir, name)).catch(() => undefined);
-    sizes.set(name, info?.isFile() ? info.size : undefined);
+    sizes.set(name, (await statRunFile(path.join(dir, name)))?.size);
   }
   return sizes;
 }

@@ -11,10 +11,12 @@ export interface PageAssets {
   [PAGE_SCRIPT]: Buffer;
 }
 
-/** dist/page/report-page.js, found from src/report (dev, tests) or dist/report (installed). */
+/** dist/page/report-page.js, found from src/report (dev, tests) or from the CLI bundle, flat in dist/ (installed). */
 function pageBundleCandidates(): string[] {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  return [path.resolve(here, '../page', PAGE_SCRIPT), path.resolve(here, '../../dist/page', PAGE_SCRIPT)];
+  return path.basename(here) === 'dist'
+    ? [path.join(here, 'page', PAGE_SCRIPT)]
+    : [path.resolve(here, '../../dist/page', PAGE_SCRIPT)];
 }
 
 async function findPageBundle(): Promise<string> {
@@ -27,7 +29,7 @@ async function findPageBundle(): Promise<string> {
     )
       return candidate;
   }
-  throw new ArtifactError(pageBundleCandidates()[1]!, 'the report page bundle is missing', {
+  throw new ArtifactError(pageBundleCandidates()[0]!, 'the report page bundle is missing', {
     hint: 'run `npm run build` (it bundles src/report/page/report-page.ts with esbuild)',
   });
 }

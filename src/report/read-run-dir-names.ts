@@ -1,12 +1,26 @@
 import { readdir } from 'node:fs/promises';
+import { LANE_FILE } from '../artifacts/index.js';
 import { RocmPerfError } from '../shared/errors.js';
-import { TRACE_FILE } from './run-files.js';
+import { RUN_FILES, TRACE_FILE } from './run-files.js';
 
-// What makes a directory a run: report, diff and export refuse anything else before they read or write it.
+// What makes a directory a run (docs/trust.md): report, diff, export, serve, publish and import refuse anything
+// else before they read or write it.
 
-/** A run dir holds run.json (every harness writes it first) or at least one build trace (a run from elsewhere). */
-function isRunDir(names: readonly string[]): boolean {
-  return names.some((name) => name === 'run.json' || TRACE_FILE.test(name));
+/** The files a run writes beside its traces; a trace with one of them is a run from elsewhere (e.g. CI). */
+const BESIDE_A_TRACE = new Set<string>([...Object.values(RUN_FILES), 'plan.json']);
+const STATUS_FILE = /^status-.+\.jsonl$/;
+
+/**
+ * A run dir holds run.json (every harness writes it first), or lane.txt (`rocm-perf import` writes it), or a
+ * build trace with another file a run writes beside it (samples.jsonl, status-<target>.jsonl, sccache.log,
+ * zot.jsonl, artifacts.txt, plan.json): a run recorded elsewhere. A lone stray trace-<target>.json is not a run.
+ */
+export function isRunDir(names: readonly string[]): boolean {
+  if (names.includes('run.json') || names.includes(LANE_FILE)) return true;
+  return (
+    names.some((name) => TRACE_FILE.test(name)) &&
+    names.some((name) => BESIDE_A_TRACE.has(name) || STATUS_FILE.test(name))
+  );
 }
 
 /** Refuses a directory that is not a run, before anything reads or writes it: an empty report is a wrong one. */
@@ -20,7 +34,7 @@ export async function readRunDirNames(dir: string): Promise<string[]> {
       : `it holds ${shown.length} file(s) (${shown.slice(0, 5).join(', ')}${shown.length > 5 ? ', …' : ''})`;
   throw new RocmPerfError(
     'ROCMPERF_NOT_A_RUN',
-    `${dir}: not a run dir: no run.json and no trace-<target>.json; ${holds}. Nothing was read or written`,
+    `${dir}: not a run dir: no run.json, no lane.txt, and no trace-<target>.json beside another file of a run; ${holds}. Nothing was read or written`,
     {
       hint: 'pass a run dir written by `rocm-perf cold|warm|bench` (or brought in by `rocm-perf import`), or its stamp under --root/PERF_ROOT',
     },

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRegistryLog, readSamples, readSccacheLog } from '../collect/index.js';
 import {
@@ -14,7 +13,9 @@ import {
 } from '../artifacts/index.js';
 import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readRunFileText } from '../artifacts/open-run-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
+import { readRegistrySizes } from '../artifacts/read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
 import { readTraceFiles } from './read-trace-files.js';
@@ -115,17 +116,19 @@ export async function readRunInputs({
     }),
   );
   const format = run?.registryLogFormat ?? 'zot';
+  const sizes = format === 'distribution' ? await readRegistrySizes(dir) : undefined;
   const registry = await readStream(file(RUN_FILES.registry), (at) =>
     readRegistryLog({
       path: at,
       format,
+      sizes,
       cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
       addressToNode,
       keep: keepNone,
     }),
   );
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
-  const { traces, streams: traceStreams } = await readTraceFiles(dir);
+  const { traces, streams: traceStreams } = await readTraceFiles(dir, run?.uploadRefs);
   const streams: StreamInput[] = [
     samples.stream,
     sccache.stream,
@@ -183,7 +186,7 @@ export async function readArtifacts(file: string): Promise<{ lines: string[]; st
   if (probe.unreadable !== undefined) return { lines: [], stream: unreadableStream(name, probe.unreadable) };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRunFileText(file);
   } catch (error) {
     return { lines: [], stream: unreadableStream(name, describeReadError(error)) };
   }

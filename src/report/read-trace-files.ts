@@ -1,7 +1,14 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readRunFileText } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import { parseBuildkitTrace, parseStatusSteps, type TargetTrace } from '../collect/index.js';
-import { createStreamStats, findStreamWarnings, type StreamStats } from '../artifacts/index.js';
+import {
+  createStreamStats,
+  findStreamWarnings,
+  type RunFile,
+  type StreamStats,
+  type UploadRefs,
+} from '../artifacts/index.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, probeStream, unreadableStream } from './probe-stream.js';
@@ -18,16 +25,19 @@ async function listTraceFiles(dir: string): Promise<string[]> {
 
 /**
  * For the report: every trace with its stream stats; a damaged trace is a stream warning, not an error, and step
- * counts come from status-<target>.jsonl where there is one (readTraceFile).
+ * counts come from status-<target>.jsonl where there is one (readTraceFile). `uploadRefs` (run.json's) split each
+ * target's uploads into image and cache; without them (runs recorded before issue 35) every upload is `unknown`.
  */
 export async function readTraceFiles(
   dir: string,
+  uploadRefs?: RunFile['uploadRefs'],
 ): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
   const names = await listTraceFiles(dir);
   const traces: TargetTrace[] = [];
   const streams: StreamInput[] = [];
   for (const name of names) {
-    const result = await readTraceFile(path.join(dir, name));
+    const target = TRACE_FILE.exec(name)?.[1] ?? name;
+    const result = await readTraceFile(path.join(dir, name), uploadRefs?.[target]);
     if (result.trace) traces.push(result.trace);
     streams.push(result.stream);
   }
@@ -40,6 +50,7 @@ export async function readTraceFiles(
  */
 export async function readTraceFile(
   file: string,
+  refs?: UploadRefs,
 ): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
   const name = path.basename(file);
   const target = TRACE_FILE.exec(name)?.[1] ?? name;
@@ -48,12 +59,17 @@ export async function readTraceFile(
     return { trace: undefined, stream: unreadableStream(name, probe.unreadable) };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRunFileText(file);
   } catch (error) {
     return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
   }
   try {
-    const parsed = parseBuildkitTrace(text, { source: name, target });
+    const parsed = parseBuildkitTrace(text, {
+      source: name,
+      target,
+      cacheRefs: refs?.cache,
+      imageRefs: refs?.image,
+    });
     // Drift and rejected span objects are said once, by the report's own stream checks.
     const own = new Set(findStreamWarnings(parsed.stats));
     const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
@@ -91,7 +107,7 @@ export async function readRunTraces(
   for (const name of await listTraceFiles(runDir)) {
     const target = TRACE_FILE.exec(name)?.[1];
     if (!target) continue;
-    const parsed = parseBuildkitTrace(await readFile(path.join(runDir, name), 'utf8'), {
+    const parsed = parseBuildkitTrace(await readRunFileText(path.join(runDir, name)), {
       source: name,
       target,
     });

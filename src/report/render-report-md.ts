@@ -8,6 +8,7 @@ import {
 } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
 import { describeForecastMethod } from '../plan/index.js';
+import { toInertMarkdown } from './to-inert-markdown.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.
@@ -188,7 +189,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     ...(run.artifacts.length ? ['## Artifacts', '', ...run.artifacts.map((a) => `- \`${a}\``), ''] : []),
   ];
-  return `${lines.join('\n')}\n`;
+  return toInertMarkdown(`${lines.join('\n')}\n`);
 }
 
 /** Measured vs planned, one sentence; the measured figure marked partial when a damaged trace leaves it so. */
@@ -206,7 +207,7 @@ export function renderForecastLine({ run, summary }: DataFile): string | undefin
   const band = (b: { p10: number; p50: number; p90: number }) =>
     `p10 ${formatDuration(b.p10)} · p50 ${formatDuration(b.p50)} · p90 ${formatDuration(b.p90)}`;
   const how = describeForecastMethod(forecast);
-  if (!forecast.banded) {
+  if (!forecast.banded || !forecast.planned) {
     const count = forecast.thinTargets.length;
     return `Forecast: no band — ${count} target${count === 1 ? '' : 's'} had fewer than 3 runs of history (fewest ${forecast.historyRuns}: ${forecast.thinTargets.slice(0, 4).join(', ')}${count > 4 ? ', …' : ''}); \`rocm-perf costs --from RUN\` over 3+ runs adds the spread.`;
   }

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   addToRegistrySummary,
@@ -28,7 +28,7 @@ import {
   TRACE_FILE,
 } from '../report/read-run-dir.js';
 import { readTraceFile } from '../report/read-trace-files.js';
-import { isPresent } from '../artifacts/read-json-file.js';
+import { probeStream, unreadableStream } from '../report/probe-stream.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import type { RunInputs, StreamInput } from '../report/run-inputs.js';
 
@@ -48,8 +48,9 @@ export interface InFlightRunReader {
   read(): Promise<{ inputs: Inputs; changed: boolean }>;
 }
 
+/** A file's identity and size, without following a link (the read itself is confined: openRunFile). */
 async function signature(file: string): Promise<string> {
-  const info = await stat(file).catch(() => undefined);
+  const info = await lstat(file).catch(() => undefined);
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'absent';
 }
 
@@ -108,13 +109,14 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
     };
   }
 
-  async function readTraces(): Promise<boolean> {
+  async function readTraces(uploadRefs: RunFile['uploadRefs']): Promise<boolean> {
     let changed = false;
     const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
     for (const name of names) {
       const sig = await signature(file(name));
       if (traces.get(name)?.sig === sig) continue;
-      traces.set(name, { sig, ...(await readTraceFile(file(name))) });
+      const target = TRACE_FILE.exec(name)?.[1] ?? name;
+      traces.set(name, { sig, ...(await readTraceFile(file(name), uploadRefs?.[target])) });
       changed = true;
     }
     return changed;
@@ -126,16 +128,24 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
       const plan = await readReportPlan(dir);
       createTails(run);
       samples ??= createSamplesTail(file(RUN_FILES.samples));
+      // A link or special file is there but refused (openRunFile): a warning naming it, never read.
+      const probes = {
+        samples: await probeStream(file(RUN_FILES.samples)),
+        sccache: await probeStream(file(RUN_FILES.sccache)),
+        registry: await probeStream(file(RUN_FILES.registry)),
+      };
+      const isReadable = (probe: { present: boolean; unreadable?: string }) =>
+        probe.present && probe.unreadable === undefined;
       const present = {
-        samples: await isPresent(file(RUN_FILES.samples)),
-        sccache: await isPresent(file(RUN_FILES.sccache)),
-        registry: await isPresent(file(RUN_FILES.registry)),
+        samples: isReadable(probes.samples),
+        sccache: isReadable(probes.sccache),
+        registry: isReadable(probes.registry),
       };
       const samplesRead = present.samples ? await samples.read() : undefined;
       let changed = samplesRead?.changed ?? false;
       if (present.sccache && (await readTailed(sccache!))) changed = true;
       if (present.registry && (await readTailed(registry!))) changed = true;
-      if (await readTraces()) changed = true;
+      if (await readTraces(run?.uploadRefs)) changed = true;
       const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
       const sig = [
         await signature(file('run.json')),
@@ -144,8 +154,14 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
       ].join('|');
       if (sig !== lastSignature) changed = true;
       lastSignature = sig;
-      const stream = (name: string, isThere: boolean, stats: StreamStats | undefined): StreamInput =>
-        isThere && stats ? { name, present: true, stats: { ...stats, source: name } } : absentStream(name);
+      const stream = (name: keyof typeof probes, stats: StreamStats | undefined): StreamInput => {
+        const at = RUN_FILES[name];
+        const why = probes[name].unreadable;
+        if (why !== undefined) return unreadableStream(at, why);
+        return present[name] && stats
+          ? { name: at, present: true, stats: { ...stats, source: at } }
+          : absentStream(at);
+      };
       return {
         changed,
         inputs: {
@@ -159,9 +175,9 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
           registry: present.registry ? registry?.summary : undefined,
           artifacts: artifacts.lines,
           streams: [
-            stream(RUN_FILES.samples, present.samples, samplesRead?.stats),
-            stream(RUN_FILES.sccache, present.sccache, sccache?.stats),
-            stream(RUN_FILES.registry, present.registry, registry?.stats),
+            stream('samples', samplesRead?.stats),
+            stream('sccache', sccache?.stats),
+            stream('registry', registry?.stats),
             artifacts.stream,
             ...[...traces.values()].map((t) => t.stream),
           ],

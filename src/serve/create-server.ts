@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readRunFileBytes } from '../artifacts/open-run-file.js';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { listRuns } from '../report/list-runs.js';
@@ -19,12 +20,14 @@ import { createRunCache, type RunCache } from './create-run-cache.js';
 import { listRunItems } from './list-run-items.js';
 import { createFailureLog, toFailureReply, type FailureLog } from './failure-reply.js';
 import { acceptsGzip, fileReply, matchesEtag, type Reply } from './conditional-reply.js';
-import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
+import { isServableStamp, routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 import { toListenError } from './to-listen-error.js';
 
-// `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk, and
-// every run dir and file is resolved with realpath and must stay inside the root (symlinks out are 404). Files are
-// served here rather than through a static handler such as sirv: docs/report.md says why.
+// `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk. The
+// root is resolved once (realpath: an operator may reach it through a link); a run dir must be a directory of the
+// root's own (lstat: a link there is not a run), and every file in it is read confined (openRunFile: no link, no
+// hard link, no special file), so no byte from outside the root is served (docs/trust.md). Files are served here
+// rather than through a static handler such as sirv: docs/report.md says why.
 
 export interface ServeOptions {
   root: string;
@@ -69,11 +72,6 @@ function send(request: IncomingMessage, response: ServerResponse, reply: Reply):
   response.end(request.method === 'HEAD' ? undefined : body);
 }
 
-async function isInside(child: string, parent: string): Promise<boolean> {
-  const real = await realpath(child).catch(() => undefined);
-  return real !== undefined && (real === parent || real.startsWith(parent + path.sep));
-}
-
 interface Context {
   root: string;
   realRoot: string;
@@ -83,14 +81,15 @@ interface Context {
   failures: FailureLog;
 }
 
-/** Resolves a stamp to its run dir (realpath inside the root); remembered for a second to keep polls syscall-free. */
+/**
+ * Resolves a stamp (one path segment: routeRequest) to its run dir, a directory of the real root's own, never a
+ * link; remembered for a second to keep polls syscall-free.
+ */
 async function resolveRunDir(context: Context, stamp: string): Promise<string | undefined> {
   const cached = context.resolved.get(stamp);
   if (cached && Date.now() - cached.atMs < 1000) return cached.dir;
-  const dir = path.join(context.root, stamp);
-  const ok =
-    (await isInside(dir, context.realRoot)) &&
-    (await stat(dir).catch(() => undefined))?.isDirectory() === true;
+  const dir = path.join(context.realRoot, stamp);
+  const ok = (await lstat(dir).catch(() => undefined))?.isDirectory() === true;
   if (context.resolved.size > 10_000) context.resolved.clear();
   context.resolved.set(stamp, { dir: ok ? dir : undefined, atMs: Date.now() });
   return ok ? dir : undefined;
@@ -141,10 +140,12 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
 /** trends.html over the runs this server serves (inside the root); docs/trends.md. */
 async function answerTrends(context: Context): Promise<Reply> {
   const entries = await Promise.all(
-    (await listRuns(context.root)).map(async (r) => ({
-      stamp: r.stamp,
-      dir: await resolveRunDir(context, r.stamp),
-    })),
+    (await listRuns(context.root))
+      .filter((r) => isServableStamp(r.stamp))
+      .map(async (r) => ({
+        stamp: r.stamp,
+        dir: await resolveRunDir(context, r.stamp),
+      })),
   );
   const { runs, notes, details } = await context.trends.read(
     entries.flatMap((e) => (e.dir ? [{ stamp: e.stamp, dir: e.dir }] : [])),
@@ -164,8 +165,7 @@ async function answerRun(
   if (!dir) return { status: 404, body: 'no such run\n' };
   if (route.kind === 'run-file') {
     const file = path.join(dir, route.file);
-    if (!(await isInside(file, await realpath(dir)))) return { status: 404, body: 'not found\n' };
-    return fileReply(request, await readFile(file), TYPES[path.extname(route.file)]);
+    return fileReply(request, await readRunFileBytes(file), TYPES[path.extname(route.file)]);
   }
   const snapshot = await context.cache.get(dir);
   if (route.kind === 'run-page')

@@ -27,6 +27,11 @@ export function createFailureLog(logger: Logger): FailureLog {
 export function toFailureReply(log: FailureLog, request: IncomingMessage, error: unknown): Reply {
   if (['ENOENT', 'EISDIR'].includes(String((error as NodeJS.ErrnoException).code)))
     return { status: 404, body: 'not found\n' };
+  // A link or special file in a run dir (open-run-file.ts): refused, and answered like a file that is not there.
+  if ((error as { code?: unknown }).code === 'ROCMPERF_RUN_FILE_REFUSED') {
+    log.record(`${request.method ?? 'GET'} ${request.url ?? '/'}`, (error as Error).message);
+    return { status: 404, body: 'not found\n' };
+  }
   if (error instanceof BrokenRunError) {
     log.record(`run ${path.basename(error.dir)}`, error.message);
     return { status: 500, body: `this run cannot be shown: ${error.reason}\n` };

@@ -4,11 +4,12 @@ import { readLane } from '../report/read-run-dir.js';
 import type { RunListItem } from '../report/render-runs-index.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import type { FailureLog } from './failure-reply.js';
+import { isServableStamp } from './route-request.js';
 import { errorMessage } from '../shared/error-message.js';
 
-/** The runs for `/`; a run whose run.json cannot be read is listed as broken, with a reason a viewer may read. */
+/** The runs for `/` (those serve answers); a run whose run.json cannot be read is listed as broken, with a reason a viewer may read. */
 export async function listRunItems(context: { root: string; failures: FailureLog }): Promise<RunListItem[]> {
-  const runs = await listRuns(context.root);
+  const runs = (await listRuns(context.root)).filter((r) => isServableStamp(r.stamp));
   return Promise.all(
     runs.map(async (r) => {
       const read = await readRunFile(r.dir).then(

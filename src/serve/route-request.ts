@@ -1,6 +1,7 @@
 // URL path → route, before anything touches the disk. Pure. Rejects traversal in every spelling: `..` and `.`
-// segments, encoded (%2e%2e, %2f) and double-encoded (%252e) forms, backslashes and NUL. Run stamps are plain
-// names; files inside a run come from an allow-list.
+// segments, encoded (%2e%2e, %2f) and double-encoded (%252e) forms, backslashes and NUL. A run stamp is any one
+// segment isServableStamp takes (spaces, `<` and `"` included: links encode them); files inside a run come from an
+// allow-list.
 
 export type Route =
   | { kind: 'index' }
@@ -15,7 +16,20 @@ export type Route =
 
 const ASSET_NAMES = new Set(['report-page.js', 'runs-index.js']);
 const RUN_FILES_SERVED = new Set(['report.md', 'timeline.svg', 'targets.svg']);
-const STAMP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Whether serve answers a run dir of this name, so lists it: one path segment of at most 255 bytes, not hidden
+ * (no leading `.`), without control characters, `/`, `\\` or a `%xx` the router would take for double encoding.
+ */
+export function isServableStamp(name: string): boolean {
+  return (
+    name.length > 0 &&
+    Buffer.byteLength(name) <= 255 &&
+    !name.startsWith('.') &&
+    ![...name].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '/' || c === '\\') &&
+    !/%[0-9a-f]{2}/i.test(name)
+  );
+}
 
 export function routeRequest(rawUrl: string): Route {
   const rawPath = rawUrl.split(/[?#]/)[0] ?? '';
@@ -40,7 +54,7 @@ export function routeRequest(rawUrl: string): Route {
     return { kind: 'asset', name: parts[1]! };
   if (parts[0] !== 'runs' || parts.length < 2 || parts.length > 3) return { kind: 'not-found' };
   const stamp = parts[1]!;
-  if (!STAMP.test(stamp)) return { kind: 'not-found' };
+  if (!isServableStamp(stamp)) return { kind: 'not-found' };
   const file = parts[2];
   if (file === undefined) return trailing ? { kind: 'run-page', stamp } : { kind: 'run-redirect', stamp };
   if (file === 'index.html') return { kind: 'run-page', stamp };

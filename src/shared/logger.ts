@@ -21,7 +21,8 @@ const toLevel = (name: string): Level | 'silent' => (name in levels.values ? (na
 
 // Logs go to stderr (and a run's run.log); results go to stdout.
 export function createLogger({
-  level = process.env.LOG_LEVEL ?? 'warn',
+  // `LOG_LEVEL=` (empty) is not set, as for every variable the CLI reads (commands/flags/read-cli-env.ts).
+  level = process.env.LOG_LEVEL || 'warn',
   destination,
 }: LoggerOptions = {}): Logger {
   const stderrLevel = toLevel(level);

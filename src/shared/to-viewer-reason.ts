@@ -5,6 +5,10 @@ import { ArtifactError, ParseError, RocmPerfError } from './errors.js';
 // never a server path, a stack or a parser's own message (those go to the server's log). Pure.
 
 export function toViewerReason(error: unknown): string {
+  if (error instanceof RocmPerfError && error.code === 'ROCMPERF_RUN_FILE_REFUSED') {
+    const file = path.basename((error as RocmPerfError & { path: string }).path);
+    return `${file} is a link or special file, not read`;
+  }
   if (error instanceof ArtifactError) {
     const file = path.basename(error.path);
     if (/: not JSON\b/.test(error.message)) return `${file} is not valid JSON`;

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { loadRunModel, readLane } from '../report/index.js';
@@ -21,7 +21,7 @@ async function signDir(dir: string): Promise<string> {
   const names = (await readdir(dir)).sort();
   const parts = await Promise.all(
     names.map(async (name) => {
-      const info = await stat(path.join(dir, name)).catch(() => undefined);
+      const info = await lstat(path.join(dir, name)).catch(() => undefined);
       return `${name}:${info?.size ?? '-'}:${info?.mtimeMs ?? '-'}`;
     }),
   );

@@ -238,6 +238,12 @@ describe('usage errors exit 2', () => {
       /^error: --costs \/nonexistent\/target-costs: no such file or directory$/m,
     ],
     [['--no-such-flag'], /unknown option '--no-such-flag'/],
+    // A folder as the fleet (what an empty PERF_FLEET once became): named, not read as a missing file.
+    [['--fleet', '.'], /^error: --fleet \.: \/.* is a folder\nhint: name a file$/m],
+    [
+      ['--repo', 'fleet.yaml'],
+      /^error: --repo fleet\.yaml: \/.*fleet\.yaml is a file\nhint: name a folder$/m,
+    ],
   ])('%j', async (args, message) => {
     const result = await runCli(args);
     expect(result.status).toBe(2);

@@ -160,7 +160,7 @@ describe('rocm-perf diff', () => {
     const result = await runDiff(['20260310T000000Z', dir]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(
-      /^error: .*empty-diff: not a run dir: no run\.json and no trace/,
+      /^error: .*empty-diff: not a run dir: no run\.json, no lane\.txt, and no trace/,
     );
     expect(await readdir(dir)).toEqual([]);
   });

@@ -108,7 +108,7 @@ describe('rocm-perf export --perfetto', () => {
     const result = await runExport(['--perfetto', dir]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(
-      `error: ${dir}: not a run dir: no run.json and no trace-<target>.json; it is empty. Nothing was read or written`,
+      `error: ${dir}: not a run dir: no run.json, no lane.txt, and no trace-<target>.json beside another file of a run; it is empty. Nothing was read or written`,
     );
     expect(await readdir(dir)).toEqual([]);
   });

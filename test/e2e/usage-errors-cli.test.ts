@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { execa } from 'execa';
 import { assertCliBuilt, repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // Usage errors as users see them from the built CLI: exit 2, one `error:` line naming what is wrong, one `hint:`
@@ -56,6 +57,53 @@ describe('a bad flag value', () => {
       'error: --sample-interval-ms abc: expected a positive number of milliseconds. Use e.g. --sample-interval-ms 2000.',
       'hint: `rocm-perf cold --help` lists every flag',
     ]);
+  });
+});
+
+describe('a command line that names no command, an unknown one, or leaves out a required flag', () => {
+  it.each([
+    [['frobnicate'], "error: unknown command 'frobnicate'", 'hint: `rocm-perf --help` lists the commands'],
+    [
+      ['import', 'somewhere'],
+      "error: required option '--lane <name>' not specified",
+      'hint: `rocm-perf import --help` lists its flags and arguments',
+    ],
+    [
+      ['plan', '--bogus'],
+      "error: unknown option '--bogus'",
+      'hint: `rocm-perf plan --help` lists its flags and arguments',
+    ],
+  ])('%j: the error, then a hint naming the help to read, exit 2', async (args, error, hint) => {
+    const result = await runBuiltCli(args, { root: temp.path });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')).toEqual([error, hint]);
+  });
+
+  it('`rocm-perf` alone: the help on stderr, an error and a hint, exit 2', async () => {
+    const result = await runBuiltCli([], { root: temp.path });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toBe('Usage: rocm-perf [options] [command]');
+    expect(lines).toContain(
+      '  plan [options]                  place every target on a node (builds nothing)',
+    );
+    expect(lines.slice(-2)).toEqual([
+      'error: no command given',
+      'hint: name one, e.g. `rocm-perf plan`; the list is above',
+    ]);
+  });
+
+  it('an empty PERF_ROOT is not set: report looks under the default root, naming it', async () => {
+    const result = await execa(process.execPath, [path.join(repoRoot, 'bin/rocm-perf.js'), 'report'], {
+      reject: false,
+      cwd: temp.path,
+      env: { NO_COLOR: '1', PERF_ROOT: '', PERF_FLEET: '' },
+      extendEnv: true,
+    });
+    expect(result.stderr).not.toMatch(/under $/m);
+    expect(result.stderr).toMatch(/\/var\/tmp\/rocm-perf/);
   });
 });
 

@@ -52,6 +52,8 @@ interface BoxFleetServices {
   registryUrl: string;
   sccacheUrl: string;
   zotLogPath: string;
+  /** The registry's own log (stdout and stderr), read when `registryLog` is `distribution`. */
+  registryLogPath: string;
   nginxLogPath: string;
   /** sshd on the services host (the bridge address), through which logs are read and the site is published. */
   ssh: BoxSsh;
@@ -77,6 +79,8 @@ export interface CreateBoxFleetOptions {
   arches?: readonly string[];
   /** The clock keeper's FAKETIME_SHARED, when a builder's clock is skewed (skewed-clock.ts). */
   faketimeShared?: string;
+  /** Which registry log fleet.yaml reads: the proxy's Zot log (default) or the registry's own Distribution log. */
+  registryLog?: 'zot' | 'distribution';
 }
 
 /** Another arch's files: the scenario's, with its tags and args renamed, and build seconds × 1.5 (a cost set of its own). */
@@ -125,8 +129,9 @@ function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unkno
       url: services.registryUrl,
       name: 'rocm',
       cold_suffix: '-coldrun',
-      log_format: 'zot',
-      log: { ssh: toSsh(services.ssh), path: services.zotLogPath },
+      ...(options.registryLog === 'distribution'
+        ? { log_format: 'distribution', log: { ssh: toSsh(services.ssh), path: services.registryLogPath } }
+        : { log_format: 'zot', log: { ssh: toSsh(services.ssh), path: services.zotLogPath } }),
       cache_patterns: ['*/cache:*'],
     },
     sccache: {

@@ -92,6 +92,12 @@ export interface StartFleetOptions {
   targetCount?: number;
   /** The registry proxy fails every Nth layer upload with a 500 (BuildKit retries it); 0 = never. Default 9. */
   failLayerPutEvery?: number;
+  /**
+   * A CNCF Distribution `registry` binary to run behind the proxy instead of Debian's docker-registry, with
+   * fleet.yaml reading that registry's own log (`log_format: distribution`) rather than the proxy's Zot log
+   * (scripts/compare-distribution-registry.ts). The proxy still keeps its record of every request.
+   */
+  distributionRegistry?: string;
 }
 
 export interface FleetNodeHandle extends BoxFleetNode {
@@ -362,7 +368,9 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     const bridge = await createBridge(runId);
     stoppers.push(bridge.remove);
     const host = bridge.address;
-    const registry = await startRegistry();
+    const registry = await startRegistry(
+      options.distributionRegistry === undefined ? {} : { command: options.distributionRegistry },
+    );
     stoppers.push(registry.stop);
     const zotLogPath = path.join(dir.path, 'zot.log');
     const registryTruthPath = path.join(dir.path, 'registry-truth.jsonl');
@@ -516,6 +524,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
       ...(options.arches ? { arches: options.arches } : {}),
       ...(clockKeeper ? { faketimeShared: clockKeeper.shared } : {}),
+      ...(options.distributionRegistry === undefined ? {} : { registryLog: 'distribution' as const }),
     });
     const real =
       engine === 'real'

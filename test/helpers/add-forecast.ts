@@ -37,7 +37,7 @@ export function copyRunWithForecast(
   const file = path.join(dir, 'plan.json');
   const plan = PlanFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   const distributions = toPlanDistributions(plan, sigma, runs);
-  const forecast = forecastMakespan({ plan, distributions, draws: 1000 });
+  const forecast = forecastMakespan({ plan, distributions, draws: 1000, minDraws: 1000 });
   const withForecast: Plan = {
     ...plan,
     forecast: {

@@ -112,16 +112,27 @@ function readTraceSpans(dir: string, target: string): JaegerSpan[] {
 }
 
 /**
- * The measured window on the workstation's clock: from run.json's measuredStartedAtMs to the last span end of any
- * target's trace (Jaeger, microseconds), each moved off its builder's clock by run.json's builderClocks offset.
+ * A one-target trace's build record, as `history inspect` dates it (Jaeger microseconds → ms): from the start of the
+ * daemon's Control/Solve span that holds `create history record` to the start of that span (CompletedAt).
+ */
+function recordWindowMs(spans: readonly JaegerSpan[]): [number, number] {
+  const record = spans.find((span) => span.operationName === 'create history record');
+  const parentId = record?.references?.find((ref) => ref.refType === 'CHILD_OF')?.spanID;
+  const solve = spans.find((span) => span.spanID === parentId);
+  if (record === undefined || solve === undefined) throw new Error('no `create history record` in the trace');
+  return [solve.startTime / 1000, record.startTime / 1000];
+}
+
+/**
+ * The measured window on the workstation's clock: from run.json's measuredStartedAtMs to the last build record's end
+ * (recordWindowMs) of any target's trace, each moved off its builder's clock by run.json's builderClocks offset.
  */
 export function measuredWindowMs(dir: string): [number, number] {
   const run = readRunJson(dir);
   const offsets = new Map((run.builderClocks ?? []).map((clock) => [clock.node, clock.offsetMs]));
   let end = Number.NEGATIVE_INFINITY;
   for (const [target, { node }] of Object.entries(run.targets)) {
-    for (const span of readTraceSpans(dir, target))
-      end = Math.max(end, (span.startTime + span.duration) / 1000 - (offsets.get(node) ?? 0));
+    end = Math.max(end, recordWindowMs(readTraceSpans(dir, target))[1] - (offsets.get(node) ?? 0));
   }
   return [run.measuredStartedAtMs, end];
 }
@@ -153,7 +164,7 @@ export interface TraceFigures {
 }
 
 /**
- * From a target's Jaeger trace: total = the extent of all its spans; build = the extent of its step spans (a `vertex`
+ * From a target's Jaeger trace: total = its build record (recordWindowMs); build = the extent of its step spans (a `vertex`
  * tag, `load cache: …`, or a Dockerfile `[stage i/n] …` name; `cache request: …` is a lookup, not a step); upload = the
  * union of its HTTP PUT/POST/PATCH request spans, the innermost one of each request (a span with an HTTP child is
  * its wrapper).
@@ -198,7 +209,8 @@ export function traceFigures(dir: string, target: string): TraceFigures {
       ),
     0,
   );
-  const totalMs = extentMs(spans);
+  const [recordStartMs, recordEndMs] = recordWindowMs(readTraceSpans(dir, target));
+  const totalMs = recordEndMs - recordStartMs;
   const buildMs = extentMs(steps);
   // data.json rounds the gap and the upload to ms first and subtracts after, so its three parts add up.
   const exportSeconds = round3((totalMs - buildMs) / 1000);

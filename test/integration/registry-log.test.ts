@@ -1,6 +1,11 @@
 // Debian's docker-registry (CNCF Distribution, JSON log): a cache export and an image push, then its log is read
 // back through readRegistryLog; written sizes come from the registry itself (fetchBlobSizes), never as 0.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRegistrySizes } from '../../src/artifacts/read-registry-sizes-file.js';
+import { writeRegistrySizes } from '../../src/run/cache-logs/write-registry-sizes.js';
 import { runRegistryTraffic } from '../../scripts/capture-registry-fixtures.js';
 import type { PushExpectation } from '../../scripts/capture-registry-fixtures.js';
 import {
@@ -87,6 +92,41 @@ describe('the docker-registry JSON log', () => {
     const summary = summarizeRegistry(sized.slice(0, -1));
     expect(summary.cache.bytesUnknown + summary.image.bytesUnknown).toBe(0);
     expect(summary.cache.bytesWritten).toBeGreaterThan(expected.cache.blobBytes);
+  });
+
+  it('the harness keeps the sizes in registry-sizes.json, and the report reads every write sized', async () => {
+    const runDir = mkdtempSync(path.join(tmpdir(), 'registry-sizes-'));
+    try {
+      await readLog();
+      copyFileSync(registry.logPath, path.join(runDir, 'zot.jsonl'));
+      const written = await writeRegistrySizes({
+        runDir,
+        sliceFile: 'zot.jsonl',
+        registryUrl: registry.url,
+        cachePatterns: ['*/cache:*'],
+        nowMs: () => 1,
+      });
+      expect(written).toEqual({ unsized: 6, sized: 6, warnings: [] });
+      const sizes = await readRegistrySizes(runDir);
+      const { summary } = await readRegistryLog({
+        path: path.join(runDir, 'zot.jsonl'),
+        format: 'distribution',
+        cachePatterns: ['*/cache:*'],
+        sizes,
+      });
+      expect(summary.cache.bytesUnknown + summary.image.bytesUnknown).toBe(0);
+      // The blobs' sizes are the bodies the traffic pushed; manifests add their own.
+      expect(summary.cache.bytesWritten).toBeGreaterThan(expected.cache.blobBytes);
+      expect(summary.image.bytesWritten).toBeGreaterThan(expected.image.blobBytes);
+      const blobBytes = (repository: string) =>
+        Object.entries(sizes ?? {})
+          .filter(([key]) => key.startsWith(`${repository}@sha256:`))
+          .reduce((sum, [, bytes]) => sum + bytes, 0);
+      expect(blobBytes('rocm/cache')).toBe(expected.cache.blobBytes);
+      expect(blobBytes('rocm/api')).toBe(expected.image.blobBytes);
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
   });
 
   it('lists the published tags for artifacts.txt', async () => {

@@ -119,6 +119,7 @@ describe('serve: the page script compressed, the index cached', () => {
     const before = String((await served.get('/')).headers.etag);
     await mkdir(path.join(root, '20260316T000000Z'));
     await writeFile(path.join(root, '20260316T000000Z', 'samples.jsonl'), '');
+    await writeFile(path.join(root, '20260316T000000Z', 'trace-a.json'), ''); // a run: a trace with its samples
     const after = await served.get('/', { headers: { 'if-none-match': before } });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before);

@@ -23,9 +23,9 @@ export interface ParseBuildkitTraceOptions {
   /** The target's Dockerfile stage (bake `target` field) when it differs from the bake target name. */
   stage?: string | undefined;
   /** cache-to refs (`reg/rocm/cache:triton`): uploads to these are cache exports. */
-  cacheRefs?: readonly string[];
+  cacheRefs?: readonly string[] | undefined;
   /** Image tags the target pushes. */
-  imageRefs?: readonly string[];
+  imageRefs?: readonly string[] | undefined;
 }
 
 export interface ParsedBuildkitTrace {
@@ -54,7 +54,7 @@ export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOpti
   const inSolve = decoded.spans.filter((span) => solve.ownIds.has(span.spanId));
   const trace = buildTargetTrace({
     target: options.target ?? '',
-    all: decoded.spans,
+    record: toRecordWindow(solve.roots, tree) ?? toExtent(decoded.spans),
     inSolve,
     tree,
     options,
@@ -69,6 +69,9 @@ export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOpti
   return { trace, stats, warnings, encoding: decoded.encoding };
 }
 
+const TRACE_HINT =
+  'the file is damaged or not a BuildKit trace: restore it from the run host, or export the build record again with `docker buildx history export --finalize`';
+
 function decodeTrace(text: string, source: string): DecodedSpans {
   const trimmed = text.trimStart();
   if (trimmed === '') {
@@ -82,6 +85,7 @@ function decodeTrace(text: string, source: string): DecodedSpans {
       source,
       1,
       `not a trace: expected JSON, got ${JSON.stringify(trimmed.slice(0, 20))}`,
+      { hint: TRACE_HINT },
     );
   const document = tryParseJson(text);
   const decoded = document === undefined ? decodeSpanStream(text) : decodeDocument(document, source);
@@ -91,6 +95,7 @@ function decodeTrace(text: string, source: string): DecodedSpans {
       source,
       firstReason?.line,
       `none of the ${decoded.seen} span objects could be read: ${firstReason?.reason ?? ''}`,
+      { hint: TRACE_HINT },
     );
   }
   return decoded;
@@ -109,6 +114,7 @@ function decodeDocument(document: unknown, source: string): DecodedSpans {
     source,
     1,
     `not a known trace encoding (top-level keys: ${keys || 'none'}); expected a BuildKit span stream, Jaeger {"data":[…]} or OTLP {"resourceSpans":[…]}`,
+    { hint: TRACE_HINT },
   );
 }
 
@@ -122,19 +128,22 @@ function tryParseJson(text: string): unknown {
 
 interface BuildTargetTraceInput {
   target: string;
-  all: readonly TraceSpan[];
+  /** The build record's window: toRecordWindow, else the extent of every span. */
+  record: [number | undefined, number | undefined];
   inSolve: readonly TraceSpan[];
   tree: ReturnType<typeof buildSpanTree>;
   options: ParseBuildkitTraceOptions;
 }
 
-function buildTargetTrace({ target, all, inSolve, tree, options }: BuildTargetTraceInput): TargetTrace {
+function buildTargetTrace({ target, record, inSolve, tree, options }: BuildTargetTraceInput): TargetTrace {
   const steps = inSolve
     .filter(isStepSpan)
     .map(toTraceStep)
     .sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-  const [startMs, endMs] = toExtent(all);
   const [buildStartMs, buildEndMs] = toExtent(steps);
+  // The steps stay inside the record, so build ≤ total and the report's export = total − build holds.
+  const startMs = minDefined(record[0], buildStartMs);
+  const endMs = maxDefined(record[1], buildEndMs);
   return {
     target,
     startMs: startMs ?? 0,
@@ -151,6 +160,35 @@ function buildTargetTrace({ target, all, inSolve, tree, options }: BuildTargetTr
     cachedSteps: steps.filter((step) => step.cached).length,
     totalSteps: steps.length,
   };
+}
+
+/**
+ * The build record `history inspect` reports (StartedAt to CompletedAt), from the target's Control/Solve server
+ * spans: each starts at its Solve (StartedAt is 0.2–0.4 ms later) and ends where the daemon starts `create history
+ * record` (CompletedAt, within 0.05 ms), else at the Solve's end. Only daemon spans, so one clock: buildx's own
+ * `bake` and `build` spans run on the client's clock and add its setup (docs/real-buildkit.md). Undefined
+ * without a Solve server span.
+ */
+function toRecordWindow(
+  roots: readonly TraceSpan[],
+  tree: ReturnType<typeof buildSpanTree>,
+): [number, number] | undefined {
+  if (roots.length === 0) return undefined;
+  const ends = roots.map((root) => {
+    const record = (tree.children.get(root.spanId) ?? []).filter((span) => span.name === historyRecordSpan);
+    return record.length === 0 ? root.endMs : Math.max(...record.map((span) => span.startMs));
+  });
+  return [Math.min(...roots.map((root) => root.startMs)), Math.max(...ends)];
+}
+
+const historyRecordSpan = 'create history record';
+
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }
 
 function toExtent(

@@ -1,7 +1,8 @@
 // An incremental reader of one append-only log file: the first read finds the window's start by binary search,
 // later reads parse only the bytes appended since. A file that shrank or was replaced starts over (`reset`).
+// Every reader of it reads a run-dir file, so it opens confined (openRunFile: no link, no special file).
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { openRunFile } from '../../artifacts/open-run-file.js';
 import path from 'node:path';
 import type { StreamStats } from '../../artifacts/index.js';
 import type { LogCursor, LogWindow } from '../logs/log-cursor.js';
@@ -66,7 +67,7 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
   const feedOptions = { parser: options, window, onRecord, keep: options.keep };
 
   async function read(final: boolean): Promise<LogTailRead<R, A>> {
-    const handle = await open(options.path, 'r');
+    const handle = await openRunFile(options.path);
     try {
       const { size, ino } = await handle.stat();
       const reset = state.cursor !== undefined && (size < state.cursor.offset || ino !== state.inode);

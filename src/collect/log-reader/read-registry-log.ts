@@ -16,6 +16,8 @@ export interface ReadRegistryLogOptions {
   toMs?: number;
   addressToNode?: Readonly<Record<string, string>>;
   slackMs?: number;
+  /** registry-sizes.json's sizes, for writes the log gives no size (createRegistryLineParser). */
+  sizes?: Readonly<Record<string, number>> | undefined;
   /**
    * Which records of the window are returned one by one; default all. Every record is counted into `summary`
    * either way, so a reader that needs only the summary passes `() => false` and holds no record in memory.

@@ -1,5 +1,6 @@
 // A stateful line parser for one registry log stream (the record builder remembers upload sessions between lines).
 import type { RegistryRecord } from '../types.js';
+import { toRegistrySizeKey } from '../../artifacts/index.js';
 import { createRegistryRecordBuilder } from './build-registry-record.js';
 import { timeOfJsonLine } from './json-fields.js';
 import type { LogLineParser } from './line-outcome.js';
@@ -15,6 +16,11 @@ export interface RegistryLineParserOptions {
   cachePatterns?: readonly string[];
   /** Client IP → node name. */
   addressToNode?: Readonly<Record<string, string>>;
+  /**
+   * Sizes the log does not say (registry-sizes.json: `<repository>@<reference>` → bytes), filled into writes whose
+   * size is unknown. A size the log does say is kept.
+   */
+  sizes?: Readonly<Record<string, number>> | undefined;
 }
 
 const defaultCachePatterns: readonly string[] = ['*/cache:*'];
@@ -31,9 +37,17 @@ export function createRegistryLineParser(options: RegistryLineParserOptions): Lo
       const outcome = parse(line);
       if (!outcome.ok) return outcome;
       const record = build(outcome.record);
+      if (isUnsizedWrite(record) && options.sizes !== undefined) {
+        const size = options.sizes[toRegistrySizeKey(record.repository ?? '', record.reference ?? '')];
+        if (size !== undefined) record.bytes = size;
+      }
       const node = addressToNode.get(record.clientAddress);
       if (node !== undefined) record.node = node;
       return toRecord(record);
     },
   };
+}
+
+function isUnsizedWrite(record: RegistryRecord): boolean {
+  return record.bytes === null && (record.kind === 'blob-write' || record.kind === 'manifest-write');
 }

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from '../../shared/request.js';
 import { HttpError } from '../../shared/errors.js';
 
 // One GET of a node_exporter /metrics page with undici. node_exporter serves the classic text format to a

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from '../../shared/request.js';
 import { HttpError } from '../../shared/errors.js';
 import { buildSamplesQuery } from './build-samples-query.js';
 import { parsePrometheusResponse, type FigurePoints } from './parse-prometheus-response.js';

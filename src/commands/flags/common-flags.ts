@@ -79,7 +79,8 @@ export const forecastFlags = {
   },
   draws: {
     flags: '--draws <n>',
-    description: 'Monte Carlo draws behind the forecast band',
+    description:
+      'the most Monte Carlo draws behind the forecast band; it stops earlier once the band has settled (500 or fewer: exactly that many)',
     default: '2000',
     value: positiveInteger,
     expected: 'a whole number of draws, at least 1',

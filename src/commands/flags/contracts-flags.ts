@@ -7,7 +7,8 @@ import { nameList, optionalText, switchValue } from './value-schemas.js';
 
 export const contractsCommand = defineCommand({
   name: 'contracts',
-  description: "check users' files and hosts still agree with the CLI (reads files only)",
+  description:
+    "check users' files and hosts still agree with the CLI (reads files; runs the Makefile shims with a stub CLI)",
   examples: ['rocm-perf contracts', 'rocm-perf contracts --only target-costs,fleet-schema --verbose'],
   env: ['SSH_AUTH_SOCK'],
   arguments: {},

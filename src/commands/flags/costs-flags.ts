@@ -37,6 +37,13 @@ export const costsCommand = defineCommand({
       default: false,
       value: switchValue,
     },
+    allowOtherFleet: {
+      flags: '--allow-other-fleet',
+      description:
+        "learn from runs recorded on another fleet or scale than --fleet's (run.json's nodes, addresses, links or speeds differ), which is refused otherwise",
+      default: false,
+      value: switchValue,
+    },
     writeFleet: {
       flags: '--write-fleet',
       description:

@@ -7,7 +7,7 @@ import { switchValue } from './value-schemas.js';
 export const importCommand = defineCommand({
   name: 'import',
   description:
-    'bring in a run recorded elsewhere (a run dir or a .tar.gz of one) under --root, as lane NAME (e.g. nightly-aws)',
+    'bring in a run recorded elsewhere (a run dir or a .tar.gz of one) under --root, as lane NAME (e.g. nightly-aws); a run holding a symlink, a hard link or a special file is refused, each named',
   examples: ['rocm-perf import --lane nightly-aws nightly.tar.gz'],
   env: [],
   arguments: {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { UsageError } from '../../shared/errors.js';
 import { toLongFlag, type CommandSpec, type CommandValues, type FlagSpec, type Zod } from './flag-table.js';
+import type { CliEnv } from './read-cli-env.js';
 
 // Commander's raw strings → the typed values a command runs with. A value its schema refuses is a UsageError that
 // names the flag (or the variable it came from), the value and the fix.
@@ -10,8 +11,10 @@ export interface RawCommandInput {
   args: readonly unknown[];
   /** Commander's option values, by attribute name (the table keys). */
   options: Readonly<Record<string, unknown>>;
-  /** Commander's value source ('cli', 'env', 'default', …): an env value is named by its variable. */
+  /** Commander's value source ('cli', 'default', …): a value typed on the command line wins over the environment. */
   sourceOf?: (key: string) => string | undefined;
+  /** The CLI's environment without its empty variables (readCliEnv): a flag's `env` fills what the line leaves out. */
+  env?: CliEnv;
 }
 
 /** Quoted when blanks would hide it (`--drop-node " "`). */
@@ -58,7 +61,8 @@ function parseArguments(z: Zod, spec: CommandSpec, input: RawCommandInput, value
 
 /**
  * `--targets ""` typed on the command line would quietly mean "not given" (plan all of fleet.yaml's targets), and
- * `--arch ""` an arch of no name; an empty variable (make exports unset ones as empty) still means not set.
+ * `--arch ""` an arch of no name; an empty variable (make exports unset ones as empty) still means not set: readCliEnv
+ * has left it out, so the flag's default applies.
  */
 function isBlankFromCli(raw: unknown, source: string | undefined): boolean {
   return source === 'cli' && typeof raw === 'string' && raw.trim() === '';
@@ -73,10 +77,12 @@ export function parseCommandValues<C extends CommandSpec>(
   parseArguments(z, spec, input, values);
   for (const [key, flag] of Object.entries(spec.flags)) {
     if (flag === undefined) continue;
-    const raw = input.options[key];
+    const fromLine = input.sourceOf?.(key) === 'cli';
+    const envValue = flag.env === undefined || fromLine ? undefined : input.env?.[flag.env];
+    const fromEnv = envValue !== undefined;
+    const raw = fromEnv ? envValue : input.options[key];
     const parsed = flag.value(z).safeParse(raw);
     if (!parsed.success) {
-      const fromEnv = input.sourceOf?.(key) === 'env';
       throw toFlagError({ command: spec.name, flag, raw, issue: parsed.error.issues[0], fromEnv });
     }
     const blank = parsed.data === undefined || (typeof parsed.data === 'string' && parsed.data.trim() === '');

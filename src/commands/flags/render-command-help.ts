@@ -18,5 +18,6 @@ export function renderCommandHelp(spec: CommandSpec): string {
     '',
     'Environment variables:',
     ...(env.length === 0 ? ['  none'] : env.map(([name, meaning]) => `  ${name.padEnd(width)}  ${meaning}`)),
+    ...(env.length === 0 ? [] : ['  (a variable set empty, e.g. `PERF_FLEET=`, is not set)']),
   ].join('\n');
 }

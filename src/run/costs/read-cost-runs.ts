@@ -3,6 +3,8 @@ import { readLane, readRunTraces } from '../../report/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
 import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
+import type { FleetNode } from '../../config/schema.js';
+import { findFleetDifferences } from './compare-run-fleet.js';
 
 // The run dirs `rocm-perf costs --from RUN...` pools: each one's run.json, traces and lane (lane.txt); whether they
 // pool; and the header of the costs file they give.
@@ -41,6 +43,32 @@ export function refuseUnpoolableRuns(runs: readonly CostRun[]): void {
     `--from: cannot pool these runs: ${refusals.map((r) => `${dirOf(r.stamp)}: ${r.reason}`).join('; ')}`,
     {
       hint: 'pass runs of one harness, lane and arch (one `costs` call per kind; a warm call writes warm-build and cache lines, a cold or bench call build lines)',
+    },
+  );
+}
+
+/**
+ * Throws, naming each run and what differs, when a run was recorded on another fleet than `fleetPath`'s (its nodes,
+ * addresses, links or speeds); with `allow` (--allow-other-fleet) returns the same findings as notes instead.
+ */
+export function refuseOtherFleetRuns(
+  runs: readonly CostRun[],
+  fleet: { nodes: readonly FleetNode[]; source: string },
+  allow: boolean,
+): string[] {
+  const findings = runs.flatMap(({ dir, run }) => {
+    const differences = findFleetDifferences(run, fleet);
+    return differences.length === 0 ? [] : [`${dir}: ${differences.join('; ')}`];
+  });
+  if (findings.length === 0) return [];
+  if (allow)
+    return findings.map(
+      (finding) => `--allow-other-fleet: learning from a run recorded on another fleet or scale: ${finding}`,
+    );
+  throw new UsageError(
+    `--from: ${findings.length === 1 ? 'a run was' : `${findings.length} runs were`} recorded on another fleet or scale than ${fleet.source}, and would teach it wrong costs and links: ${findings.join('; ')}`,
+    {
+      hint: `pass runs recorded against ${fleet.source}, or --fleet the manifest they ran with; --allow-other-fleet if you mean it (e.g. fleet.yaml was edited since those runs)`,
     },
   );
 }

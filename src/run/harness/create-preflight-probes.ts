@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import { request } from 'undici';
+import { request } from '../../shared/request.js';
 import { fetchKnownInstances, fetchScrapeIntervals } from '../../collect/index.js';
 import type { Config } from '../../config/schema.js';
 import { readExecutableStatus } from '../executors/check-buildx-binary.js';

@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { LogCapture } from '../cache-logs/capture-logs.js';
+import { writeRegistrySizes } from '../cache-logs/write-registry-sizes.js';
 import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import { estimateRunBuilderClocks } from '../../report/align-traces.js';
@@ -95,6 +96,20 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
       if (slice.warning) warnings.push(slice.warning);
     }
     if (slices) await runFile.update((run) => void (run.logs = slices));
+    const registrySlice = slices?.find((slice) => slice.kind === 'registry');
+    const { registry } = context.config;
+    if (registrySlice && registry.logFormat === 'distribution') {
+      const sized = await attempt('asking the registry for the sizes its log lacks', warnings, logger, () =>
+        writeRegistrySizes({
+          runDir: context.runDir,
+          sliceFile: registrySlice.file,
+          registryUrl: registry.url,
+          cachePatterns: registry.cachePatterns,
+          nowMs: () => options.clock.nowMs(),
+        }),
+      );
+      warnings.push(...(sized?.warnings ?? []));
+    }
     warnings.push(
       ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),
     );

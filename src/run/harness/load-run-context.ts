@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../../config/schema.js';
 import type { ConfigOverrides } from '../../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../../graph/index.js';
-import { planFromFigures, type PlaceFor } from '../../plan/index.js';
+import { describePlaceForSkipped, planFromFigures, type PlaceFor } from '../../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../../artifacts/index.js';
 import { readPlanFile } from '../../artifacts/plan-file-io.js';
 import type { Clock } from '../../shared/clock.js';
@@ -128,6 +128,7 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
       hint: 're-run `rocm-perf plan --out DIR` for these targets, or drop --plan',
     });
   }
+  const placeNote = options.planPath ? undefined : describePlaceForSkipped(plan, options.placeFor);
   const root = path.resolve(options.root);
   const { stamp, dir } = await createRunDir({ root, clock });
   const settings = createRunSettings({
@@ -149,6 +150,6 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
     settings,
     dispatch,
     waitFor,
-    warnings: [...inputs.warnings],
+    warnings: [...inputs.warnings, ...(placeNote === undefined ? [] : [placeNote])],
   };
 }

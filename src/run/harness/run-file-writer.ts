@@ -4,6 +4,7 @@ import { InternalError } from '../../shared/errors.js';
 import { RUN_VERSION, type RunFile, RunFileSchema } from '../../artifacts/index.js';
 import type { RunContext } from './load-run-context.js';
 import { formatZodIssues } from '../../shared/format-zod-issues.js';
+import { toUploadRefs } from './to-upload-refs.js';
 
 // run.json is rewritten as the run goes (serve shows a run in flight), atomically and in order,
 // and validated through the same schema its readers use before every write.
@@ -112,5 +113,12 @@ export function createInitialRun({
     registryCachePatterns: config.registry.cachePatterns,
     registryLogFormat: config.registry.logFormat,
     warnings: [...context.warnings],
+    uploadRefs: toUploadRefs({
+      print: context.print,
+      targets: Object.keys(plan.targets),
+      liveNamespace: settings.liveNamespace,
+      namespace: settings.namespace,
+      clearCacheTo: settings.clearCacheTo,
+    }),
   };
 }

@@ -2,6 +2,8 @@ import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:f
 import path from 'node:path';
 import { LANE_FILE, LaneSchema } from '../../artifacts/index.js';
 import { readRunFile } from '../../artifacts/read-run-file.js';
+import { findUnsafeEntries } from '../../artifacts/open-run-file.js';
+import { isRunDir } from '../../report/read-run-dir-names.js';
 import { UsageError } from '../../shared/errors.js';
 import {
   isEnvironmentError,
@@ -11,7 +13,8 @@ import {
 
 // `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
 // under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never
-// sees half a run.
+// sees half a run. A run holding a link, a hard link or a special file is refused whole, each named
+// (docs/trust.md): a tarball from CI must not make a viewer read the server's files.
 
 export interface ImportRunOptions {
   /** A run dir, or a .tar.gz holding one (at its top level, or in its one top-level directory). */
@@ -34,7 +37,6 @@ export interface ImportedRun {
   replaced: boolean;
 }
 
-const RUN_DIR_FILES = /^(run\.json|samples\.jsonl|sccache\.log|zot\.jsonl|trace-.+\.json)$/;
 const TARBALL = /\.(tar\.gz|tgz)$/;
 
 /** A tarball's run dir: its only top-level directory, else its top level. */
@@ -45,14 +47,28 @@ async function findUnpackedRun(dir: string): Promise<string> {
 }
 
 async function checkRunDir(dir: string, source: string): Promise<void> {
-  const names = await readdir(dir);
-  if (!names.some((name) => RUN_DIR_FILES.test(name)))
+  if (!isRunDir(await readdir(dir)))
     throw new UsageError(
-      `${source} holds no run: none of run.json, samples.jsonl, sccache.log, zot.jsonl, trace-<target>.json`,
+      `${source} holds no run: no run.json, and no trace-<target>.json beside another file of a run (samples.jsonl, status-<target>.jsonl, sccache.log, zot.jsonl, artifacts.txt, plan.json)`,
       {
         hint: 'import a run dir (or a .tar.gz of one) as `rocm-perf cold|warm|bench` writes them',
       },
     );
+  await refuseUnsafeEntries(dir, source);
+}
+
+/** Refuses the whole run when anything in it is not a regular file or directory of its own, naming each. */
+async function refuseUnsafeEntries(dir: string, source: string): Promise<void> {
+  const unsafe = await findUnsafeEntries(dir);
+  if (unsafe.length === 0) return;
+  const listed = unsafe.slice(0, 10).map((entry) => `${entry.name} (${entry.reason})`);
+  if (unsafe.length > 10) listed.push(`and ${unsafe.length - 10} more`);
+  throw new UsageError(
+    `${source}: ${unsafe.length} entr${unsafe.length === 1 ? 'y is' : 'ies are'} not a regular file of the run: ${listed.join(', ')}; nothing was imported`,
+    {
+      hint: 'pack the run with its files themselves (`tar -czhf` follows links; `cp -L` copies their targets) after checking what they point at, or remove those entries',
+    },
+  );
 }
 
 function toStamp(candidate: string, source: string): string {
@@ -106,6 +122,8 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
       for (const name of await readdir(staging))
         if (name !== '.run') await rename(path.join(staging, name), path.join(ready, name));
     }
+    // The import decides the lane: whatever the run came with under that name (even a directory) is replaced.
+    await rm(path.join(ready, LANE_FILE), { recursive: true, force: true });
     await writeFile(path.join(ready, LANE_FILE), `${lane.data}\n`);
     await options.rewriteReport(ready);
     if (exists) await rm(target, { recursive: true, force: true });

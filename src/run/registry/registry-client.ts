@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request } from '../../shared/request.js';
 import { HttpError } from '../../shared/errors.js';
 import type { RegistryCredentials } from './read-docker-auth.js';
 

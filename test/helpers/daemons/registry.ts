@@ -10,6 +10,11 @@ export interface StartRegistryOptions {
   netns?: string;
   host?: string;
   port?: number;
+  /**
+   * Another CNCF Distribution binary than Debian's (e.g. v3.1.2, `scripts/compare-distribution-registry.ts`); it
+   * reads the same config.
+   */
+  command?: string;
 }
 
 export interface RunningRegistry {
@@ -56,8 +61,8 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
   writeFileSync(configPath, buildRegistryConfig({ addr: `${host}:${port}`, storageDir }));
   const logPath = path.join(dir.path, 'registry.log');
   const daemon = await startDaemon({
-    name: 'docker-registry',
-    command: '/usr/bin/docker-registry',
+    name: options.command === undefined ? 'docker-registry' : path.basename(options.command),
+    command: options.command ?? '/usr/bin/docker-registry',
     args: ['serve', configPath],
     netns: options.netns,
     logPath,

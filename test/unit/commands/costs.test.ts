@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,8 @@ import { parseTargetCosts } from '../../../src/config/parse-target-costs.js';
 import { createProgram } from '../../../src/program.js';
 
 // `rocm-perf costs` in-process on the shipped sample runs (real BuildKit traces from the fleet in a box) and a copy
-// of the shipped fleet.yaml, whose link_mbps are the real fleet's, not the box's: the learning must suggest the box's.
+// of the shipped fleet.yaml, whose link_mbps are the real fleet's, not the box's: refused unless --allow-other-fleet,
+// and then the learning must suggest the box's.
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const WARM_RUN = path.join(repoRoot, 'fixtures/runs/gfx1201-warm');
@@ -37,11 +38,75 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const costs = (...args: string[]) =>
+const costsOn = (fleet: string, ...args: string[]) =>
   createProgram().parseAsync(
-    ['costs', '--fleet', path.join(dir, 'fleet.yaml'), '--costs', path.join(dir, 'target-costs'), ...args],
+    ['costs', '--fleet', fleet, '--costs', path.join(dir, 'target-costs'), ...args],
     { from: 'user' },
   );
+/** On the shipped fleet.yaml, which the box's runs did not run on: the learning mechanics, told to go ahead. */
+const costs = (...args: string[]) => costsOn(path.join(dir, 'fleet.yaml'), '--allow-other-fleet', ...args);
+
+interface RecordedNode {
+  name: string;
+  builder: string;
+  address: string;
+  linkMbps: number;
+  speed: number;
+}
+const recordedNodes = (runDir: string) =>
+  (JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { nodes: RecordedNode[] }).nodes;
+
+/** The shipped fleet.yaml with the nodes a run recorded (the box's addresses, links and speeds): the run's fleet. */
+function writeRunFleet(runDir: string, edit: (node: RecordedNode) => RecordedNode = (node) => node): string {
+  const shipped = readFileSync(path.join(dir, 'fleet.yaml'), 'utf8');
+  const head = shipped.slice(0, shipped.indexOf('\nnodes:'));
+  const nodes = recordedNodes(runDir)
+    .map(edit)
+    .map(
+      (node) =>
+        `  - { name: ${node.name}, builder: ${node.builder}, address: ${node.address}, link_mbps: ${node.linkMbps}, speed: ${node.speed}, node_exporter: http://${node.address}:9100/metrics, ssh: { host: ${node.address}, user: builder } }`,
+    );
+  const file = path.join(dir, 'run-fleet.yaml');
+  writeFileSync(file, `${head}\nnodes:\n${nodes.join('\n')}\n`);
+  return file;
+}
+
+describe('rocm-perf costs --from a run of another fleet or scale', () => {
+  it('refuses the box run against the shipped fleet.yaml, naming what differs, and writes nothing', async () => {
+    const before = readFileSync(path.join(dir, 'target-costs'), 'utf8');
+    const error: unknown = await costsOn(path.join(dir, 'fleet.yaml'), '--from', COLD_RUN, '--dry-run').catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: 'ROCMPERF_USAGE', exitCode: 2 });
+    const { message, hint } = error as { message: string; hint: string };
+    expect(message).toMatch(/^--from: a run was recorded on another fleet or scale than .*fleet\.yaml/);
+    // Independent of the product: every node run.json recorded, with the shipped fleet's link beside it.
+    for (const node of recordedNodes(COLD_RUN))
+      expect(message).toContain(`${node.name}: address ${node.address} (fleet.yaml: ${node.name}.fleet.lan)`);
+    expect(message).toContain(
+      'strix: address 10.213.182.11 (fleet.yaml: strix.fleet.lan), link_mbps 45 (fleet.yaml: 900)',
+    );
+    expect(hint).toMatch(/--allow-other-fleet/);
+    expect(stdout.join('\n')).not.toMatch(/link_mbps|build pytorch/);
+    expect(readFileSync(path.join(dir, 'target-costs'), 'utf8')).toBe(before);
+  });
+
+  it('takes the run against the fleet it recorded, and refuses it at another scale (every link 20×)', async () => {
+    await costsOn(writeRunFleet(COLD_RUN), '--from', COLD_RUN, '--dry-run');
+    expect(stdout.join('\n')).toMatch(/^build pytorch /m);
+    const scaled = writeRunFleet(COLD_RUN, (node) => ({ ...node, linkMbps: node.linkMbps * 20 }));
+    await expect(costsOn(scaled, '--from', COLD_RUN, '--dry-run')).rejects.toThrow(
+      /kiln: link_mbps 0\.215 \(fleet\.yaml: 4\.3\)/,
+    );
+  });
+
+  it('--allow-other-fleet goes ahead, with a note naming the differences', async () => {
+    await costsOn(path.join(dir, 'fleet.yaml'), '--from', COLD_RUN, '--dry-run', '--allow-other-fleet');
+    expect(stderr.join('\n')).toMatch(
+      /^note: --allow-other-fleet: learning from a run recorded on another fleet or scale: .*strix: address 10\.213\.182\.11/m,
+    );
+  });
+});
 
 /** Lines of `after` that differ from `before` (same line count: edits replace values in place). */
 function changedLines(before: string, after: string): [string, string][] {

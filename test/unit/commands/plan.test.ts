@@ -64,12 +64,37 @@ describe('runPlanCommand', () => {
     );
     const plan = PlanFileSchema.parse(JSON.parse(stdout.join('')));
     expect(plan.forecast).toMatchObject({ banded: true, historyRuns: 4, draws: 300, policy: 'guided' });
-    expect(plan.forecast!.makespan.p10).toBeLessThan(plan.forecast!.makespan.p90);
+    if (!plan.forecast?.banded) throw new Error('expected a band');
+    expect(plan.forecast.makespan.p10).toBeLessThan(plan.forecast.makespan.p90);
     stdout.length = 0;
     await program.parseAsync(['plan', '--fleet', fleetPath], { from: 'user' });
     expect(stdout.join('')).toMatch(
       /forecast +p10 \S+ · p50 \S+ · p90 \S+ +\(2000 draws, fixed queues; 4\+ runs of history per target\)/,
     );
     expect(stdout.join('')).toMatch(/finish p10–p90/);
+  });
+
+  it('without a band: --place-for p90 says why it did not apply, and --json carries no band figures', async () => {
+    fixture = writeFleetFixture();
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void stderr.push(String(line)));
+    const program = createProgram({ plan: (values) => runPlanCommand(values) });
+    await program.parseAsync(['plan', '--fleet', fixture.fleetPath, '--place-for', 'p90', '--json'], {
+      from: 'user',
+    });
+    expect(stderr).toContainEqual(
+      'note: --place-for p90 did not apply: it places for the forecast band, and there is none yet (4 of 4 targets have fewer than 3 runs of history, fewest 1); the plan is placed for the median costs',
+    );
+    const raw = JSON.parse(stdout.join('')) as { forecast: Record<string, unknown> };
+    expect(raw.forecast).toMatchObject({ banded: false, draws: 0, placedFor: 'median', historyRuns: 1 });
+    for (const figure of ['makespan', 'quantiles', 'targets', 'nodes'])
+      expect(raw.forecast).not.toHaveProperty(figure);
+    PlanFileSchema.parse(raw);
+    // Placed for the median, no note.
+    stderr.length = 0;
+    await program.parseAsync(['plan', '--fleet', fixture.fleetPath], { from: 'user' });
+    expect(stderr.filter((line) => line.includes('--place-for'))).toEqual([]);
   });
 });

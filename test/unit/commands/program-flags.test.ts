@@ -200,6 +200,25 @@ describe('good values arrive typed', () => {
     });
   });
 
+  it('an empty variable is not set: the default applies (make hands unset ones down empty)', async () => {
+    vi.stubEnv('PERF_FLEET', '');
+    vi.stubEnv('PERF_ROOT', ' ');
+    vi.stubEnv('PERF_TARGETS', '');
+    vi.stubEnv('PERF_ARCH', '');
+    vi.stubEnv('PERF_PORT', '');
+    expect((await parse(['plan'])).values).toMatchObject({
+      fleet: 'fleet.yaml',
+      targets: undefined,
+      arch: undefined,
+    });
+    expect((await parse(['report'])).values).toMatchObject({ root: '/var/tmp/rocm-perf' });
+    expect((await parse(['serve'])).values).toMatchObject({ port: 8090 });
+    expect((await parse(['contracts'])).values).toMatchObject({ fleet: undefined });
+    vi.stubEnv('PERF_FLEET', 'fleets/x.yaml');
+    expect((await parse(['plan'])).values).toMatchObject({ fleet: 'fleets/x.yaml' });
+    expect((await parse(['plan', '--fleet', 'y.yaml'])).values).toMatchObject({ fleet: 'y.yaml' });
+  });
+
   it('contracts: --only as pair names; --fleet unset unless given', async () => {
     const { values } = await parse(['contracts', '--only', 'target-costs, fleet-schema']);
     expect(values).toMatchObject({ only: ['target-costs', 'fleet-schema'], fleet: undefined, remote: false });
@@ -249,6 +268,8 @@ describe('each subcommand’s --help: examples that parse, and the environment v
     ];
     const section = help.slice(help.indexOf('Environment variables:'));
     for (const variable of variables) expect(section).toMatch(new RegExp(`^ {2}${variable} +\\S`, 'm'));
+    if (variables.length > 0)
+      expect(section).toContain('(a variable set empty, e.g. `PERF_FLEET=`, is not set)');
   });
 
   it('cold names REGISTRY_NAME and PERF_COLD_NAMESPACE; warm and bench REGISTRY_NAME', () => {

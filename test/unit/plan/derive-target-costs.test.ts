@@ -71,7 +71,7 @@ describe('deriveTargetCosts', () => {
   it.each([
     [
       'cold',
-      /^run s1 is a cold run: its byte figures are written as `image` lines and the cache lines kept\. .*under-counted aiter-wheel 4\.3×/,
+      /^run s1 is a cold run: its byte figures are written as `image` lines and the cache lines kept\. .*under-counted a target's upload up to 4\.3×/,
     ],
     [
       'bench',
@@ -91,6 +91,8 @@ describe('deriveTargetCosts', () => {
       });
       expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
       expect(derived.notes[0]).toMatch(note);
+      // The notes name only targets of this graph (a, b, c, d): no wheel of the real fleet's graph.
+      expect(derived.notes.join('\n')).not.toMatch(/\b[\w-]+-wheel\b|\bpytorch\b/);
     },
   );
 

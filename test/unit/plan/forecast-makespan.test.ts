@@ -3,6 +3,7 @@ import {
   createPlan,
   findForecastPercentile,
   forecastMakespan,
+  planWithForecast,
   type CostDistribution,
   type PlanNode,
 } from '../../../src/plan/index.js';
@@ -132,6 +133,32 @@ describe('forecastMakespan', () => {
     expect(forecast.quantiles[100]!).toBeGreaterThan(10 * 19);
     // No draw goes past 20× its median: x's export (0.01 s) plus y (10 s).
     expect(forecast.quantiles[100]!).toBeLessThanOrEqual(20 * 10.01 + 1e-9);
+  });
+
+  it('never puts the band under the plan’s lower bound: a draw faster than the bound counts as the bound', () => {
+    // Two targets in a row on one node: the bound is their sum at the medians, 600 + 300 s, and half the draws
+    // come in under it.
+    const distributions = new Map([
+      ['x', dist(600, 0.1, 6)],
+      ['y', dist(300, 0.1, 6)],
+    ]);
+    const plan = planWithForecast({
+      graph: { targets: ['x', 'y'], deps: { y: ['x'] } },
+      costs: new Map(
+        [...distributions].map(([n, d]) => [n, { buildSeconds: d.buildSeconds, cacheBytes: 0 }]),
+      ),
+      nodes: [nodes[0]!],
+      arch: 'gfx1201',
+      createdAt: '2026-12-06T00:00:00Z',
+      distributions,
+    });
+    expect(plan.lowerBoundSeconds).toBe(900);
+    const unfloored = forecastMakespan({ plan, distributions, draws: 2000, minDraws: 2000 });
+    expect(unfloored.makespan.p10).toBeLessThan(880);
+    if (!plan.forecast?.banded) throw new Error('expected a band');
+    expect(plan.forecast.quantiles[0]).toBe(900);
+    expect(plan.forecast.makespan.p10).toBe(900);
+    expect(plan.forecast.makespan.p90).toBeGreaterThan(950);
   });
 
   it('refuses a plan target without figures, naming it', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlanNotes } from '../../../src/report/build-plan-notes.js';
+import type { RunFile } from '../../../src/artifacts/index.js';
 import type { ReportPlan } from '../../../src/report/run-inputs.js';
 import { makeRunFile } from './make-run-inputs.js';
 
@@ -18,7 +19,10 @@ const plan = (costs: ReportPlan['costs']): ReportPlan => ({
   targets,
   costs,
 });
-const warmRun = makeRunFile({ harness: 'warm', stamp: '20261203T180845Z' });
+const ok = (node: string) => ({ status: 'ok' as const, node, startedAtMs: 0, finishedAtMs: 1 });
+/** Runs that finished both targets: `costs --from` on them writes their lines. */
+const finished = { a: ok('n'), b: ok('n') };
+const warmRun = makeRunFile({ harness: 'warm', stamp: '20261203T180845Z', targets: finished });
 
 describe('buildPlanNotes', () => {
   it('a warm run planned with no warm-build figure: says so and explains a makespan under the lower bound', () => {
@@ -74,7 +78,7 @@ describe('buildPlanNotes', () => {
 
   it('a cold run planned with whole exports for targets without an image figure: names them', () => {
     const notes = buildPlanNotes({
-      run: makeRunFile({ harness: 'cold', stamp: '20261203T170000Z' }),
+      run: makeRunFile({ harness: 'cold', stamp: '20261203T170000Z', targets: finished }),
       plan: plan({ mode: 'cold', coldBuildFor: [], fullExportFor: ['b'] }),
       makespanSeconds: 40,
       lowerBoundSeconds: 52,
@@ -136,6 +140,11 @@ describe('buildPlanNotes', () => {
         },
       },
     };
+    const boxRun = makeRunFile({
+      harness: 'warm',
+      stamp: '20261203T180845Z',
+      targets: { pytorch: ok('bench'), 'bitsandbytes-wheel': ok('kiln'), 'vllm-wheel': ok('bench') },
+    });
     const measured = (bitsandbytes: { total: number; bytes: number }, pytorchTotal = 36.5) => [
       {
         target: 'pytorch',
@@ -165,7 +174,7 @@ describe('buildPlanNotes', () => {
 
     it('a warm run longer than planned says so, names the target and its push against the planned bytes', () => {
       const notes = buildPlanNotes({
-        run: warmRun,
+        run: boxRun,
         plan: boxPlan,
         targets: measured({ total: 24.1, bytes: 3_891_862 }),
         makespanSeconds: 60.1,
@@ -214,6 +223,46 @@ describe('buildPlanNotes', () => {
       });
       expect(running.some((note) => note.startsWith('measured'))).toBe(false);
     });
+  });
+
+  it('an interrupted run: advises `costs --from` on it only for the targets it finished', () => {
+    const interrupted = (targets: RunFile['targets']) =>
+      makeRunFile({ harness: 'cold', stamp: '20261203T170000Z', status: 'interrupted', targets });
+    const cancelled = {
+      status: 'interrupted' as const,
+      node: 'n',
+      startedAtMs: 0,
+      finishedAtMs: 1,
+      error: 'SIGINT',
+    };
+    const [none] = buildPlanNotes({
+      run: interrupted({ a: cancelled, b: { status: 'skipped', node: 'n', reason: 'interrupted' } }),
+      plan: plan({ mode: 'cold', coldBuildFor: [], fullExportFor: ['a', 'b'] }),
+      makespanSeconds: null,
+      lowerBoundSeconds: 52,
+    });
+    expect(none).toBe(
+      'planned with whole-export bytes: no `image` line for 2 of 2 targets (a, b), so their planned uploads count the cache export a cold run does not make; this run (interrupted) finished none of them, so `costs --from` on it writes none; a cold run that finishes them, then `rocm-perf costs --from` it, writes `image` lines',
+    );
+    expect(none).not.toContain('costs --from 20261203T170000Z');
+    const [some] = buildPlanNotes({
+      run: interrupted({ a: ok('n'), b: cancelled }),
+      plan: plan({ mode: 'cold', coldBuildFor: [], fullExportFor: ['a', 'b'] }),
+      makespanSeconds: null,
+      lowerBoundSeconds: 52,
+    });
+    expect(some).toMatch(
+      /; `rocm-perf costs --from 20261203T170000Z` writes `image` lines for the 1 it finished \(a\); for the rest, a cold run that finishes them/,
+    );
+    const [warm] = buildPlanNotes({
+      run: makeRunFile({ harness: 'warm', status: 'interrupted', targets: { a: cancelled, b: cancelled } }),
+      plan: plan({ mode: 'warm', coldBuildFor: ['a', 'b'], fullExportFor: [] }),
+      makespanSeconds: null,
+      lowerBoundSeconds: 52,
+    });
+    expect(warm).toMatch(
+      /finished none of them, so `costs --from` on it writes none; a warm run that finishes them/,
+    );
   });
 
   it('nothing for a warm plan with warm figures and a makespan above the bound, or without a plan', () => {

@@ -1,4 +1,15 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +35,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const sample = path.join(repoRoot, 'fixtures/runs/gfx1201-warm');
 const temp = mkdtempSync(path.join(tmpdir(), 'damaged-run-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
+const REFUSED_TAIL = 'a run-dir file is read only when it is a regular file of its own, never through a link';
 
 let copies = 0;
 function copySample(): string {
@@ -216,11 +228,37 @@ describe('the shipped warm sample run, damaged', () => {
       expect(statSync(file).isDirectory()).toBe(true);
       const model = await modelOf(dir);
       expect(loudOf(model).map((w) => w.message)).toContainEqual(
-        `${name}: cannot be read (a directory or special file, not a regular file); every figure from it is missing`,
+        `${name}: cannot be read (refused: a directory; ${REFUSED_TAIL}); every figure from it is missing`,
       );
       expect(model.summary.streams[name]).toMatchObject({ present: true, bytes: 0 });
     },
   );
+
+  // Confinement (docs/trust.md): a file that leads out of the run dir is never read, whatever it holds.
+  it.each([
+    ['artifacts.txt', 'a symbolic link', (file: string, secret: string) => symlinkSync(secret, file)],
+    ['zot.jsonl', 'a symbolic link', (file: string, secret: string) => symlinkSync(secret, file)],
+    ['trace-pytorch.json', 'a symbolic link', (file: string, secret: string) => symlinkSync(secret, file)],
+    [
+      'sccache.log',
+      'a hard link (2 names for one file; another may be outside the run dir)',
+      (file: string, secret: string) => linkSync(secret, file),
+    ],
+    ['samples.jsonl', 'a FIFO (named pipe)', (file: string) => execFileSync('mkfifo', [file])],
+  ])('%s as %s: refused and named, its bytes never read', async (name, reason, make) => {
+    const dir = copySample();
+    const secret = path.join(mkdtempSync(path.join(temp, 'secret-')), 'passwd');
+    writeFileSync(secret, 'SECRET-root:x:0:0:hunter2\n');
+    const file = path.join(dir, name);
+    rmSync(file);
+    make(file, secret);
+    const model = await modelOf(dir);
+    expect(loudOf(model).map((w) => w.message)).toContainEqual(
+      `${name}: cannot be read (refused: ${reason}; ${REFUSED_TAIL}); every figure from it is missing`,
+    );
+    expect(JSON.stringify(model)).not.toContain('SECRET');
+    expect(model.summary.streams[name]).toMatchObject({ present: true, bytes: 0 });
+  });
 
   it('zot.jsonl gone while run.json recorded its slice: loud, not a note', async () => {
     const dir = copySample();

@@ -16,7 +16,7 @@ describe('the forecast in the report', () => {
     DataFileSchema.parse(model);
     const forecast = model.summary.forecast!;
     expect(forecast.banded).toBe(true);
-    expect(forecast.planned.p10).toBeLessThan(forecast.planned.p90);
+    expect(forecast.planned!.p10).toBeLessThan(forecast.planned!.p90);
     expect(forecast.percentile).not.toBeNull();
     expect(forecast.targets.map((t) => t.target)).toContain('pytorch');
     const md = renderReportMd({ model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } });

@@ -70,7 +70,9 @@ describe('findRunDir', () => {
   it.each([
     ['an empty dir', [], 'it is empty'],
     ['a dir of other files', ['notes.txt', 'samples.jsonl'], 'it holds 2 file(s) (notes.txt, samples.jsonl)'],
-  ])('refuses %s: no run.json and no trace', async (_, files, holds) => {
+    ['a lone stray trace', ['trace-pytorch.json'], 'it holds 1 file(s) (trace-pytorch.json)'],
+    ['two stray traces', ['trace-a.json', 'trace-b.json'], 'it holds 2 file(s) (trace-a.json, trace-b.json)'],
+  ])('refuses %s: not a run', async (_, files, holds) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'not-a-run-'));
     dirs.push(dir);
     for (const name of files) writeFileSync(path.join(dir, name), 'x\n');
@@ -78,15 +80,22 @@ describe('findRunDir', () => {
     expect(refusal).toBeInstanceOf(RocmPerfError);
     expect(refusal).toMatchObject({ code: 'ROCMPERF_NOT_A_RUN', exitCode: 2 });
     expect((refusal as Error).message).toBe(
-      `${dir}: not a run dir: no run.json and no trace-<target>.json; ${holds}. Nothing was read or written`,
+      `${dir}: not a run dir: no run.json, no lane.txt, and no trace-<target>.json beside another file of a run; ${holds}. Nothing was read or written`,
     );
   });
 
-  it.each([['run.json'], ['trace-pytorch.json']])('takes a dir holding %s', async (name) => {
+  it.each([
+    [['run.json']],
+    [['lane.txt']],
+    [['trace-pytorch.json', 'samples.jsonl']],
+    [['trace-pytorch.json', 'status-pytorch.jsonl']],
+    [['trace-pytorch.json', 'zot.jsonl']],
+    [['trace-pytorch.json', 'plan.json']],
+  ])('takes a dir holding %j', async (names) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'a-run-'));
     dirs.push(dir);
     mkdirSync(path.join(dir, 'sub'));
-    writeFileSync(path.join(dir, name), '{}\n');
+    for (const name of names) writeFileSync(path.join(dir, name), '{}\n');
     expect(await findRunDir({ run: dir, root: tmpdir() })).toBe(dir);
   });
 });

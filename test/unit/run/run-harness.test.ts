@@ -67,6 +67,15 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(Object.values(run.targets).map((outcome) => outcome.status)).toEqual(
       FLEET_TARGETS.map(() => 'ok'),
     );
+    // What each target pushes to, for the report's image/cache split: the print's tags (it has no cache-to).
+    expect(run.uploadRefs).toEqual(
+      Object.fromEntries(
+        FLEET_TARGETS.map((target) => [
+          target,
+          { image: [`registry.test:5000/rocm/${target}:gfx1201`], cache: [] },
+        ]),
+      ),
+    );
     for (const call of fake.bakes) {
       expect(argsOf(call)).toMatchObject({
         noCache: false,
@@ -176,6 +185,10 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     );
     const result = await promise;
     const run = readRun(result.runDir);
+    expect(run.uploadRefs?.pytorch).toEqual({
+      image: ['registry.test:5000/rocm-coldrun-2/pytorch:gfx1201'],
+      cache: [],
+    });
     expect(run).toMatchObject({
       harness: 'cold',
       mode: 'cold',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactError, FileAccessError, ParseError } from '../../../src/shared/errors.js';
 import { toViewerReason } from '../../../src/shared/to-viewer-reason.js';
+import { RunFileRefusedError } from '../../../src/artifacts/open-run-file.js';
 
 // The few words serve shows a viewer about a run it cannot show: a file's name and what is wrong, never a path,
 // a stack or a parser's message.
@@ -16,6 +17,10 @@ describe('toViewerReason', () => {
       'run.json is not in a format this rocm-perf reads',
     ],
     [new ArtifactError('/srv/runs/r1/plan.json', 'cannot read the plan: EACCES'), 'plan.json cannot be read'],
+    [
+      new RunFileRefusedError('/srv/runs/r1/run.json', 'a symbolic link'),
+      'run.json is a link or special file, not read',
+    ],
     [new ParseError('/srv/runs/r1/samples.jsonl', 12, 'bad line'), 'samples.jsonl cannot be parsed'],
     [
       Object.assign(new Error("EACCES: permission denied, open '/srv/runs/r1/zot.jsonl'"), {
