@@ -60,7 +60,8 @@ try {
     );
   const linkOf = (node: string) => {
     const line = learned.find((l) => l.startsWith(`    ${node}: link_mbps`)) ?? '';
-    return Number(/→ ([\d.]+)|measured ([\d.]+)/.exec(line)?.slice(1).find(Boolean));
+    // `→ 0.193 (fitted …` when suggested, `fitted 5.37 MB/s + …` when kept, `rate unknown` without wire-bound requests.
+    return Number(/→ ([\d.]+)|fitted ([\d.]+) MB\/s/.exec(line)?.slice(1).find(Boolean));
   };
   const nodes = fleet.nodes.map((n) => n.name);
   // The fit is anchored to the configured geometric mean (all 1 here): compare ratios to the true speeds' geometric mean.

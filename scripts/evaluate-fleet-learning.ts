@@ -40,9 +40,9 @@ function toTcRateMBps(node: string): number | undefined {
   return toTbfRateBits(linkMbps) / 8 / 1e6;
 }
 
-/** The fastest single target's own throughput on the node: how close one long push gets to the link. */
+/** The fastest single target's own effective throughput on the node: how close one long push gets to the link. */
 function bestTargetMBps(mine: readonly UploadObservation[]): number {
-  return Math.max(...mine.map((u) => measureUploadLinks([u])[0]?.measuredMBps ?? 0));
+  return Math.max(...mine.map((u) => measureUploadLinks([u])[0]?.effectiveMBps ?? 0));
 }
 
 const fmt = (value: number | undefined, digits = 3) =>
@@ -59,8 +59,11 @@ console.log(
     'node',
     'link_mbps (run.json)',
     'tc rate MB/s',
-    'measured MB/s',
+    'effective MB/s',
+    'fitted MB/s',
     'error vs tc',
+    'per request ms',
+    'wire-bound',
     'bytes',
     'upload s',
     'targets',
@@ -68,7 +71,7 @@ console.log(
     'suggests',
   ]),
 );
-console.log(row(Array.from({ length: 10 }, () => '---')));
+console.log(row(Array.from({ length: 13 }, () => '---')));
 for (const node of recorded) {
   const tc = toTcRateMBps(node.name);
   const link = learning.links.find((l) => l.node === node.name);
@@ -80,8 +83,11 @@ for (const node of recorded) {
       tc === undefined || Math.abs(tc - node.linkMbps) > 1e-9
         ? `${fmt(tc)} (≠ run.json: another scale?)`
         : fmt(tc),
-      fmt(link?.measuredMBps),
-      link && tc ? pct((link.measuredMBps / tc - 1) * 100) : '—',
+      fmt(link?.effectiveMBps),
+      fmt(link?.fit.rateMBps),
+      link?.fit.rateMBps !== undefined && tc ? pct((link.fit.rateMBps / tc - 1) * 100) : '—',
+      link ? `${link.fit.latencyMs.toFixed(0)} ±${link.fit.noiseMs.toFixed(0)}` : '—',
+      link ? `${link.fit.wireBound} of ${link.fit.requests}` : '—',
       link ? String(link.bytes) : '—',
       link ? link.uploadSeconds.toFixed(3) : '—',
       link ? String(link.targets) : '0',

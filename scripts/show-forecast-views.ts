@@ -13,6 +13,7 @@ import {
   createProgressState,
   renderLiveForecast,
   renderProgressView,
+  replayLive,
 } from '../src/run/harness/progress.js';
 import { CHROMIUM_ARGS } from '../test/helpers/chromium-args.js';
 import { readFileSync } from 'node:fs';
@@ -54,10 +55,12 @@ for (const share of [0.25, 0.5, 0.75]) {
   for (const { event } of events.filter((e) => e.atMs <= nowMs).sort((a, b) => a.atMs - b.atMs))
     applyQueueEvent(state, event);
   const forecastLine = renderLiveForecast(plan, state, nowMs);
+  // The ETAs: the same replay's p50s, as the harness's live view draws them.
+  const { estimate } = replayLive(plan, state, nowMs);
   console.log(
     `--- TTY live view at ${Math.round(share * 100)} % of the run (${((nowMs - origin) / 1000).toFixed(1)} s in)`,
   );
-  console.log(renderProgressView({ plan, state, nowMs, forecastLine }).join('\n'));
+  console.log(renderProgressView({ plan, state, nowMs, forecastLine, estimate }).join('\n'));
 }
 
 const root = mkdtempSync(path.join(tmpdir(), 'forecast-views-'));

@@ -119,7 +119,32 @@ const NodeSummarySchema = z.strictObject({
     .nullable()
     .default(null)
     .describe(
-      'Bytes the node uploaded ÷ the union of its upload spans, in MB/s (1 MB = 10^6 bytes), over its ok targets whose every upload has a size; null without such uploads or without run.json.',
+      'Effective upload throughput: bytes the node uploaded ÷ the union of its upload spans, in MB/s (1 MB = 10^6 bytes), over its ok targets whose every upload has a size (per-request latency included: not the link rate, see `upload`); null without such uploads or without run.json.',
+    ),
+  upload: z
+    .strictObject({
+      requests: Count.describe('Sized upload requests (HTTP PUT/POST/PATCH spans) of its ok targets.'),
+      latencyMs: z.number().finite().describe('The per-request cost: median of duration − load ÷ rate, ms.'),
+      noiseMs: z
+        .number()
+        .finite()
+        .min(0)
+        .describe('How far single requests stray from the fit: 1.4826 × the median absolute residual, ms.'),
+      rateMBps: z
+        .number()
+        .finite()
+        .positive()
+        .nullable()
+        .describe('The fitted link rate, MB/s; null when request time does not grow with bytes.'),
+      wireBound: Count.describe(
+        'Requests whose bytes took at least 3× the per-request cost and 0.1 s at the fitted rate: under 2, the rate is not known.',
+      ),
+      largestLoadBytes: z.number().finite().min(0).describe('The most bytes on the link during one request.'),
+    })
+    .nullable()
+    .default(null)
+    .describe(
+      'The node’s upload requests fitted as latency + bytes ÷ rate (docs/planning.md); null without sized uploads or run.json.',
     ),
   configuredLinkMbps: z
     .number()
@@ -203,7 +228,9 @@ const ForecastSummarySchema = z
     outside: z
       .enum(['above', 'below'])
       .nullable()
-      .describe('above: past the forecast’s p99; below: under its p1 (the run is flagged); null within.'),
+      .describe(
+        'above: past the forecast’s p99; below: under its p1 (the run is flagged); null within, and always null when banded is false.',
+      ),
     culprits: z
       .array(
         z.strictObject({
@@ -220,6 +247,11 @@ const ForecastSummarySchema = z
     targets: z
       .array(z.strictObject({ target: z.string(), finish: BandSecondsSchema }))
       .describe('Per target, its forecast finish band (seconds from the start).'),
+  })
+  .refine((forecast) => forecast.banded || (forecast.outside === null && forecast.culprits.length === 0), {
+    message:
+      'an unbanded forecast (banded: false) has no band to be outside of: outside must be null, culprits empty',
+    path: ['outside'],
   })
   .nullable()
   .default(null)

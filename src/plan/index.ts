@@ -21,6 +21,7 @@ export {
   forecastMakespan,
   toStoredDistribution,
   type CostDistribution,
+  type Forecast,
   type ForecastProgress,
 } from './forecast-makespan.js';
 export {
@@ -37,6 +38,7 @@ export {
   measureUploadLinks,
   toFleetEdits,
   toUploadObservations,
+  type LinkMeasurement,
   type UploadObservation,
 } from './learn-fleet.js';
 export { renderFleetLearning } from './render-fleet-learning.js';

@@ -2,11 +2,18 @@ import type { RunFile } from '../artifacts/index.js';
 import type { TargetTrace } from '../collect/types.js';
 import { totalLengthMs, type Interval } from '../shared/intervals.js';
 import { fitNodeSpeeds, type BuildObservation, type SpeedEstimate } from './fit-node-speeds.js';
-import { estimateLogSigma } from './pool-costs.js';
+import {
+  fitUploadLink,
+  MIN_WIRE_BOUND_REQUESTS,
+  toLinkLoads,
+  type UploadLinkFit,
+  type UploadRequest,
+} from './fit-upload-link.js';
 
-// The fleet model learns (docs/planning.md): each node's upload throughput from what its traces pushed and how long
-// the pushes took, and its relative speed from builds of the same target on other nodes (fit-node-speeds.ts),
-// against fleet.yaml's link_mbps and speed; a change is suggested only when the measurement says so. Pure.
+// The fleet model learns (docs/planning.md): each node's link from what its traces pushed, request by request, as a
+// per-request latency plus bytes over a rate (fit-upload-link.ts), and its relative speed from builds of the same
+// target on other nodes (fit-node-speeds.ts), against fleet.yaml's link_mbps and speed; a change is suggested only
+// when the measurement says so. Pure.
 
 /** One target's uploads in one run: every upload's size is known (else the target is not observed). */
 export interface UploadObservation {
@@ -15,6 +22,8 @@ export interface UploadObservation {
   target: string;
   bytes: number;
   spans: readonly Interval[];
+  /** Each sized upload request, for the latency + rate fit. */
+  requests: readonly UploadRequest[];
 }
 
 /** A run's uploads per target (status ok, a trace with uploads, every upload sized), and notes for the rest. */
@@ -43,6 +52,12 @@ export function toUploadObservations({
       target: trace.target,
       bytes: trace.uploads.reduce((sum, upload) => sum + (upload.bytes ?? 0), 0),
       spans: trace.uploads.map((upload): Interval => [upload.startMs, upload.endMs]),
+      requests: trace.uploads.map((upload) => ({
+        run: run.stamp,
+        startMs: upload.startMs,
+        endMs: upload.endMs,
+        bytes: upload.bytes ?? 0,
+      })),
     });
   }
   return { uploads, notes };
@@ -53,17 +68,21 @@ export interface LinkMeasurement {
   bytes: number;
   /** The union of the node's upload spans in each run, summed over the runs. */
   uploadSeconds: number;
-  /** bytes ÷ uploadSeconds, in MB/s (1 MB = 10^6 bytes), as link_mbps is. */
-  measuredMBps: number;
+  /**
+   * bytes ÷ uploadSeconds, in MB/s (1 MB = 10^6 bytes): the effective throughput of these pushes, latency included.
+   * Not the link's rate when the pushes are small (that is `fit.rateMBps`).
+   */
+  effectiveMBps: number;
+  /** The node's requests fitted as latency + bytes ÷ rate. */
+  fit: UploadLinkFit;
   targets: number;
   runs: number;
-  /** (run, target) pairs with bytes and upload time: the units the spread is taken over. */
-  units: number;
-  /** Robust sigma of ln(bytes ÷ own upload union) over the units (pool-costs' estimator). */
-  sigma: number;
 }
 
-/** Per node (sorted): total bytes ÷ the union of its upload time. A node with no upload time has no measurement. */
+/**
+ * Per node (sorted): the latency + rate fit over its requests, and total bytes ÷ the union of its upload time. A
+ * node with no upload time has no measurement.
+ */
 export function measureUploadLinks(uploads: readonly UploadObservation[]): LinkMeasurement[] {
   const nodes = [...new Set(uploads.map((u) => u.node))].sort();
   return nodes.flatMap((node) => {
@@ -75,20 +94,17 @@ export function measureUploadLinks(uploads: readonly UploadObservation[]): LinkM
     );
     if (!(uploadMs > 0)) return [];
     const bytes = mine.reduce((sum, u) => sum + u.bytes, 0);
-    const rates = mine.flatMap((u) => {
-      const ms = totalLengthMs(u.spans);
-      return u.bytes > 0 && ms > 0 ? [u.bytes / ms] : [];
-    });
+    const fit = fitUploadLink(toLinkLoads(mine.flatMap((u) => u.requests)));
+    if (!fit) return [];
     return [
       {
         node,
         bytes,
         uploadSeconds: uploadMs / 1000,
-        measuredMBps: bytes / (uploadMs / 1000) / 1e6,
+        effectiveMBps: bytes / (uploadMs / 1000) / 1e6,
+        fit,
         targets: new Set(mine.map((u) => u.target)).size,
         runs: runs.length,
-        units: rates.length,
-        sigma: estimateLogSigma(rates),
       },
     ];
   });
@@ -119,6 +135,23 @@ export function judgeChange({
   if (logSe === undefined) return { suggest: false, why: 'too few measurements to know their spread' };
   if (distance <= 2 * logSe) return { suggest: false, why: 'within twice its standard error' };
   return { suggest: true, why: undefined };
+}
+
+/**
+ * A link change needs a rate the evidence can tell: at least MIN_WIRE_BOUND_REQUESTS requests whose bytes, not the
+ * per-request latency, set their time (fit-upload-link.ts); then judgeChange on the fitted rate, with the standard
+ * error of ln(rate) taken as the spread of those requests' own rates ÷ √their count.
+ */
+function judgeLink(fit: UploadLinkFit, configuredMbps: number): Verdict {
+  if (fit.rateMBps === undefined)
+    return { suggest: false, why: 'no rate: request time does not grow with bytes in these runs' };
+  if (fit.wireBound < MIN_WIRE_BOUND_REQUESTS)
+    return {
+      suggest: false,
+      why: `transfers too small to tell the rate: ${fit.wireBound} of ${fit.requests} requests spent 3× their per-request cost and 0.1 s on the wire (${MIN_WIRE_BOUND_REQUESTS} needed)`,
+    };
+  const logSe = fit.logSigma === undefined ? undefined : fit.logSigma / Math.sqrt(fit.wireBound);
+  return judgeChange({ measured: fit.rateMBps, configured: configuredMbps, logSe });
 }
 
 export interface FleetNodeSetting {
@@ -166,12 +199,12 @@ export function learnFleet({
   const configured = new Map(nodes.map((node) => [node.name, node]));
   const links = measureUploadLinks(uploads).map((link): LinkFinding => {
     const configuredMbps = configured.get(link.node)?.linkMbps;
-    const logSe = link.units >= 2 ? link.sigma / Math.sqrt(link.units) : undefined;
     const verdict =
       configuredMbps === undefined
         ? { suggest: false, why: 'not in fleet.yaml' }
-        : judgeChange({ measured: link.measuredMBps, configured: configuredMbps, logSe });
-    const suggestedMbps = verdict.suggest ? toSuggestedValue(link.measuredMBps) : undefined;
+        : judgeLink(link.fit, configuredMbps);
+    const suggestedMbps =
+      verdict.suggest && link.fit.rateMBps !== undefined ? toSuggestedValue(link.fit.rateMBps) : undefined;
     return { ...link, configuredMbps, verdict, suggestedMbps };
   });
   const fit = fitNodeSpeeds({ builds, configured: new Map(nodes.map((node) => [node.name, node.speed])) });

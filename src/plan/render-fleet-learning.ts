@@ -1,3 +1,4 @@
+import { MIN_WIRE_BOUND_REQUESTS } from './fit-upload-link.js';
 import type { FleetLearning, LinkFinding, SpeedFinding } from './learn-fleet.js';
 
 // What `rocm-perf costs` prints about the fleet: each node's measured upload throughput and speed against
@@ -21,13 +22,24 @@ function formatDecimalBytes(bytes: number): string {
 const formatSpread = (sigma: number | undefined) =>
   sigma === undefined ? 'spread unknown' : `spread ±${Math.round(sigma * 100)} %`;
 
+/** The per-request cost as what it is: latency, with how far single requests stray from it. */
+function formatLatency(link: LinkFinding): string {
+  return `${Math.round(link.fit.latencyMs)} ms a request (±${Math.round(link.fit.noiseMs)} ms)`;
+}
+
 function renderLink(link: LinkFinding): string {
-  const evidence = `${plural(link.targets, 'target')}, ${plural(link.runs, 'run')}, ${formatDecimalBytes(link.bytes)} in ${link.uploadSeconds.toFixed(1)} s, ${formatSpread(link.units >= 2 ? link.sigma : undefined)}`;
+  const { fit } = link;
+  const evidence = `${plural(link.runs, 'run')}, ${plural(link.targets, 'target')}, ${plural(fit.requests, 'request')}, ${fit.wireBound} wire-bound, largest ${formatDecimalBytes(Math.round(fit.largestLoadBytes))}, ${formatSpread(fit.wireBound >= 2 ? fit.logSigma : undefined)}; effective ${formatFigure(link.effectiveMBps)} MB/s: ${formatDecimalBytes(link.bytes)} in ${link.uploadSeconds.toFixed(1)} s`;
   const configured =
     link.configuredMbps === undefined ? 'not in fleet.yaml' : formatFigure(link.configuredMbps);
+  // A rate resting on latency-bound requests is no measurement: not printed as one.
+  const rate =
+    fit.rateMBps === undefined || fit.wireBound < MIN_WIRE_BOUND_REQUESTS
+      ? 'rate unknown'
+      : `${formatFigure(fit.rateMBps)} MB/s`;
   if (link.suggestedMbps !== undefined)
-    return `${link.node}: link_mbps ${configured} → ${formatFigure(link.suggestedMbps)} (measured over ${evidence})`;
-  return `${link.node}: link_mbps ${configured}, measured ${formatFigure(link.measuredMBps)} (${evidence}); kept: ${link.verdict.why}`;
+    return `${link.node}: link_mbps ${configured} → ${formatFigure(link.suggestedMbps)} (fitted ${rate} + ${formatLatency(link)}; ${evidence})`;
+  return `${link.node}: link_mbps ${configured}, fitted ${rate} + ${formatLatency(link)} (${evidence}); kept: ${link.verdict.why}`;
 }
 
 function renderSpeed(speed: SpeedFinding, residualSigma: number | undefined): string {
@@ -46,7 +58,7 @@ export function renderFleetLearning(learning: FleetLearning, fleetPath: string):
   const suggested = [...learning.links, ...learning.speeds].filter((f) => f.verdict?.suggest).length;
   return [
     `Fleet model, measured against ${fleetPath}:`,
-    '  upload links (bytes uploaded ÷ the union of the upload spans, MB/s, vs link_mbps):',
+    '  upload links (each request fitted as a per-request cost + the bytes on the link ÷ a rate, MB/s, vs link_mbps):',
     ...learning.links.map((link) => `    ${renderLink(link)}`),
     ...learning.unmeasuredLinks.map((node) => `    ${node}: no measured upload in these runs`),
     '  speeds (least squares on build seconds of targets that ran on several nodes, scaled to the configured geometric mean):',

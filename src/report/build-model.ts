@@ -121,7 +121,13 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
     makespanSeconds,
     plannedMakespanSeconds: inputs.plan ? round(inputs.plan.makespanSeconds) : null,
     lowerBoundSeconds,
-    planNotes: buildPlanNotes({ run: inputs.run, plan: inputs.plan, makespanSeconds, lowerBoundSeconds }),
+    planNotes: buildPlanNotes({
+      run: inputs.run,
+      plan: inputs.plan,
+      targets: partial.targets,
+      makespanSeconds,
+      lowerBoundSeconds,
+    }),
     partial: [...new Set(partial.run)],
     bootstrap: summarizeBootstrap(inputs.run?.bootstrap),
     targets: partial.targets,
@@ -139,13 +145,13 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
   };
 }
 
-/** Each node's measured upload throughput (bytes ÷ the union of its upload spans) beside run.json's link_mbps. */
+/** Each node's measured uploads (the latency + rate fit, and bytes ÷ the union of its spans) beside its link_mbps. */
 function buildLinks(inputs: RunInputs): Parameters<typeof buildNodes>[0]['links'] {
   const run = inputs.run;
-  if (!run) return { measuredMBps: new Map(), configuredMbps: new Map() };
+  if (!run) return { measured: new Map(), configuredMbps: new Map() };
   const { uploads } = toUploadObservations({ run, traces: inputs.traces });
   return {
-    measuredMBps: new Map(measureUploadLinks(uploads).map((link) => [link.node, link.measuredMBps])),
+    measured: new Map(measureUploadLinks(uploads).map((link) => [link.node, link])),
     configuredMbps: new Map(run.nodes.map((node) => [node.name, node.linkMbps])),
   };
 }

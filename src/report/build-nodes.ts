@@ -1,4 +1,5 @@
 import type { NodeSamples, NodeSummary, SampleTable, TargetSummary } from '../artifacts/index.js';
+import type { LinkMeasurement } from '../plan/index.js';
 import { clipInterval, totalLengthMs, type Interval } from '../shared/intervals.js';
 import { round } from './build-targets.js';
 
@@ -10,8 +11,8 @@ export interface NodesOptions {
   targets: readonly TargetSummary[];
   samples: SampleTable;
   window: Interval | undefined;
-  /** Measured upload throughput per node, MB/s (src/plan/learn-fleet.ts), and the link_mbps run.json recorded. */
-  links: { measuredMBps: ReadonlyMap<string, number>; configuredMbps: ReadonlyMap<string, number> };
+  /** Each node's measured uploads (src/plan/learn-fleet.ts), and the link_mbps run.json recorded. */
+  links: { measured: ReadonlyMap<string, LinkMeasurement>; configuredMbps: ReadonlyMap<string, number> };
 }
 
 export function buildNodes({ lanes, targets, samples, window, links }: NodesOptions): NodeSummary[] {
@@ -32,7 +33,8 @@ export function buildNodes({ lanes, targets, samples, window, links }: NodesOpti
       idleSeconds: round(Math.max(0, makespanMs - busyMs) / 1000),
       utilisationPct: makespanMs > 0 ? round((100 * busyMs) / makespanMs, 1) : null,
       ...sampleFigures(samples.nodes.get(node), window),
-      measuredUploadMBps: roundThroughput(links.measuredMBps.get(node)),
+      measuredUploadMBps: roundThroughput(links.measured.get(node)?.effectiveMBps),
+      upload: toUploadFigures(links.measured.get(node)),
       configuredLinkMbps: links.configuredMbps.get(node) ?? null,
       partial: [],
     };
@@ -42,6 +44,20 @@ export function buildNodes({ lanes, targets, samples, window, links }: NodesOpti
 /** Four significant digits: a box's kiln uploads at 0.2 MB/s, a real wired node at 100. */
 function roundThroughput(mbps: number | undefined): number | null {
   return mbps === undefined ? null : Number(mbps.toPrecision(4));
+}
+
+/** The latency + rate fit, rounded: ms to 0.1, MB/s to four significant digits. */
+function toUploadFigures(link: LinkMeasurement | undefined): NodeSummary['upload'] {
+  if (!link) return null;
+  const { fit } = link;
+  return {
+    requests: fit.requests,
+    latencyMs: round(fit.latencyMs, 1),
+    noiseMs: round(fit.noiseMs, 1),
+    rateMBps: roundThroughput(fit.rateMBps),
+    wireBound: fit.wireBound,
+    largestLoadBytes: Math.round(fit.largestLoadBytes),
+  };
 }
 
 /** The node's samples within the window (all of them without one). */

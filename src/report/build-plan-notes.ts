@@ -1,22 +1,53 @@
-import type { RunFile } from '../artifacts/index.js';
+import type { RunFile, TargetSummary } from '../artifacts/index.js';
 import type { ReportPlan } from './run-inputs.js';
 
-// What a reader of "measured vs planned" must know, said next to the plan in report.md and the page: a warm run
-// planned without warm build figures (its plan is a cold plan, so every planned figure overstates it), and a
-// measured makespan under the plan's lower bound (which a correct cost model never allows) with the reason. Pure.
+// What a reader of "measured vs planned" must know, said next to the plan in report.md and the page, each computed
+// from the run, never assumed: a warm run planned without warm build figures (and how its builds measured against
+// those figures), how the makespan and each target's record compare with the plan (which way, by how much, which
+// targets, and a push far from the bytes the plan charged), and a measured makespan under the plan's lower bound
+// (which a correct cost model never allows) with the reason. Pure.
 
 export interface PlanNotesOptions {
   run: RunFile | undefined;
   plan: ReportPlan | undefined;
+  /** The measured targets (data.json summary.targets); absent: no per-target comparison. */
+  targets?: readonly Pick<
+    TargetSummary,
+    'target' | 'node' | 'status' | 'buildSeconds' | 'totalSeconds' | 'uploadBytes'
+  >[];
   makespanSeconds: number | null;
   lowerBoundSeconds: number | null;
 }
+
+/** A target's record differs from its plan when off by at least this share and at least MIN_OFF_SECONDS. */
+const MIN_OFF_SHARE = 0.1;
+const MIN_OFF_SECONDS = 0.5;
+/** A push is named when its bytes are outside [plan ÷ this, plan × this]. */
+const BYTES_OFF_FACTOR = 1.5;
+const LISTED = 3;
 
 const formatSeconds = (seconds: number) =>
   seconds < 10 ? `${Math.round(seconds * 10) / 10}s` : `${Math.round(seconds)}s`;
 
 function isWarm(run: RunFile | undefined): boolean {
   return run?.harness === 'warm' || run?.mode === 'warm';
+}
+
+/** "measured 58s against 40s planned (+45 %)" for the builds of the named targets that have both figures. */
+function compareBuilds(
+  plan: ReportPlan,
+  names: readonly string[],
+  targets: PlanNotesOptions['targets'],
+): string {
+  let [measured, planned, count] = [0, 0, 0];
+  for (const name of names) {
+    const t = targets?.find((x) => x.target === name);
+    const p = plan.targets[name]?.buildSeconds;
+    if (t?.buildSeconds == null || p === undefined) continue;
+    [measured, planned, count] = [measured + t.buildSeconds, planned + p, count + 1];
+  }
+  if (count === 0 || planned <= 0) return '';
+  return `; measured, ${count === names.length ? 'their' : `${count} of their`} builds took ${formatSeconds(measured)} against ${formatSeconds(planned)} planned (${formatShare(measured / planned - 1)})`;
 }
 
 /**
@@ -35,20 +66,93 @@ function adviseCostsFrom(run: RunFile | undefined, targets: readonly string[], l
 }
 
 /** A warm run's plan made from cold build figures, wholly or for some targets; undefined when it had warm ones. */
-function describeColdFigures(run: RunFile | undefined, plan: ReportPlan): string | undefined {
+function describeColdFigures(
+  run: RunFile | undefined,
+  plan: ReportPlan,
+  targets: PlanNotesOptions['targets'],
+): string | undefined {
   if (!isWarm(run)) return undefined;
-  const count = Object.keys(plan.targets).length;
-  const cold = plan.costs.mode === 'cold' ? count : plan.costs.coldBuildFor.length;
+  const all = Object.keys(plan.targets);
+  const count = all.length;
+  const coldNames = plan.costs.mode === 'cold' ? all : plan.costs.coldBuildFor;
+  const cold = coldNames.length;
   if (cold === 0) return undefined;
-  const coldTargets = plan.costs.mode === 'cold' ? Object.keys(plan.targets) : plan.costs.coldBuildFor;
-  const fix = adviseCostsFrom(run, coldTargets, '`warm-build` lines');
+  const fix = adviseCostsFrom(run, coldNames, '`warm-build` lines');
+  const measured = compareBuilds(plan, coldNames, targets);
   if (plan.costs.mode === 'cold')
-    return `planned without warm figures: this warm run was planned with cold build seconds for all ${count} targets (a cold plan), so every planned figure overstates a warm build; ${fix}, then plan with \`--mode warm\``;
+    return `planned without warm figures: this warm run was planned with cold build seconds for all ${count} targets (a cold plan)${measured}; ${fix}, then plan with \`--mode warm\``;
   if (cold === count)
-    return `planned without warm figures: no \`warm-build\` line for any of the ${count} targets, so the plan used cold build seconds and every planned figure overstates a warm build; ${fix}`;
-  const names = plan.costs.coldBuildFor.slice(0, 5).join(', ');
+    return `planned without warm figures: no \`warm-build\` line for any of the ${count} targets, so the plan used cold build seconds${measured}; ${fix}`;
+  const names = coldNames.slice(0, 5).join(', ');
   const more = cold > 5 ? ` and ${cold - 5} more` : '';
-  return `planned partly without warm figures: cold build seconds for ${cold} of ${count} targets (${names}${more}: no \`warm-build\` line), so their planned figures overstate a warm build; ${fix}`;
+  return `planned partly without warm figures: cold build seconds for ${cold} of ${count} targets (${names}${more}: no \`warm-build\` line)${measured}; ${fix}`;
+}
+
+const formatShare = (share: number) => `${share >= 0 ? '+' : '−'}${Math.round(Math.abs(share) * 100)} %`;
+const formatBytesExact = (bytes: number) => `${bytes.toLocaleString('en-US')} B`;
+
+interface TargetOff {
+  name: string;
+  node: string;
+  measured: number;
+  planned: number;
+  push: string;
+}
+
+/** Each finished target's record against its planned duration (build + export + setup on its planned node). */
+function findTargetsOff(plan: ReportPlan, targets: NonNullable<PlanNotesOptions['targets']>): TargetOff[] {
+  return targets.flatMap((t): TargetOff[] => {
+    const p = plan.targets[t.target];
+    if (!p || t.status !== 'ok' || t.totalSeconds === null) return [];
+    const planned = p.finishSeconds - p.startSeconds;
+    const off = Math.abs(t.totalSeconds - planned);
+    if (off < MIN_OFF_SECONDS || off < MIN_OFF_SHARE * planned) return [];
+    const bytesOff =
+      p.plannedBytes !== undefined &&
+      t.uploadBytes !== null &&
+      (t.uploadBytes > p.plannedBytes * BYTES_OFF_FACTOR ||
+        t.uploadBytes * BYTES_OFF_FACTOR < p.plannedBytes);
+    const push = bytesOff
+      ? `; it pushed ${formatBytesExact(t.uploadBytes!)} against the ${formatBytesExact(p.plannedBytes!)} the plan charged`
+      : '';
+    return [{ name: t.target, node: t.node, measured: t.totalSeconds, planned, push }];
+  });
+}
+
+function listTargets(list: readonly TargetOff[]): string {
+  const shown = [...list]
+    .sort((a, b) => Math.abs(b.measured - b.planned) - Math.abs(a.measured - a.planned))
+    .slice(0, LISTED)
+    .map(
+      (t) =>
+        `${t.name} on ${t.node} ${formatSeconds(t.measured)} against ${formatSeconds(t.planned)} (${t.measured >= t.planned ? '+' : '−'}${formatSeconds(Math.abs(t.measured - t.planned))}${t.push})`,
+    );
+  return `${shown.join('; ')}${list.length > LISTED ? `; and ${list.length - LISTED} more` : ''}`;
+}
+
+/** The finished run's makespan against the plan, and the targets off their plan, each way. */
+function compareWithPlan(
+  plan: ReportPlan,
+  targets: NonNullable<PlanNotesOptions['targets']>,
+  makespanSeconds: number,
+): string {
+  const diff = makespanSeconds - plan.makespanSeconds;
+  const way =
+    Math.abs(diff) < MIN_OFF_SECONDS
+      ? 'as planned'
+      : `${formatSeconds(Math.abs(diff))} ${diff > 0 ? 'longer' : 'shorter'} than planned (${formatShare(diff / plan.makespanSeconds)})`;
+  const off = findTargetsOff(plan, targets);
+  const longer = off.filter((t) => t.measured > t.planned);
+  const shorter = off.filter((t) => t.measured < t.planned);
+  const parts = [
+    longer.length > 0 ? `longer than planned: ${listTargets(longer)}` : undefined,
+    shorter.length > 0 ? `shorter than planned: ${listTargets(shorter)}` : undefined,
+  ].flatMap((part) => (part === undefined ? [] : [part]));
+  const rest =
+    parts.length === 0
+      ? `every target within ${MIN_OFF_SHARE * 100} % (or ${MIN_OFF_SECONDS}s) of its plan`
+      : parts.join('. ');
+  return `measured ${formatSeconds(makespanSeconds)} against the plan's ${formatSeconds(plan.makespanSeconds)}: ${way}. Per target (record against planned build + export + setup): ${rest}`;
 }
 
 /** A cold run's plan that counted whole exports (no `image` figure) for some targets; undefined otherwise. */
@@ -65,14 +169,17 @@ function describeWholeExport(run: RunFile | undefined, plan: ReportPlan): string
 export function buildPlanNotes({
   run,
   plan,
+  targets,
   makespanSeconds,
   lowerBoundSeconds,
 }: PlanNotesOptions): string[] {
   if (plan === undefined) return [];
-  const cold = describeColdFigures(run, plan);
+  const cold = describeColdFigures(run, plan, targets);
   const wholeExport = describeWholeExport(run, plan);
   const notes = [cold, wholeExport].flatMap((note) => (note === undefined ? [] : [note]));
   const finished = run?.status === 'completed';
+  if (finished && makespanSeconds !== null && targets !== undefined && targets.length > 0)
+    notes.push(compareWithPlan(plan, targets, makespanSeconds));
   if (
     finished &&
     makespanSeconds !== null &&

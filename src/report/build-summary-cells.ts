@@ -70,7 +70,8 @@ export function buildNodeHeaders({ withTargetCount }: NodeCellsOptions): string[
     'CPU peak',
     'memory peak',
     'scrape gaps',
-    'upload measured',
+    'upload rate (fit)',
+    'per request',
     'link_mbps',
   ];
 }
@@ -80,10 +81,26 @@ function formatMBps(mbps: number | null): string {
   return mbps === null ? '—' : `${Number(mbps.toPrecision(3))} MB/s`;
 }
 
-/** The measured upload throughput, and its share of the link the plan assumed. */
-function formatMeasuredUpload(n: NodeSummary): string {
-  if (n.measuredUploadMBps === null || n.configuredLinkMbps === null) return formatMBps(n.measuredUploadMBps);
-  return `${formatMBps(n.measuredUploadMBps)} (${formatPct((100 * n.measuredUploadMBps) / n.configuredLinkMbps)})`;
+/**
+ * The fitted link rate and its share of the link the plan assumed; `—` with the reason when the pushes were too
+ * small to tell it (fewer than 2 wire-bound requests: docs/planning.md).
+ */
+function formatUploadRate(n: NodeSummary): string {
+  const upload = n.upload;
+  if (upload === null) return '—';
+  if (upload.rateMBps === null) return '— (time does not grow with bytes)';
+  if (upload.wireBound < 2)
+    return `— (pushes too small to tell: ${upload.wireBound} of ${upload.requests} requests wire-bound)`;
+  const share =
+    n.configuredLinkMbps === null ? '' : ` (${formatPct((100 * upload.rateMBps) / n.configuredLinkMbps)})`;
+  return `${formatMBps(upload.rateMBps)}${share}`;
+}
+
+/** The per-request cost as what it is: latency in ms, with how far single requests stray. */
+function formatRequestCost(n: NodeSummary): string {
+  return n.upload === null
+    ? '—'
+    : `${Math.round(n.upload.latencyMs)} ms ±${Math.round(n.upload.noiseMs)} (${n.upload.requests} requests)`;
 }
 
 /** node, builder, [targets,] busy, idle, utilisation, CPU mean, CPU peak, memory peak, scrape gaps, upload, link. */
@@ -99,7 +116,8 @@ export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOpt
     formatPct(n.cpuPeakPct),
     formatPct(n.memPeakPct),
     String(n.sampleGaps),
-    formatMeasuredUpload(n),
+    formatUploadRate(n),
+    formatRequestCost(n),
     formatMBps(n.configuredLinkMbps),
   ];
 }

@@ -65,10 +65,20 @@ function toReportPlan(plan: Plan | undefined): ReportPlan | undefined {
         }
       : undefined,
     targets: Object.fromEntries(
-      Object.entries(plan.targets).map(([name, t]) => [
-        name,
-        { node: t.node, startSeconds: t.startSeconds, finishSeconds: t.finishSeconds, deps: t.deps },
-      ]),
+      Object.entries(plan.targets).map(([name, t]) => {
+        const linkMbps = plan.nodes.find((n) => n.name === t.node)?.linkMbps;
+        return [
+          name,
+          {
+            node: t.node,
+            startSeconds: t.startSeconds,
+            finishSeconds: t.finishSeconds,
+            deps: t.deps,
+            buildSeconds: t.buildSeconds,
+            ...(linkMbps === undefined ? {} : { plannedBytes: Math.round(t.exportSeconds * linkMbps * 1e6) }),
+          },
+        ];
+      }),
     ),
   };
 }

@@ -149,7 +149,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     '',
     `## Nodes: utilisation and idle (${h})`,
     '',
-    'upload measured: the bytes the node pushed ÷ the union of its upload spans, and its share of the link_mbps run.json recorded (what the plan assumed); `rocm-perf costs --from RUN` suggests a new link_mbps from it.',
+    'upload rate (fit): each upload request fitted as a per-request cost + the bytes on the link ÷ a rate; the rate, and its share of the link_mbps run.json recorded (what the plan assumed), only when at least 2 requests spent 3× the per-request cost and 0.1 s on the wire (else `—`: small pushes are mostly latency). per request: that cost (median, ± how far single requests stray). `rocm-perf costs --from RUN...` suggests a new link_mbps from the same fit.',
     '',
     mdTable(
       buildNodeHeaders({ withTargetCount: true }),

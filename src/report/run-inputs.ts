@@ -10,7 +10,19 @@ export interface ReportPlan {
   makespanSeconds: number;
   lowerBoundSeconds: number;
   targets: Readonly<
-    Record<string, { node: string; startSeconds: number; finishSeconds: number; deps: readonly string[] }>
+    Record<
+      string,
+      {
+        node: string;
+        startSeconds: number;
+        finishSeconds: number;
+        deps: readonly string[];
+        /** The plan's build term on its node (plan.json); absent in hand-made plans. */
+        buildSeconds?: number;
+        /** The bytes the plan charged its export with: exportSeconds × the node's link_mbps × 10^6. */
+        plannedBytes?: number;
+      }
+    >
   >;
   criticalPath: readonly string[];
   /** Which build figures the plan used (plan.json `costs`): a warm plan names the targets it had no warm figure for. */

@@ -141,11 +141,15 @@ export function toTrendRun(model: Pick<DataFile, 'run' | 'summary'>): TrendRun {
 }
 
 export function buildCalibration(runs: readonly TrendRun[]): Calibration {
-  const points = runs.flatMap((r) =>
-    r.status === 'completed' && r.forecast?.banded && r.forecast.percentile !== null
-      ? [{ stamp: r.stamp, percentile: r.forecast.percentile, outside: r.forecast.outside }]
-      : [],
+  const counted = runs.filter(
+    (r): r is TrendRun & { forecast: { percentile: number } } =>
+      r.status === 'completed' && r.forecast?.banded === true && r.forecast.percentile !== null,
   );
+  const points = counted.map((r) => ({
+    stamp: r.stamp,
+    percentile: r.forecast.percentile,
+    outside: r.forecast.outside,
+  }));
   const underP90 = points.filter((p) => p.percentile <= 90).length;
   const share = points.length === 0 ? null : underP90 / points.length;
   const verdict =
@@ -156,8 +160,10 @@ export function buildCalibration(runs: readonly TrendRun[]): Calibration {
         : share > CALIBRATION_GOAL.high
           ? 'band too wide'
           : 'calibrated';
-  const flagged = runs.flatMap((r) =>
-    r.forecast?.outside
+  // Flagged runs are a subset of the counted ones: a run without a band (or not completed) is never outside it,
+  // even if an older data.json says so.
+  const flagged = counted.flatMap((r) =>
+    r.forecast.outside
       ? [{ stamp: r.stamp, outside: r.forecast.outside, culprits: r.forecast.culprits.map((c) => c.target) }]
       : [],
   );

@@ -1,11 +1,18 @@
 import type { Plan } from '../../artifacts/index.js';
-import { forecastMakespan, renderForecast, type ForecastProgress } from '../../plan/index.js';
+import {
+  forecastMakespan,
+  renderForecast,
+  type CostDistribution,
+  type Forecast,
+  type ForecastProgress,
+} from '../../plan/index.js';
 import type { Clock } from '../../shared/clock.js';
 import type { QueueEvent, SettledOutcome } from './node-queue.js';
 
-// What a person watching the run sees on stderr: on a TTY a live per-node view (current target,
-// elapsed vs planned, queue left, ETA from the remaining plan), redrawn every second; otherwise one
-// plain line per event. run.log (pino) has everything either way.
+// What a person watching the run sees on stderr: on a TTY a live per-node view (current target, elapsed vs planned,
+// queue left, ETA), redrawn every second; otherwise one plain line per event. run.log (pino) has everything either
+// way. Every ETA comes from the plan replayed from the run so far (the conditioned forecast: what finished, what
+// runs and for how long, what waits on whom), never from plan − elapsed; after Ctrl-C there is none.
 
 export interface NodeProgress {
   node: string;
@@ -22,6 +29,15 @@ export interface ProgressState {
   originMs: number | undefined;
   /** Every target that started: where, when, and when it settled. */
   started: Record<string, { node: string; startedAtMs: number; settledAtMs?: number }>;
+  /** Set on Ctrl-C (or SIGTERM): the view then shows no ETA. */
+  interrupted: boolean;
+}
+
+/** The replay's answer at one moment: when the run and each target are expected to end (p50), epoch ms. */
+export interface LiveEstimate {
+  atMs: number;
+  endMs: number;
+  finishMs: Readonly<Record<string, number>>;
 }
 
 export function formatDuration(seconds: number): string {
@@ -33,27 +49,38 @@ export function formatDuration(seconds: number): string {
   return `${m}m${String(rest).padStart(2, '0')}s`;
 }
 
+/** A countdown: whole seconds rounded up, so work that is left never reads 0m00s. */
+const formatEta = (seconds: number) => formatDuration(Math.ceil(Math.max(0, seconds)));
+
 const plannedSeconds = (plan: Plan, target: string) => {
   const entry = plan.targets[target];
   return entry ? entry.finishSeconds - entry.startSeconds : 0;
 };
 
-/** Seconds of planned work a node still has: the rest of the current target plus its queue. */
-function toRemainingSeconds(plan: Plan, node: NodeProgress, nowMs: number): number {
-  let total = 0;
+/** Seconds from now until the node's last remaining target ends in the replay; undefined if the replay lacks one. */
+function toNodeEtaSeconds(node: NodeProgress, estimate: LiveEstimate, nowMs: number): number | undefined {
+  let endMs = nowMs;
   for (const target of node.left) {
-    if (node.current?.target === target)
-      total += Math.max(0, plannedSeconds(plan, target) - (nowMs - node.current.startedAtMs) / 1000);
-    else total += plannedSeconds(plan, target);
+    const finishMs = estimate.finishMs[target];
+    if (finishMs === undefined) return undefined;
+    endMs = Math.max(endMs, finishMs);
   }
-  return total;
+  return (endMs - nowMs) / 1000;
+}
+
+/** An estimate has run out when a node with work left (or the run) was due by now: it must be replayed again. */
+function isEstimateStale(state: ProgressState, estimate: LiveEstimate, nowMs: number): boolean {
+  if (estimate.endMs <= nowMs && state.nodes.some((node) => node.left.length > 0)) return true;
+  return state.nodes.some(
+    (node) => node.left.length > 0 && node.left.every((t) => (estimate.finishMs[t] ?? Infinity) <= nowMs),
+  );
 }
 
 export function createProgressState(plan: Plan): ProgressState {
   const nodes = Object.keys(plan.queues)
     .sort()
     .map((node) => ({ node, current: undefined, left: [...(plan.queues[node] ?? [])], failed: 0 }));
-  return { nodes, phase: 'starting', originMs: undefined, started: {} };
+  return { nodes, phase: 'starting', originMs: undefined, started: {}, interrupted: false };
 }
 
 /** Under guided dispatch a target may start on another node than planned: its work moves to that node's row. */
@@ -98,46 +125,145 @@ const LIVE_FORECAST_EVERY_MS = 5_000;
 /** Draws of the live view's forecast (drawn again after a start or finish, at most every LIVE_FORECAST_EVERY_MS). */
 const LIVE_DRAWS = 400;
 
-/** The plan's forecast conditioned on the run so far, as the live view's line; undefined without a forecast. */
-export function renderLiveForecast(plan: Plan, state: ProgressState, nowMs: number): string | undefined {
-  const forecast = plan.forecast;
-  if (!forecast || state.originMs === undefined) return undefined;
-  if (!forecast.banded)
-    return `forecast: no band (${forecast.thinTargets.length} targets have fewer than 3 runs of history)`;
-  const origin = state.originMs;
-  const seconds = (ms: number) => Math.max(0, (ms - origin) / 1000);
-  const progress: ForecastProgress = {
-    nowSeconds: seconds(nowMs),
-    targets: Object.fromEntries(
-      Object.entries(state.started).map(([name, entry]) => [
+/**
+ * The distributions the replay draws from: the plan's forecast's; without one (a plan made before forecasts), the
+ * plan's own figures with no spread, so the replay is the plan itself re-run from the run so far (one draw).
+ */
+function toReplayDistributions(plan: Plan): { distributions: Map<string, CostDistribution>; draws: number } {
+  if (plan.forecast)
+    return { distributions: new Map(Object.entries(plan.forecast.distributions)), draws: LIVE_DRAWS };
+  const nodes = new Map(plan.nodes.map((node) => [node.name, node]));
+  const distributions = new Map(
+    Object.entries(plan.targets).map(([name, t]): [string, CostDistribution] => {
+      const node = nodes.get(t.node);
+      return [
         name,
         {
-          node: entry.node,
-          startSeconds: seconds(entry.startedAtMs),
-          finishSeconds: entry.settledAtMs === undefined ? undefined : seconds(entry.settledAtMs),
+          buildSeconds: t.buildSeconds * (node?.speed ?? 1),
+          buildSigma: 0,
+          buildRuns: 2,
+          cacheBytes: t.exportSeconds * (node?.linkMbps ?? 0) * 1e6,
+          cacheSigma: 0,
+          cacheRuns: 2,
+          setupSeconds: t.setupSeconds,
+          setupSigma: 0,
+          setupRuns: 2,
         },
-      ]),
-    ),
+      ];
+    }),
+  );
+  return { distributions, draws: 1 };
+}
+
+/** The run so far as the forecast reads it: seconds from the first start (now, before any target started). */
+function toForecastProgress(
+  state: ProgressState,
+  nowMs: number,
+): { originMs: number; progress: ForecastProgress } {
+  const originMs = state.originMs ?? nowMs;
+  const seconds = (ms: number) => Math.max(0, (ms - originMs) / 1000);
+  return {
+    originMs,
+    progress: {
+      nowSeconds: seconds(nowMs),
+      targets: Object.fromEntries(
+        Object.entries(state.started).map(([name, entry]) => [
+          name,
+          {
+            node: entry.node,
+            startSeconds: seconds(entry.startedAtMs),
+            finishSeconds: entry.settledAtMs === undefined ? undefined : seconds(entry.settledAtMs),
+          },
+        ]),
+      ),
+    },
   };
-  const live = forecastMakespan({
+}
+
+/** The plan replayed from the run so far: the conditioned forecast, and its p50s as epoch ms. */
+export function replayLive(
+  plan: Plan,
+  state: ProgressState,
+  nowMs: number,
+): { forecast: Forecast; estimate: LiveEstimate } {
+  const { originMs, progress } = toForecastProgress(state, nowMs);
+  const { distributions, draws } = toReplayDistributions(plan);
+  const forecast = forecastMakespan({
     plan,
-    distributions: new Map(Object.entries(forecast.distributions)),
-    policy: forecast.policy,
-    draws: LIVE_DRAWS,
-    seed: forecast.seed,
+    distributions,
+    policy: plan.forecast?.policy ?? 'fixed',
+    draws,
+    seed: plan.forecast?.seed ?? 1,
     progress,
   });
-  const left = (at: number) => formatDuration(Math.max(0, at - progress.nowSeconds));
+  const toMs = (seconds: number) => originMs + seconds * 1000;
+  return {
+    forecast,
+    estimate: {
+      atMs: nowMs,
+      endMs: toMs(forecast.makespan.p50),
+      finishMs: Object.fromEntries(
+        Object.entries(forecast.targets).map(([name, t]) => [name, toMs(t.finish.p50)]),
+      ),
+    },
+  };
+}
+
+/** The live forecast line from a conditioned forecast; undefined when the plan has none. */
+function renderForecastLine(plan: Plan, live: Forecast): string | undefined {
+  const forecast = plan.forecast;
+  if (!forecast) return undefined;
+  if (!forecast.banded)
+    return `forecast: no band (${forecast.thinTargets.length} targets have fewer than 3 runs of history)`;
+  const now = live.conditionedAtSeconds ?? 0;
+  // Time left, rounded up as the ETAs are (the header's ETA is this p50).
+  const left = (at: number) => formatEta(at - now);
   return `forecast: done in ${left(live.makespan.p10)}–${left(live.makespan.p90)} (p50 ${left(live.makespan.p50)}); planned band p10 ${formatDuration(forecast.makespan.p10)} · p90 ${formatDuration(forecast.makespan.p90)} of run time`;
 }
 
-/** The live view never stops a run: a forecast that cannot be made is a line saying so. */
-function tryLiveForecast(plan: Plan, state: ProgressState, nowMs: number): string | undefined {
+/** The plan's forecast conditioned on the run so far, as the live view's line; undefined without a forecast. */
+export function renderLiveForecast(plan: Plan, state: ProgressState, nowMs: number): string | undefined {
+  if (!plan.forecast || state.originMs === undefined) return undefined;
+  return renderForecastLine(plan, replayLive(plan, state, nowMs).forecast);
+}
+
+/** The live view never stops a run: a replay that cannot be made is a line saying so, and no ETA. */
+function tryReplay(
+  plan: Plan,
+  state: ProgressState,
+  nowMs: number,
+): { forecastLine: string | undefined; estimate: LiveEstimate | undefined } {
   try {
-    return renderLiveForecast(plan, state, nowMs);
+    const { forecast, estimate } = replayLive(plan, state, nowMs);
+    return {
+      forecastLine: state.originMs === undefined ? undefined : renderForecastLine(plan, forecast),
+      estimate,
+    };
   } catch (error) {
-    return `forecast: unavailable (${error instanceof Error ? error.message : String(error)})`;
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      forecastLine: plan.forecast
+        ? `forecast: unavailable (${why})`
+        : `ETA unavailable: the plan cannot be replayed (${why})`,
+      estimate: undefined,
+    };
   }
+}
+
+/** A running target is marked over its plan from this many times its planned duration. */
+const OVERRUN_SHOWN = 1.5;
+
+/** The run's ETA: 0m00s only when no node has work left; `due` when the replay had it done by now. */
+function formatRunEta(state: ProgressState, estimate: LiveEstimate, nowMs: number): string {
+  if (state.nodes.every((node) => node.left.length === 0)) return formatDuration(0);
+  return estimate.endMs <= nowMs ? 'due' : formatEta((estimate.endMs - nowMs) / 1000);
+}
+
+/** "10× over" once a target has run well past its planned time. */
+function describeOverrun(elapsedSeconds: number, plannedSecondsOfTarget: number): string {
+  if (plannedSecondsOfTarget <= 0 || elapsedSeconds < OVERRUN_SHOWN * plannedSecondsOfTarget) return '';
+  const ratio = elapsedSeconds / plannedSecondsOfTarget;
+  return ` (${ratio >= 10 ? Math.round(ratio) : Math.round(ratio * 10) / 10}× over)`;
 }
 
 /** Pure: the live view's lines. */
@@ -146,30 +272,39 @@ export function renderProgressView({
   state,
   nowMs,
   forecastLine,
+  estimate,
 }: {
   plan: Plan;
   state: ProgressState;
   nowMs: number;
-  /** The forecast line, computed on the last queue event. */
+  /** The forecast line, computed with the estimate. */
   forecastLine?: string | undefined;
+  /** The last replay of the plan from the run so far; without one, no ETA is shown. */
+  estimate?: LiveEstimate | undefined;
 }): string[] {
   const width = Math.max(4, ...state.nodes.map((node) => node.node.length));
+  const etaOf = (node: NodeProgress) => {
+    if (state.interrupted) return node.left.length === 0 ? '' : '  ETA — (interrupted)';
+    if (node.left.length === 0) return '';
+    const seconds = estimate ? toNodeEtaSeconds(node, estimate, nowMs) : undefined;
+    // Work left that the last replay had done by now: due, not 0m00s (the next redraw replays it).
+    return `  ETA ${seconds === undefined ? '—' : seconds <= 0 ? 'due' : formatEta(seconds)}`;
+  };
   const lines = state.nodes.map((node) => {
     const name = node.node.padEnd(width);
-    const eta = formatDuration(toRemainingSeconds(plan, node, nowMs));
     const failed = node.failed > 0 ? `  ${node.failed} failed/skipped` : '';
     if (!node.current)
-      return `${name}  ${node.left.length === 0 ? 'done' : 'waiting'}  queue ${node.left.length} left  ETA ${eta}${failed}`;
-    const elapsed = formatDuration((nowMs - node.current.startedAtMs) / 1000);
-    const planned = formatDuration(plannedSeconds(plan, node.current.target));
-    return `${name}  ${node.current.target}  ${elapsed} / ${planned} planned  queue ${node.left.length - 1} left  ETA ${eta}${failed}`;
+      return `${name}  ${node.left.length === 0 ? 'done' : 'waiting'}  queue ${node.left.length} left${etaOf(node)}${failed}`;
+    const elapsedSeconds = (nowMs - node.current.startedAtMs) / 1000;
+    const planned = plannedSeconds(plan, node.current.target);
+    return `${name}  ${node.current.target}  ${formatDuration(elapsedSeconds)} / ${formatDuration(planned)} planned${describeOverrun(elapsedSeconds, planned)}  queue ${node.left.length - 1} left${etaOf(node)}${failed}`;
   });
-  const overall = Math.max(0, ...state.nodes.map((node) => toRemainingSeconds(plan, node, nowMs)));
-  return [
-    `${state.phase}  ETA ${formatDuration(overall)} (from the remaining plan)`,
-    ...(forecastLine ? [forecastLine] : []),
-    ...lines,
-  ];
+  const header = state.interrupted
+    ? `${state.phase}  interrupted: no ETA`
+    : estimate
+      ? `${state.phase}  ETA ${formatRunEta(state, estimate, nowMs)} (the plan replayed from the run so far)`
+      : `${state.phase}  ETA —`;
+  return [header, ...(forecastLine && !state.interrupted ? [forecastLine] : []), ...lines];
 }
 
 /** Pure: one plain line for a queue event. */
@@ -213,6 +348,8 @@ export interface ProgressOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   /** Default: the stream's isTTY. */
   live?: boolean;
+  /** Ctrl-C: once aborted, the view drops every ETA and says the run is interrupted. */
+  signal?: AbortSignal;
 }
 
 export interface Progress {
@@ -222,30 +359,43 @@ export interface Progress {
   stop(): void;
 }
 
+/** The replay is redrawn at least this often, so ETAs follow a target that runs long. */
+const LIVE_REPLAY_EVERY_MS = 5_000;
+
 export function createProgress({
   plan,
   clock,
   stream,
   live = Boolean(stream.isTTY),
+  signal,
 }: ProgressOptions): Progress {
   const state = createProgressState(plan);
   let drawn = 0;
   let timer: NodeJS.Timeout | undefined;
   let forecastLine: string | undefined;
-  // The live forecast is Monte Carlo (0.06 s for 100 targets on 24 nodes under fixed queues, 0.4 s under guided
-  // dispatch): drawn again after a start or finish, at most every LIVE_FORECAST_EVERY_MS, so the harness's own loop
-  // is not held up by a burst of events.
-  let forecastDue = false;
-  let forecastAtMs = Number.NEGATIVE_INFINITY;
-  const refreshForecast = () => {
+  let estimate: LiveEstimate | undefined;
+  // The replay is Monte Carlo (0.06 s for 100 targets on 24 nodes under fixed queues, 0.4 s under guided dispatch):
+  // drawn again after a start or finish or every LIVE_REPLAY_EVERY_MS, at most every LIVE_FORECAST_EVERY_MS for
+  // events, and on the next redraw (each second) once the last one ran out; between draws the ETAs count down.
+  let eventSince = false;
+  let replayAtMs = Number.NEGATIVE_INFINITY;
+  let replayOriginMs: number | undefined;
+  const refreshReplay = () => {
     const nowMs = clock.nowMs();
-    if (!forecastDue || nowMs - forecastAtMs < LIVE_FORECAST_EVERY_MS) return;
-    [forecastDue, forecastAtMs] = [false, nowMs];
-    forecastLine = tryLiveForecast(plan, state, nowMs);
+    const since = nowMs - replayAtMs;
+    const due =
+      estimate === undefined ||
+      replayOriginMs !== state.originMs ||
+      since >= LIVE_REPLAY_EVERY_MS ||
+      (eventSince && since >= LIVE_FORECAST_EVERY_MS) ||
+      isEstimateStale(state, estimate, nowMs);
+    if (!due || state.interrupted) return;
+    [eventSince, replayAtMs, replayOriginMs] = [false, nowMs, state.originMs];
+    ({ forecastLine, estimate } = tryReplay(plan, state, nowMs));
   };
   const redraw = () => {
-    refreshForecast();
-    const lines = renderProgressView({ plan, state, nowMs: clock.nowMs(), forecastLine });
+    refreshReplay();
+    const lines = renderProgressView({ plan, state, nowMs: clock.nowMs(), forecastLine, estimate });
     stream.write(
       `${drawn > 0 ? `\u001b[${drawn}F` : ''}${lines.map((line) => `\u001b[2K${line}`).join('\n')}\n`,
     );
@@ -257,6 +407,12 @@ export function createProgress({
     stream.write(`${line}\n`);
     if (live && timer) redraw();
   };
+  const onInterrupt = () => {
+    state.interrupted = true;
+    if (live && timer) redraw();
+  };
+  if (signal?.aborted) state.interrupted = true;
+  else signal?.addEventListener('abort', onInterrupt, { once: true });
   return {
     phase(name) {
       state.phase = name;
@@ -273,13 +429,14 @@ export function createProgress({
     note: print,
     onQueueEvent(event) {
       const node = applyQueueEvent(state, event);
-      forecastDue = live;
+      eventSince = live;
       if (!live) print(renderQueueEventLine({ plan, event, node }));
       else if (event.type === 'settled' && event.outcome.status !== 'ok')
         print(renderQueueEventLine({ plan, event, node }));
       else if (timer) redraw();
     },
     stop() {
+      signal?.removeEventListener('abort', onInterrupt);
       if (timer) clearInterval(timer);
       timer = undefined;
       if (live) redraw();

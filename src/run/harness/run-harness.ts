@@ -198,7 +198,12 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
     runBakePrint: effects.runBakePrint,
   });
   const logger = createLogger({ level: options.logLevel, destination: path.join(context.runDir, 'run.log') });
-  const progress = createProgress({ plan: context.plan, clock: effects.clock, stream: effects.stderr });
+  const progress = createProgress({
+    plan: context.plan,
+    clock: effects.clock,
+    stream: effects.stderr,
+    signal: options.signal,
+  });
   logger.info(
     { harness: context.harness, settings: context.settings, plan: context.plan.queues },
     'run loaded',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunFile, TargetSummary } from '../../../src/artifacts/index.js';
+import type { PlanForecast, RunFile, TargetSummary } from '../../../src/artifacts/index.js';
 import { planWithForecast, type CostDistribution, type PlanNode } from '../../../src/plan/index.js';
 import {
   buildForecastSummary,
@@ -88,6 +88,38 @@ describe('buildForecastSummary', () => {
     expect(summary).toMatchObject({ percentile: 100, outside: 'above' });
     expect(summary.culprits.map((c) => c.target)).toEqual(['x']);
     expect(describeForecastMiss(summary)).toMatch(/past the p99 .*x 180 s against .*\(critical path\)/);
+  });
+
+  it('flags nothing when the forecast is unbanded: a run far under its draws has no band to be outside of', () => {
+    // The issue's box run: three warm runs with fewer than 3 runs of history per target, each far below its draws.
+    // A plan made before issue 36's no-draws rule kept the band figures of an unbanded forecast: read, never shown.
+    const unbanded = {
+      forecast: {
+        ...input.forecast,
+        forecast: { ...input.forecast.forecast, banded: false } as PlanForecast,
+      },
+    };
+    const fast = input.forecast.forecast.quantiles[0]! * 0.5;
+    const targets = [summaryOf('x', 10, true), summaryOf('y', 5, true), summaryOf('z', 6, false)];
+    const summary = buildForecastSummary({
+      plan: unbanded,
+      run: runOf('completed', {}),
+      targets,
+      makespanSeconds: fast,
+      generatedAtMs: 0,
+    })!;
+    expect(summary).toMatchObject({ banded: false, percentile: null, outside: null, culprits: [] });
+    expect(describeForecastMiss(summary)).toBeUndefined();
+    // The same run against the banded forecast is flagged, so it is the band that decides.
+    const banded = buildForecastSummary({
+      plan: input,
+      run: runOf('completed', {}),
+      targets,
+      makespanSeconds: fast,
+      generatedAtMs: 0,
+    })!;
+    expect(banded).toMatchObject({ banded: true, outside: 'below' });
+    expect(banded.culprits.length).toBeGreaterThan(0);
   });
 
   it('live: conditions the band on what finished and what runs', () => {

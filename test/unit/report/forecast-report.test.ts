@@ -32,4 +32,19 @@ describe('the forecast in the report', () => {
     const md = renderReportMd({ model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } });
     expect(md).toMatch(/Forecast: no band — 6 targets had fewer than 3 runs of history \(fewest 2: /);
   });
+
+  it('data.json refuses an unbanded forecast that calls the run outside its band', async () => {
+    const dir = copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm', { runs: 2 });
+    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+    expect(model.summary.forecast).toMatchObject({ banded: false, outside: null, culprits: [] });
+    expect(DataFileSchema.safeParse(model).success).toBe(true);
+    const flagged = structuredClone(model);
+    flagged.summary.forecast = { ...flagged.summary.forecast!, outside: 'below' };
+    const result = DataFileSchema.safeParse(flagged);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ path: ['summary', 'forecast', 'outside'] });
+    // The same figure on a banded forecast is fine: it is the combination that is refused.
+    flagged.summary.forecast = { ...flagged.summary.forecast, banded: true };
+    expect(DataFileSchema.safeParse(flagged).success).toBe(true);
+  });
 });

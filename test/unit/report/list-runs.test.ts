@@ -29,7 +29,11 @@ async function makeRunDir(
   await mkdir(dir);
   const content = runJson?.startedAtMs === undefined ? runJson : { ...SAMPLE_RUN, ...runJson };
   if (content !== undefined) await writeFile(path.join(dir, 'run.json'), JSON.stringify(content));
-  else await writeFile(path.join(dir, 'samples.jsonl'), '');
+  else {
+    // A run from elsewhere without run.json: a trace beside another file a run writes (isRunDir, docs/trust.md).
+    await writeFile(path.join(dir, 'samples.jsonl'), '');
+    await writeFile(path.join(dir, 'trace-pytorch.json'), '{}');
+  }
   if (mtimeMs !== undefined) await utimes(dir, mtimeMs / 1000, mtimeMs / 1000);
 }
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceUpload } from '../../../src/collect/index.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
+import { buildNodeCells, buildNodeHeaders } from '../../../src/report/build-summary-cells.js';
 import { makeRunInputs, T0 } from './make-run-inputs.js';
 
 const S = 1000;
@@ -79,5 +80,59 @@ describe("per-node measuredUploadMBps: the node's bytes ÷ the union of its uplo
     expect(summary.nodes.every((n) => n.measuredUploadMBps === null && n.configuredLinkMbps === null)).toBe(
       true,
     );
+  });
+});
+
+describe('per-node upload fit in the Nodes table: the rate only when pushes were large enough, the per-request cost', () => {
+  /** triton-wheel (forge, 100 MB/s configured) pushes with the given requests: [bytes, startMs, endMs] into its export. */
+  function forgeWith(requests: [number, number, number][]) {
+    const inputs = makeRunInputs();
+    const traces = inputs.traces.map((trace) =>
+      trace.target === 'triton-wheel'
+        ? { ...trace, uploads: requests.map(([bytes, s, e]) => ({ ...put([s, e]), bytes })) }
+        : trace.target === 'pytorch'
+          ? { ...trace, uploads: [] }
+          : trace,
+    );
+    const forge = buildReportModel({ ...inputs, traces }).summary.nodes.find((n) => n.node === 'forge')!;
+    return { forge, cells: buildNodeCells(forge, { withTargetCount: false }) };
+  }
+  const headers = buildNodeHeaders({ withTargetCount: false });
+  const cell = (cells: string[], name: string) => cells[headers.indexOf(name)];
+
+  it('small pushes: bytes ÷ time reads 8 % of the link, the table shows no rate and a 40 ms request cost', () => {
+    // 40 ms a request at 100 MB/s: 10 requests of 0–40 kB (0–0.4 ms on the wire), one after another.
+    const requests = Array.from({ length: 10 }, (_, k): [number, number, number] => {
+      const ms = 40 + (k % 3) * 2 + (4000 * k) / 100_000;
+      return [4000 * k, k * 100, k * 100 + ms];
+    });
+    const { forge, cells } = forgeWith(requests);
+    expect(forge.measuredUploadMBps).toBeLessThan(10);
+    expect(forge.upload).toMatchObject({ requests: 10, wireBound: 0 });
+    expect(forge.upload!.latencyMs).toBeGreaterThan(39);
+    expect(forge.upload!.latencyMs).toBeLessThan(43);
+    expect(cell(cells, 'upload rate (fit)')).toBe(
+      '— (pushes too small to tell: 0 of 10 requests wire-bound)',
+    );
+    expect(cell(cells, 'per request')).toMatch(/^4[0-2] ms ±\d+ \(10 requests\)$/);
+  });
+
+  it('large pushes: the fitted rate and its share of link_mbps', () => {
+    // 20 ms a request, 80 MB/s: 10 small requests and 3 blobs of 20–40 MB (250–500 ms on the wire: over 3 × 20 ms and
+    // 0.1 s).
+    const small = Array.from({ length: 10 }, (_, k): [number, number, number] => [
+      1000,
+      k * 100,
+      k * 100 + 20 + (k % 2),
+    ]);
+    const blobs = [20e6, 30e6, 40e6].map((bytes, k): [number, number, number] => [
+      bytes,
+      2000 + k * 1000,
+      2000 + k * 1000 + 20 + bytes / 80_000,
+    ]);
+    const { forge, cells } = forgeWith([...small, ...blobs]);
+    expect(forge.upload!.wireBound).toBe(3);
+    expect(Math.abs(forge.upload!.rateMBps! / 80 - 1)).toBeLessThan(0.02);
+    expect(cell(cells, 'upload rate (fit)')).toMatch(/^(79\.\d|80(\.\d)?) MB\/s \(80%\)$/);
   });
 });

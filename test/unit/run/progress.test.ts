@@ -7,6 +7,7 @@ import {
   formatDuration,
   renderProgressView,
   renderQueueEventLine,
+  replayLive,
 } from '../../../src/run/harness/progress.js';
 import { createFakeClock } from '../../../src/shared/clock.js';
 
@@ -14,13 +15,19 @@ const entry = (node: string, startSeconds: number, finishSeconds: number) => ({
   node,
   startSeconds,
   finishSeconds,
-  buildSeconds: 0,
+  buildSeconds: finishSeconds - startSeconds,
   exportSeconds: 0,
+  setupSeconds: 0,
   deps: [],
   waitFor: [],
 });
+// A plan made before forecasts: the live view replays its own figures (one draw, no spread).
 const plan = {
   queues: { forge: ['pytorch', 'vllm-wheel'], kiln: ['onnx-wheel'] },
+  nodes: [
+    { name: 'forge', builder: 'forge', linkMbps: 100, speed: 1 },
+    { name: 'kiln', builder: 'kiln', linkMbps: 100, speed: 1 },
+  ],
   targets: {
     pytorch: entry('forge', 0, 600),
     'vllm-wheel': entry('forge', 600, 900),
@@ -35,7 +42,7 @@ describe('progress', () => {
     expect(formatDuration(3725)).toBe('1h02m');
   });
 
-  it('renders per node: current target, elapsed vs planned, queue left, ETA from the remaining plan', () => {
+  it('renders per node: current target, elapsed vs planned, queue left, ETA from the plan replayed from the run', () => {
     const state = createProgressState(plan);
     state.phase = 'measured run';
     applyQueueEvent(state, { type: 'started', target: 'pytorch', node: 'forge', atMs: 0 });
@@ -52,11 +59,14 @@ describe('progress', () => {
         error: 'boom',
       },
     });
-    expect(renderProgressView({ plan, state, nowMs: 100_000 })).toEqual([
-      'measured run  ETA 13m20s (from the remaining plan)',
+    const { estimate } = replayLive(plan, state, 100_000);
+    expect(renderProgressView({ plan, state, nowMs: 100_000, estimate })).toEqual([
+      'measured run  ETA 13m20s (the plan replayed from the run so far)',
       'forge  pytorch  1m40s / 10m00s planned  queue 1 left  ETA 13m20s',
-      'kiln   done  queue 0 left  ETA 0m00s  1 failed/skipped',
+      'kiln   done  queue 0 left  1 failed/skipped',
     ]);
+    // Without a replay there is no ETA, rather than one made up from plan − elapsed.
+    expect(renderProgressView({ plan, state, nowMs: 100_000 })[0]).toBe('measured run  ETA —');
   });
 
   it('prints one plain line per event when not on a TTY', () => {

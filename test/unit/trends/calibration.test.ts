@@ -54,4 +54,20 @@ describe('buildCalibration', () => {
     expect(html).toContain('1 of 2 banded runs (50 %) finished under their forecast p90 (goal 85–95 %)');
     expect(html).toContain('<a href="/runs/e/">e</a>: far above its band, put there by triton-wheel');
   });
+
+  it('never flags a run it does not count: unbanded or unfinished runs far from their draws are not "outside"', () => {
+    // The issue: "1 of 1 banded run" above three unbanded runs listed as "far below its band".
+    const runs = [
+      run('banded', 40),
+      run('u1', 0, { banded: false, outside: 'below', culprits: [{ target: 'pytorch' }] }),
+      run('u2', 0, { banded: false, outside: 'below' }),
+      { ...run('f', 100, { outside: 'above' }), status: 'failed' },
+    ];
+    const calibration = buildCalibration(runs);
+    expect(calibration.runs).toBe(1);
+    expect(calibration.flagged).toEqual([]);
+    const html = renderCalibration({ calibration } as HarnessTrend, (stamp) => `/runs/${stamp}/`);
+    expect(html).toContain('1 of 1 banded run');
+    expect(html).not.toContain('far below');
+  });
 });
