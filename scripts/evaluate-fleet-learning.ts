@@ -23,7 +23,7 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
 const dirs = process.argv.slice(2).map((dir) => path.resolve(dir));
 if (dirs.length === 0) dirs.push(path.join(repoRoot, 'fixtures/runs/gfx1201-warm'));
 
-const { runs } = await readCostRuns(dirs);
+const { runs } = await readCostRuns(dirs, { allowPartial: false, nowMs: Date.now() });
 refuseUnpoolableRuns(runs);
 const recorded = runs[0]!.run.nodes;
 const derived = deriveTargetCosts({ runs, current: new Map() });

@@ -7,6 +7,9 @@ import { DispatchModeSchema } from './run-file.js';
 
 export const DATA_VERSION = 4;
 
+/** The run checks (docs/damaged-runs.md) a model was built under; a stored data.json without them is rebuilt. */
+export const RUN_CHECKS_VERSION = 1;
+
 const HarnessLabelSchema = z.enum(['cold', 'warm', 'bench', 'unknown']);
 
 const PhaseSchema = z
@@ -40,6 +43,13 @@ const RunInfoSchema = z.strictObject({
   finishedAtMs: Ms.nullable(),
   hasRunFile: z.boolean(),
   hasPlanFile: z.boolean(),
+  runChecks: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Version of the run checks (digests, plausibility) the model was built under; absent in data.json written before them, which diff, export and trends rebuild.',
+    ),
   strategy: z.string().nullable().describe('Placement strategy from plan.json.'),
   dispatch: DispatchModeSchema.nullable().describe(
     'How targets were dispatched (run.json; absent there means fixed); null without run.json.',

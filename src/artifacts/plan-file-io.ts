@@ -11,11 +11,17 @@ import { errorMessage } from '../shared/error-message.js';
 
 const PLAN_FILE_NAME = 'plan.json';
 
-/** Writes DIR/plan.json (creating DIR) and returns its path. */
-export async function writePlanFile(dir: string, plan: Plan): Promise<string> {
+/** Writes DIR/plan.json (creating DIR) and returns its path; `onBytes` sees the exact text written (a run's digest). */
+export async function writePlanFile(
+  dir: string,
+  plan: Plan,
+  { onBytes }: { onBytes?: (bytes: string) => void } = {},
+): Promise<string> {
   const file = path.join(dir, PLAN_FILE_NAME);
   await mkdir(dir, { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(plan, null, 2)}\n`);
+  const text = `${JSON.stringify(plan, null, 2)}\n`;
+  await writeFileAtomic(file, text);
+  onBytes?.(text);
   return file;
 }
 

@@ -120,6 +120,19 @@ const BuilderClockSchema = z.strictObject({
 });
 export type BuilderClock = z.infer<typeof BuilderClockSchema>;
 
+/** A file the run wrote, as it was written: its size and SHA-256, hashed on the bytes' way to disk. */
+const RunFileRecordSchema = z.strictObject({
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .meta({ examples: ['e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'] }),
+  traceIds: z
+    .array(z.string())
+    .optional()
+    .describe('trace-<target>.json: the trace IDs its spans carried when it was saved'),
+});
+export type RunFileRecord = z.infer<typeof RunFileRecordSchema>;
 /** The refs one target pushes to: the report splits its trace's uploads into image and cache by them. */
 const UploadRefsSchema = z.strictObject({
   image: z.array(z.string()).describe('Image refs (bake tags and image outputs), in the run namespace.'),
@@ -196,6 +209,13 @@ export const RunFileSchema = z.strictObject({
   builderClocks: z.array(BuilderClockSchema).optional(),
   /** How samples.jsonl was taken: our scrapes of each node_exporter, or queries to the fleet's Prometheus. */
   samples: SampleSourceSchema.optional(),
+  /**
+   * Every file the run wrote (plan.json, traces, status streams, metadata, samples, log slices, artifacts.txt), by
+   * name in the run dir: size and SHA-256 as written. Absent in runs recorded before digests were kept.
+   */
+  files: z.record(z.string(), RunFileRecordSchema).optional(),
+  /** Each target's in-run dependencies as the run used them (its plan), so measured figures never read plan.json. */
+  deps: z.record(z.string(), z.array(z.string())).optional(),
   /** Per target, the image and cache refs its bake pushes to (absent in runs recorded before issue 35). */
   uploadRefs: z.record(z.string(), UploadRefsSchema).optional(),
 });

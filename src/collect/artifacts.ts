@@ -50,11 +50,14 @@ export async function listArtifacts(options: ListArtifactsOptions): Promise<Arti
   return lists.flat();
 }
 
+/** Writes artifacts.txt; returns the text written (a run's digest of it). */
 export async function writeArtifacts(options: {
   path: string;
   artifacts: readonly Artifact[];
-}): Promise<void> {
-  await writeFile(options.path, renderArtifacts(options.artifacts));
+}): Promise<string> {
+  const text = renderArtifacts(options.artifacts);
+  await writeFile(options.path, text);
+  return text;
 }
 
 export async function readArtifacts(filePath: string): Promise<Artifact[]> {

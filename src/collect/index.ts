@@ -10,7 +10,7 @@ export { createSampleLineParser } from './node-exporter/create-sample-line-parse
 export { createSamplesTail, readSamples } from './node-exporter/read-samples.js';
 export type { SamplesTail } from './node-exporter/read-samples.js';
 export * from './types.js';
-export { parseBuildkitTrace } from './buildkit/parse-trace.js';
+export { parseBuildkitTrace, type TraceExtent } from './buildkit/parse-trace.js';
 export { parseStatusSteps } from './buildkit/parse-status-steps.js';
 // Logs: sccache (nginx WebDAV), registry (Zot, docker-registry), windows and incremental tails, artifacts.
 export { readSccacheLog } from './log-reader/read-sccache-log.js';

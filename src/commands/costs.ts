@@ -26,7 +26,10 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
   for (const run of options.from) dirs.push(await resolveRunDir({ flag: '--from', run, root: options.root }));
   const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { costsPath: options.costs } });
   const current = await readCurrentCosts(config, options);
-  const { runs, warnings } = await readCostRuns(dirs);
+  const { runs, warnings } = await readCostRuns(dirs, {
+    allowPartial: options.allowPartial,
+    nowMs: Date.now(),
+  });
   refuseUnpoolableRuns(runs);
   warnings.push(...refuseOtherFleetRuns(runs, config, options.allowOtherFleet));
   const derived = deriveTargetCosts({ runs, current: current.costs });

@@ -5,9 +5,9 @@ import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges 
 import { readPlanFile, writePlanFile } from '../artifacts/plan-file-io.js';
 import { readRequiredRunFile } from '../artifacts/read-run-file.js';
 import { replayAsRecorded } from '../diff/index.js';
-import { loadRunModel, readRunTraces } from '../report/index.js';
+import { gateRun, readRunTraces, TRACE_FILE } from '../report/index.js';
 import { systemClock } from '../shared/clock.js';
-import { ConfigError } from '../shared/errors.js';
+import { ConfigError, RocmPerfError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PlanValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
@@ -38,8 +38,20 @@ async function readTargetCosts(options: PlanFromRunOptions, mode: CostMode) {
 export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void> {
   const runDir = await resolveRunDir({ flag: '--from-run', run: options.fromRun, root: options.root });
   const run = await readRequiredRunFile(runDir);
+  const nowMs = systemClock.nowMs();
+  // The replay re-runs plan.json's queues with the traces' figures: both must be this run's (the report's checks).
+  const gate = await gateRun({ dir: runDir, nowMs });
+  if (gate.planProblem !== undefined)
+    throw new RocmPerfError('ROCMPERF_RUN_FLAGGED', `--from-run ${runDir}: ${gate.planProblem}`, {
+      hint: 'replay a run whose plan.json is the plan it used (restore it from a copy of the run dir), or plan afresh with `rocm-perf plan`',
+    });
   const plan = await readPlanFile(runDir);
   const { traces, warnings } = await readRunTraces(runDir);
+  for (const file of gate.flaggedFiles) {
+    const target = TRACE_FILE.exec(file)?.[1];
+    if (target !== undefined) traces.delete(target);
+  }
+  for (const line of gate.loudWarnings) console.error(`WARNING: ${line}`);
   const mode = run.mode ?? (run.harness === 'warm' ? 'warm' : 'cold');
   const targetCosts = await readTargetCosts(options, mode);
   for (const line of [...warnings, ...targetCosts.notes]) console.error(`note: ${line}`);
@@ -55,7 +67,7 @@ export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void>
     createdAt,
   });
   // The same run as `diff` replays it, so the two commands' figures for one run can be read side by side.
-  const { model } = await loadRunModel({ dir: runDir, nowMs: systemClock.nowMs() });
+  const { model } = gate;
   result.asRecorded = replayAsRecorded({ runFile: run, plan, model });
   if (options.out !== undefined) {
     const file = await writePlanFile(options.out, result.plan).catch(

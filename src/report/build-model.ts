@@ -1,5 +1,6 @@
 import {
   DATA_VERSION,
+  RUN_CHECKS_VERSION,
   type DataFile,
   type RunFile,
   type RunInfo,
@@ -105,6 +106,13 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
     makespanSeconds,
     generatedAtMs: inputs.generatedAtMs,
   });
+  if (inputs.run !== undefined && inputs.run.deps === undefined && inputs.plan === undefined)
+    warnings.push({
+      level: 'note',
+      stream: 'plan.json',
+      message:
+        "the measured critical path follows the node queues only: run.json records no dependencies (a run recorded before rocm-perf kept them) and plan.json is absent or not this run's",
+    });
   const miss = describeForecastMiss(forecast);
   if (miss) warnings.push({ level: 'note', stream: null, message: miss });
   return {
@@ -163,6 +171,7 @@ function buildRunInfo(inputs: RunInputs): RunInfo {
     finishedAtMs: run?.finishedAtMs ?? null,
     hasRunFile: run !== undefined,
     hasPlanFile: plan !== undefined,
+    runChecks: RUN_CHECKS_VERSION,
     strategy: plan?.strategy ?? null,
     dispatch: run === undefined ? null : (run.dispatch ?? 'fixed'),
     artifacts: [...inputs.artifacts],
@@ -230,7 +239,9 @@ function lastSampleMs(inputs: RunInputs): number | undefined {
   return Number.isFinite(max) ? max : undefined;
 }
 
+/** The dependencies the run used: run.json's own record; an older run's plan.json when it passed its checks. */
 function depsOf(inputs: RunInputs): Record<string, readonly string[]> {
+  if (inputs.run?.deps) return inputs.run.deps;
   return Object.fromEntries(Object.entries(inputs.plan?.targets ?? {}).map(([name, t]) => [name, t.deps]));
 }
 

@@ -27,7 +27,7 @@ export function buildPartialRunError({
   command,
   sides,
 }: {
-  command: 'report' | 'diff' | 'export';
+  command: 'report' | 'diff' | 'export' | 'import';
   sides: readonly PartialRunSide[];
 }): RocmPerfError | undefined {
   const loud = sides.map((side) => ({

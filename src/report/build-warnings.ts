@@ -64,6 +64,7 @@ export function buildWarnings(options: WarningsOptions): ReportWarning[] {
     ...targetWarnings(options),
     ...cacheWarnings(options),
     ...runWarnings(options),
+    ...checkWarnings(options),
     ...(options.sampleShortfall
       ? [{ level: 'loud', stream: 'samples.jsonl', message: options.sampleShortfall.message } as const]
       : []),
@@ -109,10 +110,12 @@ function describeNothingListed(name: string, status: string | undefined): string
 
 function targetWarnings({ targets, inputs }: WarningsOptions): ReportWarning[] {
   const traced = new Set(inputs.traces.map((t) => t.target));
+  // A trace the trust checks left out already has its WARNING, naming why.
+  const leftOut = new Set(inputs.streams.filter((s) => (s.damage ?? []).length > 0).map((s) => s.name));
   const warnings: ReportWarning[] = [];
   for (const target of targets) {
     const finished = target.status === 'ok' || target.status === 'failed';
-    if (finished && !traced.has(target.target)) {
+    if (finished && !traced.has(target.target) && !leftOut.has(`trace-${target.target}.json`)) {
       const outcome = inputs.run?.targets[target.target];
       const why =
         outcome?.status === 'failed'
@@ -166,4 +169,14 @@ function cacheWarnings({ inputs, sccache, registry }: WarningsOptions): ReportWa
 
 function runWarnings({ inputs }: WarningsOptions): ReportWarning[] {
   return (inputs.run?.warnings ?? []).map((message) => ({ level: 'note', stream: 'run.json', message }));
+}
+
+/** The trust checks outside the streams (plan.json, recorded files no figure reads) and their notes. */
+function checkWarnings({ inputs }: WarningsOptions): ReportWarning[] {
+  const checks = inputs.checks;
+  if (checks === undefined) return [];
+  return [
+    ...checks.loud.map(({ file, message }) => ({ level: 'loud', stream: file, message }) as const),
+    ...checks.notes.map(({ file, message }) => ({ level: 'note', stream: file, message }) as const),
+  ];
 }

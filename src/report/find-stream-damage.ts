@@ -78,5 +78,10 @@ export function findStreamDamage(options: FindStreamDamageOptions): string[] {
       : [
           `${options.stream.name}: cannot be read (${options.stream.unreadable}); every figure from it is missing`,
         ];
-  return [...unreadable, ...findSliceShortfall(options), ...findLineDamage(options)];
+  return [
+    ...unreadable,
+    ...(options.stream.damage ?? []),
+    ...findSliceShortfall(options),
+    ...findLineDamage(options),
+  ];
 }

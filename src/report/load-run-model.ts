@@ -1,7 +1,14 @@
 import { readdir, stat } from 'node:fs/promises';
 import { statRunFile } from '../artifacts/open-run-file.js';
 import path from 'node:path';
-import { type DataFile, DataFileSchema, LANE_FILE, type Plan, type RunFile } from '../artifacts/index.js';
+import {
+  type DataFile,
+  DataFileSchema,
+  LANE_FILE,
+  type Plan,
+  RUN_CHECKS_VERSION,
+  type RunFile,
+} from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { readRunDirNames } from './read-run-dir-names.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
@@ -10,6 +17,7 @@ import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { readLane, readRunInputs } from './read-run-dir.js';
+import { readRunFileChecks } from './read-run-checks.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { errorMessage } from '../shared/error-message.js';
 
@@ -63,6 +71,10 @@ async function readStoredModel(
       note: `${file} does not match this rocm-perf's data.json schema (${first}); rebuilt from the run files`,
     };
   }
+  if (parsed.data.run.runChecks !== RUN_CHECKS_VERSION)
+    return {
+      note: `${file} was made before this rocm-perf's run checks (digests, traces held to the run, samples to physical ranges); rebuilt from the run files`,
+    };
   if (runFile && parsed.data.run.status !== runFile.status) {
     return {
       note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files`,
@@ -70,6 +82,13 @@ async function readStoredModel(
   }
   const changed = findChangedStream(parsed.data, await readStreamSizes(dir));
   if (changed) return { note: `${file} ${changed}; rebuilt from the run files` };
+  // A same-size edit, or plan.json swapped: data.json cannot say, run.json's digests can.
+  const checks = await readRunFileChecks({ dir, run: runFile, plan: await readPlanFileIfPresent(dir) });
+  const failed = [...checks.mismatches.keys(), ...(checks.planProblem ? ['plan.json'] : [])];
+  if (failed.length > 0)
+    return {
+      note: `${file} may hide a change to ${failed.join(', ')} since it was made (run.json's checks fail); rebuilt from the run files`,
+    };
   const lane = await readLane(dir);
   if (parsed.data.run.lane !== lane) {
     return {

@@ -8,6 +8,7 @@ import {
   ARTIFACTS_HEADER,
   parseArtifactLines,
   createSampleTable,
+  type Plan,
   type RunFile,
   type StreamStats,
 } from '../artifacts/index.js';
@@ -19,7 +20,8 @@ import { readRegistrySizes } from '../artifacts/read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
 import { readTraceFiles } from './read-trace-files.js';
-import type { ReportPlan, RunInputs, StreamInput } from './run-inputs.js';
+import type { ReportPlan, RunChecks, RunInputs, StreamInput } from './run-inputs.js';
+import { readRunFileChecks, type RunFileChecks } from './read-run-checks.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
 
 // A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
@@ -45,7 +47,10 @@ export async function readLane(dir: string): Promise<string> {
 }
 
 export async function readReportPlan(dir: string): Promise<ReportPlan | undefined> {
-  const plan = await readPlanFileIfPresent(dir);
+  return toReportPlan(await readPlanFileIfPresent(dir));
+}
+
+function toReportPlan(plan: Plan | undefined): ReportPlan | undefined {
   if (plan === undefined) return undefined;
   return {
     strategy: plan.strategy,
@@ -103,7 +108,9 @@ export async function readRunInputs({
   seriesPoints,
 }: ReadRunInputsOptions): Promise<RunInputs> {
   const run = await readRunFile(dir);
-  const plan = await readReportPlan(dir);
+  const planFile = await readPlanFileIfPresent(dir);
+  const checked = await readRunFileChecks({ dir, run, plan: planFile });
+  const plan = checked.planProblem === undefined ? toReportPlan(planFile) : undefined;
   const addressToNode = buildAddressToNode(run);
   const file = (name: string): string => path.join(dir, name);
   const samples = await readStream(file(RUN_FILES.samples), (at) => readSamples(at));
@@ -128,15 +135,21 @@ export async function readRunInputs({
     }),
   );
   const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
-  const { traces, streams: traceStreams } = await readTraceFiles(dir, run?.uploadRefs);
-  const streams: StreamInput[] = [
-    samples.stream,
-    sccache.stream,
-    // A Zot log is JSON only; docker-registry writes access-log lines beside its JSON, which are skipped as noise.
-    format === 'zot' ? { ...registry.stream, unexpectedSkips: ['not JSON'] } : registry.stream,
-    artifacts.stream,
-    ...traceStreams,
-  ];
+  const { traces, streams: traceStreams } = await readTraceFiles(dir, run?.uploadRefs, {
+    run,
+    nowMs: generatedAtMs,
+  });
+  const { streams, checks } = attachChecks(
+    [
+      samples.stream,
+      sccache.stream,
+      // A Zot log is JSON only; docker-registry writes access-log lines beside its JSON, which are skipped as noise.
+      format === 'zot' ? { ...registry.stream, unexpectedSkips: ['not JSON'] } : registry.stream,
+      artifacts.stream,
+      ...traceStreams,
+    ],
+    checked,
+  );
   return {
     stamp: path.basename(path.resolve(dir)),
     lane: await readLane(dir),
@@ -148,8 +161,40 @@ export async function readRunInputs({
     registry: registry.read?.summary,
     artifacts: artifacts.lines,
     streams,
+    checks,
     generatedAtMs,
     seriesPoints,
+  };
+}
+
+/** A target's status stream and metadata file feed its trace's figures (step counts, artifacts): blamed there. */
+const SIDE_FILE = /^(?:status-(.+)\.jsonl|meta-(.+)\.json)$/;
+
+/**
+ * The digest findings onto the stream whose figures they touch (the warning still names the file at fault); the
+ * rest, plan.json's and the notes, as run checks.
+ */
+function attachChecks(
+  streams: readonly StreamInput[],
+  checked: RunFileChecks,
+): { streams: StreamInput[]; checks: RunChecks } {
+  const byName = new Map(streams.map((stream) => [stream.name, stream]));
+  const damage = new Map<string, string[]>();
+  const loud: { file: string; message: string }[] = [];
+  for (const [file, message] of checked.mismatches) {
+    if (file === 'plan.json') continue;
+    const side = SIDE_FILE.exec(file);
+    const owner = side ? `trace-${side[1] ?? side[2]}.json` : file;
+    if (byName.has(owner)) damage.set(owner, [...(damage.get(owner) ?? []), message]);
+    else loud.push({ file, message });
+  }
+  if (checked.planProblem !== undefined) loud.push({ file: 'plan.json', message: checked.planProblem });
+  return {
+    streams: streams.map((stream) => {
+      const more = damage.get(stream.name);
+      return more ? { ...stream, damage: [...(stream.damage ?? []), ...more] } : stream;
+    }),
+    checks: { loud, notes: checked.notes.map((message) => ({ file: 'run.json', message })) },
   };
 }
 

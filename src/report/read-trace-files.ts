@@ -13,6 +13,7 @@ import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, probeStream, unreadableStream } from './probe-stream.js';
 import { TRACE_FILE } from './run-files.js';
+import { findTraceImplausibility } from './find-trace-implausibility.js';
 import type { StreamInput } from './run-inputs.js';
 
 // The one reader of a run dir's trace-<target>.json files, through the BuildKit trace parser. (Not in artifacts/:
@@ -31,13 +32,14 @@ async function listTraceFiles(dir: string): Promise<string[]> {
 export async function readTraceFiles(
   dir: string,
   uploadRefs?: RunFile['uploadRefs'],
+  check?: TraceCheck,
 ): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
   const names = await listTraceFiles(dir);
   const traces: TargetTrace[] = [];
   const streams: StreamInput[] = [];
   for (const name of names) {
     const target = TRACE_FILE.exec(name)?.[1] ?? name;
-    const result = await readTraceFile(path.join(dir, name), uploadRefs?.[target]);
+    const result = await readTraceFile(path.join(dir, name), uploadRefs?.[target], check);
     if (result.trace) traces.push(result.trace);
     streams.push(result.stream);
   }
@@ -48,9 +50,16 @@ export async function readTraceFiles(
  * One trace-<target>.json; its step counts come from status-<target>.jsonl beside it when that stream is a
  * single-target bake's (they then agree with `history inspect`), else from the trace's step spans.
  */
+/** What a trace is checked against (find-trace-implausibility.ts); without it a trace is read as it is. */
+export interface TraceCheck {
+  run: RunFile | undefined;
+  nowMs: number;
+}
+
 export async function readTraceFile(
   file: string,
   refs?: UploadRefs,
+  check?: TraceCheck,
 ): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
   const name = path.basename(file);
   const target = TRACE_FILE.exec(name)?.[1] ?? name;
@@ -72,16 +81,21 @@ export async function readTraceFile(
     });
     // Drift and rejected span objects are said once, by the report's own stream checks.
     const own = new Set(findStreamWarnings(parsed.stats));
+    const damage =
+      check === undefined ? [] : findTraceImplausibility({ name, target, extent: parsed.extent, ...check });
+    const stream: StreamInput = {
+      name,
+      present: true,
+      stats: parsed.stats,
+      extraWarnings: parsed.warnings.filter((w) => !own.has(w)),
+      ...(damage.length > 0 ? { damage } : {}),
+    };
+    if (damage.length > 0) return { trace: undefined, stream };
     const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
     const counts = status === undefined ? undefined : parseStatusSteps(status, target);
     return {
       trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
-      stream: {
-        name,
-        present: true,
-        stats: parsed.stats,
-        extraWarnings: parsed.warnings.filter((w) => !own.has(w)),
-      },
+      stream,
     };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;

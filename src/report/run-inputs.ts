@@ -47,6 +47,11 @@ export interface StreamInput {
   listsNothing?: boolean;
   /** Why the file is there but could not be read (e.g. `EACCES`, `a directory, not a file`); its figures are missing. */
   unreadable?: string;
+  /**
+   * Loud findings of the run's trust checks (a digest that differs from run.json's, a trace that is not this run's),
+   * each naming the file at fault; the figures drawn from this file are marked partial.
+   */
+  damage?: readonly string[];
   /** Skip reasons this file's format never produces (a zot log is JSON only: `not JSON` is garbage, not noise). */
   unexpectedSkips?: readonly string[];
 }
@@ -68,7 +73,18 @@ export interface RunInputs {
   registry: RegistrySummary | undefined;
   artifacts: readonly string[];
   streams: readonly StreamInput[];
+  /**
+   * What the trust checks found outside the streams: plan.json not the plan this run used (loud; its planned figures
+   * are left out), a recorded file absent or changed that no figure reads (loud), and notes (a run that recorded no
+   * digests). Absent when nothing was checked (inputs built by hand).
+   */
+  checks?: RunChecks;
   generatedAtMs: number;
   /** LTTB budget per series (default: an equal share of 24,000 points, 250–1,000; see buildPointsPerSeries). */
   seriesPoints?: number;
+}
+
+export interface RunChecks {
+  loud: readonly { file: string; message: string }[];
+  notes: readonly { file: string; message: string }[];
 }

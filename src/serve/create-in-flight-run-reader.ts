@@ -109,14 +109,21 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
     };
   }
 
-  async function readTraces(uploadRefs: RunFile['uploadRefs']): Promise<boolean> {
+  /** Each trace once it changes, held to the run as `report` holds it (a trace is written after its target ends). */
+  async function readTraces(run: RunFile | undefined): Promise<boolean> {
     let changed = false;
     const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
     for (const name of names) {
       const sig = await signature(file(name));
       if (traces.get(name)?.sig === sig) continue;
       const target = TRACE_FILE.exec(name)?.[1] ?? name;
-      traces.set(name, { sig, ...(await readTraceFile(file(name), uploadRefs?.[target])) });
+      traces.set(name, {
+        sig,
+        ...(await readTraceFile(file(name), run?.uploadRefs?.[target], {
+          run,
+          nowMs: Date.now(),
+        })),
+      });
       changed = true;
     }
     return changed;
@@ -145,7 +152,7 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
       let changed = samplesRead?.changed ?? false;
       if (present.sccache && (await readTailed(sccache!))) changed = true;
       if (present.registry && (await readTailed(registry!))) changed = true;
-      if (await readTraces(run?.uploadRefs)) changed = true;
+      if (await readTraces(run)) changed = true;
       const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
       const sig = [
         await signature(file('run.json')),

@@ -121,15 +121,22 @@ export interface Trends {
 
 const HARNESS_ORDER = ['cold', 'warm', 'bench', 'unknown'];
 
+/**
+ * A run's trend figures; a figure the run's checks marked partial (a changed or foreign file) is left out (null),
+ * so a trend never plots a number from a flagged file.
+ */
 export function toTrendRun(model: Pick<DataFile, 'run' | 'summary'>): TrendRun {
+  const { summary } = model;
   return {
     stamp: model.run.stamp,
     harness: model.run.harness,
     lane: model.run.lane,
     status: model.run.status,
-    makespanSeconds: model.summary.makespanSeconds,
-    targets: model.summary.targets,
-    forecast: model.summary.forecast,
+    makespanSeconds: summary.partial.length > 0 ? null : summary.makespanSeconds,
+    targets: summary.targets.map((t) =>
+      t.partial.length > 0 ? { ...t, buildSeconds: null, uploadBytes: null } : t,
+    ),
+    forecast: summary.partial.length > 0 ? null : summary.forecast,
   };
 }
 

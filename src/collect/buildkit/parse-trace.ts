@@ -34,6 +34,39 @@ export interface ParsedBuildkitTrace {
   /** findStreamWarnings plus attribution warnings; show them, never drop them. */
   warnings: string[];
   encoding: DecodedSpans['encoding'];
+  /** What every span of the file says about where it came from and when: for the report's plausibility checks. */
+  extent: TraceExtent;
+}
+
+/** Over every decoded span (siblings' too): the time they cover, the trace IDs they carry, and the impossible ones. */
+export interface TraceExtent {
+  startMs: number | undefined;
+  endMs: number | undefined;
+  traceIds: string[];
+  /** Spans that end before they start. */
+  negativeSpans: number;
+  /** The first such span, said for a warning: name and duration. */
+  firstNegative: string | undefined;
+}
+
+/** Pure: the extent of a list of spans. */
+function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
+  let startMs: number | undefined;
+  let endMs: number | undefined;
+  let negativeSpans = 0;
+  let firstNegative: string | undefined;
+  const traceIds = new Set<string>();
+  for (const span of spans) {
+    if (span.traceId !== '' && !/^0+$/.test(span.traceId)) traceIds.add(span.traceId);
+    if (span.endMs < span.startMs) {
+      negativeSpans += 1;
+      firstNegative ??= `${span.name}, ${(span.endMs - span.startMs).toFixed(3)} ms`;
+    }
+    startMs = startMs === undefined ? span.startMs : Math.min(startMs, span.startMs);
+    endMs =
+      endMs === undefined ? Math.max(span.startMs, span.endMs) : Math.max(endMs, span.startMs, span.endMs);
+  }
+  return { startMs, endMs, traceIds: [...traceIds].sort(), negativeSpans, firstNegative };
 }
 
 export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOptions): ParsedBuildkitTrace {
@@ -66,7 +99,7 @@ export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOpti
     warnings.push(
       `${options.source}: ${decoded.spans.length} spans but no step spans under a Solve; build time is unknown`,
     );
-  return { trace, stats, warnings, encoding: decoded.encoding };
+  return { trace, stats, warnings, encoding: decoded.encoding, extent: buildTraceExtent(decoded.spans) };
 }
 
 const TRACE_HINT =

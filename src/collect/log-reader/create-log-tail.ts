@@ -72,6 +72,7 @@ export function createLogTail<R extends { tsMs: number }, A = undefined>(
       const { size, ino } = await handle.stat();
       const reset = state.cursor !== undefined && (size < state.cursor.offset || ino !== state.inode);
       if (state.cursor === undefined || reset) {
+        options.restart?.();
         const start =
           window.fromMs === undefined
             ? 0

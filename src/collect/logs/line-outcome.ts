@@ -12,6 +12,8 @@ export interface LogLineParser<R> {
   parseLine: (line: ByteLine) => LineOutcome<R>;
   /** The line's timestamp in ms, read as cheaply as possible (for the binary search); undefined when absent. */
   timeOfLine: (line: string) => number | undefined;
+  /** Forgets what earlier lines taught the parser (the file started over: shrank or was replaced). */
+  restart?: () => void;
 }
 
 export function toRecord<R>(record: R): LineOutcome<R> {

@@ -17,7 +17,12 @@ export function toSampleLine(sample: Sample): string {
  * Appends to `path` (created if missing). Pass `write` as the sampler's `onSample`. A failed write is passed to
  * `onError` (then close() resolves; samples after it are dropped) or, without one, rethrown by close().
  */
-export function createSamplesWriter(path: string, onError?: (error: Error) => void): SamplesWriter {
+export function createSamplesWriter(
+  path: string,
+  onError?: (error: Error) => void,
+  /** Sees each line as it is written (a run's digest of samples.jsonl). */
+  digest?: { update(bytes: string): void },
+): SamplesWriter {
   const stream = createWriteStream(path, { flags: 'a' });
   let failure: Error | undefined;
   stream.on('error', (error) => {
@@ -26,7 +31,10 @@ export function createSamplesWriter(path: string, onError?: (error: Error) => vo
   });
   return {
     write(sample) {
-      if (failure === undefined) stream.write(toSampleLine(sample));
+      if (failure !== undefined) return;
+      const line = toSampleLine(sample);
+      stream.write(line);
+      digest?.update(line);
     },
     async close() {
       if (failure === undefined && !stream.destroyed) {

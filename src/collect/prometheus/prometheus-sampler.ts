@@ -120,8 +120,16 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
 }
 
 /** Replaces `path` with these sample lines atomically: a temp file beside it, then rename. */
-export async function writeSamplesFile(path: string, samples: readonly Sample[]): Promise<void> {
+export async function writeSamplesFile(
+  path: string,
+  samples: readonly Sample[],
+  /** Sees the new file's bytes (a run's digest of samples.jsonl starts over). */
+  digest?: { update(bytes: string): void; restart(): void },
+): Promise<void> {
   const temp = `${path}.tmp-${process.pid}`;
-  await writeFile(temp, samples.map(toSampleLine).join(''));
+  const text = samples.map(toSampleLine).join('');
+  await writeFile(temp, text);
   await rename(temp, path);
+  digest?.restart();
+  digest?.update(text);
 }

@@ -37,6 +37,13 @@ export const costsCommand = defineCommand({
       default: false,
       value: switchValue,
     },
+    allowPartial: {
+      flags: '--allow-partial',
+      description:
+        "take figures from a run whose checks flagged files (a changed digest, a trace not this run's: see `rocm-perf report`); the flagged files' figures are left out, never written. Without it such a run is refused, exit 2",
+      default: false,
+      value: switchValue,
+    },
     allowOtherFleet: {
       flags: '--allow-other-fleet',
       description:

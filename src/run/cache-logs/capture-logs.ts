@@ -10,6 +10,7 @@ import {
   type LogSource,
 } from './follow-log.js';
 import { toFallbackSlice, writeLogSlice, type LogSlice } from './write-log-slice.js';
+import type { FileDigests } from '../../shared/file-digests.js';
 import { errorMessage } from '../../shared/error-message.js';
 
 // The cache logs live on the store host. At start, note each log's size, inode and first line; during the run,
@@ -46,6 +47,8 @@ export interface CreateLogCaptureOptions {
   clock?: { nowMs(): number };
   /** Waits between attempts at the start and at the end (tests pass one that returns at once). */
   wait?: (ms: number) => Promise<void>;
+  /** Each slice's size and SHA-256 as it is written (run.json `files`). */
+  digests?: FileDigests | undefined;
 }
 
 /** Waits between reconnection attempts to a log host that dropped: 5 s, doubling to 60 s. */
@@ -91,6 +94,7 @@ export function createLogCapture({
   onWriteError,
   clock = { nowMs: () => Date.now() },
   wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  digests,
 }: CreateLogCaptureOptions): LogCapture {
   const links = new Map<string, HostLink>();
   const states: FollowedLog[] = [];
@@ -248,7 +252,7 @@ export function createLogCapture({
             );
             continue;
           }
-          const slice = await writeLogSlice(state, logger).catch((error: unknown) =>
+          const slice = await writeLogSlice(state, logger, digests).catch((error: unknown) =>
             toFallbackSlice(state, error),
           );
           slices.push(notes.length > 0 ? { ...slice, outages: [...notes] } : slice);

@@ -1,3 +1,4 @@
+import type { FileDigestWriter, FileDigests } from '../../shared/file-digests.js';
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSliceEntry } from '../../artifacts/index.js';
@@ -73,6 +74,7 @@ async function writeSliceParts(
   runDirCopy: string,
   target: string,
   parts: readonly SlicePart[],
+  digest?: FileDigestWriter,
 ): Promise<void> {
   const [source, output] = [await open(runDirCopy, 'r'), await open(target, 'w')];
   try {
@@ -80,6 +82,7 @@ async function writeSliceParts(
     for (const part of parts) {
       if (part.from === 'bytes') {
         await output.write(part.bytes);
+        digest?.update(part.bytes);
         continue;
       }
       for (let done = 0; done < part.length;) {
@@ -87,6 +90,7 @@ async function writeSliceParts(
         const { bytesRead } = await source.read(buffer, 0, want, part.offset + done);
         if (bytesRead === 0) throw new Error(`${runDirCopy} ends before byte ${part.offset + part.length}`);
         await output.write(buffer.subarray(0, bytesRead));
+        digest?.update(buffer.subarray(0, bytesRead));
         done += bytesRead;
       }
     }
@@ -105,7 +109,11 @@ function describeUnplaced(state: FollowedLog, records: readonly RemoteFileRecord
   );
 }
 
-export async function writeLogSlice(state: FollowedLog, logger: Logger): Promise<LogSlice> {
+export async function writeLogSlice(
+  state: FollowedLog,
+  logger: Logger,
+  digests?: FileDigests,
+): Promise<LogSlice> {
   const { source, host } = state;
   await appendNewBytes(state, logger).catch((error: unknown) =>
     logger.warn(
@@ -123,7 +131,8 @@ export async function writeLogSlice(state: FollowedLog, logger: Logger): Promise
     ...slice.warnings,
     ...(typeof records === 'string' ? [] : describeUnplaced(state, records)),
   ];
-  await writeSliceParts(state.localPath, `${state.localPath}.tmp`, slice.parts);
+  const digest = digests?.open(path.basename(state.localPath));
+  await writeSliceParts(state.localPath, `${state.localPath}.tmp`, slice.parts, digest);
   await rename(`${state.localPath}.tmp`, state.localPath);
   const startOffset = state.generations[0]?.startOffset ?? 0;
   logger.info(

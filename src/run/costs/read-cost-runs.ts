@@ -1,5 +1,5 @@
 import { findPoolingRefusals } from '../../plan/index.js';
-import { readLane, readRunTraces } from '../../report/index.js';
+import { buildFlaggedRunError, gateRun, readLane, readRunTraces, TRACE_FILE } from '../../report/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
 import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
@@ -14,14 +14,33 @@ export interface CostRun extends RunTraces {
   lane: string;
 }
 
+export interface ReadCostRunsOptions {
+  /** `--allow-partial`: take a flagged run's unflagged files instead of refusing it. */
+  allowPartial: boolean;
+  nowMs: number;
+}
+
 export async function readCostRuns(
   dirs: readonly string[],
+  { allowPartial, nowMs }: ReadCostRunsOptions,
 ): Promise<{ runs: CostRun[]; warnings: string[] }> {
   const runs: CostRun[] = [];
   const warnings: string[] = [];
   for (const dir of dirs) {
     const run = await readRequiredRunFile(dir);
+    const gate = await gateRun({ dir, nowMs });
+    if (gate.flaggedFiles.length > 0 && !allowPartial)
+      throw buildFlaggedRunError({ gate, command: 'costs', flag: '--from' });
+    // The gate's flagged traces (changed, or not this run's) are taken out: no figure from a flagged file.
     const read = await readRunTraces(dir);
+    for (const file of gate.flaggedFiles) {
+      const target = TRACE_FILE.exec(file)?.[1];
+      if (target !== undefined && read.traces.delete(target))
+        warnings.push(
+          `${dir}: ${file} failed the run's checks (--allow-partial): ${target}'s figures are left out`,
+        );
+    }
+    warnings.push(...gate.loudWarnings.map((line) => `${dir}: ${line}`));
     if (read.traces.size === 0)
       throw new UsageError(`${dir} holds no trace-<target>.json files`, {
         hint: 'costs come from a finished run with traces',

@@ -60,6 +60,8 @@ export interface RunBakeOptions extends BakeArgsOptions, BuildxBinary {
   /** The rawjson status stream (stderr) is written here. */
   statusFile: string;
   signal: AbortSignal;
+  /** Sees each chunk of the status stream as it goes to the file (a run's digest of status-<target>.jsonl). */
+  onStatusBytes?: ((bytes: Uint8Array) => void) | undefined;
   /** A failed write of the status file (the build goes on; the file keeps what was written). */
   onWriteError?: (file: string, error: unknown) => void;
 }
@@ -94,6 +96,8 @@ export async function runBake(options: RunBakeOptions): Promise<CommandOutcome> 
   });
   const tail: string[] = [];
   subprocess.stderr.pipe(statusStream);
+  if (options.onStatusBytes)
+    subprocess.stderr.on('data', (chunk: Uint8Array) => options.onStatusBytes?.(chunk));
   const lines = createInterface({ input: subprocess.stderr, crlfDelay: Infinity });
   lines.on('line', (line) => collectErrorLine(line, tail));
   const result = await subprocess;

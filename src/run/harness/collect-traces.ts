@@ -5,6 +5,17 @@ import { toHistoryId, toTraceArgs, type runHistoryTrace } from '../executors/bui
 import { toBuildxCommand } from '../executors/buildx-command.js';
 import type { RunDirGuard } from './guard-run-dir.js';
 import { errorMessage } from '../../shared/error-message.js';
+import type { FileDigests } from '../../shared/file-digests.js';
+import { parseBuildkitTrace } from '../../collect/index.js';
+
+/** The trace IDs a trace's spans carry (none when it does not parse: the report says why). */
+function readTraceIds(text: string, target: string): string[] {
+  try {
+    return parseBuildkitTrace(text, { source: `trace-${target}.json`, target }).extent.traceIds;
+  } catch {
+    return [];
+  }
+}
 
 // After each target, its build record's trace goes to trace-<target>.json. Fetches run in the
 // background (dependents do not wait for them); finalize awaits whatever is in flight.
@@ -21,8 +32,11 @@ export function createTraceCollector({
   buildx,
   logger,
   guard,
+  digests,
 }: {
   runDir: string;
+  /** Each saved trace's size, SHA-256 and trace IDs, for run.json `files`. */
+  digests?: FileDigests | undefined;
   fetchTrace: typeof runHistoryTrace;
   /** The standalone buildx binary the run uses; undefined: `docker buildx`. */
   buildx?: string | undefined;
@@ -59,6 +73,9 @@ export function createTraceCollector({
         return `no trace for ${target} saved (${(error as { code?: string }).code}); ${keep}`;
       throw error;
     }
+    digests?.recordWhole(path.basename(file), outcome.stdout, {
+      traceIds: readTraceIds(outcome.stdout, target),
+    });
     logger.info({ target, buildRef, bytes: outcome.stdout.length }, 'trace saved');
     return undefined;
   };

@@ -1,3 +1,4 @@
+import type { FileDigests } from '../../shared/file-digests.js';
 import path from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
@@ -57,6 +58,7 @@ export function createBuildxExecutor({
         target: job.target,
         metadataFile,
         statusFile: path.join(context.runDir, `status-${job.target}.jsonl`),
+        onStatusBytes: toStatusDigest(context.digests, job.target),
         bakeFile: context.config.bakeFile,
         buildx: context.config.buildx?.path,
         noCache: settings.noCache,
@@ -164,4 +166,14 @@ export function toInterruptedOutcomes(context: RunContext): Record<string, Settl
       { status: 'skipped' as const, node: entry.node, reason: 'interrupted' },
     ]),
   );
+}
+
+/** Feeds a target's status stream into the run's digests as it is written (status-<target>.jsonl). */
+function toStatusDigest(
+  digests: FileDigests | undefined,
+  target: string,
+): ((bytes: Uint8Array) => void) | undefined {
+  if (digests === undefined) return undefined;
+  const digest = digests.open(`status-${target}.jsonl`);
+  return (bytes) => digest.update(bytes);
 }

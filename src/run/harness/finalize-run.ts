@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { writeArtifacts } from '../../collect/index.js';
 import type { Artifact, RunFile } from '../../artifacts/index.js';
 import path from 'node:path';
@@ -78,7 +79,22 @@ async function writeRunArtifacts(
     const metadata = await readBuildMetadata(path.join(context.runDir, `meta-${target}.json`), target);
     if (metadata) artifacts.push(...toImageArtifacts(metadata));
   }
-  await writeArtifacts({ path: path.join(context.runDir, 'artifacts.txt'), artifacts });
+  const text = await writeArtifacts({ path: path.join(context.runDir, 'artifacts.txt'), artifacts });
+  context.digests?.recordWhole('artifacts.txt', text);
+}
+
+/**
+ * The metadata files buildx wrote itself (`--metadata-file`): the one kind of run file not written by this process,
+ * so hashed from disk once, when the run is over.
+ */
+async function recordMetadataDigests(context: RunContext, targets: readonly string[]): Promise<void> {
+  const digests = context.digests;
+  if (digests === undefined) return;
+  for (const target of [...targets].sort()) {
+    const name = `meta-${target}.json`;
+    const bytes = await readFile(path.join(context.runDir, name)).catch(() => undefined);
+    if (bytes !== undefined) digests.recordWhole(name, bytes);
+  }
 }
 
 export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile> {
@@ -123,6 +139,9 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     });
   }
   await attempt('writing artifacts.txt', warnings, logger, () => writeRunArtifacts(context, outcomes));
+  await attempt("recording the metadata files' digests", warnings, logger, () =>
+    recordMetadataDigests(context, Object.keys(outcomes)),
+  );
   const exitCode = options.fatal
     ? ExitCode.fatal
     : toRunExitCode(
@@ -137,6 +156,7 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     run.finishedAtMs = options.clock.nowMs();
     run.warnings.push(...warnings);
     if (options.interruptedBy) run.interruptedBy = options.interruptedBy;
+    if (context.digests) run.files = context.digests.toRecords();
   });
   const reportProblems: string[] = [];
   await attempt(

@@ -16,6 +16,8 @@ import { createRunDir } from './run-stamp.js';
 
 // Phase 1: config, graph and plan (the same packer as `rocm-perf plan`, or a saved plan.json).
 
+import type { FileDigests } from '../../shared/file-digests.js';
+
 export interface RunContext {
   harness: Harness;
   stamp: string;
@@ -32,6 +34,8 @@ export interface RunContext {
   /** target → what its queue waits for (in-run deps, plus stage barriers for `stages`). */
   waitFor: Record<string, string[]>;
   warnings: string[];
+  /** What the run writes, hashed as it is written (run.json `files`); set by runHarness. */
+  digests?: FileDigests;
 }
 
 export interface LoadRunContextOptions {

@@ -109,6 +109,9 @@ export function createInitialRun({
         { status: 'pending' as const, node: entry.node },
       ]),
     ),
+    deps: Object.fromEntries(
+      Object.entries(plan.targets).map(([target, entry]) => [target, [...entry.deps]]),
+    ),
     bootstrapped: [],
     registryCachePatterns: config.registry.cachePatterns,
     registryLogFormat: config.registry.logFormat,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_SAMPLE_INTERVAL_MS, type RunFile } from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
 import { writePlanFile } from '../../artifacts/plan-file-io.js';
+import { createFileDigests } from '../../shared/file-digests.js';
 import { createLogger, type Logger } from '../../shared/logger.js';
 import { runBootstrap } from './bootstrap.js';
 import {
@@ -218,7 +219,10 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
     progress,
     sampleIntervalMs,
   });
-  await writePlanFile(context.runDir, context.plan);
+  context.digests = createFileDigests();
+  await writePlanFile(context.runDir, context.plan, {
+    onBytes: (bytes) => context.digests?.recordWhole('plan.json', bytes),
+  });
   const guard = createRunDirGuard({ runDir: context.runDir, logger, nowMs: () => effects.clock.nowMs() });
   await guard.reserve();
   const initial = createInitialRun({ context, startedAtMs: effects.clock.nowMs(), sampleIntervalMs });

@@ -41,7 +41,8 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
   };
   await recordClocks({ ...clocks, phase: 'before' });
   const samplesPath = path.join(context.runDir, 'samples.jsonl');
-  const samples = createSamplesWriter(samplesPath, (error) => guard.fail(samplesPath, error));
+  const samplesDigest = context.digests?.open('samples.jsonl');
+  const samples = createSamplesWriter(samplesPath, (error) => guard.fail(samplesPath, error), samplesDigest);
   const sampler = startSampleSource({
     nodes: context.config.nodes,
     prometheusUrl: context.config.samples?.prometheusUrl,
@@ -60,6 +61,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
     logger,
     onWriteError: (file, error) => guard.fail(file, error),
     clock: effects.clock,
+    digests: context.digests,
   });
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -81,7 +83,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
       } finally {
         await samples.close();
       }
-      await sampler.finish(samplesPath);
+      await sampler.finish(samplesPath, samplesDigest);
     },
     logCapture: capture,
     measureClocksAfter: () => recordClocks({ ...clocks, phase: 'after' }),
@@ -91,6 +93,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
       buildx: context.config.buildx?.path,
       logger,
       guard,
+      digests: context.digests,
     }),
   };
 }

@@ -1,3 +1,4 @@
+import type { FileDigestWriter } from '../../shared/file-digests.js';
 import {
   writeSamplesFile,
   type CreatePrometheusSamplerOptions,
@@ -16,7 +17,7 @@ import { errorMessage } from '../../shared/error-message.js';
 export interface SampleSource {
   stop(): Promise<void>;
   /** After stop and the writer's close: Prometheus' window replaces the live lines. */
-  finish(samplesPath: string): Promise<void>;
+  finish(samplesPath: string, digest?: FileDigestWriter): Promise<void>;
 }
 
 export interface StartSampleSourceOptions {
@@ -53,9 +54,9 @@ export function startSampleSource(options: StartSampleSourceOptions): SampleSour
   sampler.start();
   return {
     stop: () => sampler.stop(),
-    async finish(samplesPath) {
+    async finish(samplesPath, digest) {
       try {
-        await writeSamplesFile(samplesPath, await sampler.fetchWindow(options.clock.nowMs()));
+        await writeSamplesFile(samplesPath, await sampler.fetchWindow(options.clock.nowMs()), digest);
         options.logger.info({ prometheusUrl }, 'samples.jsonl rewritten from query_range');
       } catch (error) {
         const warning = `samples.jsonl keeps the live instant-query lines: the query_range over the run at ${prometheusUrl} failed: ${errorMessage(error)}`;

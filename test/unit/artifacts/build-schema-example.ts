@@ -42,8 +42,11 @@ function build(schema: z.ZodType, variant: number, unsupported: string[], depth:
       return pick(def.values ?? [], variant);
     case 'enum':
       return pick(Object.values(def.entries ?? {}), variant);
-    case 'string':
-      return `example-${variant}`;
+    case 'string': {
+      // A string with a format (a SHA-256) carries its own examples; any other string takes a made-up one.
+      const examples = globalRegistry.get(schema)?.examples;
+      return Array.isArray(examples) && examples.length > 0 ? pick(examples, variant) : `example-${variant}`;
+    }
     case 'number':
     case 'int':
       return variant + 1;

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runDiffCommand } from '../../../src/commands/diff.js';
 import type { RunDiff } from '../../../src/diff/index.js';
 import { createProgram } from '../../../src/program.js';
-import { COLD_FIXTURE, writeSlowerBuildCopy, writeSlowerUploadCopy } from './slow-fixture-run.js';
+import { writeSlowerBuildCopy, writeSlowerUploadCopy, writeUnchangedCopy } from './slow-fixture-run.js';
 
 // `rocm-perf diff` in-process on the real gfx1201 cold run (fixtures/runs, real BuildKit, 5 nodes, 13 targets)
 // against copies with one cause changed by hand (slow-fixture-run.ts): triton-wheel's build 10 s longer, or
@@ -13,13 +13,15 @@ import { COLD_FIXTURE, writeSlowerBuildCopy, writeSlowerUploadCopy } from './slo
 
 const root = mkdtempSync(path.join(tmpdir(), 'rocm-perf-explain-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+// The cold run as recorded, beside its changed copies: all three read from their stored data.json (slow-fixture-run.ts).
+const cold = writeUnchangedCopy(path.join(root, 'cold'));
 const slowed = writeSlowerBuildCopy(path.join(root, 'triton-slower'));
 const slowerUploads = writeSlowerUploadCopy(path.join(root, 'kiln-upload-slower'));
 /** A run dir's makespan as data.json records it (the copies' are worked out by hand in slow-fixture-run.ts). */
 const makespanOf = (dir: string) =>
   (JSON.parse(readFileSync(path.join(dir, 'data.json'), 'utf8')) as { summary: { makespanSeconds: number } })
     .summary.makespanSeconds;
-const [coldSeconds, slowedSeconds] = [makespanOf(COLD_FIXTURE), makespanOf(slowed)];
+const [coldSeconds, slowedSeconds] = [makespanOf(cold), makespanOf(slowed)];
 
 async function runDiff(flags: string[], b = slowed): Promise<{ stdout: string; stderr: string[] }> {
   const stdout: string[] = [];
@@ -28,7 +30,7 @@ async function runDiff(flags: string[], b = slowed): Promise<{ stdout: string; s
   const error = vi.spyOn(console, 'error').mockImplementation((line: string) => void stderr.push(line));
   try {
     const program = createProgram({ diff: runDiffCommand });
-    await program.parseAsync(['diff', COLD_FIXTURE, b, '--root', root, ...flags], { from: 'user' });
+    await program.parseAsync(['diff', cold, b, '--root', root, ...flags], { from: 'user' });
   } finally {
     log.mockRestore();
     error.mockRestore();

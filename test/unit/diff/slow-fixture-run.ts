@@ -1,9 +1,12 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { RUN_CHECKS_VERSION } from '../../../src/artifacts/index.js';
 
 // Copies of the real gfx1201 cold run (fixtures/runs) with one cause changed by hand, for the explanation's test
 // and scripts/evaluate-diff-explain.ts. Only run.json and data.json change (the copy's data.json stays trusted:
-// its recorded stream sizes do not cover run.json); each shift is worked out below from the fixture's own figures,
+// its recorded stream sizes do not cover run.json, and it says it was built under the run checks, `runChecks`, as
+// one `report` writes today would; rebuilt from the files, the moved targets' traces would fall outside their new
+// windows and be left out, as a forged run's must); each shift is worked out below from the fixture's own figures,
 // never by the explainer's replay.
 
 export const COLD_FIXTURE = path.resolve('fixtures/runs/gfx1201-cold');
@@ -28,7 +31,7 @@ interface TargetRow {
   uploadSeconds: number;
 }
 interface DataJson {
-  run: { stamp: string };
+  run: { stamp: string; runChecks?: number };
   summary: { makespanSeconds: number; targets: TargetRow[] };
   timeline: { originMs: number };
 }
@@ -51,6 +54,7 @@ function writeCopy({
   const run = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunJson;
   const data = JSON.parse(readFileSync(path.join(dir, 'data.json'), 'utf8')) as DataJson;
   run.stamp = data.run.stamp = `${run.stamp}-${suffix}`;
+  data.run.runChecks = RUN_CHECKS_VERSION;
   for (const [target, shift] of Object.entries(shifts)) {
     run.targets[target]!.startedAtMs += shift.startMs;
     run.targets[target]!.finishedAtMs += shift.finishMs;
@@ -64,6 +68,11 @@ function writeCopy({
   writeFileSync(path.join(dir, 'run.json'), JSON.stringify(run, null, 2));
   writeFileSync(path.join(dir, 'data.json'), JSON.stringify(data));
   return dir;
+}
+
+/** The cold run itself, its stored data.json trusted as the copies' are (the side they are compared with). */
+export function writeUnchangedCopy(dir: string): string {
+  return writeCopy({ dir, suffix: 'as-recorded', shifts: {} });
 }
 
 /**

@@ -67,7 +67,10 @@ describe('link fit on the box: three warm runs of a fresh box (tc rates known)',
 
 describe('link fit on the shipped sample runs (recorded on a box; run.json holds its tc rates)', () => {
   it('suggests no link change: a node is either within 10 % or its pushes are too small to tell', async () => {
-    const { runs } = await readCostRuns(['fixtures/runs/gfx1201-cold', 'fixtures/runs/gfx1201-warm']);
+    const { runs } = await readCostRuns(['fixtures/runs/gfx1201-cold', 'fixtures/runs/gfx1201-warm'], {
+      allowPartial: false,
+      nowMs: Date.now(),
+    });
     const nodes = runs[0]!.run.nodes.map((n) => ({ name: n.name, linkMbps: n.linkMbps, speed: 1 }));
     const learning = learnFleet({
       uploads: runs.flatMap(

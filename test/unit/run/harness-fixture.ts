@@ -174,11 +174,11 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     maxRunning = Math.max(maxRunning, running);
     options.onBakeStart?.(bake.target);
     try {
-      // The harness's own status stream (runBake writes it, and reports a failed write).
-      writeFileSync(
-        bake.statusFile,
-        `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`,
-      );
+      // The harness's own status stream (runBake writes it, feeds each chunk to onStatusBytes, and reports a failed
+      // write).
+      const status = `{"vertexes":[{"digest":"sha256:1","name":"[${bake.target} 1/1] RUN make","started":"2026-01-01T00:00:00Z"}]}\n`;
+      writeFileSync(bake.statusFile, status);
+      bake.onStatusBytes?.(Buffer.from(status));
     } catch (error) {
       bake.onWriteError?.(bake.statusFile, error);
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -44,6 +45,12 @@ function start(
   return { fake, controller, promise };
 }
 
+const readPlanTargets = (runDir: string) =>
+  (
+    JSON.parse(readFileSync(path.join(runDir, 'plan.json'), 'utf8')) as {
+      targets: Record<string, { deps: string[] }>;
+    }
+  ).targets;
 const readRun = (runDir: string): RunFile =>
   RunFileSchema.parse(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')));
 const argsOf = (call: {
@@ -117,6 +124,35 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
       'rocm/c-wheel:gfx1201',
       'rocm/pytorch:gfx1201',
     ]);
+  });
+
+  it('records in run.json the size and SHA-256 of every file it wrote, as written, and the deps it ran under', async () => {
+    const { promise } = start('warm');
+    const result = await promise;
+    const run = readRun(result.runDir);
+    const files = run.files ?? {};
+    const expected = [
+      'plan.json',
+      'samples.jsonl',
+      'sccache.log',
+      'zot.jsonl',
+      'artifacts.txt',
+      ...FLEET_TARGETS.flatMap((t) => [`trace-${t}.json`, `meta-${t}.json`]),
+    ];
+    expect(Object.keys(files)).toEqual(expect.arrayContaining(expected));
+    for (const name of Object.keys(files)) {
+      // Computed here from the bytes on disk: the harness hashed them on their way there.
+      const bytes = readFileSync(path.join(result.runDir, name));
+      expect({ name, ...files[name], traceIds: undefined }).toEqual({
+        name,
+        sizeBytes: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        traceIds: undefined,
+      });
+    }
+    expect(run.deps).toEqual(
+      Object.fromEntries(Object.entries(readPlanTargets(result.runDir)).map(([t, entry]) => [t, entry.deps])),
+    );
   });
 
   it('reads every node and log host clock before and after the run, records them in run.json and warns above 1 s', async () => {

@@ -175,4 +175,33 @@ describe('buildTrends', () => {
     expect(unknown.targets.map((t) => t.target)).toEqual(['pytorch']);
     expect(unknown.makespanSeconds.points.map((p) => p.value)).toEqual([200]);
   });
+
+  it('plots no figure from a file the run checks flagged: the target’s figures and, with a flagged trace, the makespan', () => {
+    const model = makeModel({
+      stamp: 's',
+      harness: 'warm',
+      status: 'completed',
+      targets: [
+        { target: 'pytorch', node: 'forge', startS: 0, endS: 100, status: 'ok' },
+        { target: 'triton-wheel', node: 'forge', startS: 100, endS: 200, status: 'ok' },
+      ],
+    });
+    const clean = toTrendRun(model);
+    expect(clean.makespanSeconds).toBe(200);
+    const flagged = toTrendRun({
+      ...model,
+      summary: {
+        ...model.summary,
+        partial: ['trace-pytorch.json'],
+        targets: model.summary.targets.map((t) =>
+          t.target === 'pytorch' ? { ...t, partial: ['trace-pytorch.json'] } : t,
+        ),
+      },
+    });
+    expect(flagged.makespanSeconds).toBeNull();
+    expect(flagged.targets.map((t) => [t.target, t.buildSeconds === null, t.uploadBytes === null])).toEqual([
+      ['pytorch', true, true],
+      ['triton-wheel', false, false],
+    ]);
+  });
 });

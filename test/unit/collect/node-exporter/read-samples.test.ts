@@ -68,7 +68,7 @@ describe('the samples.jsonl line parser', () => {
 describe('readSamples', () => {
   it('keeps per node the time, CPU, memory and error of each line, in time order', async () => {
     const file = path.join(dir, 'samples.jsonl');
-    const lines = [at(ok, 3000, 30), at(gap, 2000), at(ok, 1000, null), at(ok, 2000, 20), at(gap, 4000)];
+    const lines = [at(gap, 2000), at(ok, 1000, null), at(ok, 2000, 20), at(ok, 3000, 30), at(gap, 4000)];
     writeFileSync(file, lines.map(toSampleLine).join(''));
     const { table, stats } = await readSamples(file);
     expect(stats).toMatchObject({ lines: 5, records: 5, rejected: 0 });
@@ -105,10 +105,74 @@ describe('readSamples', () => {
 
   it('refuses a file written by another samples version, naming the file, line and fix', async () => {
     const file = path.join(dir, 'samples.jsonl');
-    writeFileSync(file, toSampleLine(ok) + JSON.stringify({ ...gap, version: 2 }));
+    writeFileSync(file, `${JSON.stringify({ ...gap, version: 2 })}\n${toSampleLine(ok)}`);
     await expect(readSamples(file)).rejects.toThrow(ArtifactError);
     await expect(readSamples(file)).rejects.toThrow(
-      /samples\.jsonl: line 2: samples version 2.*re-run the sampler/,
+      /samples\.jsonl: line 1: samples version 2.*re-run the sampler/,
+    );
+  });
+
+  it('loses only the line when one line of a version-1 file has another version (issue 35 item 7)', async () => {
+    const file = path.join(dir, 'samples.jsonl');
+    writeFileSync(
+      file,
+      toSampleLine(at(ok, 1000)) +
+        `${JSON.stringify({ ...at(ok, 2000), version: 2 })}\n` +
+        toSampleLine(at(ok, 3000)),
+    );
+    const { table, stats } = await readSamples(file);
+    expect(rowsOf(table, 'strix').map(([t]) => t)).toEqual([1000, 3000]);
+    expect(stats).toMatchObject({ lines: 3, records: 2, rejected: 1 });
+    expect(stats.rejectedExamples[0]).toMatchObject({
+      line: 2,
+      reason: expect.stringMatching(/^samples version 2 in a version-1 file/) as unknown,
+    });
+  });
+
+  it.each([
+    ['CPU −850 %', { cpuBusyPct: -850 }, /^cpuBusyPct -850 is outside 0\.\.100 %/],
+    ['CPU 1,000,000 %', { cpuBusyPct: 1_000_000 }, /^cpuBusyPct 1000000 is outside 0\.\.100 %/],
+    ['memory 4,000 %', { memUsedPct: 4000 }, /^memUsedPct 4000 is outside 0\.\.100 %/],
+    ['a negative rate', { netTxBps: -5 }, /^netTxBps -5 is negative/],
+  ])('rejects a sample no node can produce (%s), keeping the rest', async (_name, bad, reason) => {
+    const file = path.join(dir, 'samples.jsonl');
+    writeFileSync(
+      file,
+      [at(ok, 1000, 10), { ...at(ok, 2000, 20), ...bad }, at(ok, 3000, 30)].map(toSampleLine).join(''),
+    );
+    const { table, stats } = await readSamples(file);
+    expect(rowsOf(table, 'strix').map(([t, cpu]) => [t, cpu])).toEqual([
+      [1000, 10],
+      [3000, 30],
+    ]);
+    expect(stats).toMatchObject({ records: 2, rejected: 1 });
+    expect(stats.rejectedExamples[0]).toMatchObject({
+      line: 2,
+      reason: expect.stringMatching(reason) as unknown,
+    });
+  });
+
+  it('keeps the edges of the physical ranges (0 and 100 %)', async () => {
+    const file = path.join(dir, 'samples.jsonl');
+    writeFileSync(
+      file,
+      [{ ...at(ok, 1000, 0), memUsedPct: 100 }, at(ok, 2000, 100)].map(toSampleLine).join(''),
+    );
+    const { stats } = await readSamples(file);
+    expect(stats).toMatchObject({ records: 2, rejected: 0 });
+  });
+
+  it("rejects a line that is not later than its node's previous one; other nodes keep their own order", async () => {
+    const file = path.join(dir, 'samples.jsonl');
+    writeFileSync(
+      file,
+      [at(ok, 2000), at(gap, 1000), at(ok, 2000), at(ok, 1500), at(ok, 3000)].map(toSampleLine).join(''),
+    );
+    const { table, stats } = await readSamples(file);
+    expect(rowsOf(table, 'strix').map(([t]) => t)).toEqual([2000, 3000]);
+    expect(stats.rejectedExamples.map((r) => r.line)).toEqual([3, 4]);
+    expect(stats.rejectedExamples[1]?.reason).toMatch(
+      /^tsMs 1500 of strix is not after its previous sample \(2000\)/,
     );
   });
 
@@ -127,15 +191,17 @@ describe('createSamplesTail', () => {
     expect(first.changed).toBe(true);
     expect(rowsOf(first.table, 'strix').map(([t]) => t)).toEqual([1000]);
     expect((await tail.read()).changed).toBe(false);
-    appendFileSync(file, toSampleLine(at(ok, 2000)).slice(20) + toSampleLine(at(ok, 1500)));
+    appendFileSync(file, toSampleLine(at(ok, 2000)).slice(20) + toSampleLine(at(ok, 2500)));
     const second = await tail.read();
     expect(second.changed).toBe(true);
     expect(second.table).toBe(first.table);
-    expect(rowsOf(second.table, 'strix').map(([t]) => t)).toEqual([1000, 1500, 2000]);
+    expect(rowsOf(second.table, 'strix').map(([t]) => t)).toEqual([1000, 2000, 2500]);
     rmSync(file);
-    writeFileSync(file, toSampleLine(at(ok, 9000)));
+    // A replaced file starts over: its earlier times are not "backwards" against the old file's.
+    writeFileSync(file, toSampleLine(at(ok, 900)));
     const third = await tail.read();
     expect(third.changed).toBe(true);
-    expect(rowsOf(third.table, 'strix').map(([t]) => t)).toEqual([9000]);
+    expect(rowsOf(third.table, 'strix').map(([t]) => t)).toEqual([900]);
+    expect(third.stats.rejected).toBe(0);
   });
 });

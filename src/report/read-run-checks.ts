@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Plan, RunFile } from '../artifacts/index.js';
+import { findDigestMismatch, type FileDigestNow } from './find-digest-mismatch.js';
+import { findPlanMismatch } from './find-plan-mismatch.js';
+import { describeReadError } from './probe-stream.js';
+
+// The run dir's files against run.json's record of them (size and SHA-256 as the run wrote them), and plan.json
+// against the plan the run used. A run still in flight is not checked (its files are growing). Runs recorded before
+// digests were kept get a note saying their files could not be verified byte for byte.
+
+export interface RunFileChecks {
+  /** File name → why it is not the file the run wrote. */
+  mismatches: Map<string, string>;
+  /** Why plan.json is not this run's plan; its planned figures are left out. */
+  planProblem: string | undefined;
+  notes: string[];
+}
+
+/** SHA-256 and size of a file, read in chunks. */
+async function readFileDigest(file: string): Promise<FileDigestNow> {
+  try {
+    if (!(await stat(file)).isFile()) return { state: 'unreadable', why: 'not a regular file' };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent' };
+    return { state: 'unreadable', why: describeReadError(error) };
+  }
+  const hash = createHash('sha256');
+  let sizeBytes = 0;
+  try {
+    for await (const chunk of createReadStream(file)) {
+      const bytes = chunk as Buffer;
+      hash.update(bytes);
+      sizeBytes += bytes.length;
+    }
+  } catch (error) {
+    return { state: 'unreadable', why: describeReadError(error) };
+  }
+  return { state: 'read', sizeBytes, sha256: hash.digest('hex') };
+}
+
+export async function readRunFileChecks({
+  dir,
+  run,
+  plan,
+}: {
+  dir: string;
+  run: RunFile | undefined;
+  plan: Plan | undefined;
+}): Promise<RunFileChecks> {
+  const mismatches = new Map<string, string>();
+  const notes: string[] = [];
+  const recorded = run?.files;
+  if (run !== undefined && run.status !== 'running') {
+    if (recorded === undefined)
+      notes.push(
+        "run.json records no digests (a run recorded before rocm-perf kept them): its files are checked by size and content only, so an edit that keeps a file's size cannot be seen",
+      );
+    for (const [name, record] of Object.entries(recorded ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+      if (path.basename(name) !== name) continue;
+      const mismatch = findDigestMismatch(name, record, await readFileDigest(path.join(dir, name)));
+      if (mismatch !== undefined) mismatches.set(name, mismatch);
+    }
+  }
+  const planProblem =
+    run?.status === 'running'
+      ? undefined
+      : findPlanMismatch({ run, plan, digest: mismatches.get('plan.json') });
+  return { mismatches, planProblem, notes };
+}

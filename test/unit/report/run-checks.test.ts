@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Plan, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
+import { parsePlanFile } from '../../../src/artifacts/plan-file.js';
+import { parseBuildkitTrace, type TraceExtent } from '../../../src/collect/index.js';
+import { findDigestMismatch } from '../../../src/report/find-digest-mismatch.js';
+import { findPlanMismatch } from '../../../src/report/find-plan-mismatch.js';
+import {
+  findTraceImplausibility,
+  MEASURED_SLACK_MS,
+  UNMEASURED_SLACK_MS,
+} from '../../../src/report/find-trace-implausibility.js';
+
+// The pure trust checks of issue 35, held to the shipped sample runs (fixtures/runs/, recorded on the fleet in a
+// box): every real trace of a run passes its run's checks, and each kind of forgery fails with the file named.
+
+const fixtures = path.resolve(import.meta.dirname, '../../../fixtures/runs');
+const readRun = (name: string): RunFile =>
+  RunFileSchema.parse(JSON.parse(readFileSync(path.join(fixtures, name, 'run.json'), 'utf8')));
+const readPlan = (name: string): Plan =>
+  parsePlanFile(JSON.parse(readFileSync(path.join(fixtures, name, 'plan.json'), 'utf8')), 'plan.json');
+const extentOf = (run: string, target: string): TraceExtent =>
+  parseBuildkitTrace(readFileSync(path.join(fixtures, run, `trace-${target}.json`), 'utf8'), {
+    source: `trace-${target}.json`,
+    target,
+  }).extent;
+const warm = readRun('gfx1201-warm');
+const NOW = warm.finishedAtMs! + 3_600_000;
+
+describe('findTraceImplausibility', () => {
+  it.each(['gfx1201-warm', 'gfx1201-cold'])('passes every real trace of %s', (runName) => {
+    const run = readRun(runName);
+    for (const name of readdirSync(path.join(fixtures, runName)).filter((n) => /^trace-.*\.json$/.test(n))) {
+      const target = name.slice('trace-'.length, -'.json'.length);
+      expect(
+        findTraceImplausibility({ name, target, extent: extentOf(runName, target), run, nowMs: NOW }),
+      ).toEqual([]);
+    }
+  });
+
+  it("refuses the cold run's trace of the same target in the warm run", () => {
+    const [message] = findTraceImplausibility({
+      name: 'trace-pytorch.json',
+      target: 'pytorch',
+      extent: extentOf('gfx1201-cold', 'pytorch'),
+      run: warm,
+      nowMs: NOW,
+    });
+    expect(message).toMatch(
+      /^trace-pytorch\.json: its spans run from 2026-12-06T06:05:40\.753Z to 2026-12-06T06:06:14\.440Z, outside pytorch's build on strix \(2026-12-06T06:05:26\.042Z → 2026-12-06T06:05:28\.773Z, allowing 2\.0 s either side, after the measured clock offset of strix \(0\.000 s\)\)/,
+    );
+  });
+
+  const own = extentOf('gfx1201-warm', 'pytorch');
+  const shifted = (ms: number): TraceExtent => ({
+    ...own,
+    startMs: own.startMs! + ms,
+    endMs: own.endMs! + ms,
+  });
+  const check = (extent: TraceExtent, run: RunFile = warm) =>
+    findTraceImplausibility({ name: 'trace-pytorch.json', target: 'pytorch', extent, run, nowMs: NOW });
+
+  it('allows the measured offset and its uncertainty, not a second more', () => {
+    // strix: builder clock +0.2 ms ± 5 ms; the trace ends 5 ms before the bake exits.
+    const room = warm.targets.pytorch!.status === 'ok' ? warm.targets.pytorch!.finishedAtMs - own.endMs! : 0;
+    const limit = room + 5 + MEASURED_SLACK_MS;
+    expect(check(shifted(limit - 1))).toEqual([]);
+    expect(check(shifted(limit + 1000))).toHaveLength(1);
+  });
+
+  it('allows 2 minutes either side when no clock was measured', () => {
+    const unmeasured: RunFile = { ...warm, builderClocks: undefined, clocks: undefined };
+    expect(check(shifted(UNMEASURED_SLACK_MS - 5_000), unmeasured)).toEqual([]);
+    expect(check(shifted(UNMEASURED_SLACK_MS + 5_000), unmeasured)[0]).toMatch(
+      /allowing 120 s either side \(no clock offset measured for strix\)/,
+    );
+  });
+
+  it('gives a cancelled build’s record 2 minutes past the stop to close, on that side only', () => {
+    const outcome = warm.targets.pytorch!;
+    if (outcome.status !== 'ok') throw new Error('the warm sample’s pytorch is ok');
+    const interrupted: RunFile = {
+      ...warm,
+      targets: { ...warm.targets, pytorch: { ...outcome, status: 'interrupted', error: 'SIGINT' } },
+    };
+    expect(check(shifted(60_000), interrupted)).toEqual([]);
+    expect(check(shifted(60_000))).toHaveLength(1);
+    expect(check(shifted(-60_000), interrupted)).toHaveLength(1);
+  });
+
+  it.each([
+    ['1970', -1_796_537_000_000],
+    ['2099', 2_270_000_000_000],
+  ])('refuses spans dated %s', (year, ms) => {
+    expect(check(shifted(ms))[0]).toMatch(
+      new RegExp(`^trace-pytorch\\.json: its spans run from ${year === '1970' ? '1970' : '2098'}-`),
+    );
+  });
+
+  it('refuses spans that end before they start', () => {
+    expect(check({ ...own, negativeSpans: 3, firstNegative: 'exporting, -1.000 ms' })).toEqual([
+      "trace-pytorch.json: 3 spans end before it starts (first: exporting, -1.000 ms), which BuildKit never writes: the file was edited; it is left out and pytorch's build/total/upload figures are unknown",
+    ]);
+  });
+
+  it('refuses trace IDs other than those run.json recorded, and only when it recorded some', () => {
+    const recorded = (traceIds: string[]): RunFile => ({
+      ...warm,
+      files: { 'trace-pytorch.json': { sizeBytes: 1, sha256: 'a'.repeat(64), traceIds } },
+    });
+    expect(own.traceIds).toEqual(['c1103609257796867768c23c7d5372a9']);
+    expect(check(own, recorded(['c1103609257796867768c23c7d5372a9']))).toEqual([]);
+    expect(check(own, recorded(['29145f2715f3754faf5e3deccd88d66f']))[0]).toMatch(
+      /^trace-pytorch\.json: trace ID c1103609257796867768c23c7d5372a9, but run\.json recorded 29145f2715f3754faf5e3deccd88d66f/,
+    );
+    expect(check(own, recorded([]))).toEqual([]);
+  });
+
+  it('checks nothing of the window without run.json', () => {
+    const extent = shifted(-1_796_537_000_000);
+    expect(
+      findTraceImplausibility({
+        name: 'trace-pytorch.json',
+        target: 'pytorch',
+        extent,
+        run: undefined,
+        nowMs: NOW,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('findDigestMismatch', () => {
+  const bytes = Buffer.from('{"a":1}\n');
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const recorded = { sizeBytes: bytes.length, sha256: sha };
+  it('is silent for the file as written, and for an unreadable file (its reader says so)', () => {
+    expect(
+      findDigestMismatch('x.jsonl', recorded, { state: 'read', sizeBytes: bytes.length, sha256: sha }),
+    ).toBeUndefined();
+    expect(findDigestMismatch('x.jsonl', recorded, { state: 'unreadable', why: 'EACCES' })).toBeUndefined();
+  });
+  it('names a same-size change, a resized file and an absent one', () => {
+    const other = createHash('sha256').update('{"a":2}\n').digest('hex');
+    expect(findDigestMismatch('x.jsonl', recorded, { state: 'read', sizeBytes: 8, sha256: other })).toBe(
+      `x.jsonl: sha256 ${other.slice(0, 12)}… (same size) is not the 8-byte file run.json recorded (sha256 ${sha.slice(0, 12)}…): the file was changed after the run; its figures are marked partial`,
+    );
+    expect(
+      findDigestMismatch('x.jsonl', recorded, { state: 'read', sizeBytes: 9000, sha256: other }),
+    ).toMatch(/\(9,000 bytes\) is not the 8-byte file/);
+    expect(findDigestMismatch('x.jsonl', recorded, { state: 'absent' })).toMatch(
+      /^x\.jsonl: absent, but the run wrote the 8-byte file/,
+    );
+  });
+});
+
+describe('findPlanMismatch', () => {
+  const plan = readPlan('gfx1201-warm');
+  it('accepts the run’s own plan (an older run: same targets, same strategy)', () => {
+    expect(findPlanMismatch({ run: warm, plan, digest: undefined })).toBeUndefined();
+  });
+  it('refuses a plan of other targets, naming what differs', () => {
+    const other = {
+      ...plan,
+      targets: Object.fromEntries(Object.entries(plan.targets).map(([t, v]) => [`x-${t}`, v])),
+    };
+    expect(findPlanMismatch({ run: warm, plan: other, digest: undefined })).toMatch(
+      /^plan\.json: not the plan this run used \(it lacks aiter-wheel, apex-wheel, bitsandbytes-wheel, deepspeed-wheel and 9 more, which the run built; it plans x-aiter-wheel, /,
+    );
+  });
+  it('refuses a plan of another strategy', () => {
+    expect(findPlanMismatch({ run: { ...warm, strategy: 'lpt' }, plan, digest: undefined })).toMatch(
+      /^plan\.json: strategy .*, but run\.json says the run was planned with lpt/,
+    );
+  });
+  it('trusts the digest where run.json recorded one: absent or changed is not the run’s plan', () => {
+    const signed: RunFile = { ...warm, files: { 'plan.json': { sizeBytes: 1, sha256: 'a'.repeat(64) } } };
+    expect(findPlanMismatch({ run: signed, plan: undefined, digest: 'plan.json: absent, …' })).toMatch(
+      /^plan\.json: absent, but run\.json recorded the plan this run used/,
+    );
+    expect(
+      findPlanMismatch({
+        run: signed,
+        plan,
+        digest: 'plan.json: sha256 … : the file was changed after the run; its figures are marked partial',
+      }),
+    ).toBe(
+      'plan.json: sha256 … : the file was changed after the run; not the plan this run used; planned figures are left out',
+    );
+    expect(findPlanMismatch({ run: signed, plan, digest: undefined })).toBeUndefined();
+  });
+});
