@@ -152,7 +152,7 @@ describe('output paths, ports and addresses: one error line and a hint, exit 2, 
     await writeFile(costs, await readFile(path.join(repoRoot, '.builders/target-costs')));
     const out = path.join(temp.path, 'missing', 'costs');
     const result = await runBuiltCli(
-      ['costs', '--fleet', FLEET, '--from', COLD_RUN, '--costs', costs, '--out', out],
+      ['costs', '--fleet', FLEET, '--from', COLD_RUN, '--allow-other-fleet', '--costs', costs, '--out', out],
       { root: temp.path },
     );
     expect(result.exitCode).toBe(2);
