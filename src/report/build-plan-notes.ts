@@ -1,4 +1,5 @@
 import type { RunFile, TargetSummary } from '../artifacts/index.js';
+import { formatSecondsValue, toShownDifference } from '../shared/format-units.js';
 import type { ReportPlan } from './run-inputs.js';
 
 // What a reader of "measured vs planned" must know, said next to the plan in report.md and the page, each computed
@@ -26,8 +27,8 @@ const MIN_OFF_SECONDS = 0.5;
 const BYTES_OFF_FACTOR = 1.5;
 const LISTED = 3;
 
-const formatSeconds = (seconds: number) =>
-  seconds < 10 ? `${Math.round(seconds * 10) / 10}s` : `${Math.round(seconds)}s`;
+/** The one rule for seconds (shared/format-units.ts), so a note's figures read as the report's tables do. */
+const formatSeconds = formatSecondsValue;
 
 function isWarm(run: RunFile | undefined): boolean {
   return run?.harness === 'warm' || run?.mode === 'warm';
@@ -125,7 +126,7 @@ function listTargets(list: readonly TargetOff[]): string {
     .slice(0, LISTED)
     .map(
       (t) =>
-        `${t.name} on ${t.node} ${formatSeconds(t.measured)} against ${formatSeconds(t.planned)} (${t.measured >= t.planned ? '+' : '−'}${formatSeconds(Math.abs(t.measured - t.planned))}${t.push})`,
+        `${t.name} on ${t.node} ${formatSeconds(t.measured)} against ${formatSeconds(t.planned)} (${t.measured >= t.planned ? '+' : '−'}${formatSeconds(Math.abs(toShownDifference(t.measured, t.planned)))}${t.push})`,
     );
   return `${shown.join('; ')}${list.length > LISTED ? `; and ${list.length - LISTED} more` : ''}`;
 }
@@ -140,7 +141,7 @@ function compareWithPlan(
   const way =
     Math.abs(diff) < MIN_OFF_SECONDS
       ? 'as planned'
-      : `${formatSeconds(Math.abs(diff))} ${diff > 0 ? 'longer' : 'shorter'} than planned (${formatShare(diff / plan.makespanSeconds)})`;
+      : `${formatSeconds(Math.abs(toShownDifference(makespanSeconds, plan.makespanSeconds)))} ${diff > 0 ? 'longer' : 'shorter'} than planned (${formatShare(diff / plan.makespanSeconds)})`;
   const off = findTargetsOff(plan, targets);
   const longer = off.filter((t) => t.measured > t.planned);
   const shorter = off.filter((t) => t.measured < t.planned);

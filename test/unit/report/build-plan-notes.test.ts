@@ -34,7 +34,7 @@ describe('buildPlanNotes', () => {
     });
     expect(notes).toEqual([
       'planned without warm figures: no `warm-build` line for any of the 2 targets, so the plan used cold build seconds; `rocm-perf costs --from 20261203T180845Z` writes `warm-build` lines',
-      "measured 16s is under the plan's lower bound 52s, which no schedule can beat on the plan's figures: the plan used cold build figures for a warm run (above)",
+      "measured 16.00s is under the plan's lower bound 52.00s, which no schedule can beat on the plan's figures: the plan used cold build figures for a warm run (above)",
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('buildPlanNotes', () => {
     });
     expect(notes).toEqual([
       expect.stringMatching(
-        /^measured 40s is under the plan's lower bound 52s.*: the cost figures overstate this run/,
+        /^measured 40.00s is under the plan's lower bound 52.00s.*: the cost figures overstate this run/,
       ),
     ]);
   });
@@ -86,7 +86,7 @@ describe('buildPlanNotes', () => {
     expect(notes).toEqual([
       'planned with whole-export bytes: no `image` line for 1 of 2 targets (b), so their planned uploads count the cache export a cold run does not make; `rocm-perf costs --from 20261203T170000Z` writes `image` lines',
       expect.stringMatching(
-        /under the plan's lower bound 52s.*: the plan counted whole exports for a cold run \(above\)$/,
+        /under the plan's lower bound 52.00s.*: the plan counted whole exports for a cold run \(above\)$/,
       ),
     ]);
     // A warm run's plan counts whole exports by design: no note.
@@ -182,10 +182,10 @@ describe('buildPlanNotes', () => {
       });
       expect(notes.join('\n')).not.toMatch(/overstate/);
       expect(notes[0]).toBe(
-        'planned without warm figures: no `warm-build` line for any of the 3 targets, so the plan used cold build seconds; measured, their builds took 49s against 48s planned (+3 %); `rocm-perf costs --from 20261203T180845Z` writes `warm-build` lines',
+        'planned without warm figures: no `warm-build` line for any of the 3 targets, so the plan used cold build seconds; measured, their builds took 48.80s against 47.60s planned (+3 %); `rocm-perf costs --from 20261203T180845Z` writes `warm-build` lines',
       );
       expect(notes[1]).toBe(
-        "measured 60s against the plan's 53s: 7.3s longer than planned (+14 %). Per target (record against planned build + export + setup): longer than planned: bitsandbytes-wheel on kiln 24s against 2.5s (+22s; it pushed 3,891,862 B against the 200,000 B the plan charged)",
+        "measured 1m00s against the plan's 52.83s: 7.17s longer than planned (+14 %). Per target (record against planned build + export + setup): longer than planned: bitsandbytes-wheel on kiln 24.10s against 2.49s (+21.61s; it pushed 3,891,862 B against the 200,000 B the plan charged)",
       );
     });
 
@@ -198,7 +198,7 @@ describe('buildPlanNotes', () => {
         lowerBoundSeconds: 52.825,
       });
       expect(notes[1]).toBe(
-        "measured 36s against the plan's 53s: 16s shorter than planned (−31 %). Per target (record against planned build + export + setup): shorter than planned: pytorch on bench 20s against 36s (−16s)",
+        "measured 36.40s against the plan's 52.83s: 16.43s shorter than planned (−31 %). Per target (record against planned build + export + setup): shorter than planned: pytorch on bench 20.00s against 36.30s (−16.30s)",
       );
     });
 
@@ -212,7 +212,7 @@ describe('buildPlanNotes', () => {
         lowerBoundSeconds: 52.825,
       });
       expect(notes[1]).toBe(
-        "measured 53s against the plan's 53s: as planned. Per target (record against planned build + export + setup): every target within 10 % (or 0.5s) of its plan",
+        "measured 52.90s against the plan's 52.83s: as planned. Per target (record against planned build + export + setup): every target within 10 % (or 0.5s) of its plan",
       );
       const running = buildPlanNotes({
         run: { ...warmRun, status: 'running' },
