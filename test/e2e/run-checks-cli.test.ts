@@ -324,7 +324,12 @@ describe('one gate for every reader (item 3)', () => {
 
   it('diff rebuilds a data.json written before the checks: a same-size edit of samples.jsonl is seen', async () => {
     const dir = await copyWarm('diff-stale');
-    await cp(path.join(warm, 'data.json'), path.join(dir, 'data.json'));
+    // A data.json as a version before the checks wrote it: no run.runChecks (the shipped one is re-rendered now).
+    const stored = JSON.parse(await readFile(path.join(warm, 'data.json'), 'utf8')) as {
+      run: Record<string, unknown>;
+    };
+    delete stored.run.runChecks;
+    await writeFile(path.join(dir, 'data.json'), JSON.stringify(stored));
     const file = path.join(dir, 'samples.jsonl');
     const text = await readFile(file, 'utf8');
     // One memory reading made 4,000 %, the file's size unchanged: the stored data.json's sizes still match.
