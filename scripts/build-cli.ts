@@ -10,7 +10,9 @@ import { englishOnlyZod } from './build-page.js';
 // by one. Everything lands flat in dist/, so each module's `new URL('./x.js', import.meta.url)` and
 // `'../package.json'` point where they did in the tsc layout (docs/startup.md). Source maps are written beside
 // (linked, without sources): `--debug` turns them on (bin/rocm-perf.js), so a stack names src/*.ts lines.
-// ssh2 (a native addon) and pino (its transports run files by path on worker threads) stay in node_modules.
+// ssh2 (a native addon) and pino (its transports run files by path on worker threads) stay in node_modules, and so
+// does undici: it is CommonJS, and a bundled copy behind `await import('undici')` (shared/request.ts) comes back as
+// a namespace without its named exports (`request is not a function`); Node's own loader gives them.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT_DIR = path.join(repoRoot, 'dist');
@@ -34,7 +36,7 @@ export async function buildCliBundle(outdir = CLI_OUT_DIR): Promise<string> {
     platform: 'node',
     target: ['node20'],
     chunkNames: 'chunk-[hash]',
-    external: ['ssh2', 'pino'],
+    external: ['ssh2', 'pino', 'undici'],
     banner: { js: REQUIRE_SHIM },
     sourcemap: 'linked',
     sourcesContent: false,
