@@ -1,5 +1,6 @@
 import { lstat, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isPidAlive } from './is-pid-alive.js';
 
 // A file written beside its place and renamed in, so a reader never sees half of it. On any failure (a missing
 // folder, a directory in the way, a full disk) the temporary file is removed and the old file, if any, is untouched.
@@ -31,15 +32,6 @@ export function isStaleTemp({ pid, ageMs, ownPid, isRunning }: TempFacts): boole
   return ageMs >= ABANDONED_MS || !isRunning(pid);
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the stale temporary files of earlier atomic writes in DIR; best effort (a failure leaves them). */
 async function removeStaleTemps(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
@@ -50,7 +42,7 @@ async function removeStaleTemps(dir: string): Promise<void> {
     const file = path.join(dir, name);
     const info = await lstat(file).catch(() => undefined);
     if (!info?.isFile()) continue;
-    if (isStaleTemp({ pid, ageMs: nowMs - info.mtimeMs, ownPid: process.pid, isRunning }))
+    if (isStaleTemp({ pid, ageMs: nowMs - info.mtimeMs, ownPid: process.pid, isRunning: isPidAlive }))
       await rm(file, { force: true }).catch(() => undefined);
   }
 }

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../shared/errors.js';
+import { isPidAlive } from '../../shared/is-pid-alive.js';
 
 // One live run per registry namespace: a lock file under `<root>/.locks/` created exclusively.
 // A lock whose pid is gone (same host) is stale and taken over; a live one refuses with who holds it.
@@ -30,15 +31,6 @@ export interface AcquireRunLockOptions {
   nowMs: number;
   /** For tests: is this pid alive? Default: signal 0. */
   isPidAlive?: (pid: number) => boolean;
-}
-
-function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function readLock(file: string): Promise<LockFile | undefined> {
