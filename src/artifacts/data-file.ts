@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  AdviceSchema,
+  NodeUsageSchema,
+  RunWhySchema,
+  TargetUsageSchema,
+  TargetWhySchema,
+} from './explain-file.js';
 import { DispatchModeSchema } from './run-file.js';
 
 // data.json: the report's model, written by `report` and `serve`, read by the page (the same schema is bundled
@@ -96,6 +103,14 @@ const TargetSummarySchema = z.strictObject({
   plannedStartSeconds: Seconds.nullable().describe('From plan.json, seconds after the measured start.'),
   plannedFinishSeconds: Seconds.nullable(),
   onCriticalPath: z.boolean().describe('On the measured critical path.'),
+  usage: TargetUsageSchema.nullable()
+    .default(null)
+    .describe('What its RUN steps used (docs/explain.md); null when no source recorded it.'),
+  why: TargetWhySchema.nullable()
+    .default(null)
+    .describe(
+      'Why its first uncached step ran and what that cost (docs/explain.md); null when not explained.',
+    ),
   partial: Partial,
 });
 export type TargetSummary = z.infer<typeof TargetSummarySchema>;
@@ -153,6 +168,11 @@ const NodeSummarySchema = z.strictObject({
     .default(null)
     .describe(
       'The link_mbps run.json recorded for the node (what the plan assumed); null without run.json or for a node not in it.',
+    ),
+  usage: NodeUsageSchema.nullable()
+    .default(null)
+    .describe(
+      'Totals of its targets’ step usage and its memory (docs/explain.md); null when none was recorded.',
     ),
   partial: Partial.describe(
     'samples.jsonl when its figures for this node are damaged or short; trace files of its targets when busy/idle are.',
@@ -284,6 +304,16 @@ const SummarySchema = z.strictObject({
     ),
   targets: z.array(TargetSummarySchema),
   nodes: z.array(NodeSummarySchema),
+  why: RunWhySchema.nullable()
+    .default(null)
+    .describe(
+      'What the per-target `why` compares against, and the evidence builders lacked; null when not explained.',
+    ),
+  advice: z
+    .array(AdviceSchema)
+    .nullable()
+    .default(null)
+    .describe('The advisor’s ranked actions (`rocm-perf advise`); null when not computed.'),
   sccache: z.strictObject({
     prefix: z.string().nullable().describe('The run’s key prefix; null when unknown (all records counted).'),
     total: SccacheCountsSchema,

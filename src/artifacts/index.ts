@@ -10,3 +10,4 @@ export * from './strategy-names.js';
 export * from './stream-stats.js';
 export * from './sample-table.js';
 export * from './registry-sizes-file.js';
+export * from './explain-file.js';

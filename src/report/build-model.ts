@@ -132,6 +132,8 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
     bootstrap: summarizeBootstrap(inputs.run?.bootstrap),
     targets: partial.targets,
     nodes: partial.nodes,
+    why: null,
+    advice: null,
     sccache: { ...sccache, partial: partial.sccache },
     registry: { ...registry, partial: partial.registry },
     criticalPath: {

@@ -36,6 +36,7 @@ export function buildNodes({ lanes, targets, samples, window, links }: NodesOpti
       measuredUploadMBps: roundThroughput(links.measured.get(node)?.effectiveMBps),
       upload: toUploadFigures(links.measured.get(node)),
       configuredLinkMbps: links.configuredMbps.get(node) ?? null,
+      usage: null,
       partial: [],
     };
   });

@@ -63,6 +63,8 @@ function buildTargetSummary({ context, name, node, trace, outcome }: TargetSumma
     plannedStartSeconds: planned ? round(planned.startSeconds) : null,
     plannedFinishSeconds: planned ? round(planned.finishSeconds) : null,
     onCriticalPath: false,
+    usage: null,
+    why: null,
     partial: [],
   };
 }

@@ -66,6 +66,8 @@ function toTargetSummary(t: TargetSpec, onPath: boolean): TargetSummary {
     plannedStartSeconds: null,
     plannedFinishSeconds: null,
     onCriticalPath: onPath,
+    usage: null,
+    why: null,
     partial: t.partial ?? [],
   };
 }
