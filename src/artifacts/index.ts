@@ -11,3 +11,4 @@ export * from './stream-stats.js';
 export * from './sample-table.js';
 export * from './registry-sizes-file.js';
 export * from './explain-file.js';
+export * from './step-usage-file.js';

@@ -173,6 +173,8 @@ export const RunFileSchema = z.strictObject({
       address: z.string().optional(),
       linkMbps: z.number(),
       speed: z.number(),
+      /** fleet.yaml memory_gb × 10^9 (absent when not set, and in runs recorded before it was kept). */
+      memoryBytes: z.number().positive().optional(),
     }),
   ),
   targets: z.record(z.string(), TargetOutcomeSchema),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  DEFAULT_STEP_CGROUPS,
   FleetFileSchema,
   type BuildxSetting,
   type Config,
@@ -146,6 +147,8 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
       prometheusInstance: fleet.samples?.instances?.[node.name] ?? new URL(node.node_exporter).host,
       ssh: node.ssh,
       address: node.address ?? node.ssh?.host,
+      memoryBytes: node.memory_gb === undefined ? undefined : Math.round(node.memory_gb * 1e9),
+      stepCgroups: node.step_cgroups ?? DEFAULT_STEP_CGROUPS,
     })),
     samples: fleet.samples && { prometheusUrl: fleet.samples.prometheus.replace(/\/+$/, '') },
     publish: fleet.publish && { ssh: fleet.publish.ssh, path: fleet.publish.path, url: fleet.publish.url },

@@ -69,6 +69,21 @@ const NodeSchema = z
       .describe(
         'Client address this node uses towards the store (to attribute log lines); default: the ssh host.',
       ),
+    memory_gb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        "The node's memory in GB (10^9 bytes), for the memory-near-limit flag and memory-aware placement; default: MemTotal from the node's samples.",
+      ),
+    step_cgroups: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:@-]+(?:\/[A-Za-z0-9_.:@-]+)*$/)
+      .refine((value) => !value.split('/').includes('..'), 'may not contain `..`')
+      .optional()
+      .describe(
+        "The cgroup directory, relative to /sys/fs/cgroup (v2) or to each v1 controller's root, whose subdirectories are BuildKit's step containers; read over `ssh` while the run builds (docs/step-usage.md). Default `buildkit` (BuildKit's OCI worker without defaultCgroupParent); with `defaultCgroupParent = P` in buildkitd.toml: `P/buildkit`.",
+      ),
   })
   .describe('A build node.');
 
@@ -187,6 +202,9 @@ export type FleetFile = z.output<typeof FleetFileSchema>;
 export type SshTarget = z.output<typeof SshTargetSchema>;
 export type LogSource = z.output<typeof LogSourceSchema>;
 
+/** BuildKit's OCI worker without defaultCgroupParent puts a step container at /buildkit/<id> (containerd's namespace). */
+export const DEFAULT_STEP_CGROUPS = 'buildkit';
+
 /** A node as the rest of the program sees it. */
 export interface FleetNode {
   name: string;
@@ -198,6 +216,10 @@ export interface FleetNode {
   prometheusInstance: string;
   ssh: SshTarget | undefined;
   address: string | undefined;
+  /** fleet.yaml memory_gb × 10^9; undefined: MemTotal from the node's samples. */
+  memoryBytes: number | undefined;
+  /** Where BuildKit puts this node's step containers (fleet.yaml step_cgroups, default `buildkit`). */
+  stepCgroups: string;
 }
 
 /** A standalone buildx binary: its absolute path, and which setting named it (for messages). */

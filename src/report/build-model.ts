@@ -2,6 +2,8 @@ import {
   DATA_VERSION,
   RUN_CHECKS_VERSION,
   type DataFile,
+  type NodeSummary,
+  type ReportWarning,
   type RunFile,
   type RunInfo,
   type StreamSummary,
@@ -15,6 +17,7 @@ import { measureUploadLinks, toUploadObservations } from '../plan/index.js';
 import { buildRegistrySummary, buildSccacheSummary } from './build-cache-summary.js';
 import { buildSeries } from './build-series.js';
 import { buildTargets, round, UNKNOWN_NODE } from './build-targets.js';
+import { buildUsage } from './build-usage.js';
 import { buildStreamSummary, buildWarnings } from './build-warnings.js';
 import { buildPlanNotes } from './build-plan-notes.js';
 import { buildForecastSummary, describeForecastMiss } from './build-forecast-summary.js';
@@ -96,7 +99,8 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
       : undefined;
   const warnings = buildWarnings({ inputs, streams, targets, sccache, registry, inFlight, sampleShortfall });
   const nodes = buildNodes({ lanes, targets, samples: inputs.samples, window, links: buildLinks(inputs) });
-  const partial = markPartialFigures({ streams, targets, nodes, sampleShortfall });
+  const marked = markPartialFigures({ streams, targets, nodes, sampleShortfall });
+  const partial = withUsage(inputs, marked, warnings);
   const makespanSeconds = window ? round((window[1] - window[0]) / 1000) : null;
   const lowerBoundSeconds = inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null;
   const forecast = buildForecastSummary({
@@ -145,6 +149,18 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
     streams,
     warnings,
   };
+}
+
+/** targets[].usage and nodes[].usage (build-usage.ts), with its notes among the warnings. */
+function withUsage<T extends { targets: TargetSummary[]; nodes: NodeSummary[] }>(
+  inputs: RunInputs,
+  marked: T,
+  warnings: ReportWarning[],
+): T {
+  if (inputs.usage === undefined) return marked;
+  const usage = buildUsage({ usage: inputs.usage.usage, targets: marked.targets, nodes: marked.nodes });
+  warnings.push(...inputs.usage.warnings, ...usage.warnings);
+  return { ...marked, targets: usage.targets, nodes: usage.nodes };
 }
 
 /** Each node's measured uploads (the latency + rate fit, and bytes ÷ the union of its spans) beside its link_mbps. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readRegistryLog, readSamples, readSccacheLog } from '../collect/index.js';
+import { readStepUsage } from '../collect/cgroup/read-step-usage.js';
 import {
   createStreamStats,
   DEFAULT_LANE,
@@ -8,6 +9,7 @@ import {
   ARTIFACTS_HEADER,
   parseArtifactLines,
   createSampleTable,
+  STEP_USAGE_FILE,
   type Plan,
   type RunFile,
   type StreamStats,
@@ -20,6 +22,7 @@ import { readRegistrySizes } from '../artifacts/read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
 import { readTraceFiles } from './read-trace-files.js';
+import { readUsageInputs } from './read-usage-inputs.js';
 import type { ReportPlan, RunChecks, RunInputs, StreamInput } from './run-inputs.js';
 import { readRunFileChecks, type RunFileChecks } from './read-run-checks.js';
 import { RUN_FILES, TRACE_FILE } from './run-files.js';
@@ -139,9 +142,12 @@ export async function readRunInputs({
     run,
     nowMs: generatedAtMs,
   });
+  const stepUsage = await readStream(file(STEP_USAGE_FILE), readStepUsage);
+  const usage = await readUsageInputs({ dir, run, stepUsage: stepUsage.read });
   const { streams, checks } = attachChecks(
     [
       samples.stream,
+      ...(stepUsage.stream.present ? [stepUsage.stream] : []),
       sccache.stream,
       // A Zot log is JSON only; docker-registry writes access-log lines beside its JSON, which are skipped as noise.
       format === 'zot' ? { ...registry.stream, unexpectedSkips: ['not JSON'] } : registry.stream,
@@ -163,6 +169,7 @@ export async function readRunInputs({
     streams,
     checks,
     generatedAtMs,
+    usage,
     seriesPoints,
   };
 }

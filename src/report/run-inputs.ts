@@ -1,6 +1,7 @@
 import type { Plan, PlanForecast } from '../artifacts/index.js';
 import type { RegistrySummary, SccacheSummary, TargetTrace } from '../collect/index.js';
 import type { RunFile, SampleTable, StreamStats } from '../artifacts/index.js';
+import type { UsageRead } from './read-usage-inputs.js';
 
 // What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
 
@@ -80,6 +81,8 @@ export interface RunInputs {
    */
   checks?: RunChecks;
   generatedAtMs: number;
+  /** What each RUN step used (read-usage-inputs.ts); absent in inputs built by hand. */
+  usage?: UsageRead;
   /** LTTB budget per series (default: an equal share of 24,000 points, 250–1,000; see buildPointsPerSeries). */
   seriesPoints?: number;
 }

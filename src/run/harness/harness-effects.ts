@@ -12,6 +12,11 @@ import { runBakePrint, type RunBakePrint } from '../executors/bake-print.js';
 import { findFailedBuildRef, runBake, runHistoryTrace } from '../executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
+import {
+  createStepUsageSampler,
+  type CreateStepUsageSamplerOptions,
+  type StepUsageSampler,
+} from '../sampling/step-usage-sampler.js';
 import { createPreflightProbes } from './create-preflight-probes.js';
 import type { Bake, FindFailedBuild } from './dispatch-queues.js';
 import type { RunContext } from './load-run-context.js';
@@ -32,6 +37,8 @@ export interface HarnessEffects {
   createSampler: (options: CreateSamplerOptions) => Sampler;
   /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
   createPrometheusSampler: (options: CreatePrometheusSamplerOptions) => PrometheusSampler;
+  /** Polls the nodes' step container cgroups over their ssh links (step-usage.jsonl; docs/step-usage.md). */
+  createStepUsageSampler: (options: CreateStepUsageSamplerOptions) => StepUsageSampler;
   /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
   fetchMetrics: FetchMetrics;
   /** Writes data.json, report.md and index.html; returns warnings. */
@@ -54,6 +61,7 @@ export const createDefaultEffects = (env: Readonly<Record<string, string | undef
   createProbes: (context) => createPreflightProbes(context.config, env),
   createSampler: sampleOnThread,
   createPrometheusSampler,
+  createStepUsageSampler,
   fetchMetrics: fetchMetricsText,
   writeReport: writeRunReport,
   stderr: process.stderr,

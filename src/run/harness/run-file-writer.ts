@@ -102,6 +102,7 @@ export function createInitialRun({
       ...(node.address ? { address: node.address } : {}),
       linkMbps: node.linkMbps,
       speed: node.speed,
+      ...(node.memoryBytes === undefined ? {} : { memoryBytes: node.memoryBytes }),
     })),
     targets: Object.fromEntries(
       Object.entries(plan.targets).map(([target, entry]) => [

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { createSamplesWriter } from '../../collect/index.js';
 import { createLogCapture, toLogSources, type LogCapture } from '../cache-logs/capture-logs.js';
 import { startSampleSource } from '../sampling/start-sample-source.js';
+import { startStepUsage } from '../sampling/start-step-usage.js';
+import { STEP_USAGE_FILE } from '../../artifacts/index.js';
 import { createTraceCollector } from './collect-traces.js';
 import type { MeasuredResources } from './finalize-run.js';
 import type { RunDirGuard } from './guard-run-dir.js';
@@ -54,6 +56,17 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
     logger,
     onWarning: (warning) => runFile.update((run) => void run.warnings.push(warning)),
   });
+  const stepUsagePath = path.join(context.runDir, STEP_USAGE_FILE);
+  const stepUsage = startStepUsage({
+    nodes: context.config.nodes,
+    path: stepUsagePath,
+    intervalMs: options.sampleIntervalMs,
+    createSampler: (sampler) =>
+      effects.createStepUsageSampler({ ...sampler, connect: effects.connect, clock: effects.clock }),
+    digest: context.digests?.open(STEP_USAGE_FILE),
+    onWriteError: (error) => guard.fail(stepUsagePath, error),
+    onWarning: (warning) => void runFile.update((run) => void run.warnings.push(warning)),
+  });
   let logCapture: LogCapture | undefined = createLogCapture({
     sources: toLogSources(context.config),
     runDir: context.runDir,
@@ -82,6 +95,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
         await sampler.stop();
       } finally {
         await samples.close();
+        await stepUsage.stop();
       }
       await sampler.finish(samplesPath, samplesDigest);
     },

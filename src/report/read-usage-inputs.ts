@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { STEP_USAGE_FILE, type ReportWarning, type RunFile } from '../artifacts/index.js';
+import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { parseProvenanceUsage, type ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
+import { parseStatusVertices, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
+import type { readStepUsage } from '../collect/cgroup/read-step-usage.js';
+import type { UsageInputs } from './build-usage.js';
+
+// What the step-usage figures need from a run dir (docs/step-usage.md): step-usage.jsonl, each target's status
+// stream (its RUN vertices and their times) and metadata file (BuildKit's provenance samples). Every file is
+// untrusted: a bad line is counted by the reader; a malformed provenance is a loud warning naming the key.
+
+export interface UsageRead {
+  usage: UsageInputs;
+  warnings: ReportWarning[];
+}
+
+export async function readUsageInputs(options: {
+  dir: string;
+  run: RunFile | undefined;
+  stepUsage: Awaited<ReturnType<typeof readStepUsage>> | undefined;
+}): Promise<UsageRead> {
+  const { dir, run } = options;
+  const warnings: ReportWarning[] = [];
+  const vertices = new Map<string, readonly StatusVertex[]>();
+  const provenance = new Map<string, ProvenanceUsage>();
+  for (const target of Object.keys(run?.targets ?? {}).sort()) {
+    const status = await readTextIfPresent(path.join(dir, `status-${target}.jsonl`));
+    if (status !== undefined) vertices.set(target, parseStatusVertices(status));
+    const metaName = `meta-${target}.json`;
+    const meta = await readTextIfPresent(path.join(dir, metaName));
+    if (meta === undefined) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(meta);
+    } catch {
+      continue; // the metadata file's own reader (read-build-metadata) says what is wrong with it
+    }
+    const parsed = parseProvenanceUsage(json);
+    if (!parsed.ok)
+      warnings.push({
+        level: 'loud',
+        stream: metaName,
+        message: `${metaName}: key ${parsed.key}: ${parsed.message}; BuildKit's step usage of ${target} is not read (a provenance that does not match BuildKit's types)`,
+      });
+    else if (parsed.usage) provenance.set(target, parsed.usage);
+  }
+  for (const [node, gaps] of options.stepUsage?.gaps ?? [])
+    warnings.push({
+      level: 'note',
+      stream: STEP_USAGE_FILE,
+      message: `${gaps} step-usage poll(s) of ${node} failed (the node link); a step that ended in such a gap lost its last reading`,
+    });
+  return {
+    usage: {
+      polls: options.stepUsage?.polls ?? [],
+      vertices,
+      provenance,
+      configuredMemoryBytes: new Map(
+        (run?.nodes ?? []).flatMap((node) =>
+          node.memoryBytes === undefined ? [] : [[node.name, node.memoryBytes]],
+        ),
+      ),
+      sampledMemoryBytes: new Map(),
+    },
+    warnings,
+  };
+}
