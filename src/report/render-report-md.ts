@@ -10,6 +10,7 @@ import {
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
 import { describeForecastMethod } from '../plan/index.js';
 import { toInertMarkdown } from './to-inert-markdown.js';
+import { renderUsageMd } from './render-usage-md.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.
@@ -156,6 +157,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
       summary.nodes.map((n) => buildNodeCells(n, { withTargetCount: true })),
     ),
     '',
+    ...renderUsageMd(model, h),
     `## Compiler cache traffic (${h}, prefix \`${summary.sccache.prefix ?? 'unknown: all prefixes counted'}\`)${formatPartial(summary.sccache.partial)}`,
     '',
     mdTable(

@@ -83,6 +83,9 @@ export interface CreateBoxFleetOptions {
   registryLog?: 'zot' | 'distribution';
 }
 
+/** Each box node's memory: its memory cgroup's limit, and fleet.yaml's memory_gb. */
+export const BOX_NODE_MEMORY_BYTES = 2 * 1024 ** 3;
+
 /** Another arch's files: the scenario's, with its tags and args renamed, and build seconds × 1.5 (a cost set of its own). */
 export const OTHER_ARCH_BUILD_FACTOR = 1.5;
 
@@ -147,6 +150,9 @@ function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unkno
       node_exporter: node.nodeExporterUrl,
       ssh: toSsh(node.ssh),
       address: node.address,
+      // Real BuildKit's step containers: defaultCgroupParent <node>/compile (real/builders.ts) + `buildkit/<id>`.
+      step_cgroups: `${node.netns}/compile/buildkit`,
+      memory_gb: BOX_NODE_MEMORY_BYTES / 1e9,
     })),
     publish: { ssh: toSsh(services.ssh), path: path.join(options.dir, 'www') },
   };

@@ -26,6 +26,7 @@ import {
   type BoxScenarioName,
 } from './box-scenario.js';
 import {
+  BOX_NODE_MEMORY_BYTES,
   createBoxFleet,
   readScenario,
   repoRoot,
@@ -45,7 +46,7 @@ import { seedImage } from './seed-registry.js';
 import { startClockKeeper, toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
 import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
-import { bumpSourceRevisions } from './real/bake-project.js';
+import { bumpSourceRevisions, type StepWork } from './real/bake-project.js';
 import { startRealEngine } from './real/start-real-engine.js';
 import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.js';
 
@@ -98,6 +99,8 @@ export interface StartFleetOptions {
    * (scripts/compare-distribution-registry.ts). The proxy still keeps its record of every request.
    */
   distributionRegistry?: string;
+  /** Real engine: targets whose RUN step burns and allocates what it is told (the step-usage truth test). */
+  stepWork?: Readonly<Record<string, StepWork>>;
 }
 
 export interface FleetNodeHandle extends BoxFleetNode {
@@ -265,8 +268,6 @@ export function toCpuBaseCores(speeds: readonly number[], hostCores = availableP
   return Math.min(0.25, Math.floor((0.3 * hostCores * 100) / total) / 100);
 }
 
-const nodeMemoryLimitBytes = 2 * 1024 ** 3;
-
 /** The node's /proc: stat, meminfo, loadavg from the writer; the rest links to the real one (net: the reader's). */
 function createProcDir(dir: string): string {
   mkdirSync(dir, { recursive: true });
@@ -426,7 +427,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         runId,
         nodeName: spec.name,
         quotaCores: cpuBaseCores * speedOf(spec.name),
-        memoryLimitBytes: nodeMemoryLimitBytes,
+        memoryLimitBytes: BOX_NODE_MEMORY_BYTES,
       });
       stoppers.push(cgroup.remove);
       const procDir = createProcDir(path.join(dir.path, 'proc', spec.name));
@@ -538,6 +539,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
             targets: scenario.targets,
             arches: options.arches ?? ['gfx1201'],
             cpuBaseCores,
+            ...(options.stepWork ? { stepWork: options.stepWork } : {}),
             buildxVersion: options.buildxVersion ?? pinnedVersion('buildx', 'current'),
             stoppers,
           })

@@ -15,6 +15,17 @@ interface BakeProjectTarget {
   exportBytes: number;
   /** Targets whose output this one copies (`target:` contexts). */
   links: readonly string[];
+  /**
+   * Work told to box-compile outright, over the share of buildSeconds (the step-usage truth test); such a step
+   * writes no wheel, so the page cache of its write does not count in its memory.
+   */
+  work?: StepWork;
+}
+
+/** CPU seconds to burn and MiB to allocate and touch, in a target's RUN step. */
+export interface StepWork {
+  cpuSeconds: number;
+  allocMb: number;
 }
 
 export interface BakeProjectOptions {
@@ -54,9 +65,10 @@ function renderTarget(target: BakeProjectTarget, options: BakeProjectOptions): s
     SCCACHE_WEBDAV_ENDPOINT = SCCACHE_WEBDAV_ENDPOINT
     SCCACHE_WEBDAV_KEY_PREFIX = "rocm/\${GFX_ARCH}"
     BOX_UNITS = "${units}"
-    BOX_CPU_SECONDS = "\${${cpuSeconds.toFixed(4)} * ARCH_FACTOR[GFX_ARCH]}"
+    BOX_CPU_SECONDS = ${target.work ? `"${target.work.cpuSeconds}"` : `"\${${cpuSeconds.toFixed(4)} * ARCH_FACTOR[GFX_ARCH]}"`}
+    BOX_ALLOC_MB = "${target.work?.allocMb ?? 0}"
     BOX_ENTRY_BYTES = "${options.sccacheEntryBytes}"
-    BOX_OUT_BYTES = "${Math.round(target.exportBytes / 2)}"
+    BOX_OUT_BYTES = "${target.work ? 0 : Math.round(target.exportBytes / 2)}"
   }
   contexts = {
 ${contexts.join('\n')}
@@ -123,9 +135,10 @@ function renderDockerfile(target: BakeProjectTarget): string {
     'ARG BOX_CPU_SECONDS',
     'ARG BOX_ENTRY_BYTES',
     'ARG BOX_OUT_BYTES',
+    'ARG BOX_ALLOC_MB',
     ...target.links.map((link) => `COPY --from=${link} /out/${link}.txt /deps/${link}.txt`),
     `COPY src/${target.name} /src`,
-    `RUN box-compile -target ${target.name} -units $BOX_UNITS -cpu-seconds $BOX_CPU_SECONDS -entry-bytes $BOX_ENTRY_BYTES -out-bytes $BOX_OUT_BYTES -out /out`,
+    `RUN box-compile -target ${target.name} -units $BOX_UNITS -cpu-seconds $BOX_CPU_SECONDS -entry-bytes $BOX_ENTRY_BYTES -out-bytes $BOX_OUT_BYTES -alloc-mb $BOX_ALLOC_MB -out /out`,
     '',
   ].join('\n');
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { baseImageTarget, buildBoxBakeDefinition, buildBoxCosts, type BoxScale } from '../box-scenario.js';
 import { OTHER_ARCH_BUILD_FACTOR } from '../create-box-fleet.js';
-import { printBake, writeBakeProject } from './bake-project.js';
+import { printBake, writeBakeProject, type StepWork } from './bake-project.js';
 import {
   createBuildxBuilders,
   createDockerConfig,
@@ -38,6 +38,8 @@ export interface StartRealEngineOptions {
   arches: readonly string[];
   cpuBaseCores: number;
   buildxVersion: string;
+  /** Targets whose RUN step is told its work outright (bake-project.ts StepWork). */
+  stepWork?: Readonly<Record<string, StepWork>>;
   stoppers: (() => Promise<void> | void)[];
 }
 
@@ -66,6 +68,7 @@ export async function startRealEngine(options: StartRealEngineOptions) {
         .filter((value) => value.startsWith('target:'))
         .map((value) => value.slice('target:'.length))
         .filter((link) => keep.has(link)),
+      ...(options.stepWork?.[name] ? { work: options.stepWork[name] } : {}),
     })),
     groups,
     registryHost: options.registryHost,

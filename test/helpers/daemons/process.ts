@@ -16,6 +16,11 @@ export interface StartDaemonOptions {
   args: readonly string[];
   /** Run inside `ip netns exec <netns>`. */
   netns?: string | undefined;
+  /**
+   * Enter the netns with `nsenter --net` instead: the host's /sys stays (ip netns exec mounts a /sys of its own,
+   * which hides /sys/fs/cgroup), as a node's own sshd sees its host's cgroups (the step-usage poll reads them).
+   */
+  keepHostSys?: boolean;
   /** stdout and stderr are appended here. */
   logPath: string;
   env?: NodeJS.ProcessEnv;
@@ -52,7 +57,10 @@ function readTail(filePath: string, bytes = 2000): string {
 }
 
 export async function startDaemon(options: StartDaemonOptions): Promise<DaemonProcess> {
-  const [command, args] = toNetnsCommand(options.netns, options.command, options.args);
+  const [command, args] =
+    options.keepHostSys === true && options.netns !== undefined
+      ? ['nsenter', [`--net=/run/netns/${options.netns}`, '--', options.command, ...options.args]]
+      : toNetnsCommand(options.netns, options.command, options.args);
   const logFd = openSync(options.logPath, 'a');
   const child = spawn(command, args, {
     stdio: ['ignore', logFd, logFd],

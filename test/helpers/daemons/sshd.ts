@@ -82,6 +82,7 @@ export async function startSshd(options: StartSshdOptions = {}): Promise<Running
     command: '/usr/sbin/sshd',
     args: ['-D', '-e', '-f', configPath],
     netns: options.netns,
+    keepHostSys: true,
     logPath,
     isReady: createPortProbe({ netns: options.netns, port }),
   }).catch((error: unknown) => {

@@ -5,6 +5,8 @@
 //     <endpoint>/<prefix>/a/b/c/<key>; 200 hit, 404 miss); a miss burns the unit's CPU seconds, then writes the
 //     entry (PROPFIND the parent, walking up on 404, MKCOL what is missing, one PUT); a hit still burns 5 % of it
 //     (sccache preprocesses and hashes to find the key);
+//   - with -alloc-mb N, allocates N MiB and writes one byte in every page before compiling, and holds it until it
+//     exits: a step whose memory peak is known (the step-usage truth test, test/e2e/harness-usage.test.ts);
 //   - writes the wheel: -out-bytes of incompressible bytes seeded by the source revision, so a source change
 //     gives a new layer and a rebuild of the same revision the same one.
 //
@@ -24,6 +26,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -139,10 +142,20 @@ func main() {
 	outBytes := flag.Int64("out-bytes", 0, "bytes of the wheel written to -out")
 	out := flag.String("out", "/out", "output directory")
 	revisionFile := flag.String("revision-file", "/src/REVISION", "the source revision (seeds the wheel's bytes)")
+	allocMB := flag.Int("alloc-mb", 0, "MiB to allocate and touch (every page written once), held until exit")
 	flag.Parse()
 	if *target == "" || *units < 1 {
 		fmt.Fprintln(os.Stderr, "box-compile: -target and -units >= 1 are required")
 		os.Exit(2)
+	}
+	if *allocMB < 0 {
+		fmt.Fprintln(os.Stderr, "box-compile: -alloc-mb must be >= 0")
+		os.Exit(2)
+	}
+	// Touched, so the pages are resident (an untouched allocation is only address space, not memory use).
+	held := make([]byte, *allocMB<<20)
+	for i := 0; i < len(held); i += 4096 {
+		held[i] = byte(i)
 	}
 	revision, _ := os.ReadFile(*revisionFile)
 	endpoint := os.Getenv("SCCACHE_WEBDAV_ENDPOINT")
@@ -206,10 +219,11 @@ func main() {
 	}
 	// The line sccache's --show-stats summary gives, for the build log, and as /out/<target>.txt: the small file
 	// dependent targets copy (COPY --from=<target>), as a wheel build copies its base's build info.
-	summary := fmt.Sprintf("box-compile %s: %d units, %d sccache hits, %d misses, %.2f CPU s (%d)\n", *target, *units, hits, misses, cpuSeconds(), sink)
+	summary := fmt.Sprintf("box-compile %s: %d units, %d sccache hits, %d misses, %.2f CPU s, %d MiB held (%d)\n", *target, *units, hits, misses, cpuSeconds(), *allocMB, sink)
 	fmt.Print(summary)
 	if err := os.WriteFile(filepath.Join(*out, *target+".txt"), []byte(summary), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "box-compile:", err)
 		os.Exit(1)
 	}
+	runtime.KeepAlive(held)
 }
