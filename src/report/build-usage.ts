@@ -109,6 +109,9 @@ function overlaps(group: SeenGroup, vertex: StatusVertex, slackMs: number): bool
   return group.firstMs <= end + slackMs && group.lastMs >= start - slackMs;
 }
 
+/** runc's own process while it sets a container up (`runc init`), before the step's command replaces it. */
+const isRuntimeProcess = (cmdline: string) => /^(?:\S*\/)?runc init$/.test(cmdline);
+
 /** Each cgroup to the one step it ran, or a note saying why it was not attributed. Never a guess. */
 function joinGroups(options: {
   groups: readonly SeenGroup[];
@@ -131,9 +134,9 @@ function joinGroups(options: {
       notes.push(
         `${where} matches ${matched.length} RUN steps by command and time (${matched.map((s) => `${s.target}: ${s.vertex.name}`).join('; ')}); its usage is not attributed`,
       );
-    else if (group.cmdlines.size === 0)
+    else if ([...group.cmdlines].every(isRuntimeProcess))
       notes.push(
-        `${where}: no process was seen in it (the step ended between polls); its usage is not attributed`,
+        `${where}: no process of a step was seen in it (${group.cmdlines.size === 0 ? 'empty' : 'only runc starting it'}: the step ran between two polls, shorter than the poll interval); its usage is not attributed`,
       );
     else
       notes.push(

@@ -60,9 +60,9 @@ describe('step usage on the fleet in a box', () => {
     const heldBytes = N_MIB * 2 ** 20;
     const extra = alloc!.memoryPeakBytes! - baseline!.memoryPeakBytes!;
     expect(Math.abs(extra - heldBytes), table.join('\n')).toBeLessThanOrEqual(0.1 * heldBytes);
-    // Every target that ran a RUN step has its usage, and its node's totals name the node's memory (fleet.yaml).
-    for (const target of data.summary.targets.filter((t) => t.status === 'ok'))
-      expect(compileStep(target.usage?.steps), `${target.target}: ${notes.join('\n')}`).toBeDefined();
+    // pytorch's step runs for seconds, far longer than a poll: measured too. (A step shorter than the poll
+    // interval may be seen only while runc starts it; the report says so in a note instead of a figure.)
+    expect(compileStep(usageOf('pytorch')?.steps), notes.join('\n')).toBeDefined();
     for (const node of data.summary.nodes.filter((n) => n.targets.length > 0))
       expect(node.usage?.memoryBytes).toBe(2 * 1024 ** 3);
     expect(readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain('What each step used');
