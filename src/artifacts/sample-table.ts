@@ -15,6 +15,8 @@ export interface NodeSamples {
   memUsedPct: Float64Array;
   /** -1 for a good scrape; else the index of its error in the table's `errors`. */
   errorId: Int32Array;
+  /** The largest MemTotal its samples gave (bytes); NaN when none did. */
+  memTotalBytes: number;
   /** Whether tsMs never decreased so far (sortSampleTable sorts only the nodes where it did). */
   inOrder: boolean;
 }
@@ -46,6 +48,7 @@ function createNodeSamples(node: string): NodeSamples {
     cpuBusyPct: new Float64Array(initialCapacity),
     memUsedPct: new Float64Array(initialCapacity),
     errorId: new Int32Array(initialCapacity),
+    memTotalBytes: Number.NaN,
     inOrder: true,
   };
 }
@@ -88,6 +91,10 @@ export function addSample(table: SampleTable, sample: Sample): void {
   columns.cpuBusyPct[i] = sample.ok ? (sample.cpuBusyPct ?? Number.NaN) : Number.NaN;
   columns.memUsedPct[i] = sample.ok ? (sample.memUsedPct ?? Number.NaN) : Number.NaN;
   columns.errorId[i] = sample.ok ? -1 : toErrorId(table, sample.error);
+  if (sample.ok && sample.memTotalBytes !== undefined)
+    columns.memTotalBytes = Number.isNaN(columns.memTotalBytes)
+      ? sample.memTotalBytes
+      : Math.max(columns.memTotalBytes, sample.memTotalBytes);
   columns.length = i + 1;
   table.size += 1;
 }

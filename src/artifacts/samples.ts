@@ -20,6 +20,8 @@ const SampleOkSchema = z.strictObject({
   netRxBps: z.number().nullable(),
   netTxBps: z.number().nullable(),
   load1: z.number().nullable(),
+  /** node_memory_MemTotal_bytes (absent in samples written before it was kept): the node's memory for step usage. */
+  memTotalBytes: z.number().positive().optional(),
 });
 
 const SampleGapSchema = z.strictObject({

@@ -32,6 +32,8 @@ export interface TargetDiff {
   onCriticalPath: { a: boolean; b: boolean };
   /** Input files (data.json `partial`) whose damage leaves this target's figures partial in A, in B. */
   partial: { a: string[]; b: string[] };
+  /** What its RUN steps used (data.json targets[].usage; docs/step-usage.md): CPU seconds, the largest peak. */
+  usage: { cpuSeconds: Delta; memoryPeakBytes: Delta; flags: { a: string[]; b: string[] } };
 }
 
 /** A loud warning of one run (data.json `summary.warnings`): the figures it touches are partial or may read 0. */
@@ -158,8 +160,18 @@ function toTargetDiff({
     uploadBytes: toDelta(pick(a, 'uploadBytes'), pick(b, 'uploadBytes')),
     onCriticalPath: { a: path.a.includes(target), b: path.b.includes(target) },
     partial: { a: [...(a?.partial ?? [])], b: [...(b?.partial ?? [])] },
+    usage: {
+      cpuSeconds: toDelta(a?.usage?.cpuSeconds, b?.usage?.cpuSeconds),
+      memoryPeakBytes: toDelta(a?.usage?.memoryPeakBytes, b?.usage?.memoryPeakBytes),
+      flags: { a: toUsageFlags(a), b: toUsageFlags(b) },
+    },
   };
 }
+
+/** The flags of a target's steps, each once (memory-near-limit, oom). */
+const toUsageFlags = (t: TargetSummary | undefined): string[] => [
+  ...new Set((t?.usage?.steps ?? []).flatMap((step) => step.flags)),
+];
 
 /** Both-present first, worst Δtotal first (ties by name); then targets only in A, then only in B. */
 function compareTargetDiffs(x: TargetDiff, y: TargetDiff): number {

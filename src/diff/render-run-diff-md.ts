@@ -4,6 +4,7 @@ import { NO_EXPLANATION } from './build-diff-explanation.js';
 import { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
 import { renderExplanationMd } from './render-explanation-md.js';
 import { toInertMarkdown } from '../report/index.js';
+import { renderUsageDiffMd } from './render-usage-diff-md.js';
 
 // RunDiff → markdown: a header naming both runs and their harness, the makespan change split by cause, the
 // makespan, the critical path change and a table per target (worst Δtotal first), then the targets only in one
@@ -137,6 +138,7 @@ export function renderRunDiffMd(diff: RunDiff): string {
     );
     lines.push(...both.map(renderTargetRow));
   }
+  lines.push(...renderUsageDiffMd(diff));
   lines.push(...renderOnlyIn(diff));
   return toInertMarkdown(`${lines.join('\n')}\n`);
 }

@@ -143,7 +143,12 @@ export async function readRunInputs({
     nowMs: generatedAtMs,
   });
   const stepUsage = await readStream(file(STEP_USAGE_FILE), readStepUsage);
-  const usage = await readUsageInputs({ dir, run, stepUsage: stepUsage.read });
+  const usage = await readUsageInputs({
+    dir,
+    run,
+    stepUsage: stepUsage.read,
+    samples: samples.read?.table ?? createSampleTable(),
+  });
   const { streams, checks } = attachChecks(
     [
       samples.stream,

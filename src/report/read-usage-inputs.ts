@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { STEP_USAGE_FILE, type ReportWarning, type RunFile } from '../artifacts/index.js';
+import { STEP_USAGE_FILE, type ReportWarning, type RunFile, type SampleTable } from '../artifacts/index.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { parseProvenanceUsage, type ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
 import { parseStatusVertices, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
@@ -19,6 +19,7 @@ export async function readUsageInputs(options: {
   dir: string;
   run: RunFile | undefined;
   stepUsage: Awaited<ReturnType<typeof readStepUsage>> | undefined;
+  samples: SampleTable;
 }): Promise<UsageRead> {
   const { dir, run } = options;
   const warnings: ReportWarning[] = [];
@@ -61,7 +62,11 @@ export async function readUsageInputs(options: {
           node.memoryBytes === undefined ? [] : [[node.name, node.memoryBytes]],
         ),
       ),
-      sampledMemoryBytes: new Map(),
+      sampledMemoryBytes: new Map(
+        [...options.samples.nodes.values()].flatMap((node) =>
+          Number.isNaN(node.memTotalBytes) ? [] : [[node.node, node.memTotalBytes]],
+        ),
+      ),
     },
     warnings,
   };

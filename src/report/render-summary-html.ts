@@ -8,6 +8,7 @@ import {
 } from './build-summary-cells.js';
 import { formatBytes, formatDuration } from './format-units.js';
 import { renderForecastLine, renderMakespan } from './render-report-md.js';
+import { buildUsageRows, USAGE_LEGEND } from './build-usage-rows.js';
 
 // The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
 // data.json update, so both always agree. Pure; every value is escaped.
@@ -20,6 +21,16 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('');
   return `<table><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/** "What each step used": a row per RUN step, then each node's totals (build-usage-rows.ts); none when unmeasured. */
+function renderUsageHtml(model: DataFile): string[] {
+  const rows = buildUsageRows(model);
+  if (rows === null) return [];
+  return [
+    `<h2 id="step-usage">What each step used <small>(${escapeHtml(model.summary.harness)} harness)</small></h2>` +
+      `<p>${escapeHtml(USAGE_LEGEND)}</p>${table(rows.stepHead, rows.stepRows)}${table(rows.nodeHead, rows.nodeRows)}`,
+  ];
 }
 
 export function renderWarningsHtml(model: DataFile): string {
@@ -93,6 +104,7 @@ export function renderSummaryHtml(model: DataFile): string {
       (planNotes ? `<ul class="warnings">${planNotes}</ul>` : ''),
     `<h2>Targets <small>(${escapeHtml(harness)} harness${model.run.dispatch ? `, ${escapeHtml(model.run.dispatch)} dispatch` : ''})</small></h2>${targets}`,
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,
+    ...renderUsageHtml(model),
     `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.sccache.partial))}</small></h2>${sccache}`,
     `<h2>Registry writes <small>(${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.registry.partial))}</small></h2>${registry}`,
     `<h2>Critical path</h2><p>measured (${escapeHtml(formatDuration(summary.criticalPath.measuredSeconds))})${escapeHtml(formatPartial(summary.partial))}: ${escapeHtml(summary.criticalPath.measured.join(' → ') || 'none')}</p>` +

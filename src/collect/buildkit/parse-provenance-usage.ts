@@ -11,7 +11,7 @@ import { z } from 'zod';
 
 const Uint = z.number().int().min(0);
 
-const SampleSchema = z.object({
+const BuildkitSampleSchema = z.object({
   timestamp: z.string(),
   cpuStat: z.object({ usageNanos: Uint.optional() }).optional(),
   memoryStat: z
@@ -21,11 +21,11 @@ const SampleSchema = z.object({
   pidsStat: z.object({ current: Uint.optional() }).optional(),
 });
 
-const SamplesSchema = z.object({ samples: z.array(SampleSchema).optional() });
+const BuildkitSamplesSchema = z.object({ samples: z.array(BuildkitSampleSchema).optional() });
 
 const BuildConfigSchema = z.object({
   llbDefinition: z
-    .array(z.object({ id: z.string().optional(), resourceUsage: SamplesSchema.optional() }))
+    .array(z.object({ id: z.string().optional(), resourceUsage: BuildkitSamplesSchema.optional() }))
     .optional(),
   digestMapping: z.record(z.string(), z.string()).optional(),
 });
@@ -78,7 +78,7 @@ const maxOf = (values: (number | undefined)[]): number | null => {
 };
 
 /** Counters (CPU, IO) are cumulative: the last sample; peaks and current values: the largest. */
-function toStepUsage(samples: z.infer<typeof SampleSchema>[]): ProvenanceStepUsage {
+function toStepUsage(samples: z.infer<typeof BuildkitSampleSchema>[]): ProvenanceStepUsage {
   const cpuNs = lastOf(samples.map((s) => s.cpuStat?.usageNanos));
   return {
     cpuSeconds: cpuNs === null ? null : cpuNs / 1e9,

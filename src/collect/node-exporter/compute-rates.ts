@@ -42,8 +42,13 @@ export function computeSample({ node, previous, current, tsMs }: ComputeSampleOp
     netRxBps: rates?.netRxBps ?? null,
     netTxBps: rates?.netTxBps ?? null,
     load1: firstValue(current, 'node_load1') ?? null,
+    ...toMemTotal(firstValue(current, 'node_memory_MemTotal_bytes')),
   };
 }
+
+/** MemTotal when the node gave one (the step-usage flags' node memory without fleet.yaml memory_gb). */
+export const toMemTotal = (bytes: number | undefined): { memTotalBytes?: number } =>
+  bytes !== undefined && bytes > 0 ? { memTotalBytes: bytes } : {};
 
 interface Rates {
   cpuBusyPct: number | null;

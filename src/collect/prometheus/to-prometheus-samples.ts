@@ -1,6 +1,7 @@
 import { type Sample, SAMPLES_VERSION } from '../../artifacts/index.js';
 import type { SampleFigure } from './build-samples-query.js';
 import type { FigurePoints } from './parse-prometheus-response.js';
+import { toMemTotal } from '../node-exporter/compute-rates.js';
 
 // Points from Prometheus → samples.jsonl lines, with compute-rates.ts's rules: CPU busy from summed deltas
 // (iowait idle), B/s over Δt of node_time_seconds, a counter that went backwards nulls its figure, a reboot
@@ -69,6 +70,7 @@ function toPrometheusSample(
     netRxBps: perSecond('netRx', 'netRxMin'),
     netTxBps: perSecond('netTx', 'netTxMin'),
     load1: get('load1') ?? null,
+    ...toMemTotal(get('memTotal')),
   };
 }
 

@@ -57,6 +57,7 @@ describe('computeSample', () => {
       netRxBps: null,
       netTxBps: null,
       load1: 3.5,
+      memTotalBytes: 1000, // node_memory_MemTotal_bytes of the scrape
     });
   });
 
@@ -82,6 +83,7 @@ describe('computeSample', () => {
       netRxBps: 10000,
       netTxBps: 2600,
       load1: 3.5,
+      memTotalBytes: 1000,
     });
   });
 
