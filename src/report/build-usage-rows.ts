@@ -1,5 +1,5 @@
 import type { DataFile, NodeUsage, TargetUsage } from '../artifacts/index.js';
-import { formatBytes } from './format-units.js';
+import { formatBytes, formatDuration } from './format-units.js';
 
 // The cells of the "What each step used" tables (report.md and the page): a row per RUN step of each target, then
 // each node's totals beside its memory. Pure. Null when no step was measured.
@@ -19,8 +19,6 @@ export interface UsageRows {
 const dash = '—';
 const FIGURE_HEAD = ['CPU', 'memory peak', 'IO read / write', 'pids peak', 'OOM kills'];
 
-const formatCpu = (seconds: number | null) =>
-  seconds === null ? dash : `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
 const formatCount = (count: number | null) => (count === null ? dash : String(count));
 const formatIo = (figures: Figures) =>
   figures.ioReadBytes === null && figures.ioWriteBytes === null
@@ -28,7 +26,7 @@ const formatIo = (figures: Figures) =>
     : `${formatBytes(figures.ioReadBytes)} / ${formatBytes(figures.ioWriteBytes)}`;
 
 const figureCells = (figures: Figures) => [
-  formatCpu(figures.cpuSeconds),
+  formatDuration(figures.cpuSeconds),
   formatBytes(figures.memoryPeakBytes),
   formatIo(figures),
   formatCount(figures.pidsPeak),
