@@ -50,7 +50,7 @@ export async function readUsageInputs(options: {
     warnings.push({
       level: 'note',
       stream: STEP_USAGE_FILE,
-      message: `${gaps} step-usage poll(s) of ${node} failed (the node link); a step that ended in such a gap lost its last reading`,
+      message: `${gaps.count} step-usage poll(s) of ${node} failed (the first: ${gaps.firstError}); a step that ended in such a gap lost the CPU after its last good poll`,
     });
   return {
     usage: {

@@ -65,8 +65,8 @@ function createStepUsageLineParser(source: string): LogLineParser<StepUsageSampl
 
 export interface StepUsageRead {
   polls: StepUsagePoll[];
-  /** Polls that failed (the node link), per node: how many. */
-  gaps: Map<string, number>;
+  /** Polls that failed (the node link), per node: how many, and the first one's error. */
+  gaps: Map<string, { count: number; firstError: string }>;
   stats: StreamStats;
 }
 
@@ -79,7 +79,11 @@ export async function readStepUsage(path: string): Promise<StepUsageRead> {
         create: (): Omit<StepUsageRead, 'stats'> => ({ polls: [], gaps: new Map() }),
         add: (aggregate, sample: StepUsageSample) => {
           if (sample.ok) aggregate.polls.push(sample);
-          else aggregate.gaps.set(sample.node, (aggregate.gaps.get(sample.node) ?? 0) + 1);
+          else {
+            const known = aggregate.gaps.get(sample.node);
+            if (known) known.count += 1;
+            else aggregate.gaps.set(sample.node, { count: 1, firstError: sample.error });
+          }
         },
       },
       keep: () => false,

@@ -129,6 +129,18 @@ describe('buildUsage', () => {
     );
   });
 
+  it('a cached step with the same command at the same time is no candidate (nothing ran for it)', () => {
+    const usage = inputs({
+      vertices: new Map([
+        ['a', [vertex('sha256:a2', buildA, 10.5, 12.2)]],
+        ['c', [vertex('sha256:c9', buildA, 10.6, 10.7, true)]],
+      ]),
+    });
+    const result = buildUsage({ usage, targets, nodes: [node('forge')] });
+    expect(result.targets[0]!.usage?.steps.map((s) => s.vertex)).toEqual(['sha256:a2']);
+    expect(result.targets[2]!.usage).toBeNull();
+  });
+
   it('a cgroup whose command matches a step far from its time is not attributed', () => {
     const usage = inputs({ vertices: new Map([['a', [vertex('sha256:a2', buildA, 100, 110)]]]) });
     const result = buildUsage({ usage, targets, nodes: [node('forge')] });

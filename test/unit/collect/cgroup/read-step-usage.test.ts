@@ -39,7 +39,7 @@ describe('readStepUsage', () => {
     ]);
     const read = await readStepUsage(file);
     expect(read.polls.map((p) => p.tsMs)).toEqual([1000, 3000]);
-    expect([...read.gaps]).toEqual([['forge', 1]]);
+    expect([...read.gaps]).toEqual([['forge', { count: 1, firstError: 'timed out' }]]);
     expect(read.stats.records).toBe(3);
     expect(read.stats.rejected).toBe(2);
     expect(read.stats.rejectedExamples.map((r) => [r.line, r.reason])).toEqual([
