@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const STEP_USAGE_VERSION = 1;
 export const STEP_USAGE_FILE = 'step-usage.jsonl';
 
-export const CgroupReadSchema = z.strictObject({
+const CgroupReadSchema = z.strictObject({
   id: z
     .string()
     .min(1)

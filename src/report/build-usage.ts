@@ -31,7 +31,7 @@ export interface UsageInputs {
 }
 
 /** A step's peak within this share of its node's memory is flagged `memory-near-limit`. */
-export const NEAR_LIMIT_SHARE = 0.1;
+const NEAR_LIMIT_SHARE = 0.1;
 
 type Figures = Omit<CgroupFigures, 'memoryCurrentBytes'>;
 const FIGURE_KEYS = [

@@ -49,7 +49,7 @@ const PredicateSchema = z.object({
     .optional(),
 });
 
-export interface ProvenanceStepUsage {
+interface ProvenanceStepUsage {
   cpuSeconds: number | null;
   memoryPeakBytes: number | null;
   ioReadBytes: number | null;

@@ -10,7 +10,7 @@ export interface CgroupDump {
   groups: CgroupRead[];
 }
 
-export class CgroupDumpError extends Error {}
+class CgroupDumpError extends Error {}
 
 export function parseCgroupDump(text: string): CgroupDump {
   const lines = text.split('\n');

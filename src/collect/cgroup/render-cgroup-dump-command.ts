@@ -4,7 +4,7 @@
 // cgroup v2 is told by /sys/fs/cgroup/cgroup.controllers (a hybrid v1 host has it only under /sys/fs/cgroup/unified).
 
 /** v1: each counter with the controller hierarchy it lives in. */
-export const V1_COUNTER_FILES = [
+const V1_COUNTER_FILES = [
   'cpuacct/cpuacct.usage',
   'memory/memory.max_usage_in_bytes',
   'memory/memory.oom_control',
@@ -13,7 +13,7 @@ export const V1_COUNTER_FILES = [
   'pids/pids.current',
 ] as const;
 
-export const V2_COUNTER_FILES = [
+const V2_COUNTER_FILES = [
   'cpu.stat',
   'memory.peak',
   'memory.current',

@@ -63,7 +63,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
     intervalMs: options.sampleIntervalMs,
     createSampler: (sampler) =>
       effects.createStepUsageSampler({ ...sampler, connect: effects.connect, clock: effects.clock }),
-    digest: context.digests?.open(STEP_USAGE_FILE),
+    openDigest: () => context.digests?.open(STEP_USAGE_FILE),
     onWriteError: (error) => guard.fail(stepUsagePath, error),
     onWarning: (warning) => void runFile.update((run) => void run.warnings.push(warning)),
   });

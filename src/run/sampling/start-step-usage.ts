@@ -9,7 +9,7 @@ import type { CreateStepUsageSamplerOptions, StepUsageSampler } from './step-usa
 // that has an ssh link. A node without one is named in a warning (its steps get no cgroup figures).
 
 /** Polled at most this often apart: a step's CPU after its last poll is lost (docs/step-usage.md). */
-export const MAX_STEP_USAGE_INTERVAL_MS = 1_000;
+const MAX_STEP_USAGE_INTERVAL_MS = 1_000;
 
 export interface StepUsageCapture {
   stop(): Promise<void>;
@@ -20,7 +20,8 @@ export function startStepUsage(options: {
   path: string;
   intervalMs: number;
   createSampler: (options: Omit<CreateStepUsageSamplerOptions, 'connect' | 'clock'>) => StepUsageSampler;
-  digest: FileDigestWriter | undefined;
+  /** Opens the run's digest of the file, called only when the file is written (a node has ssh). */
+  openDigest: () => FileDigestWriter | undefined;
   onWriteError: (error: Error) => void;
   onWarning: (warning: string) => void;
 }): StepUsageCapture {
@@ -34,6 +35,7 @@ export function startStepUsage(options: {
     );
   if (withLink.length === 0) return { stop: () => Promise.resolve() };
   const stream = createWriteStream(options.path, { flags: 'a' });
+  const digest = options.openDigest();
   let failed = false;
   stream.on('error', (error) => {
     if (!failed) options.onWriteError(error);
@@ -46,7 +48,7 @@ export function startStepUsage(options: {
       if (failed) return;
       const line = `${JSON.stringify(sample)}\n`;
       stream.write(line);
-      options.digest?.update(line);
+      digest?.update(line);
     },
   });
   sampler.start();

@@ -12,7 +12,7 @@ import type { ConnectRemoteHost, RemoteHost } from '../executors/remote-host.js'
 // has its own loop, so a slow link delays nobody; a failed poll is a gap line and the link is opened again next
 // tick. stop() ends every loop at once, a poll in flight included (its connection is closed).
 
-export interface StepUsageSamplerNode {
+interface StepUsageSamplerNode {
   name: string;
   ssh: SshTarget;
   stepCgroups: string;

@@ -133,7 +133,7 @@ describe('startStepUsage', () => {
       path: file,
       intervalMs: 5,
       createSampler: (options) => createStepUsageSampler({ ...options, connect: link.connect, clock }),
-      digest: undefined,
+      openDigest: () => undefined,
       onWriteError: (error) => warnings.push(error.message),
       onWarning: (warning) => warnings.push(warning),
     });
