@@ -41,7 +41,16 @@ export function buildReportModel(raw: RunInputs): DataFile {
   const criticalPath = buildCriticalPath({ targets, deps: depsOf(inputs) });
   const onPath = new Set(criticalPath.targets);
   const markedTargets = targets.map((t) => ({ ...t, onCriticalPath: onPath.has(t.target) }));
-  const summary = buildSummary({ inputs, targets: markedTargets, lanes, window, inFlight, criticalPath });
+  const clockOffsetsMs = new Map(builderClocks.map((clock) => [clock.node, clock.offsetMs]));
+  const summary = buildSummary({
+    inputs,
+    targets: markedTargets,
+    lanes,
+    window,
+    inFlight,
+    criticalPath,
+    clockOffsetsMs,
+  });
   summary.warnings.push(...buildClockWarnings(inputs.run, builderClocks));
   const originMs = window?.[0] ?? provisionalOrigin;
   return {
@@ -67,6 +76,8 @@ interface SummaryOptions {
   window: Interval | undefined;
   inFlight: boolean;
   criticalPath: { targets: string[]; seconds: number | null };
+  /** Each builder's clock − this workstation's (align-traces.ts), for the step-usage join's vertex times. */
+  clockOffsetsMs: ReadonlyMap<string, number>;
 }
 
 /** The bootstrap builds before the measured run, outside its makespan; null when there were none (or unrecorded). */
@@ -84,7 +95,15 @@ function summarizeBootstrap(builds: RunFile['bootstrap']): Summary['bootstrap'] 
   };
 }
 
-function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }: SummaryOptions): Summary {
+function buildSummary({
+  inputs,
+  targets,
+  lanes,
+  window,
+  inFlight,
+  criticalPath,
+  clockOffsetsMs,
+}: SummaryOptions): Summary {
   const sccache = buildSccacheSummary(inputs.sccache, inputs.run?.sccachePrefix);
   const registry = buildRegistrySummary(inputs.registry);
   const streams: Record<string, StreamSummary> = Object.fromEntries(
@@ -100,7 +119,7 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
   const warnings = buildWarnings({ inputs, streams, targets, sccache, registry, inFlight, sampleShortfall });
   const nodes = buildNodes({ lanes, targets, samples: inputs.samples, window, links: buildLinks(inputs) });
   const marked = markPartialFigures({ streams, targets, nodes, sampleShortfall });
-  const partial = withUsage(inputs, marked, warnings);
+  const partial = withUsage({ inputs, marked, warnings, clockOffsetsMs });
   const makespanSeconds = window ? round((window[1] - window[0]) / 1000) : null;
   const lowerBoundSeconds = inputs.plan ? round(inputs.plan.lowerBoundSeconds) : null;
   const forecast = buildForecastSummary({
@@ -152,13 +171,20 @@ function buildSummary({ inputs, targets, lanes, window, inFlight, criticalPath }
 }
 
 /** targets[].usage and nodes[].usage (build-usage.ts), with its notes among the warnings. */
-function withUsage<T extends { targets: TargetSummary[]; nodes: NodeSummary[] }>(
-  inputs: RunInputs,
-  marked: T,
-  warnings: ReportWarning[],
-): T {
+function withUsage<T extends { targets: TargetSummary[]; nodes: NodeSummary[] }>(options: {
+  inputs: RunInputs;
+  marked: T;
+  warnings: ReportWarning[];
+  clockOffsetsMs: ReadonlyMap<string, number>;
+}): T {
+  const { inputs, marked, warnings } = options;
   if (inputs.usage === undefined) return marked;
-  const usage = buildUsage({ usage: inputs.usage.usage, targets: marked.targets, nodes: marked.nodes });
+  const usage = buildUsage({
+    usage: inputs.usage.usage,
+    targets: marked.targets,
+    nodes: marked.nodes,
+    clockOffsetsMs: options.clockOffsetsMs,
+  });
   warnings.push(...inputs.usage.warnings, ...usage.warnings);
   return { ...marked, targets: usage.targets, nodes: usage.nodes };
 }

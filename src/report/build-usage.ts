@@ -97,6 +97,16 @@ function toleranceMs(polls: readonly StepUsagePoll[]): number {
   return 2 * (gaps[Math.floor(gaps.length / 2)] ?? 1000) + 2000;
 }
 
+/** The vertex's times on the workstation's clock (BuildKit stamps them with the builder's). */
+const shiftVertex = (vertex: StatusVertex, offsetMs: number): StatusVertex =>
+  offsetMs === 0
+    ? vertex
+    : {
+        ...vertex,
+        startedMs: vertex.startedMs === null ? null : vertex.startedMs - offsetMs,
+        completedMs: vertex.completedMs === null ? null : vertex.completedMs - offsetMs,
+      };
+
 interface RunStep {
   target: string;
   vertex: StatusVertex;
@@ -195,6 +205,8 @@ export function buildUsage(options: {
   usage: UsageInputs;
   targets: readonly TargetSummary[];
   nodes: readonly NodeSummary[];
+  /** Each builder's clock − the workstation's: vertex times are moved onto the polls' clock. Default none. */
+  clockOffsetsMs?: ReadonlyMap<string, number>;
 }): UsageResult {
   const { usage } = options;
   const memoryOf = (node: string) =>
@@ -207,12 +219,14 @@ export function buildUsage(options: {
       .filter((t) => t.node === node)
       .map((t) => usage.provenance.get(t.target)?.memoryTotalBytes ?? null)
       .find((bytes) => bytes !== null);
-  const runSteps = options.targets.flatMap((target) =>
-    (usage.vertices.get(target.target) ?? []).flatMap((vertex): RunStep[] => {
+  const runSteps = options.targets.flatMap((target) => {
+    const offsetMs = options.clockOffsetsMs?.get(target.node) ?? 0;
+    return (usage.vertices.get(target.target) ?? []).flatMap((vertex): RunStep[] => {
       const command = toRunCommand(vertex.name);
-      return command === undefined || vertex.cached ? [] : [{ target: target.target, vertex, command }];
-    }),
-  );
+      if (command === undefined || vertex.cached) return [];
+      return [{ target: target.target, vertex: shiftVertex(vertex, offsetMs), command }];
+    });
+  });
   const nodeOf = new Map(options.targets.map((t) => [t.target, t.node]));
   const { byVertex, notes } = joinGroups({
     groups: foldPolls(usage.polls),

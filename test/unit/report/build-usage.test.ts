@@ -152,6 +152,18 @@ describe('buildUsage', () => {
     );
   });
 
+  it('moves the vertex times by the builder’s clock offset before matching (a builder 60 s ahead)', () => {
+    const ahead = inputs({ vertices: new Map([['a', [vertex('sha256:a2', buildA, 70.5, 72.2)]]]) });
+    expect(buildUsage({ usage: ahead, targets, nodes: [node('forge')] }).targets[0]!.usage).toBeNull();
+    const aligned = buildUsage({
+      usage: ahead,
+      targets,
+      nodes: [node('forge')],
+      clockOffsetsMs: new Map([['forge', 60_000]]),
+    });
+    expect(aligned.targets[0]!.usage?.steps[0]?.cpuSeconds).toBe(2.5);
+  });
+
   it('BuildKit’s provenance figures win over the cgroup poll (source buildkit)', () => {
     const usage = inputs({
       provenance: new Map([
