@@ -38,7 +38,6 @@ describe('step usage on the fleet in a box', () => {
     const runDir = await runHarness('cold', ['cold']);
     expect(existsSync(path.join(runDir, 'step-usage.jsonl'))).toBe(true);
     const data = readData(runDir);
-    (await import('node:child_process')).execFileSync('cp', ['-r', runDir, '/tmp/usage-captured-run']);
     const usageOf = (target: string) => data.summary.targets.find((t) => t.target === target)?.usage;
     const baseline = compileStep(usageOf(BASELINE)?.steps);
     const alloc = compileStep(usageOf(ALLOC)?.steps);
