@@ -31,8 +31,8 @@ export function matchesStepCommand(cmdline: string, runLine: string): boolean {
   // `/bin/sh -c <line>`: the shell that runs the whole line.
   if (process.length > 2 && process[1] === '-c' && /(?:^|\/)(?:ba|da|a)?sh$/.test(process[0] ?? ''))
     process = process.slice(2);
-  if (process.length === line.length && startsWithWords(line, 0, process)) return true;
-  // One command of the line: it must take that command's words up to the next separator or the end.
+  // The whole line (the command starting at word 0 and running to the end), or one command of it: the process must
+  // take that command's words up to the next separator or the end.
   return commandStarts(line).some((start) => {
     if (!startsWithWords(line, start, process)) return false;
     const next = line[start + process.length];
