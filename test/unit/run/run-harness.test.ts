@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseArtifacts, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
+import {
+  parseArtifacts,
+  type RunFile,
+  RunFileSchema,
+  type StepUsageSample,
+} from '../../../src/artifacts/index.js';
 import { PreflightError, UsageError } from '../../../src/shared/errors.js';
 import { runHarness, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
 import { acquireRunLock } from '../../../src/run/harness/run-lock.js';
@@ -286,6 +291,64 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
     expect(failedRef).toMatch(/\/ida?wheel$/);
     expect(fake.traceFetches).toContain(failedRef);
     expect(existsSync(path.join(result.runDir, 'trace-a-wheel.json'))).toBe(true);
+  });
+
+  it('an interrupt stops the step-usage sampler too; what it sampled is in step-usage.jsonl and run.json', async () => {
+    // forge gets an ssh link, so the run samples its step cgroups (docs/step-usage.md); the sampler is a fake effect.
+    const fleet = readFileSync(fixture.fleetPath, 'utf8');
+    writeFileSync(
+      fixture.fleetPath,
+      fleet.replace(
+        '  - { name: forge,',
+        '  - { name: forge, ssh: { host: forge.test }, step_cgroups: p/buildkit,',
+      ),
+    );
+    const calls: string[] = [];
+    const line = (tsMs: number): StepUsageSample => ({
+      version: 1,
+      node: 'forge',
+      tsMs,
+      ok: true,
+      cgroup: 'v1',
+      present: true,
+      groups: [],
+    });
+    const { controller, promise } = start(
+      'warm',
+      {
+        durationMs: { pytorch: 5_000 },
+        onBakeStart: (target) => target === 'pytorch' && setTimeout(() => controller.abort('SIGINT'), 50),
+      },
+      {
+        effects: {
+          createStepUsageSampler: (options) => ({
+            start: () => {
+              calls.push(`start ${options.nodes.map((n) => `${n.name}:${n.stepCgroups}`).join(',')}`);
+              options.onSample(line(1));
+              options.onSample(line(2));
+            },
+            stop: () => {
+              calls.push(controller.signal.aborted ? 'stop after the interrupt' : 'stop before it');
+              return Promise.resolve();
+            },
+          }),
+        },
+      },
+    );
+    const result = await promise;
+    expect(result.exitCode).toBe(130);
+    expect(calls).toEqual(['start forge:p/buildkit', 'stop after the interrupt']);
+    const text = readFileSync(path.join(result.runDir, 'step-usage.jsonl'), 'utf8');
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { tsMs: number }).tsMs),
+    ).toEqual([1, 2]);
+    expect(readRun(result.runDir).files?.['step-usage.jsonl']).toEqual({
+      sizeBytes: Buffer.byteLength(text),
+      sha256: createHash('sha256').update(text).digest('hex'),
+    });
   });
 
   it('an interrupt stops launching, cancels running builds and still finalizes everything (exit 130)', async () => {
