@@ -200,6 +200,62 @@ export interface UsageResult {
   warnings: ReportWarning[];
 }
 
+/** A node's memory: fleet.yaml memory_gb (run.json), else MemTotal from its samples, else its builder's sysUsage. */
+function createMemoryOf(usage: UsageInputs, targets: readonly TargetSummary[]) {
+  return (node: string): number | null =>
+    usage.configuredMemoryBytes.get(node) ??
+    usage.sampledMemoryBytes.get(node) ??
+    targets
+      .filter((t) => t.node === node)
+      .map((t) => usage.provenance.get(t.target)?.memoryTotalBytes ?? null)
+      .find((bytes) => bytes !== null) ??
+    null;
+}
+
+/** Each RUN step that ran (not cached), its times on the workstation's clock. */
+function listRunSteps(
+  usage: UsageInputs,
+  targets: readonly TargetSummary[],
+  clockOffsetsMs: ReadonlyMap<string, number> | undefined,
+): RunStep[] {
+  return targets.flatMap((target) => {
+    const offsetMs = clockOffsetsMs?.get(target.node) ?? 0;
+    return (usage.vertices.get(target.target) ?? []).flatMap((vertex): RunStep[] => {
+      const command = toRunCommand(vertex.name);
+      if (command === undefined || vertex.cached) return [];
+      return [{ target: target.target, vertex: shiftVertex(vertex, offsetMs), command }];
+    });
+  });
+}
+
+/** A step's figures: BuildKit's when it sampled the step, else its cgroups' (the largest of several); none: no row. */
+function toStepUsage(options: {
+  step: RunStep;
+  fromBuildkit: Figures | undefined;
+  groups: readonly SeenGroup[] | undefined;
+  memoryBytes: number | null;
+}): StepUsage[] {
+  const { step, fromBuildkit, groups } = options;
+  const source = fromBuildkit ? 'buildkit' : groups ? 'cgroup' : undefined;
+  if (source === undefined) return [];
+  const figures = roundFigures(
+    fromBuildkit ??
+      sumFigures(
+        (groups ?? []).map((g) => g.figures),
+        'max',
+      ),
+  );
+  return [
+    {
+      vertex: step.vertex.digest,
+      name: step.vertex.name,
+      source,
+      ...figures,
+      flags: toFlags(figures, options.memoryBytes),
+    },
+  ];
+}
+
 /** Fills targets[].usage and nodes[].usage; a target with no RUN step measured keeps null. */
 export function buildUsage(options: {
   usage: UsageInputs;
@@ -209,24 +265,8 @@ export function buildUsage(options: {
   clockOffsetsMs?: ReadonlyMap<string, number>;
 }): UsageResult {
   const { usage } = options;
-  const memoryOf = (node: string) =>
-    usage.configuredMemoryBytes.get(node) ??
-    usage.sampledMemoryBytes.get(node) ??
-    provenanceMemory(node) ??
-    null;
-  const provenanceMemory = (node: string) =>
-    options.targets
-      .filter((t) => t.node === node)
-      .map((t) => usage.provenance.get(t.target)?.memoryTotalBytes ?? null)
-      .find((bytes) => bytes !== null);
-  const runSteps = options.targets.flatMap((target) => {
-    const offsetMs = options.clockOffsetsMs?.get(target.node) ?? 0;
-    return (usage.vertices.get(target.target) ?? []).flatMap((vertex): RunStep[] => {
-      const command = toRunCommand(vertex.name);
-      if (command === undefined || vertex.cached) return [];
-      return [{ target: target.target, vertex: shiftVertex(vertex, offsetMs), command }];
-    });
-  });
+  const memoryOf = createMemoryOf(usage, options.targets);
+  const runSteps = listRunSteps(usage, options.targets, options.clockOffsetsMs);
   const nodeOf = new Map(options.targets.map((t) => [t.target, t.node]));
   const { byVertex, notes } = joinGroups({
     groups: foldPolls(usage.polls),
@@ -234,31 +274,16 @@ export function buildUsage(options: {
     slackMs: toleranceMs(usage.polls),
   });
   const targets = options.targets.map((target) => {
-    const memoryBytes = memoryOf(target.node);
     const steps = runSteps
       .filter((step) => step.target === target.target)
-      .flatMap((step): StepUsage[] => {
-        const fromBuildkit = usage.provenance.get(target.target)?.steps.get(step.vertex.digest);
-        const groups = byVertex.get(`${target.target}\u0000${step.vertex.digest}`);
-        const source = fromBuildkit ? 'buildkit' : groups ? 'cgroup' : undefined;
-        if (source === undefined) return [];
-        const figures = roundFigures(
-          fromBuildkit ??
-            sumFigures(
-              groups!.map((g) => g.figures),
-              'max',
-            ),
-        );
-        return [
-          {
-            vertex: step.vertex.digest,
-            name: step.vertex.name,
-            source,
-            ...figures,
-            flags: toFlags(figures, memoryBytes),
-          },
-        ];
-      });
+      .flatMap((step) =>
+        toStepUsage({
+          step,
+          fromBuildkit: usage.provenance.get(target.target)?.steps.get(step.vertex.digest),
+          groups: byVertex.get(`${target.target}\u0000${step.vertex.digest}`),
+          memoryBytes: memoryOf(target.node),
+        }),
+      );
     const targetUsage: TargetUsage | null =
       steps.length === 0 ? null : { ...roundFigures(sumFigures(steps, 'max')), steps };
     return { ...target, usage: targetUsage };
