@@ -256,6 +256,24 @@ function toStepUsage(options: {
   ];
 }
 
+/** Nodes that ran RUN steps but whose step_cgroups directory did not exist at any poll: a wrong setting, said. */
+function findMissingStepCgroups(
+  polls: readonly StepUsagePoll[],
+  runSteps: readonly RunStep[],
+  nodeOf: ReadonlyMap<string, string>,
+): string[] {
+  const polled = new Set(polls.map((poll) => poll.node));
+  const seen = new Set(polls.filter((poll) => poll.present).map((poll) => poll.node));
+  const ran = new Set(runSteps.map((step) => nodeOf.get(step.target)));
+  return [...polled]
+    .filter((node) => !seen.has(node) && ran.has(node))
+    .sort()
+    .map(
+      (node) =>
+        `${node} ran RUN steps, but its step_cgroups directory did not exist at any of its polls: set nodes[].step_cgroups in fleet.yaml to where its buildkitd puts step containers (docs/step-usage.md)`,
+    );
+}
+
 /** Fills targets[].usage and nodes[].usage; a target with no RUN step measured keeps null. */
 export function buildUsage(options: {
   usage: UsageInputs;
@@ -297,6 +315,7 @@ export function buildUsage(options: {
         : { ...roundFigures(sumFigures(mine, 'max')), memoryBytes };
     return { ...node, usage: nodeUsage };
   });
+  notes.push(...findMissingStepCgroups(usage.polls, runSteps, nodeOf));
   const warnings = notes.map((message): ReportWarning => ({
     level: 'note',
     stream: STEP_USAGE_FILE,

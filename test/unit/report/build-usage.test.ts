@@ -192,6 +192,18 @@ describe('buildUsage', () => {
     expect(step).toMatchObject({ source: 'buildkit', cpuSeconds: 3, memoryPeakBytes: 900e6, pidsPeak: 7 });
   });
 
+  it('a node whose step_cgroups directory never existed while it ran RUN steps is named, with the setting', () => {
+    const absent = (atS: number): StepUsagePoll => ({ ...poll('forge', atS, []), present: false });
+    const result = buildUsage({
+      usage: inputs({ polls: [absent(11), absent(12), absent(13)] }),
+      targets,
+      nodes: [node('forge')],
+    });
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      'forge ran RUN steps, but its step_cgroups directory did not exist at any of its polls: set nodes[].step_cgroups in fleet.yaml to where its buildkitd puts step containers (docs/step-usage.md)',
+    ]);
+  });
+
   it('the node’s memory falls back to its sampled MemTotal without memory_gb', () => {
     const usage = inputs({
       configuredMemoryBytes: new Map(),
