@@ -59,7 +59,8 @@ function createHarnessFlags(dispatch: boolean) {
     },
     sampleIntervalMs: {
       flags: '--sample-interval-ms <ms>',
-      description: 'node_exporter scrape interval; the RUN step cgroups are polled at it too, at most 1 s apart',
+      description:
+        'node_exporter scrape interval; the RUN step cgroups are polled at it too, at most 1 s apart',
       default: String(DEFAULT_SAMPLE_INTERVAL_MS),
       value: positiveNumber,
       expected: 'a positive number of milliseconds',
