@@ -37,6 +37,9 @@ export interface BuildMetricSamplesOptions {
 
 type Summary = MetricModel['summary'];
 
+/** A fitted link rate counts only over at least this many wire-bound requests (data.json `upload.wireBound`). */
+const MIN_WIRE_BOUND = 2;
+
 /** Measured makespan, unless its traces were damaged (then it is no figure to alert on). */
 function toMakespanSeconds(summary: Summary): number | null {
   return summary.partial.length > 0 ? null : summary.makespanSeconds;
@@ -131,6 +134,12 @@ function emitNodes(emit: Emit, summary: Summary): void {
     const sized = targets.flatMap((t) => (t.uploadBytes === null ? [] : [t.uploadBytes]));
     emit('rocm_perf_node_upload_bytes', sized.length === 0 ? null : sized.reduce((a, b) => a + b, 0), labels);
     emit('rocm_perf_node_upload_throughput_bytes_per_second', toBytesPerSecond(n.measuredUploadMBps), labels);
+    const fit = n.upload;
+    emit(
+      'rocm_perf_node_upload_rate_bytes_per_second',
+      fit !== null && fit.wireBound >= MIN_WIRE_BOUND ? toBytesPerSecond(fit.rateMBps) : null,
+      labels,
+    );
   }
 }
 

@@ -107,6 +107,12 @@ export const METRIC_FAMILIES = [
     ['node'],
   ),
   family(
+    'rocm_perf_node_upload_rate_bytes_per_second',
+    'bytes_per_second',
+    "The node's link rate fitted from its upload requests (latency + bytes / rate), only when at least 2 were wire-bound.",
+    ['node'],
+  ),
+  family(
     'rocm_perf_node_link_bytes_per_second',
     'bytes_per_second',
     "The node's configured link: fleet.yaml link_mbps (MB/s) x 10^6, as run.json recorded it.",
