@@ -46,7 +46,7 @@ function toMakespanSeconds(summary: Summary): number | null {
 }
 
 /** Σ cached steps / Σ steps over the targets whose trace counted both and is whole; null without steps. */
-export function toLayerCacheHitRatio(summary: Summary): number | null {
+function toLayerCacheHitRatio(summary: Summary): number | null {
   let cached = 0;
   let total = 0;
   for (const t of summary.targets) {
@@ -58,7 +58,7 @@ export function toLayerCacheHitRatio(summary: Summary): number | null {
 }
 
 /** hits / (hits + misses) under the run's prefix; null when the log saw no compile or is damaged. */
-export function toSccacheHitRatio(summary: Summary): number | null {
+function toSccacheHitRatio(summary: Summary): number | null {
   const { hits, misses } = summary.sccache.total;
   if (summary.sccache.partial.length > 0 || hits + misses === 0) return null;
   return hits / (hits + misses);

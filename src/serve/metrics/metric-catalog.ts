@@ -4,9 +4,9 @@
 // counts up. Pure.
 
 /** The labels of every per-run family: which lane, harness and arch the latest completed run is the latest of. */
-export const RUN_LABELS = ['lane', 'harness', 'arch'] as const;
+const RUN_LABELS = ['lane', 'harness', 'arch'] as const;
 
-export type MetricUnit = 'seconds' | 'bytes' | 'ratio' | 'bytes_per_second' | '';
+type MetricUnit = 'seconds' | 'bytes' | 'ratio' | 'bytes_per_second' | '';
 
 export interface MetricFamily {
   name: string;
@@ -144,6 +144,3 @@ export const METRIC_FAMILIES = [
 ] as const satisfies readonly MetricFamily[];
 
 export type MetricName = (typeof METRIC_FAMILIES)[number]['name'];
-
-/** The names of every exported family, for checks that other files name only these. */
-export const METRIC_NAMES: ReadonlySet<string> = new Set(METRIC_FAMILIES.map((f) => f.name));
