@@ -96,10 +96,17 @@ beforeAll(async () => {
   }
 }, 120_000);
 
+/** Once, whichever comes first: a failed beforeAll or afterAll. */
 async function teardown(): Promise<void> {
-  await prometheus?.stop();
-  await served?.close();
-  temp.remove();
+  const [running, server] = [prometheus, served];
+  prometheus = undefined;
+  served = undefined;
+  try {
+    await running?.stop();
+    await server?.close();
+  } finally {
+    temp.remove();
+  }
 }
 afterAll(teardown);
 
