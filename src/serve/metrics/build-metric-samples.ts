@@ -92,8 +92,10 @@ function emitRunFigures(emit: Emit, { run, summary }: MetricModel, nowMs: number
   if (makespan !== null) {
     const plan = summary.plannedMakespanSeconds;
     const bound = summary.lowerBoundSeconds;
-    emit('rocm_perf_makespan_gap_seconds', plan === null ? null : makespan - plan, { against: 'plan' });
-    emit('rocm_perf_makespan_gap_seconds', bound === null ? null : makespan - bound, {
+    emit('rocm_perf_makespan_gap_seconds', plan === null ? null : toMicros(makespan - plan), {
+      against: 'plan',
+    });
+    emit('rocm_perf_makespan_gap_seconds', bound === null ? null : toMicros(makespan - bound), {
       against: 'lower_bound',
     });
   }
@@ -141,6 +143,11 @@ function emitNodes(emit: Emit, summary: Summary): void {
       labels,
     );
   }
+}
+
+/** A difference of millisecond figures without its floating-point tail (3.3039999999999994 → 3.304). */
+function toMicros(seconds: number): number {
+  return Math.round(seconds * 1e6) / 1e6;
 }
 
 /** MB/s (10^6 bytes, as data.json and fleet.yaml's link_mbps use it) → bytes per second. */
