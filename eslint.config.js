@@ -17,6 +17,9 @@ const pureFolders = [
   'src/trends/{build,render}-*.ts',
   'src/ssh/known-hosts.ts',
   'src/run/cache-logs/log-rotation/**',
+  'src/serve/metrics/{build,render,group}-*.ts',
+  'src/serve/metrics/metric-catalog.ts',
+  'src/contracts/find-promql-selectors.ts',
 ];
 const impureModules = [
   'commander',
