@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { runBakePrint, type RunBakePrint } from '../executors/bake-print.js';
 import { findFailedBuildRef, runBake, runHistoryTrace } from '../executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
+import { fetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
 import { createPreflightProbes } from './create-preflight-probes.js';
 import type { Bake, FindFailedBuild } from './dispatch-queues.js';
@@ -28,6 +29,8 @@ export interface HarnessEffects {
   findFailedBuild: FindFailedBuild;
   fetchTrace: typeof runHistoryTrace;
   connect: ConnectRemoteHost;
+  /** One HTTP GET to an address as a node sees it, over its ssh link (buildkitd's debug address). */
+  fetchOverSsh: FetchOverSsh;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
   createSampler: (options: CreateSamplerOptions) => Sampler;
   /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
@@ -51,6 +54,7 @@ export const createDefaultEffects = (env: Readonly<Record<string, string | undef
   findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
   connect: connectRemoteHost,
+  fetchOverSsh,
   createProbes: (context) => createPreflightProbes(context.config, env),
   createSampler: sampleOnThread,
   createPrometheusSampler,

@@ -141,6 +141,7 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
       clock: effects.clock,
       logger,
       writeReport: effects.writeReport,
+      fetchOverSsh: effects.fetchOverSsh,
     });
   } finally {
     if (failure !== undefined) progress.stop();
