@@ -148,6 +148,30 @@ const SampleSourceSchema = z.strictObject({
   prometheusUrl: z.string().optional(),
 });
 
+/** What changes when a builder is recreated or pruned, read before the measured run (docs/cache-debug.md). */
+const BuilderIdentitySchema = z.strictObject({
+  buildkitVersion: z.string().nullable().describe("`buildx inspect`: the builder's BuildKit version"),
+  cacheRecords: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe('`buildx du --verbose`: build cache records'),
+  cacheBytes: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .describe('`buildx du`: their total size (decimal units as printed)'),
+  oldestRecordCreatedAt: z
+    .string()
+    .nullable()
+    .describe(
+      'ISO time its oldest cache record was created: moves forward when the builder is recreated or pruned',
+    ),
+  error: z.string().optional().describe('why it could not be read'),
+});
+export type BuilderIdentity = z.infer<typeof BuilderIdentitySchema>;
+
 /** What one builder recorded for explaining cache misses (docs/cache-debug.md), checked after the run's last build. */
 const BuilderEvidenceSchema = z.strictObject({
   node: z.string(),
@@ -169,6 +193,9 @@ const BuilderEvidenceSchema = z.strictObject({
         .describe('what is missing and the setting that gives it (every status but saved)'),
     })
     .describe('The cache-key debug database (buildkitd --save-cache-debug, served at --debugaddr).'),
+  identity: BuilderIdentitySchema.nullable().describe(
+    'The builder before the measured run; null when the run did not get that far.',
+  ),
 });
 export type BuilderEvidence = z.infer<typeof BuilderEvidenceSchema>;
 

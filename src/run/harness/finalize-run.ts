@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeArtifacts } from '../../collect/index.js';
-import type { Artifact, RunFile } from '../../artifacts/index.js';
+import type { Artifact, BuilderIdentity, RunFile } from '../../artifacts/index.js';
 import path from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
@@ -42,6 +42,8 @@ export interface FinalizeRunOptions {
   writeReport: (runDir: string) => Promise<string[]>;
   /** Reaches each builder's debug address over its node's ssh link (the cache-key debug database); none: not read. */
   fetchOverSsh?: FetchOverSsh | undefined;
+  /** Each node's builder before the measured run, for run.json's evidence. */
+  identities?: ReadonlyMap<string, BuilderIdentity> | undefined;
 }
 
 /** Pure: the run's exit code from its outcomes. */
@@ -139,7 +141,12 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
         const finishedTargets = Object.entries(outcomes)
           .filter(([, outcome]) => outcome.status === 'ok')
           .map(([target]) => target);
-        const evidence = await saveBuilderEvidence({ context, fetchOverSsh, finishedTargets });
+        const evidence = await saveBuilderEvidence({
+          context,
+          fetchOverSsh,
+          finishedTargets,
+          identities: options.identities,
+        });
         await runFile.update((run) => void (run.evidence = evidence));
         for (const note of evidence.notes) logger.info({ note }, 'evidence not recorded');
       });

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuilderEvidence, RunEvidence } from '../../artifacts/index.js';
+import type { BuilderEvidence, BuilderIdentity, RunEvidence } from '../../artifacts/index.js';
 import { parseCacheDebug } from '../../collect/buildkit/parse-cache-debug.js';
 import type { FleetNode } from '../../config/schema.js';
 import { errorMessage } from '../../shared/error-message.js';
@@ -157,6 +157,8 @@ export interface SaveBuilderEvidenceOptions {
   fetchOverSsh: FetchOverSsh;
   /** Targets whose bake succeeded (only they have a metadata file). */
   finishedTargets: readonly string[];
+  /** Each node's builder before the measured run (read-builder-identity.ts); a node without one: null. */
+  identities?: ReadonlyMap<string, BuilderIdentity> | undefined;
   maxBytes?: number;
 }
 
@@ -168,7 +170,8 @@ export async function saveBuilderEvidence(options: SaveBuilderEvidenceOptions): 
   // One after another: one body in memory at a time.
   for (const node of context.config.nodes) {
     const cacheDebug = await saveCacheDebug({ context, node, fetchOverSsh: options.fetchOverSsh, maxBytes });
-    builders.push({ node: node.name, builder: node.builder, cacheDebug });
+    const identity = options.identities?.get(node.name) ?? null;
+    builders.push({ node: node.name, builder: node.builder, cacheDebug, identity });
   }
   const provenance: Record<string, 'max' | 'min' | 'none'> = {};
   for (const target of [...options.finishedTargets].sort()) {

@@ -114,6 +114,14 @@ describe('the run saves what each builder recorded for explaining misses', () =>
     });
     expect(evidence.builders[1]?.cacheDebug).toMatchObject({ status: 'unavailable', address: '[::1]:6061' });
     expect(evidence.builders[2]?.cacheDebug).toMatchObject({ status: 'off' });
+    // Each builder as `buildx inspect` and `buildx du --verbose` showed it before the measured run (the fake world
+    // answers with the real v0.32.2 capture: 8 records, 5.136MB).
+    for (const builder of evidence.builders)
+      expect(builder.identity).toMatchObject({
+        buildkitVersion: 'v0.32.2',
+        cacheRecords: 8,
+        cacheBytes: 5.136e6,
+      });
     expect(evidence.builders[1]?.cacheDebug.note).toMatch(/HTTP 404: BuildKit older than 0\.24\.0/);
     expect(evidence.builders[2]?.cacheDebug.note).toBe(
       'builder kiln-b (node kiln) records no cache-key debug database: start buildkitd (BuildKit ≥ 0.24.0) with --save-cache-debug --debugaddr 127.0.0.1:6060 and set buildkit_debug: 127.0.0.1:6060 on node kiln in fleet.yaml (docs/cache-debug.md)',
