@@ -46,6 +46,7 @@ function addDebugAddresses(fleetPath: string) {
 async function runWarm(answers: Record<string, FetchOverSshResult>) {
   const fake = createFakeWorld({ sccacheLog: fleet.sccacheLog, registryLog: fleet.registryLog });
   const asked: FetchOverSshOptions[] = [];
+  const askedAtMs: number[] = [];
   const provenance: Record<string, unknown> = {
     pytorch: realMeta('capture-meta-2.v0.32.2.json')['buildx.build.provenance'],
     'a-wheel': realMeta('capture-meta-min.v0.32.2.json')['buildx.build.provenance'],
@@ -91,6 +92,7 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
       },
       fetchOverSsh: (options) => {
         asked.push(options);
+        askedAtMs.push(Date.now());
         const answer = answers[options.ssh.host];
         if (!answer) throw new Error(`unexpected host ${options.ssh.host}`);
         return Promise.resolve(answer);
@@ -98,13 +100,13 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
     },
   });
   const run = RunFileSchema.parse(JSON.parse(readFileSync(path.join(result.runDir, 'run.json'), 'utf8')));
-  return { result, run, asked, attachments };
+  return { result, run, asked, attachments, askedAtMs, bakes: fake.bakes };
 }
 
 describe('the run saves what each builder recorded for explaining misses', () => {
   it('one GET per builder with a debug address, saved raw and hashed; notes for the rest', async () => {
     addDebugAddresses(fleet.fleetPath);
-    const { result, run, asked, attachments } = await runWarm({
+    const { result, run, asked, attachments, askedAtMs, bakes } = await runWarm({
       'forge.test': { ok: true, status: 200, body: realBody },
       'anvil.test': { ok: true, status: 404, body: fixture('capture-cache-all.v0.17.3.txt') },
     });
@@ -115,6 +117,11 @@ describe('the run saves what each builder recorded for explaining misses', () =>
       ['anvil.test', '::1', 6061, '/debug/cache/all'],
     ]);
     expect(asked.every((options) => options.headers?.accept === 'application/json')).toBe(true);
+    // After the run's last build: never while a build is measured.
+    expect(bakes).toHaveLength(4);
+    expect(Math.min(...askedAtMs)).toBeGreaterThanOrEqual(
+      Math.max(...bakes.map((bake) => bake.finishedAtMs)),
+    );
     expect(asked.every((options) => options.maxBytes === CACHE_DEBUG_MAX_BYTES)).toBe(true);
     const saved = readFileSync(path.join(result.runDir, 'cache-debug-forge.json'));
     expect(saved.equals(realBody)).toBe(true);
