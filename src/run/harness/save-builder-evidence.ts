@@ -168,6 +168,20 @@ function toPredicateShape(predicate: unknown): ProvenanceShape {
   return { mode: 'buildConfig' in predicate && 'metadata' in predicate ? 'max' : 'min', slsa: 'v0.2' };
 }
 
+/**
+ * Pure: whether a metadata entry's provenance says nothing: absent, or the empty shell an old buildx writes for a
+ * v1 predicate (no `invocation.parameters` content). A genuine mode=min predicate (args, frontend) is not empty:
+ * the record holds the same min predicate, so it is not asked for.
+ */
+function isEmptyProvenance(entry: Record<string, unknown> | undefined): boolean {
+  const predicate = entry?.['buildx.build.provenance'];
+  if (!isObject(predicate))
+    return !Object.keys(entry ?? {}).some((key) => key.startsWith('buildx.build.provenance/'));
+  const invocation = predicate.invocation;
+  const parameters = isObject(invocation) ? invocation.parameters : undefined;
+  return !isObject(parameters) || Object.keys(parameters).length === 0;
+}
+
 /** Pure: the provenance in a target's metadata entry (`buildx.build.provenance[/<platform>]`; every platform's). */
 function toMetadataProvenance(entry: Record<string, unknown> | undefined): ProvenanceShape {
   const shapes = Object.entries(entry ?? {})
@@ -193,7 +207,10 @@ function toProvenanceNote(provenance: Readonly<Record<string, TargetProvenance>>
 /** Predicate types of BuildKit's provenance, newest first (`history inspect attachment --type`). */
 const PROVENANCE_TYPES = ['https://slsa.dev/provenance/v1', 'https://slsa.dev/provenance/v0.2'];
 
-/** A target's provenance: its metadata file's when full, else the build record's attachment, saved raw. */
+/**
+ * A target's provenance: its metadata file's when it says anything, else (none, or an old buildx's empty shell)
+ * the build record's attachment, saved raw.
+ */
 async function keepProvenance(options: {
   context: RunContext;
   target: string;
@@ -208,7 +225,7 @@ async function keepProvenance(options: {
     file: metaFile,
   };
   const buildRef = entry?.['buildx.build.ref'];
-  if (fromMetadata.mode === 'max' || buildRef === undefined) return fromMetadata;
+  if (fromMetadata.mode === 'max' || buildRef === undefined || !isEmptyProvenance(entry)) return fromMetadata;
   const builder = buildRef.split('/')[0] ?? '';
   for (const type of PROVENANCE_TYPES) {
     const outcome = await options.fetchAttachment({
