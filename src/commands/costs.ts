@@ -50,7 +50,7 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
       }),
     );
     console.log(
-      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; warm-build for ${derived.updated.warmBuild.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}; image figures for ${derived.updated.image.join(', ') || 'no target'}`,
+      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; warm-build for ${derived.updated.warmBuild.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}; image figures for ${derived.updated.image.join(', ') || 'no target'}; memory peaks for ${derived.updated.memory.join(', ') || 'no target'}`,
     );
   }
   await learnFleetFromRuns({ options, config, runs, derived });
