@@ -13,7 +13,7 @@ export interface MaterialFact {
   pinned: boolean;
 }
 
-/** What a target's provenance (meta-<target>.json, `buildx.build.provenance`) says about its inputs. */
+/** What a target's provenance (meta-TARGET.json, `buildx.build.provenance`) says about its inputs. */
 export interface ProvenanceFact {
   /** `build-arg:NAME` → value, as `invocation.parameters.args` holds them, without the prefix. */
   args: Record<string, string>;

@@ -62,7 +62,7 @@ export function adviseMovingTags(input: AdviseInput): Advice[] {
       action: `Pin ${moving.ref} by digest (${moving.ref.replace(/:[^:/]+$/, '')}@${now!.digest}) and move the pin on purpose: the tag moved between runs, and every move rebuilds ${moving.targets.join(', ')}.`,
       savingSeconds: saving.savingSeconds,
       evidence: [
-        `provenance materials (meta-<target>.json): ${moving.ref} resolved to ${new Set(moving.seen.map((s) => s.digest)).size} digests over ${moving.seen.length} runs (${history})`,
+        `provenance materials (meta-TARGET.json): ${moving.ref} resolved to ${new Set(moving.seen.map((s) => s.digest)).size} digests over ${moving.seen.length} runs (${history})`,
         movedNow ? `it moved since ${before.stamp}; ${missed.evidence}` : missed.evidence,
         ...saving.evidence,
       ],

@@ -60,7 +60,7 @@ export function adviseVolatileInputs(input: AdviseInput): Advice[] {
       action: `Stop build arg ${volatile.name} changing every run (it defeats the layer cache of ${volatile.targets.join(', ')}): derive it from the inputs, or pass it where no cache key sees it.`,
       savingSeconds: saving.savingSeconds,
       evidence: [
-        `provenance (meta-<target>.json invocation.parameters.args) of the last ${volatile.values.length} runs of the lane (${volatile.stamps.join(', ')}): ${volatile.name} = ${shown.join(', ')}${volatile.values.length > 4 ? ', …' : ''}, a new value in each`,
+        `provenance (meta-TARGET.json invocation.parameters.args) of the last ${volatile.values.length} runs of the lane (${volatile.stamps.join(', ')}): ${volatile.name} = ${shown.join(', ')}${volatile.values.length > 4 ? ', …' : ''}, a new value in each`,
         missed.evidence,
         ...saving.evidence,
       ],

@@ -1,3 +1,3 @@
 export { buildAdvice } from './build-advice.js';
 export { readAdviseInput, type ReadAdviseInputOptions } from './read-advise-input.js';
-export { adviseRunDir } from './advise-run-dir.js';
+export { addAdvice, adviseRunDir } from './advise-run-dir.js';

@@ -1,6 +1,6 @@
 import type { MaterialFact, ProvenanceFact } from './advise-input.js';
 
-// meta-<target>.json (bake --metadata-file, provenance mode=max) → the target's build args and input images. Pure and
+// meta-TARGET.json (bake --metadata-file, provenance mode=max) → the target's build args and input images. Pure and
 // lenient: the file is untrusted, so a missing or odd-shaped part gives nothing for that part, never a throw.
 
 const ARG_PREFIX = 'build-arg:';
