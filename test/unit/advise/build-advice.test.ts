@@ -56,9 +56,8 @@ const quietLink = (model: DataFile) => {
 const args = (value: string): ProvenanceFact => ({ args: { STAMP: value, GFX: 'gfx1201' }, materials: [] });
 const image = (digest: string, pinned = false): ProvenanceFact => ({
   args: {},
-  materials: [
-    { ref: pinned ? `reg:5000/rocm/base@${digest}` : 'reg:5000/rocm/base:gfx1201', digest, pinned },
-  ],
+  // Pinned as provenance writes an image named with a `digest=` qualifier (parseMaterialRef): the same ref each run.
+  materials: [{ ref: pinned ? 'reg:5000/rocm/base' : 'reg:5000/rocm/base:gfx1201', digest, pinned }],
 });
 const only = (advice: Advice[], kind: Advice['kind']) => advice.filter((entry) => entry.kind === kind);
 
@@ -180,6 +179,27 @@ describe('buildAdvice', () => {
     // y (5 s of steps on b, not critical) is not counted: only x is replayed cached.
     expect(advice!.savingSeconds).toBeCloseTo(3, 9);
     expect(advice!.evidence).toContain('data.json why: x missed because of it');
+  });
+
+  it('a miss cause replays what was rebuilt after it too (why.rebuiltAfter); a target it cannot replay makes the saving null', () => {
+    const input = makeInput(
+      {
+        provenance: new Map([['x', image(D2)]]),
+        history: [{ stamp: 's2', provenance: new Map([['x', image(D1)]]) }],
+      },
+      (model) => {
+        quietLink(model);
+        model.summary.targets[0]!.why = {
+          firstMiss: { vertex: 'v', name: 'FROM base' },
+          cause: { kind: 'input-image', ref: 'docker-image://reg:5000/rocm/base:gfx1201', old: D1, new: D2 },
+          rebuiltAfter: ['z'],
+          costSeconds: null,
+        };
+      },
+    );
+    const [advice] = buildAdvice(input);
+    expect(advice!.savingSeconds).toBeNull();
+    expect(advice!.evidence).toContain('saving: not replayable: no replayable figures or trace steps for z');
   });
 
   it('moving tag: moved since the previous run; pin by digest; x replayed cached (11 s)', () => {
