@@ -12,7 +12,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** `pkg:docker/10.0.0.1%3A5000/rocm/base@gfx1201?platform=…` → `10.0.0.1:5000/rocm/base:gfx1201`. */
-export function parseMaterialRef(uri: string): { ref: string; pinned: boolean } | undefined {
+function parseMaterialRef(uri: string): { ref: string; pinned: boolean } | undefined {
   const match = /^pkg:docker\/([^@?]+)(?:@([^?]+))?(?:\?(.*))?$/.exec(uri);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]!);

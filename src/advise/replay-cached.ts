@@ -1,4 +1,3 @@
-import type { Advice } from '../artifacts/index.js';
 import type { AdviseInput } from './advise-input.js';
 import { describeSaving, notReplayable } from './describe-saving.js';
 import { cacheSteps, replayWhatIf } from './replay-what-if.js';
@@ -61,5 +60,3 @@ export function findMissedBy(
     evidence: `data.json has no why for this run: counted the targets that take it and ran steps (${targets.join(', ') || 'none'})`,
   };
 }
-
-export type AdviceOf = Omit<Advice, 'savingSeconds' | 'evidence'>;

@@ -112,7 +112,7 @@ function buildLinks(
 }
 
 /** Does a target with this memory peak fit a node with this memory? Unknown on either side fits. */
-export function isMemoryFit(memoryBytes: number | undefined, nodeMemoryBytes: number | undefined): boolean {
+function isMemoryFit(memoryBytes: number | undefined, nodeMemoryBytes: number | undefined): boolean {
   return memoryBytes === undefined || nodeMemoryBytes === undefined || memoryBytes <= nodeMemoryBytes;
 }
 

@@ -91,7 +91,7 @@ function renderSummary(plan: Plan): string[] {
 }
 
 /** The placements the memory rule forbade, one line per target; nothing when the rule had nothing to go on. */
-export function renderMemoryRule(plan: Pick<Plan, 'memoryForbidden'>): string[] {
+function renderMemoryRule(plan: Pick<Plan, 'memoryForbidden'>): string[] {
   const forbidden = plan.memoryForbidden;
   if (forbidden === undefined) return [];
   if (forbidden.length === 0)

@@ -14,7 +14,7 @@ const dir = path.join(repoRoot, 'fixtures/runs/gfx1201-warm');
 
 interface JaegerSpan {
   operationName: string;
-  tags: { key: string; value: unknown }[];
+  tags: { key: string; value: string | number }[];
 }
 
 /** Every successful blob PUT of a trace: digest → repositories, read straight off the span tags. */
