@@ -7,7 +7,7 @@ import { positiveInteger } from './value-schemas.js';
 export const adviseCommand = defineCommand({
   name: 'advise',
   description:
-    'ranked actions for a run, each with the makespan it saves in a what-if replay of the run and its evidence: an arg or input image that changes every run, an image tag that moves, a step whose memory does not fit its node, a link that makes an export dominate, a cache export that pushes the image layers again',
+    'ranked actions for a run, each with the makespan it saves in a what-if replay of the run and its evidence: a build arg that changes every run, an input image whose tag moves (every run or once), a step whose memory does not fit its node, a link that makes an export dominate, a cache export that pushes the image layers again',
   examples: [
     'rocm-perf advise 20260314T092000Z-k3m9q2',
     'rocm-perf advise fixtures/runs/gfx1201-warm --json',
