@@ -11,15 +11,20 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** `pkg:docker/10.0.0.1%3A5000/rocm/base@gfx1201?platform=…` → `10.0.0.1:5000/rocm/base:gfx1201`. */
-function parseMaterialRef(uri: string): { ref: string; pinned: boolean } | undefined {
+/**
+ * `pkg:docker/10.0.0.1%3A5000/rocm/base@gfx1201?platform=…` → `10.0.0.1:5000/rocm/base:gfx1201`. BuildKit writes a
+ * digest-pinned ref with a `digest=` qualifier (and the tag as the version when it has one too: RefToPURL in
+ * util/purl/image.go, v0.17.3); an older form carries the digest as the version. Either is pinned.
+ */
+export function parseMaterialRef(uri: string): { ref: string; pinned: boolean } | undefined {
   const match = /^pkg:docker\/([^@?]+)(?:@([^?]+))?(?:\?(.*))?$/.exec(uri);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]!);
   const version = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
-  if (version === undefined) return { ref: name, pinned: /(^|&)digest=/.test(match[3] ?? '') };
+  const qualified = /(^|&)digest=/.test(match[3] ?? '');
+  if (version === undefined) return { ref: name, pinned: qualified };
   if (/^sha256:[0-9a-f]{64}$/.test(version)) return { ref: `${name}@${version}`, pinned: true };
-  return { ref: `${name}:${version}`, pinned: false };
+  return { ref: `${name}:${version}`, pinned: qualified };
 }
 
 function toMaterials(value: unknown): MaterialFact[] {

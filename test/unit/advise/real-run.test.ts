@@ -96,4 +96,29 @@ describe('advise on the recorded warm run', () => {
     expect(push!.savingSeconds).toBeGreaterThan(0);
     expect(push!.savingSeconds).toBeLessThan(loaded.model.summary.makespanSeconds!);
   });
+
+  it('a PUT the registry refused and the client retried is not a second push (the cold sample: onnxruntime-wheel)', async () => {
+    const cold = path.join(repoRoot, 'fixtures/runs/gfx1201-cold');
+    const json = JSON.parse(readFileSync(path.join(cold, 'trace-onnxruntime-wheel.json'), 'utf8')) as {
+      data: { spans: JaegerSpan[] }[];
+    };
+    const statuses = json.data
+      .flatMap((trace) => trace.spans)
+      .filter((span) => span.operationName === 'HTTP PUT')
+      .map((span) => ({
+        url: String(span.tags.find((t) => t.key === 'url.full' || t.key === 'http.url')?.value ?? ''),
+        status: Number(span.tags.find((t) => /status_code$/.test(t.key))?.value),
+      }))
+      .filter((put) => put.url.includes('digest=sha256%3A6a565095820d'));
+    expect(statuses.map((put) => put.status).sort()).toEqual([201, 500]);
+    const loaded = await loadRunModel({ dir: cold, nowMs: Date.now() });
+    const advice = await adviseRunDir({
+      dir: cold,
+      model: loaded.model,
+      runFile: loaded.runFile,
+      plan: loaded.plan,
+      runs: 5,
+    });
+    expect(advice).toEqual([]);
+  });
 });
