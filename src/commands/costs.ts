@@ -92,6 +92,9 @@ async function learnFleetFromRuns({
     uploads: observed.flatMap((o) => o.uploads),
     builds: derived.builds,
     nodes: config.nodes,
+    memory: runs.flatMap(({ nodeMemory }) =>
+      [...(nodeMemory ?? [])].map(([node, bytes]) => ({ node, bytes })),
+    ),
   });
   // Under --dry-run stdout is the costs file; the fleet findings go beside the notes.
   const print = options.dryRun ? console.error : console.log;

@@ -19,6 +19,8 @@ import { findFleetDifferences } from './compare-run-fleet.js';
 export interface CostRun extends RunTraces {
   dir: string;
   lane: string;
+  /** Per node, its memory as the run's data.json records it (`nodes[].usage.memoryBytes`). */
+  nodeMemory?: ReadonlyMap<string, number>;
 }
 
 export interface ReadCostRunsOptions {
@@ -53,11 +55,13 @@ export async function readCostRuns(
         hint: 'costs come from a finished run with traces',
       });
     warnings.push(...read.warnings);
+    const memory = await readMemory(dir, { nowMs, traced: read.traces });
     runs.push({
       dir,
       run,
       traces: read.traces,
-      memoryPeaks: await readMemoryPeaks(dir, { nowMs, traced: read.traces }),
+      memoryPeaks: memory.peaks,
+      nodeMemory: memory.nodes,
       lane: await readLane(dir),
     });
   }
@@ -65,13 +69,14 @@ export async function readCostRuns(
 }
 
 /**
- * Each target's memory peak as the run's model records it (data.json `targets[].usage.memoryPeakBytes`, rebuilt
- * from the run files when data.json is stale), for the targets whose trace `costs` takes.
+ * Each target's memory peak and each node's memory as the run's model records them (data.json
+ * `targets[].usage.memoryPeakBytes`, `nodes[].usage.memoryBytes`; rebuilt from the run files when data.json is
+ * stale), peaks for the targets whose trace `costs` takes.
  */
-async function readMemoryPeaks(
+async function readMemory(
   dir: string,
   { nowMs, traced }: { nowMs: number; traced: ReadonlyMap<string, unknown> },
-): Promise<Map<string, number>> {
+): Promise<{ peaks: Map<string, number>; nodes: Map<string, number> }> {
   const { model } = await loadRunModel({ dir, nowMs });
   const peaks = new Map<string, number>();
   for (const target of model.summary.targets) {
@@ -79,7 +84,12 @@ async function readMemoryPeaks(
     if (traced.has(target.target) && bytes !== null && bytes !== undefined && bytes > 0)
       peaks.set(target.target, bytes);
   }
-  return peaks;
+  const nodes = new Map<string, number>();
+  for (const node of model.summary.nodes) {
+    const bytes = node.usage?.memoryBytes;
+    if (bytes !== null && bytes !== undefined && bytes > 0) nodes.set(node.node, bytes);
+  }
+  return { peaks, nodes };
 }
 
 /** Throws, naming each run and why, when the runs are not all of one harness, lane and arch. */
