@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
+import { statRunFile } from '../artifacts/open-run-file.js';
 import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
@@ -7,7 +8,7 @@ import { buildSideFigures, type SideFigures } from '../diff/build-side-figures.j
 import { listRuns, readLane, readTraceFiles, RUN_FILES } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { totalLengthMs } from '../shared/intervals.js';
-import type { AdviseInput, LaneRunFact, ProvenanceFact } from './advise-input.js';
+import type { AdviseInput, BlobPush, LaneRunFact, ProvenanceFact } from './advise-input.js';
 import { findBlobPushes } from './find-blob-pushes.js';
 import { parseProvenance } from './parse-provenance.js';
 import { replayWhatIf } from './replay-what-if.js';
@@ -61,18 +62,39 @@ function toUncachedSeconds(traces: readonly TargetTrace[]): Map<string, number> 
   );
 }
 
+/** Digests some target's trace shows pushed more than once: the only ones the registry log is read for. */
+function findTwicePushed(pushes: ReadonlyMap<string, readonly BlobPush[]>): Set<string> {
+  const twice = new Set<string>();
+  for (const list of pushes.values()) {
+    const seen = new Set<string>();
+    for (const push of list) (seen.has(push.digest) ? twice : seen).add(push.digest);
+  }
+  return twice;
+}
+
+/**
+ * The registry log's successful blob writes of the digests pushed twice (digest → repositories). Read only when a
+ * trace shows such a digest: a 300 MB log is not parsed a second time for nothing.
+ */
 async function readBlobWrites(
   dir: string,
   runFile: RunFile | undefined,
+  digests: ReadonlySet<string>,
 ): Promise<Map<string, string[]> | null> {
   if (!runFile) return null;
   const file = path.join(dir, RUN_FILES.registry);
-  if ((await readTextIfPresent(file).catch(() => undefined)) === undefined) return null;
+  if ((await statRunFile(file).catch(() => undefined)) === undefined) return null;
+  if (digests.size === 0) return new Map();
   const { records } = await readRegistryLog({
     path: file,
     format: runFile.registryLogFormat,
     cachePatterns: runFile.registryCachePatterns,
-    keep: (record) => record.kind === 'blob-write' && record.status >= 200 && record.status < 300,
+    keep: (record) =>
+      record.kind === 'blob-write' &&
+      record.status >= 200 &&
+      record.status < 300 &&
+      record.reference !== undefined &&
+      digests.has(record.reference),
   });
   const writes = new Map<string, string[]>();
   for (const record of records)
@@ -109,14 +131,15 @@ export async function readAdviseInput(options: ReadAdviseInputOptions): Promise<
   const { dir, model, runFile } = options;
   const targets = model.summary.targets.map((t) => t.target);
   const { traces } = await readTraceFiles(dir, runFile?.uploadRefs);
+  const pushes = new Map(traces.map((trace) => [trace.target, findBlobPushes(trace.uploads)]));
   return {
     stamp: path.basename(path.resolve(dir)),
     model,
     ...toSide(options),
     provenance: await readProvenance(dir, targets),
-    pushes: new Map(traces.map((trace) => [trace.target, findBlobPushes(trace.uploads)])),
+    pushes,
     uncachedSeconds: toUncachedSeconds(traces),
-    registryBlobWrites: await readBlobWrites(dir, runFile),
+    registryBlobWrites: await readBlobWrites(dir, runFile, findTwicePushed(pushes)),
     history: await readHistory(options, targets, options.runs - 1),
   };
 }
