@@ -148,6 +148,7 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
       builder: node.builder,
       linkMbps: node.link_mbps,
       speed: node.speed,
+      memoryBytes: node.memory_gb === undefined ? undefined : node.memory_gb * 2 ** 30,
       nodeExporterUrl: node.node_exporter,
       prometheusInstance: fleet.samples?.instances?.[node.name] ?? new URL(node.node_exporter).host,
       ssh: node.ssh,

@@ -67,6 +67,13 @@ const NodeSchema = z
       .positive()
       .default(1)
       .describe('Relative compile speed; build seconds are divided by it. Default 1.'),
+    memory_gb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'The node’s memory in GiB (2^30 bytes). The planner, guided dispatch and the forecast never put a target on a node its measured memory peak (target-costs `memory`) does not fit. Absent: unknown, every target fits.',
+      ),
     node_exporter: HttpUrl.describe(
       'URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.',
     ),
@@ -204,6 +211,8 @@ export interface FleetNode {
   builder: string;
   linkMbps: number;
   speed: number;
+  /** fleet.yaml `memory_gb` in bytes; undefined when not given. */
+  memoryBytes: number | undefined;
   nodeExporterUrl: string;
   /** The `instance` label of this node's series when Prometheus is the sample source. */
   prometheusInstance: string;

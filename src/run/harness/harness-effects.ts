@@ -59,9 +59,14 @@ export interface HarnessEffects {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-/** The report is loaded on first use, so a run that never gets there does not load it. */
-const writeRunReport = async (runDir: string): Promise<string[]> =>
-  (await import('../../report/index.js')).writeRunReport(runDir);
+/** The report (with the advisor's section) is loaded on first use, so a run that never gets there does not load it. */
+const writeRunReport = async (runDir: string): Promise<string[]> => {
+  const [report, advise] = await Promise.all([
+    import('../../report/index.js'),
+    import('../../advise/index.js'),
+  ]);
+  return report.writeRunReport(runDir, (model) => advise.addAdvice({ dir: runDir, model }));
+};
 
 /** The real effects; `env` is the CLI's environment, handed down (the core never reads process.env). */
 export const createDefaultEffects = (env: Readonly<Record<string, string | undefined>>): HarnessEffects => ({
