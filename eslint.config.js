@@ -15,8 +15,12 @@ const pureFolders = [
   'src/export/{build,find}-*.ts',
   'src/export/trace-event-schema.ts',
   'src/trends/{build,render}-*.ts',
+  'src/advise/{advise,build,find,parse,replay,describe}-*.ts',
   'src/ssh/known-hosts.ts',
   'src/run/cache-logs/log-rotation/**',
+  'src/serve/metrics/{build,render,group}-*.ts',
+  'src/serve/metrics/metric-catalog.ts',
+  'src/contracts/find-promql-selectors.ts',
 ];
 const impureModules = [
   'commander',

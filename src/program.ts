@@ -29,6 +29,7 @@ const lazyRunners: CommandRunners = {
   serve: async (values) => (await import('./commands/serve.js')).runServeCommand(values),
   publish: async (values) => (await import('./commands/publish.js')).runPublishCommand(values),
   diff: async (values) => (await import('./commands/diff.js')).runDiffCommand(values),
+  advise: async (values) => (await import('./commands/advise.js')).runAdviseCommand(values),
   export: async (values) => (await import('./commands/export.js')).runExportCommand(values),
   import: async (values) => (await import('./commands/import.js')).runImportCommand(values),
 };

@@ -25,6 +25,13 @@ const PlanTargetSchema = z.strictObject({
     .describe(
       'Seconds beyond build and export, the same on every node (target-costs `setup`); 0 in older plans.',
     ),
+  memoryBytes: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      'The target’s measured memory peak (target-costs `memory`): guided dispatch never moves it to a node it does not fit. Absent: unknown.',
+    ),
   deps: z.array(z.string()).describe('In-run dependencies (`target:` contexts).'),
   waitFor: z
     .array(z.string())
@@ -36,6 +43,11 @@ const PlanNodeSchema = z.strictObject({
   builder: z.string(),
   linkMbps: z.number().positive(),
   speed: z.number().positive(),
+  memoryBytes: z
+    .number()
+    .positive()
+    .optional()
+    .describe('The node’s memory (fleet.yaml `memory_gb` × 2^30); absent: unknown.'),
   busySeconds: z.number().nonnegative(),
   idleSeconds: z.number().nonnegative(),
   dependencyWaitSeconds: z.number().nonnegative().describe('Idle while no target anywhere was ready.'),
@@ -176,6 +188,19 @@ export const PlanFileSchema = z.strictObject({
     .default({ mode: 'cold', coldBuildFor: [], fullExportFor: [] })
     .describe('The cost set the plan was made from (absent in plans made before warm costs: cold).'),
   forecast: PlanForecastSchema.optional().describe('Absent in plans made before forecasts.'),
+  memoryForbidden: z
+    .array(
+      z.strictObject({
+        target: z.string(),
+        node: z.string(),
+        memoryBytes: z.number().positive().describe('The target’s measured memory peak.'),
+        nodeMemoryBytes: z.number().positive(),
+      }),
+    )
+    .optional()
+    .describe(
+      'Placements the memory rule forbade: the target’s measured peak is over the node’s memory (docs/planning.md). Present when some target’s peak and some node’s memory are known (then possibly empty); absent otherwise.',
+    ),
 });
 
 export type Plan = z.output<typeof PlanFileSchema>;

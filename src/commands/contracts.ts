@@ -116,6 +116,7 @@ function toPaths(options: ContractsValues): Partial<ContractPaths> {
     bakeJson: existingPath('--bake-json', options.bakeJson),
     makefile: existingPath('--makefile', options.makefile),
     schemaJson: existingPath('--schema-json', options.schemaJson),
+    prometheusRules: existingPath('--prometheus-rules', options.prometheusRules),
   };
 }
 

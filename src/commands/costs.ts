@@ -50,7 +50,7 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
       }),
     );
     console.log(
-      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; warm-build for ${derived.updated.warmBuild.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}; image figures for ${derived.updated.image.join(', ') || 'no target'}`,
+      `${out}: build figures updated for ${derived.updated.build.join(', ') || 'no target'}; warm-build for ${derived.updated.warmBuild.join(', ') || 'no target'}; cache figures for ${derived.updated.cache.join(', ') || 'no target'}; image figures for ${derived.updated.image.join(', ') || 'no target'}; memory peaks for ${derived.updated.memory.join(', ') || 'no target'}`,
     );
   }
   await learnFleetFromRuns({ options, config, runs, derived });
@@ -92,6 +92,9 @@ async function learnFleetFromRuns({
     uploads: observed.flatMap((o) => o.uploads),
     builds: derived.builds,
     nodes: config.nodes,
+    memory: runs.flatMap(({ nodeMemory }) =>
+      [...(nodeMemory ?? [])].map(([node, bytes]) => ({ node, bytes })),
+    ),
   });
   // Under --dry-run stdout is the costs file; the fleet findings go beside the notes.
   const print = options.dryRun ? console.error : console.log;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { addAdvice } from '../advise/index.js';
 import {
   buildPartialRunError,
   buildReportModel,
@@ -21,7 +22,10 @@ export async function runReportCommand(options: ReportValues): Promise<void> {
           throwFileAccessError({ path: root, flag: '--root', doing: 'list its runs' }),
         )
       : await findRunDir({ run: runDir, root });
-  const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+  const model = await addAdvice({
+    dir,
+    model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })),
+  });
   const files = await writeReport({ dir, model }).catch(
     throwFileAccessError({ path: dir, doing: 'write the report into the run dir' }),
   );

@@ -4,7 +4,9 @@
 // uploads, as the harness sees it (starting bake, solving, exporting, pushing manifests): node-independent.
 // `image <target> <bytes>` is the image push alone: what a cold or bench run uploads (they clear the cache export),
 // so cold plans use it where known; `cache` stays the whole export a normal run makes.
-// Each figure may carry a spread line, `<kind>-spread <target> <sigma> <runs>`: over `runs` runs the figure (their
+// `memory <target> <bytes>` is the target's measured memory peak (the largest of its RUN steps' peaks over the runs
+// `costs --from` read): the planner never puts it on a node whose memory_gb it exceeds. It has no spread line.
+// Each other figure may carry a spread line, `<kind>-spread <target> <sigma> <runs>`: over `runs` runs the figure (their
 // median) varied by the log-scale deviation `sigma` (0.1 ≈ ±10 %). The forecast draws from it (docs/forecast.md).
 
 export interface TargetCost {
@@ -31,6 +33,9 @@ export interface TargetCost {
   imageSpread?: CostSpread | undefined;
   setupSpread?: CostSpread | undefined;
   warmSetupSpread?: CostSpread | undefined;
+  /** The measured memory peak, bytes (`memory` line). */
+  memoryBytes?: number | undefined;
+  memoryLine?: number | undefined;
 }
 
 /** A figure's spread over the runs it was measured in: sigma of ln(value) (a robust estimate), and how many runs. */
@@ -40,9 +45,11 @@ export interface CostSpread {
   line: number;
 }
 
-type Kind = 'build' | 'warm-build' | 'cache' | 'image' | 'setup' | 'warm-setup';
-const KINDS = ['build', 'warm-build', 'cache', 'image', 'setup', 'warm-setup'] as const;
-const BYTE_KINDS: readonly Kind[] = ['cache', 'image'];
+type Kind = 'build' | 'warm-build' | 'cache' | 'image' | 'setup' | 'warm-setup' | 'memory';
+type SpreadKind = Exclude<Kind, 'memory'>;
+const KINDS = ['build', 'warm-build', 'cache', 'image', 'setup', 'warm-setup', 'memory'] as const;
+const SPREAD_KINDS = ['build', 'warm-build', 'cache', 'image', 'setup', 'warm-setup'] as const;
+const BYTE_KINDS: readonly Kind[] = ['cache', 'image', 'memory'];
 const spreadFieldOf = {
   build: 'buildSpread',
   'warm-build': 'warmBuildSpread',
@@ -58,6 +65,7 @@ const fieldsOf = {
   image: ['imageBytes', 'imageLine'],
   setup: ['setupSeconds', 'setupLine'],
   'warm-setup': ['warmSetupSeconds', 'warmSetupLine'],
+  memory: ['memoryBytes', 'memoryLine'],
 } as const;
 
 export interface ParsedTargetCosts {
@@ -65,7 +73,7 @@ export interface ParsedTargetCosts {
   errors: string[];
 }
 
-const LINE = /^(build|warm-build|cache|image|setup|warm-setup)\s+(\S+)\s+(\S+)\s*$/;
+const LINE = /^(build|warm-build|cache|image|setup|warm-setup|memory)\s+(\S+)\s+(\S+)\s*$/;
 const SPREAD_LINE = /^(build|warm-build|cache|image|setup|warm-setup)-spread\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
 
 function emptyCost(): TargetCost {
@@ -94,7 +102,7 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     const match = LINE.exec(line);
     if (!match) {
       errors.push(
-        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\`, \`image <target> <bytes>\`, \`setup <target> <seconds>\`, \`warm-setup <target> <seconds>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
+        `${source}:${lineNo}: cannot read \`${rawLine.trim()}\`. Fix: write \`build <target> <seconds>\`, \`warm-build <target> <seconds>\`, \`cache <target> <bytes>\`, \`image <target> <bytes>\`, \`setup <target> <seconds>\`, \`warm-setup <target> <seconds>\`, \`memory <target> <bytes>\` or \`<kind>-spread <target> <sigma> <runs>\`.`,
       );
       return;
     }
@@ -104,6 +112,12 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
     if (!Number.isFinite(value) || value < 0 || (bytes && !Number.isInteger(value))) {
       errors.push(
         `${source}:${lineNo}: ${kind} ${target}: \`${valueText}\` is not a valid number of ${bytes ? 'bytes' : 'seconds'}. Fix: write a non-negative ${bytes ? 'integer' : 'number'}.`,
+      );
+      return;
+    }
+    if (kind === 'memory' && value === 0) {
+      errors.push(
+        `${source}:${lineNo}: memory ${target}: \`0\` is not a memory peak. Fix: write the peak in bytes (a positive integer), or remove the line.`,
       );
       return;
     }
@@ -123,7 +137,7 @@ export function parseTargetCosts(text: string, source: string): ParsedTargetCost
   return { costs, errors };
 }
 
-type SpreadMatch = [string, Kind, string, string, string];
+type SpreadMatch = [string, SpreadKind, string, string, string];
 
 function readSpreadLine(
   [, kind, target, sigmaText, runsText]: SpreadMatch,
@@ -176,6 +190,7 @@ export function renderTargetCosts(
       imageBytes?: number | undefined;
       setupSeconds?: number | undefined;
       warmSetupSeconds?: number | undefined;
+      memoryBytes?: number | undefined;
     } & RenderedSpreads
   >,
   header: string[],
@@ -190,7 +205,7 @@ export function renderTargetCosts(
       const text = BYTE_KINDS.includes(kind) ? String(Math.round(value)) : formatCostSeconds(value);
       lines.push(`${kind} ${name} ${text}`);
     }
-  for (const kind of KINDS)
+  for (const kind of SPREAD_KINDS)
     for (const name of names) {
       const spread = costs.get(name)?.[spreadFieldOf[kind]];
       if (spread !== undefined)

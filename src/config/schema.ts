@@ -12,6 +12,14 @@ const Name = z
     'use letters, digits, ".", "_" or "-", starting with a letter or digit',
   );
 
+/** `host:port` (`[v6]:port` for IPv6) as seen from the node itself: buildkitd's --debugaddr. */
+const DebugAddress = z
+  .string()
+  .regex(
+    /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3})$/,
+    'expected host:port as the node sees it, e.g. 127.0.0.1:6060',
+  );
+
 export const HostKeyCheckingSchema = z.enum(['strict', 'accept-new', 'off']);
 export type HostKeyChecking = z.infer<typeof HostKeyCheckingSchema>;
 
@@ -59,6 +67,13 @@ const NodeSchema = z
       .positive()
       .default(1)
       .describe('Relative compile speed; build seconds are divided by it. Default 1.'),
+    memory_gb: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'The node’s memory in GiB (2^30 bytes). The planner, guided dispatch and the forecast never put a target on a node its measured memory peak (target-costs `memory`) does not fit. Absent: unknown, every target fits.',
+      ),
     node_exporter: HttpUrl.describe(
       'URL of the node_exporter metrics endpoint, e.g. http://forge:9100/metrics.',
     ),
@@ -69,13 +84,6 @@ const NodeSchema = z
       .describe(
         'Client address this node uses towards the store (to attribute log lines); default: the ssh host.',
       ),
-    memory_gb: z
-      .number()
-      .positive()
-      .optional()
-      .describe(
-        "The node's memory in GB (10^9 bytes), for the memory-near-limit flag and memory-aware placement; default: MemTotal from the node's samples.",
-      ),
     step_cgroups: z
       .string()
       .regex(/^[A-Za-z0-9_.:@-]+(?:\/[A-Za-z0-9_.:@-]+)*$/)
@@ -84,6 +92,9 @@ const NodeSchema = z
       .describe(
         "The cgroup directory, relative to /sys/fs/cgroup (v2) or to each v1 controller's root, whose subdirectories are BuildKit's step containers; read over `ssh` while the run builds (docs/step-usage.md). Default `buildkit` (BuildKit's OCI worker without defaultCgroupParent); with `defaultCgroupParent = P` in buildkitd.toml: `P/buildkit`.",
       ),
+    buildkit_debug: DebugAddress.optional().describe(
+      "buildkitd's debug address (--debugaddr / buildkitd.toml grpc.debugAddress) as seen FROM THE NODE, e.g. 127.0.0.1:6060; reached over the node's ssh link. With buildkitd --save-cache-debug (BuildKit ≥ 0.24.0) the run saves its cache-key debug database (cache-debug-<node>.json); see docs/cache-debug.md.",
+    ),
   })
   .describe('A build node.');
 
@@ -211,15 +222,17 @@ export interface FleetNode {
   builder: string;
   linkMbps: number;
   speed: number;
+  /** fleet.yaml `memory_gb` in bytes; undefined when not given. */
+  memoryBytes: number | undefined;
   nodeExporterUrl: string;
   /** The `instance` label of this node's series when Prometheus is the sample source. */
   prometheusInstance: string;
   ssh: SshTarget | undefined;
   address: string | undefined;
-  /** fleet.yaml memory_gb × 10^9; undefined: MemTotal from the node's samples. */
-  memoryBytes: number | undefined;
   /** Where BuildKit puts this node's step containers (fleet.yaml step_cgroups, default `buildkit`). */
   stepCgroups: string;
+  /** buildkitd's debug address as the node sees it (fleet.yaml `buildkit_debug`), reached over `ssh`. */
+  buildkitDebug: { host: string; port: number } | undefined;
 }
 
 /** A standalone buildx binary: its absolute path, and which setting named it (for messages). */

@@ -2,13 +2,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type Pair, type YAMLMap } from 'yaml';
 import { InternalError, UsageError } from '../shared/errors.js';
 
-// `rocm-perf costs --write-fleet`: set a node's link_mbps or speed in fleet.yaml's text. Each value is spliced into
+// `rocm-perf costs --write-fleet`: set a node's link_mbps, speed or memory_gb in fleet.yaml's text. Each value is spliced into
 // the text at the place the parsed document says it is, so comments, blank lines, quoting and key order stay exactly
 // as they were; a key the node lacks (speed defaults to 1) is added after its link_mbps. Pure.
 
 export interface FleetYamlEdit {
   node: string;
-  key: 'link_mbps' | 'speed';
+  key: 'link_mbps' | 'speed' | 'memory_gb';
   value: number;
 }
 

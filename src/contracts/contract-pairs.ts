@@ -8,4 +8,5 @@ export const CONTRACT_PAIRS: readonly ContractPair[] = [
   'target-costs',
   'makefile-shims',
   'fleet-schema',
+  'prometheus-rules',
 ];

@@ -18,7 +18,8 @@ export type ContractPair =
   | 'registry-log'
   | 'target-costs'
   | 'makefile-shims'
-  | 'fleet-schema';
+  | 'fleet-schema'
+  | 'prometheus-rules';
 
 export interface ContractResult {
   pair: ContractPair;

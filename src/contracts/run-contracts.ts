@@ -12,6 +12,8 @@ import {
 import { parseMakefile } from './parse-makefile.js';
 import { runMakefileShims, type ShimCall, type ShimRunRequest } from './run-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
+import { checkPrometheusRules } from './check-prometheus-rules.js';
+import { METRIC_FAMILIES } from '../serve/metrics/metric-catalog.js';
 import { checkTargetCosts } from './check-target-costs.js';
 import {
   at,
@@ -35,6 +37,8 @@ export interface ContractPaths {
   costs: string | undefined;
   /** Default: fleet.yaml's `bake.print`. */
   bakeJson: string | undefined;
+  /** Prometheus rules for serve's /metrics; default contrib/prometheus/rocm-perf-rules.yml (skipped when absent). */
+  prometheusRules: string;
 }
 
 export interface RunContractsOptions {
@@ -188,6 +192,23 @@ function checkFleetPair(ctx: Context): ContractResult {
   });
 }
 
+function checkPrometheusRulesPair(ctx: Context): ContractResult {
+  const rulesPath = ctx.show(ctx.paths.prometheusRules);
+  const rulesText = readOptional(ctx.paths.prometheusRules);
+  if (rulesText === undefined)
+    return createSkippedResult(
+      'prometheus-rules',
+      `${rulesPath} ↔ serve /metrics`,
+      `no ${rulesPath}; pass --prometheus-rules FILE to check your alert rules against what serve exports`,
+    );
+  return checkPrometheusRules({
+    rulesText,
+    rulesPath,
+    families: METRIC_FAMILIES,
+    catalogAt: at('src/serve/metrics/metric-catalog.ts'),
+  });
+}
+
 function resolvePaths(repoDir: string, given: Partial<ContractPaths>): ContractPaths {
   const resolve = (file: string | undefined, fallback: string) => path.resolve(repoDir, file ?? fallback);
   return {
@@ -195,6 +216,7 @@ function resolvePaths(repoDir: string, given: Partial<ContractPaths>): ContractP
     nginxConf: resolve(given.nginxConf, '.builders/nginx-sccache.conf'),
     makefile: resolve(given.makefile, 'Makefile'),
     schemaJson: resolve(given.schemaJson, 'rocm-perf.schema.json'),
+    prometheusRules: resolve(given.prometheusRules, 'contrib/prometheus/rocm-perf-rules.yml'),
     costs: given.costs === undefined ? undefined : path.resolve(repoDir, given.costs),
     bakeJson: given.bakeJson === undefined ? undefined : path.resolve(repoDir, given.bakeJson),
   };
@@ -241,5 +263,6 @@ export async function runContracts(options: RunContractsOptions): Promise<Contra
   if (wanted('makefile-shims'))
     results.push(await checkMakefilePair(ctx, options.cli, options.runMake ?? true));
   if (wanted('fleet-schema')) results.push(checkFleetPair(ctx));
+  if (wanted('prometheus-rules')) results.push(checkPrometheusRulesPair(ctx));
   return { version: 1, ok: results.every((result) => result.ok), repoDir, results };
 }

@@ -30,6 +30,8 @@ export interface CostFigures {
   warmSetupSeconds?: number | undefined;
   setupSpread?: FigureSpread | undefined;
   warmSetupSpread?: FigureSpread | undefined;
+  /** The measured memory peak, bytes (target-costs `memory`). */
+  memoryBytes?: number | undefined;
 }
 
 /** The setup figure of a mode: a warm plan's `warm-setup`, else `setup`; 0 and no spread when neither is known. */
@@ -71,6 +73,7 @@ export function chooseCosts(figures: ReadonlyMap<string, CostFigures>, mode: Cos
       buildSeconds: warm ?? figure.buildSeconds,
       cacheBytes: bytes.bytes,
       setupSeconds: chooseSetup(figure, mode).seconds,
+      memoryBytes: figure.memoryBytes,
     });
   }
   return { mode, costs, coldBuildFor, fullExportFor };

@@ -9,6 +9,8 @@ export interface PlanNode {
   linkMbps: number;
   /** Divides build seconds; 1 = reference speed. */
   speed: number;
+  /** The node's memory in bytes (fleet.yaml `memory_gb`); absent: unknown, every target fits. */
+  memoryBytes?: number | undefined;
 }
 
 /** Measured cost of one target, node-independent. */

@@ -4,7 +4,13 @@ import type { PlanNode } from './cost-model.js';
 import { findLowerBound, type LowerBound } from './lower-bound.js';
 import { placeTargets, toStrategyName } from './place-targets.js';
 import { type Plan, PLAN_VERSION, type PlanTarget, type StrategyName } from '../artifacts/index.js';
-import { createProblem, type CostInput, type PlanGraph, type PlanProblem } from './problem.js';
+import {
+  createProblem,
+  findMemoryMisfits,
+  type CostInput,
+  type PlanGraph,
+  type PlanProblem,
+} from './problem.js';
 import { simulateIndexed, type IndexedSimulation } from './simulate-plan.js';
 
 // Graph + costs + nodes → the versioned plan document. Pure: `createdAt` arrives as a parameter. The reported
@@ -46,6 +52,7 @@ function toTargets(
       buildSeconds: problem.build[j * problem.m + i]!,
       exportSeconds: problem.exportSeconds[j * problem.m + i]!,
       setupSeconds: problem.setup[j]!,
+      ...(Number.isNaN(problem.memoryBytes[j]!) ? {} : { memoryBytes: problem.memoryBytes[j]! }),
       deps: names(problem.preds[j]!),
       waitFor: names(waitFor[j]!),
     };
@@ -77,7 +84,7 @@ export function createPlan(options: CreatePlanOptions): Plan {
   const lowerBoundSeconds = bound.lowerBoundSeconds;
   const { seed, maxEvaluations } = options;
   const placeOn = options.placementCosts
-    ? createProblem({ ...options, costs: options.placementCosts })
+    ? createProblem({ ...options, costs: withMemory(options.placementCosts, options.costs) })
     : problem;
   const placeBound = placeOn === problem ? lowerBoundSeconds : findLowerBound(placeOn).lowerBoundSeconds;
   const { placement, waitFor } = placeTargets(placeOn, {
@@ -110,9 +117,28 @@ export function createPlan(options: CreatePlanOptions): Plan {
       coldBuildFor: [...(options.costSet?.coldBuildFor ?? [])],
       fullExportFor: [...(options.costSet?.fullExportFor ?? [])],
     },
+    ...(isMemoryRuleActive(problem) ? { memoryForbidden: findMemoryMisfits(problem) } : {}),
   };
 }
 
-function pickNode({ name, builder, linkMbps, speed }: PlanNode): PlanNode {
-  return { name, builder, linkMbps, speed };
+function pickNode({ name, builder, linkMbps, speed, memoryBytes }: PlanNode): PlanNode {
+  return { name, builder, linkMbps, speed, ...(memoryBytes === undefined ? {} : { memoryBytes }) };
+}
+
+/** The memory rule can forbid something: some target's peak and some node's memory are known. */
+function isMemoryRuleActive(problem: PlanProblem): boolean {
+  return (
+    problem.memoryBytes.some((bytes) => !Number.isNaN(bytes)) &&
+    problem.nodes.some((node) => node.memoryBytes !== undefined)
+  );
+}
+
+/** Placement costs (drawn percentiles) keep each target's memory peak, so a robust placement obeys the rule too. */
+function withMemory(
+  placement: ReadonlyMap<string, CostInput>,
+  costs: ReadonlyMap<string, CostInput>,
+): Map<string, CostInput> {
+  return new Map(
+    [...placement].map(([name, cost]) => [name, { ...cost, memoryBytes: costs.get(name)?.memoryBytes }]),
+  );
 }

@@ -19,6 +19,7 @@ interface DerivedCost {
   imageBytes?: number | undefined;
   setupSeconds?: number | undefined;
   warmSetupSeconds?: number | undefined;
+  memoryBytes?: number | undefined;
 }
 
 export interface DerivedCosts {
@@ -27,7 +28,14 @@ export interface DerivedCosts {
   spreads: Map<string, PooledSpreads>;
   /** One line per decision a person should know about. */
   notes: string[];
-  updated: { build: string[]; warmBuild: string[]; cache: string[]; image: string[]; setup: string[] };
+  updated: {
+    build: string[];
+    warmBuild: string[];
+    cache: string[];
+    image: string[];
+    setup: string[];
+    memory: string[];
+  };
   /** Each measured build as the node ran it (seconds not normalised), for the speed fit (src/plan/learn-fleet.ts). */
   builds: BuildObservation[];
 }
@@ -36,6 +44,8 @@ export interface DerivedCosts {
 export interface RunTraces {
   run: RunFile;
   traces: ReadonlyMap<string, TargetTrace>;
+  /** Per target, its memory peak in this run (data.json `targets[].usage.memoryPeakBytes`), where recorded. */
+  memoryPeaks?: ReadonlyMap<string, number>;
 }
 
 export type DeriveTargetCostsOptions = (
@@ -216,6 +226,7 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
     cache: [] as string[],
     image: [] as string[],
     setup: [] as string[],
+    memory: [] as string[],
   };
   const costs = new Map<string, DerivedCost>();
   const spreads = new Map<string, PooledSpreads>();
@@ -234,6 +245,8 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
       notes.push(`${target}: no build figure anywhere; left out`);
       continue;
     }
+    const memory = findMemoryPeak(target, runs);
+    if (memory !== undefined) updated.memory.push(target);
     costs.set(target, {
       buildSeconds,
       warmBuildSeconds,
@@ -241,10 +254,23 @@ export function deriveTargetCosts(options: DeriveTargetCostsOptions): DerivedCos
       imageBytes,
       setupSeconds,
       warmSetupSeconds,
+      memoryBytes: memory ?? current.get(target)?.memoryBytes,
     });
     spreads.set(target, pooled.spreads);
   }
   return { costs, spreads, notes, updated, builds };
+}
+
+/**
+ * The largest memory peak any run measured for the target (ok or not: a step that ran out of memory shows what it
+ * needs), not the median: placement must keep every run's peak in memory. Undefined when no run recorded one.
+ */
+function findMemoryPeak(target: string, runs: readonly RunTraces[]): number | undefined {
+  const peaks = runs.flatMap(({ memoryPeaks }) => {
+    const bytes = memoryPeaks?.get(target);
+    return bytes !== undefined && bytes > 0 ? [bytes] : [];
+  });
+  return peaks.length > 0 ? Math.max(...peaks) : undefined;
 }
 
 function markUpdated(updated: DerivedCosts['updated'], target: string, samples: TargetSamples): void {

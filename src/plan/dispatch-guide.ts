@@ -7,7 +7,8 @@ import { createProblem, toMinCosts, type CostInput, type PlanProblem } from './p
 // and rank of each target, each node's planned queue); a DispatchState holds what has happened so far. The
 // projection replays the plan's fixed queues from the current state with expected costs: "where would each
 // target finish if every node followed its queue from here". Guided dispatch lets an idle node take a ready
-// target only if that neither delays the target past its projected finish nor delays the node's own next target.
+// target only if that neither delays the target past its projected finish nor delays the node's own next target,
+// and never one whose measured memory peak (plan.json `memoryBytes`) does not fit the idle node.
 
 export type DispatchPlan = Pick<Plan, 'queues' | 'targets' | 'nodes'>;
 
@@ -48,13 +49,33 @@ export function toCostsFromPlan(plan: DispatchPlan): Map<string, CostInput> {
       buildSeconds: target.buildSeconds * node.speed,
       cacheBytes: target.exportSeconds * node.linkMbps * 1e6,
       setupSeconds: target.setupSeconds,
+      memoryBytes: target.memoryBytes,
     });
   }
   return costs;
 }
 
 function toPlanNodes(plan: DispatchPlan): PlanNode[] {
-  return plan.nodes.map(({ name, builder, linkMbps, speed }) => ({ name, builder, linkMbps, speed }));
+  return plan.nodes.map(({ name, builder, linkMbps, speed, memoryBytes }) => ({
+    name,
+    builder,
+    linkMbps,
+    speed,
+    memoryBytes,
+  }));
+}
+
+/** The costs with each target's memory peak: the costs' own, else the one the plan recorded. */
+function withPlanMemory(
+  plan: DispatchPlan,
+  costs: ReadonlyMap<string, CostInput>,
+): ReadonlyMap<string, CostInput> {
+  return new Map(
+    [...costs].map(([name, cost]) => [
+      name,
+      { ...cost, memoryBytes: cost.memoryBytes ?? plan.targets[name]?.memoryBytes },
+    ]),
+  );
 }
 
 function toSweepOrder(problem: PlanProblem, queues: readonly number[][], rank: Int32Array): number[] {
@@ -87,7 +108,7 @@ export function createDispatchGuide(
   );
   const problem = createProblem({
     graph: { targets: Object.keys(plan.targets), deps: waitFor },
-    costs,
+    costs: withPlanMemory(plan, costs),
     nodes: toPlanNodes(plan),
   });
   const index = new Map(problem.names.map((name, j) => [name, j]));
@@ -196,6 +217,7 @@ export function chooseGuidedIndex(
   const headStart = head >= 0 ? projection.start[head]! : Infinity;
   const candidates = [...ready].sort((a, b) => guide.rank[a]! - guide.rank[b]!);
   for (const j of candidates) {
+    if (!guide.problem.fits[j * m + idle]) continue;
     const seconds = cost[j * m + idle]!;
     const finishHere = state.nowSeconds + seconds;
     if (finishHere > headStart + slackSeconds) continue;
@@ -217,12 +239,14 @@ export function chooseFixedIndex(
   return head >= 0 && ready.includes(head) ? head : null;
 }
 
-/** Greedy reference: the highest-ranked ready target, whatever node it was planned for. */
+/** Greedy reference: the highest-ranked ready target the idle node's memory fits, whatever node it was planned for. */
 export function chooseGreedyIndex(
   guide: DispatchGuide,
-  { ready }: { ready: readonly number[] },
+  { idle, ready }: { idle: number; ready: readonly number[] },
 ): number | null {
+  const { fits, m } = guide.problem;
   let best: number | null = null;
-  for (const j of ready) if (best === null || guide.rank[j]! < guide.rank[best]!) best = j;
+  for (const j of ready)
+    if (fits[j * m + idle] && (best === null || guide.rank[j]! < guide.rank[best]!)) best = j;
   return best;
 }

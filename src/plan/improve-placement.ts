@@ -5,7 +5,7 @@ import { createRandom, type Random } from '../shared/random.js';
 
 // Iterated local search on (queue order, node assignment). Moves touch the critical chain only: reassign a
 // critical target (keeping or advancing its queue position), pull it ahead in its own queue, or swap its node with
-// another target's. Score = (makespan, sum of finishes). The budget is counted in evaluations, not wall time, so
+// another target's; never onto a node its memory peak does not fit. Score = (makespan, sum of finishes). The budget is counted in evaluations, not wall time, so
 // the result is deterministic for a given seed.
 
 export interface ImproveOptions {
@@ -87,8 +87,9 @@ function tryReassign(state: SearchState, j: number): boolean {
   const home = state.assign[j]!;
   const from = state.pos[j]!;
   const early = earliestPosition(state, j);
+  const { fits, m } = state.problem;
   for (const i of state.problem.nodeOrder) {
-    if (i === home) continue;
+    if (i === home || !fits[j * m + i]) continue;
     if (state.evaluations >= state.maxEvaluations) return false;
     const set = (node: number) => () => void (state.assign[j] = node);
     if (attempt(state, set(i), set(home))) return true;
@@ -125,7 +126,8 @@ function trySwap(state: SearchState, j: number, samples: number): boolean {
     const k = state.random.int(state.problem.n);
     const a = state.assign[j]!;
     const b = state.assign[k]!;
-    if (a === b) continue;
+    const { fits, m } = state.problem;
+    if (a === b || !fits[j * m + b] || !fits[k * m + a]) continue;
     const apply = () => ((state.assign[j] = b), (state.assign[k] = a));
     const undo = () => ((state.assign[j] = a), (state.assign[k] = b));
     if (attempt(state, apply, undo)) return true;
@@ -152,7 +154,8 @@ function perturb(state: SearchState): void {
   const moves = 1 + state.random.int(3);
   for (let r = 0; r < moves; r++) {
     const j = state.random.int(state.problem.n);
-    state.assign[j] = state.random.int(state.problem.m);
+    const i = state.random.int(state.problem.m);
+    if (state.problem.fits[j * state.problem.m + i]) state.assign[j] = i;
   }
   state.score = evaluate(state);
 }

@@ -1,3 +1,4 @@
+import { learnNodeMemory, type MemoryFinding, type MemoryObservation } from './learn-node-memory.js';
 import type { RunFile } from '../artifacts/index.js';
 import type { TargetTrace } from '../collect/types.js';
 import { totalLengthMs, type Interval } from '../shared/intervals.js';
@@ -158,6 +159,7 @@ export interface FleetNodeSetting {
   name: string;
   linkMbps: number;
   speed: number;
+  memoryBytes?: number | undefined;
 }
 
 export interface LinkFinding extends LinkMeasurement {
@@ -179,6 +181,8 @@ export interface FleetLearning {
   unmeasuredLinks: string[];
   speeds: SpeedFinding[];
   residualSigma: number | undefined;
+  /** Each node's memory as the runs saw it, against memory_gb (learn-node-memory.ts). */
+  memory: MemoryFinding[];
 }
 
 /** Three significant digits: what the suggestion writes into fleet.yaml. */
@@ -190,9 +194,12 @@ export function learnFleet({
   uploads,
   builds,
   nodes,
+  memory = [],
 }: {
   uploads: readonly UploadObservation[];
   builds: readonly BuildObservation[];
+  /** Node memory the runs' data.json recorded (`nodes[].usage.memoryBytes`). */
+  memory?: readonly MemoryObservation[];
   /** The fleet as fleet.yaml configures it now. */
   nodes: readonly FleetNodeSetting[];
 }): FleetLearning {
@@ -225,13 +232,14 @@ export function learnFleet({
     unmeasuredLinks: nodes.map((node) => node.name).filter((name) => !measured.has(name)),
     speeds,
     residualSigma: fit.residualSigma,
+    memory: learnNodeMemory({ observations: memory, nodes }),
   };
 }
 
 /** A change to one node's setting in fleet.yaml. */
 export interface FleetEdit {
   node: string;
-  key: 'link_mbps' | 'speed';
+  key: 'link_mbps' | 'speed' | 'memory_gb';
   value: number;
 }
 
@@ -246,6 +254,11 @@ export function toFleetEdits(learning: FleetLearning): FleetEdit[] {
       speed.suggestedSpeed === undefined
         ? []
         : [{ node: speed.node, key: 'speed', value: speed.suggestedSpeed }],
+    ),
+    ...learning.memory.flatMap((memory): FleetEdit[] =>
+      memory.suggestedGb === undefined
+        ? []
+        : [{ node: memory.node, key: 'memory_gb', value: memory.suggestedGb }],
     ),
   ];
 }

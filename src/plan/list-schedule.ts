@@ -1,7 +1,8 @@
 import type { PlanProblem } from './problem.js';
 
 // Dependency-aware list scheduling: repeatedly take the ready target with the highest priority and put it on the
-// node where it FINISHES soonest given its dependencies' finish times (not the least-loaded node).
+// node where it FINISHES soonest given its dependencies' finish times (not the least-loaded node), among the nodes
+// its measured memory peak fits (`problem.fits`).
 
 export interface ListScheduleOptions {
   /** Higher runs first among ready targets; ties by name. */
@@ -86,7 +87,8 @@ function lookaheadScore(state: PlacementState, j: number, i: number): number {
   let worst = own;
   for (const k of children) {
     let best = Infinity;
-    for (let node = 0; node < problem.m; node++) best = Math.min(best, finishOn(state, k, node));
+    for (let node = 0; node < problem.m; node++)
+      if (problem.fits[k * problem.m + node]) best = Math.min(best, finishOn(state, k, node));
     worst = Math.max(worst, best);
   }
   slots.splice(slots.indexOf(slot), 1);
@@ -99,6 +101,7 @@ function chooseNode(state: PlacementState, j: number, lookahead: boolean): numbe
   let bestScore = Infinity;
   let bestFinish = Infinity;
   for (const i of state.problem.nodeOrder) {
+    if (!state.problem.fits[j * state.problem.m + i]) continue;
     const finish = finishOn(state, j, i);
     const score = lookahead ? lookaheadScore(state, j, i) : finish;
     if (score < bestScore || (score === bestScore && finish < bestFinish)) {

@@ -22,6 +22,10 @@ export interface PlanProblem {
   topo: number[];
   /** Node indices sorted by node name: the tie-break order when two nodes are equally good. */
   nodeOrder: number[];
+  /** fits[j * m + i] = 1 when target j's measured memory peak fits node i (or either is unknown), else 0. */
+  fits: Uint8Array;
+  /** Per target: its measured memory peak in bytes; NaN when unknown. */
+  memoryBytes: Float64Array;
 }
 
 export interface PlanGraph {
@@ -34,6 +38,8 @@ export interface CostInput {
   cacheBytes: number | undefined;
   /** Seconds beyond build and export on any node (target-costs `setup`); 0 when unknown. */
   setupSeconds?: number | undefined;
+  /** The target's measured memory peak, bytes (target-costs `memory`); absent: unknown, it fits every node. */
+  memoryBytes?: number | undefined;
 }
 
 export interface CreateProblemOptions {
@@ -105,6 +111,32 @@ function buildLinks(
   return { preds, succs };
 }
 
+/** Does a target with this memory peak fit a node with this memory? Unknown on either side fits. */
+function isMemoryFit(memoryBytes: number | undefined, nodeMemoryBytes: number | undefined): boolean {
+  return memoryBytes === undefined || nodeMemoryBytes === undefined || memoryBytes <= nodeMemoryBytes;
+}
+
+function buildFits(names: readonly string[], options: CreateProblemOptions): Uint8Array {
+  const m = options.nodes.length;
+  const fits = new Uint8Array(names.length * m);
+  const errors: string[] = [];
+  names.forEach((name, j) => {
+    const memory = options.costs.get(name)?.memoryBytes;
+    options.nodes.forEach((node, i) => (fits[j * m + i] = isMemoryFit(memory, node.memoryBytes) ? 1 : 0));
+    if (m > 0 && !fits.subarray(j * m, (j + 1) * m).includes(1))
+      errors.push(
+        `target ${name}: its measured memory peak ${formatGiB(memory!)} fits no node (${options.nodes.map((node) => `${node.name} ${formatGiB(node.memoryBytes!)}`).join(', ')}). Fix: give a node more memory_gb in fleet.yaml, or lower the target's \`memory\` line in the target costs if the peak was wrong.`,
+      );
+  });
+  if (errors.length > 0) throw new ConfigError('plan inputs', errors);
+  return fits;
+}
+
+/** Bytes as GiB for messages, e.g. `12.5 GiB`. */
+export function formatGiB(bytes: number): string {
+  return `${Number((bytes / 2 ** 30).toPrecision(3))} GiB`;
+}
+
 export function createProblem(options: CreateProblemOptions): PlanProblem {
   const errors = findInputErrors(options);
   if (errors.length > 0) throw new ConfigError('plan inputs', errors);
@@ -143,6 +175,8 @@ export function createProblem(options: CreateProblemOptions): PlanProblem {
     setup,
     topo: toTopologicalOrder(preds, succs),
     nodeOrder,
+    fits: buildFits(names, options),
+    memoryBytes: Float64Array.from(names, (name) => options.costs.get(name)?.memoryBytes ?? NaN),
   };
 }
 
@@ -154,5 +188,31 @@ export function toMinCosts(problem: PlanProblem, cost: Float64Array = problem.co
     for (let i = 0; i < problem.m; i++) best = Math.min(best, cost[j * problem.m + i] ?? Infinity);
     out[j] = best;
   }
+  return out;
+}
+
+/** One placement the memory rule forbade: the target's peak is over the node's memory. */
+export interface MemoryMisfit {
+  target: string;
+  node: string;
+  memoryBytes: number;
+  nodeMemoryBytes: number;
+}
+
+/** Every (target, node) pair the memory rule forbids, by target then node name. */
+export function findMemoryMisfits(problem: PlanProblem): MemoryMisfit[] {
+  const out: MemoryMisfit[] = [];
+  problem.names.forEach((target, j) => {
+    for (const i of problem.nodeOrder) {
+      if (problem.fits[j * problem.m + i]) continue;
+      const node = problem.nodes[i]!;
+      out.push({
+        target,
+        node: node.name,
+        memoryBytes: problem.memoryBytes[j]!,
+        nodeMemoryBytes: node.memoryBytes!,
+      });
+    }
+  });
   return out;
 }

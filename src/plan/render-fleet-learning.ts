@@ -1,5 +1,6 @@
 import { MIN_WIRE_BOUND_REQUESTS } from './fit-upload-link.js';
 import type { FleetLearning, LinkFinding, SpeedFinding } from './learn-fleet.js';
+import { renderMemoryFinding } from './learn-node-memory.js';
 
 // What `rocm-perf costs` prints about the fleet: each node's measured upload throughput and speed against
 // fleet.yaml, with the evidence, and which changes it suggests. Pure.
@@ -55,7 +56,9 @@ function renderSpeed(speed: SpeedFinding, residualSigma: number | undefined): st
 
 /** The lines `costs` prints, the suggested changes first in each section. */
 export function renderFleetLearning(learning: FleetLearning, fleetPath: string): string[] {
-  const suggested = [...learning.links, ...learning.speeds].filter((f) => f.verdict?.suggest).length;
+  const suggested =
+    [...learning.links, ...learning.speeds].filter((f) => f.verdict?.suggest).length +
+    learning.memory.filter((m) => m.suggestedGb !== undefined).length;
   return [
     `Fleet model, measured against ${fleetPath}:`,
     '  upload links (each request fitted as a per-request cost + the bytes on the link ÷ a rate, MB/s, vs link_mbps):',
@@ -63,6 +66,12 @@ export function renderFleetLearning(learning: FleetLearning, fleetPath: string):
     ...learning.unmeasuredLinks.map((node) => `    ${node}: no measured upload in these runs`),
     '  speeds (least squares on build seconds of targets that ran on several nodes, scaled to the configured geometric mean):',
     ...learning.speeds.map((speed) => `    ${renderSpeed(speed, learning.residualSigma)}`),
+    ...(learning.memory.length === 0
+      ? []
+      : [
+          '  memory (what the runs saw, data.json nodes[].usage.memoryBytes, vs memory_gb; the planner keeps targets off nodes they do not fit):',
+          ...learning.memory.map((memory) => `    ${renderMemoryFinding(memory)}`),
+        ]),
     suggested === 0
       ? '  No change suggested (a change must be over 10 % and outside twice its standard error).'
       : `  ${plural(suggested, 'change')} suggested (→ above).`,

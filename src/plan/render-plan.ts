@@ -1,5 +1,6 @@
 import { describeCostSet } from './choose-costs.js';
 import type { Plan } from '../artifacts/index.js';
+import { formatGiB } from './problem.js';
 
 // Plan → the human table `rocm-perf plan` prints. Pure: strings in, string out.
 
@@ -37,7 +38,8 @@ function renderNode(plan: Plan, node: Plan['nodes'][number]): string[] {
     node.idleSeconds > 0.5
       ? `idle ${renderDuration(node.idleSeconds)} (waiting on deps ${renderDuration(node.dependencyWaitSeconds)}, placement loss ${renderDuration(node.placementLossSeconds)})`
       : 'never idle';
-  const header = `${node.name} — ${node.linkMbps} MB/s, speed ${node.speed}; busy ${renderDuration(node.busySeconds)}, ${idle}`;
+  const memory = node.memoryBytes === undefined ? '' : `, ${formatGiB(node.memoryBytes)} memory`;
+  const header = `${node.name} — ${node.linkMbps} MB/s, speed ${node.speed}${memory}; busy ${renderDuration(node.busySeconds)}, ${idle}`;
   if (queue.length === 0) return [header, '  (nothing queued)'];
   const band = plan.forecast?.banded === true ? plan.forecast : undefined;
   const withSetup = Object.values(plan.targets).some((target) => target.setupSeconds > 0);
@@ -88,6 +90,23 @@ function renderSummary(plan: Plan): string[] {
   ];
 }
 
+/** The placements the memory rule forbade, one line per target; nothing when the rule had nothing to go on. */
+function renderMemoryRule(plan: Pick<Plan, 'memoryForbidden'>): string[] {
+  const forbidden = plan.memoryForbidden;
+  if (forbidden === undefined) return [];
+  if (forbidden.length === 0)
+    return ['memory rule   forbade nothing: every measured memory peak fits every node with memory_gb'];
+  const byTarget = new Map<string, typeof forbidden>();
+  for (const entry of forbidden) byTarget.set(entry.target, [...(byTarget.get(entry.target) ?? []), entry]);
+  return [
+    `memory rule   forbade ${forbidden.length} placement${forbidden.length === 1 ? '' : 's'} (a target's measured memory peak over the node's memory_gb):`,
+    ...[...byTarget].map(
+      ([target, entries]) =>
+        `              ${target} (peak ${formatGiB(entries[0]!.memoryBytes)}) not on ${entries.map((e) => `${e.node} (${formatGiB(e.nodeMemoryBytes)})`).join(', ')}`,
+    ),
+  ];
+}
+
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 const POLICY_WORDS = { fixed: 'fixed queues', guided: 'guided dispatch' } as const;
 
@@ -134,7 +153,7 @@ export function renderPlan(plan: Plan, { costsLine }: { costsLine?: string } = {
     '',
   ];
   for (const node of plan.nodes) lines.push(...renderNode(plan, node), '');
-  lines.push(...renderSummary(plan));
+  lines.push(...renderSummary(plan), ...renderMemoryRule(plan));
   if (plan.forecast) lines.push(...renderForecast(plan.forecast));
   return `${lines.join('\n')}\n`;
 }

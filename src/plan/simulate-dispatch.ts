@@ -68,7 +68,7 @@ function choose(
     case 'fixed':
       return chooseFixedIndex(guide, state, { idle, ready });
     case 'greedy':
-      return chooseGreedyIndex(guide, { ready });
+      return chooseGreedyIndex(guide, { idle, ready });
     case 'guided':
       return (
         chooseGuidedIndex(guide, state, {

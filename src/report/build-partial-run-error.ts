@@ -27,7 +27,7 @@ export function buildPartialRunError({
   command,
   sides,
 }: {
-  command: 'report' | 'diff' | 'export' | 'import';
+  command: 'report' | 'diff' | 'export' | 'import' | 'advise';
   sides: readonly PartialRunSide[];
 }): RocmPerfError | undefined {
   const loud = sides.map((side) => ({

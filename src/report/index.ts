@@ -4,6 +4,7 @@ export { buildReportModel } from './build-model.js';
 export { buildChartOption, buildChartLayoutFor } from './build-chart-option.js';
 export { renderHtml, PAGE_SCRIPT } from './render-html.js';
 export { renderReportMd } from './render-report-md.js';
+export { renderAdviceMd } from './render-advice-md.js';
 export { toInertMarkdown } from './to-inert-markdown.js';
 export { renderPageShell, type RenderPageShellOptions } from './render-page-shell.js';
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';

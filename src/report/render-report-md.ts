@@ -1,3 +1,4 @@
+import { renderAdviceMd } from './render-advice-md.js';
 import { toShownDifference } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
 import {
@@ -181,6 +182,14 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     `- measured (${formatDuration(summary.criticalPath.measuredSeconds)})${formatPartial(summary.partial)}: ${summary.criticalPath.measured.join(' → ') || 'none'}`,
     `- planned: ${summary.criticalPath.planned.join(' → ') || 'no plan.json'}`,
     '',
+    ...(summary.advice === null
+      ? []
+      : [
+          `## Advice (${h}; \`rocm-perf advise\`, docs/advise.md)`,
+          '',
+          ...renderAdviceMd(summary.advice),
+          '',
+        ]),
     '## Warnings',
     '',
     ...(summary.warnings.length

@@ -109,6 +109,24 @@ export function renderSummaryHtml(model: DataFile): string {
     `<h2>Registry writes <small>(${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.registry.partial))}</small></h2>${registry}`,
     `<h2>Critical path</h2><p>measured (${escapeHtml(formatDuration(summary.criticalPath.measuredSeconds))})${escapeHtml(formatPartial(summary.partial))}: ${escapeHtml(summary.criticalPath.measured.join(' → ') || 'none')}</p>` +
       `<p>planned: ${escapeHtml(summary.criticalPath.planned.join(' → ') || 'no plan.json')}</p>`,
+    ...(summary.advice === null ? [] : [renderAdviceHtml(summary.advice)]),
     `<h2>Input streams</h2>${streams}`,
   ].join('\n');
+}
+
+/** The advisor's ranked actions with their savings and evidence (docs/advise.md). */
+function renderAdviceHtml(advice: NonNullable<DataFile['summary']['advice']>): string {
+  if (advice.length === 0)
+    return '<h2>Advice</h2><p>nothing to advise: no rule found an action in this run</p>';
+  const items = advice.map((entry) => {
+    const saving =
+      entry.savingSeconds === null
+        ? 'saving not replayable'
+        : entry.savingSeconds > 0
+          ? `saves ${formatDuration(entry.savingSeconds)} of makespan`
+          : 'saves nothing in this run';
+    const evidence = entry.evidence.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
+    return `<li><strong>${escapeHtml(entry.kind)}</strong> (${escapeHtml(saving)}): ${escapeHtml(entry.action)}<ul>${evidence}</ul></li>`;
+  });
+  return `<h2>Advice <small>(rocm-perf advise)</small></h2><ol class="advice">${items.join('')}</ol>`;
 }

@@ -22,6 +22,9 @@ import { createFailureLog, toFailureReply, type FailureLog } from './failure-rep
 import { acceptsGzip, fileReply, matchesEtag, type Reply } from './conditional-reply.js';
 import { isServableStamp, routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 import { toListenError } from './to-listen-error.js';
+import { buildMetricSamples } from './metrics/build-metric-samples.js';
+import { createMetricModelMemo, readMetricGroups } from './metrics/read-metric-groups.js';
+import { OPEN_METRICS_CONTENT_TYPE, renderOpenMetrics } from './metrics/render-open-metrics.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk. The
 // root is resolved once (realpath: an operator may reach it through a link); a run dir must be a directory of the
@@ -79,6 +82,8 @@ interface Context {
   resolved: Map<string, { dir: string | undefined; atMs: number }>;
   trends: TrendRunsReader;
   failures: FailureLog;
+  clock: Clock;
+  metricModels: ReturnType<typeof createMetricModelMemo>;
 }
 
 /**
@@ -119,6 +124,8 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
     }
     case 'trends':
       return answerTrends(context);
+    case 'metrics':
+      return answerMetrics(context);
     case 'asset': {
       if (route.name === RUNS_INDEX_SCRIPT_NAME)
         return {
@@ -154,6 +161,24 @@ async function answerTrends(context: Context): Promise<Reply> {
   const runHref = (stamp: string): string => `/runs/${encodeURIComponent(folders.get(stamp) ?? stamp)}/`;
   const body = renderTrendsHtml({ trends: buildTrends({ runs }), indexHref: '/', runHref, notes });
   return { status: 200, type: TYPES['.html'], body, headers: { 'Cache-Control': 'no-cache' } };
+}
+
+/** /metrics: the latest completed run per lane, harness and arch in OpenMetrics text (docs/metrics.md). */
+async function answerMetrics(context: Context): Promise<Reply> {
+  const sources = {
+    root: context.root,
+    cache: context.cache,
+    failures: context.failures,
+    resolveRunDir: (stamp: string) => resolveRunDir(context, stamp),
+  };
+  const { groups, unreadableRuns } = await readMetricGroups(sources, context.metricModels);
+  const samples = buildMetricSamples({ groups, nowMs: context.clock.nowMs(), unreadableRuns });
+  return {
+    status: 200,
+    type: OPEN_METRICS_CONTENT_TYPE,
+    body: renderOpenMetrics(samples),
+    headers: { 'Cache-Control': 'no-cache' },
+  };
 }
 
 async function answerRun(
@@ -235,7 +260,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   });
   await checkRoot(options.root, realRoot);
-  const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock: options.clock ?? systemClock });
+  const clock = options.clock ?? systemClock;
+  const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock });
   const context: Context = {
     root,
     realRoot,
@@ -243,6 +269,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     resolved: new Map(),
     trends: createTrendRunsReader(),
     failures: createFailureLog(options.logger ?? createLogger()),
+    clock,
+    metricModels: createMetricModelMemo(),
   };
   const server = createServer(
     {

@@ -6,6 +6,7 @@
 export type Route =
   | { kind: 'index' }
   | { kind: 'trends' }
+  | { kind: 'metrics' }
   | { kind: 'asset'; name: string }
   | { kind: 'run-redirect'; stamp: string }
   | { kind: 'run-page'; stamp: string }
@@ -50,6 +51,7 @@ export function routeRequest(rawUrl: string): Route {
   if (parts.length === 0) return { kind: 'index' };
   if (parts[0] === 'index.html' && parts.length === 1) return { kind: 'index' };
   if (parts[0] === 'trends.html' && parts.length === 1) return { kind: 'trends' };
+  if (parts[0] === 'metrics' && parts.length === 1) return { kind: 'metrics' };
   if (parts[0] === 'assets' && parts.length === 2 && ASSET_NAMES.has(parts[1]!))
     return { kind: 'asset', name: parts[1]! };
   if (parts[0] !== 'runs' || parts.length < 2 || parts.length > 3) return { kind: 'not-found' };

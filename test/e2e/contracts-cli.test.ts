@@ -60,7 +60,15 @@ function failingPairs(report: JsonReport): string[] {
 function copyRepo(): string {
   const temp = createTempDir('contracts');
   temps.push(temp);
-  for (const entry of ['fleet.yaml', '.builders', 'Makefile', 'rocm-perf.schema.json', 'src', 'bin']) {
+  for (const entry of [
+    'fleet.yaml',
+    '.builders',
+    'Makefile',
+    'rocm-perf.schema.json',
+    'src',
+    'bin',
+    'contrib',
+  ]) {
     cpSync(path.join(repoRoot, entry), path.join(temp.path, entry), { recursive: true });
   }
   return temp.path;
@@ -85,7 +93,7 @@ describe('rocm-perf contracts on the real repo', () => {
     const result = await runCli([]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^contracts: 4 pairs agree, 1 skipped$/m);
+    expect(result.stdout).toMatch(/^contracts: 5 pairs agree, 1 skipped$/m);
     expect(result.stdout).toMatch(/^ok {3}nginx-log-format: /m);
   });
 
@@ -100,6 +108,7 @@ describe('rocm-perf contracts on the real repo', () => {
       'target-costs',
       'makefile-shims',
       'fleet-schema',
+      'prometheus-rules',
     ]);
     expect(report.results.find((entry) => entry.pair === 'makefile-shims')).toMatchObject({
       ok: true,
@@ -179,6 +188,13 @@ describe('mutations: change one producer in a temp copy, and its pair fails', ()
       (text) => text.replace('"additionalProperties": false', '"additionalProperties": true'),
       /differs from the schema the zod definition generates/,
     ],
+    [
+      'rename a series an alert rule reads',
+      'prometheus-rules',
+      'contrib/prometheus/rocm-perf-rules.yml',
+      (text) => text.replace('rocm_perf_run_age_seconds', 'rocm_perf_run_age_days'),
+      /reads `rocm_perf_run_age_days`, which rocm-perf serve does not export/,
+    ],
   ];
 
   it.each(mutations)('%s → %s fails (exit 1)', async (_name, pair, file, change, message) => {
@@ -206,7 +222,7 @@ describe('mutations: change one producer in a temp copy, and its pair fails', ()
     expect(result.stdout).toContain(
       `FAIL target-costs: .builders/target-costs ↔ bake graph .builders/bake-print.gfx1201.json\n    - stale line for \`old-wheel\`: no such target in the bake graph. Fix: delete the line, or rename it to the target's new name.\n      producer .builders/target-costs:${lineNo}\n      consumer .builders/bake-print.gfx1201.json:`,
     );
-    expect(result.stdout).toMatch(/^contracts: 1 of 5 pairs disagree: target-costs$/m);
+    expect(result.stdout).toMatch(/^contracts: 1 of 6 pairs disagree: target-costs$/m);
   });
 });
 

@@ -48,6 +48,7 @@ import type { StartZotProxyOptions } from './zot-proxy.js';
 import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
 import { bumpSourceRevisions, type StepWork } from './real/bake-project.js';
 import { startRealEngine } from './real/start-real-engine.js';
+import { BOX_DEBUG_ADDRESS, hasCacheDebug } from './real/builders.js';
 import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.js';
 
 import { baseImageTarget } from './box-scenario.js';
@@ -99,6 +100,14 @@ export interface StartFleetOptions {
    * (scripts/compare-distribution-registry.ts). The proxy still keeps its record of every request.
    */
   distributionRegistry?: string;
+  /**
+   * Real engine: every target of the bake file attests `type=provenance,mode=max` (the evidence of
+   * docs/cache-debug.md). Default off: BuildKit writes the attestation inside the build, which adds about 0.5 s to a
+   * box target's build seconds (measured on harness-fleet's warm run: bitsandbytes-wheel on kiln, 0.59 s beyond its
+   * CPU at quota without it, 1.16 s with it), beyond the slack the timing checks allow. The cache-key debug database
+   * is always on where the release has it (no measurable cost).
+   */
+  provenance?: boolean;
   /** Real engine: targets whose RUN step burns and allocates what it is told (the step-usage truth test). */
   stepWork?: Readonly<Record<string, StepWork>>;
 }
@@ -477,6 +486,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
           engine === 'real'
             ? (options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
             : spec.buildkitVersion,
+        ...(engine === 'real' &&
+        hasCacheDebug(options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
+          ? { buildkitDebug: BOX_DEBUG_ADDRESS }
+          : {}),
         clockOffsetSeconds: options.clockOffsetSeconds?.builders?.[spec.name] ?? 0,
         cgroupDirs: {
           nodeDirs: Object.values(cgroup.dirs),
@@ -541,6 +554,7 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
             cpuBaseCores,
             ...(options.stepWork ? { stepWork: options.stepWork } : {}),
             buildxVersion: options.buildxVersion ?? pinnedVersion('buildx', 'current'),
+            provenance: options.provenance ?? false,
             stoppers,
           })
         : undefined;

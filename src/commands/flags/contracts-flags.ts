@@ -44,6 +44,12 @@ export const contractsCommand = defineCommand({
       description: 'shipped JSON schema of fleet.yaml (default: rocm-perf.schema.json)',
       value: optionalText,
     },
+    prometheusRules: {
+      flags: '--prometheus-rules <file>',
+      description:
+        'Prometheus alert rules to check against the series serve exports (default: contrib/prometheus/rocm-perf-rules.yml)',
+      value: optionalText,
+    },
     zotConfig: {
       flags: '--zot-config <file>',
       description: "the registry host's Zot config, to check its log settings",

@@ -1,3 +1,4 @@
+import { adviseCommand } from './advise-flags.js';
 import { contractsCommand } from './contracts-flags.js';
 import { costsCommand } from './costs-flags.js';
 import { diffCommand } from './diff-flags.js';
@@ -24,6 +25,7 @@ export const COMMANDS = {
   serve: serveCommand,
   publish: publishCommand,
   diff: diffCommand,
+  advise: adviseCommand,
   export: exportCommand,
   import: importCommand,
 };
@@ -48,5 +50,6 @@ export type { CostsValues } from './costs-flags.js';
 export type { ServeValues } from './serve-flags.js';
 export type { PublishValues } from './publish-flags.js';
 export type { DiffValues } from './diff-flags.js';
+export type { AdviseValues } from './advise-flags.js';
 export type { ExportValues } from './export-flags.js';
 export { toPlanInputOverrides } from './common-flags.js';

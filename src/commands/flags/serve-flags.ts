@@ -5,7 +5,8 @@ import { defineCommand, type CommandValues } from './flag-table.js';
 
 export const serveCommand = defineCommand({
   name: 'serve',
-  description: 'live chart of every run on :8090 (binds every interface unless --bind/PERF_BIND)',
+  description:
+    'live chart of every run on :8090, and /metrics for Prometheus (binds every interface unless --bind/PERF_BIND)',
   examples: ['rocm-perf serve --bind 127.0.0.1', 'rocm-perf serve --root fixtures/runs --port 8091'],
   env: ['LOG_LEVEL'],
   arguments: {},

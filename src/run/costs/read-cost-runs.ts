@@ -1,5 +1,12 @@
 import { findPoolingRefusals } from '../../plan/index.js';
-import { buildFlaggedRunError, gateRun, readLane, readRunTraces, TRACE_FILE } from '../../report/index.js';
+import {
+  buildFlaggedRunError,
+  gateRun,
+  loadRunModel,
+  readLane,
+  readRunTraces,
+  TRACE_FILE,
+} from '../../report/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
 import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
@@ -12,6 +19,8 @@ import { findFleetDifferences } from './compare-run-fleet.js';
 export interface CostRun extends RunTraces {
   dir: string;
   lane: string;
+  /** Per node, its memory as the run's data.json records it (`nodes[].usage.memoryBytes`). */
+  nodeMemory?: ReadonlyMap<string, number>;
 }
 
 export interface ReadCostRunsOptions {
@@ -46,9 +55,41 @@ export async function readCostRuns(
         hint: 'costs come from a finished run with traces',
       });
     warnings.push(...read.warnings);
-    runs.push({ dir, run, traces: read.traces, lane: await readLane(dir) });
+    const memory = await readMemory(dir, { nowMs, traced: read.traces });
+    runs.push({
+      dir,
+      run,
+      traces: read.traces,
+      memoryPeaks: memory.peaks,
+      nodeMemory: memory.nodes,
+      lane: await readLane(dir),
+    });
   }
   return { runs, warnings };
+}
+
+/**
+ * Each target's memory peak and each node's memory as the run's model records them (data.json
+ * `targets[].usage.memoryPeakBytes`, `nodes[].usage.memoryBytes`; rebuilt from the run files when data.json is
+ * stale), peaks for the targets whose trace `costs` takes.
+ */
+async function readMemory(
+  dir: string,
+  { nowMs, traced }: { nowMs: number; traced: ReadonlyMap<string, unknown> },
+): Promise<{ peaks: Map<string, number>; nodes: Map<string, number> }> {
+  const { model } = await loadRunModel({ dir, nowMs });
+  const peaks = new Map<string, number>();
+  for (const target of model.summary.targets) {
+    const bytes = target.usage?.memoryPeakBytes;
+    if (traced.has(target.target) && bytes !== null && bytes !== undefined && bytes > 0)
+      peaks.set(target.target, bytes);
+  }
+  const nodes = new Map<string, number>();
+  for (const node of model.summary.nodes) {
+    const bytes = node.usage?.memoryBytes;
+    if (bytes !== null && bytes !== undefined && bytes > 0) nodes.set(node.node, bytes);
+  }
+  return { peaks, nodes };
 }
 
 /** Throws, naming each run and why, when the runs are not all of one harness, lane and arch. */
@@ -107,7 +148,8 @@ export function buildCostsHeader(runs: readonly CostRun[], derived: DerivedCosts
     'cache <target> <bytes>         what the target transfers when it exports, from a normal (warm, pushing) run',
     'image <target> <bytes>         what a cold or bench run uploads: the image push alone (cold plans use it)',
     'setup <target> <seconds>       what the harness waits on beyond build steps and uploads (bake start, solve, export); warm-setup: in warm runs',
+    'memory <target> <bytes>        its largest measured memory peak: the planner keeps it off nodes with less memory_gb',
     '<kind>-spread <target> <sigma> <runs>  how much that figure varied: robust sigma of ln(figure) over <runs> runs',
-    `Last derived from ${from}: build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length}, image for ${derived.updated.image.length}, setup for ${derived.updated.setup.length} target(s).`,
+    `Last derived from ${from}: build updated for ${derived.updated.build.length}, warm-build for ${derived.updated.warmBuild.length}, cache for ${derived.updated.cache.length}, image for ${derived.updated.image.length}, setup for ${derived.updated.setup.length}, memory for ${derived.updated.memory.length} target(s).`,
   ];
 }

@@ -9,8 +9,16 @@ import {
 } from '../../collect/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { runBakePrint, type RunBakePrint } from '../executors/bake-print.js';
-import { findFailedBuildRef, runBake, runHistoryTrace } from '../executors/buildx.js';
+import {
+  findFailedBuildRef,
+  runBake,
+  runBuildxDu,
+  runBuildxInspect,
+  runHistoryAttachment,
+  runHistoryTrace,
+} from '../executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
+import { fetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
 import {
   createStepUsageSampler,
@@ -20,6 +28,9 @@ import {
 import { createPreflightProbes } from './create-preflight-probes.js';
 import type { Bake, FindFailedBuild } from './dispatch-queues.js';
 import type { RunContext } from './load-run-context.js';
+import type { BuilderIdentity } from '../../artifacts/index.js';
+import type { FleetNode } from '../../config/schema.js';
+import { readBuilderIdentities } from './read-builder-identity.js';
 import type { PreflightProbes } from './preflight.js';
 
 // What the harness does to the world, as values: the real ones below, fakes in tests.
@@ -32,7 +43,16 @@ export interface HarnessEffects {
   /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
   findFailedBuild: FindFailedBuild;
   fetchTrace: typeof runHistoryTrace;
+  /** A build record's attachment (`history inspect attachment`): the provenance a metadata file lacks. */
+  fetchAttachment: typeof runHistoryAttachment;
   connect: ConnectRemoteHost;
+  /** One HTTP GET to an address as a node sees it, over its ssh link (buildkitd's debug address). */
+  fetchOverSsh: FetchOverSsh;
+  /** Each node's builder before the measured run (`buildx inspect`, `buildx du --verbose`). */
+  readBuilderIdentities: (
+    nodes: readonly FleetNode[],
+    buildx: string | undefined,
+  ) => Promise<Map<string, BuilderIdentity>>;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
   createSampler: (options: CreateSamplerOptions) => Sampler;
   /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
@@ -46,9 +66,14 @@ export interface HarnessEffects {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-/** The report is loaded on first use, so a run that never gets there does not load it. */
-const writeRunReport = async (runDir: string): Promise<string[]> =>
-  (await import('../../report/index.js')).writeRunReport(runDir);
+/** The report (with the advisor's section) is loaded on first use, so a run that never gets there does not load it. */
+const writeRunReport = async (runDir: string): Promise<string[]> => {
+  const [report, advise] = await Promise.all([
+    import('../../report/index.js'),
+    import('../../advise/index.js'),
+  ]);
+  return report.writeRunReport(runDir, (model) => advise.addAdvice({ dir: runDir, model }));
+};
 
 /** The real effects; `env` is the CLI's environment, handed down (the core never reads process.env). */
 export const createDefaultEffects = (env: Readonly<Record<string, string | undefined>>): HarnessEffects => ({
@@ -57,7 +82,14 @@ export const createDefaultEffects = (env: Readonly<Record<string, string | undef
   bake: runBake,
   findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
+  fetchAttachment: runHistoryAttachment,
   connect: connectRemoteHost,
+  fetchOverSsh,
+  readBuilderIdentities: (nodes, buildx) =>
+    readBuilderIdentities(nodes, {
+      inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
+      du: (builder) => runBuildxDu(builder, { buildx }),
+    }),
   createProbes: (context) => createPreflightProbes(context.config, env),
   createSampler: sampleOnThread,
   createPrometheusSampler,

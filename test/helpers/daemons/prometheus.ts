@@ -13,6 +13,10 @@ export interface StartPrometheusOptions {
   port?: number;
   /** Default 1000. */
   scrapeIntervalMs?: number;
+  /** The scrape job's name (default `node`). */
+  job?: string;
+  /** Rule files to load (`rule_files:`), evaluated every scrape interval. */
+  ruleFiles?: readonly string[];
 }
 
 export interface RunningPrometheus {
@@ -24,15 +28,23 @@ export interface RunningPrometheus {
 
 const prometheusBinary = '/usr/bin/prometheus';
 
-function buildPrometheusConfig(options: { targets: readonly string[]; scrapeIntervalMs: number }): string {
+function buildPrometheusConfig(options: {
+  targets: readonly string[];
+  scrapeIntervalMs: number;
+  job: string;
+  ruleFiles: readonly string[];
+}): string {
   const interval = `${options.scrapeIntervalMs}ms`;
   return [
     'global:',
     `  scrape_interval: ${interval}`,
     `  scrape_timeout: ${interval}`,
     `  evaluation_interval: ${interval}`,
+    ...(options.ruleFiles.length === 0
+      ? []
+      : ['rule_files:', ...options.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
     'scrape_configs:',
-    '  - job_name: node',
+    `  - job_name: ${JSON.stringify(options.job)}`,
     '    static_configs:',
     `      - targets: [${options.targets.map((target) => JSON.stringify(target)).join(', ')}]`,
     '',
@@ -46,7 +58,12 @@ export async function startPrometheus(options: StartPrometheusOptions): Promise<
   const configPath = path.join(dir.path, 'prometheus.yml');
   writeFileSync(
     configPath,
-    buildPrometheusConfig({ targets: options.targets, scrapeIntervalMs: options.scrapeIntervalMs ?? 1000 }),
+    buildPrometheusConfig({
+      targets: options.targets,
+      scrapeIntervalMs: options.scrapeIntervalMs ?? 1000,
+      job: options.job ?? 'node',
+      ruleFiles: options.ruleFiles ?? [],
+    }),
   );
   const logPath = path.join(dir.path, 'prometheus.log');
   const daemon = await startDaemon({

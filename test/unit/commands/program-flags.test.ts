@@ -238,6 +238,7 @@ describe('good values arrive typed', () => {
   it.each(Object.keys(COMMANDS))('%s: every default passes its own schema', async (name) => {
     const required: Record<string, string[]> = {
       diff: ['a', 'b'],
+      advise: ['r'],
       export: ['r'],
       costs: ['--from', 'r'],
       import: ['--lane', 'ci', 'r'],

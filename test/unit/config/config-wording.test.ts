@@ -30,7 +30,7 @@ describe('fleet.yaml values and keys', () => {
   it('an unknown key nothing is near: the keys that mapping takes', () => {
     const [problem] = problems(shipped.replace('    builder: forge', '    builder: forge\n    colour: red'));
     expect(problem).toMatch(
-      /nodes\[1\]\.colour: unknown key\. Fix: remove it, or use one of name, builder, link_mbps, speed, node_exporter, ssh, address, memory_gb, step_cgroups\.$/,
+      /nodes\[1\]\.colour: unknown key\. Fix: remove it, or use one of name, builder, link_mbps, speed, memory_gb, node_exporter, ssh, address, step_cgroups, buildkit_debug\.$/,
     );
   });
 

@@ -60,6 +60,7 @@ describe('deriveTargetCosts', () => {
       cache: ['a'],
       image: [],
       setup: ['a', 'b'],
+      memory: [],
     });
     expect(derived.notes).toEqual([
       'run s1 is a warm run: its build seconds are written as `warm-build` lines (caches on), and the cold `build` lines kept',
@@ -89,7 +90,14 @@ describe('deriveTargetCosts', () => {
         imageBytes: 4_000,
         setupSeconds: 0,
       });
-      expect(derived.updated).toEqual({ build: ['a'], warmBuild: [], cache: [], image: ['a'], setup: ['a'] });
+      expect(derived.updated).toEqual({
+        build: ['a'],
+        warmBuild: [],
+        cache: [],
+        image: ['a'],
+        setup: ['a'],
+        memory: [],
+      });
       expect(derived.notes[0]).toMatch(note);
       // The notes name only targets of this graph (a, b, c, d): no wheel of the real fleet's graph.
       expect(derived.notes.join('\n')).not.toMatch(/\b[\w-]+-wheel\b|\bpytorch\b/);

@@ -1,0 +1,1 @@
+export { addAdvice, adviseRunDir } from './advise-run-dir.js';

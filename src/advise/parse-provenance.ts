@@ -1,0 +1,61 @@
+import type { MaterialFact, ProvenanceFact } from './advise-input.js';
+
+// meta-TARGET.json (bake --metadata-file, provenance mode=max) → the target's build args and input images. Pure and
+// lenient: the file is untrusted, so a missing or odd-shaped part gives nothing for that part, never a throw.
+
+const ARG_PREFIX = 'build-arg:';
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * `pkg:docker/10.0.0.1%3A5000/rocm/base@gfx1201?platform=…` → `10.0.0.1:5000/rocm/base:gfx1201`. BuildKit writes a
+ * digest-pinned ref with a `digest=` qualifier (and the tag as the version when it has one too: RefToPURL in
+ * util/purl/image.go, v0.17.3); an older form carries the digest as the version. Either is pinned.
+ */
+export function parseMaterialRef(uri: string): { ref: string; pinned: boolean } | undefined {
+  const match = /^pkg:docker\/([^@?]+)(?:@([^?]+))?(?:\?(.*))?$/.exec(uri);
+  if (!match) return undefined;
+  const name = decodeURIComponent(match[1]!);
+  const version = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
+  const qualified = /(^|&)digest=/.test(match[3] ?? '');
+  if (version === undefined) return { ref: name, pinned: qualified };
+  if (/^sha256:[0-9a-f]{64}$/.test(version)) return { ref: `${name}@${version}`, pinned: true };
+  return { ref: `${name}:${version}`, pinned: qualified };
+}
+
+function toMaterials(value: unknown): MaterialFact[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) => {
+    const material = asRecord(entry);
+    const uri = material?.uri;
+    const sha = asRecord(material?.digest)?.sha256;
+    if (typeof uri !== 'string' || typeof sha !== 'string') return [];
+    const parsed = parseMaterialRef(uri);
+    return parsed ? [{ ...parsed, digest: `sha256:${sha}` }] : [];
+  });
+}
+
+function toArgs(value: unknown): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const [key, arg] of Object.entries(asRecord(value) ?? {}))
+    if (key.startsWith(ARG_PREFIX) && typeof arg === 'string') args[key.slice(ARG_PREFIX.length)] = arg;
+  return args;
+}
+
+/** The target's provenance facts; undefined when the file is not JSON or records no provenance for it. */
+export function parseProvenance(text: string, target: string): ProvenanceFact | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const provenance = asRecord(asRecord(asRecord(raw)?.[target])?.['buildx.build.provenance']);
+  if (!provenance) return undefined;
+  const parameters = asRecord(asRecord(provenance.invocation)?.parameters);
+  return { args: toArgs(parameters?.args), materials: toMaterials(provenance.materials) };
+}
