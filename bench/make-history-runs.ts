@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 // A history of run dirs for bench:history: copies of fixtures/runs/gfx1201-cold and gfx1201-warm, one every ~53
 // minutes over a year (10,000 runs), a nightly cold per five, with spread lanes (fleet, nightly-aws, box), arches,
-// statuses (3 % failed, 1 % interrupted) and a few damaged (0.5 %: run.json cut short). Each copy has its own
+// statuses (3 % failed, 1 % interrupted) and a few damaged (one in 200: run.json cut short). Each copy has its own
 // run.json and a fresh data.json (the sample's, re-stamped: stamp, times, lane, arch, status, and makespan and build
 // seconds scaled by ±15 %), and plan.json. The streams data.json was made from (trace-*.json, zot.jsonl, sccache.log,
 // samples.jsonl, artifacts.txt) are sparse files of their recorded sizes: `loadRunModel` takes data.json when their
@@ -102,7 +102,7 @@ export function makeHistoryRuns({ root, from, to }: { root: string; from: number
     const arch = ARCHES[Math.floor(next() * ARCHES.length)]!;
     const roll = next();
     const status = roll < 0.03 ? 'failed' : roll < 0.04 ? 'interrupted' : 'completed';
-    const damaged = next() < 0.005;
+    const damaged = i % 200 === 7;
     const scale = 0.85 + next() * 0.3;
     const dir = path.join(root, stamp);
     mkdirSync(dir);
