@@ -114,6 +114,12 @@ export function createRunIndexView({
     );
   }
 
+  /**
+   * Reads the index file and lists the root against it: a folder the index lacks is read, one that is gone is
+   * dropped. With a file to start from, the run dirs' signatures are checked in the background (the next request
+   * starts it), so a restart over a large history answers at once; without one (a first start, or a deleted or
+   * unreadable index), every run is read now.
+   */
   async function load(): Promise<void> {
     rootMtimeMs = (await lstat(realRoot)).mtimeMs;
     const read = await readRunIndexFile(realRoot).catch((error: unknown) => {
@@ -123,14 +129,15 @@ export function createRunIndexView({
     if (read.rejected > 0)
       failures.record('run index', `${file}: ${read.rejected} line(s) rejected; their runs are read again`);
     entries = read.entries;
+    const fresh = read.bytes === 0;
     const { reread, dropped } = await syncRunIndex({
       realRoot,
       entries,
-      checkSignatures: true,
+      checkSignatures: fresh,
       nowMs: nowMs(),
     });
     changed();
-    const rewrite = read.rejected > 0 || read.lines > 2 * entries.size + 100 || read.bytes === 0;
+    const rewrite = read.rejected > 0 || read.lines > 2 * entries.size + 100 || fresh;
     if (rewrite || reread.length > 0 || dropped.length > 0)
       await save(
         [
@@ -140,7 +147,8 @@ export function createRunIndexView({
         rewrite,
       );
     fileMark = await markOf(file);
-    lastFullMs = nowMs();
+    // A loaded file is checked against the run dirs' signatures by the first full check, due at once.
+    lastFullMs = fresh ? nowMs() : -Infinity;
   }
 
   async function check(): Promise<void> {
