@@ -5,7 +5,7 @@ import { escapeHtml } from './render-summary-html.js';
 // an external file (RUNS_INDEX_SCRIPT), so the page runs under a CSP with no inline script; the list of links
 // works without it.
 
-export interface RunListItem {
+interface RunListItem {
   stamp: string;
   href: string;
   harness: string;

@@ -210,7 +210,7 @@ describe('serve: history through the run index', () => {
     await restart();
     // The restart answers from the file at once and checks the run dirs' signatures in the background: poll.
     let page = await served.get('/');
-    for (let i = 0; i < 100 && (page.body.includes('forged') || !page.body.includes('broken: ')); i++) {
+    for (let i = 0; i < 300 && (page.body.includes('forged') || !page.body.includes('broken: ')); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       page = await served.get('/');
     }
