@@ -226,7 +226,7 @@ async function answerTrends(context: Context, query: HistoryQuery): Promise<Repl
 /** /metrics: the latest completed run per lane, harness and arch in OpenMetrics text (docs/metrics.md). */
 async function answerMetrics(context: Context): Promise<Reply> {
   const sources = {
-    root: context.root,
+    listRuns: async () => (await context.index.current()).runs,
     cache: context.cache,
     failures: context.failures,
     resolveRunDir: (stamp: string) => resolveRunDir(context, stamp),
