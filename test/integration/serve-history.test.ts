@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHistoryRuns } from '../../bench/make-history-runs.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { writeRunReport } from '../../src/report/index.js';
+import { importRun } from '../../src/run/import/import-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
 
@@ -184,6 +185,32 @@ describe('serve: history through the run index', () => {
     const page = await served.get('/');
     expect(listedFolders(page.body)[0]).toBe(stamp);
     expect(page.body).toMatch(new RegExp(`${stamp}</a> <span>bench · lane fleet · [^<]*completed</span>`));
+  });
+
+  it('has a run `import` brings in on the next request, in its lane, from the line import appended', async () => {
+    const source = path.join(temp.path, 'elsewhere', '20270102T000000Z-ci');
+    await writeFixtureRun({
+      dir: source,
+      stamp: '20270102T000000Z-ci',
+      harness: 'cold',
+      seed: 4,
+      nodeCount: 1,
+      durationSeconds: 60,
+    });
+    const before = (await stat(path.join(root, INDEX))).size;
+    const imported = await importRun({
+      source,
+      lane: 'ci-nightly',
+      root,
+      force: false,
+      extractTarball: () => Promise.resolve(),
+      rewriteReport: (dir) => writeRunReport(dir).then(() => undefined),
+    });
+    const appended = (await readFile(path.join(root, INDEX), 'utf8')).slice(before);
+    expect(appended).toContain(`"folder":"${imported.stamp}"`);
+    expect(appended).toContain('"lane":"ci-nightly"');
+    const page = await served.get('/?lane=ci-nightly');
+    expect(listedFolders(page.body)).toEqual([imported.stamp]);
   });
 
   it('re-reads a run whose run.json changed and a forged line soon after a restart, ignores lines naming no folder, rebuilds a deleted index', async () => {
