@@ -24,8 +24,6 @@ import type { FailureLog } from './failure-reply.js';
 // Changes serve finds are appended to the index; a file with many replaced lines is rewritten. A root serve may
 // not write to keeps the index in memory only (logged once).
 
-const FIRST_FULL_CHECK_MS = 5000;
-
 export interface RunIndexView {
   /** Every run, newest first, and a version that changes whenever the list does. */
   current(): Promise<{ runs: readonly RunIndexEntry[]; version: number }>;
@@ -59,11 +57,15 @@ export function createRunIndexView({
   failures,
   nowMs = () => Date.now(),
   fullCheckMs = 60_000,
+  firstFullCheckMs = 30_000,
 }: {
   realRoot: string;
   failures: FailureLog;
   nowMs?: () => number;
+  /** How often the run dirs' signatures are checked again (a hand edit is seen within this). */
   fullCheckMs?: number;
+  /** When the first of those checks is due after a start from an index file. */
+  firstFullCheckMs?: number;
 }): RunIndexView {
   const file = path.join(realRoot, RUN_INDEX_FILE);
   let entries = new Map<string, RunIndexEntry>();
@@ -119,7 +121,7 @@ export function createRunIndexView({
   /**
    * Reads the index file and lists the root against it: a folder the index lacks is read, one that is gone is
    * dropped. With a file to start from, the run dirs' signatures are checked in the background (the first request
-   * 5 s after the start starts it), so a restart over a large history answers at once; without one (a first start, or a deleted or
+   * `firstFullCheckMs` after the start starts it), so a restart over a large history answers at once; without one (a first start, or a deleted or
    * unreadable index), every run is read now.
    */
   async function load(): Promise<void> {
@@ -149,9 +151,9 @@ export function createRunIndexView({
         rewrite,
       );
     fileMark = await markOf(file);
-    // A loaded file is checked against the run dirs' signatures by the first full check, due a few seconds after
-    // the start (so it does not compete with the first pages viewers asked for).
-    lastFullMs = fresh ? nowMs() : nowMs() - fullCheckMs + FIRST_FULL_CHECK_MS;
+    // A loaded file is checked against the run dirs' signatures by the first full check, due `firstFullCheckMs`
+    // after the start (so it does not compete with the first pages viewers ask for).
+    lastFullMs = fresh ? nowMs() : nowMs() - fullCheckMs + firstFullCheckMs;
   }
 
   async function check(): Promise<void> {

@@ -45,6 +45,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   clock?: Clock;
+  /** The run index's full checks of the run dirs (docs/history.md): every `everyMs`, the first `firstMs` after a start. */
+  indexChecks?: { everyMs: number; firstMs: number };
   /** Where failures go with their details (paths, parser messages); viewers only get a short reason. */
   logger?: Logger;
 }
@@ -328,7 +330,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     realRoot,
     cache,
     resolved: new Map(),
-    index: createRunIndexView({ realRoot, failures }),
+    index: createRunIndexView({
+      realRoot,
+      failures,
+      fullCheckMs: options.indexChecks?.everyMs,
+      firstFullCheckMs: options.indexChecks?.firstMs,
+    }),
     trendsPages: new Map(),
     failures,
     clock,

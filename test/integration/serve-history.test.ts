@@ -71,7 +71,13 @@ function hrefs(html: string): string[] {
 
 const restart = async (): Promise<void> => {
   await served.close();
-  served = await startServedRoot({ root, bind: '127.0.0.1', port: 0 });
+  // The first full check of the run dirs is due 1 s after the start here (30 s by default).
+  served = await startServedRoot({
+    root,
+    bind: '127.0.0.1',
+    port: 0,
+    indexChecks: { everyMs: 60_000, firstMs: 1000 },
+  });
 };
 
 beforeAll(async () => {
