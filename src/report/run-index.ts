@@ -1,8 +1,8 @@
-import { lstat, readdir, rename, writeFile, appendFile } from 'node:fs/promises';
+import { lstat, readdir, rename, writeFile, appendFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { LANE_FILE } from '../artifacts/index.js';
-import { readRunFileBytes } from '../artifacts/open-run-file.js';
+import { openRunFile } from '../artifacts/open-run-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { errorMessage } from '../shared/error-message.js';
 import { isRocmPerfError } from '../shared/errors.js';
@@ -257,6 +257,21 @@ export interface RunIndexFileRead {
   bytes: number;
 }
 
+/** Applies one line to entries (the last line of a folder wins); false when the line is rejected. Pure. */
+function applyRunIndexLine(line: string, entries: Map<string, RunIndexEntry>): boolean {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  const parsed = LineSchema.safeParse(raw);
+  if (!parsed.success) return false;
+  if ('removed' in parsed.data) entries.delete(parsed.data.folder);
+  else entries.set(parsed.data.folder, parsed.data);
+  return true;
+}
+
 /** Applies JSON Lines text to entries (last line of a folder wins). Pure. */
 export function applyRunIndexLines(
   text: string,
@@ -267,37 +282,38 @@ export function applyRunIndexLines(
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     lines += 1;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      rejected += 1;
-      continue;
-    }
-    const parsed = LineSchema.safeParse(raw);
-    if (!parsed.success) {
-      rejected += 1;
-      continue;
-    }
-    if ('removed' in parsed.data) entries.delete(parsed.data.folder);
-    else entries.set(parsed.data.folder, parsed.data);
+    if (!applyRunIndexLine(line, entries)) rejected += 1;
   }
   return { lines, rejected };
 }
 
-/** The index file of a root, confined (no link, no hard link); an absent file is an empty index. */
+/**
+ * The index file of a root, confined (no link, no hard link), read line by line (a 10,000-run file is never held
+ * whole); an absent file is an empty index.
+ */
 export async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
   const entries = new Map<string, RunIndexEntry>();
-  let bytes: Buffer;
+  let handle: FileHandle;
   try {
-    bytes = await readRunFileBytes(path.join(root, RUN_INDEX_FILE));
+    handle = await openRunFile(path.join(root, RUN_INDEX_FILE));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       return { entries, lines: 0, rejected: 0, bytes: 0 };
     throw error;
   }
-  const { lines, rejected } = applyRunIndexLines(bytes.toString('utf8'), entries);
-  return { entries, lines, rejected, bytes: bytes.length };
+  let lines = 0;
+  let rejected = 0;
+  try {
+    const { size } = await handle.stat();
+    for await (const line of handle.readLines({ encoding: 'utf8', autoClose: false })) {
+      if (line.trim() === '') continue;
+      lines += 1;
+      if (!applyRunIndexLine(line, entries)) rejected += 1;
+    }
+    return { entries, lines, rejected, bytes: size };
+  } finally {
+    await handle.close();
+  }
 }
 
 const toLine = (entry: RunIndexEntry | { folder: string; removed: true }): string =>
@@ -362,7 +378,8 @@ export async function syncRunIndex({
   const names = (await readdir(realRoot)).filter((name) => FolderSchema.safeParse(name).success);
   const present = new Set<string>();
   const reread: string[] = [];
-  const BATCH = 64;
+  // Few at a time: a run read in full (a first start) holds its whole model while it is summarised.
+  const BATCH = 16;
   for (let i = 0; i < names.length; i += BATCH) {
     await Promise.all(
       names.slice(i, i + BATCH).map(async (folder) => {
