@@ -5,6 +5,7 @@ import { LANE_FILE } from '../artifacts/index.js';
 import { openRunFile } from '../artifacts/open-run-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { errorMessage } from '../shared/error-message.js';
+import { isServableStamp } from '../shared/is-servable-stamp.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { loadRunModel, type LoadedRun } from './load-run-model.js';
@@ -23,18 +24,8 @@ import { readLane } from './read-run-dir.js';
 export const RUN_INDEX_FILE = '.runs-index.jsonl';
 const INDEX_VERSION = 1;
 
-/** One path segment serve would answer (route-request.ts isServableStamp, restated here below the shell). */
-const FolderSchema = z
-  .string()
-  .min(1)
-  .max(255)
-  .refine(
-    (name) =>
-      !name.startsWith('.') &&
-      ![...name].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '/' || c === '\\') &&
-      !/%[0-9a-f]{2}/i.test(name),
-    'not one plain path segment',
-  );
+/** One path segment serve would answer (isServableStamp): never a path, never hidden. */
+const FolderSchema = z.string().refine(isServableStamp, 'not one plain path segment serve answers');
 
 const Seconds = z.number().finite().nullable();
 
