@@ -5,7 +5,7 @@ import { escapeHtml } from './render-summary-html.js';
 // an external file (RUNS_INDEX_SCRIPT), so the page runs under a CSP with no inline script; the list of links
 // works without it.
 
-export interface RunListItem {
+interface RunListItem {
   stamp: string;
   href: string;
   harness: string;
@@ -29,6 +29,8 @@ export interface RenderRunsIndexOptions {
   note?: string;
   /** Link to the trends page (makespan, build seconds and bytes across runs), when there is one. */
   trendsHref?: string;
+  /** Filter links and paging (serve's paged index), already escaped; replaces the count line when given. */
+  nav?: { filters: string; count: string; pages: string };
 }
 
 export function renderRunsIndex({
@@ -37,6 +39,7 @@ export function renderRunsIndex({
   assetBase,
   note,
   trendsHref,
+  nav,
 }: RenderRunsIndexOptions): string {
   const label = (r: RunListItem): string =>
     `${r.stamp} — ${r.harness}, lane ${r.lane}${r.namespace ? ` (${r.namespace})` : ''}, ${r.status}`;
@@ -53,10 +56,12 @@ export function renderRunsIndex({
 ${note ? `<p>${escapeHtml(note)}</p>` : ''}
 ${trendsHref ? `<p><a id="trends-link" href="${escapeHtml(trendsHref)}">Trends across runs</a>: makespan, per-target build seconds and bytes for each harness, regressions flagged.</p>` : ''}
 <p><label for="run-select">Run: </label><select id="run-select"><option value="">choose a run (newest first)…</option>${options}</select></p>
-<p>${runs.length} run${runs.length === 1 ? '' : 's'}, newest first. Numbers from cold, warm and bench runs answer different questions; each page says which harness produced it.</p>
+${nav ? nav.filters : ''}
+<p>${nav ? nav.count : `${runs.length} run${runs.length === 1 ? '' : 's'}`}, newest first. Numbers from cold, warm and bench runs answer different questions; each page says which harness produced it.</p>
 <ul id="runs">
 ${items}
 </ul>
+${nav ? nav.pages : ''}
 <script src="${escapeHtml(assetBase)}${RUNS_INDEX_SCRIPT_NAME}"></script>`;
   return renderPageShell({ title, style: STYLE, body });
 }

@@ -6,6 +6,7 @@ import { readPageAssets } from './page-assets.js';
 import { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 import { renderHtml } from './render-html.js';
 import { renderReportMd } from './render-report-md.js';
+import { noteRunInIndex } from './run-index.js';
 
 // Writes a run's report files into its dir: data.json, report.md with timeline.svg and targets.svg beside it,
 // index.html (carrying timeline.svg as its first paint) with report-page.js beside it. Each file is written beside and renamed, so a
@@ -45,5 +46,7 @@ export async function writeReport({ dir, model }: WriteReportOptions): Promise<s
   ];
   await mkdir(dir, { recursive: true });
   for (const [name, content] of files) await writeFileAtomic(path.join(dir, name), content);
+  // The runs root's index (docs/history.md), when it keeps one, gets this run's summary now.
+  await noteRunInIndex(dir);
   return files.map(([name]) => path.join(dir, name));
 }

@@ -3,24 +3,28 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { readRunFileBytes } from '../artifacts/open-run-file.js';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { listRuns } from '../report/list-runs.js';
 import { readPageAssets } from '../report/page-assets.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
-import {
-  buildTrends,
-  createTrendRunsReader,
-  renderTrendsHtml,
-  type TrendRunsReader,
-} from '../trends/index.js';
+import { buildTrends, renderTrendsHtml, toTrendRunFromEntry } from '../trends/index.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
-import { listRunItems } from './list-run-items.js';
+import { createRunIndexView, type RunIndexView } from './create-run-index-view.js';
+import {
+  filterEntries,
+  listFacets,
+  PAGE_SIZE,
+  parseHistoryQuery,
+  renderFilterNav,
+  toQueryString,
+  toStatus,
+  type HistoryQuery,
+} from './history-query.js';
 import { createFailureLog, toFailureReply, type FailureLog } from './failure-reply.js';
 import { acceptsGzip, fileReply, matchesEtag, type Reply } from './conditional-reply.js';
-import { isServableStamp, routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
+import { routeRequest, SECURITY_HEADERS, type Route } from './route-request.js';
 import { toListenError } from './to-listen-error.js';
 import { buildMetricSamples } from './metrics/build-metric-samples.js';
 import { createMetricModelMemo, readMetricGroups } from './metrics/read-metric-groups.js';
@@ -41,6 +45,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   clock?: Clock;
+  /** The run index's full checks of the run dirs (docs/history.md): every `everyMs`, the first `firstMs` after a start. */
+  indexChecks?: { everyMs: number; firstMs: number };
   /** Where failures go with their details (paths, parser messages); viewers only get a short reason. */
   logger?: Logger;
 }
@@ -80,7 +86,9 @@ interface Context {
   realRoot: string;
   cache: RunCache;
   resolved: Map<string, { dir: string | undefined; atMs: number }>;
-  trends: TrendRunsReader;
+  index: RunIndexView;
+  /** The last trends page per query, kept while the index's version holds. */
+  trendsPages: Map<string, { version: number; body: string }>;
   failures: FailureLog;
   clock: Clock;
   metricModels: ReturnType<typeof createMetricModelMemo>;
@@ -107,23 +115,17 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
     case 'not-found':
       return { status: 404, body: 'not found\n' };
     case 'index': {
-      const all = await listRunItems(context);
-      const inside = await Promise.all(
-        all.map(async (r) => (await resolveRunDir(context, r.stamp)) !== undefined),
-      );
-      const runs = all.filter((_, i) => inside[i]);
-      const html = renderRunsIndex({
-        title: 'rocm-perf runs',
-        runs,
-        assetBase: '/assets/',
-        trendsHref: '/trends.html',
-        note: 'Runs served live by rocm-perf serve.',
-      });
+      const parsed = parseHistoryQuery(request.url ?? '/');
+      if ('error' in parsed) return { status: 400, body: `bad request: ${parsed.error}\n` };
+      const html = await renderIndexPage(context, parsed.query);
       // An ETag of the page itself: a viewer reloading an unchanged list gets a 304.
       return fileReply(request, Buffer.from(html), TYPES['.html']);
     }
-    case 'trends':
-      return answerTrends(context);
+    case 'trends': {
+      const parsed = parseHistoryQuery(request.url ?? '/');
+      if ('error' in parsed) return { status: 400, body: `bad request: ${parsed.error}\n` };
+      return answerTrends(context, parsed.query);
+    }
     case 'metrics':
       return answerMetrics(context);
     case 'asset': {
@@ -144,29 +146,89 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
   }
 }
 
-/** trends.html over the runs this server serves (inside the root); docs/trends.md. */
-async function answerTrends(context: Context): Promise<Reply> {
-  const entries = await Promise.all(
-    (await listRuns(context.root))
-      .filter((r) => isServableStamp(r.stamp))
-      .map(async (r) => ({
-        stamp: r.stamp,
-        dir: await resolveRunDir(context, r.stamp),
-      })),
+const runHrefOf = (folder: string): string => `/runs/${encodeURIComponent(folder)}/`;
+
+/** `/`: one page of the runs passing the filters, newest first, from the run index (docs/history.md). */
+async function renderIndexPage(context: Context, query: HistoryQuery): Promise<string> {
+  const { runs: all } = await context.index.current();
+  const runs = filterEntries(all, query);
+  const pages = Math.max(1, Math.ceil(runs.length / PAGE_SIZE));
+  const page = Math.min(query.page ?? 1, pages);
+  const shown = runs.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const link = (to: number, label: string) =>
+    `<a href="${escapeAttr(`/${toQueryString(query, { page: to === 1 ? undefined : String(to) })}`)}">${label}</a>`;
+  const pageLinks = [
+    page > 1 ? link(1, '« newest') : '',
+    page > 1 ? link(page - 1, '‹ newer') : '',
+    `page ${page} of ${pages}`,
+    page < pages ? link(page + 1, 'older ›') : '',
+    page < pages ? link(pages, 'oldest »') : '',
+  ].filter(Boolean);
+  return renderRunsIndex({
+    title: 'rocm-perf runs',
+    runs: shown.map((e) => ({
+      stamp: e.folder,
+      href: runHrefOf(e.folder),
+      harness: e.harness,
+      lane: e.lane,
+      status: e.damaged === null ? toStatus(e) : `broken: ${e.damaged}`,
+      namespace: e.namespace,
+    })),
+    assetBase: '/assets/',
+    trendsHref: `/trends.html${toQueryString(query, { page: undefined })}`,
+    note: 'Runs served live by rocm-perf serve.',
+    nav: {
+      filters: renderFilterNav('/', query, listFacets(all)),
+      count: `${runs.length === all.length ? `${all.length} run${all.length === 1 ? '' : 's'}` : `${runs.length} of ${all.length} runs pass the filters`}; ${shown.length ? `${(page - 1) * PAGE_SIZE + 1}–${(page - 1) * PAGE_SIZE + shown.length} shown` : 'none shown'}`,
+      pages: `<p class="pages">${pageLinks.join(' · ')}</p>`,
+    },
+  });
+}
+
+function escapeAttr(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
-  const { runs, notes, details, folders } = await context.trends.read(
-    entries.flatMap((e) => (e.dir ? [{ stamp: e.stamp, dir: e.dir }] : [])),
-  );
-  for (const detail of details) context.failures.record('trends', detail);
-  const runHref = (stamp: string): string => `/runs/${encodeURIComponent(folders.get(stamp) ?? stamp)}/`;
-  const body = renderTrendsHtml({ trends: buildTrends({ runs }), indexHref: '/', runHref, notes });
-  return { status: 200, type: TYPES['.html'], body, headers: { 'Cache-Control': 'no-cache' } };
+}
+
+/** trends.html over the runs passing the filters, from the run index; per-target series on demand (targets=1). */
+async function answerTrends(context: Context, query: HistoryQuery): Promise<Reply> {
+  const { runs: all, version } = await context.index.current();
+  const key = toQueryString(query, { page: undefined });
+  const kept = context.trendsPages.get(key);
+  const reply = (body: string): Reply => ({
+    status: 200,
+    type: TYPES['.html'],
+    body,
+    headers: { 'Cache-Control': 'no-cache' },
+  });
+  if (kept?.version === version) return reply(kept.body);
+  const picked = filterEntries(all, query);
+  const notes = picked.flatMap((e) => (e.damaged === null ? [] : [`${e.folder} left out: ${e.damaged}`]));
+  const readable = picked.filter((e) => e.damaged === null);
+  const folders = new Map(readable.map((e) => [e.stamp, e.folder]));
+  const runHref = (stamp: string): string => runHrefOf(folders.get(stamp) ?? stamp);
+  const body = renderTrendsHtml({
+    trends: buildTrends({ runs: readable.map(toTrendRunFromEntry) }),
+    indexHref: `/${toQueryString(query, { page: undefined, targets: undefined })}`,
+    runHref,
+    notes,
+    filters: renderFilterNav('/trends.html', query, listFacets(all)),
+    targetsHref:
+      query.targets === '1'
+        ? undefined
+        : `/trends.html${toQueryString(query, { page: undefined, targets: '1' })}`,
+  });
+  if (context.trendsPages.size > 200) context.trendsPages.clear();
+  context.trendsPages.set(key, { version, body });
+  return reply(body);
 }
 
 /** /metrics: the latest completed run per lane, harness and arch in OpenMetrics text (docs/metrics.md). */
 async function answerMetrics(context: Context): Promise<Reply> {
   const sources = {
-    root: context.root,
+    listRuns: async () => (await context.index.current()).runs,
     cache: context.cache,
     failures: context.failures,
     resolveRunDir: (stamp: string) => resolveRunDir(context, stamp),
@@ -262,13 +324,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await checkRoot(options.root, realRoot);
   const clock = options.clock ?? systemClock;
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock });
+  const failures = createFailureLog(options.logger ?? createLogger());
   const context: Context = {
     root,
     realRoot,
     cache,
     resolved: new Map(),
-    trends: createTrendRunsReader(),
-    failures: createFailureLog(options.logger ?? createLogger()),
+    index: createRunIndexView({
+      realRoot,
+      failures,
+      fullCheckMs: options.indexChecks?.everyMs,
+      firstFullCheckMs: options.indexChecks?.firstMs,
+    }),
+    trendsPages: new Map(),
+    failures,
     clock,
     metricModels: createMetricModelMemo(),
   };

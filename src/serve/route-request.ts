@@ -3,6 +3,8 @@
 // segment isServableStamp takes (spaces, `<` and `"` included: links encode them); files inside a run come from an
 // allow-list.
 
+import { isServableStamp } from '../shared/is-servable-stamp.js';
+
 export type Route =
   | { kind: 'index' }
   | { kind: 'trends' }
@@ -17,20 +19,6 @@ export type Route =
 
 const ASSET_NAMES = new Set(['report-page.js', 'runs-index.js']);
 const RUN_FILES_SERVED = new Set(['report.md', 'timeline.svg', 'targets.svg']);
-
-/**
- * Whether serve answers a run dir of this name, so lists it: one path segment of at most 255 bytes, not hidden
- * (no leading `.`), without control characters, `/`, `\\` or a `%xx` the router would take for double encoding.
- */
-export function isServableStamp(name: string): boolean {
-  return (
-    name.length > 0 &&
-    Buffer.byteLength(name) <= 255 &&
-    !name.startsWith('.') &&
-    ![...name].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '/' || c === '\\') &&
-    !/%[0-9a-f]{2}/i.test(name)
-  );
-}
 
 export function routeRequest(rawUrl: string): Route {
   const rawPath = rawUrl.split(/[?#]/)[0] ?? '';

@@ -12,4 +12,4 @@ export {
 } from './build-trends.js';
 export { renderSparklineSvg } from './render-sparkline-svg.js';
 export { renderCalibration, renderTrendsHtml, TRENDS_PAGE } from './render-trends-html.js';
-export { createTrendRunsReader, type TrendRunsReader } from './read-trend-runs.js';
+export { toTrendRunFromEntry } from './from-run-index.js';

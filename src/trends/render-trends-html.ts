@@ -25,6 +25,10 @@ export interface RenderTrendsHtmlOptions {
   title?: string;
   /** Runs that could not be read, shown under the rule. */
   notes?: readonly string[];
+  /** Filter links (serve), already escaped, shown above the sections. */
+  filters?: string;
+  /** When given, per-target series are left out and each section links here to show them (serve's on-demand series). */
+  targetsHref?: string;
 }
 
 export const TRENDS_PAGE = 'trends.html';
@@ -98,7 +102,11 @@ export function renderCalibration(h: HarnessTrend, runHref: RenderTrendsHtmlOpti
   return `<p class="calibration">Forecast calibration: ${c.underP90} of ${c.runs} banded run${c.runs === 1 ? '' : 's'} (${pct} %) finished under their forecast p90 (goal ${CALIBRATION_GOAL.low * 100}–${CALIBRATION_GOAL.high * 100} %): ${verdict}. Percentiles, oldest first: ${c.points.map((p) => Math.round(p.percentile)).join(', ')}.</p>${flagged.length ? `<ul class="flagged">${flagged.join('')}</ul>` : ''}`;
 }
 
-function renderHarness(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHref']): string {
+function renderHarness(
+  h: HarnessTrend,
+  runHref: RenderTrendsHtmlOptions['runHref'],
+  targetsHref: string | undefined,
+): string {
   const header = '<tr><th></th><th>across runs</th><th>latest</th><th>baseline</th></tr>';
   const rows = h.targets.map(
     (t) =>
@@ -112,9 +120,13 @@ function renderHarness(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHre
 ${renderRegressions(h, runHref)}
 ${renderCalibration(h, runHref)}
 <table class="makespan"><thead>${header}</thead><tbody><tr><th scope="row">makespan</th>${renderMetricCells(h.makespanSeconds, `${h.harness} makespan`)}</tr></tbody></table>
-<table class="targets"><thead><tr><th rowspan="2">target</th><th colspan="3">build seconds</th><th colspan="3">upload bytes</th></tr><tr><th>across runs</th><th>latest</th><th>baseline</th><th>across runs</th><th>latest</th><th>baseline</th></tr></thead><tbody>
+${
+  targetsHref !== undefined
+    ? `<p class="targets-link"><a href="${escapeHtml(targetsHref)}">Per-target series</a> (build seconds and upload bytes of ${h.targets.length} target${h.targets.length === 1 ? '' : 's'}).</p>`
+    : `<table class="targets"><thead><tr><th rowspan="2">target</th><th colspan="3">build seconds</th><th colspan="3">upload bytes</th></tr><tr><th>across runs</th><th>latest</th><th>baseline</th><th>across runs</th><th>latest</th><th>baseline</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table>
+</tbody></table>`
+}
 ${excluded}
 </section>`;
 }
@@ -129,16 +141,19 @@ export function renderTrendsHtml({
   runHref,
   title = 'rocm-perf: trends across runs',
   notes = [],
+  filters,
+  targetsHref,
 }: RenderTrendsHtmlOptions): string {
   const nav = trends.harnesses
     .map((h) => `<a href="#${escapeHtml(toSectionId(h))}">${escapeHtml(`${h.harness} (${h.lane})`)}</a>`)
     .join(' · ');
   const sections = trends.harnesses.length
-    ? trends.harnesses.map((h) => renderHarness(h, runHref)).join('\n')
+    ? trends.harnesses.map((h) => renderHarness(h, runHref, targetsHref)).join('\n')
     : '<p>No finished runs yet.</p>';
   const body = `<p><a href="${escapeHtml(indexHref)}">← all runs</a></p>
 <h1>${escapeHtml(title)}</h1>
 <p>${describeRule(trends)}</p>
+${filters ?? ''}
 ${notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')}
 ${nav ? `<p>${nav}</p>` : ''}
 ${sections}`;

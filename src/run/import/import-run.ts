@@ -10,6 +10,7 @@ import {
   throwFileAccessError,
   toFileAccessError,
 } from '../../shared/to-file-access-error.js';
+import { noteRunInIndex } from '../../report/run-index.js';
 
 // `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
 // under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never
@@ -128,6 +129,8 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
     await options.rewriteReport(ready);
     if (exists) await rm(target, { recursive: true, force: true });
     await rename(ready, target);
+    // The root's run index, when it keeps one, gets the run now (docs/history.md).
+    await noteRunInIndex(target);
     return { dir: target, stamp, replaced: exists };
   } catch (error) {
     if (!isEnvironmentError(error)) throw error;

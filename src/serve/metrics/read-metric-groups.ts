@@ -1,21 +1,20 @@
 import { DataFileSchema } from '../../artifacts/index.js';
-import { readRunFile } from '../../artifacts/read-run-file.js';
-import { listRuns } from '../../report/list-runs.js';
-import { readLane } from '../../report/read-run-dir.js';
+import type { RunIndexEntry } from '../../report/run-index.js';
 import { errorMessage } from '../../shared/error-message.js';
 import type { RunCache } from '../create-run-cache.js';
 import type { FailureLog } from '../failure-reply.js';
-import { isServableStamp } from '../route-request.js';
 import type { MetricModel, MetricRunGroup } from './build-metric-samples.js';
 import { groupMetricRuns, type MetricRunEntry } from './group-metric-runs.js';
 
-// The runs /metrics exports, read the way the pages read them: run.json and lane.txt to pick the runs
-// (group-metric-runs.ts), then each picked run's data.json from serve's own run cache (the model the page shows).
-// A run dir whose run.json or report cannot be read is skipped, logged once and counted
-// (rocm_perf_metrics_unreadable_runs), so one broken dir never takes the endpoint down.
+// The runs /metrics exports, read the way the pages read them: the run index (docs/history.md: lane, harness, arch
+// and status of every run, kept current) to pick the runs (group-metric-runs.ts), then each picked run's data.json
+// from serve's own run cache (the model the page shows). A run the index lists as damaged, or whose report cannot
+// be read, is skipped, logged once and counted (rocm_perf_metrics_unreadable_runs), so one broken dir never takes
+// the endpoint down. A run dir without run.json (no arch) is not a run of this fleet's harness: left out.
 
 export interface MetricSources {
-  root: string;
+  /** Every run, newest first (serve's run index). */
+  listRuns: () => Promise<readonly RunIndexEntry[]>;
   cache: RunCache;
   failures: FailureLog;
   /** A stamp → its run dir inside the root (never a link), or undefined. */
@@ -41,20 +40,16 @@ async function readEntries(
   sources: MetricSources,
   unreadable: (stamp: string, error: unknown) => void,
 ): Promise<MetricRunEntry[]> {
-  const runs = (await listRuns(sources.root)).filter((r) => isServableStamp(r.stamp));
   const entries = await Promise.all(
-    runs.map(async (r): Promise<MetricRunEntry[]> => {
-      const dir = await sources.resolveRunDir(r.stamp);
-      if (dir === undefined) return [];
-      try {
-        const run = await readRunFile(dir);
-        if (run === undefined) return [];
-        const lane = await readLane(dir);
-        return [{ stamp: r.stamp, dir, lane, harness: run.harness, arch: run.arch, status: run.status }];
-      } catch (error) {
-        unreadable(r.stamp, error);
+    (await sources.listRuns()).map(async (r): Promise<MetricRunEntry[]> => {
+      if (r.damaged !== null) {
+        unreadable(r.folder, new Error(r.damaged));
         return [];
       }
+      if (r.arch === null) return [];
+      const dir = await sources.resolveRunDir(r.folder);
+      if (dir === undefined) return [];
+      return [{ stamp: r.folder, dir, lane: r.lane, harness: r.harness, arch: r.arch, status: r.status }];
     }),
   );
   return entries.flat();

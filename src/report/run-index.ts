@@ -1,0 +1,404 @@
+import { lstat, readdir, rename, writeFile, appendFile, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { LANE_FILE } from '../artifacts/index.js';
+import { openRunFile } from '../artifacts/open-run-file.js';
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { errorMessage } from '../shared/error-message.js';
+import { isServableStamp } from '../shared/is-servable-stamp.js';
+import { isRocmPerfError } from '../shared/errors.js';
+import { toViewerReason } from '../shared/to-viewer-reason.js';
+import { loadRunModel, type LoadedRun } from './load-run-model.js';
+import { isRunDir } from './read-run-dir-names.js';
+import { readLane } from './read-run-dir.js';
+
+// The run index (docs/history.md): one compact summary per run dir of a runs root, in `<root>/.runs-index.jsonl`,
+// an append-only JSON Lines file (the last line of a folder wins; `{"folder":…,"removed":true}` drops it). The run
+// dirs stay the source of truth: each entry carries the signature (mtime and size) of the run's run.json, data.json
+// and lane.txt it was made from, and a sync re-reads a run whose files no longer match, adds a folder the index does
+// not know and drops one that is gone. The file is untrusted input like any run-dir file: read confined
+// (openRunFile: no link, no hard link), each line held to RunIndexEntrySchema, a line that fails is skipped (its run
+// is then re-read from its dir), and an entry only ever names a folder, one servable path segment, which serve
+// resolves under its own root.
+
+export const RUN_INDEX_FILE = '.runs-index.jsonl';
+const INDEX_VERSION = 1;
+
+/** One path segment serve would answer (isServableStamp): never a path, never hidden. */
+const FolderSchema = z.string().refine(isServableStamp, 'not one plain path segment serve answers');
+
+const Seconds = z.number().finite().nullable();
+
+/** A target's figures: [name, status, build s, upload s, upload bytes, measured (started and ended)]. */
+const TargetRowSchema = z.tuple([
+  z.string().max(200),
+  z.string().max(40),
+  Seconds,
+  Seconds,
+  z.number().finite().nullable(),
+  z.union([z.literal(0), z.literal(1)]),
+]);
+
+const EntrySchema = z.object({
+  v: z.literal(INDEX_VERSION),
+  folder: FolderSchema,
+  /** mtime:size of run.json, data.json and lane.txt when the entry was made; `-` for an absent file. */
+  sig: z.string().max(200),
+  stamp: z.string().max(255),
+  lane: z.string().max(64),
+  harness: z.string().max(40),
+  arch: z.string().max(64).nullable(),
+  namespace: z.string().max(255).nullable(),
+  status: z.string().max(40),
+  /** Start time for ordering: run.json's startedAtMs, else the stamp's time, else the folder's mtime. */
+  startedAtMs: z.number().finite(),
+  finishedAtMs: z.number().finite().nullable(),
+  makespanSeconds: Seconds,
+  plannedMakespanSeconds: Seconds,
+  lowerBoundSeconds: Seconds,
+  /** Figures the run's checks marked partial (run level). */
+  partial: z.boolean(),
+  forecast: z
+    .object({
+      banded: z.boolean(),
+      percentile: z.number().finite().nullable(),
+      outside: z.enum(['above', 'below']).nullable(),
+      culprits: z.array(z.string().max(200)).max(50),
+    })
+    .nullable(),
+  /** sccache hits / (hits + misses), cached steps / steps; null when the run has none. */
+  sccacheHitRatio: z.number().finite().nullable(),
+  cachedStepRatio: z.number().finite().nullable(),
+  targets: z.array(TargetRowSchema).max(5000),
+  /** Why the run could not be read (a short reason a viewer may see); null for a readable run. */
+  damaged: z.string().max(300).nullable(),
+});
+
+export type RunIndexEntry = z.infer<typeof EntrySchema>;
+
+const LineSchema = z.union([EntrySchema, z.object({ folder: FolderSchema, removed: z.literal(true) })]);
+
+const STAMP_TIME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/;
+
+function parseStampMs(name: string): number | undefined {
+  const m = STAMP_TIME.exec(name);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+const ratio = (part: number, whole: number): number | null =>
+  whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
+
+/** A loaded run → its entry. Pure. Figures a check marked partial are left out (null), as trends leave them out. */
+export function summarizeLoadedRun({
+  folder,
+  sig,
+  loaded,
+  mtimeMs,
+}: {
+  folder: string;
+  sig: string;
+  loaded: Pick<LoadedRun, 'model' | 'runFile'>;
+  mtimeMs: number;
+}): RunIndexEntry {
+  const { run, summary } = loaded.model;
+  const partial = summary.partial.length > 0;
+  const sccache = summary.sccache?.total;
+  const steps = summary.targets.reduce(
+    (sum, t) => ({ cached: sum.cached + (t.cachedSteps ?? 0), total: sum.total + (t.totalSteps ?? 0) }),
+    { cached: 0, total: 0 },
+  );
+  return {
+    v: INDEX_VERSION,
+    folder,
+    sig,
+    stamp: run.stamp,
+    lane: run.lane,
+    harness: run.harness,
+    arch: run.arch ?? null,
+    namespace: run.namespace ?? null,
+    status: run.status,
+    startedAtMs: loaded.runFile?.startedAtMs ?? run.startedAtMs ?? parseStampMs(folder) ?? mtimeMs,
+    finishedAtMs: run.finishedAtMs ?? null,
+    makespanSeconds: partial ? null : summary.makespanSeconds,
+    plannedMakespanSeconds: summary.plannedMakespanSeconds ?? null,
+    lowerBoundSeconds: summary.lowerBoundSeconds ?? null,
+    partial,
+    forecast:
+      partial || !summary.forecast
+        ? null
+        : {
+            banded: summary.forecast.banded,
+            percentile: summary.forecast.percentile,
+            outside: summary.forecast.outside,
+            culprits: summary.forecast.culprits.slice(0, 50).map((c) => c.target),
+          },
+    sccacheHitRatio: sccache ? ratio(sccache.hits, sccache.hits + sccache.misses) : null,
+    cachedStepRatio: ratio(steps.cached, steps.total),
+    targets: summary.targets.map((t) => {
+      const cut = t.partial.length > 0;
+      return [
+        t.target,
+        t.status,
+        cut ? null : t.buildSeconds,
+        t.uploadSeconds ?? null,
+        cut ? null : t.uploadBytes,
+        t.startMs !== null && t.endMs !== null ? 1 : 0,
+      ];
+    }),
+    damaged: null,
+  };
+}
+
+function bareEntry(
+  folder: string,
+  sig: string,
+  fields: Partial<RunIndexEntry> & { startedAtMs: number },
+): RunIndexEntry {
+  return {
+    v: INDEX_VERSION,
+    folder,
+    sig,
+    stamp: folder,
+    lane: 'unknown',
+    harness: 'unknown',
+    arch: null,
+    namespace: null,
+    status: 'unknown',
+    finishedAtMs: null,
+    makespanSeconds: null,
+    plannedMakespanSeconds: null,
+    lowerBoundSeconds: null,
+    partial: false,
+    forecast: null,
+    sccacheHitRatio: null,
+    cachedStepRatio: null,
+    targets: [],
+    damaged: null,
+    ...fields,
+  };
+}
+
+async function statSig(file: string): Promise<string> {
+  const info = await lstat(file).catch(() => undefined);
+  return info ? `${Math.round(info.mtimeMs)}:${info.size}` : '-';
+}
+
+/** The signature of a run dir: what its entry was made from. */
+export async function signRunDir(dir: string): Promise<string> {
+  const parts = await Promise.all(
+    ['run.json', 'data.json', LANE_FILE].map((n) => statSig(path.join(dir, n))),
+  );
+  return parts.join('|');
+}
+
+/**
+ * Reads one run dir into its entry. A run in flight is listed from run.json alone; a finished one through
+ * loadRunModel (its data.json when that can be trusted, else its run files); one that cannot be read is listed as
+ * damaged, with the reason.
+ */
+export async function summarizeRunDir({
+  dir,
+  folder,
+  nowMs,
+}: {
+  dir: string;
+  folder: string;
+  nowMs: number;
+}): Promise<RunIndexEntry> {
+  const sig = await signRunDir(dir);
+  const mtimeMs = (await lstat(dir)).mtimeMs;
+  const fallbackMs = parseStampMs(folder) ?? mtimeMs;
+  try {
+    const runFile = await readRunFile(dir);
+    if (runFile?.status === 'running')
+      return bareEntry(folder, sig, {
+        stamp: runFile.stamp,
+        lane: await readLane(dir),
+        harness: runFile.harness,
+        arch: runFile.arch,
+        namespace: runFile.namespace ?? null,
+        status: 'running',
+        startedAtMs: runFile.startedAtMs ?? fallbackMs,
+      });
+    return summarizeLoadedRun({ folder, sig, loaded: await loadRunModel({ dir, nowMs }), mtimeMs });
+  } catch (error) {
+    if (!isRocmPerfError(error) && !(error instanceof SyntaxError)) throw error;
+    const run = await readRunFile(dir).catch(() => undefined);
+    return bareEntry(folder, sig, {
+      stamp: run?.stamp ?? folder,
+      harness: run?.harness ?? 'unknown',
+      lane: await readLane(dir).catch(() => 'unknown'),
+      arch: run?.arch ?? null,
+      status: run?.status ?? 'unknown',
+      startedAtMs: run?.startedAtMs ?? fallbackMs,
+      damaged: toViewerReason(error).slice(0, 300) || errorMessage(error).slice(0, 300),
+    });
+  }
+}
+
+export interface RunIndexFileRead {
+  entries: Map<string, RunIndexEntry>;
+  /** Lines in the file (entries, replaced entries, removals, rejected lines). */
+  lines: number;
+  /** Lines that failed the schema or were not JSON (their runs are re-read from their dirs). */
+  rejected: number;
+  bytes: number;
+}
+
+/** Applies one line to entries (the last line of a folder wins); false when the line is rejected. Pure. */
+function applyRunIndexLine(line: string, entries: Map<string, RunIndexEntry>): boolean {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  const parsed = LineSchema.safeParse(raw);
+  if (!parsed.success) return false;
+  if ('removed' in parsed.data) entries.delete(parsed.data.folder);
+  else entries.set(parsed.data.folder, parsed.data);
+  return true;
+}
+
+/** Applies JSON Lines text to entries (last line of a folder wins). Pure. */
+export function applyRunIndexLines(
+  text: string,
+  entries: Map<string, RunIndexEntry>,
+): { lines: number; rejected: number } {
+  let lines = 0;
+  let rejected = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    lines += 1;
+    if (!applyRunIndexLine(line, entries)) rejected += 1;
+  }
+  return { lines, rejected };
+}
+
+/**
+ * The index file of a root, confined (no link, no hard link), read line by line (a 10,000-run file is never held
+ * whole); an absent file is an empty index.
+ */
+export async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
+  const entries = new Map<string, RunIndexEntry>();
+  let handle: FileHandle;
+  try {
+    handle = await openRunFile(path.join(root, RUN_INDEX_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { entries, lines: 0, rejected: 0, bytes: 0 };
+    throw error;
+  }
+  let lines = 0;
+  let rejected = 0;
+  try {
+    const { size } = await handle.stat();
+    for await (const line of handle.readLines({ encoding: 'utf8', autoClose: false })) {
+      if (line.trim() === '') continue;
+      lines += 1;
+      if (!applyRunIndexLine(line, entries)) rejected += 1;
+    }
+    return { entries, lines, rejected, bytes: size };
+  } finally {
+    await handle.close();
+  }
+}
+
+const toLine = (entry: RunIndexEntry | { folder: string; removed: true }): string =>
+  `${JSON.stringify(entry)}\n`;
+
+/** Appends entries (and removals) to the index file; one write, so a reader sees whole lines. */
+export async function appendRunIndex(
+  root: string,
+  lines: readonly (RunIndexEntry | { folder: string; removed: true })[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await appendFile(path.join(root, RUN_INDEX_FILE), lines.map(toLine).join(''), { flag: 'a' });
+}
+
+/** Rewrites the index with one line per run (written beside it and renamed in, so a reader never sees half). */
+export async function rewriteRunIndex(root: string, entries: Iterable<RunIndexEntry>): Promise<void> {
+  const file = path.join(root, RUN_INDEX_FILE);
+  const staged = `${file}.${process.pid}.tmp`;
+  await writeFile(staged, [...entries].map(toLine).join(''));
+  await rename(staged, file);
+}
+
+/**
+ * `report` and `import` call this after writing a run under a root: the run's entry is appended when the root
+ * keeps an index (the file exists), so serve shows the run without a rescan. Never fails the command: the index is
+ * a cache of the run dirs, and serve re-reads a run whose entry is missing or stale.
+ */
+export async function noteRunInIndex(dir: string, nowMs: number = Date.now()): Promise<void> {
+  const root = path.dirname(path.resolve(dir));
+  const folder = path.basename(path.resolve(dir));
+  try {
+    if (!(await lstat(path.join(root, RUN_INDEX_FILE)).catch(() => undefined))?.isFile()) return;
+    if (!FolderSchema.safeParse(folder).success) return;
+    await appendRunIndex(root, [await summarizeRunDir({ dir, folder, nowMs })]);
+  } catch {
+    // The index is only a cache; serve's sync re-reads the run from its dir.
+  }
+}
+
+export interface RunIndexSync {
+  entries: Map<string, RunIndexEntry>;
+  /** Folders read again (new, changed or with a rejected line) and folders dropped. */
+  reread: string[];
+  dropped: string[];
+}
+
+/**
+ * Brings entries in line with the run dirs under realRoot: a folder not in the index (or whose signature changed,
+ * when `checkSignatures`) is read, a folder that is gone is dropped. Returns the changes; the caller appends them.
+ */
+export async function syncRunIndex({
+  realRoot,
+  entries,
+  checkSignatures,
+  nowMs,
+}: {
+  realRoot: string;
+  entries: Map<string, RunIndexEntry>;
+  checkSignatures: boolean;
+  nowMs: number;
+}): Promise<RunIndexSync> {
+  const names = (await readdir(realRoot)).filter((name) => FolderSchema.safeParse(name).success);
+  const present = new Set<string>();
+  const reread: string[] = [];
+  // Few at a time: a run read in full (a first start) holds its whole model while it is summarised.
+  const BATCH = 16;
+  for (let i = 0; i < names.length; i += BATCH) {
+    await Promise.all(
+      names.slice(i, i + BATCH).map(async (folder) => {
+        const dir = path.join(realRoot, folder);
+        const known = entries.get(folder);
+        if (known && !checkSignatures) {
+          present.add(folder);
+          return;
+        }
+        if (known && (await signRunDir(dir)) === known.sig) {
+          present.add(folder);
+          return;
+        }
+        const info = await lstat(dir).catch(() => undefined);
+        if (!info?.isDirectory()) return;
+        if (!isRunDir(await readdir(dir).catch(() => []))) return;
+        present.add(folder);
+        entries.set(folder, await summarizeRunDir({ dir, folder, nowMs }));
+        reread.push(folder);
+      }),
+    );
+  }
+  const dropped = [...entries.keys()].filter((folder) => !present.has(folder));
+  for (const folder of dropped) entries.delete(folder);
+  return { entries, reread, dropped };
+}
+
+/** Newest first: by start time, then by folder name. */
+export function compareEntriesNewestFirst(a: RunIndexEntry, b: RunIndexEntry): number {
+  return b.startedAtMs - a.startedAtMs || b.folder.localeCompare(a.folder);
+}
