@@ -126,9 +126,11 @@ function findMissing(plan: DispatchPlan, distributions: ReadonlyMap<string, Cost
  * stays 0, its two uniforms still drawn so the stream is the same.
  */
 function drawFigure(random: Random, median: number, scale: number): number {
-  const radius = Math.sqrt(-2 * Math.log(1 - random.next()));
-  const angle = 2 * Math.PI * random.next();
+  const first = random.next();
+  const second = random.next();
   if (median === 0) return 0;
+  const radius = Math.sqrt(-2 * Math.log(1 - first));
+  const angle = 2 * Math.PI * second;
   return median * Math.exp(clampExponent(scale * (radius * Math.cos(angle))));
 }
 
@@ -296,25 +298,34 @@ function findChain(guide: DispatchGuide, state: DispatchState, members: NodeMemb
 
 /**
  * p10/p50/p90 of unsorted values, as `toBand` of them sorted gives, without sorting: each order statistic the
- * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered).
+ * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered). The ranks asked
+ * for only grow, so each selection searches only what lies right of the last one.
  */
 function selectBand(values: Float64Array): Band {
+  if (values.length === 0) return { p10: NaN, p50: NaN, p90: NaN };
+  let from = 0;
+  const place = (k: number) => {
+    if (k < from) return values[k]!;
+    const value = selectNth(values, k, from);
+    from = k + 1;
+    return value;
+  };
   const at = (q: number) => q * (values.length - 1);
   const pick = (q: number) => {
     const low = Math.floor(at(q));
-    const lowValue = selectNth(values, low);
+    const lowValue = place(low);
     if (low + 1 >= values.length) return lowValue;
-    let next = Infinity;
-    for (let k = low + 1; k < values.length; k++) if (values[k]! < next) next = values[k]!;
-    return lowValue + (next - lowValue) * (at(q) - low);
+    return lowValue + (place(low + 1) - lowValue) * (at(q) - low);
   };
-  if (values.length === 0) return { p10: NaN, p50: NaN, p90: NaN };
   return { p10: pick(0.1), p50: pick(0.5), p90: pick(0.9) };
 }
 
-/** The k-th smallest (0-based), moved to index k with smaller values before it and larger after (Hoare). */
-function selectNth(values: Float64Array, k: number): number {
-  let [left, right] = [0, values.length - 1];
+/**
+ * The k-th smallest (0-based), moved to index k with smaller values before it and larger after (Hoare), searching
+ * values[from…] only: every value before `from` must be no larger than every value from it on.
+ */
+function selectNth(values: Float64Array, k: number, from = 0): number {
+  let [left, right] = [from, values.length - 1];
   while (right > left) {
     const pivot = values[(left + right) >> 1]!;
     let [i, j] = [left, right];
@@ -336,6 +347,53 @@ function selectNth(values: Float64Array, k: number): number {
 
 function toBand(sorted: Float64Array): Band {
   return { p10: quantileOf(sorted, 0.1), p50: quantileOf(sorted, 0.5), p90: quantileOf(sorted, 0.9) };
+}
+
+/** Targets gathered per block: a block's finishes in one draw share a cache line or two. */
+const BAND_BLOCK = 8;
+
+/**
+ * Each target's finish and duration bands and its share of draws on the critical chain, from the draws' rows
+ * (draw-major, as the simulation gives them): gathered a block of targets at a time, so each row is read once per
+ * block rather than once per target.
+ */
+function toTargetBands({
+  names,
+  finishByDraw,
+  startByDraw,
+  drawn,
+  onChain,
+}: {
+  names: readonly string[];
+  finishByDraw: Float64Array;
+  startByDraw: Float64Array;
+  drawn: number;
+  onChain: Float64Array;
+}): Record<string, TargetForecast> {
+  const n = names.length;
+  const finishRows = new Float64Array(BAND_BLOCK * drawn);
+  const durationRows = new Float64Array(BAND_BLOCK * drawn);
+  const targets: Record<string, TargetForecast> = {};
+  for (let first = 0; first < n; first += BAND_BLOCK) {
+    const width = Math.min(BAND_BLOCK, n - first);
+    for (let d = 0; d < drawn; d++) {
+      const row = d * n + first;
+      for (let b = 0; b < width; b++) {
+        const finish = finishByDraw[row + b]!;
+        finishRows[b * drawn + d] = finish;
+        durationRows[b * drawn + d] = finish - startByDraw[row + b]!;
+      }
+    }
+    for (let b = 0; b < width; b++) {
+      const j = first + b;
+      targets[names[j]!] = {
+        finish: selectBand(finishRows.subarray(b * drawn, (b + 1) * drawn)),
+        duration: selectBand(durationRows.subarray(b * drawn, (b + 1) * drawn)),
+        criticalShare: onChain[j]! / drawn,
+      };
+    }
+  }
+  return targets;
 }
 
 /** Linear interpolation between order statistics (type 7). */
@@ -457,11 +515,10 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     nodes: simulator.nodes,
   };
   const makespans = new Float64Array(draws);
-  // One buffer each, a row per target: thousands of small arrays would each be a separate allocation to collect.
-  const finishBuffer = new Float64Array(problem.n * draws);
-  const durationBuffer = new Float64Array(problem.n * draws);
-  const finishes = problem.names.map((_, j) => finishBuffer.subarray(j * draws, (j + 1) * draws));
-  const durations = problem.names.map((_, j) => durationBuffer.subarray(j * draws, (j + 1) * draws));
+  // Every draw's finishes and starts, a row per draw (copied whole from the simulation): `toTargetBands` reads them
+  // back per target.
+  const finishByDraw = new Float64Array(problem.n * draws);
+  const startByDraw = new Float64Array(problem.n * draws);
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
@@ -473,12 +530,10 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     const d = drawn;
     drawDurations(guide, context);
     const state = simulator.simulate(context.duration);
+    finishByDraw.set(state.finish, d * problem.n);
+    startByDraw.set(state.start, d * problem.n);
     let makespan = 0;
-    for (let j = 0; j < problem.n; j++) {
-      finishes[j]![d] = state.finish[j]!;
-      durations[j]![d] = state.finish[j]! - state.start[j]!;
-      makespan = Math.max(makespan, state.finish[j]!);
-    }
+    for (let j = 0; j < problem.n; j++) makespan = Math.max(makespan, state.finish[j]!);
     makespans[d] = Math.max(floor, makespan);
     const chain = findChain(guide, state, members);
     chainNodes.fill(0);
@@ -490,14 +545,7 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     for (let i = 0; i < problem.m; i++) nodeOnChain[i]! += chainNodes[i]!;
   }
   const sortedMakespans = makespans.subarray(0, drawn).sort();
-  const targets: Record<string, TargetForecast> = {};
-  problem.names.forEach((name, j) => {
-    targets[name] = {
-      finish: selectBand(finishes[j]!.subarray(0, drawn)),
-      duration: selectBand(durations[j]!.subarray(0, drawn)),
-      criticalShare: onChain[j]! / drawn,
-    };
-  });
+  const targets = toTargetBands({ names: problem.names, finishByDraw, startByDraw, drawn, onChain });
   const history = describeForecastHistory(plan, distributions);
   return {
     draws: drawn,
