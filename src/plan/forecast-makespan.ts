@@ -90,6 +90,12 @@ export interface Forecast {
   nodes: Record<string, { criticalShare: number; endsShare: number }>;
   /** Live: seconds into the run the forecast was conditioned at; null at planning time. */
   conditionedAtSeconds: number | null;
+  /**
+   * Live only: per running target that outran its draws, the share of draws in which every duration drawn for it
+   * (the first and up to 50 more) ended before now, so the draw only gave it 5 % more than it has run: its finish
+   * there is a guess.
+   */
+  overdueShares?: Record<string, number>;
 }
 
 /** What has happened in a run so far, by name: when each started target started and, if it has, finished. */
@@ -210,7 +216,10 @@ function drawDurations(guide: DispatchGuide, context: DrawContext): void {
     const elapsed = start.nowSeconds - start.start[j]!;
     for (let tries = 0; duration[j * problem.m + i]! <= elapsed && tries < 50; tries++)
       drawTargetRow(guide, context, j);
-    if (duration[j * problem.m + i]! <= elapsed) duration[j * problem.m + i] = elapsed * 1.05;
+    if (duration[j * problem.m + i]! <= elapsed) {
+      duration[j * problem.m + i] = elapsed * 1.05;
+      context.overdue[j]! += 1;
+    }
   }
 }
 
@@ -221,6 +230,8 @@ interface DrawContext {
   duration: Float64Array;
   start: DispatchStart | undefined;
   nodes: DrawNodes;
+  /** Per target, the draws in which it had run past every duration drawn for it (live only). */
+  overdue: Float64Array;
 }
 
 function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): DispatchStart {
@@ -513,6 +524,7 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     duration: new Float64Array(problem.n * problem.m),
     start,
     nodes: simulator.nodes,
+    overdue: new Float64Array(problem.n),
   };
   const makespans = new Float64Array(draws);
   // Every draw's finishes and starts, a row per draw (copied whole from the simulation): `toTargetBands` reads them
@@ -563,5 +575,14 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
       ]),
     ),
     conditionedAtSeconds: options.progress?.nowSeconds ?? null,
+    ...(start === undefined
+      ? {}
+      : {
+          overdueShares: Object.fromEntries(
+            problem.names.flatMap((name, j) =>
+              context.overdue[j]! > 0 ? [[name, context.overdue[j]! / drawn] as const] : [],
+            ),
+          ),
+        }),
   };
 }
