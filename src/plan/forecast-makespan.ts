@@ -195,10 +195,8 @@ function drawTargetRow(guide: DispatchGuide, context: DrawContext, j: number): v
   const setup = drawFigure(random, f[j * 6 + 4]!, f[j * 6 + 5]!);
   const low = nodes.every ? 0 : nodes.node[j]!;
   const high = nodes.every ? problem.m : low + 1;
-  for (let i = low; i < high; i++) {
-    const node = problem.nodes[i]!;
-    duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6) + setup;
-  }
+  for (let i = low; i < high; i++)
+    duration[j * problem.m + i] = build / context.speed[i]! + bytes / context.linkBytesPerSecond[i]! + setup;
 }
 
 /**
@@ -232,6 +230,9 @@ interface DrawContext {
   nodes: DrawNodes;
   /** Per target, the draws in which it had run past every duration drawn for it (live only). */
   overdue: Float64Array;
+  /** Per node: its speed, and its link in bytes per second (linkMbps × 10^6). */
+  speed: Float64Array;
+  linkBytesPerSecond: Float64Array;
 }
 
 function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): DispatchStart {
@@ -326,7 +327,10 @@ function selectBand(values: Float64Array): Band {
     const low = Math.floor(at(q));
     const lowValue = place(low);
     if (low + 1 >= values.length) return lowValue;
-    return lowValue + (place(low + 1) - lowValue) * (at(q) - low);
+    // The next order statistic is the least of what lies right of it (a scan is cheaper than a selection).
+    let next = Infinity;
+    for (let k = low + 1; k < values.length; k++) if (values[k]! < next) next = values[k]!;
+    return lowValue + (next - lowValue) * (at(q) - low);
   };
   return { p10: pick(0.1), p50: pick(0.5), p90: pick(0.9) };
 }
@@ -525,12 +529,16 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     start,
     nodes: simulator.nodes,
     overdue: new Float64Array(problem.n),
+    speed: Float64Array.from(problem.nodes, (node) => node.speed),
+    linkBytesPerSecond: Float64Array.from(problem.nodes, (node) => node.linkMbps * 1e6),
   };
   const makespans = new Float64Array(draws);
   // Every draw's finishes and starts, a row per draw (copied whole from the simulation): `toTargetBands` reads them
   // back per target.
-  const finishByDraw = new Float64Array(problem.n * draws);
-  const startByDraw = new Float64Array(problem.n * draws);
+  // Room for the draws made before the convergence rule may stop, grown a batch at a time after that.
+  let room = Math.min(draws, Math.max(minDraws, SETTLE_BATCH));
+  let finishByDraw = new Float64Array(problem.n * room);
+  let startByDraw = new Float64Array(problem.n * room);
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
@@ -542,6 +550,16 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     const d = drawn;
     drawDurations(guide, context);
     const state = simulator.simulate(context.duration);
+    if (d >= room) {
+      room = Math.min(draws, room + SETTLE_BATCH);
+      const grow = (old: Float64Array) => {
+        const grown = new Float64Array(problem.n * room);
+        grown.set(old);
+        return grown;
+      };
+      finishByDraw = grow(finishByDraw);
+      startByDraw = grow(startByDraw);
+    }
     finishByDraw.set(state.finish, d * problem.n);
     startByDraw.set(state.start, d * problem.n);
     let makespan = 0;

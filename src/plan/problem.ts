@@ -73,18 +73,45 @@ function toTopologicalOrder(
   succs: readonly (readonly number[])[],
 ): number[] {
   const indegree = preds.map((list) => list.length);
+  // Kahn's order, always taking the lowest ready index: a binary min-heap of the ready indices.
   const ready: number[] = [];
+  const push = (index: number) => {
+    let at = ready.push(index) - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (ready[parent]! <= index) break;
+      ready[at] = ready[parent]!;
+      at = parent;
+    }
+    ready[at] = index;
+  };
+  const pop = (): number => {
+    const top = ready[0]!;
+    const last = ready.pop()!;
+    if (ready.length > 0) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= ready.length) break;
+        const child = left + 1 < ready.length && ready[left + 1]! < ready[left]! ? left + 1 : left;
+        if (ready[child]! >= last) break;
+        ready[at] = ready[child]!;
+        at = child;
+      }
+      ready[at] = last;
+    }
+    return top;
+  };
   indegree.forEach((count, index) => {
-    if (count === 0) ready.push(index);
+    if (count === 0) push(index);
   });
   const order: number[] = [];
   while (ready.length > 0) {
-    ready.sort((a, b) => b - a);
-    const next = ready.pop() as number;
+    const next = pop();
     order.push(next);
     for (const succ of succs[next] ?? []) {
       indegree[succ] = (indegree[succ] ?? 0) - 1;
-      if (indegree[succ] === 0) ready.push(succ);
+      if (indegree[succ] === 0) push(succ);
     }
   }
   if (order.length !== preds.length)
