@@ -1,4 +1,5 @@
 import { ConfigError } from '../shared/errors.js';
+import { createMinHeap } from './min-heap.js';
 import { toBuildSeconds, toExportSeconds, type PlanNode } from './cost-model.js';
 
 // The packer's working form: targets and nodes as indices, costs as flat matrices (target-major), so the
@@ -73,45 +74,18 @@ function toTopologicalOrder(
   succs: readonly (readonly number[])[],
 ): number[] {
   const indegree = preds.map((list) => list.length);
-  // Kahn's order, always taking the lowest ready index: a binary min-heap of the ready indices.
-  const ready: number[] = [];
-  const push = (index: number) => {
-    let at = ready.push(index) - 1;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (ready[parent]! <= index) break;
-      ready[at] = ready[parent]!;
-      at = parent;
-    }
-    ready[at] = index;
-  };
-  const pop = (): number => {
-    const top = ready[0]!;
-    const last = ready.pop()!;
-    if (ready.length > 0) {
-      let at = 0;
-      for (;;) {
-        const left = 2 * at + 1;
-        if (left >= ready.length) break;
-        const child = left + 1 < ready.length && ready[left + 1]! < ready[left]! ? left + 1 : left;
-        if (ready[child]! >= last) break;
-        ready[at] = ready[child]!;
-        at = child;
-      }
-      ready[at] = last;
-    }
-    return top;
-  };
+  // Kahn's order, always taking the lowest ready index.
+  const ready = createMinHeap((index) => index);
   indegree.forEach((count, index) => {
-    if (count === 0) push(index);
+    if (count === 0) ready.push(index);
   });
   const order: number[] = [];
-  while (ready.length > 0) {
-    const next = pop();
+  while (ready.size > 0) {
+    const next = ready.pop();
     order.push(next);
     for (const succ of succs[next] ?? []) {
       indegree[succ] = (indegree[succ] ?? 0) - 1;
-      if (indegree[succ] === 0) push(succ);
+      if (indegree[succ] === 0) ready.push(succ);
     }
   }
   if (order.length !== preds.length)
