@@ -535,10 +535,8 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
   const makespans = new Float64Array(draws);
   // Every draw's finishes and starts, a row per draw (copied whole from the simulation): `toTargetBands` reads them
   // back per target.
-  // Room for the draws made before the convergence rule may stop, grown a batch at a time after that.
-  let room = Math.min(draws, Math.max(minDraws, SETTLE_BATCH));
-  let finishByDraw = new Float64Array(problem.n * room);
-  let startByDraw = new Float64Array(problem.n * room);
+  const finishByDraw = new Float64Array(problem.n * draws);
+  const startByDraw = new Float64Array(problem.n * draws);
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
@@ -550,16 +548,6 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     const d = drawn;
     drawDurations(guide, context);
     const state = simulator.simulate(context.duration);
-    if (d >= room) {
-      room = Math.min(draws, room + SETTLE_BATCH);
-      const grow = (old: Float64Array) => {
-        const grown = new Float64Array(problem.n * room);
-        grown.set(old);
-        return grown;
-      };
-      finishByDraw = grow(finishByDraw);
-      startByDraw = grow(startByDraw);
-    }
     finishByDraw.set(state.finish, d * problem.n);
     startByDraw.set(state.start, d * problem.n);
     let makespan = 0;
