@@ -142,6 +142,24 @@ const UploadRefsSchema = z.strictObject({
 });
 export type UploadRefs = z.infer<typeof UploadRefsSchema>;
 
+const Sha256Schema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .meta({ examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] });
+
+/**
+ * The bake graph a run planned with (graph/digest-bake-graph.ts): `costs` compares it with the current bake print
+ * and refuses a run of another bake definition.
+ */
+const BakeDigestSchema = z.strictObject({
+  sha256: Sha256Schema.describe("SHA-256 over the planned targets' digests, by name."),
+  targets: z
+    .record(z.string(), Sha256Schema)
+    .describe(
+      "Per planned target: SHA-256 of its whole bake-print entry (keys sorted) and its target: contexts' digests.",
+    ),
+});
+
 const SampleSourceSchema = z.strictObject({
   source: z.enum(['node_exporter', 'prometheus']),
   intervalMs: z.number().positive(),
@@ -303,5 +321,7 @@ export const RunFileSchema = z.strictObject({
   uploadRefs: z.record(z.string(), UploadRefsSchema).optional(),
   /** What the builders recorded for explaining misses (absent in runs recorded before issue 37). */
   evidence: RunEvidenceSchema.optional(),
+  /** The bake graph the run planned with, as digests (absent in runs recorded before issue 36's item 2). */
+  bake: BakeDigestSchema.optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

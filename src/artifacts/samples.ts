@@ -4,9 +4,6 @@ import { z } from 'zod';
 
 export const SAMPLES_VERSION = 1;
 
-/** One sample per node this often unless `--sample-interval-ms` says otherwise: the only place it is written. */
-export const DEFAULT_SAMPLE_INTERVAL_MS = 2_000;
-
 const SampleOkSchema = z.strictObject({
   version: z.literal(SAMPLES_VERSION),
   node: z.string(),

@@ -4,11 +4,15 @@ import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts, renderTargetCosts, type ParsedTargetCosts } from '../config/parse-target-costs.js';
 import { toEditedFleetYaml } from '../config/to-edited-fleet-yaml.js';
 import type { Config } from '../config/schema.js';
-import { ConfigError } from '../shared/errors.js';
+import { ConfigError, isRocmPerfError, UsageError } from '../shared/errors.js';
+import { nameInputOrigins } from '../config/name-origins.js';
+import { loadBakePrint } from '../run/plan-inputs/load-plan-inputs.js';
+import type { BakePrint } from '../graph/index.js';
 import { deriveTargetCosts, type DerivedCosts } from '../plan/derive-target-costs.js';
 import {
   buildCostsHeader,
   readCostRuns,
+  refuseOtherBakeRuns,
   refuseOtherFleetRuns,
   refuseUnpoolableRuns,
   type CostRun,
@@ -32,6 +36,8 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
   });
   refuseUnpoolableRuns(runs);
   warnings.push(...refuseOtherFleetRuns(runs, config, options.allowOtherFleet));
+  const bake = await loadCurrentBakePrint(options, runs);
+  warnings.push(...bake.notes, ...refuseOtherBakeRuns(runs, bake.current, options.allowOtherBake));
   const derived = deriveTargetCosts({ runs, current: current.costs });
   const costs = new Map(
     [...derived.costs].map(([target, cost]) => [target, { ...cost, ...derived.spreads.get(target) }]),
@@ -54,6 +60,30 @@ export async function runCostsCommand(options: CostsValues): Promise<void> {
     );
   }
   await learnFleetFromRuns({ options, config, runs, derived });
+}
+
+/**
+ * What fleet.yaml's bake print gives now, for the runs' arch, to compare with the digests the runs recorded; nothing
+ * when no run recorded one. A print that cannot be had is refused like another definition (--allow-other-bake: a note).
+ */
+async function loadCurrentBakePrint(
+  options: CostsValues,
+  runs: readonly CostRun[],
+): Promise<{ current: { print: BakePrint; source: string } | undefined; notes: string[] }> {
+  const arch = runs.find(({ run }) => run.bake !== undefined)?.run.arch;
+  if (arch === undefined) return { current: undefined, notes: [] };
+  try {
+    const { config } = await loadConfig({ fleetPath: options.fleet, overrides: { arch } });
+    return { current: await loadBakePrint({ config, origins: nameInputOrigins({}, {}) }), notes: [] };
+  } catch (error) {
+    if (!isRocmPerfError(error)) throw error;
+    const why = `cannot compare the runs' bake definition with the current one: ${error.message}`;
+    if (options.allowOtherBake) return { current: undefined, notes: [`--allow-other-bake: ${why}`] };
+    throw new UsageError(`--from: ${why}`, {
+      cause: error,
+      hint: `${error.hint ?? 'correct the bake print or bake file fleet.yaml names'}; or --allow-other-bake to learn without comparing`,
+    });
+  }
 }
 
 const costsFlagOf = (options: CostsValues) => (options.costs === undefined ? undefined : '--costs');

@@ -10,6 +10,7 @@ import {
 } from './schema.js';
 import { formatIssues } from './format-issues.js';
 import { fleetRules } from './rules.js';
+import { toBuildxOverride } from './to-buildx-override.js';
 import type { YamlPath } from './parse-fleet-yaml.js';
 
 /** Values from the environment and flags; flags win over env, env over the file. */
@@ -47,12 +48,6 @@ export function toEnvOverrides(env: Readonly<Record<string, string | undefined>>
     registryName: env.REGISTRY_NAME || undefined,
     buildx: toBuildxOverride(env.PERF_BUILDX, 'PERF_BUILDX'),
   };
-}
-
-/** A standalone buildx named by the environment or a flag: a path from the working directory. */
-export function toBuildxOverride(value: string | undefined, setting: string): BuildxSetting | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? { path: path.resolve(trimmed), setting } : undefined;
 }
 
 /** Merge override layers: later layers win where they set a value. */

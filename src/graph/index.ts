@@ -5,6 +5,7 @@ export {
   type BakePrint,
   type BakeTarget,
 } from './bake-print.js';
+export { digestBakeGraph, findBakeDifferences } from './digest-bake-graph.js';
 export {
   buildGraph,
   findUnknownNames,

@@ -1,4 +1,5 @@
 import { UsageError } from '../shared/errors.js';
+import { createMinHeap } from './min-heap.js';
 import type { PlanNode } from './cost-model.js';
 import type { Plan } from '../artifacts/index.js';
 import { createProblem, toMinCosts, type CostInput, type PlanProblem } from './problem.js';
@@ -84,11 +85,12 @@ function toSweepOrder(problem: PlanProblem, queues: readonly number[][], rank: I
   const after = problem.names.map(() => [] as number[]);
   before.forEach((list, j) => list.forEach((d) => after[d]!.push(j)));
   const waiting = before.map((list) => list.length);
-  const ready = waiting.flatMap((count, j) => (count === 0 ? [j] : []));
+  // Always the ready target of the lowest rank (ranks are distinct: a permutation).
+  const ready = createMinHeap((j) => rank[j]!);
+  waiting.forEach((count, j) => count === 0 && ready.push(j));
   const order: number[] = [];
-  while (ready.length > 0) {
-    ready.sort((a, b) => rank[b]! - rank[a]!);
-    const j = ready.pop()!;
+  while (ready.size > 0) {
+    const j = ready.pop();
     order.push(j);
     for (const k of after[j]!) if (--waiting[k]! === 0) ready.push(k);
   }

@@ -90,6 +90,12 @@ export interface Forecast {
   nodes: Record<string, { criticalShare: number; endsShare: number }>;
   /** Live: seconds into the run the forecast was conditioned at; null at planning time. */
   conditionedAtSeconds: number | null;
+  /**
+   * Live only: per running target that outran its draws, the share of draws in which every duration drawn for it
+   * (the first and up to 50 more) ended before now, so the draw only gave it 5 % more than it has run: its finish
+   * there is a guess.
+   */
+  overdueShares?: Record<string, number>;
 }
 
 /** What has happened in a run so far, by name: when each started target started and, if it has, finished. */
@@ -126,9 +132,11 @@ function findMissing(plan: DispatchPlan, distributions: ReadonlyMap<string, Cost
  * stays 0, its two uniforms still drawn so the stream is the same.
  */
 function drawFigure(random: Random, median: number, scale: number): number {
-  const radius = Math.sqrt(-2 * Math.log(1 - random.next()));
-  const angle = 2 * Math.PI * random.next();
+  const first = random.next();
+  const second = random.next();
   if (median === 0) return 0;
+  const radius = Math.sqrt(-2 * Math.log(1 - first));
+  const angle = 2 * Math.PI * second;
   return median * Math.exp(clampExponent(scale * (radius * Math.cos(angle))));
 }
 
@@ -187,10 +195,8 @@ function drawTargetRow(guide: DispatchGuide, context: DrawContext, j: number): v
   const setup = drawFigure(random, f[j * 6 + 4]!, f[j * 6 + 5]!);
   const low = nodes.every ? 0 : nodes.node[j]!;
   const high = nodes.every ? problem.m : low + 1;
-  for (let i = low; i < high; i++) {
-    const node = problem.nodes[i]!;
-    duration[j * problem.m + i] = build / node.speed + bytes / (node.linkMbps * 1e6) + setup;
-  }
+  for (let i = low; i < high; i++)
+    duration[j * problem.m + i] = build / context.speed[i]! + bytes / context.linkBytesPerSecond[i]! + setup;
 }
 
 /**
@@ -208,7 +214,10 @@ function drawDurations(guide: DispatchGuide, context: DrawContext): void {
     const elapsed = start.nowSeconds - start.start[j]!;
     for (let tries = 0; duration[j * problem.m + i]! <= elapsed && tries < 50; tries++)
       drawTargetRow(guide, context, j);
-    if (duration[j * problem.m + i]! <= elapsed) duration[j * problem.m + i] = elapsed * 1.05;
+    if (duration[j * problem.m + i]! <= elapsed) {
+      duration[j * problem.m + i] = elapsed * 1.05;
+      context.overdue[j]! += 1;
+    }
   }
 }
 
@@ -219,6 +228,11 @@ interface DrawContext {
   duration: Float64Array;
   start: DispatchStart | undefined;
   nodes: DrawNodes;
+  /** Per target, the draws in which it had run past every duration drawn for it (live only). */
+  overdue: Float64Array;
+  /** Per node: its speed, and its link in bytes per second (linkMbps × 10^6). */
+  speed: Float64Array;
+  linkBytesPerSecond: Float64Array;
 }
 
 function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): DispatchStart {
@@ -296,25 +310,37 @@ function findChain(guide: DispatchGuide, state: DispatchState, members: NodeMemb
 
 /**
  * p10/p50/p90 of unsorted values, as `toBand` of them sorted gives, without sorting: each order statistic the
- * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered).
+ * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered). The ranks asked
+ * for only grow, so each selection searches only what lies right of the last one.
  */
 function selectBand(values: Float64Array): Band {
+  if (values.length === 0) return { p10: NaN, p50: NaN, p90: NaN };
+  let from = 0;
+  const place = (k: number) => {
+    if (k < from) return values[k]!;
+    const value = selectNth(values, k, from);
+    from = k + 1;
+    return value;
+  };
   const at = (q: number) => q * (values.length - 1);
   const pick = (q: number) => {
     const low = Math.floor(at(q));
-    const lowValue = selectNth(values, low);
+    const lowValue = place(low);
     if (low + 1 >= values.length) return lowValue;
+    // The next order statistic is the least of what lies right of it (a scan is cheaper than a selection).
     let next = Infinity;
     for (let k = low + 1; k < values.length; k++) if (values[k]! < next) next = values[k]!;
     return lowValue + (next - lowValue) * (at(q) - low);
   };
-  if (values.length === 0) return { p10: NaN, p50: NaN, p90: NaN };
   return { p10: pick(0.1), p50: pick(0.5), p90: pick(0.9) };
 }
 
-/** The k-th smallest (0-based), moved to index k with smaller values before it and larger after (Hoare). */
-function selectNth(values: Float64Array, k: number): number {
-  let [left, right] = [0, values.length - 1];
+/**
+ * The k-th smallest (0-based), moved to index k with smaller values before it and larger after (Hoare), searching
+ * values[from…] only: every value before `from` must be no larger than every value from it on.
+ */
+function selectNth(values: Float64Array, k: number, from = 0): number {
+  let [left, right] = [from, values.length - 1];
   while (right > left) {
     const pivot = values[(left + right) >> 1]!;
     let [i, j] = [left, right];
@@ -336,6 +362,53 @@ function selectNth(values: Float64Array, k: number): number {
 
 function toBand(sorted: Float64Array): Band {
   return { p10: quantileOf(sorted, 0.1), p50: quantileOf(sorted, 0.5), p90: quantileOf(sorted, 0.9) };
+}
+
+/** Targets gathered per block: a block's finishes in one draw share a cache line or two. */
+const BAND_BLOCK = 8;
+
+/**
+ * Each target's finish and duration bands and its share of draws on the critical chain, from the draws' rows
+ * (draw-major, as the simulation gives them): gathered a block of targets at a time, so each row is read once per
+ * block rather than once per target.
+ */
+function toTargetBands({
+  names,
+  finishByDraw,
+  startByDraw,
+  drawn,
+  onChain,
+}: {
+  names: readonly string[];
+  finishByDraw: Float64Array;
+  startByDraw: Float64Array;
+  drawn: number;
+  onChain: Float64Array;
+}): Record<string, TargetForecast> {
+  const n = names.length;
+  const finishRows = new Float64Array(BAND_BLOCK * drawn);
+  const durationRows = new Float64Array(BAND_BLOCK * drawn);
+  const targets: Record<string, TargetForecast> = {};
+  for (let first = 0; first < n; first += BAND_BLOCK) {
+    const width = Math.min(BAND_BLOCK, n - first);
+    for (let d = 0; d < drawn; d++) {
+      const row = d * n + first;
+      for (let b = 0; b < width; b++) {
+        const finish = finishByDraw[row + b]!;
+        finishRows[b * drawn + d] = finish;
+        durationRows[b * drawn + d] = finish - startByDraw[row + b]!;
+      }
+    }
+    for (let b = 0; b < width; b++) {
+      const j = first + b;
+      targets[names[j]!] = {
+        finish: selectBand(finishRows.subarray(b * drawn, (b + 1) * drawn)),
+        duration: selectBand(durationRows.subarray(b * drawn, (b + 1) * drawn)),
+        criticalShare: onChain[j]! / drawn,
+      };
+    }
+  }
+  return targets;
 }
 
 /** Linear interpolation between order statistics (type 7). */
@@ -455,13 +528,15 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     duration: new Float64Array(problem.n * problem.m),
     start,
     nodes: simulator.nodes,
+    overdue: new Float64Array(problem.n),
+    speed: Float64Array.from(problem.nodes, (node) => node.speed),
+    linkBytesPerSecond: Float64Array.from(problem.nodes, (node) => node.linkMbps * 1e6),
   };
   const makespans = new Float64Array(draws);
-  // One buffer each, a row per target: thousands of small arrays would each be a separate allocation to collect.
-  const finishBuffer = new Float64Array(problem.n * draws);
-  const durationBuffer = new Float64Array(problem.n * draws);
-  const finishes = problem.names.map((_, j) => finishBuffer.subarray(j * draws, (j + 1) * draws));
-  const durations = problem.names.map((_, j) => durationBuffer.subarray(j * draws, (j + 1) * draws));
+  // Every draw's finishes and starts, a row per draw (copied whole from the simulation): `toTargetBands` reads them
+  // back per target.
+  const finishByDraw = new Float64Array(problem.n * draws);
+  const startByDraw = new Float64Array(problem.n * draws);
   const onChain = new Float64Array(problem.n);
   const nodeOnChain = new Float64Array(problem.m);
   const nodeEnds = new Float64Array(problem.m);
@@ -473,12 +548,10 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     const d = drawn;
     drawDurations(guide, context);
     const state = simulator.simulate(context.duration);
+    finishByDraw.set(state.finish, d * problem.n);
+    startByDraw.set(state.start, d * problem.n);
     let makespan = 0;
-    for (let j = 0; j < problem.n; j++) {
-      finishes[j]![d] = state.finish[j]!;
-      durations[j]![d] = state.finish[j]! - state.start[j]!;
-      makespan = Math.max(makespan, state.finish[j]!);
-    }
+    for (let j = 0; j < problem.n; j++) makespan = Math.max(makespan, state.finish[j]!);
     makespans[d] = Math.max(floor, makespan);
     const chain = findChain(guide, state, members);
     chainNodes.fill(0);
@@ -490,14 +563,7 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     for (let i = 0; i < problem.m; i++) nodeOnChain[i]! += chainNodes[i]!;
   }
   const sortedMakespans = makespans.subarray(0, drawn).sort();
-  const targets: Record<string, TargetForecast> = {};
-  problem.names.forEach((name, j) => {
-    targets[name] = {
-      finish: selectBand(finishes[j]!.subarray(0, drawn)),
-      duration: selectBand(durations[j]!.subarray(0, drawn)),
-      criticalShare: onChain[j]! / drawn,
-    };
-  });
+  const targets = toTargetBands({ names: problem.names, finishByDraw, startByDraw, drawn, onChain });
   const history = describeForecastHistory(plan, distributions);
   return {
     draws: drawn,
@@ -515,5 +581,14 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
       ]),
     ),
     conditionedAtSeconds: options.progress?.nowSeconds ?? null,
+    ...(start === undefined
+      ? {}
+      : {
+          overdueShares: Object.fromEntries(
+            problem.names.flatMap((name, j) =>
+              context.overdue[j]! > 0 ? [[name, context.overdue[j]! / drawn] as const] : [],
+            ),
+          ),
+        }),
   };
 }

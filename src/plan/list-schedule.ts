@@ -40,15 +40,37 @@ function pickReady(ready: number[], priority: Float64Array): number {
 
 /** Earliest start ≥ readyAt on a node: after its last slot, or in a gap when insertion is on. */
 function findStart(slots: readonly Slot[], readyAt: number, length: number, insertion: boolean): number {
-  const tail = slots.length > 0 ? slots[slots.length - 1]!.finish : 0;
+  const count = slots.length;
+  const tail = count > 0 ? slots[count - 1]!.finish : 0;
   if (!insertion) return Math.max(tail, readyAt);
-  let previousEnd = 0;
-  for (const slot of slots) {
+  // A gap before slot p needs start + length ≤ slots[p].start with start ≥ readyAt, so no slot that starts before
+  // readyAt + length can have one: skip them by bisection (slots are sorted by start), then scan as before.
+  const earliestEnd = readyAt + length;
+  let [low, high] = [0, count];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (slots[mid]!.start < earliestEnd) low = mid + 1;
+    else high = mid;
+  }
+  let previousEnd = low > 0 ? slots[low - 1]!.finish : 0;
+  for (let p = low; p < count; p++) {
+    const slot = slots[p]!;
     const start = Math.max(previousEnd, readyAt);
     if (start + length <= slot.start) return start;
     previousEnd = slot.finish;
   }
   return Math.max(previousEnd, readyAt);
+}
+
+/** Where a slot goes in a node's slots (sorted by start): after every slot that starts no later, as a stable sort puts it. */
+function findSlotIndex(slots: readonly Slot[], start: number): number {
+  let [low, high] = [0, slots.length];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (slots[mid]!.start <= start) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 interface PlacementState {
@@ -66,32 +88,41 @@ function readyTime(state: PlacementState, j: number): number {
   return at;
 }
 
-function finishOn(state: PlacementState, j: number, i: number): number {
+function finishAt(state: PlacementState, j: number, i: number, readyAt: number): number {
   const length = state.cost[j * state.problem.m + i]!;
-  return findStart(state.slots[i]!, readyTime(state, j), length, state.insertion) + length;
+  return findStart(state.slots[i]!, readyAt, length, state.insertion) + length;
 }
 
-// Lookahead: place j on i tentatively, then score by the latest best-case finish of its children.
-function lookaheadScore(state: PlacementState, j: number, i: number): number {
+function finishOn(state: PlacementState, j: number, i: number): number {
+  return finishAt(state, j, i, readyTime(state, j));
+}
+
+/**
+ * Lookahead: place j on i tentatively (finishing at `own`), then score by the latest best-case finish of its
+ * children. The score only grows as children are scored, so once it passes `cutoff` (the best score so far) the node
+ * has lost and the rest is not scored: any value above the cutoff gives the same choice.
+ */
+function lookaheadScore(state: PlacementState, j: number, i: number, own: number, cutoff: number): number {
   const { problem } = state;
-  const own = finishOn(state, j, i);
   const children = problem.succs[j]!;
   if (children.length === 0) return own;
   const length = state.cost[j * problem.m + i]!;
   const slot = { start: own - length, finish: own };
   const slots = state.slots[i]!;
   const saved = state.finish[j]!;
-  slots.push(slot);
-  slots.sort((a, b) => a.start - b.start);
+  const at = findSlotIndex(slots, slot.start);
+  slots.splice(at, 0, slot);
   state.finish[j] = own;
   let worst = own;
   for (const k of children) {
+    const readyAt = readyTime(state, k);
     let best = Infinity;
     for (let node = 0; node < problem.m; node++)
-      if (problem.fits[k * problem.m + node]) best = Math.min(best, finishOn(state, k, node));
+      if (problem.fits[k * problem.m + node]) best = Math.min(best, finishAt(state, k, node, readyAt));
     worst = Math.max(worst, best);
+    if (worst > cutoff) break;
   }
-  slots.splice(slots.indexOf(slot), 1);
+  slots.splice(at, 1);
   state.finish[j] = saved;
   return worst;
 }
@@ -100,10 +131,12 @@ function chooseNode(state: PlacementState, j: number, lookahead: boolean): numbe
   let bestNode = 0;
   let bestScore = Infinity;
   let bestFinish = Infinity;
+  const readyAt = readyTime(state, j);
   for (const i of state.problem.nodeOrder) {
     if (!state.problem.fits[j * state.problem.m + i]) continue;
-    const finish = finishOn(state, j, i);
-    const score = lookahead ? lookaheadScore(state, j, i) : finish;
+    const finish = finishAt(state, j, i, readyAt);
+    // A score is never below the node's own finish: a node whose finish already loses is not looked ahead from.
+    const score = !lookahead || finish > bestScore ? finish : lookaheadScore(state, j, i, finish, bestScore);
     if (score < bestScore || (score === bestScore && finish < bestFinish)) {
       bestNode = i;
       bestScore = score;
@@ -158,8 +191,8 @@ export function listSchedule(problem: PlanProblem, options: ListScheduleOptions)
     assign[j] = i;
     plannedStart[j] = start;
     state.finish[j] = finish;
-    state.slots[i]!.push({ start, finish });
-    state.slots[i]!.sort((a, b) => a.start - b.start);
+    const slots = state.slots[i]!;
+    slots.splice(findSlotIndex(slots, start), 0, { start, finish });
     listed.push(j);
     for (const k of successors[j]!) if (--waiting[k]! === 0) ready.push(k);
   }

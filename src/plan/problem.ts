@@ -1,4 +1,5 @@
 import { ConfigError } from '../shared/errors.js';
+import { createMinHeap } from './min-heap.js';
 import { toBuildSeconds, toExportSeconds, type PlanNode } from './cost-model.js';
 
 // The packer's working form: targets and nodes as indices, costs as flat matrices (target-major), so the
@@ -73,14 +74,14 @@ function toTopologicalOrder(
   succs: readonly (readonly number[])[],
 ): number[] {
   const indegree = preds.map((list) => list.length);
-  const ready: number[] = [];
+  // Kahn's order, always taking the lowest ready index.
+  const ready = createMinHeap((index) => index);
   indegree.forEach((count, index) => {
     if (count === 0) ready.push(index);
   });
   const order: number[] = [];
-  while (ready.length > 0) {
-    ready.sort((a, b) => b - a);
-    const next = ready.pop() as number;
+  while (ready.size > 0) {
+    const next = ready.pop();
     order.push(next);
     for (const succ of succs[next] ?? []) {
       indegree[succ] = (indegree[succ] ?? 0) - 1;

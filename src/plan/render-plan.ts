@@ -1,26 +1,24 @@
 import { describeCostSet } from './choose-costs.js';
+import {
+  formatSecondsAtStep,
+  formatSecondsValue,
+  toSecondsStep,
+  toShownParts,
+} from '../shared/format-units.js';
 import type { Plan } from '../artifacts/index.js';
 import { formatGiB } from './problem.js';
 
-// Plan → the human table `rocm-perf plan` prints. Pure: strings in, string out.
+// Plan → the human table `rocm-perf plan` prints. Pure: strings in, string out. Seconds follow the one rule of
+// shared/format-units.ts, and the parts a row or a node line shows add up to its total as shown (docs/planning.md,
+// "The plan table"): a row's start, parts and finish are shown to the step the rule gives its finish, the parts
+// rounded to add up (start + build + export + setup = finish); a node's busy and idle add up to the makespan as shown,
+// and its idle's two parts to its idle.
 
-const pad = (value: number) => String(value).padStart(2, '0');
+/** A length of time, or a time from the start of the run, by the one rule. */
+const renderDuration = formatSecondsValue;
 
-/** A point in the run as h:mm:ss from its start. */
-function renderClock(seconds: number): string {
-  const whole = Math.round(seconds);
-  return `${Math.floor(whole / 3600)}:${pad(Math.floor((whole % 3600) / 60))}:${pad(whole % 60)}`;
-}
-
-/** A length of time the way the spec writes it: 14s, 15m48s, 2h11m12s. */
-function renderDuration(seconds: number): string {
-  const whole = Math.round(seconds);
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = whole % 60;
-  if (h > 0) return `${h}h${pad(m)}m${pad(s)}s`;
-  return m > 0 ? `${m}m${pad(s)}s` : `${s}s`;
-}
+/** Whole steps of `seconds` at `step`, as an integer count. */
+const toSteps = (seconds: number, step: number) => Math.round(seconds / step);
 
 function renderTable(rows: readonly (readonly string[])[], rightAligned: readonly number[]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
@@ -32,14 +30,48 @@ function renderTable(rows: readonly (readonly string[])[], rightAligned: readonl
   );
 }
 
+/** The node line: busy + idle = the makespan as the summary shows it; waiting on deps + placement loss = idle. */
+function renderNodeHeader(plan: Plan, node: Plan['nodes'][number]): string {
+  const step = toSecondsStep(plan.makespanSeconds);
+  const total = toSteps(plan.makespanSeconds, step);
+  const [busy, idle] = toShownParts([node.busySeconds, node.idleSeconds], total, step) as [number, number];
+  const at = (seconds: number) => formatSecondsAtStep(seconds, step);
+  const memory = node.memoryBytes === undefined ? '' : `, ${formatGiB(node.memoryBytes)} memory`;
+  const head = `${node.name} — ${node.linkMbps} MB/s, speed ${node.speed}${memory}`;
+  if (toSteps(idle, step) === 0) return `${head}; busy ${at(busy)}, never idle`;
+  const [deps, loss] = toShownParts(
+    [node.dependencyWaitSeconds, node.placementLossSeconds],
+    toSteps(idle, step),
+    step,
+  ) as [number, number];
+  return `${head}; busy ${at(busy)} + idle ${at(idle)} (waiting on deps ${at(deps)}, placement loss ${at(loss)})`;
+}
+
+/** A row's cells: start, finish and the parts between them, all at the step of its finish, adding up. */
+function renderRowTimes(target: Plan['targets'][string], withSetup: boolean): string[] {
+  const step = toSecondsStep(target.finishSeconds);
+  const [start, finish] = [toSteps(target.startSeconds, step), toSteps(target.finishSeconds, step)];
+  const parts = toShownParts(
+    [target.buildSeconds, target.exportSeconds, ...(withSetup ? [target.setupSeconds] : [])],
+    finish - start,
+    step,
+  );
+  const raw = [target.buildSeconds, target.exportSeconds, target.setupSeconds];
+  // An exact 0 is `0s`; a part that rounds to nothing keeps the step's digits (`0.00s`), so it does not read as none.
+  const at = (seconds: number, k: number) =>
+    seconds === 0 && raw[k] !== 0 && step < 1
+      ? `${(0).toFixed(step < 0.01 ? 3 : 2)}s`
+      : formatSecondsAtStep(seconds, step);
+  return [
+    formatSecondsAtStep(start * step, step),
+    formatSecondsAtStep(finish * step, step),
+    ...parts.map((part, k) => at(part, k)),
+  ];
+}
+
 function renderNode(plan: Plan, node: Plan['nodes'][number]): string[] {
   const queue = plan.queues[node.name] ?? [];
-  const idle =
-    node.idleSeconds > 0.5
-      ? `idle ${renderDuration(node.idleSeconds)} (waiting on deps ${renderDuration(node.dependencyWaitSeconds)}, placement loss ${renderDuration(node.placementLossSeconds)})`
-      : 'never idle';
-  const memory = node.memoryBytes === undefined ? '' : `, ${formatGiB(node.memoryBytes)} memory`;
-  const header = `${node.name} — ${node.linkMbps} MB/s, speed ${node.speed}${memory}; busy ${renderDuration(node.busySeconds)}, ${idle}`;
+  const header = renderNodeHeader(plan, node);
   if (queue.length === 0) return [header, '  (nothing queued)'];
   const band = plan.forecast?.banded === true ? plan.forecast : undefined;
   const withSetup = Object.values(plan.targets).some((target) => target.setupSeconds > 0);
@@ -59,20 +91,25 @@ function renderNode(plan: Plan, node: Plan['nodes'][number]): string[] {
     const target = plan.targets[name]!;
     const critical = plan.criticalPath.includes(name) ? '*' : '';
     const finish = band?.targets[name]?.finish;
+    const [start, end, ...parts] = renderRowTimes(target, withSetup);
     rows.push([
-      renderClock(target.startSeconds),
-      renderClock(target.finishSeconds),
+      start!,
+      end!,
       name,
-      renderDuration(target.buildSeconds),
-      renderDuration(target.exportSeconds),
-      ...(withSetup ? [renderDuration(target.setupSeconds)] : []),
-      ...(band ? [finish ? `${renderClock(finish.p10)}–${renderClock(finish.p90)}` : ''] : []),
+      ...parts,
+      ...(band ? [finish ? `${renderDuration(finish.p10)}–${renderDuration(finish.p90)}` : ''] : []),
       critical,
     ]);
   }
   const right = withSetup ? [0, 1, 3, 4, 5] : [0, 1, 3, 4];
   return [header, ...renderTable(rows, right).map((line) => `  ${line}`)];
 }
+
+/** `2h11m12s (7872.4 s)` from a minute, where the rule shows whole seconds; `52.82s` below. */
+const renderWithSeconds = (seconds: number) =>
+  toSecondsStep(seconds) < 1
+    ? renderDuration(seconds)
+    : `${renderDuration(seconds)} (${seconds.toFixed(1)} s)`;
 
 function renderSummary(plan: Plan): string[] {
   const bound = plan.lowerBound;
@@ -83,8 +120,8 @@ function renderSummary(plan: Plan): string[] {
     `largest target ${renderDuration(bound.targetSeconds)}`,
   ];
   return [
-    `makespan      ${renderDuration(plan.makespanSeconds)} (${plan.makespanSeconds.toFixed(1)} s)`,
-    `lower bound   ${renderDuration(plan.lowerBoundSeconds)} (${plan.lowerBoundSeconds.toFixed(1)} s), the largest of: ${parts.join(', ')}`,
+    `makespan      ${renderWithSeconds(plan.makespanSeconds)}`,
+    `lower bound   ${renderWithSeconds(plan.lowerBoundSeconds)}, the largest of: ${parts.join(', ')}`,
     `gap           ${(plan.gap * 100).toFixed(1)} %${plan.gap < 1e-9 ? '  (at the lower bound: optimal under the cost model)' : ''}`,
     `critical path ${plan.criticalPath.join(' → ')}`,
   ];
@@ -148,7 +185,8 @@ export function renderPlan(plan: Plan, { costsLine }: { costsLine?: string } = {
   const lines = [
     `plan for ${plan.arch}: ${count} targets on ${plan.nodes.length} nodes, strategy ${plan.strategy}`,
     costsLine ?? describeCostSet({ ...plan.costs, costs: { size: count } }),
-    'start/finish are h:mm:ss from the start of the run; cost on a node = build ÷ speed + export ÷ link + setup',
+    'start/finish are times from the start of the run; cost on a node = build ÷ speed + export ÷ link + setup',
+    'each row: start + build + export + setup = finish (to the step its finish is shown at); each node: busy + idle = the makespan',
     '* marks the critical path',
     '',
   ];
@@ -178,5 +216,5 @@ export function renderComparison(rows: readonly StrategyComparisonRow[]): string
     ]);
   }
   const bound = rows[0]?.lowerBoundSeconds ?? 0;
-  return `${renderTable(table, [1, 2, 3]).join('\n')}\n\nlower bound ${renderDuration(bound)} (${bound.toFixed(1)} s)\n`;
+  return `${renderTable(table, [1, 2, 3]).join('\n')}\n\nlower bound ${renderWithSeconds(bound)}\n`;
 }

@@ -50,3 +50,51 @@ export function formatBytesValue(bytes: number): string {
   if (unit === 0) return `${Math.round(value)} B`;
   return `${value.toFixed(value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2)} ${units[unit]}`;
 }
+
+/** The step formatSecondsValue rounds these seconds to: 0.001 under 0.1 s, 0.01 under a minute, 1 from a minute. */
+export function toSecondsStep(seconds: number): number {
+  const magnitude = Math.abs(seconds);
+  return magnitude < 0.1 ? 0.001 : magnitude < 59.995 ? 0.01 : 1;
+}
+
+/**
+ * Seconds already rounded to a whole number of `step`s, written at that step as formatSecondsValue writes it
+ * (`1m45s`, `2.37s`, `0.040s`), and whole seconds under a minute as `2s` when the step is a second.
+ */
+export function formatSecondsAtStep(seconds: number, step: number): string {
+  if (seconds < 0) return `-${formatSecondsAtStep(-seconds, step)}`;
+  if (seconds === 0) return '0s';
+  if (step < 1) return `${seconds.toFixed(step < 0.01 ? 3 : 2)}s`;
+  const total = Math.round(seconds);
+  if (total < 60) return `${total}s`;
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  if (h > 0) return `${h}h${pad(m)}m${pad(s)}s`;
+  return `${m}m${pad(s)}s`;
+}
+
+/**
+ * Parts of a total, each rounded to a whole number of `step`s so that they add up to `totalSteps` steps exactly (the
+ * total as shown): each part is its value rounded down or up, the ups going to the largest remainders (Hamilton's
+ * method). Returns seconds. Used where a table shows parts beside their sum (`plan`'s rows and nodes).
+ */
+export function toShownParts(parts: readonly number[], totalSteps: number, step: number): number[] {
+  const scaled = parts.map((part) => Math.max(0, part) / step);
+  const counts = scaled.map((value) => Math.floor(value + 1e-9));
+  const remainder = (i: number) => scaled[i]! - counts[i]!;
+  const byRemainder = parts.map((_, i) => i).sort((a, b) => remainder(b) - remainder(a) || a - b);
+  let left = totalSteps - counts.reduce((sum, count) => sum + count, 0);
+  for (let k = 0; left > 0 && byRemainder.length > 0; k++, left--)
+    counts[byRemainder[k % byRemainder.length]!]! += 1;
+  for (
+    let k = byRemainder.length - 1;
+    left < 0 && byRemainder.length > 0;
+    k = (k + byRemainder.length - 1) % byRemainder.length
+  ) {
+    const i = byRemainder[k]!;
+    if (counts[i]! > 0) {
+      counts[i]! -= 1;
+      left += 1;
+    } else if (counts.every((count) => count === 0)) break;
+  }
+  return counts.map((count) => count * step);
+}

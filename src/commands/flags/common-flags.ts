@@ -1,4 +1,5 @@
-import { toBuildxOverride, type ConfigOverrides } from '../../config/resolve-config.js';
+import type { ConfigOverrides } from '../../config/resolve-config.js';
+import { toBuildxOverride } from '../../config/to-buildx-override.js';
 import type { DispatchMode } from '../../artifacts/index.js';
 import type { FlagSpec } from './flag-table.js';
 import { nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';

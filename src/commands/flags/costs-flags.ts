@@ -51,6 +51,13 @@ export const costsCommand = defineCommand({
       default: false,
       value: switchValue,
     },
+    allowOtherBake: {
+      flags: '--allow-other-bake',
+      description:
+        "learn from runs recorded with another bake definition than fleet.yaml's bake print gives now (a target's bake entry, or a dependency's, changed, or the target is gone: run.json's `bake` digests differ), which is refused otherwise",
+      default: false,
+      value: switchValue,
+    },
     writeFleet: {
       flags: '--write-fleet',
       description:

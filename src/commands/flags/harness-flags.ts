@@ -1,4 +1,6 @@
-import { DEFAULT_SAMPLE_INTERVAL_MS, type Harness } from '../../artifacts/index.js';
+import type { Harness } from '../../artifacts/index.js';
+// Not through artifacts/index.js, which loads zod with the schemas: `--help` builds this table without zod.
+import { DEFAULT_SAMPLE_INTERVAL_MS } from '../../artifacts/sample-interval.js';
 import {
   commonFlags,
   dispatchFlag,

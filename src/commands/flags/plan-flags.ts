@@ -1,4 +1,5 @@
-import { STRATEGY_NAMES } from '../../artifacts/index.js';
+// Not through artifacts/index.js, which loads zod with the schemas: `--help` builds this table without zod.
+import { STRATEGY_NAMES } from '../../artifacts/strategy-names.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
 import {
   commonFlags,

@@ -12,6 +12,7 @@ import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js'
 import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
 import type { FleetNode } from '../../config/schema.js';
 import { findFleetDifferences } from './compare-run-fleet.js';
+import { findBakeDifferences, type BakePrint } from '../../graph/index.js';
 
 // The run dirs `rocm-perf costs --from RUN...` pools: each one's run.json, traces and lane (lane.txt); whether they
 // pool; and the header of the costs file they give.
@@ -129,6 +130,47 @@ export function refuseOtherFleetRuns(
     `--from: ${findings.length === 1 ? 'a run was' : `${findings.length} runs were`} recorded on another fleet or scale than ${fleet.source}, and would teach it wrong costs and links: ${findings.join('; ')}`,
     {
       hint: `pass runs recorded against ${fleet.source}, or --fleet the manifest they ran with; --allow-other-fleet if you mean it (e.g. fleet.yaml was edited since those runs)`,
+    },
+  );
+}
+
+/**
+ * Throws, naming each run and the targets that differ, when a run was recorded with another bake definition than
+ * the current print (`current`: what fleet.yaml's bake print gives now, for the runs' arch); with `allow`
+ * (--allow-other-bake) returns the same findings as notes instead. A run recorded before run.json kept the digest
+ * is a note either way: its definition cannot be compared. `current` undefined: no run has a digest to compare.
+ */
+export function refuseOtherBakeRuns(
+  runs: readonly CostRun[],
+  current: { print: BakePrint; source: string } | undefined,
+  allow: boolean,
+): string[] {
+  const notes: string[] = [];
+  const findings: string[] = [];
+  for (const { dir, run } of runs) {
+    if (run.bake === undefined) {
+      notes.push(
+        `${dir}: run.json records no bake digest (recorded before it was kept), so its bake definition is not compared with the current one`,
+      );
+      continue;
+    }
+    if (current === undefined) continue;
+    const differences = findBakeDifferences(run.bake, current.print);
+    if (differences.length > 0) findings.push(`${dir}: ${differences.join('; ')}`);
+  }
+  if (findings.length === 0) return notes;
+  if (allow)
+    return [
+      ...notes,
+      ...findings.map(
+        (finding) =>
+          `--allow-other-bake: learning from a run recorded with another bake definition: ${finding}`,
+      ),
+    ];
+  throw new UsageError(
+    `--from: ${findings.length === 1 ? 'a run was' : `${findings.length} runs were`} recorded with another bake definition than ${current!.source} gives now, and would teach its targets costs they no longer have: ${findings.join('; ')}`,
+    {
+      hint: 'pass runs recorded with the current bake definition (a new run of the changed targets); --allow-other-bake if you mean it (e.g. a change that does not touch what they cost)',
     },
   );
 }

@@ -38,6 +38,23 @@ export interface LiveEstimate {
   atMs: number;
   endMs: number;
   finishMs: Readonly<Record<string, number>>;
+  /**
+   * Running targets past every forecast draw (`isOverdue`): the replay only guessed their finish, so no ETA that
+   * waits on them is shown. Absent or empty: none.
+   */
+  overdue?: readonly string[];
+}
+
+/**
+ * A running target is overdue when, in at least this share of the replay's draws, every one of the 51 durations
+ * drawn for it ended before now (the forecast then gives it 5 % more than it has run: a guess, not an estimate).
+ * With the forecast's spread that is past about the 98.6th percentile of its duration (0.9865^51 ≈ 0.5); with a plan
+ * that has no forecast (one draw, no spread), past its planned duration.
+ */
+const OVERDUE_SHARE = 0.5;
+
+function isOverdue(share: number): boolean {
+  return share >= OVERDUE_SHARE;
 }
 
 export function formatDuration(seconds: number): string {
@@ -68,9 +85,14 @@ function toNodeEtaSeconds(node: NodeProgress, estimate: LiveEstimate, nowMs: num
   return (endMs - nowMs) / 1000;
 }
 
-/** An estimate has run out when a node with work left (or the run) was due by now: it must be replayed again. */
+/**
+ * An estimate has run out when a node with work left (or the run) was due by now, or an overdue target has finished:
+ * it must be replayed again.
+ */
 function isEstimateStale(state: ProgressState, estimate: LiveEstimate, nowMs: number): boolean {
   if (estimate.endMs <= nowMs && state.nodes.some((node) => node.left.length > 0)) return true;
+  // A target it found overdue has finished since: what waited on it has an estimate again.
+  if (estimate.overdue?.some((target) => state.started[target]?.settledAtMs !== undefined)) return true;
   return state.nodes.some(
     (node) => node.left.length > 0 && node.left.every((t) => (estimate.finishMs[t] ?? Infinity) <= nowMs),
   );
@@ -205,8 +227,28 @@ export function replayLive(
       finishMs: Object.fromEntries(
         Object.entries(forecast.targets).map(([name, t]) => [name, toMs(t.finish.p50)]),
       ),
+      overdue: Object.entries(forecast.overdueShares ?? {})
+        .filter(([, share]) => isOverdue(share))
+        .map(([name]) => name)
+        .sort(),
     },
   };
+}
+
+/** The overdue target `target` waits for, itself or through its plan's waits (deps, stage barriers); if any. */
+function findOverdueWait(plan: Plan, overdue: readonly string[], target: string): string | undefined {
+  const seen = new Set<string>();
+  const visit = (name: string): string | undefined => {
+    if (overdue.includes(name)) return name;
+    if (seen.has(name)) return undefined;
+    seen.add(name);
+    for (const dep of plan.targets[name]?.waitFor ?? []) {
+      const found = visit(dep);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return visit(target);
 }
 
 /** The live forecast line from a conditioned forecast; undefined when the plan has none. */
@@ -215,6 +257,9 @@ function renderForecastLine(plan: Plan, live: Forecast): string | undefined {
   if (!forecast) return undefined;
   if (!forecast.banded)
     return `forecast: no band (${forecast.thinTargets.length} targets have fewer than 3 runs of history)`;
+  const overdue = Object.entries(live.overdueShares ?? {}).filter(([, share]) => isOverdue(share));
+  if (overdue.length > 0)
+    return `forecast: no band while ${overdue.map(([name]) => name).join(', ')} ${overdue.length === 1 ? 'runs' : 'run'} past every forecast draw (the band would only guess when ${overdue.length === 1 ? 'it ends' : 'they end'})`;
   const now = live.conditionedAtSeconds ?? 0;
   // Time left, rounded up as the ETAs are (the header's ETA is this p50).
   const left = (at: number) => formatEta(at - now);
@@ -253,10 +298,57 @@ function tryReplay(
 /** A running target is marked over its plan from this many times its planned duration. */
 const OVERRUN_SHOWN = 1.5;
 
-/** The run's ETA: 0m00s only when no node has work left; `due` when the replay had it done by now. */
-function formatRunEta(state: ProgressState, estimate: LiveEstimate, nowMs: number): string {
+/**
+ * The run's ETA: 0m00s only when no node has work left; `due` when the replay had it done by now; `overdue`, naming
+ * them, while a target runs past every forecast draw (the run cannot end before it, and when it ends is a guess).
+ */
+function formatRunEta(
+  state: ProgressState,
+  estimate: LiveEstimate,
+  nowMs: number,
+  running: readonly string[],
+): string {
   if (state.nodes.every((node) => node.left.length === 0)) return formatDuration(0);
+  const overdue = state.nodes.flatMap((node) =>
+    node.current && running.includes(node.current.target) ? [`${node.current.target} on ${node.node}`] : [],
+  );
+  if (overdue.length > 0) return `overdue: ${overdue.join(', ')} past every forecast draw`;
   return estimate.endMs <= nowMs ? 'due' : formatEta((estimate.endMs - nowMs) / 1000);
+}
+
+/**
+ * The estimate's overdue targets that are still running now (one that has since finished is not overdue, though
+ * the next replay has not been drawn yet).
+ */
+function findRunningOverdue(state: ProgressState, estimate: LiveEstimate | undefined): string[] {
+  return (estimate?.overdue ?? []).filter((target) => {
+    const started = state.started[target];
+    return started !== undefined && started.settledAtMs === undefined;
+  });
+}
+
+/** A node's ETA: overdue while its target runs past every draw, unknown while its work waits on such a target. */
+function formatNodeEta({
+  plan,
+  node,
+  estimate,
+  nowMs,
+  overdue,
+}: {
+  plan: Plan;
+  node: NodeProgress;
+  estimate: LiveEstimate;
+  nowMs: number;
+  overdue: readonly string[];
+}): string {
+  if (node.current && overdue.includes(node.current.target)) return 'overdue';
+  for (const target of node.left) {
+    const waitsOn = findOverdueWait(plan, overdue, target);
+    if (waitsOn !== undefined) return `unknown (waits on overdue ${waitsOn})`;
+  }
+  const seconds = toNodeEtaSeconds(node, estimate, nowMs);
+  // Work left that the last replay had done by now: due, not 0m00s (the next redraw replays it).
+  return seconds === undefined ? '—' : seconds <= 0 ? 'due' : formatEta(seconds);
 }
 
 /** "10× over" once a target has run well past its planned time. */
@@ -283,12 +375,11 @@ export function renderProgressView({
   estimate?: LiveEstimate | undefined;
 }): string[] {
   const width = Math.max(4, ...state.nodes.map((node) => node.node.length));
+  const overdue = findRunningOverdue(state, estimate);
   const etaOf = (node: NodeProgress) => {
     if (state.interrupted) return node.left.length === 0 ? '' : '  ETA — (interrupted)';
     if (node.left.length === 0) return '';
-    const seconds = estimate ? toNodeEtaSeconds(node, estimate, nowMs) : undefined;
-    // Work left that the last replay had done by now: due, not 0m00s (the next redraw replays it).
-    return `  ETA ${seconds === undefined ? '—' : seconds <= 0 ? 'due' : formatEta(seconds)}`;
+    return `  ETA ${estimate ? formatNodeEta({ plan, node, estimate, nowMs, overdue }) : '—'}`;
   };
   const lines = state.nodes.map((node) => {
     const name = node.node.padEnd(width);
@@ -302,7 +393,7 @@ export function renderProgressView({
   const header = state.interrupted
     ? `${state.phase}  interrupted: no ETA`
     : estimate
-      ? `${state.phase}  ETA ${formatRunEta(state, estimate, nowMs)} (the plan replayed from the run so far)`
+      ? `${state.phase}  ETA ${formatRunEta(state, estimate, nowMs, overdue)} (the plan replayed from the run so far)`
       : `${state.phase}  ETA —`;
   return [header, ...(forecastLine && !state.interrupted ? [forecastLine] : []), ...lines];
 }

@@ -5,6 +5,7 @@ import { RUN_VERSION, type RunFile, RunFileSchema } from '../../artifacts/index.
 import type { RunContext } from './load-run-context.js';
 import { formatZodIssues } from '../../shared/format-zod-issues.js';
 import { toUploadRefs } from './to-upload-refs.js';
+import { digestBakeGraph } from '../../graph/index.js';
 
 // run.json is rewritten as the run goes (serve shows a run in flight), atomically and in order,
 // and validated through the same schema its readers use before every write.
@@ -124,5 +125,6 @@ export function createInitialRun({
       namespace: settings.namespace,
       clearCacheTo: settings.clearCacheTo,
     }),
+    bake: digestBakeGraph(context.print, Object.keys(plan.targets)),
   };
 }

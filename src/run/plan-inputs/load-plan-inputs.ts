@@ -55,7 +55,7 @@ function parseBakePrint(text: string, source: string): BakePrint {
 }
 
 /** The bake print fleet.yaml names: a saved file is read; a bake file is printed by `runBakePrint`. */
-async function loadBakePrint(
+export async function loadBakePrint(
   { config, origins }: Pick<PlanConfig, 'config' | 'origins'>,
   runBakePrint: RunBakePrint = runRealBakePrint,
 ): Promise<{ print: BakePrint; source: string }> {

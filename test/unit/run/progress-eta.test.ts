@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Plan } from '../../../src/artifacts/index.js';
 import { planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
-import { createProgress } from '../../../src/run/harness/progress.js';
+import {
+  applyQueueEvent,
+  createProgress,
+  createProgressState,
+  renderProgressView,
+} from '../../../src/run/harness/progress.js';
 import { createFakeClock } from '../../../src/shared/clock.js';
 
 // The live view's ETAs come from the plan replayed from the run so far, never from plan − elapsed: the frames a
@@ -80,7 +85,7 @@ describe('live ETAs from the replay', () => {
     view.progress.stop();
   });
 
-  it('a target 10× over its plan never shows ETA 0m00s while it runs, and says it is over', () => {
+  it('a target 10× over its plan never shows ETA 0m00s while it runs: it says it is over, and overdue', () => {
     const view = createView(boxPlan);
     view.progress.phase('measured run: warm into rocm');
     view.progress.onQueueEvent({ type: 'started', target: 'pytorch', node: 'bench', atMs: T0 });
@@ -102,24 +107,31 @@ describe('live ETAs from the replay', () => {
       node: 'anvil',
       atMs: T0 + 36_000,
     });
-    view.advance(1_800);
+    // Within its plan (2 s; this plan has no forecast, so the replay is the plan itself) kiln counts down.
+    view.advance(1_000);
+    expect(view.line('kiln')).toMatch(/ {2}ETA 0m01s$/);
+    expect(view.frame()[0]).toMatch(/ ETA 0m01s \(/);
+    view.advance(800);
     view.progress.onQueueEvent({
       type: 'settled',
       target: 'pytorch-wheel',
       outcome: { status: 'ok', node: 'anvil', startedAtMs: T0 + 36_000, finishedAtMs: T0 + 37_800 },
     });
-    // Every redraw for 20 s, a little under a second apart (as a busy host's timer gives them): kiln's line and the
-    // header always have time left; an estimate that ran out between two redraws is replayed on the next one.
+    // Then every redraw for 20 s, a little under a second apart (as a busy host's timer gives them): it has run past
+    // its plan, the replay has no draw left that ends after now, and kiln's line and the header say overdue rather
+    // than a guess, never 0m00s (issue 36 item 12).
     for (let tick = 1; tick <= 20; tick++) {
       view.clock.advance(950);
       vi.advanceTimersByTime(1000);
       const kiln = view.line('kiln');
       expect(kiln).toMatch(/^kiln {3}bitsandbytes-wheel {2}0m\d\ds \/ 0m02s planned/);
-      expect(kiln, `tick ${tick}`).toMatch(/ETA 0m0[1-9]s$/);
-      expect(view.frame()[0], `tick ${tick}`).toMatch(/ETA 0m0[1-9]s \(/);
+      expect(kiln, `tick ${tick}`).toMatch(/ {2}ETA overdue$/);
+      expect(view.frame()[0], `tick ${tick}`).toBe(
+        'measured run: warm into rocm  ETA overdue: bitsandbytes-wheel on kiln past every forecast draw (the plan replayed from the run so far)',
+      );
     }
-    expect(view.line('kiln')).toMatch(
-      /^kiln {3}bitsandbytes-wheel {2}0m21s \/ 0m02s planned \(10× over\) {2}queue 0 left {2}ETA 0m0[1-9]s$/,
+    expect(view.line('kiln')).toBe(
+      'kiln   bitsandbytes-wheel  0m21s / 0m02s planned (10× over)  queue 0 left  ETA overdue',
     );
     expect(view.line('anvil')).toBe('anvil  done  queue 0 left');
     view.progress.stop();
@@ -173,8 +185,9 @@ describe('live ETAs from the replay', () => {
     const view = createView(plan);
     view.progress.phase('measured run: cold into rocm');
     view.progress.onQueueEvent({ type: 'started', target: 'pytorch', node: 'forge', atMs: T0 });
-    // pytorch runs 1,200 s, twice its plan: the replay conditions on it (≈ 1,200 + a bit + 300 s of vllm-wheel).
-    view.advance(1_200_000);
+    // pytorch runs 720 s, 1.2× its plan (about its 95th percentile): the replay conditions on it (≈ 720 + a bit + 300 s
+    // of vllm-wheel).
+    view.advance(720_000);
     const header = view.frame()[0]!;
     const eta = /ETA (\d+)m(\d\d)s/.exec(header)!;
     const seconds = Number(eta[1]) * 60 + Number(eta[2]);
@@ -183,5 +196,87 @@ describe('live ETAs from the replay', () => {
     const p50 = /\(p50 (\d+)m(\d\d)s\)/.exec(view.frame()[1]!)!;
     expect(Math.abs(Number(p50[1]) * 60 + Number(p50[2]) - seconds)).toBeLessThanOrEqual(5);
     view.progress.stop();
+  });
+  it('a node blocked on an overdue target says so, and gets an ETA again once that target finishes', () => {
+    const view = createView(boxPlan);
+    view.progress.phase('measured run: warm into rocm');
+    view.progress.onQueueEvent({ type: 'started', target: 'pytorch', node: 'bench', atMs: T0 });
+    view.advance(40_000);
+    expect(view.frame()).toEqual([
+      'measured run: warm into rocm  ETA overdue: pytorch on bench past every forecast draw (the plan replayed from the run so far)',
+      'anvil  waiting  queue 1 left  ETA unknown (waits on overdue pytorch)',
+      'bench  pytorch  0m40s / 0m36s planned  queue 0 left  ETA overdue',
+      'kiln   waiting  queue 1 left  ETA unknown (waits on overdue pytorch)',
+    ]);
+    view.progress.onQueueEvent({
+      type: 'settled',
+      target: 'pytorch',
+      outcome: { status: 'ok', node: 'bench', startedAtMs: T0, finishedAtMs: T0 + 40_000 },
+    });
+    view.advance(1_000);
+    // The wheels are planned at 1.8 s and 2 s after pytorch; one second has passed, and neither has started.
+    expect(view.line('anvil')).toMatch(/^anvil {2}waiting {2}queue 1 left {2}ETA 0m0[1-2]s$/);
+    expect(view.line('kiln')).toMatch(/^kiln {3}waiting {2}queue 1 left {2}ETA 0m0[1-2]s$/);
+    expect(view.frame()[0]).toMatch(/ ETA 0m0[1-2]s \(/);
+    view.progress.stop();
+  });
+
+  it('with a forecast, a target far past every draw reads overdue on its node, in the header and the forecast line', () => {
+    const dist = (seconds: number): CostDistribution => ({
+      buildSeconds: seconds,
+      buildSigma: 0.1,
+      buildRuns: 6,
+      cacheBytes: 0,
+      cacheSigma: 0,
+      cacheRuns: 6,
+    });
+    const distributions = new Map([
+      ['pytorch', dist(600)],
+      ['vllm-wheel', dist(300)],
+    ]);
+    const plan = planWithForecast({
+      graph: { targets: ['pytorch', 'vllm-wheel'], deps: { 'vllm-wheel': ['pytorch'] } },
+      costs: new Map(
+        [...distributions].map(([n, d]) => [n, { buildSeconds: d.buildSeconds, cacheBytes: 0 }]),
+      ),
+      nodes: [{ name: 'forge', builder: 'forge', linkMbps: 100, speed: 1 }],
+      arch: 'gfx1201',
+      createdAt: '2026-12-06T00:00:00Z',
+      distributions,
+      draws: 500,
+    });
+    const view = createView(plan);
+    view.progress.phase('measured run: cold into rocm');
+    view.progress.onQueueEvent({ type: 'started', target: 'pytorch', node: 'forge', atMs: T0 });
+    // 1,200 s is twice pytorch's median, 6 of its draw widths above it: no draw runs that long.
+    view.advance(1_200_000);
+    expect(view.frame()).toEqual([
+      'measured run: cold into rocm  ETA overdue: pytorch on forge past every forecast draw (the plan replayed from the run so far)',
+      'forecast: no band while pytorch runs past every forecast draw (the band would only guess when it ends)',
+      'forge  pytorch  20m00s / 10m00s planned (2× over)  queue 1 left  ETA overdue',
+    ]);
+    view.progress.stop();
+  });
+  it('a target an older replay found overdue is not overdue once it has finished (before the next replay)', () => {
+    const state = createProgressState(boxPlan);
+    applyQueueEvent(state, { type: 'started', target: 'pytorch', node: 'bench', atMs: T0 });
+    applyQueueEvent(state, {
+      type: 'settled',
+      target: 'pytorch',
+      outcome: { status: 'ok', node: 'bench', startedAtMs: T0, finishedAtMs: T0 + 40_000 },
+    });
+    const nowMs = T0 + 40_500;
+    const estimate = {
+      atMs: T0 + 39_000,
+      endMs: T0 + 43_000,
+      finishMs: { pytorch: T0 + 40_000, 'pytorch-wheel': T0 + 42_000, 'bitsandbytes-wheel': T0 + 43_000 },
+      overdue: ['pytorch'],
+    };
+    expect(renderProgressView({ plan: boxPlan, state, nowMs, estimate })).toEqual([
+      'starting  ETA 0m03s (the plan replayed from the run so far)',
+      'anvil  waiting  queue 1 left  ETA 0m02s',
+      'bench  done  queue 0 left',
+      'kiln   waiting  queue 1 left  ETA 0m03s',
+    ]);
   });
 });
