@@ -226,14 +226,17 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   } else missing.push(EVIDENCE.provenance);
   // (e) a dependency whose own inputs changed, that this step copies from
   const deps = (current.deps[target] ?? []).filter((d) => ctx.why.get(d)?.firstMiss);
+  // The step must take the dependency in directly: `COPY --from=DEP` by name, or (LLB) an input step of another
+  // Dockerfile. A later step stands on that copy, which was cached (else it would be the first miss).
   const usesDep = (d: string) =>
-    ancestors
-      ? ancestors.some((s) => s.location !== undefined && s.location.file !== cur?.entryPoint) ||
-        miss.name.includes(`--from=${d}`)
-      : true;
-  const changedDeps = deps.filter(
-    (d) => CHANGE_KINDS.has(ctx.why.get(d)!.cause?.kind ?? 'unknown') && usesDep(d),
-  );
+    miss.name.includes(`--from=${d}`) ||
+    (step !== undefined &&
+      step.inputs.some((id) => {
+        const file = llb?.steps.get(id)?.location?.file;
+        return file !== undefined && file !== cur?.entryPoint;
+      }));
+  const usedDeps = deps.filter(usesDep);
+  const changedDeps = usedDeps.filter((d) => CHANGE_KINDS.has(ctx.why.get(d)!.cause?.kind ?? 'unknown'));
   if (changedDeps.length > 0) return { cause: { kind: 'dependency-rebuilt', targets: changedDeps }, missing };
   // (f) the cache import gave nothing: BuildKit's own error on the import vertex
   const failure = curEv.status?.importFailures[0];
@@ -252,7 +255,7 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
       missing,
     };
   // (h) a dependency rebuilt for any reason
-  if (deps.length > 0) return { cause: { kind: 'dependency-rebuilt', targets: deps }, missing };
+  if (usedDeps.length > 0) return { cause: { kind: 'dependency-rebuilt', targets: usedDeps }, missing };
   const named =
     missing.length > 0
       ? missing
