@@ -73,7 +73,10 @@ export function renderWhySentence(
 }
 
 /** The markdown section (report.md, diff): one bullet per target that missed, costliest first, then the notes. */
-export function renderWhyMd(targets: readonly TargetSummary[], run: RunWhy | null): string[] {
+export function renderWhyMd(
+  targets: readonly Pick<TargetSummary, 'target' | 'why' | 'onCriticalPath'>[],
+  run: RunWhy | null,
+): string[] {
   if (!run) return [];
   const missed = targets
     .filter((t) => t.why?.firstMiss)
