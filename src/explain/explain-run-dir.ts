@@ -63,8 +63,8 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
   const result = buildRunWhy({ current: current.evidence, previous: previous?.evidence });
   const notes = [
     ...result.run.notes,
-    ...current.problems,
-    ...(previous?.problems.map((p) => `${compared!.stamp}/${p}`) ?? []),
+    ...current.problems.map((p) => p.message),
+    ...(previous?.problems.map((p) => `${compared!.stamp}/${p.message}`) ?? []),
   ];
   if (compared && !compared.runFile) notes.push(`${compared.stamp}: no run.json, so nothing to compare with`);
   if (compared?.runFile && compared.plan && plan) {
@@ -76,7 +76,13 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
     for (const [target, cost] of prices.costs) result.targets.get(target)!.costSeconds = cost;
     notes.push(...prices.notes);
   } else if (compared) notes.push('misses not priced: the replay needs run.json and plan.json of both runs');
-  return attachWhy(model, result.targets, { against: result.run.against, notes });
+  const explained = attachWhy(model, result.targets, { against: result.run.against, notes });
+  // A damaged evidence file of this run leaves its why partial: loud, like any damaged input (docs/trust.md).
+  explained.summary.warnings = [
+    ...explained.summary.warnings,
+    ...current.problems.map((p) => ({ level: 'loud' as const, stream: p.file, message: p.message })),
+  ];
+  return explained;
 }
 
 /** The model with each explained target's why and the run's. Pure. */

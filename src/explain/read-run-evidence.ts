@@ -16,8 +16,8 @@ import { parseStatusVertices } from './parse-status-vertices.js';
 
 export interface ReadEvidence {
   evidence: RunEvidence;
-  /** Files left out, each with why. */
-  problems: string[];
+  /** Files left out, each with why (the message names the file). */
+  problems: { file: string; message: string }[];
 }
 
 const isAbsent = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
@@ -42,14 +42,17 @@ async function readText(file: string): Promise<string | undefined> {
 async function readOne<T>(
   dir: string,
   name: string,
-  problems: string[],
+  problems: ReadEvidence['problems'],
   parse: (text: string) => T | undefined,
 ) {
   try {
     const text = await readText(path.join(dir, name));
     return text === undefined ? undefined : parse(text);
   } catch (error) {
-    problems.push(`${name}: ${describe(error)}; left out of the explanation`);
+    problems.push({
+      file: name,
+      message: `${name}: ${describe(error)}; left out of why the run's targets missed the cache`,
+    });
     return undefined;
   }
 }
@@ -65,7 +68,7 @@ function pickProvenance(raw: unknown, target: string): unknown {
 async function readProvenance(
   dir: string,
   target: string,
-  problems: string[],
+  problems: ReadEvidence['problems'],
 ): Promise<Provenance | undefined> {
   const separate = await readOne(dir, `provenance-${target}.json`, problems, (text) => {
     const raw = JSON.parse(text) as unknown;
@@ -95,7 +98,7 @@ export async function readRunEvidence({
   runFile: RunFile;
   plan: Plan | undefined;
 }): Promise<ReadEvidence> {
-  const problems: string[] = [];
+  const problems: ReadEvidence['problems'] = [];
   const targets: Record<string, TargetEvidence> = {};
   for (const [target, outcome] of Object.entries(runFile.targets)) {
     if (!/^[\w.-]+$/.test(target)) continue; // a name that cannot be a file of the run dir's own
