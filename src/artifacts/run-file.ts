@@ -148,6 +148,75 @@ const SampleSourceSchema = z.strictObject({
   prometheusUrl: z.string().optional(),
 });
 
+/** What changes when a builder is recreated or pruned, read before the measured run (docs/cache-debug.md). */
+const BuilderIdentitySchema = z.strictObject({
+  buildkitVersion: z.string().nullable().describe("`buildx inspect`: the builder's BuildKit version"),
+  cacheRecords: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe('`buildx du --verbose`: build cache records'),
+  cacheBytes: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .describe('`buildx du`: their total size (decimal units as printed)'),
+  oldestRecordCreatedAt: z
+    .string()
+    .nullable()
+    .describe(
+      'ISO time its oldest cache record was created: moves forward when the builder is recreated or pruned',
+    ),
+  error: z.string().optional().describe('why it could not be read'),
+});
+export type BuilderIdentity = z.infer<typeof BuilderIdentitySchema>;
+
+/** What one builder recorded for explaining cache misses (docs/cache-debug.md), checked after the run's last build. */
+const BuilderEvidenceSchema = z.strictObject({
+  node: z.string(),
+  builder: z.string(),
+  cacheDebug: z
+    .strictObject({
+      status: z
+        .enum(['saved', 'off', 'empty', 'unavailable', 'unreachable', 'too-large', 'invalid'])
+        .describe(
+          'saved: cache-debug-<node>.json holds its /debug/cache/all; off: fleet.yaml sets no buildkit_debug; empty: buildkitd answered with no records (started without --save-cache-debug); unavailable: it serves no /debug/cache/all (BuildKit < 0.24.0); unreachable: nothing answered at the address over the ssh link; too-large: over the cap; invalid: not the records',
+        ),
+      address: z.string().optional().describe('fleet.yaml buildkit_debug, as the node sees it'),
+      file: z.string().optional().describe('cache-debug-<node>.json (status saved)'),
+      sizeBytes: z.number().int().nonnegative().optional(),
+      records: z.number().int().nonnegative().optional().describe('top-level records in the database'),
+      note: z
+        .string()
+        .optional()
+        .describe('what is missing and the setting that gives it (every status but saved)'),
+    })
+    .describe('The cache-key debug database (buildkitd --save-cache-debug, served at --debugaddr).'),
+  identity: BuilderIdentitySchema.nullable().describe(
+    'The builder before the measured run; null when the run did not get that far.',
+  ),
+});
+export type BuilderEvidence = z.infer<typeof BuilderEvidenceSchema>;
+
+/** Per target, what its metadata file's provenance holds (BUILDX_METADATA_PROVENANCE=max + attest mode=max). */
+const ProvenanceModeSchema = z
+  .enum(['max', 'min', 'none'])
+  .describe(
+    'max: buildConfig (the LLB) and metadata are there; min: the provenance without them (attest mode=min); none: no buildx.build.provenance key',
+  );
+
+const RunEvidenceSchema = z.strictObject({
+  builders: z.array(BuilderEvidenceSchema),
+  provenance: z
+    .record(z.string(), ProvenanceModeSchema)
+    .describe('target → its meta-<target>.json provenance'),
+  notes: z
+    .array(z.string())
+    .describe('Evidence the run could not record, each naming the setting that would give it.'),
+});
+export type RunEvidence = z.infer<typeof RunEvidenceSchema>;
+
 export const RunFileSchema = z.strictObject({
   version: z.literal(RUN_VERSION),
   stamp: z.string(),
@@ -218,5 +287,7 @@ export const RunFileSchema = z.strictObject({
   deps: z.record(z.string(), z.array(z.string())).optional(),
   /** Per target, the image and cache refs its bake pushes to (absent in runs recorded before issue 35). */
   uploadRefs: z.record(z.string(), UploadRefsSchema).optional(),
+  /** What the builders recorded for explaining misses (absent in runs recorded before issue 37). */
+  evidence: RunEvidenceSchema.optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

@@ -65,6 +65,12 @@ export function mergeOverrides(...layers: ConfigOverrides[]): ConfigOverrides {
   return merged;
 }
 
+/** `host:port` or `[v6]:port` (already checked by the schema) → its parts. */
+function toHostPort(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { host: address.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(address.slice(at + 1)) };
+}
+
 function resolveLog(fleet: FleetFile, log: LogSource | undefined): ResolvedLog | undefined {
   if (!log) return undefined;
   const ssh = log.ssh ?? fleet.nodes.find((node) => node.name === log.node)?.ssh;
@@ -146,6 +152,7 @@ function toConfig(fleet: FleetFile, source: string, overrides: ConfigOverrides):
       prometheusInstance: fleet.samples?.instances?.[node.name] ?? new URL(node.node_exporter).host,
       ssh: node.ssh,
       address: node.address ?? node.ssh?.host,
+      buildkitDebug: node.buildkit_debug === undefined ? undefined : toHostPort(node.buildkit_debug),
     })),
     samples: fleet.samples && { prometheusUrl: fleet.samples.prometheus.replace(/\/+$/, '') },
     publish: fleet.publish && { ssh: fleet.publish.ssh, path: fleet.publish.path, url: fleet.publish.url },

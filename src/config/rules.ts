@@ -93,8 +93,19 @@ const sampleInstancesNameNodes: Rule = (ctx) => {
   }
 };
 
+/** buildkit_debug is reached over the node's ssh link (docs/cache-debug.md): no ssh, no way to it. */
+const debugAddressNeedsSsh: Rule = (ctx) => {
+  for (const [index, node] of ctx.fleet.nodes.entries()) {
+    if (node.buildkit_debug === undefined || node.ssh !== undefined) continue;
+    ctx.errors.push(
+      `${where(ctx, ['nodes', index, 'buildkit_debug'])}: nodes[${index}].buildkit_debug: node \`${node.name}\` has no \`ssh\` settings, and its debug address ${node.buildkit_debug} is reached over the node's ssh link. Fix: add ssh to that node, or remove buildkit_debug.`,
+    );
+  }
+};
+
 export const fleetRules: readonly Rule[] = [
   sampleInstancesNameNodes,
+  debugAddressNeedsSsh,
   uniqueNodeNames,
   uniqueBuilders,
   logHostsResolve,

@@ -12,6 +12,14 @@ const Name = z
     'use letters, digits, ".", "_" or "-", starting with a letter or digit',
   );
 
+/** `host:port` (`[v6]:port` for IPv6) as seen from the node itself: buildkitd's --debugaddr. */
+const DebugAddress = z
+  .string()
+  .regex(
+    /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3})$/,
+    'expected host:port as the node sees it, e.g. 127.0.0.1:6060',
+  );
+
 export const HostKeyCheckingSchema = z.enum(['strict', 'accept-new', 'off']);
 export type HostKeyChecking = z.infer<typeof HostKeyCheckingSchema>;
 
@@ -69,6 +77,9 @@ const NodeSchema = z
       .describe(
         'Client address this node uses towards the store (to attribute log lines); default: the ssh host.',
       ),
+    buildkit_debug: DebugAddress.optional().describe(
+      "buildkitd's debug address (--debugaddr / buildkitd.toml grpc.debugAddress) as seen FROM THE NODE, e.g. 127.0.0.1:6060; reached over the node's ssh link. With buildkitd --save-cache-debug (BuildKit ≥ 0.24.0) the run saves its cache-key debug database (cache-debug-<node>.json); see docs/cache-debug.md.",
+    ),
   })
   .describe('A build node.');
 
@@ -198,6 +209,8 @@ export interface FleetNode {
   prometheusInstance: string;
   ssh: SshTarget | undefined;
   address: string | undefined;
+  /** buildkitd's debug address as the node sees it (fleet.yaml `buildkit_debug`), reached over `ssh`. */
+  buildkitDebug: { host: string; port: number } | undefined;
 }
 
 /** A standalone buildx binary: its absolute path, and which setting named it (for messages). */

@@ -41,6 +41,8 @@ export interface BoxFleetNode {
   ssh: BoxSsh;
   /** The builder's BuildKit release. */
   buildkitVersion: string;
+  /** fleet.yaml buildkit_debug: the real engine's debug address in the node's namespace, where its release has one. */
+  buildkitDebug?: string;
   /** Whole seconds the builder's clock is off (skewed-clock.ts); default 0. */
   clockOffsetSeconds?: number;
   /** The node's cgroup v1 directories, where the double runs its builds (fleet-state.ts). */
@@ -147,6 +149,8 @@ function buildBoxFleetYaml(options: CreateBoxFleetOptions): Record<string, unkno
       node_exporter: node.nodeExporterUrl,
       ssh: toSsh(node.ssh),
       address: node.address,
+      // The real engine's buildkitd keeps the cache-key debug database where its release has one (builders.ts).
+      ...(node.buildkitDebug === undefined ? {} : { buildkit_debug: node.buildkitDebug }),
     })),
     publish: { ssh: toSsh(services.ssh), path: path.join(options.dir, 'www') },
   };

@@ -47,6 +47,7 @@ import type { StartZotProxyOptions } from './zot-proxy.js';
 import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
 import { bumpSourceRevisions } from './real/bake-project.js';
 import { startRealEngine } from './real/start-real-engine.js';
+import { BOX_DEBUG_ADDRESS, hasCacheDebug } from './real/builders.js';
 import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.js';
 
 import { baseImageTarget } from './box-scenario.js';
@@ -476,6 +477,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
           engine === 'real'
             ? (options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
             : spec.buildkitVersion,
+        ...(engine === 'real' &&
+        hasCacheDebug(options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
+          ? { buildkitDebug: BOX_DEBUG_ADDRESS }
+          : {}),
         clockOffsetSeconds: options.clockOffsetSeconds?.builders?.[spec.name] ?? 0,
         cgroupDirs: {
           nodeDirs: Object.values(cgroup.dirs),

@@ -155,6 +155,14 @@ export function runBuildxInspect(
   return runBuildx(toInspectArgs(builder), { buildx, timeoutMs });
 }
 
+/** Before the measured run: the builder's build cache records, one `Key: value` block each (builder identity). */
+export function runBuildxDu(
+  builder: string,
+  { buildx, timeoutMs = 60_000 }: BuildxBinary & { timeoutMs?: number } = {},
+): Promise<CommandOutcome> {
+  return runBuildx(['du', '--builder', builder, '--verbose'], { buildx, timeoutMs });
+}
+
 /** Preflight: the builder serves the build-history API (BuildKit ≥ 0.11 answers; older says Unimplemented). */
 export function runHistoryList(
   builder: string,

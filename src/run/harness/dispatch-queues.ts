@@ -20,13 +20,16 @@ export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
 
 /**
  * Environment every build gets: the run's namespace, published inputs (target: contexts only resolve within one
- * builder), and the arch in the bake variable fleet.yaml names (bake reads variables from the environment).
+ * builder), the arch in the bake variable fleet.yaml names (bake reads variables from the environment), and
+ * BUILDX_METADATA_PROVENANCE=max: buildx (≥ 0.14.0) copies the build's whole provenance attestation into the
+ * metadata file (`buildx.build.provenance`), the evidence of docs/cache-debug.md.
  */
 export function toBuildEnv(context: RunContext): Record<string, string> {
   return {
     REGISTRY_NAME: context.settings.namespace,
     PUBLISHED_INPUTS: '1',
     [context.config.archVariable]: context.config.arch,
+    BUILDX_METADATA_PROVENANCE: 'max',
   };
 }
 

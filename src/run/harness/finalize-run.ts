@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeArtifacts } from '../../collect/index.js';
-import type { Artifact, RunFile } from '../../artifacts/index.js';
+import type { Artifact, BuilderIdentity, RunFile } from '../../artifacts/index.js';
 import path from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
@@ -15,6 +15,8 @@ import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import { errorMessage } from '../../shared/error-message.js';
+import type { FetchOverSsh } from '../executors/fetch-over-ssh.js';
+import { saveBuilderEvidence } from './save-builder-evidence.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.
@@ -38,6 +40,10 @@ export interface FinalizeRunOptions {
   clock: Clock;
   logger: Logger;
   writeReport: (runDir: string) => Promise<string[]>;
+  /** Reaches each builder's debug address over its node's ssh link (the cache-key debug database); none: not read. */
+  fetchOverSsh?: FetchOverSsh | undefined;
+  /** Each node's builder before the measured run, for run.json's evidence. */
+  identities?: ReadonlyMap<string, BuilderIdentity> | undefined;
 }
 
 /** Pure: the run's exit code from its outcomes. */
@@ -129,6 +135,21 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     warnings.push(
       ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),
     );
+    const fetchOverSsh = options.fetchOverSsh;
+    if (fetchOverSsh)
+      await attempt("saving the builders' cache-key debug databases", warnings, logger, async () => {
+        const finishedTargets = Object.entries(outcomes)
+          .filter(([, outcome]) => outcome.status === 'ok')
+          .map(([target]) => target);
+        const evidence = await saveBuilderEvidence({
+          context,
+          fetchOverSsh,
+          finishedTargets,
+          identities: options.identities,
+        });
+        await runFile.update((run) => void (run.evidence = evidence));
+        for (const note of evidence.notes) logger.info({ note }, 'evidence not recorded');
+      });
     await attempt("estimating the builders' clocks", warnings, logger, async () => {
       const { traces } = await readTraceFiles(context.runDir);
       const builderClocks = estimateRunBuilderClocks(

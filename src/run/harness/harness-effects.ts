@@ -9,12 +9,22 @@ import {
 } from '../../collect/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { runBakePrint, type RunBakePrint } from '../executors/bake-print.js';
-import { findFailedBuildRef, runBake, runHistoryTrace } from '../executors/buildx.js';
+import {
+  findFailedBuildRef,
+  runBake,
+  runBuildxDu,
+  runBuildxInspect,
+  runHistoryTrace,
+} from '../executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
+import { fetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
 import { createPreflightProbes } from './create-preflight-probes.js';
 import type { Bake, FindFailedBuild } from './dispatch-queues.js';
 import type { RunContext } from './load-run-context.js';
+import type { BuilderIdentity } from '../../artifacts/index.js';
+import type { FleetNode } from '../../config/schema.js';
+import { readBuilderIdentities } from './read-builder-identity.js';
 import type { PreflightProbes } from './preflight.js';
 
 // What the harness does to the world, as values: the real ones below, fakes in tests.
@@ -28,6 +38,13 @@ export interface HarnessEffects {
   findFailedBuild: FindFailedBuild;
   fetchTrace: typeof runHistoryTrace;
   connect: ConnectRemoteHost;
+  /** One HTTP GET to an address as a node sees it, over its ssh link (buildkitd's debug address). */
+  fetchOverSsh: FetchOverSsh;
+  /** Each node's builder before the measured run (`buildx inspect`, `buildx du --verbose`). */
+  readBuilderIdentities: (
+    nodes: readonly FleetNode[],
+    buildx: string | undefined,
+  ) => Promise<Map<string, BuilderIdentity>>;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
   createSampler: (options: CreateSamplerOptions) => Sampler;
   /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
@@ -51,6 +68,12 @@ export const createDefaultEffects = (env: Readonly<Record<string, string | undef
   findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
   connect: connectRemoteHost,
+  fetchOverSsh,
+  readBuilderIdentities: (nodes, buildx) =>
+    readBuilderIdentities(nodes, {
+      inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
+      du: (builder) => runBuildxDu(builder, { buildx }),
+    }),
   createProbes: (context) => createPreflightProbes(context.config, env),
   createSampler: sampleOnThread,
   createPrometheusSampler,

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_SAMPLE_INTERVAL_MS, type RunFile } from '../../artifacts/index.js';
+import { DEFAULT_SAMPLE_INTERVAL_MS, type BuilderIdentity, type RunFile } from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
 import { writePlanFile } from '../../artifacts/plan-file-io.js';
 import { createFileDigests } from '../../shared/file-digests.js';
@@ -64,6 +64,8 @@ interface RunPhasesOptions {
 
 interface BuildPhases {
   resources: MeasuredResources | undefined;
+  /** Each node's builder as the measured run found it (docs/cache-debug.md, "Builder identity"). */
+  identities?: Map<string, BuilderIdentity>;
   outcomes: Record<string, SettledOutcome>;
   /** What stopped the run, when something was thrown; finalize records it, then it is rethrown. */
   failure?: { error: unknown };
@@ -91,6 +93,10 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
       run.bootstrap = bootstrapped;
     });
     if (signal.aborted) return { ...phases, outcomes: toInterruptedOutcomes(context) };
+    phases.identities = await effects.readBuilderIdentities(
+      context.config.nodes,
+      context.config.buildx?.path,
+    );
     progress.phase(`measured run: ${context.harness} into ${context.settings.namespace}`);
     await runFile.update((run) => void (run.measuredStartedAtMs = effects.clock.nowMs()));
     phases.resources = await startMeasured(options);
@@ -123,7 +129,7 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
   const { context, effects, logger, progress, runFile, guard, signal: interrupt } = options;
   // Stops on Ctrl-C, and on the first write the run dir refuses (disk full, read-only).
   const signal = AbortSignal.any([interrupt, guard.signal]);
-  const { resources, outcomes, failure } = await runBuilds({ ...options, signal });
+  const { resources, outcomes, failure, identities } = await runBuilds({ ...options, signal });
   if (failure === undefined) {
     progress.stop();
     progress.phase('finalize');
@@ -141,6 +147,8 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
       clock: effects.clock,
       logger,
       writeReport: effects.writeReport,
+      fetchOverSsh: effects.fetchOverSsh,
+      identities,
     });
   } finally {
     if (failure !== undefined) progress.stop();

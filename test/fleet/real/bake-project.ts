@@ -2,7 +2,8 @@
 // variables (the arch among them), `target:` contexts between targets, per-arch tags and cache refs, registry
 // cache-from/cache-to with mode=max, and pushed image output; one Dockerfile per target whose RUN step is
 // box-compile (real CPU under the node's quota, sccache traffic to the box's nginx, a wheel of the target's size);
-// src/<target>/REVISION, which a source change bumps. The saved `bake --print` JSON comes from real buildx.
+// src/<target>/REVISION, which a source change bumps; provenance attested in mode=max. The saved `bake --print` JSON
+// comes from real buildx.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -96,6 +97,8 @@ target "_wheel" {
   context = "."
   platforms = ["linux/amd64"]
   output = [{ type = "image", push = "true" }]
+  # Provenance with the build's args, input digests and each step's LLB (docs/cache-debug.md).
+  attest = ["type=provenance,mode=max"]
 }
 
 ${options.targets.map((target) => renderTarget(target, options)).join('\n')}
@@ -105,6 +108,7 @@ target ${hclString(baseImageTarget)} {
   args = { GFX_ARCH = GFX_ARCH }
   platforms = ["linux/amd64"]
   output = [{ type = "image", push = "true" }]
+  attest = ["type=provenance,mode=max"]
   tags = ["\${REGISTRY}/\${REGISTRY_NAME}/${baseImageTarget}:\${GFX_ARCH}"]
   cache-from = [{ type = "registry", ref = "\${REGISTRY}/\${REGISTRY_NAME}/cache:${baseImageTarget}-\${GFX_ARCH}" }]
   cache-to = [{ type = "registry", ref = "\${REGISTRY}/\${REGISTRY_NAME}/cache:${baseImageTarget}-\${GFX_ARCH}", mode = "max" }]

@@ -23,6 +23,18 @@ export interface RealBuilderNode {
   buildkitVersion: string;
 }
 
+/** buildkitd's debug address inside each node's namespace (fleet.yaml buildkit_debug: the node sees it there). */
+export const BOX_DEBUG_ADDRESS = '127.0.0.1:6060';
+
+/**
+ * Whether a BuildKit release keeps the cache-key debug database: `--save-cache-debug` and `/debug/cache/all` came in
+ * v0.24.0 (moby/buildkit#6061); older buildkitd refuses the flag ("flag provided but not defined").
+ */
+export function hasCacheDebug(buildkitVersion: string): boolean {
+  const [major = 0, minor = 0] = buildkitVersion.replace(/^v/, '').split('.').map(Number);
+  return major > 0 || minor >= 24;
+}
+
 export interface RealBuilder {
   name: string;
   socket: string;
@@ -81,8 +93,12 @@ export async function startRealBuilder(options: {
     }),
   );
   const buildkitd = findToolBinary('buildkit', node.buildkitVersion, 'buildkitd');
-  const join =
-    'for d in "$@"; do echo $$ > "$d/cgroup.procs"; done; exec "$BUILDKITD" --config "$CONFIG" --addr "unix://$SOCKET"';
+  // A release with the cache-key debug database keeps it and serves it inside the node's namespace; an older one
+  // gets no flag it would refuse (docs/cache-debug.md).
+  const debugFlags = hasCacheDebug(node.buildkitVersion)
+    ? ` --save-cache-debug --debugaddr ${BOX_DEBUG_ADDRESS}`
+    : '';
+  const join = `for d in "$@"; do echo $$ > "$d/cgroup.procs"; done; exec "$BUILDKITD" --config "$CONFIG" --addr "unix://$SOCKET"${debugFlags}`;
   const start = () =>
     startDaemon({
       name: `buildkitd ${node.buildkitVersion} (${node.name})`,

@@ -30,7 +30,7 @@ describe('fleet.yaml values and keys', () => {
   it('an unknown key nothing is near: the keys that mapping takes', () => {
     const [problem] = problems(shipped.replace('    builder: forge', '    builder: forge\n    colour: red'));
     expect(problem).toMatch(
-      /nodes\[1\]\.colour: unknown key\. Fix: remove it, or use one of name, builder, link_mbps, speed, node_exporter, ssh, address\.$/,
+      /nodes\[1\]\.colour: unknown key\. Fix: remove it, or use one of name, builder, link_mbps, speed, node_exporter, ssh, address, buildkit_debug\.$/,
     );
   });
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -6,6 +6,7 @@ import { type CreateSamplerOptions, type Sampler } from '../../../src/collect/in
 import { SAMPLES_VERSION } from '../../../src/artifacts/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
 import { localHost } from './local-host.js';
+import { readBuilderIdentities } from '../../../src/run/harness/read-builder-identity.js';
 import type { HarnessEffects } from '../../../src/run/harness/run-harness.js';
 import type { PreflightProbes } from '../../../src/run/harness/preflight.js';
 import type { ExecutableStatus } from '../../../src/run/executors/check-buildx-binary.js';
@@ -13,6 +14,15 @@ import type { ExecutableStatus } from '../../../src/run/executors/check-buildx-b
 // A small fleet on disk (fleet.yaml, target-costs, bake print) and fakes for every outside party of the
 // harness: buildx, node_exporter, the registry, the log host. The "remote" logs are local files that the
 // fake builds append to, read through the real shell commands the log capture sends.
+
+/** A real buildx command's output, from test/fixtures/buildkit-explain/, as a successful CommandOutcome. */
+const captured = (name: string): CommandOutcome => ({
+  ok: true,
+  exitCode: 0,
+  command: 'docker buildx',
+  errorTail: '',
+  stdout: readFileSync(new URL(`../../fixtures/buildkit-explain/${name}`, import.meta.url), 'utf8'),
+});
 
 export const FLEET_TARGETS = ['pytorch', 'a-wheel', 'b-wheel', 'c-wheel'] as const;
 
@@ -338,6 +348,12 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
       });
     },
     connect: () => Promise.resolve(localHost),
+    // Each builder as real buildx v0.36.1 printed one (test/fixtures/buildkit-explain/capture-README.md).
+    readBuilderIdentities: (nodes) =>
+      readBuilderIdentities(nodes, {
+        inspect: () => Promise.resolve(captured('capture-inspect.v0.32.2.txt')),
+        du: () => Promise.resolve(captured('capture-du-verbose.v0.32.2.txt')),
+      }),
     // node_time_seconds on the node's clock: this machine's, shifted by options.nodeClockOffsetsMs.
     fetchMetrics: (url) => {
       const node = new URL(url).hostname.replace(/\.test$/, '');

@@ -90,7 +90,12 @@ describe('runHarness (fakes for buildx, node_exporter, the registry and the log 
         sccachePrefix: undefined,
         push: true,
       });
-      expect(call.options.env).toEqual({ REGISTRY_NAME: 'rocm', PUBLISHED_INPUTS: '1', GFX_ARCH: 'gfx1201' });
+      expect(call.options.env).toEqual({
+        REGISTRY_NAME: 'rocm',
+        PUBLISHED_INPUTS: '1',
+        GFX_ARCH: 'gfx1201',
+        BUILDX_METADATA_PROVENANCE: 'max',
+      });
     }
     const files = readdirSync(result.runDir);
     for (const target of FLEET_TARGETS) {
