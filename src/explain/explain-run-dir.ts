@@ -63,6 +63,7 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
   const result = buildRunWhy({ current: current.evidence, previous: previous?.evidence });
   const notes = [
     ...result.run.notes,
+    ...(runFile.evidence?.notes ?? []),
     ...current.problems.map((p) => p.message),
     ...(previous?.problems.map((p) => `${compared!.stamp}/${p.message}`) ?? []),
   ];
@@ -76,7 +77,10 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
     for (const [target, cost] of prices.costs) result.targets.get(target)!.costSeconds = cost;
     notes.push(...prices.notes);
   } else if (compared) notes.push('misses not priced: the replay needs run.json and plan.json of both runs');
-  const explained = attachWhy(model, result.targets, { against: result.run.against, notes });
+  const explained = attachWhy(model, result.targets, {
+    against: result.run.against,
+    notes: [...new Set(notes)],
+  });
   // A damaged evidence file of this run leaves its why partial: loud, like any damaged input (docs/trust.md).
   explained.summary.warnings = [
     ...explained.summary.warnings,

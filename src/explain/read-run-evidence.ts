@@ -4,8 +4,9 @@ import type { Plan, RunFile } from '../artifacts/index.js';
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { ZodError } from 'zod';
-import type { RunEvidence, TargetEvidence } from './build-run-why.js';
-import { parseCacheDebug, type ContentTree } from './parse-cache-debug.js';
+import type { WhyEvidence, TargetEvidence } from './build-run-why.js';
+import { parseCacheDebug } from '../collect/buildkit/parse-cache-debug.js';
+import { buildContentTrees, type ContentTree } from './build-content-trees.js';
 import { parseProvenance, type Provenance } from './parse-provenance.js';
 import { parseStatusVertices } from './parse-status-vertices.js';
 
@@ -15,7 +16,7 @@ import { parseStatusVertices } from './parse-status-vertices.js';
 // names the setting); a damaged one is left out with a note naming the file and what is wrong with it.
 
 export interface ReadEvidence {
-  evidence: RunEvidence;
+  evidence: WhyEvidence;
   /** Files left out, each with why (the message names the file). */
   problems: { file: string; message: string }[];
 }
@@ -110,9 +111,24 @@ export async function readRunEvidence({
   for (const node of runFile.nodes) {
     if (!/^[\w.-]+$/.test(node.name)) continue;
     const trees = await readOne(dir, `cache-debug-${node.name}.json`, problems, (text) =>
-      parseCacheDebug(JSON.parse(text)),
+      buildContentTrees(parseCacheDebug(text, `cache-debug-${node.name}.json`)),
     );
     if (trees) content[node.name] = trees;
   }
-  return { evidence: { stamp, targets, content, deps: listDeps(runFile, plan) }, problems };
+  const builders = Object.fromEntries(
+    (runFile.evidence?.builders ?? []).flatMap((b) =>
+      b.identity
+        ? [
+            [
+              b.node,
+              {
+                oldestRecordCreatedAt: b.identity.oldestRecordCreatedAt,
+                cacheRecords: b.identity.cacheRecords,
+              },
+            ],
+          ]
+        : [],
+    ),
+  );
+  return { evidence: { stamp, targets, content, deps: listDeps(runFile, plan), builders }, problems };
 }

@@ -122,6 +122,48 @@ describe('buildRunWhy on real BuildKit v0.32.2 captures', () => {
     });
   });
 
+  it('the same builder pruned (buildx du’s oldest record moved forward): builder cache lost, with both times', () => {
+    const current = loadStep('03-arg');
+    const lib = current.targets['lib']!;
+    const status = {
+      ...lib.status!,
+      vertices: lib.status!.vertices.map((v) =>
+        v.step?.instruction.startsWith('RUN') ? { ...v, cached: false } : v,
+      ),
+    };
+    const previous = loadStep('02-warm');
+    const why = buildRunWhy({
+      previous: {
+        ...previous,
+        builders: { n1: { oldestRecordCreatedAt: '2026-12-06T18:46:00Z', cacheRecords: 40 } },
+      },
+      current: {
+        ...current,
+        targets: { ...current.targets, lib: { ...lib, status } },
+        builders: { n1: { oldestRecordCreatedAt: '2026-12-06T18:49:00Z', cacheRecords: 3 } },
+      },
+    });
+    expect(why.targets.get('lib')?.cause).toEqual({
+      kind: 'builder-cache-lost',
+      builder: 'n1',
+      evidence:
+        'buildx du: its oldest cache record moved 2026-12-06T18:46:00Z → 2026-12-06T18:49:00Z (pruned or recreated between 02-warm and this run; 40 → 3 records)',
+    });
+    // the same builder with the same oldest record: not lost, and nothing else explains it
+    const kept = buildRunWhy({
+      previous: {
+        ...previous,
+        builders: { n1: { oldestRecordCreatedAt: '2026-12-06T18:46:00Z', cacheRecords: 40 } },
+      },
+      current: {
+        ...current,
+        targets: { ...current.targets, lib: { ...lib, status } },
+        builders: { n1: { oldestRecordCreatedAt: '2026-12-06T18:46:00Z', cacheRecords: 44 } },
+      },
+    });
+    expect(kept.targets.get('lib')?.cause?.kind).toBe('unknown');
+  });
+
   it('another builder, but a COPY whose files cannot be compared: unknown, never builder cache lost', () => {
     const why = buildRunWhy({
       previous: loadStep('06-base', { node: 'n1' }),

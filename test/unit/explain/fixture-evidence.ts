@@ -1,10 +1,11 @@
 // The real captures of test/fixtures/buildkit-explain/ (README there) as the explainer's parsed evidence.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCacheDebug } from '../../../src/explain/parse-cache-debug.js';
+import { parseCacheDebug } from '../../../src/collect/buildkit/parse-cache-debug.js';
+import { buildContentTrees } from '../../../src/explain/build-content-trees.js';
 import { parseProvenance } from '../../../src/explain/parse-provenance.js';
 import { parseStatusVertices } from '../../../src/explain/parse-status-vertices.js';
-import type { RunEvidence } from '../../../src/explain/build-run-why.js';
+import type { WhyEvidence } from '../../../src/explain/build-run-why.js';
 
 export const FIXTURES = path.join(import.meta.dirname, '../../fixtures/buildkit-explain');
 export const read = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -13,7 +14,7 @@ export const read = (name: string) => readFileSync(path.join(FIXTURES, name), 'u
 export function loadStep(
   step: string,
   options: { provenance?: 'max' | 'min' | 'none'; cacheDebug?: boolean; node?: string } = {},
-): RunEvidence {
+): WhyEvidence {
   const mode = options.provenance ?? 'max';
   const node = options.node ?? 'n1';
   const targets = Object.fromEntries(
@@ -28,7 +29,11 @@ export function loadStep(
     }),
   );
   const content = options.cacheDebug
-    ? { [node]: parseCacheDebug(JSON.parse(read(`${step}-cache-debug.json`))) }
+    ? {
+        [node]: buildContentTrees(
+          parseCacheDebug(read(`${step}-cache-debug.json`), `${step}-cache-debug.json`),
+        ),
+      }
     : {};
   return { stamp: step, targets, content, deps: { app: ['lib'], lib: [] } };
 }
