@@ -1,5 +1,5 @@
 import type { MissCause, RunWhy, TargetWhy } from '../artifacts/explain-file.js';
-import { diffTrees, pairNewContent, type ContentTree } from './parse-cache-debug.js';
+import { diffTrees, pairNewContent, type ContentTree } from './build-content-trees.js';
 import { listAncestors, type LlbStep, type Provenance } from './parse-provenance.js';
 import {
   findFirstMiss,
@@ -24,13 +24,18 @@ export interface TargetEvidence {
   node: string | undefined;
 }
 
-export interface RunEvidence {
+export interface WhyEvidence {
   stamp: string;
   targets: Readonly<Record<string, TargetEvidence>>;
   /** Node → the content trees of its cache-debug-<node>.json; a node without the file is absent. */
   content: Readonly<Record<string, readonly ContentTree[]>>;
   /** Target → its in-run dependencies (run.json deps, else plan.json). */
   deps: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Node → its builder before the measured run (run.json evidence.builders[].identity: `buildx du`'s oldest cache
+   * record); absent when not recorded.
+   */
+  builders?: Readonly<Record<string, { oldestRecordCreatedAt: string | null; cacheRecords: number | null }>>;
 }
 
 /** Cause kinds that are a change of the target's own inputs: a dependant rebuilt after them rebuilt because of them. */
@@ -56,7 +61,7 @@ export const EVIDENCE = {
 
 const MAX_LISTED = 20;
 
-function topologicalOrder(targets: readonly string[], deps: RunEvidence['deps']): string[] {
+function topologicalOrder(targets: readonly string[], deps: WhyEvidence['deps']): string[] {
   const out: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (t: string) => {
@@ -73,8 +78,8 @@ function topologicalOrder(targets: readonly string[], deps: RunEvidence['deps'])
 interface MissContext {
   target: string;
   miss: StatusVertex;
-  current: RunEvidence;
-  previous: RunEvidence;
+  current: WhyEvidence;
+  previous: WhyEvidence;
   why: ReadonlyMap<string, TargetWhy>;
 }
 
@@ -242,18 +247,12 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   const failure = curEv.status?.importFailures[0];
   if (failure)
     return { cause: { kind: 'cache-import-empty', ref: failure.ref, evidence: 'ref-missing' }, missing };
-  // (g) another builder than the compared run's, and nothing in the step's inputs in question: its local cache never
-  // held the step. A COPY from the context whose files could not be compared is in question (left unknown).
+  // (g) the builder's local cache no longer held the step, and nothing in the step's inputs is in question (a COPY from
+  // the context whose files could not be compared is: left unknown). Shown by another builder than the compared
+  // run's, or by the same builder's oldest cache record moving forward between the runs (pruned or recreated).
   const filesInQuestion = missing.includes(EVIDENCE.cacheDebug) || (!step && cur?.llb === undefined);
-  if (curEv.node !== undefined && prevEv.node !== undefined && curEv.node !== prevEv.node && !filesInQuestion)
-    return {
-      cause: {
-        kind: 'builder-cache-lost',
-        builder: curEv.node,
-        evidence: `${target} ran on ${curEv.node}; ${previous.stamp} built it on ${prevEv.node}`,
-      },
-      missing,
-    };
+  const lost = filesInQuestion ? undefined : findLostCache(ctx, curEv.node, prevEv.node);
+  if (lost) return { cause: lost, missing };
   // (h) a dependency rebuilt for any reason
   if (usedDeps.length > 0) return { cause: { kind: 'dependency-rebuilt', targets: usedDeps }, missing };
   const named =
@@ -263,6 +262,29 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
           'a record of why the builder held no cache for the step: nothing in the args, inputs, Dockerfile, files or cache import changed (a pruned builder leaves no trace the run recorded)',
         ];
   return { cause: { kind: 'unknown', missing: [...new Set(named)] }, missing };
+}
+
+function findLostCache(
+  { target, current, previous }: MissContext,
+  node: string | undefined,
+  prevNode: string | undefined,
+): MissCause | undefined {
+  if (node === undefined || prevNode === undefined) return undefined;
+  if (node !== prevNode)
+    return {
+      kind: 'builder-cache-lost',
+      builder: node,
+      evidence: `${target} ran on ${node}; ${previous.stamp} built it on ${prevNode}`,
+    };
+  const [now, before] = [current.builders?.[node], previous.builders?.[node]];
+  const [t1, t0] = [now?.oldestRecordCreatedAt, before?.oldestRecordCreatedAt];
+  if (t1 && t0 && Date.parse(t1) > Date.parse(t0))
+    return {
+      kind: 'builder-cache-lost',
+      builder: node,
+      evidence: `buildx du: its oldest cache record moved ${t0} → ${t1} (pruned or recreated between ${previous.stamp} and this run; ${before?.cacheRecords ?? '?'} → ${now?.cacheRecords ?? '?'} records)`,
+    };
+  return undefined;
 }
 
 export interface RunWhyResult {
@@ -276,8 +298,8 @@ export function buildRunWhy({
   current,
   previous,
 }: {
-  current: RunEvidence;
-  previous: RunEvidence | undefined;
+  current: WhyEvidence;
+  previous: WhyEvidence | undefined;
 }): RunWhyResult {
   const names = Object.keys(current.targets);
   const why = new Map<string, TargetWhy>();
