@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { TargetSummary } from '../../../src/artifacts/index.js';
 import { formatCause, renderWhyMd, renderWhySentence } from '../../../src/explain/render-why.js';
 import { renderSummaryHtml } from '../../../src/report/render-summary-html.js';
 import { makeModel } from '../diff/make-model.js';
@@ -50,7 +49,7 @@ describe('the why sentence', () => {
     expect(
       renderWhySentence({ ...pytorch, why: { ...pytorch.why, firstMiss: null, cause: null } }),
     ).toBeUndefined();
-    const md = renderWhyMd([pytorch as unknown as TargetSummary], {
+    const md = renderWhyMd([pytorch], {
       against: 'A',
       notes: ['not recorded: x'],
     }).join('\n');
