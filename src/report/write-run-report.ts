@@ -1,10 +1,22 @@
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { explainRunDir } from '../explain/explain-run-dir.js';
 import { buildReportModel } from './build-model.js';
 import { readRunInputs } from './read-run-dir.js';
 import { writeReport } from './write-report.js';
 
-/** data.json, report.md and index.html for a run dir (the harness's last step); returns the report's loud warnings. */
+/**
+ * data.json, report.md and index.html for a run dir (the harness's last step), a warm or bench run's cache misses
+ * explained against the previous run of its lane, harness and arch (docs/explain.md); returns the loud warnings.
+ */
 export async function writeRunReport(runDir: string): Promise<string[]> {
-  const model = buildReportModel(await readRunInputs({ dir: runDir, generatedAtMs: Date.now() }));
+  const inputs = await readRunInputs({ dir: runDir, generatedAtMs: Date.now() });
+  const model = await explainRunDir({
+    dir: runDir,
+    model: buildReportModel(inputs),
+    runFile: inputs.run,
+    plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(runDir),
+    nowMs: inputs.generatedAtMs,
+  });
   await writeReport({ dir: runDir, model });
   return model.summary.warnings
     .filter((warning) => warning.level === 'loud')
