@@ -47,7 +47,7 @@ const CHANGE_KINDS: ReadonlySet<MissCause['kind']> = new Set([
   'dependency-rebuilt',
 ]);
 
-export const EVIDENCE = {
+const EVIDENCE = {
   previous:
     'a previous run of the same lane, harness and arch under the runs root (or `--against RUN`) to compare with',
   provenance:

@@ -27,7 +27,7 @@ export interface ExplainRunDirOptions {
 const EXPLAINED_HARNESSES: ReadonlySet<string> = new Set(['warm', 'bench']);
 
 /** The newest run under the same root that started before this one, of the same lane, harness and arch. */
-export async function findComparedRun(dir: string, runFile: RunFile): Promise<string | undefined> {
+async function findComparedRun(dir: string, runFile: RunFile): Promise<string | undefined> {
   const here = path.resolve(dir);
   const lane = await readLane(here);
   for (const entry of await listRuns(path.dirname(here))) {
@@ -90,7 +90,7 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
 }
 
 /** The model with each explained target's why and the run's. Pure. */
-export function attachWhy(
+function attachWhy(
   model: DataFile,
   why: ReadonlyMap<string, TargetWhy>,
   run: NonNullable<DataFile['summary']['why']>,

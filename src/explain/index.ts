@@ -1,3 +1,3 @@
-// Why each target missed the cache and what each miss cost (docs/explain.md).
-export { explainRunDir, findComparedRun } from './explain-run-dir.js';
-export { renderWhyMd, renderWhySentence, formatCause } from './render-why.js';
+// Why each target missed the cache and what each miss cost (docs/explain.md). The renderers are imported from
+// render-why.ts by the views that show them (report.md, the page, diff).
+export { explainRunDir } from './explain-run-dir.js';

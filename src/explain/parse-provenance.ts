@@ -114,7 +114,7 @@ export interface Provenance {
 }
 
 /** `pkg:docker/127.0.0.1%3A35111/rocm/base@gfx1201?platform=…` → `127.0.0.1:35111/rocm/base:gfx1201`. */
-export function toMaterialRef(uri: string): string | undefined {
+function toMaterialRef(uri: string): string | undefined {
   const m = /^pkg:docker\/([^?]+)/.exec(uri);
   if (!m) return undefined;
   const decoded = decodeURIComponent(m[1]!);

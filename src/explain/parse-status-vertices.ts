@@ -16,7 +16,7 @@ export interface StatusVertex {
   error: string | undefined;
 }
 
-export interface CacheImportFailure {
+interface CacheImportFailure {
   ref: string;
   error: string;
 }

@@ -7,7 +7,7 @@ import { parseProvenance } from '../../../src/explain/parse-provenance.js';
 import { parseStatusVertices } from '../../../src/explain/parse-status-vertices.js';
 import type { WhyEvidence } from '../../../src/explain/build-run-why.js';
 
-export const FIXTURES = path.join(import.meta.dirname, '../../fixtures/buildkit-explain');
+const FIXTURES = path.join(import.meta.dirname, '../../fixtures/buildkit-explain');
 export const read = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
 
 /** One capture step as a run: lib and app on node `n1`, app depending on lib. */
