@@ -36,6 +36,11 @@ export interface WhyEvidence {
    * record); absent when not recorded.
    */
   builders?: Readonly<Record<string, { oldestRecordCreatedAt: string | null; cacheRecords: number | null }>>;
+  /**
+   * Image ref (`host/repo:tag`) → the target of this run that pushes it (run.json uploadRefs): the harness turns a
+   * `target:` context into the linked target's pushed image, so such an image moving is that dependency rebuilt.
+   */
+  producedBy?: Readonly<Record<string, string>>;
 }
 
 /** Cause kinds that are a change of the target's own inputs: a dependant rebuilt after them rebuilt because of them. */
@@ -123,9 +128,11 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   const stepId = llb?.digestToStep.get(miss.digest);
   const step = stepId === undefined ? undefined : llb!.steps.get(stepId);
   const ancestors = llb && step ? listAncestors(llb, step.id) : undefined;
+  const producer = (ref: string) => current.producedBy?.[ref];
   if (cur && prev) {
     const args = changedArgs(cur, prev);
-    const images = changedImages(cur, prev);
+    // Images of the run's own targets moving are those targets rebuilt: dependency-rebuilt below, not an input.
+    const images = changedImages(cur, prev).filter((ref) => producer(ref) === undefined);
     if (step && ancestors) {
       // (a) an arg the step's own command sees (BuildKit puts every declared ARG into the exec's env)
       const seen = args.filter(
@@ -178,8 +185,11 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
         if (!before || !after) missing.push(EVIDENCE.cacheDebug);
         else {
           const pairs = pairNewContent(before, after);
-          if (pairs.length === 1) {
-            const changes = diffTrees(pairs[0]!.before, pairs[0]!.after);
+          // A COPY --from=DEP of one file checksums that file alone (a tree of `.`): on a builder where a dependency
+          // rebuilt, those are new too. A COPY of a context directory is the one tree with names.
+          const named = pairs.length > 1 ? pairs.filter((p) => !p.after.files.has('.')) : pairs;
+          if (named.length === 1) {
+            const changes = diffTrees(named[0]!.before, named[0]!.after);
             const count = changes.added.length + changes.removed.length + changes.changed.length;
             return {
               cause: {
@@ -194,9 +204,9 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
             };
           }
           missing.push(
-            pairs.length === 0
+            named.length === 0
               ? `new COPY/ADD content in cache-debug-${node}.json (it holds none the compared run's did not)`
-              : `which of ${pairs.length} new COPY/ADD contents in cache-debug-${node}.json is this step's (several changed on one builder)`,
+              : `which of ${named.length} new COPY/ADD contents in cache-debug-${node}.json is this step's (several changed on one builder)`,
           );
         }
       }
@@ -235,6 +245,9 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   // Dockerfile. A later step stands on that copy, which was cached (else it would be the first miss).
   const usesDep = (d: string) =>
     miss.name.includes(`--from=${d}`) ||
+    (ancestors ?? []).some(
+      (s) => s.identifier?.startsWith('docker-image://') && producer(s.identifier.slice(15)) === d,
+    ) ||
     (step !== undefined &&
       step.inputs.some((id) => {
         const file = llb?.steps.get(id)?.location?.file;

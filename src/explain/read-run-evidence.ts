@@ -130,5 +130,13 @@ export async function readRunEvidence({
         : [],
     ),
   );
-  return { evidence: { stamp, targets, content, deps: listDeps(runFile, plan), builders }, problems };
+  const producedBy = Object.fromEntries(
+    Object.entries(runFile.uploadRefs ?? {}).flatMap(([target, refs]) =>
+      refs.image.map((ref) => [ref, target]),
+    ),
+  );
+  return {
+    evidence: { stamp, targets, content, deps: listDeps(runFile, plan), builders, producedBy },
+    problems,
+  };
 }
