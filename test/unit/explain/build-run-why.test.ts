@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunWhy } from '../../../src/explain/build-run-why.js';
-import { loadStep } from './fixture-evidence.js';
+import { buildRunWhy, type WhyEvidence } from '../../../src/explain/build-run-why.js';
+import { parseProvenance } from '../../../src/explain/parse-provenance.js';
+import { parseStatusVertices } from '../../../src/explain/parse-status-vertices.js';
+import { loadStep, read } from './fixture-evidence.js';
 
 // Each pair of real captures differs in exactly one thing (test/fixtures/buildkit-explain/README.md); the truth is
 // what capture.sh changed, written here by hand, not anything the explainer computed.
@@ -195,5 +197,48 @@ describe('buildRunWhy on real BuildKit v0.32.2 captures', () => {
     expect(app.firstMiss).not.toBeNull();
     expect(app.cause?.kind === 'unknown' && app.cause.missing[0]).toMatch(/previous run/);
     expect(why.run.against).toBeNull();
+  });
+});
+
+describe('the oldest supported pair (buildx v0.23.0, BuildKit v0.17.3: mode=max provenance, no debug database)', () => {
+  // why-capture's captures (capture-README.md): two bakes differing in ARG FOO 1 → 2 and in src/file.txt.
+  const evidence = (n: '1' | '2', v: string, markCopyCached = false): WhyEvidence => {
+    const status = parseStatusVertices(read(`capture-status-${n}.${v}.jsonl`));
+    const meta = JSON.parse(read(`capture-meta-${n}.${v}.json`)) as { app: Record<string, unknown> };
+    return {
+      stamp: `run-${n}`,
+      targets: {
+        app: {
+          status: markCopyCached
+            ? {
+                ...status,
+                vertices: status.vertices.map((x) =>
+                  x.step?.instruction.startsWith('COPY src') ? { ...x, cached: true } : x,
+                ),
+              }
+            : status,
+          provenance: parseProvenance(meta.app['buildx.build.provenance']),
+          node: 'kiln',
+        },
+      },
+      content: {},
+      deps: { app: [] },
+    };
+  };
+
+  it('the changed file’s COPY is found and left unknown, naming --save-cache-debug and BuildKit v0.24.0', () => {
+    const why = buildRunWhy({ previous: evidence('1', 'v0.17.3'), current: evidence('2', 'v0.17.3') });
+    const app = why.targets.get('app')!;
+    expect(app.firstMiss?.name).toBe('[2/3] COPY src /src');
+    expect(app.cause?.kind).toBe('unknown');
+    expect(why.run.notes).toEqual([
+      expect.stringMatching(/--save-cache-debug.*BuildKit v0\.24\.0/) as string,
+    ]);
+  });
+
+  it('its mode=max provenance still names the arg a RUN saw: build arg FOO 1 → 2', () => {
+    const why = buildRunWhy({ previous: evidence('1', 'v0.17.3'), current: evidence('2', 'v0.17.3', true) });
+    expect(why.targets.get('app')?.firstMiss?.name).toMatch(/^\[3\/3\] RUN /);
+    expect(why.targets.get('app')?.cause).toEqual({ kind: 'build-arg', name: 'FOO', old: '1', new: '2' });
   });
 });
