@@ -241,13 +241,16 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   } else missing.push(EVIDENCE.provenance);
   // (e) a dependency whose own inputs changed, that this step copies from
   const deps = (current.deps[target] ?? []).filter((d) => ctx.why.get(d)?.firstMiss);
-  // The step must take the dependency in directly: `COPY --from=DEP` by name, or (LLB) an input step of another
-  // Dockerfile. A later step stands on that copy, which was cached (else it would be the first miss).
+  // The step must take the dependency in directly: `COPY --from=DEP` by name, or (LLB) an input that is DEP's pushed
+  // image or a step of another Dockerfile. A later step stands on an earlier copy, which was cached (else it would be
+  // the first miss): BuildKit keys a COPY by the content it copies, so a rebuilt dependency whose file came out the
+  // same leaves that COPY cached (seen on the box).
   const usesDep = (d: string) =>
     miss.name.includes(`--from=${d}`) ||
-    (ancestors ?? []).some(
-      (s) => s.identifier?.startsWith('docker-image://') && producer(s.identifier.slice(15)) === d,
-    ) ||
+    (step?.inputs ?? []).some((id) => {
+      const source = llb?.steps.get(id)?.identifier;
+      return source?.startsWith('docker-image://') === true && producer(source.slice(15)) === d;
+    }) ||
     (step !== undefined &&
       step.inputs.some((id) => {
         const file = llb?.steps.get(id)?.location?.file;

@@ -113,8 +113,18 @@ describe('why each target missed, one cause at a time on one box', () => {
       changed: ['REVISION'],
       count: 1,
     } satisfies MissCause);
-    for (const dependant of dependants)
-      expect(why.get(dependant)?.cause, dependant).toEqual({ kind: 'dependency-rebuilt', targets: [target] });
+    // Each dependant's first uncached step copies from a target rebuilt after the bump (the bumped one, or one
+    // rebuilt after it): BuildKit keys a COPY by the file it copies, so a dependency whose file came out the same
+    // leaves that COPY cached and the next one is the first miss. The cause names exactly the target it copies from.
+    const rebuilt = new Set([target!, ...allDependants(state.deps, target!)]);
+    for (const dependant of allDependants(state.deps, target!)) {
+      const entry = why.get(dependant)!;
+      const from = /--from=(\S+)/.exec(entry.firstMiss!.name)?.[1];
+      expect(from, `${dependant}'s first miss ${entry.firstMiss!.name}`).toBeDefined();
+      expect(rebuilt.has(from!), `${dependant} copies from ${from}`).toBe(true);
+      expect(entry.cause, dependant).toEqual({ kind: 'dependency-rebuilt', targets: [from] });
+    }
+    expect(dependants.length).toBeGreaterThan(0);
     expect(why.get(target!)?.rebuiltAfter).toEqual(expect.arrayContaining(dependants));
     expect(why.get(target!)?.costSeconds).not.toBeNull();
   });
