@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderWhySentence } from '../../src/explain/render-why.js';
 import type { DataFile, MissCause } from '../../src/artifacts/index.js';
 import { bumpSourceRevisions } from '../fleet/real/bake-project.js';
 import { readData, readDependencies, readRun, useHarnessBox } from './harness-helpers.js';
@@ -77,10 +78,22 @@ async function deleteTag(ref: string): Promise<void> {
 }
 
 let lastDir = '';
+/** What the product said in each scenario (printed at the end: the closing note's table). */
+const said: string[] = [];
 const warm = async (name: string): Promise<DataFile> => {
   lastDir = await runHarness(name, ['warm']);
-  return readData(lastDir);
+  const data = readData(lastDir);
+  for (const t of data.summary.targets) {
+    const sentence = renderWhySentence(t);
+    if (sentence) said.push(`${name}: ${sentence}`);
+  }
+  return data;
 };
+afterAll(() => {
+  process.stdout.write(
+    `\nwhat the product said, per scenario:\n${said.map((line) => `  ${line}`).join('\n')}\n`,
+  );
+});
 
 describe('why each target missed, one cause at a time on one box', () => {
   const state: { targets: string[]; deps: Map<string, string[]> } = { targets: [], deps: new Map() };
@@ -170,6 +183,15 @@ describe('why each target missed, one cause at a time on one box', () => {
     ]);
     const why = expectOnlyMisses(await warm('noref'), [target]);
     expect(why.get(target)?.cause).toEqual({ kind: 'cache-import-empty', ref, evidence: 'ref-missing' });
+  });
+
+  it('a builder pruned with its registry cache refs intact: no target misses (the import gives every step)', async () => {
+    const run = readRun(lastDir);
+    const node = run.nodes.find((n) => Object.values(run.targets).some((t) => t.node === n.name))!;
+    await docker(['buildx', 'prune', '-af', '--builder', node.builder]);
+    const data = await warm('pruned');
+    expectOnlyMisses(data, []);
+    expect(data.summary.targets.some((t) => t.node === node.name)).toBe(true);
   });
 
   it('the base tag moved to a new digest: every target names the input image, old → new as the registry says', async () => {
