@@ -4,6 +4,7 @@ import { readRunFile } from '../artifacts/read-run-file.js';
 import { listRuns } from '../report/list-runs.js';
 import { findRunDir, loadRunModel } from '../report/load-run-model.js';
 import { readLane } from '../report/read-run-dir.js';
+import { isRocmPerfError } from '../shared/errors.js';
 import { buildRunWhy } from './build-run-why.js';
 import { priceMisses } from './price-misses.js';
 import { readRunEvidence } from './read-run-evidence.js';
@@ -49,8 +50,17 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
       ? await findRunDir({ run: options.against, root: options.root ?? path.dirname(path.resolve(dir)) })
       : await findComparedRun(dir, runFile);
   const current = await readRunEvidence({ dir, stamp: model.run.stamp, runFile, plan });
+  // A compared run that cannot be read (a damaged run.json, plan.json of another version) leaves this run's report
+  // whole: its misses are explained as with no run to compare with, and a note says which run and why.
+  const loadNotes: string[] = [];
   const compared =
-    againstDir === undefined ? undefined : await loadRunModel({ dir: againstDir, nowMs: options.nowMs });
+    againstDir === undefined
+      ? undefined
+      : await loadRunModel({ dir: againstDir, nowMs: options.nowMs }).catch((error: unknown) => {
+          if (!isRocmPerfError(error)) throw error;
+          loadNotes.push(`${path.basename(againstDir)}: not compared with (${error.message})`);
+          return undefined;
+        });
   const previous =
     compared?.runFile === undefined
       ? undefined
@@ -62,6 +72,7 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
         });
   const result = buildRunWhy({ current: current.evidence, previous: previous?.evidence });
   const notes = [
+    ...loadNotes,
     ...result.run.notes,
     ...(runFile.evidence?.notes ?? []),
     ...current.problems.map((p) => p.message),

@@ -143,6 +143,18 @@ describe('why a warm run missed, end to end', () => {
     expect(model.summary.targets.find((t) => t.target === 'app')!.why?.cause?.kind).toBe('unknown');
   });
 
+  it('a compared run that cannot be read: this run’s report is still written, the note names that run', async () => {
+    const a = writeRun('w-warm', '02-warm', 19, 8);
+    const b = writeRun('w-arg', '03-arg', 24, 9);
+    writeFileSync(path.join(a, 'plan.json'), '{"version": 99}');
+    const result = await runBuiltCli(['report', b, '--against', a], { root: temp.path });
+    expect(onlyTraceWarnings(result.stderr)).toBe(true);
+    const model = readModel(b);
+    expect(model.summary.why?.against).toBeNull();
+    expect(model.summary.why?.notes.join('\n')).toMatch(/^w-warm: not compared with \(.*plan\.json/m);
+    expect(model.summary.targets.find((t) => t.target === 'app')!.why?.firstMiss).not.toBeNull();
+  });
+
   it('diff A B --json: B’s misses against A with their cost; the md names the cause', async () => {
     const a = writeRun('z-instr-a', '04-files', 19, 6);
     const b = writeRun('z-instr-b', '05-instruction', 21, 7);
