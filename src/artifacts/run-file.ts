@@ -199,18 +199,30 @@ const BuilderEvidenceSchema = z.strictObject({
 });
 export type BuilderEvidence = z.infer<typeof BuilderEvidenceSchema>;
 
-/** Per target, what its metadata file's provenance holds (BUILDX_METADATA_PROVENANCE=max + attest mode=max). */
-const ProvenanceModeSchema = z
-  .enum(['max', 'min', 'none'])
-  .describe(
-    'max: buildConfig (the LLB) and metadata are there; min: the provenance without them (attest mode=min); none: no buildx.build.provenance key',
-  );
+/** Per target, the provenance the run kept and where (docs/cache-debug.md, "What a run saves"). */
+const TargetProvenanceSchema = z.strictObject({
+  mode: z
+    .enum(['max', 'min', 'none'])
+    .describe(
+      'max: the LLB (buildConfig) and BuildKit metadata are there; min: the provenance without them (attest mode=min, or a buildx too old to read the predicate); none: no provenance',
+    ),
+  source: z
+    .enum(['metadata', 'attachment'])
+    .describe(
+      'metadata: meta-<target>.json `buildx.build.provenance` (SLSA v0.2 shape); attachment: provenance-<target>.json, the predicate read from the build record with `buildx history inspect attachment`, when the metadata file lacked it',
+    ),
+  file: z.string().describe('meta-<target>.json or provenance-<target>.json'),
+  slsa: z
+    .enum(['v0.2', 'v1'])
+    .describe(
+      'The predicate’s shape: v0.2 (buildConfig, invocation.parameters.args, metadata["https://mobyproject.org/buildkit@v1#metadata"]) or v1 (buildDefinition.internalParameters.buildConfig, buildDefinition.externalParameters.request.args, runDetails.metadata.buildkit_metadata)',
+    ),
+});
+export type TargetProvenance = z.infer<typeof TargetProvenanceSchema>;
 
 const RunEvidenceSchema = z.strictObject({
   builders: z.array(BuilderEvidenceSchema),
-  provenance: z
-    .record(z.string(), ProvenanceModeSchema)
-    .describe('target → its meta-<target>.json provenance'),
+  provenance: z.record(z.string(), TargetProvenanceSchema).describe('target → the provenance kept for it'),
   notes: z
     .array(z.string())
     .describe('Evidence the run could not record, each naming the setting that would give it.'),

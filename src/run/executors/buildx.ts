@@ -155,6 +155,29 @@ export function runBuildxInspect(
   return runBuildx(toInspectArgs(builder), { buildx, timeoutMs });
 }
 
+/**
+ * After the run: one attachment of a build record, raw (`history inspect attachment --type <predicate type>`). For
+ * provenance, the predicate JSON as BuildKit stored it: SLSA v1 (`https://slsa.dev/provenance/v1`, BuildKit ≥ 0.28's
+ * default) or v0.2. buildx v0.23.0's `--type provenance` matches v0.2 only, so the full predicate type is passed.
+ */
+export function runHistoryAttachment(
+  options: BuildxBinary & { builder: string; buildRef: string; type: string },
+) {
+  return runBuildx(
+    [
+      'history',
+      'inspect',
+      'attachment',
+      '--builder',
+      options.builder,
+      toHistoryId(options.buildRef),
+      '--type',
+      options.type,
+    ],
+    { buildx: options.buildx, timeoutMs: 60_000 },
+  );
+}
+
 /** Before the measured run: the builder's build cache records, one `Key: value` block each (builder identity). */
 export function runBuildxDu(
   builder: string,

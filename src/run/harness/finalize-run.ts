@@ -16,7 +16,7 @@ import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import { errorMessage } from '../../shared/error-message.js';
 import type { FetchOverSsh } from '../executors/fetch-over-ssh.js';
-import { saveBuilderEvidence } from './save-builder-evidence.js';
+import { saveBuilderEvidence, type FetchAttachment } from './save-builder-evidence.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.
@@ -42,6 +42,8 @@ export interface FinalizeRunOptions {
   writeReport: (runDir: string) => Promise<string[]>;
   /** Reaches each builder's debug address over its node's ssh link (the cache-key debug database); none: not read. */
   fetchOverSsh?: FetchOverSsh | undefined;
+  /** A build record's provenance attachment, where the metadata file lacks it. */
+  fetchAttachment?: FetchAttachment | undefined;
   /** Each node's builder before the measured run, for run.json's evidence. */
   identities?: ReadonlyMap<string, BuilderIdentity> | undefined;
 }
@@ -135,8 +137,8 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     warnings.push(
       ...((await attempt('fetching traces', warnings, logger, () => resources.traces.settle())) ?? []),
     );
-    const fetchOverSsh = options.fetchOverSsh;
-    if (fetchOverSsh)
+    const { fetchOverSsh, fetchAttachment } = options;
+    if (fetchOverSsh && fetchAttachment)
       await attempt("saving the builders' cache-key debug databases", warnings, logger, async () => {
         const finishedTargets = Object.entries(outcomes)
           .filter(([, outcome]) => outcome.status === 'ok')
@@ -144,6 +146,7 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
         const evidence = await saveBuilderEvidence({
           context,
           fetchOverSsh,
+          fetchAttachment,
           finishedTargets,
           identities: options.identities,
         });

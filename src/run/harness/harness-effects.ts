@@ -14,6 +14,7 @@ import {
   runBake,
   runBuildxDu,
   runBuildxInspect,
+  runHistoryAttachment,
   runHistoryTrace,
 } from '../executors/buildx.js';
 import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
@@ -37,6 +38,8 @@ export interface HarnessEffects {
   /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
   findFailedBuild: FindFailedBuild;
   fetchTrace: typeof runHistoryTrace;
+  /** A build record's attachment (`history inspect attachment`): the provenance a metadata file lacks. */
+  fetchAttachment: typeof runHistoryAttachment;
   connect: ConnectRemoteHost;
   /** One HTTP GET to an address as a node sees it, over its ssh link (buildkitd's debug address). */
   fetchOverSsh: FetchOverSsh;
@@ -67,6 +70,7 @@ export const createDefaultEffects = (env: Readonly<Record<string, string | undef
   bake: runBake,
   findFailedBuild: findFailedBuildRef,
   fetchTrace: runHistoryTrace,
+  fetchAttachment: runHistoryAttachment,
   connect: connectRemoteHost,
   fetchOverSsh,
   readBuilderIdentities: (nodes, buildx) =>

@@ -148,6 +148,7 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
       logger,
       writeReport: effects.writeReport,
       fetchOverSsh: effects.fetchOverSsh,
+      fetchAttachment: effects.fetchAttachment,
       identities,
     });
   } finally {

@@ -1,10 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuilderEvidence, BuilderIdentity, RunEvidence } from '../../artifacts/index.js';
+import type {
+  BuilderEvidence,
+  BuilderIdentity,
+  RunEvidence,
+  TargetProvenance,
+} from '../../artifacts/index.js';
 import { parseCacheDebug } from '../../collect/buildkit/parse-cache-debug.js';
 import type { FleetNode } from '../../config/schema.js';
 import { errorMessage } from '../../shared/error-message.js';
 import type { FetchOverSsh, FetchOverSshResult } from '../executors/fetch-over-ssh.js';
+import type { runHistoryAttachment } from '../executors/buildx.js';
+
+/** `buildx history inspect attachment` of one record (effects, so tests can fake it). */
+export type FetchAttachment = typeof runHistoryAttachment;
 import type { RunContext } from './load-run-context.js';
 import { readBuildMetadata } from './read-build-metadata.js';
 
@@ -130,31 +139,123 @@ async function saveCacheDebug(options: {
   return { ...evidence, file };
 }
 
-/** Pure: which provenance a target's metadata entry carries (any `buildx.build.provenance[/<platform>]` key). */
-function toProvenanceMode(entry: Record<string, unknown> | undefined): 'max' | 'min' | 'none' {
-  const provenances = Object.entries(entry ?? {})
-    .filter(([key]) => key === 'buildx.build.provenance' || key.startsWith('buildx.build.provenance/'))
-    .map(([, value]) => value);
-  if (provenances.length === 0) return 'none';
-  const isMax = (value: unknown) =>
-    typeof value === 'object' && value !== null && 'buildConfig' in value && 'metadata' in value;
-  return provenances.every(isMax) ? 'max' : 'min';
+type ProvenanceMode = TargetProvenance['mode'];
+type ProvenanceShape = Pick<TargetProvenance, 'mode' | 'slsa'>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Pure: what a provenance predicate holds. v1 (BuildKit ≥ 0.28's default): `buildDefinition` with
+ * `internalParameters.buildConfig` and `runDetails.metadata.buildkit_metadata`; v0.2: `buildConfig` and
+ * `metadata`. buildx before 0.26.0 decodes a v1 predicate as v0.2 and writes an empty shell into the metadata file
+ * (`{"buildType":"","invocation":{…}}`): min, so the harness reads the record's attachment instead.
+ */
+function toPredicateShape(predicate: unknown): ProvenanceShape {
+  if (!isObject(predicate)) return { mode: 'none', slsa: 'v0.2' };
+  const definition = predicate.buildDefinition;
+  if (isObject(definition)) {
+    const internal = definition.internalParameters;
+    const run = predicate.runDetails;
+    const metadata = isObject(run) ? run.metadata : undefined;
+    const full =
+      isObject(internal) &&
+      'buildConfig' in internal &&
+      isObject(metadata) &&
+      'buildkit_metadata' in metadata;
+    return { mode: full ? 'max' : 'min', slsa: 'v1' };
+  }
+  return { mode: 'buildConfig' in predicate && 'metadata' in predicate ? 'max' : 'min', slsa: 'v0.2' };
 }
 
-/** Pure: one note for the targets whose metadata lacks mode=max provenance, naming the settings. */
-function toProvenanceNote(provenance: Readonly<Record<string, 'max' | 'min' | 'none'>>): string[] {
+/**
+ * Pure: whether a metadata entry's provenance says nothing: absent, or the empty shell an old buildx writes for a
+ * v1 predicate (no `invocation.parameters` content). A genuine mode=min predicate (args, frontend) is not empty:
+ * the record holds the same min predicate, so it is not asked for.
+ */
+function isEmptyProvenance(entry: Record<string, unknown> | undefined): boolean {
+  const predicate = entry?.['buildx.build.provenance'];
+  if (!isObject(predicate))
+    return !Object.keys(entry ?? {}).some((key) => key.startsWith('buildx.build.provenance/'));
+  const invocation = predicate.invocation;
+  const parameters = isObject(invocation) ? invocation.parameters : undefined;
+  return !isObject(parameters) || Object.keys(parameters).length === 0;
+}
+
+/** Pure: the provenance in a target's metadata entry (`buildx.build.provenance[/<platform>]`; every platform's). */
+function toMetadataProvenance(entry: Record<string, unknown> | undefined): ProvenanceShape {
+  const shapes = Object.entries(entry ?? {})
+    .filter(([key]) => key === 'buildx.build.provenance' || key.startsWith('buildx.build.provenance/'))
+    .map(([, value]) => toPredicateShape(value));
+  const [first] = shapes;
+  if (first === undefined) return { mode: 'none', slsa: 'v0.2' };
+  const mode: ProvenanceMode = shapes.every((shape) => shape.mode === 'max') ? 'max' : 'min';
+  return { mode, slsa: first.slsa };
+}
+
+/** Pure: one note for the targets kept without mode=max provenance, naming the settings. */
+function toProvenanceNote(provenance: Readonly<Record<string, TargetProvenance>>): string[] {
   const lacking = Object.entries(provenance)
-    .filter(([, mode]) => mode !== 'max')
-    .map(([target, mode]) => `${target} (${mode})`);
+    .filter(([, kept]) => kept.mode !== 'max')
+    .map(([target, kept]) => `${target} (${kept.mode})`);
   if (lacking.length === 0) return [];
   return [
-    `${lacking.length} target(s) have no mode=max provenance in their metadata file: ${lacking.join(', ')}: add attest = ["type=provenance,mode=max"] to those bake targets (buildx ≥ 0.14.0 copies it into the metadata file; the harness sets BUILDX_METADATA_PROVENANCE=max); without it, build args, input digests and each step's LLB are unknown (docs/cache-debug.md)`,
+    `${lacking.length} target(s) have no mode=max provenance: ${lacking.join(', ')}: add attest = ["type=provenance,mode=max"] to those bake targets (the harness sets BUILDX_METADATA_PROVENANCE=max and reads a record's provenance with \`buildx history inspect attachment\` where the metadata file lacks it); without it, build args, input digests and each step's LLB are unknown (docs/cache-debug.md)`,
   ];
+}
+
+/** Predicate types of BuildKit's provenance, newest first (`history inspect attachment --type`). */
+const PROVENANCE_TYPES = ['https://slsa.dev/provenance/v1', 'https://slsa.dev/provenance/v0.2'];
+
+/**
+ * A target's provenance: its metadata file's when it says anything, else (none, or an old buildx's empty shell)
+ * the build record's attachment, saved raw.
+ */
+async function keepProvenance(options: {
+  context: RunContext;
+  target: string;
+  fetchAttachment: FetchAttachment;
+}): Promise<TargetProvenance> {
+  const { context, target } = options;
+  const metaFile = `meta-${target}.json`;
+  const entry = await readBuildMetadata(path.join(context.runDir, metaFile), target);
+  const fromMetadata: TargetProvenance = {
+    ...toMetadataProvenance(entry),
+    source: 'metadata',
+    file: metaFile,
+  };
+  const buildRef = entry?.['buildx.build.ref'];
+  if (fromMetadata.mode === 'max' || buildRef === undefined || !isEmptyProvenance(entry)) return fromMetadata;
+  const builder = buildRef.split('/')[0] ?? '';
+  for (const type of PROVENANCE_TYPES) {
+    const outcome = await options.fetchAttachment({
+      builder,
+      buildRef,
+      type,
+      buildx: context.config.buildx?.path,
+    });
+    if (!outcome.ok) continue;
+    let predicate: unknown;
+    try {
+      predicate = JSON.parse(outcome.stdout);
+    } catch {
+      continue;
+    }
+    const shape = toPredicateShape(predicate);
+    if (shape.mode === 'none') continue;
+    const file = `provenance-${target}.json`;
+    await writeFile(path.join(context.runDir, file), outcome.stdout);
+    context.digests?.recordWhole(file, outcome.stdout);
+    return { ...shape, source: 'attachment', file };
+  }
+  return fromMetadata;
 }
 
 export interface SaveBuilderEvidenceOptions {
   context: RunContext;
   fetchOverSsh: FetchOverSsh;
+  /** `buildx history inspect attachment` of one record (the provenance a metadata file lacks). */
+  fetchAttachment: FetchAttachment;
   /** Targets whose bake succeeded (only they have a metadata file). */
   finishedTargets: readonly string[];
   /** Each node's builder before the measured run (read-builder-identity.ts); a node without one: null. */
@@ -173,11 +274,9 @@ export async function saveBuilderEvidence(options: SaveBuilderEvidenceOptions): 
     const identity = options.identities?.get(node.name) ?? null;
     builders.push({ node: node.name, builder: node.builder, cacheDebug, identity });
   }
-  const provenance: Record<string, 'max' | 'min' | 'none'> = {};
-  for (const target of [...options.finishedTargets].sort()) {
-    const entry = await readBuildMetadata(path.join(context.runDir, `meta-${target}.json`), target);
-    provenance[target] = toProvenanceMode(entry);
-  }
+  const provenance: Record<string, TargetProvenance> = {};
+  for (const target of [...options.finishedTargets].sort())
+    provenance[target] = await keepProvenance({ context, target, fetchAttachment: options.fetchAttachment });
   const notes = [
     ...builders.flatMap((builder) =>
       builder.cacheDebug.note === undefined ? [] : [builder.cacheDebug.note],

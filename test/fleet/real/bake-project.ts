@@ -2,8 +2,8 @@
 // variables (the arch among them), `target:` contexts between targets, per-arch tags and cache refs, registry
 // cache-from/cache-to with mode=max, and pushed image output; one Dockerfile per target whose RUN step is
 // box-compile (real CPU under the node's quota, sccache traffic to the box's nginx, a wheel of the target's size);
-// src/<target>/REVISION, which a source change bumps; provenance attested in mode=max. The saved `bake --print` JSON
-// comes from real buildx.
+// src/<target>/REVISION, which a source change bumps; provenance attested in mode=max when the box asks for it. The
+// saved `bake --print` JSON comes from real buildx.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +32,8 @@ export interface BakeProjectOptions {
   sccacheEntryBytes: number;
   /** The base image's rootfs (copied to base-rootfs/ for the `rocm-base` target). */
   rootfs: string;
+  /** Attest provenance in mode=max on every target (StartFleetOptions.provenance). */
+  provenance: boolean;
 }
 
 /** Share of a target's build seconds that is the compile's CPU work (the rest: loads, COPY, layer writes). */
@@ -39,6 +41,10 @@ const compileShare = 0.9;
 const baseImageTarget = 'rocm-base';
 
 const hclString = (text: string) => JSON.stringify(text);
+
+/** Provenance with the build's args, input digests and each step's LLB (docs/cache-debug.md), when asked for. */
+const attestLine = (options: Pick<BakeProjectOptions, 'provenance'>) =>
+  options.provenance ? '  attest = ["type=provenance,mode=max"]\n' : '';
 
 function renderTarget(target: BakeProjectTarget, options: BakeProjectOptions): string {
   const units = Math.max(4, Math.min(40, Math.round(target.buildSeconds * 2)));
@@ -97,9 +103,7 @@ target "_wheel" {
   context = "."
   platforms = ["linux/amd64"]
   output = [{ type = "image", push = "true" }]
-  # Provenance with the build's args, input digests and each step's LLB (docs/cache-debug.md).
-  attest = ["type=provenance,mode=max"]
-}
+${attestLine(options)}}
 
 ${options.targets.map((target) => renderTarget(target, options)).join('\n')}
 target ${hclString(baseImageTarget)} {
@@ -108,8 +112,7 @@ target ${hclString(baseImageTarget)} {
   args = { GFX_ARCH = GFX_ARCH }
   platforms = ["linux/amd64"]
   output = [{ type = "image", push = "true" }]
-  attest = ["type=provenance,mode=max"]
-  tags = ["\${REGISTRY}/\${REGISTRY_NAME}/${baseImageTarget}:\${GFX_ARCH}"]
+${attestLine(options)}  tags = ["\${REGISTRY}/\${REGISTRY_NAME}/${baseImageTarget}:\${GFX_ARCH}"]
   cache-from = [{ type = "registry", ref = "\${REGISTRY}/\${REGISTRY_NAME}/cache:${baseImageTarget}-\${GFX_ARCH}" }]
   cache-to = [{ type = "registry", ref = "\${REGISTRY}/\${REGISTRY_NAME}/cache:${baseImageTarget}-\${GFX_ARCH}", mode = "max" }]
 }

@@ -38,6 +38,8 @@ export interface StartRealEngineOptions {
   arches: readonly string[];
   cpuBaseCores: number;
   buildxVersion: string;
+  /** Every target attests provenance in mode=max (StartFleetOptions.provenance). */
+  provenance: boolean;
   stoppers: (() => Promise<void> | void)[];
 }
 
@@ -73,6 +75,7 @@ export async function startRealEngine(options: StartRealEngineOptions) {
     arches: options.arches.map((arch, index) => [arch, index === 0 ? 1 : OTHER_ARCH_BUILD_FACTOR] as const),
     cpuBaseCores: options.cpuBaseCores,
     sccacheEntryBytes: options.scale.sccacheEntryBytes,
+    provenance: options.provenance,
     rootfs: path.join(dir, 'base', 'rootfs'),
   });
   const dockerConfig = createDockerConfig(dir, options.buildxVersion);

@@ -43,6 +43,50 @@ describe('validateConfig', () => {
     expect(validate(base).config?.samples).toBeUndefined();
   });
 
+  it('buildkit_debug: host:port as the node sees it (IPv6 in brackets), reached over the node ssh', () => {
+    const withDebug = base
+      .replace(
+        '    node_exporter: http://alpha:9100/metrics\n',
+        '    node_exporter: http://alpha:9100/metrics\n    ssh: { host: alpha.test }\n    buildkit_debug: 127.0.0.1:6060\n',
+      )
+      .replace(
+        '    node_exporter: http://beta:9100/metrics\n',
+        '    node_exporter: http://beta:9100/metrics\n    ssh: { host: beta.test }\n    buildkit_debug: "[::1]:6061"\n',
+      );
+    const { config, errors } = validate(withDebug);
+    expect(errors).toEqual([]);
+    expect(config?.nodes.map((node) => node.buildkitDebug)).toEqual([
+      { host: '127.0.0.1', port: 6060 },
+      { host: '::1', port: 6061 },
+    ]);
+    expect(validate(base).config?.nodes.map((node) => node.buildkitDebug)).toEqual([undefined, undefined]);
+  });
+
+  it('buildkit_debug: a bad address, or a node without ssh, is an error naming the line, key and fix', () => {
+    const bad = validate(
+      base.replace(
+        '    node_exporter: http://alpha:9100/metrics\n',
+        '    node_exporter: http://alpha:9100/metrics\n    ssh: { host: alpha.test }\n    buildkit_debug: http://127.0.0.1:6060\n',
+      ),
+    );
+    expect(bad.errors).toEqual([
+      expect.stringMatching(
+        /^\/fleet\/fleet\.yaml:\d+: nodes\[0\]\.buildkit_debug: .*expected host:port as the node sees it, e\.g\. 127\.0\.0\.1:6060/,
+      ) as string,
+    ]);
+    const noSsh = validate(
+      base.replace(
+        '    node_exporter: http://beta:9100/metrics\n',
+        '    node_exporter: http://beta:9100/metrics\n    buildkit_debug: 127.0.0.1:6060\n',
+      ),
+    );
+    expect(noSsh.errors).toEqual([
+      expect.stringMatching(
+        /^\/fleet\/fleet\.yaml:\d+: nodes\[1\]\.buildkit_debug: node `beta` has no `ssh` settings, .*Fix: add ssh to that node, or remove buildkit_debug\.$/,
+      ) as string,
+    ]);
+  });
+
   it('samples.instances must name nodes', () => {
     const { errors } = validate(
       `${base}samples:\n  prometheus: http://prom.test:9090\n  instances:\n    gamma: g:9100\n`,

@@ -9,12 +9,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunFileSchema } from '../../../src/artifacts/index.js';
 import type { FetchOverSshOptions, FetchOverSshResult } from '../../../src/run/executors/fetch-over-ssh.js';
 import { runHarness } from '../../../src/run/harness/run-harness.js';
-import { CACHE_DEBUG_MAX_BYTES } from '../../../src/run/harness/save-builder-evidence.js';
+import {
+  CACHE_DEBUG_MAX_BYTES,
+  type FetchAttachment,
+} from '../../../src/run/harness/save-builder-evidence.js';
 import { createFakeWorld, writeFleetFixture } from './harness-fixture.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/buildkit-explain/${name}`, import.meta.url));
 const realBody = fixture('capture-cache-all.v0.32.2.json');
+const slsa1 = fixture('capture-attachment-slsa1.v0.32.2.json');
+type FetchAttachmentOptions = Parameters<FetchAttachment>[0];
 const realMeta = (name: string) =>
   (JSON.parse(fixture(name).toString('utf8')) as { app: Record<string, unknown> }).app;
 
@@ -41,10 +46,14 @@ function addDebugAddresses(fleetPath: string) {
 async function runWarm(answers: Record<string, FetchOverSshResult>) {
   const fake = createFakeWorld({ sccacheLog: fleet.sccacheLog, registryLog: fleet.registryLog });
   const asked: FetchOverSshOptions[] = [];
+  const askedAtMs: number[] = [];
   const provenance: Record<string, unknown> = {
     pytorch: realMeta('capture-meta-2.v0.32.2.json')['buildx.build.provenance'],
     'a-wheel': realMeta('capture-meta-min.v0.32.2.json')['buildx.build.provenance'],
+    // buildx v0.23.0 on BuildKit v0.32.2: the SLSA v1 predicate read as v0.2, an empty shell.
+    'b-wheel': realMeta('capture-meta-buildx-v0.23.0.v0.32.2.json')['buildx.build.provenance'],
   };
+  const attachments: FetchAttachmentOptions[] = [];
   const result = await runHarness({
     harness: 'warm',
     fleetPath: fleet.fleetPath,
@@ -68,8 +77,22 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
         writeFileSync(options.metadataFile, JSON.stringify(meta));
         return outcome;
       },
+      // b-wheel's record holds the real SLSA v1 predicate (buildx v0.23.0 cannot put it in the metadata file).
+      fetchAttachment: (options) => {
+        attachments.push(options);
+        const found =
+          options.buildRef.endsWith('/idbwheel') && options.type === 'https://slsa.dev/provenance/v1';
+        return Promise.resolve({
+          ok: found,
+          exitCode: found ? 0 : 1,
+          command: 'docker buildx history inspect attachment',
+          errorTail: found ? '' : 'ERROR: no matching attachment found',
+          stdout: found ? slsa1.toString('utf8') : '',
+        });
+      },
       fetchOverSsh: (options) => {
         asked.push(options);
+        askedAtMs.push(Date.now());
         const answer = answers[options.ssh.host];
         if (!answer) throw new Error(`unexpected host ${options.ssh.host}`);
         return Promise.resolve(answer);
@@ -77,13 +100,13 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
     },
   });
   const run = RunFileSchema.parse(JSON.parse(readFileSync(path.join(result.runDir, 'run.json'), 'utf8')));
-  return { result, run, asked };
+  return { result, run, asked, attachments, askedAtMs, bakes: fake.bakes };
 }
 
 describe('the run saves what each builder recorded for explaining misses', () => {
   it('one GET per builder with a debug address, saved raw and hashed; notes for the rest', async () => {
     addDebugAddresses(fleet.fleetPath);
-    const { result, run, asked } = await runWarm({
+    const { result, run, asked, attachments, askedAtMs, bakes } = await runWarm({
       'forge.test': { ok: true, status: 200, body: realBody },
       'anvil.test': { ok: true, status: 404, body: fixture('capture-cache-all.v0.17.3.txt') },
     });
@@ -94,6 +117,11 @@ describe('the run saves what each builder recorded for explaining misses', () =>
       ['anvil.test', '::1', 6061, '/debug/cache/all'],
     ]);
     expect(asked.every((options) => options.headers?.accept === 'application/json')).toBe(true);
+    // After the run's last build: never while a build is measured.
+    expect(bakes).toHaveLength(4);
+    expect(Math.min(...askedAtMs)).toBeGreaterThanOrEqual(
+      Math.max(...bakes.map((bake) => bake.finishedAtMs)),
+    );
     expect(asked.every((options) => options.maxBytes === CACHE_DEBUG_MAX_BYTES)).toBe(true);
     const saved = readFileSync(path.join(result.runDir, 'cache-debug-forge.json'));
     expect(saved.equals(realBody)).toBe(true);
@@ -126,15 +154,24 @@ describe('the run saves what each builder recorded for explaining misses', () =>
     expect(evidence.builders[2]?.cacheDebug.note).toBe(
       'builder kiln-b (node kiln) records no cache-key debug database: start buildkitd (BuildKit ≥ 0.24.0) with --save-cache-debug --debugaddr 127.0.0.1:6060 and set buildkit_debug: 127.0.0.1:6060 on node kiln in fleet.yaml (docs/cache-debug.md)',
     );
+    // pytorch: the metadata file's (max); b-wheel: the record's v1 attachment, saved raw; a-wheel keeps its real
+    // mode=min predicate (the record's is min too: not asked); c-wheel (none) is asked for both predicate types.
     expect(evidence.provenance).toEqual({
-      'a-wheel': 'min',
-      'b-wheel': 'none',
-      'c-wheel': 'none',
-      pytorch: 'max',
+      pytorch: { mode: 'max', slsa: 'v0.2', source: 'metadata', file: 'meta-pytorch.json' },
+      'a-wheel': { mode: 'min', slsa: 'v0.2', source: 'metadata', file: 'meta-a-wheel.json' },
+      'b-wheel': { mode: 'max', slsa: 'v1', source: 'attachment', file: 'provenance-b-wheel.json' },
+      'c-wheel': { mode: 'none', slsa: 'v0.2', source: 'metadata', file: 'meta-c-wheel.json' },
     });
+    expect(readFileSync(path.join(result.runDir, 'provenance-b-wheel.json')).equals(slsa1)).toBe(true);
+    expect(run.files?.['provenance-b-wheel.json']?.sizeBytes).toBe(slsa1.length);
+    expect(attachments.map((options) => [options.buildRef.split('/').at(-1), options.type])).toEqual([
+      ['idbwheel', 'https://slsa.dev/provenance/v1'],
+      ['idcwheel', 'https://slsa.dev/provenance/v1'],
+      ['idcwheel', 'https://slsa.dev/provenance/v0.2'],
+    ]);
     expect(evidence.notes).toHaveLength(3);
     expect(evidence.notes[2]).toMatch(
-      /^3 target\(s\) have no mode=max provenance in their metadata file: a-wheel \(min\), b-wheel \(none\), c-wheel \(none\): add attest = \["type=provenance,mode=max"\]/,
+      /^2 target\(s\) have no mode=max provenance: a-wheel \(min\), c-wheel \(none\): add attest = \["type=provenance,mode=max"\]/,
     );
   });
 

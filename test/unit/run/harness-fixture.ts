@@ -347,6 +347,15 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
         stdout: jaegerTrace(target),
       });
     },
+    // No record has attachments here: buildx's answer for a record without the asked one.
+    fetchAttachment: ({ buildRef }) =>
+      Promise.resolve({
+        ok: false,
+        exitCode: 1,
+        command: 'docker buildx history inspect attachment',
+        errorTail: `ERROR: no matching attachment found for ref "${buildRef.split('/').at(-1) ?? ''}"`,
+        stdout: '',
+      }),
     connect: () => Promise.resolve(localHost),
     // Each builder as real buildx v0.36.1 printed one (test/fixtures/buildkit-explain/capture-README.md).
     readBuilderIdentities: (nodes) =>
