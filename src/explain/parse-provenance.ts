@@ -165,9 +165,48 @@ function toLlbStep(
   return { ...base, ...at, kind: 'other' };
 }
 
-/** One target's provenance (the value of `buildx.build.provenance`); throws the zod error on a wrong shape. */
+/**
+ * SLSA v1 (what BuildKit ≥ v0.28.0 stores in the build record: provenance-<target>.json, docs/cache-debug.md) in
+ * v0.2's places: request.args, configSource.path, resolvedDependencies, internalParameters.buildConfig and
+ * runDetails.metadata.buildkit_metadata carry what invocation, materials, buildConfig and the #metadata key do.
+ */
+const SlsaV1Schema = z.looseObject({
+  buildDefinition: z.looseObject({
+    externalParameters: z
+      .looseObject({
+        configSource: z.looseObject({ path: z.string().optional() }).optional(),
+        request: z.looseObject({ args: z.record(z.string(), z.string()).nullish() }).optional(),
+      })
+      .optional(),
+    internalParameters: z.looseObject({ buildConfig: z.unknown().optional() }).optional(),
+    resolvedDependencies: z.array(z.unknown()).nullish(),
+  }),
+  runDetails: z
+    .looseObject({ metadata: z.looseObject({ buildkit_metadata: z.unknown().optional() }).optional() })
+    .optional(),
+});
+
+function fromSlsaV1(raw: unknown): unknown {
+  const v1 = SlsaV1Schema.safeParse(raw);
+  if (!v1.success) return raw;
+  const { buildDefinition: def, runDetails } = v1.data;
+  return {
+    materials: def.resolvedDependencies ?? [],
+    invocation: {
+      configSource: { entryPoint: def.externalParameters?.configSource?.path },
+      parameters: { args: def.externalParameters?.request?.args ?? {} },
+    },
+    buildConfig: def.internalParameters?.buildConfig,
+    metadata: { 'https://mobyproject.org/buildkit@v1#metadata': runDetails?.metadata?.buildkit_metadata },
+  };
+}
+
+/**
+ * One target's provenance (the value of `buildx.build.provenance`, SLSA v0.2, or a build record's SLSA v1
+ * predicate); throws the zod error on a wrong shape.
+ */
 export function parseProvenance(raw: unknown): Provenance {
-  const p = ProvenanceSchema.parse(raw);
+  const p = ProvenanceSchema.parse(fromSlsaV1(raw));
   const args = p.invocation?.parameters?.args ?? {};
   const pick = (prefix: string) =>
     Object.fromEntries(

@@ -17,7 +17,7 @@ import { readData, readDependencies, readRun, useHarnessBox } from './harness-he
 
 const execFileAsync = promisify(execFile);
 const { box, runHarness } = useHarnessBox({
-  fleet: { scale: { timeScale: 1 / 600 } },
+  fleet: { scale: { timeScale: 1 / 600 }, provenance: true },
   rootName: 'harness-why',
   sampleIntervalMs: 1000,
 });
