@@ -9,14 +9,32 @@ import {
 import { buildPartialRunError, findRunDir, listLoudWarningLines, loadRunModel } from '../report/index.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
+import { explainRunDir } from '../explain/index.js';
 import type { DiffValues } from './flags/index.js';
 
-async function loadSide(run: string, root: string): Promise<DiffSide & { folder: string }> {
+async function loadSide(
+  run: string,
+  root: string,
+  against?: string,
+): Promise<DiffSide & { folder: string; dir: string }> {
   const loaded = await loadRunModel({ dir: await findRunDir({ run, root }), nowMs: Date.now() });
+  // B's misses are explained against A (docs/explain.md), whatever its stored data.json compared with.
+  const model =
+    against === undefined
+      ? loaded.model
+      : await explainRunDir({
+          dir: loaded.dir,
+          model: loaded.model,
+          runFile: loaded.runFile,
+          plan: loaded.plan,
+          against,
+          nowMs: Date.now(),
+        });
   const { drag, notes } = buildRunDrag({ runFile: loaded.runFile, plan: loaded.plan });
   return {
     folder: loaded.stamp,
-    model: loaded.model,
+    dir: loaded.dir,
+    model,
     drag,
     runFile: loaded.runFile,
     plan: loaded.plan,
@@ -29,7 +47,7 @@ async function loadSide(run: string, root: string): Promise<DiffSide & { folder:
 // run has loud warnings (a damaged input file leaves some of its figures partial).
 export async function runDiffCommand(options: DiffValues): Promise<void> {
   const a = await loadSide(options.runA, options.root);
-  const b = await loadSide(options.runB, options.root);
+  const b = await loadSide(options.runB, options.root, a.dir);
   const diff = buildRunDiff({ a, b, force: options.force });
   // A warning is about a file: name the folder it is in (the run's address), not the run's own stamp.
   const sides = [

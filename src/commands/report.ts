@@ -10,6 +10,8 @@ import {
   writeReport,
 } from '../report/index.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { explainRunDir } from '../explain/index.js';
 import type { ReportValues } from './flags/index.js';
 
 // `rocm-perf report [RUN_DIR]`: data.json, report.md + SVGs and index.html into the run dir. Writes what it can,
@@ -22,9 +24,19 @@ export async function runReportCommand(options: ReportValues): Promise<void> {
           throwFileAccessError({ path: root, flag: '--root', doing: 'list its runs' }),
         )
       : await findRunDir({ run: runDir, root });
+  const inputs = await readRunInputs({ dir, generatedAtMs: Date.now() });
+  const explained = await explainRunDir({
+    dir,
+    model: buildReportModel(inputs),
+    runFile: inputs.run,
+    plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
+    against: options.against,
+    root,
+    nowMs: inputs.generatedAtMs,
+  });
   const model = await addAdvice({
     dir,
-    model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })),
+    model: explained,
   });
   const files = await writeReport({ dir, model }).catch(
     throwFileAccessError({ path: dir, doing: 'write the report into the run dir' }),

@@ -1,4 +1,4 @@
-import type { DataFile, Plan, RunFile, TargetSummary } from '../artifacts/index.js';
+import type { DataFile, Plan, RunFile, RunWhy, TargetSummary } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { RunDrag } from './build-run-drag.js';
 import { buildDiffExplanation } from './build-diff-explanation.js';
@@ -9,7 +9,7 @@ import { roundTo, toDelta, type Delta } from './to-delta.js';
 // the makespan; the critical path. Pure. Runs of different harnesses are refused unless `force` (the spec: do not
 // quote a number from one harness as if it came from another). Deltas are B − A: positive means B is slower/bigger.
 
-const RUN_DIFF_VERSION = 3;
+const RUN_DIFF_VERSION = 4;
 
 export interface RunRef {
   stamp: string;
@@ -84,6 +84,11 @@ export interface RunDiff {
   /** Every loud warning of either run; `diff` exits 1 when there is one. */
   warnings: SideWarning[];
   notes: string[];
+  /**
+   * Why B's targets missed the cache against A, and what each miss cost (version 4; docs/explain.md): B's
+   * data.json `why` as `diff` computed it; null when B is not a warm or bench run.
+   */
+  why: { run: RunWhy; targets: Pick<TargetSummary, 'target' | 'why' | 'onCriticalPath'>[] } | null;
 }
 
 export interface DiffSide {
@@ -296,5 +301,16 @@ export function buildRunDiff({ a, b, force = false, shapley }: BuildRunDiffOptio
         .map((w) => ({ side, stream: w.stream, message: w.message })),
     ),
     notes: [...explained.notes, ...buildNotes({ a, b, crossHarness })],
+    why:
+      b.model.summary.why === null
+        ? null
+        : {
+            run: b.model.summary.why,
+            targets: b.model.summary.targets.map(({ target, why, onCriticalPath }) => ({
+              target,
+              why,
+              onCriticalPath,
+            })),
+          },
   };
 }

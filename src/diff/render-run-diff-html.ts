@@ -1,4 +1,5 @@
 import { renderPageShell } from '../report/index.js';
+import { renderWhySentence } from '../explain/render-why.js';
 import type { RunDiff, RunRef, TargetDiff } from './build-run-diff.js';
 import { NO_EXPLANATION } from './build-diff-explanation.js';
 import type { CauseShare, MakespanExplanation } from './build-makespan-explanation.js';
@@ -162,6 +163,19 @@ ${both.length ? table(head, both.map(toTargetRow), [4, 5, 6, 7]) : '<p>No target
 ${only.length ? `<h2>Targets in one run only</h2>${table(['target', 'run', 'node', 'total', 'upload bytes'], onlyRows, [3, 4])}` : ''}`;
 }
 
+/** B's misses against A, costliest first, then what the builders did not record (docs/explain.md). */
+function renderWhy(diff: RunDiff): string {
+  if (!diff.why) return '';
+  const missed = diff.why.targets
+    .filter((t) => t.why?.firstMiss)
+    .sort((x, y) => (y.why?.costSeconds ?? -Infinity) - (x.why?.costSeconds ?? -Infinity));
+  const items = missed.map((t) => `<li>${escapeHtml(renderWhySentence(t) ?? '')}</li>`);
+  const notes = diff.why.run.notes.map((n) => `<p class="note">Note: ${escapeHtml(n)}</p>`);
+  return `<h2>Why targets missed the cache</h2>
+<p>${missed.length} of ${diff.why.targets.filter((t) => t.why).length} explained targets of B ran a step the cache did not give.</p>
+${items.length ? `<ul>${items.join('')}</ul>` : ''}${notes.join('\n')}`;
+}
+
 export function renderRunDiffHtml(diff: RunDiff): string {
   const kind = diff.crossHarness
     ? `CROSS-HARNESS: ${diff.a.harness} vs ${diff.b.harness}, forced`
@@ -173,6 +187,7 @@ export function renderRunDiffHtml(diff: RunDiff): string {
   const notes = diff.notes.filter((n) => diff.explanation !== null || !n.startsWith(NO_EXPLANATION));
   const body = `<h1>${escapeHtml(title)}</h1>
 ${renderExplanation(diff, diff.explanation)}
+${renderWhy(diff)}
 <h2>Runs</h2>
 <ul>${describeRun('A', diff.a)}${describeRun('B', diff.b)}</ul>
 <p>Deltas are B − A: positive means B took longer or moved more bytes.</p>

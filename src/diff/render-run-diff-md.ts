@@ -5,6 +5,7 @@ import { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
 import { renderExplanationMd } from './render-explanation-md.js';
 import { toInertMarkdown } from '../report/index.js';
 import { renderUsageDiffMd } from './render-usage-diff-md.js';
+import { renderWhyMd } from '../explain/render-why.js';
 
 // RunDiff → markdown: a header naming both runs and their harness, the makespan change split by cause, the
 // makespan, the critical path change and a table per target (worst Δtotal first), then the targets only in one
@@ -110,6 +111,7 @@ export function renderRunDiffMd(diff: RunDiff): string {
     title,
     '',
     ...renderExplanationMd(diff),
+    ...(diff.why ? renderWhyMd(diff.why.targets, diff.why.run) : []),
     describeRun('A', diff.a),
     describeRun('B', diff.b),
     '',

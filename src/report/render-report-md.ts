@@ -12,6 +12,7 @@ import { formatBytes, formatDuration, formatMakespan, formatPct } from './format
 import { describeForecastMethod } from '../plan/index.js';
 import { toInertMarkdown } from './to-inert-markdown.js';
 import { renderUsageMd } from './render-usage-md.js';
+import { renderWhyMd } from '../explain/render-why.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.
@@ -149,6 +150,7 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
       ),
     ),
     '',
+    ...renderWhyMd(summary.targets, summary.why),
     `## Nodes: utilisation and idle (${h})`,
     '',
     'upload rate (fit): each upload request fitted as a per-request cost + the bytes on the link ÷ a rate; the rate, and its share of the link_mbps run.json recorded (what the plan assumed), only when at least 2 requests spent 3× the per-request cost and 0.1 s on the wire (else `—`: small pushes are mostly latency). per request: that cost (median, ± how far single requests stray). `rocm-perf costs --from RUN...` suggests a new link_mbps from the same fit.',

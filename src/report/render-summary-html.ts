@@ -1,3 +1,5 @@
+import { formatCause } from '../explain/render-why.js';
+import { formatSignedSecondsValue } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts } from '../artifacts/index.js';
 import {
   buildNodeCells,
@@ -38,6 +40,33 @@ export function renderWarningsHtml(model: DataFile): string {
     (w) => `<li class="${w.level}">${w.level === 'loud' ? '⚠ ' : ''}${escapeHtml(w.message)}</li>`,
   );
   return items.length ? `<ul class="warnings">${items.join('')}</ul>` : '';
+}
+
+/** Why targets missed the cache (docs/explain.md): a row per target that missed, costliest first; then the notes. */
+function renderWhyHtml(model: DataFile): string {
+  const why = model.summary.why;
+  if (!why) return '';
+  const missed = model.summary.targets
+    .filter((t) => t.why?.firstMiss)
+    .sort((a, b) => (b.why?.costSeconds ?? -Infinity) - (a.why?.costSeconds ?? -Infinity));
+  const rows = missed.map((t) => [
+    t.target,
+    t.why!.firstMiss!.name,
+    t.why!.cause ? formatCause(t.why!.cause) : '',
+    t.why!.rebuiltAfter.join(', ') || '—',
+    t.why!.costSeconds === null
+      ? 'not priced'
+      : `${formatSignedSecondsValue(t.why!.costSeconds)}${t.onCriticalPath ? ' (critical path)' : ''}`,
+  ]);
+  const against = why.against === null ? 'no run to compare with' : `against run ${why.against}`;
+  const notes = why.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
+  return (
+    `<h2 id="why">Why targets missed the cache <small>(${escapeHtml(against)})</small></h2>` +
+    (rows.length > 0
+      ? table(['target', 'first step not cached', 'cause', 'rebuilt after it', 'makespan cost'], rows)
+      : '<p>Every step of every explained target came from the cache.</p>') +
+    (notes ? `<ul class="notes">${notes}</ul>` : '')
+  );
 }
 
 export function renderSummaryHtml(model: DataFile): string {
@@ -103,6 +132,7 @@ export function renderSummaryHtml(model: DataFile): string {
       (forecast ? `<p class="forecast">${escapeHtml(forecast)}</p>` : '') +
       (planNotes ? `<ul class="warnings">${planNotes}</ul>` : ''),
     `<h2>Targets <small>(${escapeHtml(harness)} harness${model.run.dispatch ? `, ${escapeHtml(model.run.dispatch)} dispatch` : ''})</small></h2>${targets}`,
+    renderWhyHtml(model),
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,
     ...renderUsageHtml(model),
     `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.sccache.partial))}</small></h2>${sccache}`,

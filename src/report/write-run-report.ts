@@ -1,19 +1,29 @@
 import type { DataFile } from '../artifacts/index.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { explainRunDir } from '../explain/explain-run-dir.js';
 import { buildReportModel } from './build-model.js';
 import { readRunInputs } from './read-run-dir.js';
 import { writeReport } from './write-report.js';
 
 /**
- * data.json, report.md and index.html for a run dir (the harness's last step); returns the report's loud warnings.
- * `addParts` fills what a layer beside the report computes (the advisor's `summary.advice`) before it is written.
+ * data.json, report.md and index.html for a run dir (the harness's last step), a warm or bench run's cache misses
+ * explained against the previous run of its lane, harness and arch (docs/explain.md); returns the loud warnings.
+ * `addParts` fills what a layer beside the report computes from the explained model (the advisor's
+ * `summary.advice`) before it is written.
  */
 export async function writeRunReport(
   runDir: string,
   addParts: (model: DataFile) => Promise<DataFile> = (model) => Promise.resolve(model),
 ): Promise<string[]> {
-  const model = await addParts(
-    buildReportModel(await readRunInputs({ dir: runDir, generatedAtMs: Date.now() })),
-  );
+  const inputs = await readRunInputs({ dir: runDir, generatedAtMs: Date.now() });
+  const explained = await explainRunDir({
+    dir: runDir,
+    model: buildReportModel(inputs),
+    runFile: inputs.run,
+    plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(runDir),
+    nowMs: inputs.generatedAtMs,
+  });
+  const model = await addParts(explained);
   await writeReport({ dir: runDir, model });
   return model.summary.warnings
     .filter((warning) => warning.level === 'loud')

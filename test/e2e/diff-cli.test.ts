@@ -68,7 +68,7 @@ describe('rocm-perf diff', () => {
     ]);
     expect(result.exitCode).toBe(0);
     const diff = JSON.parse(result.stdout) as RunDiff;
-    expect(diff.version).toBe(3);
+    expect(diff.version).toBe(4);
     // Both runs have run.json and plan.json: the makespan change is split by cause, adding up to it.
     const explanation = diff.explanation!;
     const total = explanation.causes.reduce((sum, c) => sum + c.shareSeconds, 0);

@@ -41,7 +41,7 @@ async function runDiff(flags: string[], b = slowed): Promise<{ stdout: string; s
 describe('rocm-perf diff on the real cold run against a copy with triton-wheel 10 s slower', () => {
   it('--json: the explanation puts the change on triton-wheel’s build, and everything adds up', async () => {
     const diff = JSON.parse((await runDiff(['--json'])).stdout) as RunDiff;
-    expect(diff.version).toBe(3);
+    expect(diff.version).toBe(4);
     const explanation = diff.explanation!;
     expect(explanation.actualSeconds.delta).toBeCloseTo(slowedSeconds - coldSeconds, 2);
     const [first] = explanation.causes;

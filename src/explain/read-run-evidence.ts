@@ -1,0 +1,142 @@
+import path from 'node:path';
+import { readRunFileText } from '../artifacts/open-run-file.js';
+import type { Plan, RunFile } from '../artifacts/index.js';
+import { errorMessage } from '../shared/error-message.js';
+import { formatZodIssues } from '../shared/format-zod-issues.js';
+import { ZodError } from 'zod';
+import type { WhyEvidence, TargetEvidence } from './build-run-why.js';
+import { parseCacheDebug } from '../collect/buildkit/parse-cache-debug.js';
+import { buildContentTrees, type ContentTree } from './build-content-trees.js';
+import { parseProvenance, type Provenance } from './parse-provenance.js';
+import { parseStatusVertices } from './parse-status-vertices.js';
+
+// A run dir's evidence for `why` (docs/explain.md): per target status-<target>.jsonl and its provenance
+// (meta-<target>.json `buildx.build.provenance`, or provenance-<target>.json), per node cache-debug-<node>.json.
+// Every one is untrusted input, read confined (openRunFile). An absent file is evidence not recorded (the explainer
+// names the setting); a damaged one is left out with a note naming the file and what is wrong with it.
+
+export interface ReadEvidence {
+  evidence: WhyEvidence;
+  /** Files left out, each with why (the message names the file). */
+  problems: { file: string; message: string }[];
+}
+
+const isAbsent = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+
+function describe(error: unknown): string {
+  if (error instanceof ZodError)
+    return `not the shape BuildKit writes (${formatZodIssues(error.issues, { limit: 1 })})`;
+  if (error instanceof SyntaxError) return `not JSON (${error.message})`;
+  return errorMessage(error);
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readRunFileText(file);
+  } catch (error) {
+    if (isAbsent(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Reads one file through `parse`; absent → undefined; damaged → undefined and a problem naming it. */
+async function readOne<T>(
+  dir: string,
+  name: string,
+  problems: ReadEvidence['problems'],
+  parse: (text: string) => T | undefined,
+) {
+  try {
+    const text = await readText(path.join(dir, name));
+    return text === undefined ? undefined : parse(text);
+  } catch (error) {
+    problems.push({
+      file: name,
+      message: `${name}: ${describe(error)}; left out of why the run's targets missed the cache`,
+    });
+    return undefined;
+  }
+}
+
+function pickProvenance(raw: unknown, target: string): unknown {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const record = raw as Record<string, unknown>;
+  // bake's metadata file: { <target>: { "buildx.build.provenance": … } }; a single build's: { "buildx.build.provenance": … }
+  const own = (record[target] as Record<string, unknown> | undefined)?.['buildx.build.provenance'];
+  return own ?? record['buildx.build.provenance'];
+}
+
+async function readProvenance(
+  dir: string,
+  target: string,
+  problems: ReadEvidence['problems'],
+): Promise<Provenance | undefined> {
+  const separate = await readOne(dir, `provenance-${target}.json`, problems, (text) => {
+    const raw = JSON.parse(text) as unknown;
+    return parseProvenance(pickProvenance(raw, target) ?? raw);
+  });
+  if (separate) return separate;
+  return readOne(dir, `meta-${target}.json`, problems, (text) => {
+    const raw = pickProvenance(JSON.parse(text), target);
+    return raw === undefined ? undefined : parseProvenance(raw);
+  });
+}
+
+/** The in-run dependencies: run.json's, else plan.json's. */
+function listDeps(runFile: RunFile | undefined, plan: Plan | undefined): Record<string, string[]> {
+  if (runFile?.deps) return runFile.deps;
+  return Object.fromEntries(Object.entries(plan?.targets ?? {}).map(([name, t]) => [name, [...t.deps]]));
+}
+
+export async function readRunEvidence({
+  dir,
+  stamp,
+  runFile,
+  plan,
+}: {
+  dir: string;
+  stamp: string;
+  runFile: RunFile;
+  plan: Plan | undefined;
+}): Promise<ReadEvidence> {
+  const problems: ReadEvidence['problems'] = [];
+  const targets: Record<string, TargetEvidence> = {};
+  for (const [target, outcome] of Object.entries(runFile.targets)) {
+    if (!/^[\w.-]+$/.test(target)) continue; // a name that cannot be a file of the run dir's own
+    const status = await readOne(dir, `status-${target}.jsonl`, problems, parseStatusVertices);
+    const provenance = await readProvenance(dir, target, problems);
+    targets[target] = { status, provenance, node: 'node' in outcome ? outcome.node : undefined };
+  }
+  const content: Record<string, ContentTree[]> = {};
+  for (const node of runFile.nodes) {
+    if (!/^[\w.-]+$/.test(node.name)) continue;
+    const trees = await readOne(dir, `cache-debug-${node.name}.json`, problems, (text) =>
+      buildContentTrees(parseCacheDebug(text, `cache-debug-${node.name}.json`)),
+    );
+    if (trees) content[node.name] = trees;
+  }
+  const builders = Object.fromEntries(
+    (runFile.evidence?.builders ?? []).flatMap((b) =>
+      b.identity
+        ? [
+            [
+              b.node,
+              {
+                oldestRecordCreatedAt: b.identity.oldestRecordCreatedAt,
+                cacheRecords: b.identity.cacheRecords,
+              },
+            ],
+          ]
+        : [],
+    ),
+  );
+  const producedBy = Object.fromEntries(
+    Object.entries(runFile.uploadRefs ?? {}).flatMap(([target, refs]) =>
+      refs.image.map((ref) => [ref, target]),
+    ),
+  );
+  return {
+    evidence: { stamp, targets, content, deps: listDeps(runFile, plan), builders, producedBy },
+    problems,
+  };
+}
