@@ -107,7 +107,7 @@ async function recordRun(fleet: RunningFleet, harness: string, name: string): Pr
 const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1) ?? '';
 
 /** Three warm and three cold runs pooled into the box's target costs, so the recorded runs carry a forecast band. */
-async function buildHistory(fleet: RunningFleet): Promise<void> {
+async function buildHistory(fleet: RunningFleet): Promise<string> {
   const warmRuns: string[] = [];
   for (let k = 0; k < 3; k++) {
     fleet.bumpRevisions();
@@ -140,16 +140,31 @@ async function buildHistory(fleet: RunningFleet): Promise<void> {
       `  ${node.name}: tc rate ${(node.rateBits / 8e6).toPrecision(4)} MB/s, quota ${node.cgroup.quotaCores} cores (speed ${(node.cgroup.quotaCores / fleet.cpuBaseCores).toPrecision(3)})`,
     );
   await runBoxCli(fleet, ['plan'], { echo: true });
+  return warmRuns.at(-1) ?? '';
 }
 
-const fleet = await startFleet({ scenario: 'gfx1201', scale: { timeScale: numerator / denominator } });
+// provenance: every target attests mode=max, so the warm sample's report can say why each target missed.
+const fleet = await startFleet({
+  scenario: 'gfx1201',
+  scale: { timeScale: numerator / denominator },
+  provenance: true,
+});
 try {
-  // The first warm run fills the caches; after a source change (new revisions) the next one is the example.
+  // The first warm run fills the caches. The example follows one known change: pytorch's source (its REVISION)
+  // moves, so pytorch misses at its COPY and every wheel built on it rebuilds after it (onnxruntime-wheel, built on
+  // nothing of the run, stays cached). Its report explains that against the warm run before it, shipped beside it
+  // as gfx1201-warm-before so `report` can explain the sample again.
   await runBoxCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
-  await buildHistory(fleet);
-  fleet.bumpRevisions();
+  const before = await buildHistory(fleet);
+  fleet.bumpRevisions(['pytorch']);
   const stopSampling = sampleCgroupCpu(fleet);
   const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');
+  const beforeCopy = path.join(out, 'gfx1201-warm-before');
+  rmSync(beforeCopy, { recursive: true, force: true });
+  cpSync(before, beforeCopy, { recursive: true });
+  console.log(
+    `the warm run it is explained against copied from ${before} to ${path.relative(repoRoot, beforeCopy)}`,
+  );
   compareWithTruth(fleet, warm, stopSampling());
   const stopColdSampling = sampleCgroupCpu(fleet);
   const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');

@@ -1,7 +1,13 @@
 import { lstat, readdir, rename, writeFile, appendFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { LANE_FILE } from '../artifacts/index.js';
+import {
+  LANE_FILE,
+  RUN_INDEX_FILE,
+  RUN_INDEX_VERSION,
+  RunIndexEntrySchema as EntrySchema,
+  RunIndexLineSchema as LineSchema,
+  type RunIndexEntry,
+} from '../artifacts/index.js';
 import { openRunFile } from '../artifacts/open-run-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { errorMessage } from '../shared/error-message.js';
@@ -20,63 +26,6 @@ import { readLane } from './read-run-dir.js';
 // (openRunFile: no link, no hard link), each line held to RunIndexEntrySchema, a line that fails is skipped (its run
 // is then re-read from its dir), and an entry only ever names a folder, one servable path segment, which serve
 // resolves under its own root.
-
-export const RUN_INDEX_FILE = '.runs-index.jsonl';
-const INDEX_VERSION = 1;
-
-/** One path segment serve would answer (isServableStamp): never a path, never hidden. */
-const FolderSchema = z.string().refine(isServableStamp, 'not one plain path segment serve answers');
-
-const Seconds = z.number().finite().nullable();
-
-/** A target's figures: [name, status, build s, upload s, upload bytes, measured (started and ended)]. */
-const TargetRowSchema = z.tuple([
-  z.string().max(200),
-  z.string().max(40),
-  Seconds,
-  Seconds,
-  z.number().finite().nullable(),
-  z.union([z.literal(0), z.literal(1)]),
-]);
-
-const EntrySchema = z.object({
-  v: z.literal(INDEX_VERSION),
-  folder: FolderSchema,
-  /** mtime:size of run.json, data.json and lane.txt when the entry was made; `-` for an absent file. */
-  sig: z.string().max(200),
-  stamp: z.string().max(255),
-  lane: z.string().max(64),
-  harness: z.string().max(40),
-  arch: z.string().max(64).nullable(),
-  namespace: z.string().max(255).nullable(),
-  status: z.string().max(40),
-  /** Start time for ordering: run.json's startedAtMs, else the stamp's time, else the folder's mtime. */
-  startedAtMs: z.number().finite(),
-  finishedAtMs: z.number().finite().nullable(),
-  makespanSeconds: Seconds,
-  plannedMakespanSeconds: Seconds,
-  lowerBoundSeconds: Seconds,
-  /** Figures the run's checks marked partial (run level). */
-  partial: z.boolean(),
-  forecast: z
-    .object({
-      banded: z.boolean(),
-      percentile: z.number().finite().nullable(),
-      outside: z.enum(['above', 'below']).nullable(),
-      culprits: z.array(z.string().max(200)).max(50),
-    })
-    .nullable(),
-  /** sccache hits / (hits + misses), cached steps / steps; null when the run has none. */
-  sccacheHitRatio: z.number().finite().nullable(),
-  cachedStepRatio: z.number().finite().nullable(),
-  targets: z.array(TargetRowSchema).max(5000),
-  /** Why the run could not be read (a short reason a viewer may see); null for a readable run. */
-  damaged: z.string().max(300).nullable(),
-});
-
-export type RunIndexEntry = z.infer<typeof EntrySchema>;
-
-const LineSchema = z.union([EntrySchema, z.object({ folder: FolderSchema, removed: z.literal(true) })]);
 
 const STAMP_TIME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/;
 
@@ -111,7 +60,7 @@ export function summarizeLoadedRun({
     { cached: 0, total: 0 },
   );
   return {
-    v: INDEX_VERSION,
+    version: RUN_INDEX_VERSION,
     folder,
     sig,
     stamp: run.stamp,
@@ -158,7 +107,7 @@ function bareEntry(
   fields: Partial<RunIndexEntry> & { startedAtMs: number },
 ): RunIndexEntry {
   return {
-    v: INDEX_VERSION,
+    version: RUN_INDEX_VERSION,
     folder,
     sig,
     stamp: folder,
@@ -337,7 +286,7 @@ export async function noteRunInIndex(dir: string, nowMs: number = Date.now()): P
   const folder = path.basename(path.resolve(dir));
   try {
     if (!(await lstat(path.join(root, RUN_INDEX_FILE)).catch(() => undefined))?.isFile()) return;
-    if (!FolderSchema.safeParse(folder).success) return;
+    if (!isServableStamp(folder)) return;
     await appendRunIndex(root, [await summarizeRunDir({ dir, folder, nowMs })]);
   } catch {
     // The index is only a cache; serve's sync re-reads the run from its dir.
@@ -366,7 +315,7 @@ export async function syncRunIndex({
   checkSignatures: boolean;
   nowMs: number;
 }): Promise<RunIndexSync> {
-  const names = (await readdir(realRoot)).filter((name) => FolderSchema.safeParse(name).success);
+  const names = (await readdir(realRoot)).filter((name) => isServableStamp(name));
   const present = new Set<string>();
   const reread: string[] = [];
   // Few at a time: a run read in full (a first start) holds its whole model while it is summarised.

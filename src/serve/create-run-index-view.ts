@@ -7,12 +7,11 @@ import {
   compareEntriesNewestFirst,
   readRunIndexFile,
   rewriteRunIndex,
-  RUN_INDEX_FILE,
   signRunDir,
   summarizeRunDir,
   syncRunIndex,
-  type RunIndexEntry,
 } from '../report/run-index.js';
+import { RUN_INDEX_FILE, type RunIndexEntry } from '../artifacts/index.js';
 import { errorMessage } from '../shared/error-message.js';
 import type { FailureLog } from './failure-reply.js';
 

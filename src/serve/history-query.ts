@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunIndexEntry } from '../report/run-index.js';
+import type { RunIndexEntry } from '../artifacts/index.js';
 
 // The filters of serve's paged index and trends (docs/history.md): lane, harness, arch, status, a date range
 // (from/to, UTC days, inclusive), a page, and for trends whether the per-target series are shown (other keys, e.g. a

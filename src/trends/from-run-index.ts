@@ -1,4 +1,4 @@
-import type { RunIndexEntry } from '../report/run-index.js';
+import type { RunIndexEntry } from '../artifacts/index.js';
 import type { TrendRun } from './build-trends.js';
 
 // A run index entry (docs/history.md) → the part of a run trends read, so serve's trends page is built from the

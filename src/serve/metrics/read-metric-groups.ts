@@ -1,5 +1,5 @@
 import { DataFileSchema } from '../../artifacts/index.js';
-import type { RunIndexEntry } from '../../report/run-index.js';
+import type { RunIndexEntry } from '../../artifacts/index.js';
 import { errorMessage } from '../../shared/error-message.js';
 import type { RunCache } from '../create-run-cache.js';
 import type { FailureLog } from '../failure-reply.js';

@@ -125,6 +125,7 @@ describe('checkArtifactSchemas', () => {
     const { problems, modules } = checkArtifactSchemas({ sources });
     expect(problems).toEqual([]);
     expect(modules.map((module) => module.fileName).sort()).toEqual([
+      '.runs-index.jsonl',
       'data.json',
       'plan.json',
       'run.json',

@@ -3,7 +3,7 @@ import { escapeRegExp, findLine, toLineNumber } from '../../../src/contracts/fin
 import { parseImports, stripComments, type ImportFact } from '../../helpers/source-tree/parse-imports.js';
 import type { SourceFile } from '../../helpers/source-tree/read-source-tree.js';
 
-// plan.json, run.json, samples.jsonl and data.json: one module defines each schema and its version constant, and
+// plan.json, run.json, samples.jsonl, data.json and the run index: one module defines each schema and its version constant, and
 // every file that writes or reads the artifact imports that module. Only a change to our own code can break this,
 // so a unit test holds it, from the source text alone.
 
@@ -19,6 +19,7 @@ const ARTIFACTS: readonly ArtifactSpec[] = [
   { fileName: 'run.json', schemaExport: 'RunFileSchema' },
   { fileName: 'samples.jsonl', schemaExport: 'SampleSchema' },
   { fileName: 'data.json', schemaExport: 'DataFileSchema' },
+  { fileName: '.runs-index.jsonl', schemaExport: 'RunIndexEntrySchema' },
 ];
 
 interface ArtifactSchemaModule {

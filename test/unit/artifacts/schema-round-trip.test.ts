@@ -68,8 +68,9 @@ describe('checkSchemaRoundTrip', () => {
     },
   );
 
-  it('found all four artifacts', () => {
+  it('found all five artifacts', () => {
     expect(modules.map((module) => module.fileName).sort()).toEqual([
+      '.runs-index.jsonl',
       'data.json',
       'plan.json',
       'run.json',

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../../src/artifacts/index.js';
-import { applyRunIndexLines, summarizeLoadedRun, type RunIndexEntry } from '../../../src/report/run-index.js';
+import type { RunIndexEntry } from '../../../src/artifacts/index.js';
+import { applyRunIndexLines, summarizeLoadedRun } from '../../../src/report/run-index.js';
 import { buildTrends, toTrendRun, toTrendRunFromEntry } from '../../../src/trends/index.js';
 
 // The run index's lines are untrusted input (docs/history.md): each is held to the schema, a folder must be one
