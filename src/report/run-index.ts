@@ -4,7 +4,6 @@ import {
   LANE_FILE,
   RUN_INDEX_FILE,
   RUN_INDEX_VERSION,
-  RunIndexEntrySchema as EntrySchema,
   RunIndexLineSchema as LineSchema,
   type RunIndexEntry,
 } from '../artifacts/index.js';
