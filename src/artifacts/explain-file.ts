@@ -9,14 +9,13 @@ const Bytes = z.number().finite().min(0);
 const Count = z.number().int().min(0);
 
 /** Where a step's resource figures came from. */
-export const UsageSourceSchema = z
+const UsageSourceSchema = z
   .enum(['buildkit', 'cgroup'])
   .describe(
     'buildkit: the provenance (mode=max) resourceUsage BuildKit itself sampled (cgroup v2 builders); cgroup: the step container’s cgroup, read by rocm-perf over the node link while the step ran.',
   );
-export type UsageSource = z.infer<typeof UsageSourceSchema>;
 
-export const UsageFlagSchema = z
+const UsageFlagSchema = z
   .enum(['memory-near-limit', 'oom'])
   .describe(
     'memory-near-limit: the peak came within 10 % of the node’s memory; oom: the cgroup saw OOM events (kills).',
@@ -34,7 +33,7 @@ const UsageFiguresShape = {
   ),
 };
 
-export const StepUsageSchema = z.strictObject({
+const StepUsageSchema = z.strictObject({
   vertex: z.string().describe('The step’s vertex digest, as the status stream and the trace name it.'),
   name: z.string().describe('The vertex name, e.g. `[3/4] RUN box-compile …`.'),
   source: UsageSourceSchema,
@@ -58,7 +57,7 @@ export const NodeUsageSchema = z.strictObject({
 export type NodeUsage = z.infer<typeof NodeUsageSchema>;
 
 /** Why a target's first uncached step ran. Every cause names its old and new values; `unknown` never guesses. */
-export const MissCauseSchema = z.discriminatedUnion('kind', [
+const MissCauseSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('build-arg'),
     name: z.string(),

@@ -12,7 +12,7 @@ import { noteRunInIndex } from './run-index.js';
 // index.html (carrying timeline.svg as its first paint) with report-page.js beside it. Each file is written beside and renamed, so a
 // reader (serve, a browser polling data.json) never sees half a file.
 
-export const REPORT_FILES = {
+const REPORT_FILES = {
   data: 'data.json',
   markdown: 'report.md',
   timeline: 'timeline.svg',

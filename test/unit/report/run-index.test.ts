@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataFileSchema } from '../../../src/artifacts/index.js';
+import { DataFileSchema, RunIndexEntrySchema } from '../../../src/artifacts/index.js';
 import type { RunIndexEntry } from '../../../src/artifacts/index.js';
 import { applyRunIndexLines, summarizeLoadedRun } from '../../../src/report/run-index.js';
 import { buildTrends, toTrendRun, toTrendRunFromEntry } from '../../../src/trends/index.js';
@@ -26,6 +26,8 @@ const entryOf = (name: string, folder = name): RunIndexEntry =>
 describe('run index lines', () => {
   it('keeps a valid line, rejects a folder outside the root, a hidden one, a nested one and a non-JSON line', () => {
     const good = entryOf('gfx1201-warm');
+    // What summarizeLoadedRun writes is what a reader accepts: the entry as a line, held to the shared schema.
+    expect(RunIndexEntrySchema.safeParse(JSON.parse(JSON.stringify(good))).success).toBe(true);
     const lines = [
       good,
       { ...good, folder: '../outside' },
