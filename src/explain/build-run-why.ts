@@ -178,7 +178,14 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
       const local =
         step.kind === 'file' &&
         step.inputs.some((id) => llb!.steps.get(id)?.identifier?.startsWith('local://'));
-      if (local) {
+      // Only on the builder that built the target in the compared run: another builder's database holds another
+      // history, so content new to it (the same files it never saw) is not a change between the two runs. Found
+      // on the re-recorded box sample: aiter-wheel moved from anvil to strix with its REVISION unchanged.
+      if (local && prevEv.node !== undefined && prevEv.node !== curEv.node) {
+        missing.push(
+          filesOnAnotherBuilder(step.location?.text ?? miss.name, target, curEv.node, prevEv.node),
+        );
+      } else if (local) {
         const node = curEv.node;
         const before = node === undefined ? undefined : previous.content[node];
         const after = node === undefined ? undefined : current.content[node];
@@ -266,7 +273,10 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   // (g) the builder's local cache no longer held the step, and nothing in the step's inputs is in question (a COPY from
   // the context whose files could not be compared is: left unknown). Shown by another builder than the compared
   // run's, or by the same builder's oldest cache record moving forward between the runs (pruned or recreated).
-  const filesInQuestion = missing.includes(EVIDENCE.cacheDebug) || (!step && cur?.llb === undefined);
+  const filesInQuestion =
+    missing.includes(EVIDENCE.cacheDebug) ||
+    missing.some((m) => m.startsWith(FILES_ON_ANOTHER_BUILDER)) ||
+    (!step && cur?.llb === undefined);
   const lost = filesInQuestion ? undefined : findLostCache(ctx, curEv.node, prevEv.node);
   if (lost) return { cause: lost, missing };
   // (h) a dependency rebuilt for any reason
@@ -278,6 +288,18 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
           'a record of why the builder held no cache for the step: nothing in the args, inputs, Dockerfile, files or cache import changed (a pruned builder leaves no trace the run recorded)',
         ];
   return { cause: { kind: 'unknown', missing: [...new Set(named)] }, missing };
+}
+
+const FILES_ON_ANOTHER_BUILDER = 'the files of ';
+
+/** Why a COPY's files were not compared: the target moved builder, and each builder's database has its own history. */
+function filesOnAnotherBuilder(
+  instruction: string,
+  target: string,
+  node: string | undefined,
+  prevNode: string,
+): string {
+  return `${FILES_ON_ANOTHER_BUILDER}\`${instruction}\` compared on one builder (${target} ran on ${node ?? 'another node'}, the compared run built it on ${prevNode}: each builder's cache-key database holds its own history)`;
 }
 
 function findLostCache(
