@@ -49,7 +49,12 @@ describe('buildRunWhy on real BuildKit v0.32.2 captures', () => {
   it('a COPY on another builder than the compared run: its files are not compared across two databases', () => {
     // Found on the re-recorded box sample: a target that moved builder with its files unchanged was said to have
     // "files changed", because content new to the new builder's database was taken for a change between the runs.
-    const why = explain('03-arg', '04-files', { cacheDebug: true, node: 'n1' }, { cacheDebug: true, node: 'n2' });
+    const why = explain(
+      '03-arg',
+      '04-files',
+      { cacheDebug: true, node: 'n1' },
+      { cacheDebug: true, node: 'n2' },
+    );
     const cause = why.targets.get('app')?.cause;
     expect(cause?.kind).toBe('unknown');
     expect(cause?.kind === 'unknown' && cause.missing.join()).toContain('compared on one builder');
