@@ -21,12 +21,23 @@ function digestOf(provenance: ReadonlyMap<string, ProvenanceFact>, ref: string):
   return undefined;
 }
 
+/** `host/repo/name:tag` → `repo/name`: the repository a registry log and a trace's pushes name. */
+const repositoryOf = (ref: string) => ref.replace(/^[^/]+\//, '').replace(/[:@].*$/, '');
+
 function findMoving(input: AdviseInput): Moving[] {
   const runs = [{ stamp: input.stamp, provenance: input.provenance }, ...input.history];
+  // An image one of the run's own targets pushes (a `target:` context the harness turned into a pushed image) moves
+  // because that target rebuilt: that is a dependency rebuilt (docs/explain.md), not a tag to pin.
+  const pushedByRun = new Set(
+    [...input.pushes.values()].flatMap((pushes) =>
+      pushes.filter((push) => push.kind === 'image').map((push) => push.repository),
+    ),
+  );
   const refs = new Map<string, string[]>();
   for (const [target, fact] of input.provenance)
     for (const material of fact.materials)
-      if (!material.pinned) refs.set(material.ref, [...(refs.get(material.ref) ?? []), target]);
+      if (!material.pinned && !pushedByRun.has(repositoryOf(material.ref)))
+        refs.set(material.ref, [...(refs.get(material.ref) ?? []), target]);
   const moving: Moving[] = [];
   for (const [ref, targets] of [...refs].sort(([a], [b]) => a.localeCompare(b))) {
     const seen = runs.flatMap((run) => {

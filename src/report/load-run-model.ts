@@ -8,6 +8,7 @@ import {
   type Plan,
   RUN_CHECKS_VERSION,
   type RunFile,
+  STEP_USAGE_FILE,
 } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { readRunDirNames } from './read-run-dir-names.js';
@@ -102,6 +103,7 @@ async function readStoredModel(
 async function readStreamSizes(dir: string): Promise<Map<string, number | undefined>> {
   const names = [
     ...Object.values(RUN_FILES),
+    STEP_USAGE_FILE,
     ...(await readdir(dir)).filter((name) => TRACE_FILE.test(name)),
   ];
   const sizes = new Map<string, number | undefined>();

@@ -240,6 +240,25 @@ describe('buildAdvice', () => {
     expect(buildAdvice(pinned)).toEqual([]);
   });
 
+  it('moving tag: an image a target of the run pushes is a dependency rebuilt, never a tag to pin', () => {
+    // Found on the re-recorded box pair (fixtures/why): rocm/pytorch, pushed by the run's pytorch target and read
+    // by the wheels through a target: context, was advised "pin by digest".
+    const input = makeInput(
+      {
+        provenance: new Map([['x', image(D2)]]),
+        history: [{ stamp: 's2', provenance: new Map([['x', image(D1)]]) }],
+        pushes: new Map([
+          [
+            'base',
+            [{ digest: D2, repository: 'rocm/base', bytes: 1, kind: 'image' as const, startMs: 0, endMs: 1 }],
+          ],
+        ]),
+      },
+      quietLink,
+    );
+    expect(buildAdvice(input).filter((a) => a.kind === 'moving-tag')).toEqual([]);
+  });
+
   function withMemory(bMemory: number) {
     return (model: DataFile) => {
       const usage = {
