@@ -139,16 +139,7 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
         (n) => step.kind === 'exec' && (step.env ?? []).some((e) => e.startsWith(`${n}=`)),
       );
       if (seen.length > 0) {
-        const name = seen[0]!;
-        return {
-          cause: {
-            kind: 'build-arg',
-            name,
-            old: prev.buildArgs[name] ?? null,
-            new: cur.buildArgs[name] ?? null,
-          },
-          missing,
-        };
+        return { cause: toArgCause(seen[0]!, prev, cur), missing };
       }
       // (b) the instruction's text, against the instruction at the same place of the same Dockerfile
       if (step.location && prev.llb) {
@@ -221,16 +212,7 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
       if (!cur.llb) missing.push(EVIDENCE.maxProvenance);
       // Min-mode provenance still holds the args and the input digests: one difference and no other is that one.
       if (args.length === 1 && images.length === 0) {
-        const name = args[0]!;
-        return {
-          cause: {
-            kind: 'build-arg',
-            name,
-            old: prev.buildArgs[name] ?? null,
-            new: cur.buildArgs[name] ?? null,
-          },
-          missing,
-        };
+        return { cause: toArgCause(args[0]!, prev, cur), missing };
       }
       if (images.length === 1 && args.length === 0) {
         const ref = images[0]!;
@@ -288,6 +270,15 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
           'a record of why the builder held no cache for the step: nothing in the args, inputs, Dockerfile, files or cache import changed (a pruned builder leaves no trace the run recorded)',
         ];
   return { cause: { kind: 'unknown', missing: [...new Set(named)] }, missing };
+}
+
+/** A build arg's cause: its name and both values as the two runs' provenance hold them. */
+function toArgCause(
+  name: string,
+  prev: { buildArgs: Readonly<Record<string, string>> },
+  cur: { buildArgs: Readonly<Record<string, string>> },
+): MissCause {
+  return { kind: 'build-arg', name, old: prev.buildArgs[name] ?? null, new: cur.buildArgs[name] ?? null };
 }
 
 const FILES_ON_ANOTHER_BUILDER = 'the files of ';
