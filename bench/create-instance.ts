@@ -1,6 +1,7 @@
 // Seeded random planning instances for the benchmarks (bench:plan, bench:startup): builds 2–90 min and exports
 // 0.2–12.4 GB, like the gfx1201 scenario; links 4–900 MB/s; speeds 0.6–1.3; ≤ 2 dependencies per target.
-import type { CostInput, PlanNode } from '../src/plan/index.js';
+import { type CostInput } from '../src/plan/problem.js';
+import { type PlanNode } from '../src/plan/cost-model.js';
 import type { Random } from '../src/shared/random.js';
 
 export interface Instance {

@@ -2,14 +2,11 @@
 // under noisy durations the policies do not know (lognormal σ = 0.3, seeded). For each heft-ls plan, every draw
 // runs all three policies on the same durations. Makespans are reported as ratios to that draw's own lower bound
 // (the bound of the realised durations: what a clairvoyant scheduler could at best reach) and as guided ÷ fixed.
-import {
-  createDispatchGuide,
-  findLowerBound,
-  simulateDispatch,
-  type CostInput,
-  type DispatchPolicy,
-  type PlanNode,
-} from '../src/plan/index.js';
+import { createDispatchGuide } from '../src/plan/dispatch-guide.js';
+import { findLowerBound } from '../src/plan/lower-bound.js';
+import { simulateDispatch, type DispatchPolicy } from '../src/plan/simulate-dispatch.js';
+import { type CostInput } from '../src/plan/problem.js';
+import { type PlanNode } from '../src/plan/cost-model.js';
 import type { Plan } from '../src/artifacts/index.js';
 import { toNoisyDurations } from '../src/plan/simulate-plan.js';
 

@@ -2,14 +2,10 @@
 // placed for the forecast p90 (`--place-for p90`), on instances whose targets carry known, unequal noise (each
 // target's sigma of ln drawn from 0.05–0.6, as if measured over 20 runs). Each plan's p90 is then measured on fresh
 // draws (another seed than the one robust placement chose with, so its choice is not graded on its own draws).
-import {
-  forecastMakespan,
-  planWithForecast,
-  type CostDistribution,
-  type CostInput,
-  type PlanGraph,
-  type PlanNode,
-} from '../src/plan/index.js';
+import { forecastMakespan, type CostDistribution } from '../src/plan/index.js';
+import { planWithForecast } from '../src/plan/plan-with-forecast.js';
+import { type CostInput, type PlanGraph } from '../src/plan/problem.js';
+import { type PlanNode } from '../src/plan/cost-model.js';
 import { createRandom } from '../src/shared/random.js';
 
 export interface RobustCase {

@@ -7,14 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  buildRunDiff,
-  buildRunDrag,
-  type BuildRunDiffOptions,
-  type CauseShare,
-  type DiffSide,
-  type MakespanExplanation,
-} from '../src/diff/index.js';
+import { buildRunDiff, buildRunDrag, type DiffSide } from '../src/diff/index.js';
+import { type BuildRunDiffOptions } from '../src/diff/build-run-diff.js';
+import { type CauseShare, type MakespanExplanation } from '../src/diff/build-makespan-explanation.js';
 import { loadRunModel } from '../src/report/index.js';
 import { makeRunSide } from '../test/unit/diff/make-run-side.js';
 import {

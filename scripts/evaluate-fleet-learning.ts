@@ -7,12 +7,8 @@
 //   node --import tsx scripts/evaluate-fleet-learning.ts [RUN_DIR...]     (default: fixtures/runs/gfx1201-warm)
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
-import {
-  learnFleet,
-  measureUploadLinks,
-  toUploadObservations,
-  type UploadObservation,
-} from '../src/plan/index.js';
+import { learnFleet, measureUploadLinks, toUploadObservations } from '../src/plan/index.js';
+import { type UploadObservation } from '../src/plan/learn-fleet.js';
 import { deriveTargetCosts } from '../src/plan/derive-target-costs.js';
 import { readCostRuns, refuseUnpoolableRuns } from '../src/run/costs/read-cost-runs.js';
 import { defaultBoxScale, gfx1201Nodes } from '../test/fleet/box-scenario.js';

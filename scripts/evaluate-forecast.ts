@@ -9,14 +9,10 @@
 // every target of a run), which the forecast's independent draws do not model: how much coverage that costs.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createPlan,
-  forecastMakespan,
-  poolFigure,
-  simulatePlan,
-  type CostDistribution,
-  type CostInput,
-} from '../src/plan/index.js';
+import { createPlan, forecastMakespan, type CostDistribution } from '../src/plan/index.js';
+import { poolFigure } from '../src/plan/pool-costs.js';
+import { simulatePlan } from '../src/plan/simulate-plan.js';
+import { type CostInput } from '../src/plan/problem.js';
 import { loadPlanInputs } from '../src/run/plan-inputs/load-plan-inputs.js';
 import { createRandom, type Random } from '../src/shared/random.js';
 

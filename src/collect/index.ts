@@ -1,12 +1,9 @@
 // The public API of collect/: parsers, rate computation, the node_exporter sampler and the trace parser.
-export { parseMetrics } from './node-exporter/parse-metrics.js';
-export { computeSample } from './node-exporter/compute-rates.js';
-export { createSampler, sampleNodeOnce } from './node-exporter/sampler.js';
+export { createSampler } from './node-exporter/sampler.js';
 export type { CreateSamplerOptions, Sampler } from './node-exporter/sampler.js';
 export { fetchMetricsText } from './node-exporter/fetch-metrics.js';
 export type { FetchMetrics } from './node-exporter/fetch-metrics.js';
-export { createSamplesWriter, toSampleLine } from './node-exporter/write-samples.js';
-export { createSampleLineParser } from './node-exporter/create-sample-line-parser.js';
+export { createSamplesWriter } from './node-exporter/write-samples.js';
 export { createSamplesTail, readSamples } from './node-exporter/read-samples.js';
 export type { SamplesTail } from './node-exporter/read-samples.js';
 export * from './types.js';
@@ -19,12 +16,12 @@ export { createLogTail } from './log-reader/create-log-tail.js';
 export type { LogTail } from './log-reader/create-log-tail.js';
 export { createSccacheParser } from './logs/create-shipped-sccache-parser.js';
 export { createRegistryLineParser } from './logs/create-registry-line-parser.js';
-export { addToSccacheSummary, createSccacheSummary, summarizeSccache } from './logs/summarize-sccache.js';
+export { addToSccacheSummary, createSccacheSummary } from './logs/summarize-sccache.js';
 export type { SccacheSummary, SccacheTotals } from './logs/summarize-sccache.js';
 export { addToRegistrySummary, createRegistrySummary, summarizeRegistry } from './logs/summarize-registry.js';
 export type { RegistrySummary, RegistryWriteTotals } from './logs/summarize-registry.js';
 export { fetchBlobSizes } from './fetch-blob-sizes.js';
-export { listArtifacts, writeArtifacts } from './artifacts.js';
+export { writeArtifacts } from './artifacts.js';
 export { parseJsonObject } from './logs/json-fields.js';
 export {
   averageReadings,
@@ -37,9 +34,7 @@ export {
 } from './clocks/estimate-clock-offset.js';
 export type { ClockOffset } from './clocks/estimate-clock-offset.js';
 export { estimateBuilderClocks, shiftTrace, toBuildWindows } from './clocks/estimate-builder-clocks.js';
-export type { BuildWindow } from './clocks/estimate-builder-clocks.js';
 // Prometheus as the sample source (fleet.yaml `samples.prometheus`).
 export { fetchKnownInstances, fetchScrapeIntervals } from './prometheus/fetch-prometheus.js';
-export { parsePrometheusDuration, parseScrapeIntervals } from './prometheus/parse-scrape-intervals.js';
 export { createPrometheusSampler, writeSamplesFile } from './prometheus/prometheus-sampler.js';
 export type { CreatePrometheusSamplerOptions, PrometheusSampler } from './prometheus/prometheus-sampler.js';

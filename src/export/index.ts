@@ -1,11 +1,4 @@
 // The public API of export/: the Perfetto (Chrome JSON trace) export, its schema and its structural check.
 export { buildPerfettoTrace } from './build-perfetto-trace.js';
 export { findTraceProblems } from './find-trace-problems.js';
-export {
-  PerfettoTraceSchema,
-  type PerfettoTrace,
-  type TraceEvent,
-  type CompleteEvent,
-  type FlowStartEvent,
-  type FlowEndEvent,
-} from './trace-event-schema.js';
+export { PerfettoTraceSchema } from './trace-event-schema.js';

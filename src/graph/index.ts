@@ -10,7 +10,6 @@ export {
   buildGraph,
   findUnknownNames,
   listRequestableNames,
-  findCycles,
   orderTopologically,
   type TargetGraph,
 } from './build-graph.js';

@@ -1,5 +1,5 @@
 // The public API of publish/.
-export { buildSite, SITE_MANIFEST } from './build-site.js';
+export { buildSite } from './build-site.js';
 export { readFinalRuns, readSiteRuns } from './read-site-runs.js';
 export { writePerfDir } from './write-perf-dir.js';
 export { writeSite } from './write-site.js';

@@ -1,7 +1,6 @@
 // The public API of report/: the data.json model, its builders and renderers, and the run-dir I/O (including the
 // run-dir loader diff, export and trends share).
 export { buildReportModel } from './build-model.js';
-export { renderReportMd } from './render-report-md.js';
 export { renderAdviceMd } from './render-advice-md.js';
 export { toInertMarkdown } from './to-inert-markdown.js';
 export { renderPageShell } from './render-page-shell.js';
@@ -9,7 +8,7 @@ export { readLane, readRunInputs, RUN_FILES, TRACE_FILE } from './read-run-dir.j
 export { readRunTraces, readTraceFiles } from './read-trace-files.js';
 export { findRunDir, loadRunModel } from './load-run-model.js';
 export { gateRun, buildFlaggedRunError } from './gate-run.js';
-export { writeReport, serialiseModel } from './write-report.js';
+export { writeReport } from './write-report.js';
 export { writeRunReport } from './write-run-report.js';
 export { listRuns, findNewestRun } from './list-runs.js';
 export { buildPartialRunError, listLoudWarningLines } from './build-partial-run-error.js';

@@ -1,8 +1,9 @@
 import { cp, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunDiff } from '../../src/diff/index.js';
-import { buildReportModel, readRunInputs, serialiseModel } from '../../src/report/index.js';
+import { type RunDiff } from '../../src/diff/build-run-diff.js';
+import { buildReportModel, readRunInputs } from '../../src/report/index.js';
+import { serialiseModel } from '../../src/report/write-report.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { assertCliBuilt, runBuiltCli } from '../helpers/run-built-cli.js';

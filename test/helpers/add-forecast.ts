@@ -2,12 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PlanFileSchema, type Plan } from '../../src/artifacts/index.js';
-import {
-  forecastMakespan,
-  toCostsFromPlan,
-  toStoredDistribution,
-  type CostDistribution,
-} from '../../src/plan/index.js';
+import { forecastMakespan, type CostDistribution } from '../../src/plan/index.js';
+import { toCostsFromPlan } from '../../src/plan/dispatch-guide.js';
+import { toStoredDistribution } from '../../src/plan/forecast-makespan.js';
 
 // A copy of a fixture run whose plan.json carries a forecast, as `plan` writes one today: the fixture runs were
 // recorded before forecasts. Each target's figures are the plan's own, with the given spread over `runs` runs.

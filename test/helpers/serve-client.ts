@@ -1,5 +1,6 @@
 import { Client } from 'undici';
-import { startServer, type RunningServer, type ServeOptions } from '../../src/serve/index.js';
+import { startServer } from '../../src/serve/index.js';
+import { type RunningServer, type ServeOptions } from '../../src/serve/create-server.js';
 
 // `serve` started for a test on the options given (loopback, port 0), with an undici client on it and a `get`
 // that reads the whole body. close() closes the client, then the server.

@@ -3,12 +3,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSccacheTraffic, sendDav } from '../../scripts/capture-nginx-fixtures.js';
-import {
-  createLogTail,
-  createSccacheParser,
-  readSccacheLog,
-  summarizeSccache,
-} from '../../src/collect/index.js';
+import { createLogTail, createSccacheParser, readSccacheLog } from '../../src/collect/index.js';
+import { summarizeSccache } from '../../src/collect/logs/summarize-sccache.js';
 import { findStreamWarnings } from '../../src/artifacts/index.js';
 import type { RunningNginx } from '../helpers/daemons/index.js';
 import { startNginx } from '../helpers/daemons/index.js';

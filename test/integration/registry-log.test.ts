@@ -8,12 +8,8 @@ import { readRegistrySizes } from '../../src/artifacts/read-registry-sizes-file.
 import { writeRegistrySizes } from '../../src/run/cache-logs/write-registry-sizes.js';
 import { runRegistryTraffic } from '../../scripts/capture-registry-fixtures.js';
 import type { PushExpectation } from '../../scripts/capture-registry-fixtures.js';
-import {
-  fetchBlobSizes,
-  listArtifacts,
-  readRegistryLog,
-  summarizeRegistry,
-} from '../../src/collect/index.js';
+import { fetchBlobSizes, readRegistryLog, summarizeRegistry } from '../../src/collect/index.js';
+import { listArtifacts } from '../../src/collect/artifacts.js';
 import type { RunningRegistry } from '../helpers/daemons/index.js';
 import { startRegistry } from '../helpers/daemons/index.js';
 

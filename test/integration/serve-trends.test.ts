@@ -1,7 +1,8 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReportModel, readRunInputs, serialiseModel } from '../../src/report/index.js';
+import { buildReportModel, readRunInputs } from '../../src/report/index.js';
+import { serialiseModel } from '../../src/report/write-report.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';

@@ -7,7 +7,7 @@ import { DataFileSchema } from '../../src/artifacts/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
-import { SECURITY_HEADERS } from '../../src/serve/index.js';
+import { SECURITY_HEADERS } from '../../src/serve/route-request.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
 
 // `serve` on 127.0.0.1 with a temp runs root: traversal in every spelling, symlinks out, wrong methods, slow

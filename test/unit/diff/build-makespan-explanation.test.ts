@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildRunDiff,
-  NO_EXPLANATION,
-  renderRunDiffMd,
-  type CauseShare,
-  type MakespanExplanation,
-} from '../../../src/diff/index.js';
+import { buildRunDiff, renderRunDiffMd } from '../../../src/diff/index.js';
+import { NO_EXPLANATION } from '../../../src/diff/build-diff-explanation.js';
+import { type CauseShare, type MakespanExplanation } from '../../../src/diff/build-makespan-explanation.js';
 import { renderRunDiffHtml } from '../../../src/diff/render-run-diff-html.js';
 import { makeRunSide, type RunSideSpec } from './make-run-side.js';
 import { INTERACTING_PAIR, RUN_A, SYNTHETIC_PAIRS, type Truth } from './synthetic-pairs.js';

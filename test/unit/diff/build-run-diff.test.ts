@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunDiff, renderRunDiffMd, toDelta, type RunDrag } from '../../../src/diff/index.js';
+import { buildRunDiff, renderRunDiffMd } from '../../../src/diff/index.js';
+import { toDelta } from '../../../src/diff/to-delta.js';
+import { type RunDrag } from '../../../src/diff/build-run-drag.js';
 import { UsageError, type RocmPerfError } from '../../../src/shared/errors.js';
 import { makeModel, type ModelSpec } from './make-model.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildShapleyShares } from '../../../src/diff/index.js';
+import { buildShapleyShares } from '../../../src/diff/build-shapley-shares.js';
 
 // The Shapley split on games whose values are known: efficiency, symmetry, dummy, and independence of the order
 // the players are listed in, exact and sampled.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runDiffCommand } from '../../../src/commands/diff.js';
-import type { RunDiff } from '../../../src/diff/index.js';
+import { type RunDiff } from '../../../src/diff/build-run-diff.js';
 import { createProgram } from '../../../src/program.js';
 import { writeSlowerBuildCopy, writeSlowerUploadCopy, writeUnchangedCopy } from './slow-fixture-run.js';
 

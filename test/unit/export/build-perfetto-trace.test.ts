@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRunModel } from '../../../src/report/index.js';
-import {
-  buildPerfettoTrace,
-  findTraceProblems,
-  PerfettoTraceSchema,
-  type CompleteEvent,
-  type PerfettoTrace,
-} from '../../../src/export/index.js';
+import { buildPerfettoTrace, findTraceProblems, PerfettoTraceSchema } from '../../../src/export/index.js';
+import { type CompleteEvent, type PerfettoTrace } from '../../../src/export/trace-event-schema.js';
 import { FIXTURE_RUNS, FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 import { makeModel, T0 } from '../diff/make-model.js';
 import { enclosingSlice, findPartialOverlaps, flowPairs } from './trace-checks.js';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  findTraceProblems,
-  PerfettoTraceSchema,
-  type PerfettoTrace,
-  type TraceEvent,
-} from '../../../src/export/index.js';
+import { findTraceProblems, PerfettoTraceSchema } from '../../../src/export/index.js';
+import { type PerfettoTrace, type TraceEvent } from '../../../src/export/trace-event-schema.js';
 import { findPartialOverlaps } from './trace-checks.js';
 
 // The checks must catch what Perfetto's importer rejects or mangles; each case breaks one rule.

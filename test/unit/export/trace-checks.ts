@@ -1,10 +1,10 @@
-import type {
-  CompleteEvent,
-  FlowEndEvent,
-  FlowStartEvent,
-  PerfettoTrace,
-  TraceEvent,
-} from '../../../src/export/index.js';
+import {
+  type CompleteEvent,
+  type FlowEndEvent,
+  type FlowStartEvent,
+  type PerfettoTrace,
+  type TraceEvent,
+} from '../../../src/export/trace-event-schema.js';
 
 // Independent checks of a trace, written from the Trace Event Format and Perfetto's importer, to hold the
 // exporter (and its own findTraceProblems) to: X slices on one tid nest, flows pair up inside slices.

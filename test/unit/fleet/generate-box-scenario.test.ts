@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BakePrintSchema, buildGraph, findCycles } from '../../../src/graph/index.js';
+import { BakePrintSchema, buildGraph } from '../../../src/graph/index.js';
+import { findCycles } from '../../../src/graph/build-graph.js';
 import { parseTargetCosts } from '../../../src/config/parse-target-costs.js';
 import { generateBoxScenario } from '../../fleet/generate-box-scenario.js';
 

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import {
   BakePrintSchema,
   buildGraph,
-  findCycles,
   listTargetLinks,
   orderTopologically,
   parseComposable,
   type BakePrint,
 } from '../../../src/graph/index.js';
+import { findCycles } from '../../../src/graph/build-graph.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 

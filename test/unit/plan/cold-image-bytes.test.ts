@@ -4,15 +4,10 @@
 // keeps it off a WiFi node a cold run could use; charged its image, it does not, and the cold run finishes sooner.
 import { describe, expect, it } from 'vitest';
 import { chooseCostDistributions } from '../../../src/plan/choose-costs.js';
-import {
-  chooseCosts,
-  createPlan,
-  describeCostSet,
-  renderPlan,
-  simulatePlan,
-  type CostFigures,
-  type PlanNode,
-} from '../../../src/plan/index.js';
+import { chooseCosts, createPlan, describeCostSet, renderPlan } from '../../../src/plan/index.js';
+import { simulatePlan } from '../../../src/plan/simulate-plan.js';
+import { type CostFigures } from '../../../src/plan/choose-costs.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 
 const nodes: PlanNode[] = [
   { name: 'strix', builder: 'strix', linkMbps: 900, speed: 1 },

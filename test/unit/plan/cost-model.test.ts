@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBuildSeconds, toCostTerms, toExportSeconds } from '../../../src/plan/index.js';
+import { toBuildSeconds, toCostTerms, toExportSeconds } from '../../../src/plan/cost-model.js';
 
 // The spec's figures: triton-wheel has 15m48s of steps and a 6.4 GB export.
 const triton = { buildSeconds: 948, cacheBytes: 6_400_000_000 };

@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  buildCriticalDrag,
-  createPlan,
-  simulatePlan,
-  type RealisedSchedule,
-} from '../../../src/plan/index.js';
+import { buildCriticalDrag, createPlan } from '../../../src/plan/index.js';
+import { simulatePlan } from '../../../src/plan/simulate-plan.js';
+import { type RealisedSchedule } from '../../../src/plan/critical-drag.js';
 import { instanceArbitrary } from './random-instance.js';
 
 // base (A) → wheel (B) → late (B, queue edge); tool runs on A beside them.

@@ -3,12 +3,8 @@
 // list phase places each target where plain LPT does, at the same start.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createListCandidates,
-  createProblem,
-  placeTargets,
-  type CostInput,
-} from '../../../src/plan/index.js';
+import { createListCandidates, placeTargets } from '../../../src/plan/place-targets.js';
+import { createProblem, type CostInput } from '../../../src/plan/problem.js';
 import { evaluateOrder, createTiming } from '../../../src/plan/evaluate-order.js';
 import type { PlanProblem } from '../../../src/plan/problem.js';
 import type { Placement } from '../../../src/plan/list-schedule.js';

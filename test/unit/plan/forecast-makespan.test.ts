@@ -3,10 +3,10 @@ import {
   createPlan,
   findForecastPercentile,
   forecastMakespan,
-  planWithForecast,
   type CostDistribution,
-  type PlanNode,
 } from '../../../src/plan/index.js';
+import { planWithForecast } from '../../../src/plan/plan-with-forecast.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 
 // The forecast against figures computed here from the lognormal's own formulas (not from the simulator).
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { forecastMakespan, planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
+import { forecastMakespan, type CostDistribution } from '../../../src/plan/index.js';
+import { planWithForecast } from '../../../src/plan/plan-with-forecast.js';
 
 // A live forecast's overdue shares (issue 36 item 12): for a running target, the share of draws in which every
 // duration drawn for it (the first and up to 50 more) ended before now. Held to the lognormal model computed here:

@@ -1,13 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  chooseGuidedTarget,
-  createPlan,
-  simulateDispatch,
-  simulatePlan,
-  toCostsFromPlan,
-  type DispatchPlan,
-} from '../../../src/plan/index.js';
+import { chooseGuidedTarget, createPlan, type DispatchPlan } from '../../../src/plan/index.js';
+import { simulateDispatch } from '../../../src/plan/simulate-dispatch.js';
+import { simulatePlan } from '../../../src/plan/simulate-plan.js';
+import { toCostsFromPlan } from '../../../src/plan/dispatch-guide.js';
 import { instanceArbitrary } from './random-instance.js';
 
 const node = (name: string, speed: number) => ({

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunFile } from '../../../src/artifacts/index.js';
-import { learnFleet, toUploadObservations, type UploadObservation } from '../../../src/plan/index.js';
+import { learnFleet, toUploadObservations } from '../../../src/plan/index.js';
+import { type UploadObservation } from '../../../src/plan/learn-fleet.js';
 import { readCostRuns } from '../../../src/run/costs/read-cost-runs.js';
 import { createTrace, createUpload } from './cost-run-fixture.js';
 

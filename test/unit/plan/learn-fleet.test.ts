@@ -3,13 +3,12 @@ import type { TargetTrace, TraceUpload } from '../../../src/collect/types.js';
 import type { RunFile } from '../../../src/artifacts/index.js';
 import { createTrace, createUpload, ok } from './cost-run-fixture.js';
 import {
-  fitNodeSpeeds,
   learnFleet,
   measureUploadLinks,
   toFleetEdits,
   toUploadObservations,
-  type BuildObservation,
 } from '../../../src/plan/index.js';
+import { fitNodeSpeeds, type BuildObservation } from '../../../src/plan/fit-node-speeds.js';
 import { judgeChange } from '../../../src/plan/learn-fleet.js';
 
 // The fleet model learns: each node's link as latency per request + bytes ÷ rate, fitted over its requests; speeds

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createProblem, findLowerBound, type CostInput, type PlanNode } from '../../../src/plan/index.js';
+import { createProblem, type CostInput } from '../../../src/plan/problem.js';
+import { findLowerBound } from '../../../src/plan/lower-bound.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 
 function node(name: string, speed = 1): PlanNode {
   return { name, builder: name, linkMbps: 1000, speed };

@@ -5,10 +5,10 @@ import {
   createPlan,
   forecastMakespan,
   renderPlan,
-  simulateDispatch,
   type CostDistribution,
-  type PlanNode,
 } from '../../../src/plan/index.js';
+import { simulateDispatch } from '../../../src/plan/simulate-dispatch.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 import { STRATEGY_NAMES } from '../../../src/artifacts/index.js';
 import { ConfigError } from '../../../src/shared/errors.js';
 import { instanceArbitrary } from './random-instance.js';

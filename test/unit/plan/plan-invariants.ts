@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { simulatePlan } from '../../../src/plan/index.js';
+import { simulatePlan } from '../../../src/plan/simulate-plan.js';
 import type { Plan } from '../../../src/artifacts/index.js';
 import type { PlanInstance } from './random-instance.js';
 

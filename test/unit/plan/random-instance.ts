@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import type { CostInput, PlanNode } from '../../../src/plan/index.js';
+import { type CostInput } from '../../../src/plan/problem.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 
 // Random planning instances for property tests: a DAG (each target depends on up to two earlier ones), costs in
 // the scenario's range, and a fleet of 1–6 nodes with links 4–900 MB/s and speeds 0.6–1.3.

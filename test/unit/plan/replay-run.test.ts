@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyFleetChanges,
-  createPlan,
-  renderReplay,
-  replayRun,
-  toRecordedQueues,
-  toReplayCosts,
-  type CostInput,
-  type FleetChanges,
-} from '../../../src/plan/index.js';
+import { createPlan, renderReplay, replayRun, type FleetChanges } from '../../../src/plan/index.js';
+import { applyFleetChanges } from '../../../src/plan/fleet-changes.js';
+import { toRecordedQueues } from '../../../src/plan/replay-run.js';
+import { toReplayCosts } from '../../../src/plan/replay-costs.js';
+import { type CostInput } from '../../../src/plan/problem.js';
 import { createRunFile, createTrace } from './recorded-run.js';
 
 // anvil: 100 MB/s, speed 1; kiln: 10 MB/s, speed 2. base → wheel; tool alone.

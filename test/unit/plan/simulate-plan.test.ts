@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { simulatePlan, type CostInput, type PlanNode } from '../../../src/plan/index.js';
+import { simulatePlan } from '../../../src/plan/simulate-plan.js';
+import { type CostInput } from '../../../src/plan/problem.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 
 const nodes: PlanNode[] = [
   { name: 'fast', builder: 'fast', linkMbps: 1000, speed: 2 },

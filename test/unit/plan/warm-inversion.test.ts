@@ -3,14 +3,10 @@
 // WiFi node's four small targets — 2.8 GB between them — as the critical path of a 26-minute run."
 // Reproduced: a plan made with cold costs, run with warm ones, goes critical on the WiFi node; a warm plan does not.
 import { describe, expect, it } from 'vitest';
-import {
-  chooseCosts,
-  createPlan,
-  renderPlan,
-  simulatePlan,
-  type CostFigures,
-  type PlanNode,
-} from '../../../src/plan/index.js';
+import { chooseCosts, createPlan, renderPlan } from '../../../src/plan/index.js';
+import { simulatePlan } from '../../../src/plan/simulate-plan.js';
+import { type CostFigures } from '../../../src/plan/choose-costs.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 
 const nodes: PlanNode[] = [
   { name: 'strix', builder: 'strix', linkMbps: 900, speed: 1 },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanForecast, RunFile, TargetSummary } from '../../../src/artifacts/index.js';
-import { planWithForecast, type CostDistribution, type PlanNode } from '../../../src/plan/index.js';
+import { type CostDistribution } from '../../../src/plan/index.js';
+import { planWithForecast } from '../../../src/plan/plan-with-forecast.js';
+import { type PlanNode } from '../../../src/plan/cost-model.js';
 import {
   buildForecastSummary,
   describeForecastMiss,

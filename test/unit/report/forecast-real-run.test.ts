@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReportModel, readRunInputs, renderReportMd } from '../../../src/report/index.js';
+import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
+import { renderReportMd } from '../../../src/report/render-report-md.js';
 import { measuredWindowMs } from '../../helpers/sample-run-facts.js';
 
 // The shipped sample runs (real BuildKit on the fleet in a box, recorded after three warm and three cold runs were

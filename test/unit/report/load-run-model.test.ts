@@ -2,13 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  buildReportModel,
-  findRunDir,
-  loadRunModel,
-  readRunInputs,
-  serialiseModel,
-} from '../../../src/report/index.js';
+import { buildReportModel, findRunDir, loadRunModel, readRunInputs } from '../../../src/report/index.js';
+import { serialiseModel } from '../../../src/report/write-report.js';
 import { RocmPerfError } from '../../../src/shared/errors.js';
 import { FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 

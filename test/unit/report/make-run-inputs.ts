@@ -1,10 +1,10 @@
 import {
   summarizeRegistry,
-  summarizeSccache,
   type RegistryRecord,
   type SccacheRecord,
   type TargetTrace,
 } from '../../../src/collect/index.js';
+import { summarizeSccache } from '../../../src/collect/logs/summarize-sccache.js';
 import {
   createSampleTable,
   createStreamStats,

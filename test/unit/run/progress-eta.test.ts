@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Plan } from '../../../src/artifacts/index.js';
-import { planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
+import { type CostDistribution } from '../../../src/plan/index.js';
+import { planWithForecast } from '../../../src/plan/plan-with-forecast.js';
 import {
   applyQueueEvent,
   createProgress,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planWithForecast, type CostDistribution } from '../../../src/plan/index.js';
+import { type CostDistribution } from '../../../src/plan/index.js';
+import { planWithForecast } from '../../../src/plan/plan-with-forecast.js';
 import {
   applyQueueEvent,
   createProgress,

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { buildTrends, toTrendRun } from '../../../src/trends/index.js';
 import {
   buildMetricTrend,
-  buildTrends,
   DEFAULT_TREND_RULE,
   isRegression,
   toMedian,
-  toTrendRun,
   type TrendRun,
-} from '../../../src/trends/index.js';
+} from '../../../src/trends/build-trends.js';
 import { makeModel } from '../diff/make-model.js';
 
 const rule = DEFAULT_TREND_RULE;

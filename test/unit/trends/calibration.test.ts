@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildCalibration,
-  renderCalibration,
-  type HarnessTrend,
-  type TrendRun,
-} from '../../../src/trends/index.js';
+import { buildCalibration, type HarnessTrend, type TrendRun } from '../../../src/trends/build-trends.js';
+import { renderCalibration } from '../../../src/trends/render-trends-html.js';
 
 // Forecast calibration across runs: the share of banded, completed runs that finished under their p90.
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildTrends,
-  renderSparklineSvg,
-  renderTrendsHtml,
-  type TrendRun,
-} from '../../../src/trends/index.js';
+import { buildTrends, renderTrendsHtml } from '../../../src/trends/index.js';
+import { renderSparklineSvg } from '../../../src/trends/render-sparkline-svg.js';
+import { type TrendRun } from '../../../src/trends/build-trends.js';
 
 const run = (stamp: string, makespanSeconds: number, build: number, harness = 'warm'): TrendRun => ({
   stamp,

@@ -5,11 +5,5 @@ export type { GenerationPiece, SlicePart } from './assemble-log-slice.js';
 export { createGeneration, detectRotation } from './detect-rotation.js';
 export type { LogGeneration } from './detect-rotation.js';
 export { findRotatedFiles, findUnplacedFiles } from './find-rotated-files.js';
-export {
-  FINGERPRINT_LIMIT_BYTES,
-  formatFingerprint,
-  parseFileRecords,
-  toCompression,
-  toFingerprint,
-} from './parse-file-records.js';
+export { FINGERPRINT_LIMIT_BYTES, parseFileRecords } from './parse-file-records.js';
 export type { Compression, RemoteFileRecord } from './parse-file-records.js';

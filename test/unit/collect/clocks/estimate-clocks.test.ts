@@ -8,9 +8,9 @@ import {
   parseDateSeconds,
   shiftTrace,
   toClockOffset,
-  type BuildWindow,
   type TargetTrace,
 } from '../../../../src/collect/index.js';
+import { type BuildWindow } from '../../../../src/collect/clocks/estimate-builder-clocks.js';
 
 const reading = (over: Partial<ClockReading>): ClockReading => ({
   host: 'kiln',

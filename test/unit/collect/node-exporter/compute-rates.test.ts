@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { computeSample, parseMetrics } from '../../../../src/collect/index.js';
+import { computeSample } from '../../../../src/collect/node-exporter/compute-rates.js';
+import { parseMetrics } from '../../../../src/collect/node-exporter/parse-metrics.js';
 import { SampleSchema } from '../../../../src/artifacts/index.js';
 
 const fixture = (name: string) =>

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMetrics } from '../../../../src/collect/index.js';
+import { parseMetrics } from '../../../../src/collect/node-exporter/parse-metrics.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../fixtures/node-exporter/${name}`, import.meta.url), 'utf8');

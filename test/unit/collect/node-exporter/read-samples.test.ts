@@ -2,12 +2,9 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createSampleLineParser,
-  createSamplesTail,
-  readSamples,
-  toSampleLine,
-} from '../../../../src/collect/index.js';
+import { createSamplesTail, readSamples } from '../../../../src/collect/index.js';
+import { createSampleLineParser } from '../../../../src/collect/node-exporter/create-sample-line-parser.js';
+import { toSampleLine } from '../../../../src/collect/node-exporter/write-samples.js';
 import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import type { Sample, SampleTable } from '../../../../src/artifacts/index.js';
 import { ArtifactError } from '../../../../src/shared/errors.js';

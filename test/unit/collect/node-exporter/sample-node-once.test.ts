@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sampleNodeOnce, type FetchMetrics } from '../../../../src/collect/index.js';
+import { type FetchMetrics } from '../../../../src/collect/index.js';
+import { sampleNodeOnce } from '../../../../src/collect/node-exporter/sampler.js';
 import { createFakeClock } from '../../../../src/shared/clock.js';
 import { HttpError } from '../../../../src/shared/errors.js';
 

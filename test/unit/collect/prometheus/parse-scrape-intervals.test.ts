@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrometheusDuration, parseScrapeIntervals } from '../../../../src/collect/index.js';
+import {
+  parsePrometheusDuration,
+  parseScrapeIntervals,
+} from '../../../../src/collect/prometheus/parse-scrape-intervals.js';
 
 // /api/v1/targets as Prometheus answers it (the shape of its HTTP API docs), trimmed to the fields we read.
 

@@ -4,9 +4,9 @@ import {
   detectRotation,
   findRotatedFiles,
   findUnplacedFiles,
-  toCompression,
   type RemoteFileRecord,
 } from '../../../../src/run/cache-logs/log-rotation/index.js';
+import { toCompression } from '../../../../src/run/cache-logs/log-rotation/parse-file-records.js';
 
 const file = (overrides: Partial<RemoteFileRecord>): RemoteFileRecord => ({
   name: 'zot.jsonl',

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   FINGERPRINT_LIMIT_BYTES,
-  formatFingerprint,
   parseFileRecords,
+} from '../../../../src/run/cache-logs/log-rotation/index.js';
+import {
+  formatFingerprint,
   toCompression,
   toFingerprint,
-} from '../../../../src/run/cache-logs/log-rotation/index.js';
+} from '../../../../src/run/cache-logs/log-rotation/parse-file-records.js';
 
 const nginxLine =
   '{"msec":1733230000.123,"remote_addr":"10.213.7.11","request_method":"GET","uri":"/sccache/a/b/c/abc1","status":404}';
