@@ -21,7 +21,7 @@ export type { SccacheSummary, SccacheTotals } from './logs/summarize-sccache.js'
 export { addToRegistrySummary, createRegistrySummary, summarizeRegistry } from './logs/summarize-registry.js';
 export type { RegistrySummary, RegistryWriteTotals } from './logs/summarize-registry.js';
 export { fetchBlobSizes } from './fetch-blob-sizes.js';
-export { writeArtifacts } from './artifacts.js';
+export { writeArtifacts } from './write-artifacts.js';
 export { parseJsonObject } from './logs/json-fields.js';
 export {
   averageReadings,

@@ -19,12 +19,6 @@ export interface TargetCostFigures {
   cacheBytes: number;
 }
 
-export interface CostTerms {
-  buildSeconds: number;
-  exportSeconds: number;
-  totalSeconds: number;
-}
-
 /** Build term: build_t / speed_n. */
 export function toBuildSeconds(cost: TargetCostFigures, node: PlanNode): number {
   return cost.buildSeconds / node.speed;
@@ -33,11 +27,4 @@ export function toBuildSeconds(cost: TargetCostFigures, node: PlanNode): number 
 /** Export term: cache_t / (link_mbps_n × 10^6). */
 export function toExportSeconds(cost: TargetCostFigures, node: PlanNode): number {
   return cost.cacheBytes / (node.linkMbps * 1e6);
-}
-
-/** cost(t, n) = build_t / speed_n + cache_t / (link_mbps_n × 10^6), with both terms. */
-export function toCostTerms(cost: TargetCostFigures, node: PlanNode): CostTerms {
-  const buildSeconds = toBuildSeconds(cost, node);
-  const exportSeconds = toExportSeconds(cost, node);
-  return { buildSeconds, exportSeconds, totalSeconds: buildSeconds + exportSeconds };
 }

@@ -4,13 +4,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { nowMs: () => Date.now() };
-
-export function createFakeClock(startMs = 0): Clock & { advance(ms: number): void } {
-  let now = startMs;
-  return {
-    nowMs: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
-  };
-}

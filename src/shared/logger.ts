@@ -36,7 +36,3 @@ export function createLogger({
     .sort((a, b) => (levels.values[a] ?? 0) - (levels.values[b] ?? 0))[0];
   return pino({ level: lowest ?? 'silent', base: undefined }, multistream(streams));
 }
-
-export function createSilentLogger(): Logger {
-  return pino({ level: 'silent' });
-}

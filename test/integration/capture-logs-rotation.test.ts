@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SshTarget } from '../../src/config/schema.js';
 import { createLogCapture } from '../../src/run/cache-logs/capture-logs.js';
 import { connectRemoteHost } from '../../src/run/executors/remote-host.js';
-import { createSilentLogger } from '../../src/shared/logger.js';
+import { createSilentLogger } from '../helpers/silent-logger.js';
 import { createTempDir, startSshd, type RunningSshd, type TempDir } from '../helpers/daemons/index.js';
 
 let sshd: RunningSshd;

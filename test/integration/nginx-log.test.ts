@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSccacheTraffic, sendDav } from '../../scripts/capture-nginx-fixtures.js';
 import { createLogTail, createSccacheParser, readSccacheLog } from '../../src/collect/index.js';
-import { summarizeSccache } from '../../src/collect/logs/summarize-sccache.js';
+import { summarizeSccache } from '../helpers/summarize-sccache.js';
 import { findStreamWarnings } from '../../src/artifacts/index.js';
 import type { RunningNginx } from '../helpers/daemons/index.js';
 import { startNginx } from '../helpers/daemons/index.js';

@@ -9,7 +9,6 @@ import { writeRegistrySizes } from '../../src/run/cache-logs/write-registry-size
 import { runRegistryTraffic } from '../../scripts/capture-registry-fixtures.js';
 import type { PushExpectation } from '../../scripts/capture-registry-fixtures.js';
 import { fetchBlobSizes, readRegistryLog, summarizeRegistry } from '../../src/collect/index.js';
-import { listArtifacts } from '../../src/collect/artifacts.js';
 import type { RunningRegistry } from '../helpers/daemons/index.js';
 import { startRegistry } from '../helpers/daemons/index.js';
 
@@ -123,17 +122,5 @@ describe('the docker-registry JSON log', () => {
     } finally {
       rmSync(runDir, { recursive: true, force: true });
     }
-  });
-
-  it('lists the published tags for artifacts.txt', async () => {
-    expect(
-      await listArtifacts({
-        registryUrl: registry.url,
-        repositories: ['rocm/api', 'rocm/cache', 'rocm/none'],
-      }),
-    ).toEqual([
-      { kind: 'image', name: 'rocm/api:latest' },
-      { kind: 'image', name: 'rocm/cache:api' },
-    ]);
   });
 });

@@ -44,13 +44,3 @@ export function narrowSearchRange(
     return { low: probeOffset + line.lineStart, high: range.high };
   return { low: range.low, high: probeOffset };
 }
-
-/** Records with fromMs ≤ tsMs < toMs (either bound optional), in their original order. */
-export function sliceWindow<R extends { tsMs: number }>(
-  records: readonly R[],
-  window: { fromMs?: number; toMs?: number },
-): R[] {
-  const fromMs = window.fromMs ?? -Infinity;
-  const toMs = window.toMs ?? Infinity;
-  return records.filter((record) => record.tsMs >= fromMs && record.tsMs < toMs);
-}

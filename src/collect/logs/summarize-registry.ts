@@ -77,8 +77,3 @@ export function summarizeRegistry(records: Iterable<RegistryRecord>): RegistrySu
   for (const record of records) addToRegistrySummary(summary, record);
   return summary;
 }
-
-/** The records a report needs one by one (writes, with sizes and timing); the rest are only counted. */
-export function isRegistryWrite(record: RegistryRecord): boolean {
-  return record.kind === 'blob-write' || record.kind === 'manifest-write';
-}

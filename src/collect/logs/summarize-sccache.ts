@@ -102,17 +102,3 @@ export function addToSccacheSummary(
   if (summary.runByNode !== undefined)
     addSccacheRecord((summary.runByNode[node] ??= createSccacheTotals()), record);
 }
-
-export function summarizeSccache(
-  records: Iterable<SccacheRecord>,
-  options: SummarizeSccacheOptions,
-): SccacheSummary {
-  const summary = createSccacheSummary(options);
-  for (const record of records) addToSccacheSummary(summary, record, options);
-  return summary;
-}
-
-/** A cache write (with its size): the records worth keeping one by one when only the writes matter. */
-export function isSccacheWrite(record: SccacheRecord): boolean {
-  return record.kind === 'write';
-}

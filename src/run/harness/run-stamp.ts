@@ -23,8 +23,6 @@ export function createShortId(bytes: Uint8Array = randomBytes(8)): string {
   return value.toString(36).padStart(6, '0').slice(-6);
 }
 
-export const RUN_STAMP_PATTERN = /^\d{8}T\d{6}Z-[0-9a-z]{6}$/;
-
 export interface CreateRunDirOptions {
   root: string;
   clock: Clock;

@@ -4,7 +4,7 @@ import {
   type SccacheRecord,
   type TargetTrace,
 } from '../../../src/collect/index.js';
-import { summarizeSccache } from '../../../src/collect/logs/summarize-sccache.js';
+import { summarizeSccache } from '../../helpers/summarize-sccache.js';
 import {
   createSampleTable,
   createStreamStats,

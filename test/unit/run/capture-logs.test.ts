@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogCapture } from '../../../src/run/cache-logs/capture-logs.js';
 import { localHost } from './local-host.js';
-import { createSilentLogger } from '../../../src/shared/logger.js';
+import { createSilentLogger } from '../../helpers/silent-logger.js';
 
 // The capture's shell commands run locally (sh), against a local file standing in for the remote log. The
 // rotations are done by hand, step by step, the way logrotate does them (the real logrotate runs in

@@ -1,4 +1,4 @@
-import { createFakeClock } from '../../../src/shared/clock.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
 import type { ExecResult, Executor, QueueJob } from '../../../src/run/harness/node-queue.js';
 
 // A discrete-event fake: each job takes `durationMs` of fake time; `drive` completes the job that

@@ -8,7 +8,7 @@ import {
   createProgressState,
   renderProgressView,
 } from '../../../src/run/harness/progress.js';
-import { createFakeClock } from '../../../src/shared/clock.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
 
 // The live view's ETAs come from the plan replayed from the run so far, never from plan − elapsed: the frames a
 // terminal gets, with a fake clock and fake timers. The cases are the issue's, seen on the box: a target 10× over

@@ -7,7 +7,7 @@ import {
   createProgressState,
   renderLiveForecast,
 } from '../../../src/run/harness/progress.js';
-import { createFakeClock } from '../../../src/shared/clock.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
 
 // The live view's forecast line: the plan's band, conditioned on what the queue events say has happened.
 

@@ -9,7 +9,7 @@ import {
   renderQueueEventLine,
   replayLive,
 } from '../../../src/run/harness/progress.js';
-import { createFakeClock } from '../../../src/shared/clock.js';
+import { createFakeClock } from '../../helpers/fake-clock.js';
 
 const entry = (node: string, startSeconds: number, finishSeconds: number) => ({
   node,

@@ -10,7 +10,10 @@ import { buildRangeCommand } from '../../../src/run/cache-logs/remote-log-files.
 import { parseImageRef, renderImageRef, toNamespace } from '../../../src/run/registry/image-ref.js';
 import { parseAuthChallenge } from '../../../src/run/registry/registry-client.js';
 import { findAuthEntry } from '../../../src/run/registry/read-docker-auth.js';
-import { createRunStamp, createShortId, RUN_STAMP_PATTERN } from '../../../src/run/harness/run-stamp.js';
+import { createRunStamp, createShortId } from '../../../src/run/harness/run-stamp.js';
+
+/** `20260820T100105Z-k3m9q2`: what run-stamp.ts documents. */
+const RUN_STAMP_PATTERN = /^\d{8}T\d{6}Z-[0-9a-z]{6}$/;
 import { toRunExitCode } from '../../../src/run/harness/finalize-run.js';
 import { toImageArtifacts } from '../../../src/run/harness/read-build-metadata.js';
 

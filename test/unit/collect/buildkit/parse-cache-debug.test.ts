@@ -4,17 +4,100 @@
 // own bytes.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   parseCacheDebug,
-  toCacheDebugExec,
-  toCacheDebugFile,
   toCacheDebugFileList,
+  type CacheDebugRecord,
 } from '../../../../src/collect/buildkit/parse-cache-debug.js';
 import { ParseError } from '../../../../src/shared/errors.js';
 
 const read = (name: string) =>
   readFileSync(new URL(`../../../fixtures/buildkit-explain/${name}`, import.meta.url), 'utf8');
 const cacheAll = read('capture-cache-all.v0.32.2.json');
+
+// Reading an exec step's plaintext and a file record's tarsum header out of the parsed records: test code (the
+// product reads only file lists), so these tests hold the records' framing to what BuildKit hashed.
+/** An exec step's plaintext: what BuildKit's cache key of a RUN holds (its LLB ExecOp meta and platform). */
+interface CacheDebugExec {
+  args: string[];
+  env: string[];
+  cwd: string | undefined;
+  os: string | undefined;
+  arch: string | undefined;
+}
+
+const ExecPlaintextSchema = z.object({
+  Type: z.literal('buildkit.exec.v0'),
+  Exec: z.object({
+    meta: z
+      .object({
+        args: z.array(z.string()).optional(),
+        env: z.array(z.string()).optional(),
+        cwd: z.string().optional(),
+      })
+      .optional(),
+  }),
+  OS: z.string().optional(),
+  Arch: z.string().optional(),
+});
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pure: the exec plaintext of a `json` record of Type `buildkit.exec.v0`; undefined for any other record. */
+function toCacheDebugExec(record: CacheDebugRecord): CacheDebugExec | undefined {
+  if (record.type !== 'json') return undefined;
+  const parsed = ExecPlaintextSchema.safeParse(parseJsonText(record.text));
+  if (!parsed.success) return undefined;
+  const meta = parsed.data.Exec.meta;
+  return {
+    args: meta?.args ?? [],
+    env: meta?.env ?? [],
+    cwd: meta?.cwd,
+    os: parsed.data.OS,
+    arch: parsed.data.Arch,
+  };
+}
+
+/** A file's header as BuildKit hashed it (tarsum v1 header fields; the contents are hashed, not kept). */
+interface CacheDebugFile {
+  /** Header field → value, e.g. mode → '420', size → '4', typeflag → '0', linkname → ''. */
+  fields: Record<string, string>;
+  contentBytes: number;
+}
+
+/** The tarsum v1 header fields in the order BuildKit writes them (cache/contenthash WriteV1TarsumHeaders). */
+const tarsumFields = [
+  'name',
+  'mode',
+  'uid',
+  'gid',
+  'size',
+  'typeflag',
+  'linkname',
+  'uname',
+  'gname',
+  'devmajor',
+  'devminor',
+];
+
+/** Pure: a `file` record's header fields; undefined for any other record. */
+function toCacheDebugFile(record: CacheDebugRecord): CacheDebugFile | undefined {
+  if (record.type !== 'file') return undefined;
+  const fields: Record<string, string> = {};
+  for (const frame of record.frames) {
+    const text = frame.toString('utf8');
+    const key = tarsumFields.find((field) => text.startsWith(field));
+    if (key !== undefined && !(key in fields)) fields[key] = text.slice(key.length);
+  }
+  return { fields, contentBytes: record.skippedBytes };
+}
 
 interface LlbStep {
   id: string;

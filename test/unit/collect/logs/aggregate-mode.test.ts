@@ -9,8 +9,14 @@ import { readRegistryLog } from '../../../../src/collect/log-reader/read-registr
 import { readSccacheLog } from '../../../../src/collect/log-reader/read-sccache-log.js';
 import { parseLogFormat } from '../../../../src/collect/logs/parse-log-format.js';
 import { shippedSccacheConf } from '../../../../src/collect/logs/shipped-sccache-conf.generated.js';
-import { isRegistryWrite, summarizeRegistry } from '../../../../src/collect/logs/summarize-registry.js';
-import { isSccacheWrite, summarizeSccache } from '../../../../src/collect/logs/summarize-sccache.js';
+import { summarizeRegistry } from '../../../../src/collect/logs/summarize-registry.js';
+import type { RegistryRecord, SccacheRecord } from '../../../../src/collect/index.js';
+import { summarizeSccache } from '../../../helpers/summarize-sccache.js';
+
+// The writes, the records worth keeping one by one when only the writes matter (a `keep` a caller could pass).
+const isRegistryWrite = (record: RegistryRecord): boolean =>
+  record.kind === 'blob-write' || record.kind === 'manifest-write';
+const isSccacheWrite = (record: SccacheRecord): boolean => record.kind === 'write';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-aggregate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

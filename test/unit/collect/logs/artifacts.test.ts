@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listArtifacts, readArtifacts, writeArtifacts } from '../../../../src/collect/artifacts.js';
+import { writeArtifacts } from '../../../../src/collect/write-artifacts.js';
 import { parseArtifactLines, parseArtifacts, renderArtifacts } from '../../../../src/artifacts/index.js';
 import { ArtifactError } from '../../../../src/shared/errors.js';
 
@@ -10,27 +10,16 @@ const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-artifacts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('artifacts.txt', () => {
-  it('lists the wheels of a wheelhouse with sizes and round-trips them through the file', async () => {
-    const wheelhouse = path.join(dir, 'wheelhouse');
-    rmSync(wheelhouse, { recursive: true, force: true });
-    mkdirSync(wheelhouse);
-    writeFileSync(
-      path.join(wheelhouse, 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl'),
-      Buffer.alloc(1234),
-    );
-    writeFileSync(path.join(wheelhouse, 'triton-3.5.0-cp312-cp312-linux_x86_64.whl'), Buffer.alloc(10));
-    writeFileSync(path.join(wheelhouse, 'build.log'), 'not a wheel');
-    const artifacts = await listArtifacts({ wheelhouseDir: wheelhouse });
-    expect(artifacts).toEqual([
-      { kind: 'wheel', name: 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 1234 },
-      { kind: 'wheel', name: 'triton-3.5.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 10 },
-    ]);
+  it('round-trips wheels and images through the file', async () => {
+    const artifacts = [
+      { kind: 'wheel' as const, name: 'torch-2.9.0+rocm7.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 1234 },
+      { kind: 'wheel' as const, name: 'triton-3.5.0-cp312-cp312-linux_x86_64.whl', sizeBytes: 10 },
+      { kind: 'image' as const, name: 'rocm/api:latest' },
+    ];
     const file = path.join(dir, 'artifacts.txt');
-    await writeArtifacts({
-      path: file,
-      artifacts: [...artifacts, { kind: 'image', name: 'rocm/api:latest' }],
-    });
-    expect(await readArtifacts(file)).toEqual([...artifacts, { kind: 'image', name: 'rocm/api:latest' }]);
+    const text = await writeArtifacts({ path: file, artifacts });
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(parseArtifacts(text, file)).toEqual(artifacts);
   });
 
   it.each([

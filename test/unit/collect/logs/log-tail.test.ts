@@ -7,7 +7,6 @@ import { generateZotLog, renderZotLine } from '../../../../bench/generate-logs.j
 import { createLogTail } from '../../../../src/collect/log-reader/create-log-tail.js';
 import { readRegistryLog } from '../../../../src/collect/log-reader/read-registry-log.js';
 import { createRegistryLineParser } from '../../../../src/collect/logs/create-registry-line-parser.js';
-import { sliceWindow } from '../../../../src/collect/logs/slice-window.js';
 import { summarizeRegistry } from '../../../../src/collect/logs/summarize-registry.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'rocm-perf-log-tail-'));
@@ -137,3 +136,13 @@ describe('createLogTail', () => {
     expect(summarizeRegistry(records).requests).toBe(2);
   });
 });
+
+/** Records with fromMs ≤ tsMs < toMs (either bound optional), in their original order. */
+function sliceWindow<R extends { tsMs: number }>(
+  records: readonly R[],
+  window: { fromMs?: number; toMs?: number },
+): R[] {
+  const fromMs = window.fromMs ?? -Infinity;
+  const toMs = window.toMs ?? Infinity;
+  return records.filter((record) => record.tsMs >= fromMs && record.tsMs < toMs);
+}

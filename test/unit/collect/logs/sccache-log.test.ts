@@ -7,7 +7,7 @@ import { toByteLine } from '../../../../src/collect/logs/byte-line.js';
 import { createSccacheParser } from '../../../../src/collect/logs/create-shipped-sccache-parser.js';
 import { classifySccache, parseSccachePath } from '../../../../src/collect/logs/classify-sccache.js';
 import { createLogCursor, feedLogCursor, flushLogCursor } from '../../../../src/collect/logs/log-cursor.js';
-import { summarizeSccache } from '../../../../src/collect/logs/summarize-sccache.js';
+import { summarizeSccache } from '../../../helpers/summarize-sccache.js';
 import type { SccacheRecord } from '../../../../src/collect/types.js';
 import { findStreamWarnings } from '../../../../src/artifacts/index.js';
 

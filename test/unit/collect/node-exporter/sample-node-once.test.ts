@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type FetchMetrics } from '../../../../src/collect/index.js';
 import { sampleNodeOnce } from '../../../../src/collect/node-exporter/sampler.js';
-import { createFakeClock } from '../../../../src/shared/clock.js';
+import { createFakeClock } from '../../../helpers/fake-clock.js';
 import { HttpError } from '../../../../src/shared/errors.js';
 
 const scrapeA = readFileSync(
