@@ -15,6 +15,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
  * `pkg:docker/10.0.0.1%3A5000/rocm/base@gfx1201?platform=…` → `10.0.0.1:5000/rocm/base:gfx1201`. BuildKit writes a
  * digest-pinned ref with a `digest=` qualifier (and the tag as the version when it has one too: RefToPURL in
  * util/purl/image.go, v0.17.3); an older form carries the digest as the version. Either is pinned.
+ * @internal
  */
 export function parseMaterialRef(uri: string): { ref: string; pinned: boolean } | undefined {
   const match = /^pkg:docker\/([^@?]+)(?:@([^?]+))?(?:\?(.*))?$/.exec(uri);

@@ -66,7 +66,7 @@ export function parseArtifactLines(
   return { artifacts, rejected };
 }
 
-/** Strict: the first bad line is an error naming it (for files this rocm-perf just wrote). */
+/** Strict: the first bad line is an error naming it (for files this rocm-perf just wrote). @internal */
 export function parseArtifacts(text: string, source = 'artifacts.txt'): Artifact[] {
   const { artifacts, rejected } = parseArtifactLines(text, source);
   const bad = rejected[0];

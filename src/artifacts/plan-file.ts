@@ -159,6 +159,7 @@ const PlanForecastSchema = z
   .discriminatedUnion('banded', [BandedForecastSchema, UnbandedForecastSchema])
   .describe('The makespan forecast at planning time (docs/forecast.md).');
 
+/** @internal */
 export const PlanFileSchema = z.strictObject({
   version: z.literal(PLAN_VERSION),
   strategy: z.enum(STRATEGY_NAMES),

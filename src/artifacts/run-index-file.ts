@@ -23,6 +23,7 @@ const TargetRowSchema = z.tuple([
   z.union([z.literal(0), z.literal(1)]),
 ]);
 
+/** @internal */
 export const RunIndexEntrySchema = z.object({
   version: z.literal(RUN_INDEX_VERSION),
   folder: FolderSchema,

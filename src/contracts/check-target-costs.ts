@@ -33,7 +33,7 @@ interface Context {
   problems: ContractProblem[];
 }
 
-/** A target that writes to the registry: pushes its image or exports a cache. */
+/** A target that writes to the registry: pushes its image or exports a cache. @internal */
 export function isPushingTarget(target: BakeTarget): boolean {
   const outputs = (target.output ?? []).map(parseComposable);
   const caches = (target['cache-to'] ?? []).map(parseComposable);

@@ -1,6 +1,6 @@
 // Line lookups for messages: every problem names a file and, where there is one, a line.
 
-/** 1-based line of a character offset. */
+/** 1-based line of a character offset. @internal */
 export function toLineNumber(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i += 1) if (text.charCodeAt(i) === 10) line += 1;

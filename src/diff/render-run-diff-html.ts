@@ -61,6 +61,7 @@ function causeLabel(c: CauseShare): string {
  * One bar per shown cause, from a zero line: right (red) made B slower, left (green) made it faster. The axis spans
  * the causes' own range and zero (not ± the largest): when every cause points one way, the bars take the whole
  * width instead of half of it.
+ * @internal
  */
 export function renderShareBars(causes: readonly CauseShare[]): string {
   const [labelWidth, barWidth, row] = [220, 420, 22];

@@ -50,7 +50,7 @@ export function listRequestableNames(print: BakePrint): string[] {
   return [...new Set([...Object.keys(print.group ?? {}), ...Object.keys(print.target)])].sort();
 }
 
-/** Cycles among `targets`, each as a list of names, found by DFS colouring. */
+/** Cycles among `targets`, each as a list of names, found by DFS colouring. @internal */
 export function findCycles(
   targets: readonly string[],
   deps: Readonly<Record<string, readonly string[]>>,

@@ -35,7 +35,10 @@ export interface DispatchState {
   finish: Float64Array;
 }
 
-/** Costs the plan itself implies: build_t = build term × speed, bytes = export term × link, setup as planned. */
+/**
+ * Costs the plan itself implies: build_t = build term × speed, bytes = export term × link, setup as planned.
+ * @internal
+ */
 export function toCostsFromPlan(plan: DispatchPlan): Map<string, CostInput> {
   const nodes = new Map(plan.nodes.map((node) => [node.name, node]));
   const costs = new Map<string, CostInput>();

@@ -114,13 +114,13 @@ export function measureUploadLinks(uploads: readonly UploadObservation[]): LinkM
 /** A change is suggested only when it is more than this share (and outside twice the measurement's standard error). */
 const MIN_SUGGESTED_CHANGE = 0.1;
 
-export interface Verdict {
+interface Verdict {
   suggest: boolean;
   /** Why not, when not. */
   why: string | undefined;
 }
 
-/** Suggest when |ln(measured ÷ configured)| exceeds ln 1.1 and twice the standard error of ln(measured). */
+/** Suggest when |ln(measured ÷ configured)| exceeds ln 1.1 and twice the standard error of ln(measured). @internal */
 export function judgeChange({
   measured,
   configured,

@@ -43,7 +43,7 @@ function defaultBudget(problem: PlanProblem): number {
   return Math.max(300, Math.min(20_000, Math.floor(2e6 / (problem.n + edges + problem.m))));
 }
 
-/** The list phase of `heft-ls`: HEFT-style list schedules the local search starts from (the best of them). */
+/** The list phase of `heft-ls`: HEFT-style list schedules the local search starts from (the best of them). @internal */
 export function createListCandidates(problem: PlanProblem): Placement[] {
   const mean = toUpwardRanks(problem, toTargetWeights(problem, 'mean'));
   const optimistic = toUpwardRanks(problem, toTargetWeights(problem, 'min'));

@@ -20,7 +20,7 @@ import { chooseCostDistributions, chooseCosts, type CostFigures, type CostMode }
 
 export type PlaceFor = 'median' | 'p90';
 
-export interface PlanWithForecastOptions extends Omit<CreatePlanOptions, 'placementCosts'> {
+interface PlanWithForecastOptions extends Omit<CreatePlanOptions, 'placementCosts'> {
   distributions: ReadonlyMap<string, CostDistribution>;
   policy?: 'fixed' | 'guided';
   draws?: number;
@@ -57,6 +57,7 @@ function toStoredDistributions(plan: Plan, distributions: ReadonlyMap<string, Co
   );
 }
 
+/** @internal */
 export function planWithForecast(options: PlanWithForecastOptions): Plan {
   const { distributions, policy = 'fixed', draws = DEFAULT_FORECAST_DRAWS, placeFor = 'median' } = options;
   const seed = options.forecastSeed ?? 1;

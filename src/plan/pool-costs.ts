@@ -5,7 +5,7 @@ import { InternalError } from '../shared/errors.js';
 // the same harness, lane and arch → their median, the spread of ln(figure) and how many runs gave one. Pure.
 
 /** A figure pooled over runs: the median, sigma of ln(figure) (a robust estimate), and the count of runs. */
-export interface PooledFigure {
+interface PooledFigure {
   median: number;
   sigma: number;
   runs: number;
@@ -51,6 +51,7 @@ export function estimateLogSigma(values: readonly number[]): number {
   return toMadFactor(logs.length) * 1.4826 * mad;
 }
 
+/** @internal */
 export function poolFigure(values: readonly number[]): PooledFigure {
   return { median: toMedian(values), sigma: estimateLogSigma(values), runs: values.length };
 }

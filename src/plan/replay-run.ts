@@ -71,7 +71,10 @@ interface RecordedReplayFigures {
   withoutWaitsSeconds: number;
 }
 
-/** Per node, its targets in the order they started in the run; targets that never started follow in plan order. */
+/**
+ * Per node, its targets in the order they started in the run; targets that never started follow in plan order.
+ * @internal
+ */
 export function toRecordedQueues(
   run: Pick<RunFile, 'targets'>,
   plan: Pick<Plan, 'queues' | 'targets'>,

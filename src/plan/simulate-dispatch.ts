@@ -20,9 +20,10 @@ import { toNoisyDurations, type DurationNoise, type TargetTiming } from './simul
 // - greedy: an idle node takes the highest-ranked ready target, wherever it was planned (a reference).
 // Whenever a target finishes, every idle node is asked again, in node-name order.
 
+/** @internal */
 export type DispatchPolicy = 'fixed' | 'guided' | 'greedy';
 
-export interface SimulateDispatchOptions extends GuidedTuning {
+interface SimulateDispatchOptions extends GuidedTuning {
   policy: DispatchPolicy;
   plan: DispatchPlan;
   /** Expected costs; default: the ones the plan implies. The fleet is the plan's `nodes`. */
@@ -50,7 +51,7 @@ export interface RunDispatchOptions extends GuidedTuning {
   from?: DispatchStart;
 }
 
-export interface DispatchSimulation {
+interface DispatchSimulation {
   makespanSeconds: number;
   targets: Record<string, TargetTiming>;
   /** Targets that ran on another node than the plan's. */
@@ -81,6 +82,7 @@ function choose(
   }
 }
 
+/** @internal */
 export function simulateDispatch(options: SimulateDispatchOptions): DispatchSimulation {
   const guide = options.guide ?? createDispatchGuide(options.plan, options.costs);
   const { problem } = guide;

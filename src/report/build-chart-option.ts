@@ -51,7 +51,10 @@ interface LegendRow {
   wrap: boolean;
 }
 
-/** The CPU line of a node is a legend entry of its own: `<node> CPU`. Memory lines follow their builder only. */
+/**
+ * The CPU line of a node is a legend entry of its own: `<node> CPU`. Memory lines follow their builder only.
+ * @internal
+ */
 export function cpuLineName(node: string): string {
   return `${node} CPU`;
 }

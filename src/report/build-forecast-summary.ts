@@ -21,7 +21,7 @@ export interface BuildForecastSummaryOptions {
   generatedAtMs: number;
 }
 
-/** run.json's targets as seconds from the measured start: what a live forecast is conditioned on. */
+/** run.json's targets as seconds from the measured start: what a live forecast is conditioned on. @internal */
 export function toForecastProgress(run: RunFile, nowMs: number): ForecastProgress | undefined {
   const outcomes = Object.entries(run.targets).flatMap(([name, outcome]) =>
     'startedAtMs' in outcome ? [{ name, outcome }] : [],

@@ -3,12 +3,14 @@ import { downsampleSeries, type SeriesPoint } from './downsample.js';
 
 // CPU and memory of each node as percentage series, downsampled with LTTB. A failed scrape is a gap (null).
 
-/** Points the page draws over all its series: 24 nodes (48 series) get 500 each, 12 nodes or fewer 1,000. */
+/** Points the page draws over all its series: 24 nodes (48 series) get 500 each, 12 nodes or fewer 1,000. @internal */
 export const PAGE_POINTS_TOTAL = 24_000;
+/** @internal */
 export const SERIES_POINTS_MAX = 1000;
+/** @internal */
 export const SERIES_POINTS_MIN = 250;
 
-/** Each series' LTTB budget: an equal share of PAGE_POINTS_TOTAL, between SERIES_POINTS_MIN and _MAX. */
+/** Each series' LTTB budget: an equal share of PAGE_POINTS_TOTAL, between SERIES_POINTS_MIN and _MAX. @internal */
 export function buildPointsPerSeries(seriesCount: number): number {
   const share = Math.floor(PAGE_POINTS_TOTAL / Math.max(1, seriesCount));
   return Math.min(SERIES_POINTS_MAX, Math.max(SERIES_POINTS_MIN, share));

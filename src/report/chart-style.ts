@@ -35,6 +35,7 @@ const USAGE_PX_PER_EXTRA_LANE = 8;
 function buildUsageHeightPx(laneCount: number): number {
   return USAGE_HEIGHT_PX + Math.max(0, laneCount - 10) * USAGE_PX_PER_EXTRA_LANE;
 }
+/** @internal */
 export const CHART_WIDTH_PX = 1280;
 /** The plots' margins (lane labels on the left, plan-line labels on the right). */
 export const PLOT_LEFT_PX = 150;

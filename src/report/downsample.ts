@@ -13,7 +13,10 @@ export interface SeriesColumns {
   length: number;
 }
 
-/** LTTB over the gap-free indices [from, to); returns at most `threshold` indices (first and last always kept). */
+/**
+ * LTTB over the gap-free indices [from, to); returns at most `threshold` indices (first and last always kept).
+ * @internal
+ */
 export function pickLttb(columns: SeriesColumns, from: number, to: number, threshold: number): number[] {
   const count = to - from;
   if (threshold >= count || threshold <= 2) {

@@ -3,7 +3,7 @@ import type { ReportWarning, SampleTable } from '../artifacts/index.js';
 // A node's missing samples, said as stretches: from the first failed scrape to the next good one, with the error the
 // scrapes gave. The series draws them as gaps (never as zeros); this says when, for how long, and why.
 
-export interface SampleGap {
+interface SampleGap {
   node: string;
   fromMs: number;
   /** The next good sample, or the last failed one when the run ended without one. */
@@ -13,6 +13,7 @@ export interface SampleGap {
   errors: string[];
 }
 
+/** @internal */
 export function findSampleGaps(samples: SampleTable): SampleGap[] {
   const gaps: SampleGap[] = [];
   for (const [node, columns] of samples.nodes) {

@@ -17,9 +17,15 @@ export interface TraceImplausibilityOptions {
   nowMs: number;
 }
 
-/** Allowed beyond a measured offset's uncertainty: BuildKit's own spans start after launch and end before exit. */
+/**
+ * Allowed beyond a measured offset's uncertainty: BuildKit's own spans start after launch and end before exit.
+ * @internal
+ */
 export const MEASURED_SLACK_MS = 2_000;
-/** Allowed when nothing measured the builder's clock: a skewed but real clock, not another day or another run. */
+/**
+ * Allowed when nothing measured the builder's clock: a skewed but real clock, not another day or another run.
+ * @internal
+ */
 export const UNMEASURED_SLACK_MS = 120_000;
 
 const iso = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms));

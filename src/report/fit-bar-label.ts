@@ -10,6 +10,7 @@ export const BAR_LABEL_PADDING_PX = 3;
 const BAR_LABEL_CHAR_PX = 6.8;
 /** `…` is up to 1 em wide in the UI fonts. */
 const BAR_LABEL_ELLIPSIS_PX = 11;
+/** @internal */
 export const MIN_LABEL_CHARS = 3;
 
 /** The text to draw in a band `widthPx` wide, or undefined when not even MIN_LABEL_CHARS and `…` fit. */
@@ -20,7 +21,7 @@ export function fitBarLabel(text: string, widthPx: number): string | undefined {
   return fits < MIN_LABEL_CHARS ? undefined : `${text.slice(0, fits)}…`;
 }
 
-/** The estimated width of a label as drawn, padding included. */
+/** The estimated width of a label as drawn, padding included. @internal */
 export function estimateBarLabelWidthPx(text: string): number {
   const elided = text.endsWith('…');
   const chars = elided ? text.length - 1 : text.length;

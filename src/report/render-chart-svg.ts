@@ -14,7 +14,7 @@ import { SVG_CHART_PARTS } from './echarts-parts.js';
 
 use([SVGRenderer, ...SVG_CHART_PARTS]);
 
-/** `zr<instance>-<kind><n>` ids renumbered per kind in order of first appearance, as instance 0. */
+/** `zr<instance>-<kind><n>` ids renumbered per kind in order of first appearance, as instance 0. @internal */
 export function renumberSvgIds(svg: string): string {
   const ids = new Map<string, string>();
   const counts = new Map<string, number>();
@@ -30,6 +30,7 @@ export function renumberSvgIds(svg: string): string {
   });
 }
 
+/** @internal */
 export function renderOptionSvg({
   option,
   width,

@@ -39,7 +39,10 @@ function parseStampMs(name: string): number | undefined {
 const ratio = (part: number, whole: number): number | null =>
   whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
 
-/** A loaded run → its entry. Pure. Figures a check marked partial are left out (null), as trends leave them out. */
+/**
+ * A loaded run → its entry. Pure. Figures a check marked partial are left out (null), as trends leave them out.
+ * @internal
+ */
 export function summarizeLoadedRun({
   folder,
   sig,

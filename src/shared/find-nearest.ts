@@ -1,6 +1,6 @@
 // "Did you mean": the known names nearest to a mistyped one. Pure.
 
-/** Edit distance counting a swap of neighbours as one edit (optimal string alignment). */
+/** Edit distance counting a swap of neighbours as one edit (optimal string alignment). @internal */
 export function measureEditDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;

@@ -10,6 +10,7 @@ export interface CliErrorReport {
   exitCode: number;
 }
 
+/** @internal */
 export const BUG_LINE = 'this is a bug in rocm-perf: please report it with the --debug output';
 
 export function formatCliError(error: unknown, { debug }: { debug: boolean }): CliErrorReport {

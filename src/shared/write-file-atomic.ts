@@ -26,6 +26,7 @@ interface TempFacts {
  * Whether a temporary file of writeFileAtomic is left over from a dead write: never our own process's, never one
  * touched in the last minute (a concurrent writer, here or on another host sharing the folder); then stale when
  * no process of its pid runs on this host, or when it is a day old.
+ * @internal
  */
 export function isStaleTemp({ pid, ageMs, ownPid, isRunning }: TempFacts): boolean {
   if (pid === ownPid || ageMs < FRESH_MS) return false;

@@ -50,7 +50,7 @@ function matchesWildcard(pattern: string, name: string): boolean {
   return toGlobRegExp(pattern, { ignoreCase: true }).test(name);
 }
 
-/** Whether an entry's host field names `name` (`toKnownHostName`): a negated pattern that matches wins. */
+/** Whether an entry's host field names `name` (`toKnownHostName`): a negated pattern that matches wins. @internal */
 export function matchesHost(hosts: KnownHostEntry['hosts'], name: string): boolean {
   if (hosts.kind === 'hashed') return createHmac('sha1', hosts.salt).update(name).digest().equals(hosts.hash);
   let matched = false;

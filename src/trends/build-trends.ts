@@ -21,6 +21,7 @@ export interface TrendRule {
   bytes: number;
 }
 
+/** @internal */
 export const DEFAULT_TREND_RULE: TrendRule = {
   window: 5,
   minBaseline: 3,
@@ -55,7 +56,7 @@ export interface TrendRun {
 }
 
 /** How well the forecasts of one harness's runs held: how often the makespan came in under the p90 (goal 85–95 %). */
-export interface Calibration {
+interface Calibration {
   /** Completed runs with a banded forecast and a percentile. */
   runs: number;
   underP90: number;
@@ -140,6 +141,7 @@ export function toTrendRun(model: Pick<DataFile, 'run' | 'summary'>): TrendRun {
   };
 }
 
+/** @internal */
 export function buildCalibration(runs: readonly TrendRun[]): Calibration {
   const counted = runs.filter(
     (r): r is TrendRun & { forecast: { percentile: number } } =>
@@ -170,6 +172,7 @@ export function buildCalibration(runs: readonly TrendRun[]): Calibration {
   return { runs: points.length, underP90, share, verdict, points, flagged };
 }
 
+/** @internal */
 export function toMedian(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
@@ -177,7 +180,7 @@ export function toMedian(values: readonly number[]): number | null {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Worse than the baseline by more than `pct` percent AND by more than the absolute floor of its unit. */
+/** Worse than the baseline by more than `pct` percent AND by more than the absolute floor of its unit. @internal */
 export function isRegression({
   value,
   baseline,
@@ -193,6 +196,7 @@ export function isRegression({
   return value - baseline > floor && value > baseline * (1 + rule.pct / 100);
 }
 
+/** @internal */
 export function buildMetricTrend({
   stamps,
   values,

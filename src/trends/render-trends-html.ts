@@ -83,7 +83,7 @@ function renderRegressions(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['ru
     : head;
 }
 
-/** How often the forecast band held for this harness, and the runs far outside it (docs/forecast.md). */
+/** How often the forecast band held for this harness, and the runs far outside it (docs/forecast.md). @internal */
 export function renderCalibration(h: HarnessTrend, runHref: RenderTrendsHtmlOptions['runHref']): string {
   const c = h.calibration;
   if (c.runs === 0)

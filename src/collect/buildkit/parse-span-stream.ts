@@ -14,7 +14,10 @@ import { errorMessage } from '../../shared/error-message.js';
 // objects, concatenated (one indented object per span), or the same stubs in a JSON array.
 // Status.Code uses the Go SDK numbering: 0 Unset, 1 Error, 2 Ok (strings "Unset"/"Error"/"Ok" also accepted).
 
-/** Splits concatenated JSON objects at top-level brace depth; text between objects is reported, not parsed. */
+/**
+ * Splits concatenated JSON objects at top-level brace depth; text between objects is reported, not parsed.
+ * @internal
+ */
 export function splitConcatenatedObjects(text: string): {
   objects: { text: string; line: number }[];
   junk: { line: number; text: string }[];

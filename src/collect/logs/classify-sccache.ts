@@ -11,7 +11,7 @@ import { createNginxLineParser, type NginxValue } from './parse-nginx-line.js';
 import type { LogFormatSpec } from './parse-log-format.js';
 import { parseRfc3339Ms } from './parse-timestamp.js';
 
-export interface SccachePath {
+interface SccachePath {
   /** Path between the DAV root and the key (or `.sccache_check`), without slashes at either end. */
   keyPrefix: string | undefined;
   isKey: boolean;
@@ -21,7 +21,7 @@ export interface SccachePath {
 // opendal's key layout: `[prefix/]a/b/c/abc…`, where the name starts with its three one-character directories.
 const keyPath = /^(?:(.*)\/)?([^/])\/([^/])\/([^/])\/\2\3\4[^/]+$/;
 
-/** Splits a request URI into key prefix and key, relative to the DAV location (e.g. `/sccache/`). */
+/** Splits a request URI into key prefix and key, relative to the DAV location (e.g. `/sccache/`). @internal */
 export function parseSccachePath(uri: string, davRoot: string): SccachePath {
   const query = uri.indexOf('?');
   const path = query < 0 ? uri : uri.slice(0, query);
@@ -37,6 +37,7 @@ export function parseSccachePath(uri: string, davRoot: string): SccachePath {
 
 const overheadMethods = new Set(['PROPFIND', 'MKCOL', 'OPTIONS']);
 
+/** @internal */
 export function classifySccache(method: string, status: number, path: SccachePath): SccacheKind {
   if (overheadMethods.has(method) || path.isCheck) return 'overhead';
   if (!path.isKey) return 'other';

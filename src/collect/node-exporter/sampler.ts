@@ -15,7 +15,7 @@ import { sleep } from '../../shared/sleep.js';
 // Scrapes every node's /metrics on an interval. Each node runs its own loop, so a slow or dead node delays
 // nobody; a failed scrape is a recorded gap `{ok:false, error}` and the node is tried again next tick.
 
-export interface SamplerNode {
+interface SamplerNode {
   name: string;
   url: string;
 }
@@ -97,7 +97,7 @@ interface ScrapeOutcome {
   snapshot: ScrapeSnapshot | undefined;
 }
 
-/** One scrape of one node, as a value: a sample with rates, or a gap naming what went wrong. */
+/** One scrape of one node, as a value: a sample with rates, or a gap naming what went wrong. @internal */
 export async function sampleNodeOnce(
   node: SamplerNode,
   previous: ScrapeSnapshot | undefined,

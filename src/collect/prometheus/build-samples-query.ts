@@ -38,7 +38,7 @@ function toPromString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** A RE2 alternation matching exactly these strings (`a\.b|c`). */
+/** A RE2 alternation matching exactly these strings (`a\.b|c`). @internal */
 export function toExactAlternation(values: readonly string[]): string {
   return values.map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 }

@@ -21,7 +21,7 @@ const TargetsResponseSchema = z.discriminatedUnion('status', [
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** A Prometheus duration (`15s`, `1m30s`, `500ms`) in ms; undefined when it is not one. */
+/** A Prometheus duration (`15s`, `1m30s`, `500ms`) in ms; undefined when it is not one. @internal */
 export function parsePrometheusDuration(text: string): number | undefined {
   const parts = [...text.matchAll(/(\d+)(ms|s|m|h|d)/g)];
   if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return undefined;

@@ -23,7 +23,7 @@ function buildSizeCommand(remotePath: string): string {
   return `wc -c < ${quoteShell(remotePath)}`;
 }
 
-/** The tools the capture's commands use on the log host (POSIX sh plus GNU coreutils). */
+/** The tools the capture's commands use on the log host (POSIX sh plus GNU coreutils). @internal */
 export const LOG_HOST_TOOLS = ['stat', 'head', 'tail', 'wc', 'base64', 'sha256sum', 'split'] as const;
 
 /**
@@ -43,7 +43,7 @@ export function buildLogHostCheckCommand(remotePath: string): string {
   ].join('\n');
 }
 
-/** Bytes [from, to) of a remote file. */
+/** Bytes [from, to) of a remote file. @internal */
 export function buildRangeCommand(remotePath: string, from: number, to: number): string {
   return `tail -c +${from + 1} ${quoteShell(remotePath)} | head -c ${Math.max(0, to - from)}`;
 }
@@ -197,7 +197,7 @@ export interface RemoteDigest {
   blockDigests: string[];
 }
 
-/** buildDigestCommand's output → its digests, or what is wrong with it. */
+/** buildDigestCommand's output → its digests, or what is wrong with it. @internal */
 export function parseDigestOutput(stdout: string): RemoteDigest | string {
   const lines = stdout.split('\n').filter((line) => line !== '');
   const last = /^length (\d+)$/.exec(lines.at(-1) ?? '');

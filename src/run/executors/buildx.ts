@@ -17,7 +17,7 @@ export interface BuildxBinary {
   buildx?: string | undefined;
 }
 
-export interface BakeArgsOptions {
+interface BakeArgsOptions {
   builder: string;
   target: string;
   metadataFile: string;
@@ -30,7 +30,7 @@ export interface BakeArgsOptions {
   push: boolean;
 }
 
-/** Pure: the buildx arguments (after `buildx`) for one target's bake. */
+/** Pure: the buildx arguments (after `buildx`) for one target's bake. @internal */
 export function buildBakeArgs(options: BakeArgsOptions): string[] {
   const args = ['bake'];
   if (options.bakeFile) args.push('-f', options.bakeFile);
@@ -66,7 +66,7 @@ export interface RunBakeOptions extends BakeArgsOptions, BuildxBinary {
   onWriteError?: (file: string, error: unknown) => void;
 }
 
-/** Non-JSON stderr lines and vertex errors: what a person needs to see when a build fails. */
+/** Non-JSON stderr lines and vertex errors: what a person needs to see when a build fails. @internal */
 export function collectErrorLine(line: string, tail: string[]): void {
   const trimmed = line.trim();
   if (trimmed === '') return;
@@ -280,6 +280,7 @@ const endedBadly: ReadonlySet<string> = new Set(['error', 'canceled', 'cancelled
  * json --filter status=error|canceled` output (the filter, not the shown status, tells failed from cancelled).
  * The one error record created since the bake started; else, allowing for clock skew, the one created
  * since `sinceMs - skewMs`; never a guess between several (a reason instead).
+ * @internal
  */
 export function pickFailedRecord(
   stdout: string,

@@ -9,6 +9,7 @@ import { errorMessage } from '../../shared/error-message.js';
 // connectSsh (key or agent, known_hosts checked), never a socket of this machine's own to the node. The body is
 // bounded: past `maxBytes` the transfer is cut and the answer is `too-large`. Expected failures are values.
 
+/** @internal */
 export interface FetchOverSshOptions {
   ssh: SshTarget;
   /** The address as the node sees it. */

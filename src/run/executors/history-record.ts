@@ -37,9 +37,10 @@ const HistoryRecordSchema = z.looseObject({
     })
     .optional(),
 });
+/** @internal */
 export type HistoryRecord = z.output<typeof HistoryRecordSchema>;
 
-/** Pure: the record `history inspect --format json` printed, or a reason it is not one. */
+/** Pure: the record `history inspect --format json` printed, or a reason it is not one. @internal */
 export function parseHistoryRecord(stdout: string): { record: HistoryRecord } | { reason: string } {
   let raw: unknown;
   try {

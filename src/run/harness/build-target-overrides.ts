@@ -7,7 +7,7 @@ import { parseImageRef, renderImageRef, toNamespace } from '../registry/image-re
 // links would otherwise rebuild the dependency inside this builder. REGISTRY_NAME and
 // PUBLISHED_INPUTS=1 are still passed in the environment for bake files that read them (PUB_* refs).
 
-export interface TargetOverridesOptions {
+interface TargetOverridesOptions {
   print: BakePrint;
   target: string;
   liveNamespace: string;
@@ -23,7 +23,7 @@ function renderComposable(entry: Record<string, string>): string {
     .join(',');
 }
 
-/** Pure: `--set` values (without the flag) for one target. */
+/** Pure: `--set` values (without the flag) for one target. @internal */
 export function buildTargetOverrides({
   print,
   target,

@@ -43,7 +43,10 @@ const TOOL_REQUIREMENTS: readonly ToolRequirement[] = [
   },
 ];
 
-/** `v0.21.2`, `0.21.2-desktop.1`, `github.com/docker/buildx v0.23.0 abc…` → [0, 21, 2]; undefined when none. */
+/**
+ * `v0.21.2`, `0.21.2-desktop.1`, `github.com/docker/buildx v0.23.0 abc…` → [0, 21, 2]; undefined when none.
+ * @internal
+ */
 export function parseVersion(text: string): [number, number, number] | undefined {
   const match = /\bv?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
   return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : undefined;

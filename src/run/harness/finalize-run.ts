@@ -48,7 +48,7 @@ export interface FinalizeRunOptions {
   identities?: ReadonlyMap<string, BuilderIdentity> | undefined;
 }
 
-/** Pure: the run's exit code from its outcomes. */
+/** Pure: the run's exit code from its outcomes. @internal */
 export function toRunExitCode(run: Pick<RunFile, 'targets'>, interrupted: boolean): number {
   if (interrupted) return ExitCode.interrupted;
   const bad = Object.values(run.targets).some((outcome) => outcome.status !== 'ok');

@@ -17,6 +17,7 @@ interface StartedJob {
   finishedAtMs?: number;
 }
 
+/** @internal */
 export interface GuidedSnapshot {
   idleNode: string;
   /** Not started, not skipped, every in-run wait finished ok; in queue order. */

@@ -11,7 +11,7 @@ export interface QueueJob {
   node: string;
 }
 
-/** What one executor call reports. Expected failures are values, never throws. */
+/** What one executor call reports. Expected failures are values, never throws. @internal */
 export type ExecResult =
   | { ok: true; buildRef?: string | undefined }
   | { ok: false; exitCode: number | null; error: string; buildRef?: string | undefined };

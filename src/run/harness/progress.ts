@@ -14,7 +14,7 @@ import type { QueueEvent, SettledOutcome } from './node-queue.js';
 // way. Every ETA comes from the plan replayed from the run so far (the conditioned forecast: what finished, what
 // runs and for how long, what waits on whom), never from plan − elapsed; after Ctrl-C there is none.
 
-export interface NodeProgress {
+interface NodeProgress {
   node: string;
   current: { target: string; startedAtMs: number } | undefined;
   /** Targets of this node's queue not yet settled (the current one included). */
@@ -22,7 +22,7 @@ export interface NodeProgress {
   failed: number;
 }
 
-export interface ProgressState {
+interface ProgressState {
   nodes: NodeProgress[];
   phase: string;
   /** When the measured run started (its first target), epoch ms: the forecast's time 0. */
@@ -34,7 +34,7 @@ export interface ProgressState {
 }
 
 /** The replay's answer at one moment: when the run and each target are expected to end (p50), epoch ms. */
-export interface LiveEstimate {
+interface LiveEstimate {
   atMs: number;
   endMs: number;
   finishMs: Readonly<Record<string, number>>;
@@ -57,6 +57,7 @@ function isOverdue(share: number): boolean {
   return share >= OVERDUE_SHARE;
 }
 
+/** @internal */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);
@@ -98,6 +99,7 @@ function isEstimateStale(state: ProgressState, estimate: LiveEstimate, nowMs: nu
   );
 }
 
+/** @internal */
 export function createProgressState(plan: Plan): ProgressState {
   const nodes = Object.keys(plan.queues)
     .sort()
@@ -118,7 +120,7 @@ function moveToRunningNode(
   return runner;
 }
 
-/** Applies a queue event; returns the node it touched. */
+/** Applies a queue event; returns the node it touched. @internal */
 export function applyQueueEvent(state: ProgressState, event: QueueEvent): NodeProgress | undefined {
   const node =
     event.type === 'started'
@@ -202,7 +204,7 @@ function toForecastProgress(
   };
 }
 
-/** The plan replayed from the run so far: the conditioned forecast, and its p50s as epoch ms. */
+/** The plan replayed from the run so far: the conditioned forecast, and its p50s as epoch ms. @internal */
 export function replayLive(
   plan: Plan,
   state: ProgressState,
@@ -266,7 +268,10 @@ function renderForecastLine(plan: Plan, live: Forecast): string | undefined {
   return `forecast: done in ${left(live.makespan.p10)}–${left(live.makespan.p90)} (p50 ${left(live.makespan.p50)}); planned band p10 ${formatDuration(forecast.makespan.p10)} · p90 ${formatDuration(forecast.makespan.p90)} of run time`;
 }
 
-/** The plan's forecast conditioned on the run so far, as the live view's line; undefined without a forecast. */
+/**
+ * The plan's forecast conditioned on the run so far, as the live view's line; undefined without a forecast.
+ * @internal
+ */
 export function renderLiveForecast(plan: Plan, state: ProgressState, nowMs: number): string | undefined {
   if (!plan.forecast || state.originMs === undefined) return undefined;
   return renderForecastLine(plan, replayLive(plan, state, nowMs).forecast);
@@ -358,7 +363,7 @@ function describeOverrun(elapsedSeconds: number, plannedSecondsOfTarget: number)
   return ` (${ratio >= 10 ? Math.round(ratio) : Math.round(ratio * 10) / 10}× over)`;
 }
 
-/** Pure: the live view's lines. */
+/** Pure: the live view's lines. @internal */
 export function renderProgressView({
   plan,
   state,
@@ -398,7 +403,7 @@ export function renderProgressView({
   return [header, ...(forecastLine && !state.interrupted ? [forecastLine] : []), ...lines];
 }
 
-/** Pure: one plain line for a queue event. */
+/** Pure: one plain line for a queue event. @internal */
 export function renderQueueEventLine({
   plan,
   event,

@@ -42,6 +42,7 @@ function toIsoTime(text: string): string | undefined {
 /**
  * Pure: `buildx du --verbose` (one `Key: value` block per cache record, then `Reclaimable:` and `Total:`; tabs in
  * buildx v0.23.0, spaces in v0.36.1) → record count, total bytes and the oldest record's creation time.
+ * @internal
  */
 export function parseBuildxDu(
   text: string,

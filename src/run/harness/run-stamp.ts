@@ -8,7 +8,7 @@ import { throwFileAccessError, toFileAccessError } from '../../shared/to-file-ac
 // A run stamp is a UTC time plus a short random id: sortable by name, and never reused — the run
 // directory is created exclusively, and a clash draws a new id.
 
-/** `20260820T100105Z-k3m9q2`: compact ISO UTC time, then 6 base-36 characters. */
+/** `20260820T100105Z-k3m9q2`: compact ISO UTC time, then 6 base-36 characters. @internal */
 export function createRunStamp({ nowMs, id }: { nowMs: number; id: string }): string {
   const iso = new Date(nowMs)
     .toISOString()
@@ -17,6 +17,7 @@ export function createRunStamp({ nowMs, id }: { nowMs: number; id: string }): st
   return `${iso}-${id}`;
 }
 
+/** @internal */
 export function createShortId(bytes: Uint8Array = randomBytes(8)): string {
   let value = 0n;
   for (const byte of bytes) value = (value << 8n) | BigInt(byte);

@@ -22,7 +22,7 @@ import { readBuildMetadata } from './read-build-metadata.js';
 // cache-debug-<node>.json; each finished target's metadata file checked for mode=max provenance. Whatever a
 // builder does not record becomes a note naming the setting that would give it.
 
-/** Cap on one builder's /debug/cache/all body: the database grows across runs (docs/cache-debug.md). */
+/** Cap on one builder's /debug/cache/all body: the database grows across runs (docs/cache-debug.md). @internal */
 export const CACHE_DEBUG_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_DEBUG_TIMEOUT_MS = 60_000;
 const CACHE_DEBUG_PATH = '/debug/cache/all';

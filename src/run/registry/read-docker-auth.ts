@@ -29,7 +29,7 @@ const DockerConfigSchema = z.looseObject({
 });
 type DockerConfig = z.infer<typeof DockerConfigSchema>;
 
-/** Pure: the credentials an `auths` entry gives for `host`, matching `host`, `http(s)://host` and `…/v1/`. */
+/** Pure: the credentials an `auths` entry gives for `host`, matching `host`, `http(s)://host` and `…/v1/`. @internal */
 export function findAuthEntry(config: DockerConfig, host: string): RegistryCredentials | undefined {
   for (const [key, entry] of Object.entries(config.auths ?? {})) {
     const keyHost = key.replace(/^https?:\/\//, '').replace(/\/.*$/, '');

@@ -13,12 +13,12 @@ const MANIFEST_ACCEPT = [
   '*/*',
 ].join(', ');
 
-export interface AuthChallenge {
+interface AuthChallenge {
   scheme: 'bearer' | 'basic';
   params: Record<string, string>;
 }
 
-/** Pure: `Bearer realm="…",service="…",scope="…"` → scheme and params. */
+/** Pure: `Bearer realm="…",service="…",scope="…"` → scheme and params. @internal */
 export function parseAuthChallenge(header: string | undefined): AuthChallenge | undefined {
   if (!header) return undefined;
   const match = /^\s*(\w+)\s*(.*)$/.exec(header);

@@ -20,12 +20,13 @@ export interface RemoteFileRecord {
   fingerprint: string | undefined;
 }
 
+/** @internal */
 export function toCompression(name: string): Compression | undefined {
   const extension = name.slice(name.lastIndexOf('.') + 1);
   return compressedExtensions.find((candidate) => candidate === extension);
 }
 
-/** The first bytes of a file → its fingerprint, or undefined when its first line is not complete yet. */
+/** The first bytes of a file → its fingerprint, or undefined when its first line is not complete yet. @internal */
 export function toFingerprint(firstLine: Buffer): string | undefined {
   const newline = firstLine.indexOf(10);
   if (newline >= 0) return newline === 0 ? undefined : firstLine.toString('latin1', 0, newline);
