@@ -4,7 +4,7 @@ import path from 'node:path';
 
 // Bundles the report page's script for the browser: the chart option builder, the zod DataFileSchema and the parts
 // of ECharts the chart uses (src/report/echarts-parts.ts; ECharts' production build, without its dev warnings).
-// Run by `npm run build`; tests call buildPageBundle() when the bundle is missing or stale.
+// Run by `npm run build`, and by vitest's global setup (test/build-page-bundle.ts) before either tier runs.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const PAGE_ENTRY = path.join(repoRoot, 'src/report/page/report-page.ts');

@@ -9,7 +9,6 @@ import { SITE_MANIFEST } from '../../src/publish/build-site.js';
 import { pushSite } from '../../src/publish/push-site.js';
 import { readPageAssets } from '../../src/report/page-assets.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
-import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, startSshd, type RunningSshd, type TempDir } from '../helpers/daemons/index.js';
 
 // `publish` builds the static site; `--push` uploads it over SFTP to a real sshd (Debian's openssh-server) on
@@ -30,7 +29,6 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  await buildPageBundle();
   root = createTempDir('publish-runs');
   remote = createTempDir('publish-remote');
   await writeFixtureRun({

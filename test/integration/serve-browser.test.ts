@@ -6,7 +6,6 @@ import { startServer } from '../../src/serve/index.js';
 import { type RunningServer } from '../../src/serve/create-server.js';
 import { builderColour } from '../../src/report/chart-style.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
-import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { CHROMIUM_ARGS } from '../helpers/chromium-args.js';
 
@@ -71,7 +70,6 @@ async function chartOrigin(): Promise<{ x: number; y: number }> {
 }
 
 beforeAll(async () => {
-  await buildPageBundle();
   temp = createTempDir('browser');
   profile = createTempDir('chromium-profile');
   await writeFixtureRun({

@@ -7,7 +7,6 @@ import { cp, link, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../src/artifacts/index.js';
-import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { repoRoot } from '../helpers/run-built-cli.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
@@ -31,7 +30,6 @@ async function copySample(stamp: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await buildPageBundle();
   sampleStamp = (JSON.parse(await readFile(path.join(SAMPLE, 'run.json'), 'utf8')) as { stamp: string })
     .stamp;
   temp = createTempDir('serve-confine');

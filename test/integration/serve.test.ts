@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../src/artifacts/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
-import { buildPageBundle } from '../../scripts/build-page.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { SECURITY_HEADERS } from '../../src/serve/route-request.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
@@ -24,7 +23,6 @@ let served: ServedRoot;
 const get: ServedRoot['get'] = (pathname, init) => served.get(pathname, init);
 
 beforeAll(async () => {
-  await buildPageBundle();
   temp = createTempDir('serve');
   root = path.join(temp.path, 'runs');
   await mkdir(root);
