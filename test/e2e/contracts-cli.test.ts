@@ -1,13 +1,11 @@
 // `rocm-perf contracts` as CI runs it: the built CLI, spawned. The real repo passes; a temp copy with one producer
 // changed fails naming that pair (exit 1); usage errors exit 2. `--remote` reads a conf over a real sshd on loopback.
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, startSshd, type RunningSshd, type TempDir } from '../helpers/daemons/index.js';
+import { repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 const temps: TempDir[] = [];
 afterAll(() => {
   for (const temp of temps) temp.remove();
@@ -33,19 +31,9 @@ interface JsonReport {
   }[];
 }
 
-function runCli(args: string[], cwd = repoRoot): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'contracts', ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+async function runCli(args: string[], cwd = repoRoot): Promise<CliResult> {
+  const result = await runBuiltCli(['contracts', ...args], { cwd });
+  return { status: result.exitCode ?? null, stdout: result.stdout, stderr: result.stderr };
 }
 
 function parseReport(result: CliResult): JsonReport {

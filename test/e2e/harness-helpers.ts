@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { type DataFile, DataFileSchema, type RunFile, RunFileSchema } from '../../src/artifacts/index.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
@@ -19,29 +19,17 @@ import { unionMs } from '../fleet/outside-truth.js';
 
 export { readCgroupCpuSeconds, readSccacheServerSeconds, sampleCgroupCpu } from '../fleet/outside-truth.js';
 import { createTempDir } from '../helpers/daemons/index.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 // Shared by the harness e2e tests: spawn the built CLI against the fleet in a box, read what a run left.
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
-
+/** The built CLI against the box: the box's PATH, DOCKER_CONFIG and state file, its fleet.yaml, and `env`. */
 export function spawnCli(
   fleet: RunningFleet,
   args: readonly string[],
   env: Record<string, string> = {},
 ): ResultPromise<{ reject: false }> {
-  return execa('node', [bin, ...args], {
-    cwd: repoRoot,
-    env: {
-      ...fleet.env,
-      HOME: process.env.HOME ?? '/root',
-      NO_COLOR: '1',
-      PERF_FLEET: fleet.fleetPath,
-      ...env,
-    },
-    extendEnv: false,
-    reject: false,
-  });
+  return runBuiltCli(args, { env: { ...fleet.env, PERF_FLEET: fleet.fleetPath, ...env } });
 }
 
 export const readRun = (runDir: string): RunFile =>

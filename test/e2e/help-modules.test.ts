@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `--help` must not load zod (issue 36 item 10: zod's chunk was most of --help's start-up). What Node really loads
 // is recorded by a module hook (node:module `register`, outside the CLI), then each loaded file is read here: zod is
@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // control: the same detector must find zod there.
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 
 let dir = '';
 beforeAll(async () => {
@@ -39,11 +38,9 @@ afterAll(async () => {
 async function runRecorded(args: string[], name: string) {
   const log = path.join(dir, `${name}.log`);
   await writeFile(log, '');
-  const result = await execa('node', ['--import', path.join(dir, 'register.mjs'), bin, ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', LOADED_LOG: log, NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
+  const result = await runBuiltCli(args, {
+    nodeArgs: ['--import', path.join(dir, 'register.mjs')],
+    env: { LOADED_LOG: log },
   });
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
   return { result, files: [...new Set(urls.map((url) => fileURLToPath(url)))] };

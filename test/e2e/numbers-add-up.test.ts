@@ -2,9 +2,9 @@ import { cp } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 // Issue 36 item 8: wherever a line implies a sum (total = build + gap, gap = upload + setup/export, B − A = Δ,
 // baseline − actual = the model's error), the figures as printed add up, to less than one unit of the last digit
@@ -13,7 +13,6 @@ import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 // rounding the renderer does (2.5s = 2.2s + 0.4s) fails here whatever the code meant.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(repoRoot, 'dist/cli.js');
 let temp: TempDir;
 
 interface Shown {
@@ -51,7 +50,7 @@ function expectAddsUp(where: string, whole: string, parts: readonly string[]): v
 const D = String.raw`[-−+]?(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?s`;
 
 function runCli(args: string[]) {
-  return execa(process.execPath, [cli, ...args], { reject: false, cwd: repoRoot, env: { NO_COLOR: '1' } });
+  return runBuiltCli(args);
 }
 
 beforeAll(async () => {

@@ -1,17 +1,14 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlanFileSchema } from '../../src/artifacts/index.js';
+import { repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // Spawns the built CLI (`npm test` builds first via `pretest`) from the repo root, as a user would.
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 
 function runCli(args: string[]) {
-  const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: process.env.HOME ?? tmpdir() };
-  return execa('node', [bin, ...args], { cwd: repoRoot, env, extendEnv: false, reject: false });
+  return runBuiltCli(args);
 }
 
 describe('rocm-perf plan (CLI)', () => {

@@ -1,21 +1,18 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlanFileSchema } from '../../src/artifacts/index.js';
+import { repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `rocm-perf plan` with memory: the shipped fleet.yaml with memory_gb on every node (kiln 16 GiB, the others
 // 128 GiB) and the shipped target costs with a `memory` line for pytorch. Built CLI, as a user runs it.
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 const GiB = 2 ** 30;
 let dir = '';
 
 function runCli(args: string[]) {
-  const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: process.env.HOME ?? tmpdir() };
-  return execa('node', [bin, ...args], { cwd: repoRoot, env, extendEnv: false, reject: false });
+  return runBuiltCli(args);
 }
 
 async function writeFleet(pytorchGiB: number): Promise<string> {

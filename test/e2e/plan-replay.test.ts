@@ -1,30 +1,22 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlan } from '../../src/plan/index.js';
 import { type ReplayResult } from '../../src/plan/replay-run.js';
 import { PlanFileSchema, RUN_VERSION, type RunFile } from '../../src/artifacts/index.js';
 import { writePlanFile } from '../../src/artifacts/plan-file-io.js';
 import { createRunFileWriter } from '../../src/run/harness/run-file-writer.js';
+import { repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `rocm-perf plan --from-run RUN`, spawned from the built CLI (`npm test` builds first) against run dirs this test
 // writes with the project's own writers: plan.json (writePlanFile), run.json (the harness's run file writer) and
 // trace-<target>.json as `docker buildx history trace` Jaeger JSON.
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 const T0_MS = Date.UTC(2026, 2, 14, 9, 20);
 
 function runCli(args: string[]) {
-  const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', HOME: process.env.HOME ?? tmpdir() };
-  return execa('node', [bin, 'plan', '--fleet', path.join(repoRoot, 'fleet.yaml'), ...args], {
-    cwd: repoRoot,
-    env,
-    extendEnv: false,
-    reject: false,
-  });
+  return runBuiltCli(['plan', '--fleet', path.join(repoRoot, 'fleet.yaml'), ...args]);
 }
 
 // anvil 100 MB/s; kiln 5 MB/s; forge 200 MB/s at double speed. pytorch → wheel; tool alone.

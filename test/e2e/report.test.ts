@@ -1,26 +1,21 @@
 import { cp, mkdir, readdir, readFile, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../src/artifacts/index.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { recordedSliceBytes, withCommas } from '../helpers/sample-run-facts.js';
+import { assertCliBuilt, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `rocm-perf report` as users run it: the built CLI on generated run dirs. A present-but-empty or drifted
 // zot.jsonl must warn loudly on stderr and exit 1, while still writing the report.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(repoRoot, 'dist/cli.js');
 let temp: TempDir;
 
 function runReport(args: string[]) {
-  return execa(process.execPath, [cli, 'report', ...args], {
-    reject: false,
-    env: { NO_COLOR: '1', PERF_ROOT: temp.path },
-    extendEnv: true,
-  });
+  return runBuiltCli(['report', ...args], { env: { PERF_ROOT: temp.path } });
 }
 
 async function makeRun(
@@ -41,9 +36,7 @@ async function makeRun(
 }
 
 beforeAll(async () => {
-  await stat(cli).catch(() => {
-    throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
-  });
+  await assertCliBuilt();
   temp = createTempDir('report-e2e');
 });
 

@@ -2,16 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlanFileSchema } from '../../src/artifacts/index.js';
 import { findToolBinary, pinnedVersion } from '../fleet/real/tools.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `rocm-perf plan` on a machine with no docker CLI: the bake print comes from the REAL standalone buildx (the
 // pinned release test/tools/build-tools.sh builds; no daemon needed for `bake --print`). PATH holds no `docker`
 // (it lives in /usr/local/bin here), so a plan that succeeds got its print from the standalone binary.
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const bin = path.join(repoRoot, 'bin/rocm-perf.js');
 const PATH = '/usr/bin:/bin';
 
 const bakeFile = `variable "GFX_ARCH" { default = "gfx1201" }
@@ -52,11 +51,9 @@ describe('rocm-perf plan with a standalone buildx and no docker CLI', () => {
   let buildx = '';
   /** `rocm-perf plan --json` with only PATH, HOME and NO_COLOR in its environment (plus `env`). */
   const runPlan = ({ fleet = 'fleet.yaml', args = [] as string[], env = {} } = {}) =>
-    execa(process.execPath, [bin, 'plan', '--json', '--fleet', path.join(dir, fleet), ...args], {
+    runBuiltCli(['plan', '--json', '--fleet', path.join(dir, fleet), ...args], {
       cwd: dir,
-      env: { PATH, HOME: dir, NO_COLOR: '1', ...env },
-      extendEnv: false,
-      reject: false,
+      env: { PATH, HOME: dir, ...env },
     });
 
   beforeAll(async () => {

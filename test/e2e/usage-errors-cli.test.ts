@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
-import { execa } from 'execa';
 import { assertCliBuilt, repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // Usage errors as users see them from the built CLI: exit 2, one `error:` line naming what is wrong, one `hint:`
@@ -96,12 +94,7 @@ describe('a command line that names no command, an unknown one, or leaves out a 
   });
 
   it('an empty PERF_ROOT is not set: report looks under the default root, naming it', async () => {
-    const result = await execa(process.execPath, [path.join(repoRoot, 'bin/rocm-perf.js'), 'report'], {
-      reject: false,
-      cwd: temp.path,
-      env: { NO_COLOR: '1', PERF_ROOT: '', PERF_FLEET: '' },
-      extendEnv: true,
-    });
+    const result = await runBuiltCli(['report'], { cwd: temp.path, env: { PERF_ROOT: '', PERF_FLEET: '' } });
     expect(result.stderr).not.toMatch(/under $/m);
     expect(result.stderr).toMatch(/\/var\/tmp\/rocm-perf/);
   });
@@ -304,19 +297,9 @@ describe('output paths, ports and addresses: one error line and a hint, exit 2, 
   it('stdout on a full device: one line, exit 2', async () => {
     // The child writes to the device itself (a file descriptor), as `rocm-perf plan > /dev/full` does.
     const full = openSync('/dev/full', 'w');
-    const result = await new Promise<{ exitCode: number | null; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [path.join(repoRoot, 'bin/rocm-perf.js'), 'plan', '--fleet', FLEET],
-        {
-          cwd: temp.path,
-          stdio: ['ignore', full, 'pipe'],
-        },
-      );
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (exitCode) => resolve({ exitCode, stderr: stderr.trimEnd() }));
-    }).finally(() => closeSync(full));
+    const result = await runBuiltCli(['plan', '--fleet', FLEET], { cwd: temp.path, stdoutFd: full }).finally(
+      () => closeSync(full),
+    );
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n')).toEqual([
       'error: cannot write to standard output: no space left on the device it goes to',

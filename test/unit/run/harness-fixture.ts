@@ -7,7 +7,11 @@ import { SAMPLES_VERSION } from '../../../src/artifacts/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../../src/run/executors/buildx.js';
 import { localHost } from './local-host.js';
 import { readBuilderIdentities } from '../../../src/run/harness/read-builder-identity.js';
-import type { HarnessEffects } from '../../../src/run/harness/run-harness.js';
+import {
+  runHarness,
+  type HarnessEffects,
+  type RunHarnessOptions,
+} from '../../../src/run/harness/run-harness.js';
 import type { PreflightProbes } from '../../../src/run/harness/preflight.js';
 import type { ExecutableStatus } from '../../../src/run/executors/check-buildx-binary.js';
 
@@ -378,4 +382,43 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
     stderr: { write: () => true } as unknown as NodeJS.WritableStream,
   };
   return world;
+}
+
+/**
+ * runHarness over a fleet fixture in the fake world, with the tests' 10 ms sample and log-poll intervals: the one
+ * way the harness unit tests start a run. `options` override the run's options; `effects` (or a function of the fake
+ * world, to wrap one of its effects) override the fake world's.
+ */
+export function startHarness({
+  fixture,
+  harness = 'warm',
+  world = {},
+  options = {},
+  effects = {},
+}: {
+  fixture: ReturnType<typeof writeFleetFixture>;
+  harness?: RunHarnessOptions['harness'];
+  world?: Partial<FakeWorldOptions>;
+  options?: Partial<Omit<RunHarnessOptions, 'effects'>>;
+  effects?: Partial<HarnessEffects> | ((fake: FakeWorld) => Partial<HarnessEffects>);
+}) {
+  const fake = createFakeWorld({
+    sccacheLog: fixture.sccacheLog,
+    registryLog: fixture.registryLog,
+    ...world,
+  });
+  const controller = new AbortController();
+  const promise = runHarness({
+    harness,
+    fleetPath: fixture.fleetPath,
+    flags: {},
+    root: path.join(fixture.dir, 'runs'),
+    env: {},
+    signal: controller.signal,
+    sampleIntervalMs: 10,
+    logPollIntervalMs: 10,
+    ...options,
+    effects: { ...fake.effects, ...(typeof effects === 'function' ? effects(fake) : effects) },
+  });
+  return { fake, controller, promise };
 }

@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writePlanFile } from '../../../src/artifacts/plan-file-io.js';
 import { DataFileSchema, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
 import { writeRunReport } from '../../../src/report/index.js';
-import { runHarness, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
+import type { RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
 import { UsageError } from '../../../src/shared/errors.js';
 import { createTestPlan } from './create-test-plan.js';
-import { createFakeWorld, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
+import { startHarness, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
 
 // `--dispatch guided` through the whole harness (fakes for buildx and the rest, the real report). The saved plan
 // puts c-wheel behind pytorch on forge (twice anvil's speed), while anvil's head (a-wheel) waits for pytorch: at the
@@ -36,30 +36,10 @@ afterEach(() => fixture.remove());
 function start(
   harness: RunHarnessOptions['harness'],
   world: Partial<FakeWorldOptions> = {},
-  extra: Partial<RunHarnessOptions> = {},
+  extra: Partial<Omit<RunHarnessOptions, 'effects'>> = {},
 ) {
-  const fake = createFakeWorld({
-    sccacheLog: fixture.sccacheLog,
-    registryLog: fixture.registryLog,
-    ...world,
-  });
-  fake.effects.writeReport = writeRunReport;
-  const controller = new AbortController();
-  const promise = runHarness({
-    harness,
-    fleetPath: fixture.fleetPath,
-    flags: {},
-    root: path.join(fixture.dir, 'runs'),
-    planPath: planDir,
-    dispatch: 'guided',
-    env: {},
-    signal: controller.signal,
-    sampleIntervalMs: 10,
-    logPollIntervalMs: 10,
-    effects: fake.effects,
-    ...extra,
-  });
-  return { fake, controller, promise };
+  const options = { planPath: planDir, dispatch: 'guided' as const, ...extra };
+  return startHarness({ fixture, harness, world, options, effects: { writeReport: writeRunReport } });
 }
 
 const readRun = (runDir: string): RunFile =>

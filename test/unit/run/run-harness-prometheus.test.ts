@@ -4,9 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunFileSchema, type Sample } from '../../../src/artifacts/index.js';
 import type { PrometheusSampler } from '../../../src/collect/index.js';
 import { PreflightError } from '../../../src/shared/errors.js';
-import { runHarness } from '../../../src/run/harness/run-harness.js';
 import type { PreflightProbes } from '../../../src/run/harness/preflight.js';
-import { createFakeWorld, writeFleetFixture } from './harness-fixture.js';
+import { startHarness, writeFleetFixture } from './harness-fixture.js';
 
 // fleet.yaml `samples.prometheus`: preflight asks Prometheus, the live lines are replaced by the window's.
 
@@ -38,24 +37,15 @@ function start(
   prometheusInstances: PreflightProbes['prometheusInstances'],
   prometheusScrapeIntervals?: PreflightProbes['prometheusScrapeIntervals'],
 ) {
-  const fake = createFakeWorld({ sccacheLog: fixture.sccacheLog, registryLog: fixture.registryLog });
   const window = [line('forge', 1000, true), line('kiln', 1000, false)];
   const createPrometheusSampler = (options: { onSample: (sample: Sample) => void }): PrometheusSampler => ({
     start: () => options.onSample(line('forge', 5, true)),
     stop: () => Promise.resolve(),
     fetchWindow: () => Promise.resolve(window),
   });
-  const promise = runHarness({
-    harness: 'warm',
-    fleetPath: fixture.fleetPath,
-    flags: {},
-    root: path.join(fixture.dir, 'runs'),
-    env: {},
-    signal: new AbortController().signal,
-    sampleIntervalMs: 10,
-    logPollIntervalMs: 10,
-    effects: {
-      ...fake.effects,
+  const { promise } = startHarness({
+    fixture,
+    effects: (fake) => ({
       createProbes: async (context) => ({
         ...(await fake.effects.createProbes!(context)),
         prometheusInstances,
@@ -65,7 +55,7 @@ function start(
       createSampler: () => {
         throw new Error('the scrape sampler must not run when Prometheus is the source');
       },
-    },
+    }),
   });
   return { promise, window };
 }

@@ -9,14 +9,9 @@ import {
   type StepUsageSample,
 } from '../../../src/artifacts/index.js';
 import { PreflightError, UsageError } from '../../../src/shared/errors.js';
-import { runHarness, type RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
+import type { RunHarnessOptions } from '../../../src/run/harness/run-harness.js';
 import { acquireRunLock } from '../../../src/run/harness/run-lock.js';
-import {
-  createFakeWorld,
-  FLEET_TARGETS,
-  writeFleetFixture,
-  type FakeWorldOptions,
-} from './harness-fixture.js';
+import { FLEET_TARGETS, startHarness, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
 
 let fixture: ReturnType<typeof writeFleetFixture>;
 beforeEach(() => {
@@ -27,27 +22,9 @@ afterEach(() => fixture.remove());
 function start(
   harness: RunHarnessOptions['harness'],
   world: Partial<FakeWorldOptions> = {},
-  extra: Partial<RunHarnessOptions> = {},
+  { effects, ...options }: Partial<RunHarnessOptions> = {},
 ) {
-  const fake = createFakeWorld({
-    sccacheLog: fixture.sccacheLog,
-    registryLog: fixture.registryLog,
-    ...world,
-  });
-  const controller = new AbortController();
-  const promise = runHarness({
-    harness,
-    fleetPath: fixture.fleetPath,
-    flags: {},
-    root: path.join(fixture.dir, 'runs'),
-    env: {},
-    signal: controller.signal,
-    sampleIntervalMs: 10,
-    logPollIntervalMs: 10,
-    ...extra,
-    effects: { ...fake.effects, ...extra.effects },
-  });
-  return { fake, controller, promise };
+  return startHarness({ fixture, harness, world, options, effects });
 }
 
 const readPlanTargets = (runDir: string) =>
