@@ -46,7 +46,7 @@ export interface RunBuiltCliOptions {
 }
 
 /** The environment a CLI child gets: nothing of this process's but PATH and LANG. */
-export function toCliEnv(options: Pick<RunBuiltCliOptions, 'root' | 'env'> = {}): Record<string, string> {
+function toCliEnv(options: Pick<RunBuiltCliOptions, 'root' | 'env'> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     ...(process.env.LANG === undefined ? {} : { LANG: process.env.LANG }),
