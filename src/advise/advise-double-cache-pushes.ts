@@ -1,5 +1,5 @@
 import type { Advice } from '../artifacts/index.js';
-import { formatBytesValue } from '../shared/format-units.js';
+import { formatBytes } from '../shared/format-units.js';
 import type { AdviseInput, BlobPush } from './advise-input.js';
 import { describeSaving, notReplayable } from './describe-saving.js';
 import { replayWhatIf } from './replay-what-if.js';
@@ -78,7 +78,7 @@ function findTargetDuplicates(input: AdviseInput): TargetDuplicates[] {
 function describeTarget({ target, duplicates, bytes }: TargetDuplicates): string {
   const overlapping = duplicates.filter((d) => d.overlapping).length;
   const repositories = [...new Set(duplicates.flatMap((d) => d.repositories))].sort();
-  return `trace-${target}.json: ${duplicates.length} blob(s), ${formatBytesValue(bytes)}, pushed twice (into ${repositories.join(' and ')}); ${overlapping} of the pairs ran at the same time`;
+  return `trace-${target}.json: ${duplicates.length} blob(s), ${formatBytes(bytes)}, pushed twice (into ${repositories.join(' and ')}); ${overlapping} of the pairs ran at the same time`;
 }
 
 /** One action for the run (the fix is one cache-to setting): every target's second pushes left out together. */
@@ -89,14 +89,14 @@ export function adviseDoubleCachePushes(input: AdviseInput): Advice[] {
   const blobs = found.flatMap((entry) => entry.duplicates);
   const shown = found.slice(0, 5).map(describeTarget);
   const evidence = [
-    `${found.length} target(s) pushed ${blobs.length} blob(s), ${formatBytesValue(bytes)}, once for the image and again for the cache export`,
+    `${found.length} target(s) pushed ${blobs.length} blob(s), ${formatBytes(bytes)}, once for the image and again for the cache export`,
     ...shown,
     ...(found.length > shown.length ? [`and ${found.length - shown.length} more target(s)`] : []),
     describeRegistry(input, blobs),
   ];
   const base = {
     kind: 'double-cache-push' as const,
-    action: `Push the image layers once: the mode=max cache export re-sends ${blobs.length} layer(s) (${formatBytesValue(bytes)}) the image export already pushes, in ${found.length} target(s) (docs/advise.md: inline cache, or a cache-to ref in the image's repository exported after it).`,
+    action: `Push the image layers once: the mode=max cache export re-sends ${blobs.length} layer(s) (${formatBytes(bytes)}) the image export already pushes, in ${found.length} target(s) (docs/advise.md: inline cache, or a cache-to ref in the image's repository exported after it).`,
     targets: found.map((entry) => entry.target),
     nodes: [...new Set(found.flatMap((entry) => (entry.node ? [entry.node] : [])))].sort(),
   };
@@ -114,10 +114,7 @@ export function adviseDoubleCachePushes(input: AdviseInput): Advice[] {
     {
       ...base,
       savingSeconds: replay.savingSeconds,
-      evidence: [
-        ...evidence,
-        describeSaving(replay, `the second pushes (${formatBytesValue(bytes)}) left out`),
-      ],
+      evidence: [...evidence, describeSaving(replay, `the second pushes (${formatBytes(bytes)}) left out`)],
     },
   ];
 }

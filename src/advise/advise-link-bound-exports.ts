@@ -1,6 +1,6 @@
 import type { Advice } from '../artifacts/index.js';
 import type { SideFigures } from '../diff/build-side-figures.js';
-import { formatSecondsValue } from '../shared/format-units.js';
+import { formatDuration } from '../shared/format-units.js';
 import type { AdviseInput } from './advise-input.js';
 import { describeSaving, notReplayable } from './describe-saving.js';
 import { moveTarget, replayWhatIf, type WhatIf } from './replay-what-if.js';
@@ -57,7 +57,7 @@ export function adviseLinkBoundExports(input: AdviseInput): Advice[] {
     if (target.status !== 'ok' || uploadSeconds === null || buildSeconds === null) continue;
     if (!(uploadSeconds > buildSeconds)) continue;
     const evidence = [
-      `data.json targets[${target.target}]: upload ${formatSecondsValue(uploadSeconds)} against build ${formatSecondsValue(buildSeconds)} on ${target.node}`,
+      `data.json targets[${target.target}]: upload ${formatDuration(uploadSeconds)} against build ${formatDuration(buildSeconds)} on ${target.node}`,
     ];
     if (!input.side) {
       advice.push({
@@ -79,7 +79,7 @@ export function adviseLinkBoundExports(input: AdviseInput): Advice[] {
     if (!best || !(best.replay.savingSeconds > 0)) continue;
     const others = candidates
       .slice(1, 3)
-      .map((c) => `${c.what}: saves ${formatSecondsValue(Math.max(0, c.replay.savingSeconds))}`);
+      .map((c) => `${c.what}: saves ${formatDuration(Math.max(0, c.replay.savingSeconds))}`);
     advice.push({
       kind: 'link-bound-export',
       action: best.action,

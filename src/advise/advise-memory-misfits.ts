@@ -1,5 +1,5 @@
 import type { Advice } from '../artifacts/index.js';
-import { formatBytesValue } from '../shared/format-units.js';
+import { formatBytes } from '../shared/format-units.js';
 import type { AdviseInput } from './advise-input.js';
 import { moveTarget, replayWhatIf } from './replay-what-if.js';
 import { describeSaving, notReplayable } from './describe-saving.js';
@@ -46,8 +46,8 @@ function findMisfits(input: AdviseInput, memory: ReadonlyMap<string, number>): M
 
 function describeMisfit(misfit: Misfit): string {
   const peak =
-    misfit.peakBytes === null ? 'an unknown peak' : `a memory peak of ${formatBytesValue(misfit.peakBytes)}`;
-  const node = misfit.nodeBytes === null ? 'memory unknown' : `${formatBytesValue(misfit.nodeBytes)} memory`;
+    misfit.peakBytes === null ? 'an unknown peak' : `a memory peak of ${formatBytes(misfit.peakBytes)}`;
+  const node = misfit.nodeBytes === null ? 'memory unknown' : `${formatBytes(misfit.nodeBytes)} memory`;
   const oom = misfit.oom > 0 ? `, and its cgroup counted ${misfit.oom} OOM kill(s)` : '';
   return `data.json targets[${misfit.target}].usage: step \`${misfit.step}\` reached ${peak} on ${misfit.node} (${node})${oom}`;
 }

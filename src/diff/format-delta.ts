@@ -1,19 +1,13 @@
 // Human units for diff and trends text. Pure. Decimal bytes (1 GB = 10^9), as the report uses.
 import {
-  formatBytesValue,
-  formatSecondsValue,
+  formatBytes,
+  formatDuration,
   formatSignedSecondsValue,
   toShownDifference,
 } from '../shared/format-units.js';
 
-/** 7.52s, 4m05s, 1h02m03s (the one rule: shared/format-units.ts); `n/a` for null. */
-export function formatSeconds(seconds: number | null): string {
-  return seconds === null || !Number.isFinite(seconds) ? 'n/a' : formatSecondsValue(seconds);
-}
-
-export function formatBytes(bytes: number | null): string {
-  return bytes === null || !Number.isFinite(bytes) ? 'n/a' : formatBytesValue(bytes);
-}
+/** How diff and trends text shows a figure that is not known: `n/a`, as it always has (the report shows `—`). */
+export const NOT_KNOWN = 'n/a';
 
 /**
  * `+12.00s (+4%)`, `-1.20 GB (-30%)`, `±0`; `n/a` when either side is unknown. A change of seconds is B − A as
@@ -34,14 +28,14 @@ export function formatDelta(
       : raw;
   if (delta === null) return 'n/a';
   if (delta === 0) return '±0';
-  const magnitude = unit === 'seconds' ? formatSeconds(Math.abs(delta)) : formatBytes(Math.abs(delta));
+  const magnitude = unit === 'seconds' ? formatDuration(Math.abs(delta)) : formatBytes(Math.abs(delta));
   return `${delta > 0 ? '+' : '-'}${magnitude}${pct === null ? '' : ` (${pct > 0 ? '+' : ''}${Math.round(pct)}%)`}`;
 }
 
 /** Seconds with two decimals below ten minutes (`54.30s`), for figures compared to a hundredth. */
 export function formatPreciseSeconds(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return 'n/a';
-  return Math.abs(seconds) < 600 ? `${seconds.toFixed(2)}s` : formatSeconds(seconds);
+  return Math.abs(seconds) < 600 ? `${seconds.toFixed(2)}s` : formatDuration(seconds);
 }
 
 /** A share of a change: `+9m12s`, `-42.10s`, `+2.59s`, `+0.004s`; `±0` for 0. `precise`: 2 decimals below 10 minutes. */

@@ -3,5 +3,5 @@ export { buildRunDiff, type DiffSide } from './build-run-diff.js';
 export { buildRunDrag } from './build-run-drag.js';
 export { renderRunDiffMd } from './render-run-diff-md.js';
 export { renderRunDiffHtml } from './render-run-diff-html.js';
-export { formatBytes, formatSeconds } from './format-delta.js';
+export { NOT_KNOWN } from './format-delta.js';
 export { replayAsRecorded } from './replay-as-recorded.js';

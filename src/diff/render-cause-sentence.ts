@@ -1,11 +1,11 @@
 import type { CauseDraft } from './makespan-explanation.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 import {
-  formatBytes,
   formatMegabytesPerSecond,
   formatPercent,
   formatPreciseSeconds,
-  formatSeconds,
   formatSignedSeconds,
+  NOT_KNOWN,
 } from './format-delta.js';
 import type { Delta } from './to-delta.js';
 
@@ -65,10 +65,10 @@ export function renderCauseSentence(c: CauseDraft, actual: Delta): string {
   switch (c.kind) {
     case 'build': {
       const path = `${c.onCriticalPath ? 'on' : 'off'} the critical path`;
-      const change = describeChange(c.buildSeconds, formatSeconds);
+      const change = describeChange(c.buildSeconds, (seconds) => formatDuration(seconds, NOT_KNOWN));
       if (c.uploadBytes.delta === null || c.uploadBytes.delta === 0)
         return `${share} ${c.target} build (${change}, ${path})`;
-      return `${share} ${c.target} build and upload bytes (build ${change}, uploads ${formatBytes(c.uploadBytes.a)} → ${formatBytes(c.uploadBytes.b)}, ${path})`;
+      return `${share} ${c.target} build and upload bytes (build ${change}, uploads ${formatBytes(c.uploadBytes.a, NOT_KNOWN)} → ${formatBytes(c.uploadBytes.b, NOT_KNOWN)}, ${path})`;
     }
     case 'upload-throughput':
       return `${share} ${c.node} upload throughput (${formatMegabytesPerSecond(c.bytesPerSecond.a)} → ${formatMegabytesPerSecond(c.bytesPerSecond.b)} MB/s${describeSource(c.source)})`;

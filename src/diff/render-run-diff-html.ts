@@ -3,13 +3,13 @@ import { renderWhySentence } from '../explain/render-why.js';
 import type { RunDiff, RunRef, TargetDiff } from './build-run-diff.js';
 import { NO_EXPLANATION } from './build-diff-explanation.js';
 import type { CauseShare, MakespanExplanation } from './build-makespan-explanation.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 import {
-  formatBytes,
   formatDelta,
   formatPercent,
   formatPreciseSeconds,
-  formatSeconds,
   formatSignedSeconds,
+  NOT_KNOWN,
 } from './format-delta.js';
 import { describeMethod, describeModelCheck, toShownCauses } from './render-explanation-md.js';
 
@@ -112,11 +112,11 @@ function renderPath(diff: RunDiff): string {
   const chain = (list: readonly string[]) => (list.length ? list.join(' → ') : '(none)');
   const rows = cp.entries.map((e) => [
     e.target,
-    formatSeconds(e.dragSeconds.a),
-    formatSeconds(e.dragSeconds.b),
+    formatDuration(e.dragSeconds.a, NOT_KNOWN),
+    formatDuration(e.dragSeconds.b, NOT_KNOWN),
   ]);
   return `<h2>Critical path (${cp.source === 'drag' ? 'with drag, from run.json + plan.json' : 'from data.json'})</h2>
-<ul><li>A: ${escapeHtml(`${chain(cp.a)} (${formatSeconds(cp.seconds.a)})`)}</li><li>B: ${escapeHtml(`${chain(cp.b)} (${formatSeconds(cp.seconds.b)})`)}</li></ul>
+<ul><li>A: ${escapeHtml(`${chain(cp.a)} (${formatDuration(cp.seconds.a, NOT_KNOWN)})`)}</li><li>B: ${escapeHtml(`${chain(cp.b)} (${formatDuration(cp.seconds.b, NOT_KNOWN)})`)}</li></ul>
 ${cp.source === 'drag' ? table(['target', 'drag A', 'drag B'], rows, [1, 2]) : ''}`;
 }
 
@@ -126,7 +126,7 @@ function toTargetRow(t: TargetDiff): string[] {
     `${t.target}${partial.length ? ` (⚠ partial: ${partial.join('; ')})` : ''}`,
     t.node.moved ? `${t.node.a} → ${t.node.b}` : (t.node.b ?? t.node.a ?? 'n/a'),
     t.status.a === t.status.b ? (t.status.a ?? '') : `${t.status.a} → ${t.status.b}`,
-    `${formatSeconds(t.buildSeconds.a)} → ${formatSeconds(t.buildSeconds.b)}`,
+    `${formatDuration(t.buildSeconds.a, NOT_KNOWN)} → ${formatDuration(t.buildSeconds.b, NOT_KNOWN)}`,
     formatDelta(t.buildSeconds, 'seconds'),
     formatDelta(t.totalSeconds, 'seconds'),
     formatDelta(t.uploadSeconds, 'seconds'),
@@ -155,8 +155,8 @@ function renderTargets(diff: RunDiff): string {
       t.target,
       side.toUpperCase(),
       t.node[side] ?? 'n/a',
-      formatSeconds(t.totalSeconds[side]),
-      formatBytes(t.uploadBytes[side]),
+      formatDuration(t.totalSeconds[side], NOT_KNOWN),
+      formatBytes(t.uploadBytes[side], NOT_KNOWN),
     ];
   });
   return `<h2>Targets in both runs</h2>
@@ -194,7 +194,7 @@ ${renderWhy(diff)}
 <p>Deltas are B − A: positive means B took longer or moved more bytes.</p>
 ${diff.warnings.map((w) => `<p class="loud">⚠ ${w.side.toUpperCase()}: ${escapeHtml(w.message)}</p>`).join('\n')}
 ${notes.map((n) => `<p class="note">Note: ${escapeHtml(n)}</p>`).join('\n')}
-<p><strong>Makespan:</strong> ${escapeHtml(`${formatSeconds(diff.makespanSeconds.a)} → ${formatSeconds(diff.makespanSeconds.b)} (${formatDelta(diff.makespanSeconds, 'seconds')})`)}; planned ${escapeHtml(`${formatSeconds(diff.plannedMakespanSeconds.a)} → ${formatSeconds(diff.plannedMakespanSeconds.b)}`)}</p>
+<p><strong>Makespan:</strong> ${escapeHtml(`${formatDuration(diff.makespanSeconds.a, NOT_KNOWN)} → ${formatDuration(diff.makespanSeconds.b, NOT_KNOWN)} (${formatDelta(diff.makespanSeconds, 'seconds')})`)}; planned ${escapeHtml(`${formatDuration(diff.plannedMakespanSeconds.a, NOT_KNOWN)} → ${formatDuration(diff.plannedMakespanSeconds.b, NOT_KNOWN)}`)}</p>
 ${renderPath(diff)}
 ${renderTargets(diff)}`;
   return renderPageShell({ title, style: STYLE, body });

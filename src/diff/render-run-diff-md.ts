@@ -1,7 +1,8 @@
 import type { RunDiff, RunRef, TargetDiff } from './build-run-diff.js';
 import type { Delta } from './to-delta.js';
 import { NO_EXPLANATION } from './build-diff-explanation.js';
-import { formatBytes, formatDelta, formatSeconds } from './format-delta.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
+import { formatDelta, NOT_KNOWN } from './format-delta.js';
 import { renderExplanationMd } from './render-explanation-md.js';
 import { toInertMarkdown } from '../report/index.js';
 import { renderUsageDiffMd } from './render-usage-diff-md.js';
@@ -20,7 +21,7 @@ function cell(value: string): string {
 }
 
 function secondsPair(d: Delta): string {
-  return `${formatSeconds(d.a)} → ${formatSeconds(d.b)}`;
+  return `${formatDuration(d.a, NOT_KNOWN)} → ${formatDuration(d.b, NOT_KNOWN)}`;
 }
 
 function renderPath(diff: RunDiff): string[] {
@@ -32,8 +33,8 @@ function renderPath(diff: RunDiff): string[] {
     '',
   ];
   lines.push(
-    `- A: ${arrow(cp.a)} (${formatSeconds(cp.seconds.a)})`,
-    `- B: ${arrow(cp.b)} (${formatSeconds(cp.seconds.b)})`,
+    `- A: ${arrow(cp.a)} (${formatDuration(cp.seconds.a, NOT_KNOWN)})`,
+    `- B: ${arrow(cp.b)} (${formatDuration(cp.seconds.b, NOT_KNOWN)})`,
   );
   if (cp.same)
     lines.push(
@@ -48,7 +49,7 @@ function renderPath(diff: RunDiff): string[] {
     lines.push('', '| target | drag A | drag B |', '|---|---:|---:|');
     for (const e of withDrag)
       lines.push(
-        `| ${cell(e.target)} | ${formatSeconds(e.dragSeconds.a)} | ${formatSeconds(e.dragSeconds.b)} |`,
+        `| ${cell(e.target)} | ${formatDuration(e.dragSeconds.a, NOT_KNOWN)} | ${formatDuration(e.dragSeconds.b, NOT_KNOWN)} |`,
       );
   }
   return lines;
@@ -94,7 +95,7 @@ function renderOnlyIn(diff: RunDiff): string[] {
     const side = t.presence === 'only-a' ? 'a' : 'b';
     const partial = describePartial(t.partial);
     lines.push(
-      `| ${cell(t.target)}${partial ? ` (${partial})` : ''} | ${side.toUpperCase()} | ${cell(t.node[side] ?? 'n/a')} | ${t.status[side] ?? ''} | ${formatSeconds(t.buildSeconds[side])} | ${formatSeconds(t.totalSeconds[side])} | ${formatBytes(t.uploadBytes[side])} |`,
+      `| ${cell(t.target)}${partial ? ` (${partial})` : ''} | ${side.toUpperCase()} | ${cell(t.node[side] ?? 'n/a')} | ${t.status[side] ?? ''} | ${formatDuration(t.buildSeconds[side], NOT_KNOWN)} | ${formatDuration(t.totalSeconds[side], NOT_KNOWN)} | ${formatBytes(t.uploadBytes[side], NOT_KNOWN)} |`,
     );
   }
   return lines;

@@ -1,12 +1,12 @@
 import type { RunDiff } from './build-run-diff.js';
 import { formatDelta } from './format-delta.js';
-import { formatBytesValue, formatSecondsValue } from '../shared/format-units.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 
 // diff's "What each target used" table (docs/step-usage.md): CPU seconds and memory peak of each target's RUN
 // steps in A and B, largest CPU change first. Pure. Nothing when neither run measured step usage.
 
-const cpu = (seconds: number | null) => (seconds === null ? '—' : formatSecondsValue(seconds));
-const mb = (bytes: number | null) => (bytes === null ? '—' : formatBytesValue(bytes));
+const cpu = (seconds: number | null) => (seconds === null ? '—' : formatDuration(seconds));
+const mb = (bytes: number | null) => (bytes === null ? '—' : formatBytes(bytes));
 
 export function renderUsageDiffMd(diff: RunDiff): string[] {
   const measured = diff.targets.filter((t) => t.usage.cpuSeconds.a !== null || t.usage.cpuSeconds.b !== null);

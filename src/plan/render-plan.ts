@@ -1,10 +1,5 @@
 import { describeCostSet } from './choose-costs.js';
-import {
-  formatSecondsAtStep,
-  formatSecondsValue,
-  toSecondsStep,
-  toShownParts,
-} from '../shared/format-units.js';
+import { formatSecondsAtStep, formatDuration, toSecondsStep, toShownParts } from '../shared/format-units.js';
 import type { Plan } from '../artifacts/index.js';
 import { formatGiB } from './problem.js';
 
@@ -15,7 +10,7 @@ import { formatGiB } from './problem.js';
 // and its idle's two parts to its idle.
 
 /** A length of time, or a time from the start of the run, by the one rule. */
-const renderDuration = formatSecondsValue;
+const renderDuration = formatDuration;
 
 /** Whole steps of `seconds` at `step`, as an integer count. */
 const toSteps = (seconds: number, step: number) => Math.round(seconds / step);

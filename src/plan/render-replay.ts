@@ -1,4 +1,4 @@
-import { formatSecondsValue, formatSignedSecondsValue, toShownDifference } from '../shared/format-units.js';
+import { formatDuration, formatSignedSecondsValue, toShownDifference } from '../shared/format-units.js';
 import { renderPlan } from './render-plan.js';
 import type { ReplayResult } from './replay-run.js';
 
@@ -38,36 +38,36 @@ function explainBaseline(result: ReplayResult): string[] {
   const waits = recorded.makespanSeconds - recorded.withoutWaitsSeconds;
   return [
     `the baseline is the planner's cost model on this run's measured costs: build and setup from the traces, uploads at link_mbps, no waits beyond the graph.`,
-    `\`diff\` replays the run as recorded: each target's wall time, uploads at the node's measured rate, and the node start delays and target start lags the model does not explain (${formatSecondsValue(waits)} of its ${formatSecondsValue(recorded.makespanSeconds)}); so it gives back the run's own makespan, and baseline − actual is what the cost model leaves out.`,
+    `\`diff\` replays the run as recorded: each target's wall time, uploads at the node's measured rate, and the node start delays and target start lags the model does not explain (${formatDuration(waits)} of its ${formatDuration(recorded.makespanSeconds)}); so it gives back the run's own makespan, and baseline − actual is what the cost model leaves out.`,
   ];
 }
 
 export function renderReplay(result: ReplayResult): string {
   const rows: [string, string, string][] = [];
   const actual = result.actualMakespanSeconds;
-  if (actual !== null) rows.push(['actual (run.json)', formatSecondsValue(actual), '']);
+  if (actual !== null) rows.push(['actual (run.json)', formatDuration(actual), '']);
   if (result.asRecorded)
     rows.push([
       'as recorded: the run replayed as `diff` does',
-      formatSecondsValue(result.asRecorded.makespanSeconds),
+      formatDuration(result.asRecorded.makespanSeconds),
       actual === null ? '' : `${minus(result.asRecorded.makespanSeconds, actual)} vs actual`,
     ]);
   rows.push([
     `baseline: recorded queues, recorded fleet`,
-    formatSecondsValue(result.baselineMakespanSeconds),
+    formatDuration(result.baselineMakespanSeconds),
     actual === null ? '' : `model vs actual ${minus(result.baselineMakespanSeconds, actual)}`,
   ]);
   if (result.recordedQueuesOnChangedFleetSeconds !== null) {
     rows.push([
       'recorded queues, changed fleet',
-      formatSecondsValue(result.recordedQueuesOnChangedFleetSeconds),
+      formatDuration(result.recordedQueuesOnChangedFleetSeconds),
       `${minus(result.recordedQueuesOnChangedFleetSeconds, result.baselineMakespanSeconds)} vs baseline`,
     ]);
   }
   const share = `${result.deltaShare >= 0 ? '+' : '−'}${Math.abs(result.deltaShare * 100).toFixed(1)} %`;
   rows.push([
     `predicted: ${result.strategy}, ${result.fleetChanges.length > 0 ? 'changed' : 'recorded'} fleet`,
-    formatSecondsValue(result.predictedMakespanSeconds),
+    formatDuration(result.predictedMakespanSeconds),
     `${minus(result.predictedMakespanSeconds, result.baselineMakespanSeconds)} (${share}) vs baseline`,
   ]);
   const width = Math.max(...rows.map((row) => row[0].length));

@@ -1,5 +1,5 @@
 import type { DataFile } from '../artifacts/index.js';
-import { formatSecondsValue } from '../shared/format-units.js';
+import { formatDuration } from '../shared/format-units.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
 import { buildReportFiles, compareSiteRunsNewestFirst, type SiteFile, type SiteRun } from './build-site.js';
 
@@ -27,8 +27,7 @@ export function buildPerfRunFiles(run: PerfRun): SiteFile[] {
   return files;
 }
 
-const formatMakespan = (seconds: number | null): string =>
-  seconds === null ? '—' : formatSecondsValue(seconds);
+const formatMakespan = (seconds: number | null): string => (seconds === null ? '—' : formatDuration(seconds));
 
 /** DIR/README.md, DIR/index.html and the selector's script, from every run DIR holds (its data.json). */
 export function buildPerfIndexFiles(models: readonly { stamp: string; model: DataFile }[]): SiteFile[] {

@@ -1,7 +1,7 @@
 import type { TargetTrace, TraceStep, TraceUpload } from '../collect/types.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 import type { Band, Phase } from '../artifacts/index.js';
 import { mergeIntervals, containsPoint, type Interval } from '../shared/intervals.js';
-import { formatBytes, formatDuration } from './format-units.js';
 
 // Cuts one target's build record into phase bands: steps (its own steps), upload (HTTP PUT/POST spans) and
 // setup/export (the rest: before the first step, after the last, and gaps). Steps win over uploads where they

@@ -6,6 +6,7 @@ import type {
   XAXisComponentOption,
   YAXisComponentOption,
 } from 'echarts';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 import type { DataFile } from '../artifacts/index.js';
 import {
   buildChartLayout,
@@ -23,7 +24,7 @@ import {
 } from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
 import { buildTimeExtent } from './build-plan-marks.js';
-import { formatBytes, formatDuration, formatMakespan } from './format-units.js';
+import { formatMakespan } from './format-units.js';
 import { escapeHtml } from './render-summary-html.js';
 
 // data.json model → ONE ECharts option, used for the SVG (server-side render) and by the page. One time axis

@@ -4,6 +4,7 @@ import type {
   CustomSeriesRenderItemParams,
   CustomSeriesRenderItemReturn,
 } from 'echarts';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 import type { Band, DataFile } from '../artifacts/index.js';
 import {
   builderColour,
@@ -15,7 +16,6 @@ import {
 } from './chart-style.js';
 import { buildForecastArea, buildPlanMarks } from './build-plan-marks.js';
 import { BAR_LABEL_FONT_PX, BAR_LABEL_PADDING_PX, fitBarLabel } from './fit-bar-label.js';
-import { formatBytes, formatDuration } from './format-units.js';
 
 // The Gantt half of the chart: one custom series per target (bars banded by phase), the plan strip, the
 // critical-path outline and three empty series that key the phases in the legend.

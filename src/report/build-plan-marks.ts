@@ -1,5 +1,5 @@
 import type { DataFile } from '../artifacts/index.js';
-import { formatDuration } from './format-units.js';
+import { formatDuration } from '../shared/format-units.js';
 
 // The time extent the chart's axis spans, and the plan's vertical marks on the Gantt (planned makespan, lower
 // bound). Two marks closer than MERGED_MARK_SHARE of the axis would print their labels over each other, so the

@@ -1,5 +1,5 @@
 import type { RunFile, TargetSummary } from '../artifacts/index.js';
-import { formatSecondsValue, toShownDifference } from '../shared/format-units.js';
+import { formatDuration, toShownDifference } from '../shared/format-units.js';
 import type { ReportPlan } from './run-inputs.js';
 
 // What a reader of "measured vs planned" must know, said next to the plan in report.md and the page, each computed
@@ -28,7 +28,6 @@ const BYTES_OFF_FACTOR = 1.5;
 const LISTED = 3;
 
 /** The one rule for seconds (shared/format-units.ts), so a note's figures read as the report's tables do. */
-const formatSeconds = formatSecondsValue;
 
 function isWarm(run: RunFile | undefined): boolean {
   return run?.harness === 'warm' || run?.mode === 'warm';
@@ -48,7 +47,7 @@ function compareBuilds(
     [measured, planned, count] = [measured + t.buildSeconds, planned + p, count + 1];
   }
   if (count === 0 || planned <= 0) return '';
-  return `; measured, ${count === names.length ? 'their' : `${count} of their`} builds took ${formatSeconds(measured)} against ${formatSeconds(planned)} planned (${formatShare(measured / planned - 1)})`;
+  return `; measured, ${count === names.length ? 'their' : `${count} of their`} builds took ${formatDuration(measured)} against ${formatDuration(planned)} planned (${formatShare(measured / planned - 1)})`;
 }
 
 /**
@@ -126,7 +125,7 @@ function listTargets(list: readonly TargetOff[]): string {
     .slice(0, LISTED)
     .map(
       (t) =>
-        `${t.name} on ${t.node} ${formatSeconds(t.measured)} against ${formatSeconds(t.planned)} (${t.measured >= t.planned ? '+' : '−'}${formatSeconds(Math.abs(toShownDifference(t.measured, t.planned)))}${t.push})`,
+        `${t.name} on ${t.node} ${formatDuration(t.measured)} against ${formatDuration(t.planned)} (${t.measured >= t.planned ? '+' : '−'}${formatDuration(Math.abs(toShownDifference(t.measured, t.planned)))}${t.push})`,
     );
   return `${shown.join('; ')}${list.length > LISTED ? `; and ${list.length - LISTED} more` : ''}`;
 }
@@ -141,7 +140,7 @@ function compareWithPlan(
   const way =
     Math.abs(diff) < MIN_OFF_SECONDS
       ? 'as planned'
-      : `${formatSeconds(Math.abs(toShownDifference(makespanSeconds, plan.makespanSeconds)))} ${diff > 0 ? 'longer' : 'shorter'} than planned (${formatShare(diff / plan.makespanSeconds)})`;
+      : `${formatDuration(Math.abs(toShownDifference(makespanSeconds, plan.makespanSeconds)))} ${diff > 0 ? 'longer' : 'shorter'} than planned (${formatShare(diff / plan.makespanSeconds)})`;
   const off = findTargetsOff(plan, targets);
   const longer = off.filter((t) => t.measured > t.planned);
   const shorter = off.filter((t) => t.measured < t.planned);
@@ -153,7 +152,7 @@ function compareWithPlan(
     parts.length === 0
       ? `every target within ${MIN_OFF_SHARE * 100} % (or ${MIN_OFF_SECONDS}s) of its plan`
       : parts.join('. ');
-  return `measured ${formatSeconds(makespanSeconds)} against the plan's ${formatSeconds(plan.makespanSeconds)}: ${way}. Per target (record against planned build + export + setup): ${rest}`;
+  return `measured ${formatDuration(makespanSeconds)} against the plan's ${formatDuration(plan.makespanSeconds)}: ${way}. Per target (record against planned build + export + setup): ${rest}`;
 }
 
 /** A cold run's plan that counted whole exports (no `image` figure) for some targets; undefined otherwise. */
@@ -193,7 +192,7 @@ export function buildPlanNotes({
         ? 'the plan counted whole exports for a cold run (above)'
         : "the cost figures overstate this run: its targets built faster than target-costs and fleet.yaml's `speed` say (refresh them with `rocm-perf costs --from RUN`)";
     notes.push(
-      `measured ${formatSeconds(makespanSeconds)} is under the plan's lower bound ${formatSeconds(lowerBoundSeconds)}, which no schedule can beat on the plan's figures: ${why}`,
+      `measured ${formatDuration(makespanSeconds)} is under the plan's lower bound ${formatDuration(lowerBoundSeconds)}, which no schedule can beat on the plan's figures: ${why}`,
     );
   }
   return notes;

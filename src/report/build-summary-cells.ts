@@ -1,6 +1,6 @@
-import { toShownDifference } from '../shared/format-units.js';
+import { formatBytes, formatDuration, toShownDifference } from '../shared/format-units.js';
 import type { NodeSummary, Summary, TargetSummary } from '../artifacts/index.js';
-import { formatBytes, formatDuration, formatPct } from './format-units.js';
+import { formatPct } from './format-units.js';
 
 // Table cells (plain text) that report.md and the page's summary tables share, so both show the same figures.
 

@@ -1,7 +1,7 @@
 import type { BarSeriesOption, EChartsOption } from 'echarts';
+import { formatDuration } from '../shared/format-units.js';
 import type { DataFile } from '../artifacts/index.js';
 import { builderColour, lighten, SETUP_EXPORT_COLOUR } from './chart-style.js';
-import { formatDuration } from './format-units.js';
 
 // report.md's second chart: per target, total split into build (its own steps), upload and setup/export. Colour
 // means node, as on the timeline: the build part in the node's colour, upload a lighter shade of it, setup/export

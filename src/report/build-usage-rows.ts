@@ -1,5 +1,5 @@
 import type { DataFile, NodeUsage, TargetUsage } from '../artifacts/index.js';
-import { formatBytes, formatDuration } from './format-units.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 
 // The cells of the "What each step used" tables (report.md and the page): a row per RUN step of each target, then
 // each node's totals beside its memory. Pure. Null when no step was measured.

@@ -1,5 +1,5 @@
 import type { Advice } from '../artifacts/index.js';
-import { formatSecondsValue } from '../shared/format-units.js';
+import { formatDuration } from '../shared/format-units.js';
 import { toInertMarkdown } from './to-inert-markdown.js';
 
 // The advisor's ranked actions as markdown lines: report.md's "Advice" section and `rocm-perf advise`. Pure.
@@ -8,9 +8,9 @@ function renderSaving(advice: Advice): string {
   if (advice.savingSeconds === null) return 'saving not replayable';
   if (advice.savingSeconds <= 0)
     return advice.savingSeconds < 0
-      ? `costs ${formatSecondsValue(-advice.savingSeconds)} of makespan`
+      ? `costs ${formatDuration(-advice.savingSeconds)} of makespan`
       : 'saves nothing in this run';
-  return `saves ${formatSecondsValue(advice.savingSeconds)} of makespan`;
+  return `saves ${formatDuration(advice.savingSeconds)} of makespan`;
 }
 
 /** Numbered actions with their evidence; `nothing to advise` for an empty list; nothing at all for null. */

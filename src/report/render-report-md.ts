@@ -1,5 +1,5 @@
 import { renderAdviceMd } from './render-advice-md.js';
-import { toShownDifference } from '../shared/format-units.js';
+import { formatBytes, formatDuration, toShownDifference } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
 import {
   buildNodeCells,
@@ -8,7 +8,7 @@ import {
   buildTargetCells,
   formatPartial,
 } from './build-summary-cells.js';
-import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
+import { formatMakespan, formatPct } from './format-units.js';
 import { describeForecastMethod } from '../plan/index.js';
 import { toInertMarkdown } from './to-inert-markdown.js';
 import { renderUsageMd } from './render-usage-md.js';

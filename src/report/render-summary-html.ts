@@ -1,5 +1,5 @@
 import { formatCause } from '../explain/render-why.js';
-import { formatSignedSecondsValue } from '../shared/format-units.js';
+import { formatBytes, formatDuration, formatSignedSecondsValue } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts } from '../artifacts/index.js';
 import {
   buildNodeCells,
@@ -8,7 +8,6 @@ import {
   buildTargetCells,
   formatPartial,
 } from './build-summary-cells.js';
-import { formatBytes, formatDuration } from './format-units.js';
 import { renderForecastLine, renderMakespan } from './render-report-md.js';
 import { buildUsageRows, USAGE_LEGEND } from './build-usage-rows.js';
 

@@ -9,7 +9,10 @@
 
 const pad = (value: number): string => String(value).padStart(2, '0');
 
-/** The number formatSecondsValue shows for these seconds (rounded as it rounds). */
+/** How the report and the page show a figure that is not known (yet); never 0. */
+const UNKNOWN = '—';
+
+/** The number formatDuration shows for these seconds (rounded as it rounds). */
 function toShownSeconds(seconds: number): number {
   const magnitude = Math.abs(seconds);
   if (magnitude >= 59.995) return Math.sign(seconds) * Math.round(magnitude);
@@ -25,8 +28,14 @@ export function toShownDifference(minuend: number, subtrahend: number): number {
   return toShownSeconds(minuend) - toShownSeconds(subtrahend);
 }
 
-export function formatSecondsValue(seconds: number): string {
-  if (seconds < 0) return `-${formatSecondsValue(-seconds)}`;
+/**
+ * The one duration formatter: `0.006s`, `10.67s`, `4m05s`, `1h02m03s`; `0s` for 0. A figure that is not known
+ * (null, NaN, ±Infinity) reads `unknown`: `—` in the report and the page, `n/a` in diff and trends text (as their
+ * outputs always have).
+ */
+export function formatDuration(seconds: number | null, unknown: string = UNKNOWN): string {
+  if (seconds === null || !Number.isFinite(seconds)) return unknown;
+  if (seconds < 0) return `-${formatDuration(-seconds)}`;
   if (seconds === 0) return '0s';
   if (seconds < 0.1) return `${seconds.toFixed(3)}s`;
   if (seconds < 59.995) return `${seconds.toFixed(2)}s`;
@@ -39,11 +48,13 @@ export function formatSecondsValue(seconds: number): string {
 /** `+2.59s`, `-42.10s`, `+9m12s`; `±0` for 0. */
 export function formatSignedSecondsValue(seconds: number): string {
   if (seconds === 0) return '±0';
-  return `${seconds > 0 ? '+' : '-'}${formatSecondsValue(Math.abs(seconds))}`;
+  return `${seconds > 0 ? '+' : '-'}${formatDuration(Math.abs(seconds))}`;
 }
 
-export function formatBytesValue(bytes: number): string {
-  if (bytes < 0) return `-${formatBytesValue(-bytes)}`;
+/** The one byte formatter: `4.12 MB`, `386 kB`, `512 B` (decimal units); `unknown` as formatDuration's. */
+export function formatBytes(bytes: number | null, unknown: string = UNKNOWN): string {
+  if (bytes === null || !Number.isFinite(bytes)) return unknown;
+  if (bytes < 0) return `-${formatBytes(-bytes)}`;
   const units = ['B', 'kB', 'MB', 'GB', 'TB'];
   let [value, unit] = [bytes, 0];
   while (value >= 999.5 && unit < units.length - 1) [value, unit] = [value / 1000, unit + 1];
@@ -51,14 +62,14 @@ export function formatBytesValue(bytes: number): string {
   return `${value.toFixed(value >= 99.95 ? 0 : value >= 9.995 ? 1 : 2)} ${units[unit]}`;
 }
 
-/** The step formatSecondsValue rounds these seconds to: 0.001 under 0.1 s, 0.01 under a minute, 1 from a minute. */
+/** The step formatDuration rounds these seconds to: 0.001 under 0.1 s, 0.01 under a minute, 1 from a minute. */
 export function toSecondsStep(seconds: number): number {
   const magnitude = Math.abs(seconds);
   return magnitude < 0.1 ? 0.001 : magnitude < 59.995 ? 0.01 : 1;
 }
 
 /**
- * Seconds already rounded to a whole number of `step`s, written at that step as formatSecondsValue writes it
+ * Seconds already rounded to a whole number of `step`s, written at that step as formatDuration writes it
  * (`1m45s`, `2.37s`, `0.040s`), and whole seconds under a minute as `2s` when the step is a second.
  */
 export function formatSecondsAtStep(seconds: number, step: number): string {

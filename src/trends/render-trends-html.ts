@@ -1,5 +1,6 @@
 import { DEFAULT_LANE } from '../artifacts/index.js';
-import { formatBytes, formatSeconds } from '../diff/index.js';
+import { NOT_KNOWN } from '../diff/index.js';
+import { formatBytes, formatDuration } from '../shared/format-units.js';
 import { renderPageShell } from '../report/index.js';
 import {
   CALIBRATION_GOAL,
@@ -44,7 +45,7 @@ function escapeHtml(text: string): string {
 }
 
 function format(value: number | null, unit: TrendUnit): string {
-  return unit === 'seconds' ? formatSeconds(value) : formatBytes(value);
+  return unit === 'seconds' ? formatDuration(value, NOT_KNOWN) : formatBytes(value, NOT_KNOWN);
 }
 
 function latestPoint(trend: MetricTrend): TrendPoint | undefined {
@@ -132,7 +133,7 @@ ${excluded}
 }
 
 function describeRule({ rule }: Trends): string {
-  return `A value is flagged as a regression when it is more than ${rule.pct}% and more than ${rule.seconds} s (bytes: ${formatBytes(rule.bytes)}) above the median of the previous ${rule.window} runs of the same harness that have it (at least ${rule.minBaseline}). The baseline column is that median. Harnesses and lanes are never mixed: cold, warm and bench runs answer different questions, and a run recorded elsewhere is a lane of its own.`;
+  return `A value is flagged as a regression when it is more than ${rule.pct}% and more than ${rule.seconds} s (bytes: ${formatBytes(rule.bytes, NOT_KNOWN)}) above the median of the previous ${rule.window} runs of the same harness that have it (at least ${rule.minBaseline}). The baseline column is that median. Harnesses and lanes are never mixed: cold, warm and bench runs answer different questions, and a run recorded elsewhere is a lane of its own.`;
 }
 
 export function renderTrendsHtml({
