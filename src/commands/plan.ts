@@ -12,7 +12,7 @@ import {
 } from '../plan/index.js';
 import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
 import { writePlanFile } from '../artifacts/plan-file-io.js';
-import type { RunBakePrint } from '../run/executors/bake-print.js';
+import type { RunBakePrint } from '../run/executors/run-bake-print.js';
 import { loadPlanInputs, type PlanInputs } from '../run/plan-inputs/load-plan-inputs.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';

@@ -1,5 +1,5 @@
-import type { BakePrint } from './bake-print.js';
-import { listTargetLinks } from './bake-print.js';
+import type { BakePrint } from './bake-print-schema.js';
+import { listTargetLinks } from './bake-print-schema.js';
 
 export interface TargetGraph {
   /** The targets to run, sorted by name. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { listTargetLinks, type BakePrint } from './bake-print.js';
+import { listTargetLinks, type BakePrint } from './bake-print-schema.js';
 
 // A digest of the bake graph a run planned with, for run.json's `bake`: `costs` compares it with the current bake
 // print and refuses a run of another bake definition (docs/planning.md). Pure.

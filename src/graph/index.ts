@@ -4,7 +4,7 @@ export {
   listTargetLinks,
   type BakePrint,
   type BakeTarget,
-} from './bake-print.js';
+} from './bake-print-schema.js';
 export { digestBakeGraph, findBakeDifferences } from './digest-bake-graph.js';
 export {
   buildGraph,

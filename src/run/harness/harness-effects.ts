@@ -8,7 +8,7 @@ import {
   type Sampler,
 } from '../../collect/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { runBakePrint, type RunBakePrint } from '../executors/bake-print.js';
+import { runBakePrint, type RunBakePrint } from '../executors/run-bake-print.js';
 import {
   findFailedBuildRef,
   runBake,

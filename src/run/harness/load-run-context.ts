@@ -8,7 +8,7 @@ import { readPlanFile } from '../../artifacts/plan-file-io.js';
 import type { Clock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import { toFileAccessError } from '../../shared/to-file-access-error.js';
-import type { RunBakePrint } from '../executors/bake-print.js';
+import type { RunBakePrint } from '../executors/run-bake-print.js';
 import { loadPlanInputs } from '../plan-inputs/load-plan-inputs.js';
 import { findQueueProblems } from './node-queue.js';
 import { createRunSettings, type RunSettings } from './run-settings.js';

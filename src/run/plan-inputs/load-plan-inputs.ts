@@ -18,7 +18,7 @@ import {
 import { renderDidYouMean } from '../../shared/find-nearest.js';
 import { ConfigError, UsageError } from '../../shared/errors.js';
 import { readBuildxProblem } from '../executors/check-buildx-binary.js';
-import type { RunBakePrint } from '../executors/bake-print.js';
+import type { RunBakePrint } from '../executors/run-bake-print.js';
 import { toBakePrintCommand } from '../executors/buildx-command.js';
 import { errorMessage } from '../../shared/error-message.js';
 
@@ -37,7 +37,7 @@ export interface LoadPlanInputsOptions extends LoadPlanConfigOptions {
 
 // Loaded on first use, so a saved print never loads execa.
 const runRealBakePrint: RunBakePrint = async (options) =>
-  (await import('../executors/bake-print.js')).runBakePrint(options);
+  (await import('../executors/run-bake-print.js')).runBakePrint(options);
 
 function parseBakePrint(text: string, source: string): BakePrint {
   let raw: unknown;

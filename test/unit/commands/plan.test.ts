@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runPlanCommand } from '../../../src/commands/plan.js';
 import { PlanFileSchema } from '../../../src/artifacts/index.js';
-import type { FetchBakePrintOptions } from '../../../src/run/executors/bake-print.js';
+import type { FetchBakePrintOptions } from '../../../src/run/executors/run-bake-print.js';
 import { createProgram } from '../../../src/program.js';
 import { writeFleetFixture } from '../run/harness-fixture.js';
 

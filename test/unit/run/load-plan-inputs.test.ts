@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FetchBakePrintOptions } from '../../../src/run/executors/bake-print.js';
+import type { FetchBakePrintOptions } from '../../../src/run/executors/run-bake-print.js';
 import { loadPlanInputs } from '../../../src/run/plan-inputs/load-plan-inputs.js';
 import { writeFleetFixture } from './harness-fixture.js';
 

@@ -3,7 +3,7 @@
 // upload is image or cache, and each side's bytes are what the trace's requests sent to that repository.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BakePrintSchema } from '../../../src/graph/bake-print.js';
+import { BakePrintSchema } from '../../../src/graph/bake-print-schema.js';
 import { parseBuildkitTrace } from '../../../src/collect/index.js';
 import { toUploadRefs } from '../../../src/run/harness/to-upload-refs.js';
 
