@@ -141,20 +141,32 @@ function buildRunDraft(model: DataFile, children: readonly SpanDraft[]): SpanDra
   };
 }
 
-/** Epoch ms (fractions of a ms kept to the µs) → unix ns as a decimal string; BigInt, as ns overflow 2^53. */
-function toUnixNanos(ms: number): string {
-  return (BigInt(Math.round(ms * 1000)) * 1000n).toString();
+/** Epoch ms (fractions of a ms kept to the µs) → unix ns; BigInt, as ns overflow 2^53. */
+function toUnixNanos(ms: number): bigint {
+  return BigInt(Math.round(ms * 1000)) * 1000n;
+}
+
+/**
+ * A span's [start, end] in unix ns as OTLP's decimal strings. An instant (a cached step) is sent 1 ns long: Jaeger
+ * rewrites a zero-length span to 1 ns as it stores each copy, so two exports of one run would no longer be the
+ * identical spans its query deduplicates (docs/otlp.md).
+ */
+function toSpanNanos(startMs: number, endMs: number): [string, string] {
+  const start = toUnixNanos(startMs);
+  const end = toUnixNanos(endMs);
+  return [start.toString(), (end > start ? end : start + 1n).toString()];
 }
 
 function toSpan(draft: SpanDraft, traceId: string): OtlpSpan {
+  const [startTimeUnixNano, endTimeUnixNano] = toSpanNanos(draft.startMs, draft.endMs);
   return {
     traceId,
     spanId: buildOtlpSpanId(traceId, draft.place),
     ...(draft.parent === undefined ? {} : { parentSpanId: buildOtlpSpanId(traceId, draft.parent) }),
     name: draft.name,
     kind: draft.kind === 'server' ? 2 : 1,
-    startTimeUnixNano: toUnixNanos(draft.startMs),
-    endTimeUnixNano: toUnixNanos(Math.max(draft.startMs, draft.endMs)),
+    startTimeUnixNano,
+    endTimeUnixNano,
     attributes: toOtlpAttributes(draft.attributes),
     links: draft.links,
     status: draft.error === undefined ? { code: 0 } : { code: 2, message: draft.error },
