@@ -21,7 +21,7 @@ export interface SpanDraft {
 }
 
 /** A BuildKit span a target's record holds at its top (`bake pytorch`): the other end of a span link. */
-export interface BuildkitSpanRef {
+interface BuildkitSpanRef {
   traceId: string;
   spanId: string;
   name: string;
@@ -40,7 +40,7 @@ const TASK_RESULT: Partial<Record<TargetSummary['status'], string>> = {
   skipped: 'skip',
 };
 
-export const targetPlace = (target: string): string => `target/${target}`;
+const targetPlace = (target: string): string => `target/${target}`;
 
 function toTargetAttributes(t: TargetSummary): OtlpAttributeEntry[] {
   return [

@@ -26,7 +26,7 @@ export interface OtlpExport {
   notes: string[];
 }
 
-export const OTLP_SERVICE_NAME = 'rocm-perf';
+const OTLP_SERVICE_NAME = 'rocm-perf';
 
 const PIPELINE_RESULT: Record<DataFile['run']['status'], string | undefined> = {
   completed: 'success',

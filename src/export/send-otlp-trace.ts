@@ -7,7 +7,7 @@ import { OtlpTraceResponseSchema, type OtlpTraceRequest } from './otlp-trace-sch
 // collector's answer held to the OTLP/HTTP spec (2xx with an ExportTraceServiceResponse; a partial success names the
 // spans it dropped). Every failure is an HttpError naming the URL, with a hint.
 
-export const OTLP_TRACES_PATH = '/v1/traces';
+const OTLP_TRACES_PATH = '/v1/traces';
 const TIMEOUT_MS = 30_000;
 const BODY_SHOWN = 500;
 
