@@ -9,6 +9,13 @@ import { toShownDifference } from '../shared/format-units.js';
 
 export type RunStatus = DataFile['run']['status'];
 
+/** `the run was interrupted`, `the run failed`: how a run that did not complete ended, in words. */
+export function describeEnding(status: RunStatus): string {
+  if (status === 'running') return 'the run is still running';
+  if (status === 'failed') return 'the run failed';
+  return `the run was ${status}`;
+}
+
 export interface SummaryMakespan {
   measuredSeconds: number | null;
   plannedSeconds: number | null;
@@ -42,6 +49,8 @@ export interface SummaryCriticalPath {
   measured: SummaryPathStep[];
   measuredSeconds: number | null;
   planned: string[];
+  /** Whether the run had a plan.json (an empty planned path then means the plan recorded none). */
+  hasPlan: boolean;
 }
 
 export type SummaryOverrun =
@@ -134,8 +143,8 @@ function buildForecast(model: DataFile): SummaryForecast {
     const status = model.run.status;
     const reason =
       status === 'completed'
-        ? 'the run has no measured makespan'
-        : `the run ${status === 'running' ? 'is still running' : `was ${status}`}: its partial makespan is not placed in a band that covers every target`;
+        ? 'the run has no measured makespan to place in the band'
+        : `${describeEnding(status)}: a partial makespan is not placed in the band`;
     return { kind: 'no-percentile', ...pickBand(band), reason };
   }
   return {
@@ -149,7 +158,8 @@ function buildForecast(model: DataFile): SummaryForecast {
 
 const pickBand = ({ p10, p50, p90 }: { p10: number; p50: number; p90: number }) => ({ p10, p50, p90 });
 
-function buildCriticalPath(summary: DataFile['summary']): SummaryCriticalPath {
+function buildCriticalPath(model: DataFile): SummaryCriticalPath {
+  const { summary } = model;
   const nodeOf = new Map(summary.targets.map((t) => [t.target, t.node]));
   return {
     measured: summary.criticalPath.measured.map((target) => ({
@@ -158,20 +168,22 @@ function buildCriticalPath(summary: DataFile['summary']): SummaryCriticalPath {
     })),
     measuredSeconds: summary.criticalPath.measuredSeconds,
     planned: [...summary.criticalPath.planned],
+    hasPlan: model.run.hasPlanFile,
   };
 }
 
 type Compared = TargetSummary & { totalSeconds: number; plannedSeconds: number; overSeconds: number };
 
 /**
- * Each target with a measured record and a planned slot: its record against its planned duration (build + export +
+ * Each target that finished ok (a cancelled or failed record is partial) with a planned slot: its record against its
+ * planned duration (build + export +
  * setup, plan.json's finish − start), the comparison the report's plan note makes; the difference from the figures
  * as shown, so `actual = planned + over` adds up as printed.
  */
 function compareWithPlan(targets: readonly TargetSummary[]): Compared[] {
   return targets.flatMap((t) => {
-    if (t.totalSeconds === null || t.plannedStartSeconds === null || t.plannedFinishSeconds === null)
-      return [];
+    if (t.status !== 'ok' || t.totalSeconds === null) return [];
+    if (t.plannedStartSeconds === null || t.plannedFinishSeconds === null) return [];
     const plannedSeconds = t.plannedFinishSeconds - t.plannedStartSeconds;
     return [
       {
@@ -216,7 +228,7 @@ function buildOverrun(model: DataFile): SummaryOverrun {
     return {
       kind: 'none',
       reason: model.run.hasPlanFile
-        ? 'no target has both a measured record and a planned slot'
+        ? 'no target finished ok with a planned slot to compare with'
         : 'no plan.json: nothing to compare with',
     };
   const worst = [...compared].sort(
@@ -269,7 +281,7 @@ function buildFallbackSummary(options: BuildRunSummaryOptions): RunSummary {
       partialFiles: [],
     },
     forecast: { kind: 'no-band', reason: missing },
-    criticalPath: { measured: [], measuredSeconds: null, planned: [] },
+    criticalPath: { measured: [], measuredSeconds: null, planned: [], hasPlan: false },
     overrun: { kind: 'none', reason: missing },
     warnings: run.warnings.map((w) => `WARNING: ${w}`),
     noteCount: 0,
@@ -295,7 +307,7 @@ export function buildRunSummary(options: BuildRunSummaryOptions): RunSummary {
       .map((t) => ({ target: t.target, status: t.status })),
     makespan: buildMakespan(summary),
     forecast: buildForecast(model),
-    criticalPath: buildCriticalPath(summary),
+    criticalPath: buildCriticalPath(model),
     overrun: buildOverrun(model),
     warnings: loud,
     noteCount: summary.warnings.length - loud.length,

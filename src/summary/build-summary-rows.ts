@@ -1,6 +1,11 @@
 import { formatMakespan, formatPct } from '../report/format-units.js';
 import { formatSecondsValue, formatSignedSecondsValue } from '../shared/format-units.js';
-import type { RunSummary, SummaryForecast, SummaryOverrun } from './build-run-summary.js';
+import {
+  describeEnding,
+  type RunSummary,
+  type SummaryForecast,
+  type SummaryOverrun,
+} from './build-run-summary.js';
 
 // The summary's words, row by row, shared by the terminal and the markdown renderers so both say the same thing.
 // Seconds by the one rule (shared/format-units.ts), differences from the figures as shown: the parts add up. Pure.
@@ -44,7 +49,7 @@ function describeForecast(forecast: SummaryForecast): string[] {
     case 'no-band':
       return [`no band yet: ${forecast.reason}`];
     case 'no-percentile':
-      return [`no percentile: ${forecast.reason}; the band was ${formatBand(forecast)}`];
+      return [`no percentile: ${forecast.reason} (${formatBand(forecast)})`];
     case 'landed': {
       const where =
         forecast.outside === 'above'
@@ -65,12 +70,14 @@ function describeForecast(forecast: SummaryForecast): string[] {
 function describeCriticalPath({ criticalPath, makespan, status }: RunSummary): string[] {
   const { measured, planned, measuredSeconds } = criticalPath;
   if (measured.length === 0) return ['none (no target has a build record)'];
-  const so = status === 'completed' ? '' : ` (of what ran: the run was ${status})`;
+  const so = status === 'completed' ? '' : ` (of what ran: ${describeEnding(status)})`;
   const chain = measured.map((step) => `${step.target} (${step.node})`).join(' → ');
   const same = planned.join(' → ') === measured.map((step) => step.target).join(' → ');
   return [
     `${seconds(measuredSeconds)}${formatPartial(makespan.partialFiles)}${so}: ${chain}`,
-    planned.length === 0 ? 'planned: no plan.json' : `planned: ${same ? 'the same' : planned.join(' → ')}`,
+    planned.length > 0
+      ? `planned: ${same ? 'the same' : planned.join(' → ')}`
+      : `planned: ${criticalPath.hasPlan ? 'none recorded in plan.json' : 'no plan.json'}`,
   ];
 }
 
