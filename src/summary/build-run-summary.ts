@@ -16,7 +16,7 @@ export function describeEnding(status: RunStatus): string {
   return `the run was ${status}`;
 }
 
-export interface SummaryMakespan {
+interface SummaryMakespan {
   measuredSeconds: number | null;
   plannedSeconds: number | null;
   lowerBoundSeconds: number | null;
@@ -40,12 +40,12 @@ export type SummaryForecast =
   | { kind: 'no-percentile'; p10: number; p50: number; p90: number; reason: string }
   | { kind: 'no-band'; reason: string };
 
-export interface SummaryPathStep {
+interface SummaryPathStep {
   target: string;
   node: string;
 }
 
-export interface SummaryCriticalPath {
+interface SummaryCriticalPath {
   measured: SummaryPathStep[];
   measuredSeconds: number | null;
   planned: string[];
@@ -96,7 +96,7 @@ export interface RunSummary {
 }
 
 /** The run the summary is of when its report could not be made: what run.json says. */
-export interface SummaryFallback {
+interface SummaryFallback {
   stamp: string;
   harness: DataFile['run']['harness'];
   status: RunStatus;

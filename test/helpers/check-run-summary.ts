@@ -7,7 +7,7 @@ import type { DataFile } from '../../src/artifacts/index.js';
 // the targets' records and planned slots. Shared by the unit tests (fixtures) and the box run (harness-rotation).
 
 /** `10.59s`, `0.006s`, `4m05s`, `1h02m03s`, optionally signed → seconds, and the step it was printed at. */
-export function parseShownSeconds(text: string): { seconds: number; step: number } {
+function parseShownSeconds(text: string): { seconds: number; step: number } {
   const match = /^([+-]?)(?:(\d+)h)?(?:(\d+)m)?(\d+(?:\.(\d+))?)s$/.exec(text);
   if (!match) throw new Error(`not a duration as rocm-perf prints one: ${JSON.stringify(text)}`);
   const [, sign, h, m, s, decimals] = match;
@@ -31,7 +31,7 @@ function expectAddsUp(whole: string, part: string, difference: string, what: str
 }
 
 /** The rows of the text summary: label → its lines (first, then the continuation lines). */
-export function parseSummaryRows(text: string): { headline: string; rows: Map<string, string[]> } {
+function parseSummaryRows(text: string): { headline: string; rows: Map<string, string[]> } {
   const lines = text.split('\n').filter((line) => line !== '');
   const start = lines.findIndex((line) => line.startsWith('── rocm-perf '));
   expect(start, `no summary headline in:\n${text}`).toBeGreaterThanOrEqual(0);
