@@ -6,8 +6,9 @@ import type { DataFile } from '../../src/artifacts/index.js';
 // as printed, the critical path's nodes come from the timeline's lanes, and the biggest overrun is found again from
 // the targets' records and planned slots. Shared by the unit tests (fixtures) and the box run (harness-rotation).
 
-/** `10.59s`, `0.006s`, `4m05s`, `1h02m03s`, optionally signed → seconds, and the step it was printed at. */
+/** `10.59s`, `0.006s`, `4m05s`, `1h02m03s`, optionally signed, or `±0` → seconds, and the step it was printed at. */
 function parseShownSeconds(text: string): { seconds: number; step: number } {
+  if (text === '±0') return { seconds: 0, step: 0.01 };
   const match = /^([+-]?)(?:(\d+)h)?(?:(\d+)m)?(\d+(?:\.(\d+))?)s$/.exec(text);
   if (!match) throw new Error(`not a duration as rocm-perf prints one: ${JSON.stringify(text)}`);
   const [, sign, h, m, s, decimals] = match;
@@ -74,7 +75,7 @@ function checkMakespan(row: string, data: DataFile): void {
     return;
   }
   const match =
-    /^(\S+)(?: ⚠ partial \(([^)]*)\))? = plan (\S+) ([+-]\S+) = lower bound (\S+) ([+-]\S+)$/.exec(row);
+    /^(\S+)(?: ⚠ partial \(([^)]*)\))? = plan (\S+) ([+-]\S+|±0) = lower bound (\S+) ([+-]\S+|±0)$/.exec(row);
   expect(match, `makespan row: ${row}`).not.toBeNull();
   const [, measured, partial, plan, overPlan, bound, overBound] = match!;
   expect(partial?.split(', ') ?? [], 'the trace files that leave the makespan partial').toEqual(
@@ -129,9 +130,8 @@ function checkOverrun(lines: readonly string[], data: DataFile): void {
     expect(lines[0]).toMatch(/^none: /);
     return;
   }
-  const match = /^(\S+) on (\S+)(?:, planned on \S+)?: (\S+) = planned (\S+) ([+-]\S+) \(\d+% over\)$/.exec(
-    lines[0]!,
-  );
+  const match =
+    /^(\S+) on (\S+)(?:, planned on \S+)?: (\S+) = planned (\S+) ([+-]\S+|±0) \(\d+% over\)$/.exec(lines[0]!);
   expect(match, lines[0]).not.toBeNull();
   const [, target, node, actual, planned, over] = match!;
   expect({ target, node }).toEqual({ target: worst.target, node: worst.node });

@@ -86,6 +86,20 @@ describe('the end-of-run summary of a finished run', () => {
     expect(JSON.stringify(overrun)).toMatch(/cold run misses every step by design/);
   });
 
+  it('a makespan exactly as planned (as shown) reads ±0, and a minute-long one adds up at whole seconds', () => {
+    const model = readModel('fixtures/runs/gfx1201-cold');
+    const asPlanned = structuredClone(model);
+    asPlanned.summary.makespanSeconds = (model.summary.plannedMakespanSeconds ?? 0) + 0.001;
+    const text = renderSummaryText(summarise(asPlanned, '/r'));
+    expect(text).toMatch(/^makespan\s+51\.57s = plan 51\.57s ±0 = lower bound 51\.57s ±0$/m);
+    expectSummaryMatchesData(text, asPlanned, { runDir: '/r', serveUrl: SERVE.url, exitCode: 0 });
+    const long = structuredClone(model);
+    long.summary.makespanSeconds = 65.4;
+    const longText = renderSummaryText(summarise(long, '/r'));
+    expect(longText).toMatch(/^makespan\s+1m05s = plan 51\.57s \+13\.43s = lower bound 51\.57s \+13\.43s$/m);
+    expectSummaryMatchesData(longText, long, { runDir: '/r', serveUrl: SERVE.url, exitCode: 0 });
+  });
+
   it('a run with no band says why, with no figure made up', () => {
     const text = renderSummaryText(summarise(readModel('fixtures/why/gfx1201-warm-before'), '/r'));
     expect(text).toMatch(
