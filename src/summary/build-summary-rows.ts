@@ -1,5 +1,5 @@
 import { formatMakespan, formatPct } from '../report/format-units.js';
-import { formatSecondsValue, formatSignedSecondsValue } from '../shared/format-units.js';
+import { formatDuration, formatSignedSecondsValue } from '../shared/format-units.js';
 import {
   describeEnding,
   type RunSummary,
@@ -16,7 +16,7 @@ export interface SummaryRow {
   lines: string[];
 }
 
-const seconds = (value: number | null): string => (value === null ? '—' : formatSecondsValue(value));
+const seconds = (value: number | null): string => (value === null ? '—' : formatDuration(value));
 
 function formatPartial(files: readonly string[]): string {
   return files.length ? ` ⚠ partial (${files.join(', ')})` : '';
