@@ -10,12 +10,12 @@ import { pinnedVersion } from '../fleet/real/tools.js';
 import { readData, readDependencies, readRun, useHarnessBox } from './harness-helpers.js';
 
 // One fleet in a box (real BuildKit v0.32.2 with the cache-key debug database on three nodes, the oldest supported
-// BuildKit v0.17.3 on bench, bake attesting mode=max provenance) for the three things issue 37 made the box prove,
+// BuildKit v0.17.3 on anvil, bake attesting mode=max provenance) for the three things issue 37 made the box prove,
 // in the order they share its runs (once three files with a box each; folded to start the box once):
 // 1. What each RUN step used (docs/step-usage.md), on the cold run: two leaf targets' RUN steps run box-compile told
 //    outright how much CPU to burn and memory to hold.
 // 2. The evidence a run saves for "why it missed" (docs/cache-debug.md): the cold run, then every target's source
-//    changed and a warm run with the oldest buildx (v0.23.0), which makes bench the oldest pair.
+//    changed and a warm run with the oldest buildx (v0.23.0), which makes anvil the oldest pair.
 // 3. Why each target missed (issue 37 items 1 and 3): from that warm run on, one warm run per cause made on purpose,
 //    each compared by the product with the run before it. Each scenario asserts the product names exactly that cause
 //    with the right old and new values, and that every target the change did not touch had no miss.
@@ -28,7 +28,10 @@ const execFileAsync = promisify(execFile);
 const oldestBuildx = pinnedVersion('buildx', 'oldest');
 const oldestBuildkit = pinnedVersion('buildkit', 'oldest');
 const currentBuildkit = pinnedVersion('buildkit', 'current');
-const oldestNode = 'bench';
+// anvil, not bench: the box plans pytorch and triton-wheel (the targets others depend on) onto bench, whose link is the
+// fastest, and the source-bump scenario needs one of them on a builder with the cache-key database; anvil builds a
+// leaf (pytorch-wheel), which the oldest-pair checks need.
+const oldestNode = 'anvil';
 
 // Step usage: X and N are this file's numbers; the product never sees them except as the work its cgroups counted.
 const X_CPU_SECONDS = 3;
@@ -129,7 +132,7 @@ const runWhyScenario = async (name: string): Promise<string> => {
   lastDir = await runHarness(name, ['warm']);
   for (const t of readData(lastDir).summary.targets) {
     const sentence = renderWhySentence(t);
-    if (sentence) said.push(`${name}: ${sentence}`);
+    if (sentence) said.push(`${name}: ${sentence} (on ${t.node})`);
   }
   return lastDir;
 };
@@ -190,8 +193,8 @@ describe('step usage on the fleet in a box', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // 2. The evidence (was harness-evidence.test.ts): real buildkitd v0.32.2 on three nodes, started with
 // --save-cache-debug and a debug address inside each node's namespace (reachable only over the node's ssh link), and
-// the oldest supported BuildKit (v0.17.3) on bench. The cold run (buildx v0.36.1), then every target's COPY'd source
-// file changed, then a warm run with the oldest buildx (v0.23.0): bench is then the oldest pair. Checked from outside
+// the oldest supported BuildKit (v0.17.3) on anvil. The cold run (buildx v0.36.1), then every target's COPY'd source
+// file changed, then a warm run with the oldest buildx (v0.23.0): anvil is then the oldest pair. Checked from outside
 // the product: the saved databases and metadata files are decoded here (base64, JSON) and compared with what the test
 // itself changed and what fleet.yaml says.
 
@@ -426,7 +429,7 @@ describe('why each target missed, one cause at a time on one box', () => {
 
   it('a source file bumped: files under COPY (REVISION changed); its dependants name it as the dependency rebuilt', async () => {
     const { fleet } = box();
-    // On a builder with the cache-key database (bench runs v0.17.3, which has none: there the files are unknown).
+    // On a builder with the cache-key database (the oldest node runs v0.17.3, which has none: the files unknown there).
     const ranOn = readRun(lastDir).targets;
     const [target] = [...state.deps.keys()].filter(
       (t) =>
