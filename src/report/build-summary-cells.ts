@@ -131,3 +131,13 @@ export function buildRegistryRows(registry: Summary['registry']): string[][] {
     String(registry[kind].manifestsWritten),
   ]);
 }
+
+/**
+ * Why a section's figures are not there, when its one input file is absent (not damaged): the note the report
+ * wrote for it (e.g. `sccache.log: not recorded in a .dockerbuild …`), so the section says so instead of a table of
+ * zeros. Undefined when the file is present, or absent with a loud warning (those figures are marked partial).
+ */
+export function findAbsentNote(summary: Summary, stream: string): string | undefined {
+  if (summary.streams[stream]?.present !== false) return undefined;
+  return summary.warnings.find((w) => w.level === 'note' && w.stream === stream)?.message;
+}
