@@ -9,9 +9,10 @@
 //      (several-records.dockerbuild: an index of manifests, one per record, annotated with its ref).
 // Needs root (network namespaces, cgroups) and the box lock:
 //   npm run build && flock /tmp/rocm-perf-box.lock npx tsx scripts/make-dockerbuild-fixture.ts [--out DIR]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { startFleet, type RunningFleet } from '../test/fleet/index.js';
 import { runBoxCli } from './run-box-cli.js';
@@ -80,6 +81,16 @@ try {
       refs.map((ref) => ref.id),
       path.join(out, 'several-records.dockerbuild'),
     );
+  // The truth the unit tests hold the converter to: what buildx itself printed for the same builds (the harness's
+  // `--progress rawjson` stream, its vertex lines only) and saved as their traces (`history trace`, Jaeger JSON).
+  for (const { target } of refs) {
+    const status = readFileSync(path.join(runDir, `status-${target}.jsonl`), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"vertexes"'));
+    writeFileSync(path.join(out, `rawjson-${target}.jsonl`), `${status.join('\n')}\n`);
+    const trace = readFileSync(path.join(runDir, `trace-${target}.json`));
+    writeFileSync(path.join(out, `history-trace-${target}.json.gz`), gzipSync(trace, { level: 9 }));
+  }
   const version = await execa('docker', ['buildx', 'version'], {
     env: { ...fleet.env, HOME: process.env.HOME ?? '/root' },
     extendEnv: false,

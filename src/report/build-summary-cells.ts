@@ -115,7 +115,8 @@ export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOpt
     formatPct(n.cpuMeanPct),
     formatPct(n.cpuPeakPct),
     formatPct(n.memPeakPct),
-    String(n.sampleGaps),
+    // No samples of the node at all (CPU mean unknown): its scrape gaps are not known either, not 0.
+    n.cpuMeanPct === null && n.sampleGaps === 0 ? '—' : String(n.sampleGaps),
     formatUploadRate(n),
     formatRequestCost(n),
     formatMBps(n.configuredLinkMbps),

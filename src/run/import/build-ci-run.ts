@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RUN_VERSION, type RunFile, type TargetProvenance } from '../../artifacts/index.js';
+import { parseBuildkitTrace } from '../../collect/index.js';
 import type { DockerbuildRecord } from './parse-dockerbuild.js';
 import { parseStatusLog, renderStatusLines } from './parse-status-log.js';
 
@@ -78,8 +79,55 @@ function toOutcome(record: DockerbuildRecord, startedAtMs: number): RunFile['tar
     : { status: 'failed', ...base, exitCode: null, error: record.error };
 }
 
+/** The image refs a record's image exporters pushed (their `name`, comma-separated). */
+function listImages(record: DockerbuildRecord): string[] {
+  return record.exporters
+    .filter((exporter) => exporter.type === 'image')
+    .flatMap((exporter) => (exporter.attrs.name ?? '').split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+/** The registry refs a record imports cache from: a push to one of them is its cache export. */
+function listCacheRefs(record: DockerbuildRecord): string[] {
+  try {
+    const imports = JSON.parse(record.frontendAttrs['cache-imports'] ?? '[]') as unknown;
+    if (!Array.isArray(imports)) return [];
+    return imports.flatMap((entry) => {
+      const ref = (entry as { Attrs?: { ref?: unknown } } | null)?.Attrs?.ref;
+      return typeof ref === 'string' ? [ref] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** A record depends on the records of the file whose target it names as a build context (`context:<target>`). */
+function listDeps(record: DockerbuildRecord, targets: ReadonlySet<string>, self: string): string[] {
+  return Object.keys(record.frontendAttrs)
+    .filter((key) => key.startsWith('context:'))
+    .map((key) => key.slice('context:'.length))
+    .filter((name) => name !== self && targets.has(name))
+    .sort();
+}
+
+/** The registry namespace of an image ref: its path without the host and the repository's last part. */
+function toNamespace(image: string | undefined): string {
+  const path = (image ?? '').replace(/[:@][^/]*$/, '').split('/');
+  if (path.length > 1 && /[.:]|^localhost$/.test(path[0] ?? '')) path.shift();
+  return path.slice(0, -1).join('/');
+}
+
+function toFileRecord(name: string, text: string, target: string): NonNullable<RunFile['files']>[string] {
+  const bytes = Buffer.from(text, 'utf8');
+  const record = { sizeBytes: bytes.length, sha256: toSha256(bytes) };
+  if (!name.startsWith('trace-')) return record;
+  return { ...record, traceIds: parseBuildkitTrace(text, { source: name, target }).extent.traceIds };
+}
+
 export function buildCiRun({ records, file, sha256 }: BuildCiRunOptions): CiRun {
   const names = toTargetNames(records);
+  const targetSet = new Set(names);
   const starts = records.flatMap((record) => (record.createdAtMs === undefined ? [] : [record.createdAtMs]));
   const ends = records.flatMap((record) =>
     record.completedAtMs === undefined ? [] : [record.completedAtMs],
@@ -87,18 +135,25 @@ export function buildCiRun({ records, file, sha256 }: BuildCiRunOptions): CiRun 
   const startedAtMs = starts.length > 0 ? Math.min(...starts) : 0;
   const finishedAtMs = ends.length > 0 ? Math.max(...ends) : null;
   const files = new Map<string, string>();
+  const fileRecords: NonNullable<RunFile['files']> = {};
   const warnings: string[] = [NOT_IN_A_RECORD];
   const targets: RunFile['targets'] = {};
+  const deps: NonNullable<RunFile['deps']> = {};
   const provenance: Record<string, TargetProvenance> = {};
   const uploadRefs: NonNullable<RunFile['uploadRefs']> = {};
+  const keep = (name: string, text: string, target: string) => {
+    files.set(name, text);
+    fileRecords[name] = toFileRecord(name, text, target);
+  };
   records.forEach((record, index) => {
     const target = names[index] ?? record.ref;
     targets[target] = toOutcome(record, startedAtMs);
-    if (record.trace !== undefined) files.set(`trace-${target}.json`, record.trace);
+    deps[target] = listDeps(record, targetSet, target);
+    if (record.trace !== undefined) keep(`trace-${target}.json`, record.trace, target);
     else warnings.push(`record ${record.ref} (${target}) holds no trace: export it with \`--finalize\``);
     if (record.status !== undefined) {
       try {
-        files.set(`status-${target}.jsonl`, renderStatusLines(parseStatusLog(record.status)));
+        keep(`status-${target}.jsonl`, renderStatusLines(parseStatusLog(record.status)), target);
       } catch (error) {
         warnings.push(
           `record ${record.ref} (${target}): its status log is damaged (${(error as Error).message}); left out`,
@@ -107,7 +162,7 @@ export function buildCiRun({ records, file, sha256 }: BuildCiRunOptions): CiRun 
     }
     const kept = toProvenance(record);
     if (kept !== undefined) {
-      files.set(`provenance-${target}.json`, kept.text);
+      keep(`provenance-${target}.json`, kept.text, target);
       provenance[target] = {
         mode: kept.mode,
         source: 'attachment',
@@ -115,19 +170,21 @@ export function buildCiRun({ records, file, sha256 }: BuildCiRunOptions): CiRun 
         slsa: kept.slsa,
       };
     }
-    const images = (record.exporterResponse['image.name'] ?? '').split(',').filter((name) => name !== '');
-    uploadRefs[target] = { image: images, cache: [] };
+    uploadRefs[target] = { image: listImages(record), cache: listCacheRefs(record) };
   });
   const first = records[0];
-  const stamp = `${toCompactTime(startedAtMs)}-${(first?.ref ?? 'record').slice(0, 8).toLowerCase()}`;
+  const attrs = first?.frontendAttrs ?? {};
+  // The same records give the same stamp (a second import is refused without --force); another set, another.
+  const refsDigest = toSha256(Buffer.from(records.map((record) => record.ref).join('\n'))).slice(0, 8);
+  const stamp = `${toCompactTime(startedAtMs)}-${refsDigest}`;
   const runFile: RunFile = {
     version: RUN_VERSION,
     stamp,
     harness: 'warm',
-    namespace: '',
-    arch: first?.platform ?? 'unknown',
-    sccachePrefix: '',
-    liveSccachePrefix: '',
+    namespace: toNamespace(first === undefined ? undefined : listImages(first)[0]),
+    arch: attrs['build-arg:GFX_ARCH'] ?? first?.platform ?? 'unknown',
+    sccachePrefix: attrs['build-arg:SCCACHE_WEBDAV_KEY_PREFIX'] ?? '',
+    liveSccachePrefix: attrs['build-arg:SCCACHE_WEBDAV_KEY_PREFIX'] ?? '',
     fleetPath: '',
     status: records.some((record) => record.error !== undefined) ? 'failed' : 'completed',
     startedAtMs,
@@ -141,6 +198,8 @@ export function buildCiRun({ records, file, sha256 }: BuildCiRunOptions): CiRun 
     registryLogFormat: 'zot',
     warnings,
     mode: 'warm',
+    files: fileRecords,
+    deps,
     uploadRefs,
     evidence: { builders: [], provenance, notes: [] },
     imported: {

@@ -41,6 +41,9 @@ const RecordSchema = z.looseObject({
   Ref: z.string().regex(/^[A-Za-z0-9]+$/),
   FrontendAttrs: z.record(z.string(), z.string()).nullish(),
   ExporterResponse: z.record(z.string(), z.string()).nullish(),
+  Exporters: z
+    .array(z.looseObject({ Type: z.string(), Attrs: z.record(z.string(), z.string()).nullish() }))
+    .nullish(),
   CreatedAt: TimestampSchema.nullish(),
   CompletedAt: TimestampSchema.nullish(),
   error: z.looseObject({ code: z.number().optional(), message: z.string().optional() }).nullish(),
@@ -65,6 +68,8 @@ export interface DockerbuildRecord {
   error: string | undefined;
   frontendAttrs: Readonly<Record<string, string>>;
   exporterResponse: Readonly<Record<string, string>>;
+  /** The build's exporters (`image` with `name` and `push`, `local`, …) as the record keeps them. */
+  exporters: { type: string; attrs: Readonly<Record<string, string>> }[];
   platform: string | undefined;
   /** The trace blob (concatenated span objects), as stored. */
   trace: string | undefined;
@@ -165,6 +170,10 @@ function toRecord(
       : undefined,
     frontendAttrs: attrs,
     exporterResponse: record.ExporterResponse ?? {},
+    exporters: (record.Exporters ?? []).map((exporter) => ({
+      type: exporter.Type,
+      attrs: exporter.Attrs ?? {},
+    })),
     platform: record.DefaultPlatform,
     trace: traceLayer === undefined ? undefined : readBlob(file, files, traceLayer)?.toString('utf8'),
     status: statusLayer === undefined ? undefined : readBlob(file, files, statusLayer),
