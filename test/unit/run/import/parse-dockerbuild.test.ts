@@ -70,6 +70,12 @@ function readWithProduct(file: string) {
 }
 
 const files = readdirSync(fixtures).filter((name) => name.endsWith('.dockerbuild'));
+/** An RFC 3339 time with nanoseconds, as epoch ns. */
+function toNs(time: string): bigint {
+  const [, whole = '', fraction = ''] = /^([^.Z]+)(?:\.(\d+))?Z$/.exec(time) ?? [];
+  return BigInt(Date.parse(`${whole}Z`)) * 1_000_000n + BigInt(fraction.padEnd(9, '0').slice(0, 9));
+}
+
 const toMs = (t: { seconds: number; nanos: number }) => t.seconds * 1000 + Math.floor(t.nanos / 1e6);
 
 describe.each(files)('%s', (file) => {
@@ -154,7 +160,30 @@ describe('the status log against buildx’s own rawjson stream of the same build
           });
         }
       expect(decoded.size).toBeGreaterThan(3);
-      for (const [digest, vertex] of decoded) expect(printed.get(digest), digest).toEqual(vertex);
+      // buildx shifts the times it prints onto its own clock by one offset per build (buildx v0.36.1
+      // util/progress/reset.go, ResetTime); the record keeps BuildKit's. So: the same flags, one shift for every time.
+      const shifts = new Set<bigint>();
+      for (const [digest, vertex] of decoded) {
+        const seen = printed.get(digest);
+        expect(seen?.cached, digest).toBe(vertex.cached);
+        for (const key of ['started', 'completed'] as const) {
+          expect(seen?.[key] === undefined, `${digest} ${key}`).toBe(vertex[key] === undefined);
+          if (vertex[key] !== undefined) shifts.add(toNs(vertex[key]) - toNs(seen![key]!));
+        }
+      }
+      expect(shifts.size, [...shifts].join(', ')).toBe(1);
+      // On BuildKit's own clock: inside the record's CreatedAt → CompletedAt (its last vertex ends microseconds
+      // before CompletedAt, so a shifted decoding falls out).
+      const ns = (t: { seconds: number; nanos: number }) =>
+        BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+      const times = [...decoded.values()]
+        .flatMap((v) => [v.started, v.completed])
+        .filter((t) => t !== undefined);
+      expect(
+        times.filter(
+          (t) => toNs(t) < ns(record!.record.CreatedAt) || toNs(t) > ns(record!.record.CompletedAt),
+        ),
+      ).toEqual([]);
       const cached = [...decoded.values()].filter((v) => v.cached).length;
       expect(cached).toBe(record!.record.numCachedSteps);
     },
@@ -178,25 +207,20 @@ describe('the trace blob against buildx’s own `history trace` of the same buil
         .map((s) => [s.spanID, `${s.operationName} ${s.startTime} ${s.duration}`]),
     );
     // The span stream: one indented JSON object per span, concatenated; split at the lines `}` closes at column 0.
-    const stubs = record!.trace
-      .split(/\n(?=\{)/)
-      .map(
-        (text) =>
-          JSON.parse(text) as {
-            Name: string;
-            SpanContext: { SpanID: string };
-            StartTime: string;
-            EndTime: string;
-          },
-      );
-    const micros = (t: string) => {
-      const [, frac = ''] = /\.(\d+)/.exec(t) ?? [];
-      return Math.floor(Date.parse(t) / 1000) * 1e6 + Number(frac.padEnd(9, '0').slice(0, 6));
-    };
+    const stubs = record!.trace.split(/\n(?=\{)/).map(
+      (text) =>
+        JSON.parse(text) as {
+          Name: string;
+          SpanContext: { SpanID: string };
+          StartTime: string;
+          EndTime: string;
+        },
+    );
+    // Jaeger's microseconds: start truncated, duration = (end − start) in ns, truncated (buildx's conversion).
     const fromRecord = new Map(
       stubs.map((s) => [
         s.SpanContext.SpanID,
-        `${s.Name} ${micros(s.StartTime)} ${micros(s.EndTime) - micros(s.StartTime)}`,
+        `${s.Name} ${toNs(s.StartTime) / 1000n} ${(toNs(s.EndTime) - toNs(s.StartTime)) / 1000n}`,
       ]),
     );
     expect(fromRecord.size).toBeGreaterThan(10);
