@@ -32,6 +32,7 @@ export async function runImportCommand(options: ImportValues): Promise<void> {
         runFile: inputs.run,
         plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
         root: options.root,
+        runsRoot: options.root,
         nowMs: inputs.generatedAtMs,
       });
       model = await addAdvice({ dir, model: explained });

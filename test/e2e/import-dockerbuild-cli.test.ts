@@ -128,6 +128,26 @@ describe('rocm-perf import of a .dockerbuild', () => {
     expect(nodes).not.toMatch(/0 MB\/s/);
   });
 
+  it('explains a ci run’s misses against the ci run before it, as report does', async () => {
+    const earlier = path.join(path.dirname(fixture), 'earlier-records.dockerbuild');
+    const imported = await cli(['import', '--lane', 'ci', earlier]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    const earlierStamp = /^imported run (\S+)/.exec(imported.stdout)?.[1];
+    const again = await cli(['import', '--lane', 'ci', '--force', fixture]);
+    expect(again.stdout).toMatch(/^replaced run /);
+    const dir = /: (\S+)$/.exec(again.stdout.trim())?.[1] ?? '';
+    const data = JSON.parse(readFileSync(path.join(dir, 'data.json'), 'utf8')) as DataFile;
+    expect(data.summary.why?.against).toBe(earlierStamp);
+    // The box moved triton-wheel's source between the two builds (scripts/make-dockerbuild-fixture.ts).
+    const triton = data.summary.targets.find((t) => t.target === 'triton-wheel');
+    expect(triton?.why?.firstMiss?.name).toBe('[stage-0 2/4] COPY src/triton-wheel /src');
+    expect(triton?.why?.rebuiltAfter).toEqual(['vllm-wheel']);
+    const vllm = data.summary.targets.find((t) => t.target === 'vllm-wheel');
+    expect(vllm?.why?.cause).toEqual({ kind: 'dependency-rebuilt', targets: ['triton-wheel'] });
+    const pytorch = data.summary.targets.find((t) => t.target === 'pytorch');
+    expect(pytorch?.why?.firstMiss ?? null).toBeNull();
+  });
+
   it('refuses a record archive holding a link, naming the member; nothing imported', async () => {
     const { dir } = unpack();
     symlinkSync('/etc/passwd', path.join(dir, 'blobs/sha256/passwd'));
