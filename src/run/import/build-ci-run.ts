@@ -13,7 +13,7 @@ import { parseStatusLog, renderStatusLines } from './parse-status-log.js';
 const PROVENANCE_TYPES = ['https://slsa.dev/provenance/v1', 'https://slsa.dev/provenance/v0.2'];
 
 /** The one node a CI record is placed on: a record names no builder node. */
-export const CI_NODE = 'ci';
+const CI_NODE = 'ci';
 
 export interface CiRun {
   stamp: string;
@@ -63,7 +63,7 @@ function toProvenance(
 }
 
 /** What a build record cannot hold, said in run.json's warnings and by the report for each absent file. */
-export const NOT_IN_A_RECORD =
+const NOT_IN_A_RECORD =
   'not recorded in a .dockerbuild: a BuildKit build record holds the build (trace, steps, cache use, provenance), not the fleet around it: no node samples (samples.jsonl), sccache log (sccache.log), registry log (zot.jsonl), plan (plan.json) or published artifacts (artifacts.txt)';
 
 function toOutcome(record: DockerbuildRecord, startedAtMs: number): RunFile['targets'][string] {

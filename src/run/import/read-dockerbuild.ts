@@ -14,7 +14,7 @@ import { buildUnsafeEntriesError } from './unsafe-entries-error.js';
 // member named. Nothing of the archive touches the disk: the run dir is written from what was parsed.
 
 /** Limits on what a .dockerbuild may hold (a record of a whole bake is a few MB; docs/dockerbuild.md). */
-export const DOCKERBUILD_LIMITS = {
+const DOCKERBUILD_LIMITS = {
   fileBytes: 256 * 2 ** 20,
   unpackedBytes: 512 * 2 ** 20,
   memberBytes: 128 * 2 ** 20,
