@@ -14,24 +14,30 @@ import { buildUnsafeEntriesError } from './unsafe-entries-error.js';
 // member named. Nothing of the archive touches the disk: the run dir is written from what was parsed.
 
 /** Limits on what a .dockerbuild may hold (a record of a whole bake is a few MB; docs/dockerbuild.md). */
-const DOCKERBUILD_LIMITS = {
+interface DockerbuildLimits {
+  fileBytes: number;
+  unpackedBytes: number;
+  memberBytes: number;
+}
+
+const DOCKERBUILD_LIMITS: DockerbuildLimits = {
   fileBytes: 256 * 2 ** 20,
   unpackedBytes: 512 * 2 ** 20,
   memberBytes: 128 * 2 ** 20,
-} as const;
+};
 
 const gunzipAsync = promisify(gunzip);
 
 const HINT =
   'export the records again with `docker buildx history export --finalize REF… -o FILE.dockerbuild`';
 
-async function readCapped(file: string, source: string): Promise<Buffer> {
+async function readCapped(file: string, source: string, limits: DockerbuildLimits): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    if (size > DOCKERBUILD_LIMITS.fileBytes)
+    if (size > limits.fileBytes)
       throw new UsageError(
-        `${source}: ${size} bytes, over the ${DOCKERBUILD_LIMITS.fileBytes}-byte limit for a .dockerbuild; nothing was imported`,
+        `${source}: ${size} bytes, over the ${limits.fileBytes}-byte limit for a .dockerbuild; nothing was imported`,
         { hint: HINT },
       );
     return await handle.readFile();
@@ -40,7 +46,7 @@ async function readCapped(file: string, source: string): Promise<Buffer> {
   }
 }
 
-async function toTar(bytes: Buffer, source: string): Promise<Buffer> {
+async function toTar(bytes: Buffer, source: string, limits: DockerbuildLimits): Promise<Buffer> {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
     throw new UsageError(
       `${source}: not gzip (a .dockerbuild is a gzip-compressed tar); nothing was imported`,
@@ -49,12 +55,12 @@ async function toTar(bytes: Buffer, source: string): Promise<Buffer> {
       },
     );
   try {
-    return await gunzipAsync(bytes, { maxOutputLength: DOCKERBUILD_LIMITS.unpackedBytes });
+    return await gunzipAsync(bytes, { maxOutputLength: limits.unpackedBytes });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === 'ERR_BUFFER_TOO_LARGE'
-        ? `unpacks to more than ${DOCKERBUILD_LIMITS.unpackedBytes} bytes`
+        ? `unpacks to more than ${limits.unpackedBytes} bytes`
         : `damaged gzip (${(error as Error).message})`;
     throw new UsageError(`${source}: ${why}; nothing was imported`, { hint: HINT });
   }
@@ -68,13 +74,16 @@ export async function readDockerbuild({
   file,
   source,
   into,
+  limits = DOCKERBUILD_LIMITS,
 }: {
   file: string;
   source: string;
   into: string;
+  /** The caps (tests lower them). */
+  limits?: DockerbuildLimits;
 }): Promise<string> {
-  const bytes = await readCapped(file, source);
-  const tar = parseTarMembers(await toTar(bytes, source), { maxMemberBytes: DOCKERBUILD_LIMITS.memberBytes });
+  const bytes = await readCapped(file, source, limits);
+  const tar = parseTarMembers(await toTar(bytes, source, limits), { maxMemberBytes: limits.memberBytes });
   if (tar.unsafe.length > 0)
     throw buildUnsafeEntriesError({
       source,
