@@ -119,6 +119,10 @@ describe('rocm-perf import of a .dockerbuild', () => {
       expect(md).toContain(line);
       expect(page).toContain(line);
     }
+    // The usage panel of the chart says why it is empty (timeline.svg is the same chart the page draws).
+    expect(readFileSync(path.join(root, stamp!, 'timeline.svg'), 'utf8')).toContain(
+      'CPU busy and memory used, % of node: none drawn (samples.jsonl: not recorded in a .dockerbuild',
+    );
     const sccache = md.slice(md.indexOf('## Compiler cache'), md.indexOf('## Registry writes'));
     expect(sccache).not.toMatch(/\| total \| 0 \|/);
     const registry = md.slice(md.indexOf('## Registry writes'), md.indexOf('## Critical path'));
