@@ -1,4 +1,7 @@
+import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { explainRunDir } from '../explain/index.js';
 import {
   buildPartialRunError,
   buildReportModel,
@@ -20,8 +23,19 @@ export async function runImportCommand(options: ImportValues): Promise<void> {
     force: options.force,
     extractTarball: async (extract) =>
       (await import('../run/executors/extract-tarball.js')).runExtractTarball(extract),
+    // As `report` writes it: a warm run's misses explained against the previous run of its lane under --root.
     rewriteReport: async (dir) => {
-      model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+      const inputs = await readRunInputs({ dir, generatedAtMs: Date.now() });
+      const explained = await explainRunDir({
+        dir,
+        model: buildReportModel(inputs),
+        runFile: inputs.run,
+        plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
+        root: options.root,
+        runsRoot: options.root,
+        nowMs: inputs.generatedAtMs,
+      });
+      model = await addAdvice({ dir, model: explained });
       await writeReport({ dir, model });
     },
   });

@@ -306,6 +306,14 @@ function findLostCache(
       evidence: `${target} ran on ${node}; ${previous.stamp} built it on ${prevNode}`,
     };
   const [now, before] = [current.builders?.[node], previous.builders?.[node]];
+  // The compared run built the target on this builder, so the builder held that build's records after it: none now is
+  // a builder pruned or recreated since (seen on the box: `buildx prune -af` leaves `buildx du` no record at all).
+  if (now?.cacheRecords === 0)
+    return {
+      kind: 'builder-cache-lost',
+      builder: node,
+      evidence: `buildx du: it held no cache record before this run (${before?.cacheRecords ?? '?'} before ${previous.stamp}, which built ${target} on it): pruned or recreated since`,
+    };
   const [t1, t0] = [now?.oldestRecordCreatedAt, before?.oldestRecordCreatedAt];
   if (t1 && t0 && Date.parse(t1) > Date.parse(t0))
     return {
