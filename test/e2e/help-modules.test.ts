@@ -10,8 +10,6 @@ import { runBuiltCli } from '../helpers/run-built-cli.js';
 // any file under node_modules/zod or a bundle chunk holding zod's `ZodError`. `plan`, which parses its flags, is the
 // control: the same detector must find zod there.
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-
 let dir = '';
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'rocm-perf-help-modules-'));

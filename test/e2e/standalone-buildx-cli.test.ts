@@ -10,7 +10,6 @@ import { runBuiltCli } from '../helpers/run-built-cli.js';
 // `rocm-perf plan` on a machine with no docker CLI: the bake print comes from the REAL standalone buildx (the
 // pinned release test/tools/build-tools.sh builds; no daemon needed for `bake --print`). PATH holds no `docker`
 // (it lives in /usr/local/bin here), so a plan that succeeds got its print from the standalone binary.
-const repoRoot = path.resolve(import.meta.dirname, '../..');
 const PATH = '/usr/bin:/bin';
 
 const bakeFile = `variable "GFX_ARCH" { default = "gfx1201" }
