@@ -43,6 +43,8 @@ export interface TraceExtent {
   startMs: number | undefined;
   endMs: number | undefined;
   traceIds: string[];
+  /** The spans whose parent is not in the file (the record's top spans, e.g. buildx's `bake <target>`), by start. */
+  roots: { traceId: string; spanId: string; name: string }[];
   /** Spans that end before they start. */
   negativeSpans: number;
   /** The first such span, said for a warning: name and duration. */
@@ -66,7 +68,12 @@ function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
     endMs =
       endMs === undefined ? Math.max(span.startMs, span.endMs) : Math.max(endMs, span.startMs, span.endMs);
   }
-  return { startMs, endMs, traceIds: [...traceIds].sort(), negativeSpans, firstNegative };
+  const ids = new Set(spans.map((span) => span.spanId));
+  const roots = spans
+    .filter((span) => span.parentId === undefined || !ids.has(span.parentId))
+    .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))
+    .map(({ traceId, spanId, name }) => ({ traceId, spanId, name }));
+  return { startMs, endMs, traceIds: [...traceIds].sort(), roots, negativeSpans, firstNegative };
 }
 
 export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOptions): ParsedBuildkitTrace {
