@@ -187,7 +187,7 @@ export async function summarizeRunDir({
   }
 }
 
-export interface RunIndexFileRead {
+interface RunIndexFileRead {
   entries: Map<string, RunIndexEntry>;
   /** Lines in the file (entries, replaced entries, removals, rejected lines). */
   lines: number;
@@ -230,7 +230,7 @@ export function applyRunIndexLines(
  * The index file of a root, confined (no link, no hard link), read line by line (a 10,000-run file is never held
  * whole); an absent file is an empty index.
  */
-export async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
+async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
   const entries = new Map<string, RunIndexEntry>();
   let handle: FileHandle;
   try {
