@@ -66,5 +66,40 @@ describe('the shipped warm sample explained against the run before it', () => {
       expect(why.get(target)?.cause, target).toEqual({ kind: 'dependency-rebuilt', targets: [from] });
       expect(why.get(from)?.rebuiltAfter, from).toContain(target);
     }
+    // A wheel whose `COPY --from=pytorch` stayed cached (same file content) but whose later, unchanged `COPY src` ran,
+    // on the builder that built it before: pytorch's image moved under it (its digest in the two runs' provenance
+    // materials differs), and nothing else did, so it is pytorch rebuilt. Truth: the status stream, the two meta
+    // files' materials and run.json's node for the target in both runs.
+    const moved = (target: string) => {
+      const node = (run: string) =>
+        (
+          JSON.parse(readFileSync(path.join(dir, '..', run, 'run.json'), 'utf8')) as {
+            targets: Record<string, { node: string }>;
+          }
+        ).targets[target]?.node;
+      // SLSA v0.2 materials of mode=max provenance: `pkg:docker/<host>/rocm/pytorch@gfx1201?…` with its sha256.
+      const pytorchDigest = (run: string) => {
+        const meta = JSON.parse(
+          readFileSync(path.join(dir, '..', run, `meta-${target}.json`), 'utf8'),
+        ) as Record<
+          string,
+          { 'buildx.build.provenance'?: { materials?: { uri: string; digest: { sha256: string } }[] } }
+        >;
+        return meta[target]?.['buildx.build.provenance']?.materials?.find((m) =>
+          m.uri.includes('/rocm/pytorch@'),
+        )?.digest.sha256;
+      };
+      return (
+        node('gfx1201-warm') === node('gfx1201-warm-before') &&
+        pytorchDigest('gfx1201-warm') !== undefined &&
+        pytorchDigest('gfx1201-warm') !== pytorchDigest('gfx1201-warm-before')
+      );
+    };
+    const throughImage = targets.filter(
+      (t) => / COPY src\/[\w-]+ \/src$/.test(firstUncachedStep(t) ?? '') && t !== 'pytorch' && moved(t),
+    );
+    expect(throughImage.length).toBeGreaterThan(0);
+    for (const target of throughImage)
+      expect(why.get(target)?.cause, target).toEqual({ kind: 'dependency-rebuilt', targets: ['pytorch'] });
   });
 });
