@@ -145,7 +145,20 @@ describe('output paths, ports and addresses: one error line and a hint, exit 2, 
     await writeFile(costs, await readFile(path.join(repoRoot, '.builders/target-costs')));
     const out = path.join(temp.path, 'missing', 'costs');
     const result = await runBuiltCli(
-      ['costs', '--fleet', FLEET, '--from', COLD_RUN, '--allow-other-fleet', '--costs', costs, '--out', out],
+      // The sample was recorded on the box's bake definition, not the shipped print's: both waived, so --out decides.
+      [
+        'costs',
+        '--fleet',
+        FLEET,
+        '--from',
+        COLD_RUN,
+        '--allow-other-fleet',
+        '--allow-other-bake',
+        '--costs',
+        costs,
+        '--out',
+        out,
+      ],
       { root: temp.path },
     );
     expect(result.exitCode).toBe(2);

@@ -45,7 +45,8 @@ describe('buildHarnessSummary', () => {
     expect(summary).toMatchObject({
       reportPath: `${runDir}/report.md`,
       pagePath: `${runDir}/index.html`,
-      stamp: '20261206T060524Z-2ud7k8',
+      // run.json's own stamp (the sample's), not the run dir's name.
+      stamp: (JSON.parse(readFileSync(path.join(sample, 'run.json'), 'utf8')) as { stamp: string }).stamp,
       exitCode: 0,
     });
   });
