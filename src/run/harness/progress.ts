@@ -57,8 +57,13 @@ function isOverdue(share: number): boolean {
   return share >= OVERDUE_SHARE;
 }
 
-/** @internal */
-export function formatDuration(seconds: number): string {
+/**
+ * The live view's coarse clock: whole seconds, `0m07s`, `4m05s`, `1h02m`. Not the one duration formatter
+ * (shared/format-units.ts, `7.00s`, `1h02m03s`): a terminal line redrawn every second shows no hundredths, and these
+ * are the strings users watch (issue 40 kept them).
+ * @internal
+ */
+export function formatLiveDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -68,7 +73,7 @@ export function formatDuration(seconds: number): string {
 }
 
 /** A countdown: whole seconds rounded up, so work that is left never reads 0m00s. */
-const formatEta = (seconds: number) => formatDuration(Math.ceil(Math.max(0, seconds)));
+const formatEta = (seconds: number) => formatLiveDuration(Math.ceil(Math.max(0, seconds)));
 
 const plannedSeconds = (plan: Plan, target: string) => {
   const entry = plan.targets[target];
@@ -265,7 +270,7 @@ function renderForecastLine(plan: Plan, live: Forecast): string | undefined {
   const now = live.conditionedAtSeconds ?? 0;
   // Time left, rounded up as the ETAs are (the header's ETA is this p50).
   const left = (at: number) => formatEta(at - now);
-  return `forecast: done in ${left(live.makespan.p10)}–${left(live.makespan.p90)} (p50 ${left(live.makespan.p50)}); planned band p10 ${formatDuration(forecast.makespan.p10)} · p90 ${formatDuration(forecast.makespan.p90)} of run time`;
+  return `forecast: done in ${left(live.makespan.p10)}–${left(live.makespan.p90)} (p50 ${left(live.makespan.p50)}); planned band p10 ${formatLiveDuration(forecast.makespan.p10)} · p90 ${formatLiveDuration(forecast.makespan.p90)} of run time`;
 }
 
 /**
@@ -313,7 +318,7 @@ function formatRunEta(
   nowMs: number,
   running: readonly string[],
 ): string {
-  if (state.nodes.every((node) => node.left.length === 0)) return formatDuration(0);
+  if (state.nodes.every((node) => node.left.length === 0)) return formatLiveDuration(0);
   const overdue = state.nodes.flatMap((node) =>
     node.current && running.includes(node.current.target) ? [`${node.current.target} on ${node.node}`] : [],
   );
@@ -393,7 +398,7 @@ export function renderProgressView({
       return `${name}  ${node.left.length === 0 ? 'done' : 'waiting'}  queue ${node.left.length} left${etaOf(node)}${failed}`;
     const elapsedSeconds = (nowMs - node.current.startedAtMs) / 1000;
     const planned = plannedSeconds(plan, node.current.target);
-    return `${name}  ${node.current.target}  ${formatDuration(elapsedSeconds)} / ${formatDuration(planned)} planned${describeOverrun(elapsedSeconds, planned)}  queue ${node.left.length - 1} left${etaOf(node)}${failed}`;
+    return `${name}  ${node.current.target}  ${formatLiveDuration(elapsedSeconds)} / ${formatLiveDuration(planned)} planned${describeOverrun(elapsedSeconds, planned)}  queue ${node.left.length - 1} left${etaOf(node)}${failed}`;
   });
   const header = state.interrupted
     ? `${state.phase}  interrupted: no ETA`
@@ -420,7 +425,7 @@ export function renderQueueEventLine({
       plannedNode !== undefined && plannedNode !== event.node
         ? `, moved from ${plannedNode} by guided dispatch (${event.reason ?? 'guided'})`
         : '';
-    return `${where}: started ${event.target} (planned ${formatDuration(plannedSeconds(plan, event.target))}, ${Math.max(0, (node?.left.length ?? 1) - 1)} queued after it${moved})`;
+    return `${where}: started ${event.target} (planned ${formatLiveDuration(plannedSeconds(plan, event.target))}, ${Math.max(0, (node?.left.length ?? 1) - 1)} queued after it${moved})`;
   }
   return `${where}: ${describeOutcome(event.target, event.outcome)}`;
 }
@@ -428,11 +433,11 @@ export function renderQueueEventLine({
 function describeOutcome(target: string, outcome: SettledOutcome): string {
   switch (outcome.status) {
     case 'ok':
-      return `finished ${target} in ${formatDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}`;
+      return `finished ${target} in ${formatLiveDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}`;
     case 'failed':
-      return `FAILED ${target} after ${formatDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}: ${outcome.error.split('\n').at(-1) ?? ''}`;
+      return `FAILED ${target} after ${formatLiveDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}: ${outcome.error.split('\n').at(-1) ?? ''}`;
     case 'interrupted':
-      return `interrupted ${target} after ${formatDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}`;
+      return `interrupted ${target} after ${formatLiveDuration((outcome.finishedAtMs - outcome.startedAtMs) / 1000)}`;
     case 'skipped':
       return `skipped ${target}: ${outcome.reason}`;
   }

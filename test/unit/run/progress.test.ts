@@ -4,7 +4,7 @@ import {
   applyQueueEvent,
   createProgress,
   createProgressState,
-  formatDuration,
+  formatLiveDuration,
   renderProgressView,
   renderQueueEventLine,
   replayLive,
@@ -37,9 +37,9 @@ const plan = {
 
 describe('progress', () => {
   it('formats durations', () => {
-    expect(formatDuration(0)).toBe('0m00s');
-    expect(formatDuration(61.4)).toBe('1m01s');
-    expect(formatDuration(3725)).toBe('1h02m');
+    expect(formatLiveDuration(0)).toBe('0m00s');
+    expect(formatLiveDuration(61.4)).toBe('1m01s');
+    expect(formatLiveDuration(3725)).toBe('1h02m');
   });
 
   it('renders per node: current target, elapsed vs planned, queue left, ETA from the plan replayed from the run', () => {
