@@ -74,9 +74,9 @@ const seconds = (t: { seconds: number; nanos: number }) => t.seconds + t.nanos /
 const runsUnder = (dir: string) => readdirSync(dir).filter((name) => !name.startsWith('.'));
 
 describe('rocm-perf import of a .dockerbuild', () => {
-  it('makes the records one run of lane ci whose data.json carries the records’ own figures', async () => {
+  it('makes the records one run of lane ci (no --lane needed) whose data.json carries the records’ own figures', async () => {
     const { records } = unpack();
-    const imported = await cli(['import', '--lane', 'ci', fixture]);
+    const imported = await cli(['import', fixture]);
     expect(imported.exitCode, imported.stderr).toBe(0);
     const match = /^imported run (\S+) as lane ci: (\S+)$/.exec(imported.stdout.trim());
     expect(match, imported.stdout).not.toBeNull();

@@ -62,9 +62,14 @@ describe('a command line that names no command, an unknown one, or leaves out a 
   it.each([
     [['frobnicate'], "error: unknown command 'frobnicate'", 'hint: `rocm-perf --help` lists the commands'],
     [
+      ['diff', 'somewhere'],
+      "error: missing required argument 'run-b'",
+      'hint: `rocm-perf diff --help` lists its flags and arguments',
+    ],
+    [
       ['import', 'somewhere'],
-      "error: required option '--lane <name>' not specified",
-      'hint: `rocm-perf import --help` lists its flags and arguments',
+      'error: import: no --lane for somewhere',
+      'hint: name where the run was recorded: `rocm-perf import --lane nightly-aws SRC` (a .dockerbuild comes in as lane `ci` unless told)',
     ],
     [
       ['plan', '--bogus'],
