@@ -41,16 +41,58 @@ describe('findTraceImplausibility', () => {
   });
 
   it("refuses the cold run's trace of the same target in the warm run", () => {
-    const [message] = findTraceImplausibility({
+    const [builder, client] = findTraceImplausibility({
       name: 'trace-pytorch.json',
       target: 'pytorch',
       extent: extentOf('gfx1201-cold', 'pytorch'),
       run: warm,
       nowMs: NOW,
     });
-    expect(message).toMatch(
-      /^trace-pytorch\.json: its spans run from 2026-12-06T06:05:40\.753Z to 2026-12-06T06:06:14\.440Z, outside pytorch's build on strix \(2026-12-06T06:05:26\.042Z → 2026-12-06T06:05:28\.773Z, allowing 2\.0 s either side, after the measured clock offset of strix \(0\.000 s\)\)/,
+    // buildkitd's spans, and buildx's own (its bake span opens first: 06:05:40.753).
+    expect(builder).toMatch(
+      /^trace-pytorch\.json: its spans run from 2026-12-06T06:05:40\.780Z to 2026-12-06T06:06:14\.435Z, outside pytorch's build on strix \(2026-12-06T06:05:26\.042Z → 2026-12-06T06:05:28\.773Z, allowing 2\.0 s either side, after the measured clock offset of strix \(0\.000 s\)\)/,
     );
+    expect(client).toMatch(
+      /^trace-pytorch\.json: its buildx spans run from 2026-12-06T06:05:40\.753Z to .*allowing 2 s either side, on this workstation's clock\)/,
+    );
+  });
+
+  it('moves only the builder’s spans by its clock offset: buildx’s own are on this workstation’s clock', () => {
+    // A builder 5 s ahead (its offset measured from its records): BuildKit's spans are 5 s late, buildx's are not.
+    const ahead: RunFile = {
+      ...warm,
+      builderClocks: [
+        { node: 'strix', offsetMs: 5_000, uncertaintyMs: 5, source: 'build records', records: 1 },
+      ],
+    };
+    // The warm sample's trace as that builder would have written it: buildkitd's spans 5 s late (the box's skewed
+    // buildx does the same to a real trace: test/fleet/real/skewed-buildx.ts).
+    const jaeger = JSON.parse(
+      readFileSync(path.join(fixtures, 'gfx1201-warm', 'trace-pytorch.json'), 'utf8'),
+    ) as {
+      data: {
+        spans: { processID: string; startTime: number }[];
+        processes: Record<string, { serviceName: string }>;
+      }[];
+    };
+    for (const trace of jaeger.data)
+      for (const span of trace.spans)
+        if (trace.processes[span.processID]?.serviceName === 'buildkitd') span.startTime += 5_000_000;
+    const skewed = parseBuildkitTrace(JSON.stringify(jaeger), {
+      source: 'trace-pytorch.json',
+      target: 'pytorch',
+    }).extent;
+    expect(skewed.startMs).toBeCloseTo(own.startMs! + 5_000, 3);
+    expect(check(skewed, ahead)).toEqual([]);
+    // A file whose buildx spans moved with the rest was not made by this workstation's buildx during the build.
+    const allMoved = {
+      ...skewed,
+      clientStartMs: own.clientStartMs! + 5_000,
+      clientEndMs: own.clientEndMs! + 5_000,
+    };
+    expect(check(allMoved, ahead)).toEqual([
+      expect.stringMatching(/^trace-pytorch\.json: its buildx spans run from/),
+    ]);
   });
 
   const own = extentOf('gfx1201-warm', 'pytorch');
