@@ -9,20 +9,19 @@ import {
   useHarnessBox,
 } from './harness-helpers.js';
 
-// Skewed clocks (issue 16 item 2): kiln's builder runs 5 s ahead and the services host (nginx, the Zot-log proxy, its
-// sshd) 5 s behind, through libfaketime. node_exporter is Go and keeps the true time, so kiln's node clock and its
-// builder's disagree, which only the build records reveal. The figures must still equal the truth: upload bytes from
-// the proxy's record, cache counts from nginx's own log, both put back on the true clock by the offset this test set
-// (never by the product's estimate), and every target where the workstation saw it run.
+// Skewed clocks (issue 16 item 2), on real BuildKit: kiln's builder runs 5 s ahead (what buildx reports of it:
+// build records, trace spans of buildkitd, the rawjson stream; test/fleet/real/skewed-buildx.ts, as buildkitd is Go
+// and libfaketime cannot move it) and the services host (nginx, the Zot-log proxy, its sshd) 5 s behind, through
+// libfaketime. node_exporter keeps the true time, so kiln's node clock and its builder's disagree, which only the
+// build records reveal. The figures must still equal the truth: upload bytes from the proxy's record, cache counts
+// from nginx's own log, both put back on the true clock by the offset this test set (never by the product's
+// estimate), and every target where the workstation saw it run.
 
 const BUILDER_AHEAD_S = 5;
 const SERVICES_BEHIND_S = -5;
 
 const { box, runHarness } = useHarnessBox({
-  // The double: a builder whose wall clock is off is what real BuildKit cannot be made to be here (Go reads the
-  // clock through the vDSO, past libfaketime; docs/fleet-in-a-box.md, "What still runs on the double").
   fleet: {
-    engine: 'double',
     clockOffsetSeconds: { builders: { kiln: BUILDER_AHEAD_S }, services: SERVICES_BEHIND_S },
   },
   rootName: 'harness-clocks',

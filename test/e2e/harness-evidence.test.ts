@@ -17,7 +17,6 @@ const oldestNode = 'bench';
 
 const { box, runHarness } = useHarnessBox({
   fleet: {
-    engine: 'real',
     scale: { timeScale: 1 / 300 },
     buildkitVersions: { [oldestNode]: oldestBuildkit },
   },

@@ -1,6 +1,11 @@
 // Figures measured beside the product, for tests and scripts that check it against what happened outside its
-// measured path: a union of intervals computed apart from the product's, and each node's cgroup CPU over time.
-import { readFileSync } from 'node:fs';
+// measured path: a union of intervals computed apart from the product's, each node's cgroup CPU over time, and what
+// a build's steps cost a node beyond their CPU (an empty-RUN probe on that node's builder).
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { readCpuUsageNs } from './node-cgroups.js';
 import type { RunningFleet } from './start-fleet.js';
 
@@ -38,8 +43,14 @@ export interface CgroupSample {
   usageNs: number;
 }
 
+/** How often sampleCgroupCpu reads the counters by default (ms). */
+export const cgroupSampleIntervalMs = 20;
+
 /** Samples each node's compile cgroup cpuacct.usage every `intervalMs` until stopped (test code, beside the product). */
-export function sampleCgroupCpu(fleet: RunningFleet, intervalMs = 20): () => Map<string, CgroupSample[]> {
+export function sampleCgroupCpu(
+  fleet: RunningFleet,
+  intervalMs = cgroupSampleIntervalMs,
+): () => Map<string, CgroupSample[]> {
   const samples = new Map<string, CgroupSample[]>(fleet.nodes.map((node) => [node.name, []]));
   const take = () => {
     const atMs = Date.now();
@@ -57,7 +68,7 @@ export function sampleCgroupCpu(fleet: RunningFleet, intervalMs = 20): () => Map
 
 /**
  * Seconds nginx itself spent serving the node's sccache requests in [startMs, endMs]: the union of
- * [msec − request_time, msec] over its access-log lines from the node's address (nginx's clock, not the double's).
+ * [msec − request_time, msec] over its access-log lines from the node's address (nginx's clock, not the builder's).
  */
 export function readSccacheServerSeconds(
   fleet: RunningFleet,
@@ -74,4 +85,61 @@ export function readSccacheServerSeconds(
     if (line.remote_addr === address && start >= startMs && end <= endMs) intervals.push([start, end]);
   }
   return unionMs(intervals) / 1000;
+}
+
+/**
+ * Seconds from the first step's start to the last step's end in a `--progress=rawjson` status stream: BuildKit's own
+ * step times (every vertex but exports), read here apart from the product's trace parsing.
+ */
+export function readStepExtentSeconds(rawjson: string): number {
+  const vertices = new Map<string, { name: string; started?: string; completed?: string }>();
+  for (const line of rawjson.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const status = JSON.parse(line) as {
+      vertexes?: { digest: string; name: string; started?: string; completed?: string }[];
+    };
+    for (const vertex of status.vertexes ?? [])
+      vertices.set(vertex.digest, { ...vertices.get(vertex.digest), ...vertex });
+  }
+  const steps = [...vertices.values()].filter(
+    (vertex) => vertex.started && vertex.completed && !/^exporting /.test(vertex.name),
+  );
+  if (steps.length === 0) throw new Error('the status stream holds no finished step');
+  const start = Math.min(...steps.map((step) => Date.parse(step.started!)));
+  const end = Math.max(...steps.map((step) => Date.parse(step.completed!)));
+  return (end - start) / 1000;
+}
+
+/**
+ * What one of `target`'s builds costs its node beyond the CPU its RUN spends and the sccache time nginx serves, as
+ * the node's builder is loaded now: a probe with the target's steps (FROM the base image, each COPY of fresh bytes so
+ * no step is cached) whose RUN does nothing, built on `node`'s builder and timed by the same means as a build's steps
+ * (BuildKit's step times, readStepExtentSeconds). Seconds.
+ */
+export async function measureStepOverhead(
+  fleet: RunningFleet,
+  node: string,
+  target: string,
+): Promise<number> {
+  const dockerfile = readFileSync(path.join(fleet.dir, 'docker', `${target}.Dockerfile`), 'utf8');
+  const dir = mkdtempSync(path.join(fleet.dir, `probe-${target}-`));
+  writeFileSync(path.join(dir, 'fresh'), `${randomUUID()}\n`);
+  let copies = 0;
+  const probe = dockerfile
+    .split('\n')
+    .map((line) =>
+      line.startsWith('COPY ')
+        ? `COPY fresh /probe/${(copies += 1)}`
+        : line.startsWith('RUN ')
+          ? 'RUN true'
+          : line,
+    );
+  writeFileSync(path.join(dir, 'Dockerfile'), probe.join('\n'));
+  const base = `docker-image://${new URL(fleet.services.registryUrl).host}/rocm/rocm-base:gfx1201`;
+  const { stderr } = await promisify(execFile)(
+    'docker',
+    ['buildx', 'build', '--builder', node, '--progress=rawjson', '--build-context', `rocm-base=${base}`, dir],
+    { env: { ...process.env, ...fleet.env }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return readStepExtentSeconds(stderr);
 }
