@@ -91,7 +91,7 @@ export function readSccacheServerSeconds(
  * Seconds from the first step's start to the last step's end in a `--progress=rawjson` status stream: BuildKit's own
  * step times (every vertex but exports), read here apart from the product's trace parsing.
  */
-export function readStepExtentSeconds(rawjson: string): number {
+function readStepExtentSeconds(rawjson: string): number {
   const vertices = new Map<string, { name: string; started?: string; completed?: string }>();
   for (const line of rawjson.split('\n')) {
     if (!line.startsWith('{')) continue;
