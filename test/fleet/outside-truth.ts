@@ -3,7 +3,7 @@
 // a build's steps cost a node beyond their CPU (an empty-RUN probe on that node's builder).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readCpuUsageNs } from './node-cgroups.js';
@@ -111,10 +111,12 @@ function readStepExtentSeconds(rawjson: string): number {
 }
 
 /**
- * What one of `target`'s builds costs its node beyond the CPU its RUN spends and the sccache time nginx serves, as
- * the node's builder is loaded now: a probe with the target's steps (FROM the base image, each COPY of fresh bytes so
- * no step is cached) whose RUN does nothing, built on `node`'s builder and timed by the same means as a build's steps
- * (BuildKit's step times, readStepExtentSeconds). Seconds.
+ * What one of `target`'s builds costs its node beyond the CPU its compile spends, as the node and the host are loaded
+ * now: the target's own Dockerfile and build args (from the box's real `bake --print`) with no CPU to burn
+ * (BOX_CPU_SECONDS=0) and a fresh sccache prefix, its COPYs of fresh bytes so no step is cached, built on `node`'s
+ * builder. So every step runs as in the target's build — the loads, FROM, the COPYs, the RUN's container, box-compile's
+ * sccache lookups and writes over the node's link, the wheel it writes — but the compile. Timed by the same means as a
+ * build's steps (BuildKit's step times, readStepExtentSeconds). Seconds.
  */
 export async function measureStepOverhead(
   fleet: RunningFleet,
@@ -122,23 +124,40 @@ export async function measureStepOverhead(
   target: string,
 ): Promise<number> {
   const dockerfile = readFileSync(path.join(fleet.dir, 'docker', `${target}.Dockerfile`), 'utf8');
+  const print = JSON.parse(readFileSync(path.join(fleet.dir, 'bake-print.gfx1201.json'), 'utf8')) as {
+    target: Record<string, { args?: Record<string, string> }>;
+  };
   const dir = mkdtempSync(path.join(fleet.dir, `probe-${target}-`));
-  writeFileSync(path.join(dir, 'fresh'), `${randomUUID()}\n`);
-  let copies = 0;
+  const nonce = randomUUID();
+  mkdirSync(path.join(dir, 'src'));
+  writeFileSync(path.join(dir, 'src', 'REVISION'), '1\n');
+  writeFileSync(path.join(dir, 'src', 'nonce'), `${nonce}\n`);
   const probe = dockerfile
     .split('\n')
     .map((line) =>
-      line.startsWith('COPY ')
-        ? `COPY fresh /probe/${(copies += 1)}`
-        : line.startsWith('RUN ')
-          ? 'RUN true'
-          : line,
-    );
+      line.startsWith('COPY --from=') ? `COPY src/nonce /deps/${line.split(' ')[1]!.slice(7)}` : line,
+    )
+    .map((line) => (line.startsWith(`COPY src/${target} `) ? 'COPY src /src' : line));
   writeFileSync(path.join(dir, 'Dockerfile'), probe.join('\n'));
+  const args = {
+    ...print.target[target]?.args,
+    BOX_CPU_SECONDS: '0',
+    SCCACHE_WEBDAV_KEY_PREFIX: `probe/${nonce}`,
+  };
   const base = `docker-image://${new URL(fleet.services.registryUrl).host}/rocm/rocm-base:gfx1201`;
   const { stderr } = await promisify(execFile)(
     'docker',
-    ['buildx', 'build', '--builder', node, '--progress=rawjson', '--build-context', `rocm-base=${base}`, dir],
+    [
+      'buildx',
+      'build',
+      '--builder',
+      node,
+      '--progress=rawjson',
+      '--build-context',
+      `rocm-base=${base}`,
+      ...Object.entries(args).flatMap(([key, value]) => ['--build-arg', `${key}=${value}`]),
+      dir,
+    ],
     { env: { ...process.env, ...fleet.env }, maxBuffer: 64 * 1024 * 1024 },
   );
   return readStepExtentSeconds(stderr);
