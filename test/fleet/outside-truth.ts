@@ -1,6 +1,6 @@
 // Figures measured beside the product, for tests and scripts that check it against what happened outside its
 // measured path: a union of intervals computed apart from the product's, each node's cgroup CPU over time, and what
-// a build's steps cost a node beyond their CPU (an empty-RUN probe on that node's builder).
+// a build costs a node beyond its CPU (the target's build without its CPU, on that node's builder).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

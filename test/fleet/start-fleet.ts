@@ -91,7 +91,7 @@ export interface StartFleetOptions {
    * Real engine: every target of the bake file attests `type=provenance,mode=max` (the evidence of
    * docs/cache-debug.md). Default off: BuildKit writes the attestation inside the build, which adds about 0.5 s to a
    * box target's build seconds (measured on harness-fleet's warm run: bitsandbytes-wheel on kiln, 0.59 s beyond its
-   * CPU at quota without it, 1.16 s with it), beyond what the build-seconds check allows (its empty-RUN probe attests nothing). The cache-key debug database
+   * CPU at quota without it, 1.16 s with it), beyond what the build-seconds check allows (its probe attests nothing). The cache-key debug database
    * is always on where the release has it (no measurable cost).
    */
   provenance?: boolean;
