@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readCpuUsageNs } from './node-cgroups.js';
-import type { RunningFleet } from './start-fleet.js';
+import type { FleetNodeHandle, RunningFleet } from './start-fleet.js';
 
 /** Length of the union of [startMs, endMs] intervals, in ms: written here, apart from the product's own. */
 export function unionMs(intervals: readonly (readonly [number, number])[]): number {
@@ -161,4 +161,23 @@ export async function measureStepOverhead(
     { env: { ...process.env, ...fleet.env }, maxBuffer: 64 * 1024 * 1024 },
   );
   return readStepExtentSeconds(stderr);
+}
+
+/**
+ * What the node's CPU quota can cost `target`'s compile beyond CPU ÷ quota, in seconds: box-compile burns once per
+ * compile unit, between its sccache round trips, and a burn that resumes after one may wait up to one CFS period for
+ * the quota to refill. So compile units (BOX_UNITS, from the box's real `bake --print`) × the node's period
+ * (cpu.cfs_period_us of its compile cgroup, as the kernel holds it).
+ */
+export function readQuotaWaitSeconds(fleet: RunningFleet, node: FleetNodeHandle, target: string): number {
+  const print = JSON.parse(readFileSync(path.join(fleet.dir, 'bake-print.gfx1201.json'), 'utf8')) as {
+    target: Record<string, { args?: Record<string, string> }>;
+  };
+  const units = Number(print.target[target]?.args?.BOX_UNITS);
+  const periodUs = Number(
+    readFileSync(path.join(node.cgroup.workDirs.compileCpu, 'cpu.cfs_period_us'), 'utf8'),
+  );
+  if (!Number.isInteger(units) || !(periodUs > 0))
+    throw new Error(`no BOX_UNITS or CFS period for ${target}`);
+  return (units * periodUs) / 1e6;
 }
