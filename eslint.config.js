@@ -13,10 +13,11 @@ const pureFolders = [
   'src/report/render-*.ts',
   'src/diff/{build,render,format,simulate,to}-*.ts',
   'src/explain/{build,parse,price,render}-*.ts',
-  'src/export/{build,find}-*.ts',
-  'src/export/trace-event-schema.ts',
+  'src/export/{build,find,to}-*.ts',
+  'src/export/{trace-event,otlp-trace}-schema.ts',
   'src/trends/{build,render}-*.ts',
   'src/advise/{advise,build,find,parse,replay,describe}-*.ts',
+  'src/summary/{build,render}-*.ts',
   'src/ssh/known-hosts.ts',
   'src/run/cache-logs/log-rotation/**',
   'src/serve/metrics/{build,render,group}-*.ts',
@@ -79,6 +80,7 @@ export default tseslint.config(
       'src/explain/**',
       'src/export/**',
       'src/trends/**',
+      'src/summary/**',
     ],
     rules: {
       'no-restricted-imports': [

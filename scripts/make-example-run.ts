@@ -1,14 +1,22 @@
 // Produces the shipped example runs by running the product on the fleet in a box with the whole gfx1201 scenario
-// (5 nodes, the WiFi node included, 13 targets), so a new user can try `report`, `serve` and `diff` without a fleet:
-//   fixtures/runs/gfx1201-warm   a warm run after a source change (layer cache misses, sccache hits, pushes);
-//   fixtures/runs/gfx1201-cold   a cold run of the same scenario (no caches, export not timed);
-//   fixtures/runs/gfx1201-cold-vs-warm.md   `rocm-perf diff --force` of the two.
-// Both carry a forecast band: before them, three warm runs (each after a source change) and three cold runs (one
+// (5 nodes, the WiFi node included, 13 targets), recorded with the evidence on (mode=max provenance, each builder's
+// cache-key debug database, per-step usage), so a new user can try `report`, `serve`, `diff` and `advise` without a
+// fleet:
+//   fixtures/runs/gfx1201-warm          a warm run after one known change: pytorch's source moved, so pytorch misses
+//                                       at its COPY and the targets built on it rebuild; its report says why;
+//   fixtures/runs/gfx1201-warm-before   the warm run before it, which it is explained against;
+//   fixtures/runs/gfx1201-cold          a cold run of the same scenario (no caches, export not timed);
+//   fixtures/runs/gfx1201-cold-vs-warm.md          `rocm-perf diff --force` of cold and warm;
+//   fixtures/runs/gfx1201-warm-before-vs-warm.md   `rocm-perf diff` of the warm pair: the change priced by cause.
+// All carry a forecast band: before them, three warm runs (each after a source change) and three cold runs (one
 // per placement strategy, so targets land on different nodes) are pooled by `rocm-perf costs --from RUN...` into the
 // box's target costs with spread lines, and the fleet model's learned link and speed are printed beside the box's
-// true tc rate and CPU quota.
-// Needs root (network namespaces, cgroups):
-//   npm run build && npx tsx scripts/make-example-run.ts [--time-scale 1/150] [--out fixtures/runs]
+// true tc rate and CPU quota. The copies are then re-rendered where they lie (`report`; the warm run finds the run
+// before it as its sibling) and the two diffs taken of the copies, so every name in them is a shipped dir's.
+// Needs root (network namespaces, cgroups), and the box lock:
+//   npm run build && flock /tmp/rocm-perf-box.lock npx tsx scripts/make-example-run.ts [--time-scale 1/150] [--out fixtures/runs]
+// Re-render the shipped copies and their diffs only (no box, after a change to the report):
+//   npm run build && npx tsx scripts/make-example-run.ts --render-only [--out fixtures/runs]
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +27,7 @@ import {
   unionMs,
   type CgroupSample,
 } from '../test/fleet/outside-truth.js';
+import { execa } from 'execa';
 import { isUploadRequest, readRegistryTruth, startFleet, type RunningFleet } from '../test/fleet/index.js';
 import { runBoxCli } from './run-box-cli.js';
 
@@ -31,6 +40,37 @@ function readFlag(name: string, fallback: string): string {
 
 const [numerator = 1, denominator = 150] = readFlag('time-scale', '1/150').split('/').map(Number);
 const out = path.resolve(repoRoot, readFlag('out', 'fixtures/runs'));
+
+/** The built CLI on the shipped copies (no box): stdout, or a failure naming the command. */
+async function runLocalCli(args: string[]): Promise<string> {
+  const result = await execa('node', [path.join(repoRoot, 'bin/rocm-perf.js'), ...args], {
+    cwd: repoRoot,
+    env: { NO_COLOR: '1' },
+    reject: false,
+    stderr: 'inherit',
+  });
+  if (result.exitCode !== 0) throw new Error(`rocm-perf ${args.join(' ')} exited ${result.exitCode}`);
+  return String(result.stdout);
+}
+
+/**
+ * Re-renders the copies in `out` (the warm run is explained against its sibling gfx1201-warm-before, as a user's
+ * `report` finds it) and writes the two diffs of the copies.
+ */
+async function renderCopies(): Promise<void> {
+  const dir = (name: string) => path.join(out, name);
+  for (const name of ['gfx1201-warm-before', 'gfx1201-warm', 'gfx1201-cold'])
+    await runLocalCli(['report', dir(name)]);
+  const diffs: [string, string[]][] = [
+    ['gfx1201-cold-vs-warm.md', ['--force', dir('gfx1201-cold'), dir('gfx1201-warm')]],
+    ['gfx1201-warm-before-vs-warm.md', [dir('gfx1201-warm-before'), dir('gfx1201-warm')]],
+  ];
+  for (const [file, args] of diffs) {
+    writeFileSync(dir(file), await runLocalCli(['diff', ...args]));
+    console.log(`diff written to ${path.relative(repoRoot, dir(file))}`);
+  }
+}
+
 const runsRoot = mkdtempSync(path.join(os.tmpdir(), 'rocm-perf-sample-'));
 
 /**
@@ -143,36 +183,40 @@ async function buildHistory(fleet: RunningFleet): Promise<string> {
   return warmRuns.at(-1) ?? '';
 }
 
-// provenance: every target attests mode=max, so the warm sample's report can say why each target missed.
-const fleet = await startFleet({
-  scenario: 'gfx1201',
-  scale: { timeScale: numerator / denominator },
-  provenance: true,
-});
-try {
-  // The first warm run fills the caches. The example follows one known change: pytorch's source (its REVISION)
-  // moves, so pytorch misses at its COPY and every wheel built on it rebuilds after it (onnxruntime-wheel, built on
-  // nothing of the run, stays cached). Its report explains that against the warm run before it, shipped beside it
-  // as gfx1201-warm-before so `report` can explain the sample again.
-  await runBoxCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
-  const before = await buildHistory(fleet);
-  fleet.bumpRevisions(['pytorch']);
-  const stopSampling = sampleCgroupCpu(fleet);
-  const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');
-  const beforeCopy = path.join(out, 'gfx1201-warm-before');
-  rmSync(beforeCopy, { recursive: true, force: true });
-  cpSync(before, beforeCopy, { recursive: true });
-  console.log(
-    `the warm run it is explained against copied from ${before} to ${path.relative(repoRoot, beforeCopy)}`,
-  );
-  compareWithTruth(fleet, warm, stopSampling());
-  const stopColdSampling = sampleCgroupCpu(fleet);
-  const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');
-  compareWithTruth(fleet, cold, stopColdSampling());
-  const diff = await runBoxCli(fleet, ['diff', '--force', cold, warm]);
-  writeFileSync(path.join(out, 'gfx1201-cold-vs-warm.md'), diff);
-  console.log(`diff written to ${path.relative(repoRoot, path.join(out, 'gfx1201-cold-vs-warm.md'))}`);
-} finally {
-  await fleet.stop();
-  rmSync(runsRoot, { recursive: true, force: true });
+/** The box part: history, the warm pair after one known change, the cold run; copied to `out`. */
+async function recordInBox(): Promise<void> {
+  // provenance: every target attests mode=max, so the warm sample's report can say why each target missed.
+  const fleet = await startFleet({
+    scenario: 'gfx1201',
+    scale: { timeScale: numerator / denominator },
+    provenance: true,
+  });
+  try {
+    // The first warm run fills the caches. The example follows one known change: pytorch's source (its REVISION)
+    // moves, so pytorch misses at its COPY and every wheel built on it rebuilds after it (onnxruntime-wheel, built on
+    // nothing of the run, stays cached). Its report explains that against the warm run before it, shipped beside it
+    // as gfx1201-warm-before so `report` can explain the sample again.
+    await runBoxCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
+    const before = await buildHistory(fleet);
+    fleet.bumpRevisions(['pytorch']);
+    const stopSampling = sampleCgroupCpu(fleet);
+    const warm = await recordRun(fleet, 'warm', 'gfx1201-warm');
+    const beforeCopy = path.join(out, 'gfx1201-warm-before');
+    rmSync(beforeCopy, { recursive: true, force: true });
+    cpSync(before, beforeCopy, { recursive: true });
+    console.log(
+      `the warm run it is explained against copied from ${before} to ${path.relative(repoRoot, beforeCopy)}`,
+    );
+    compareWithTruth(fleet, warm, stopSampling());
+    const stopColdSampling = sampleCgroupCpu(fleet);
+    const cold = await recordRun(fleet, 'cold', 'gfx1201-cold');
+    compareWithTruth(fleet, cold, stopColdSampling());
+  } finally {
+    await fleet.stop();
+    rmSync(runsRoot, { recursive: true, force: true });
+  }
 }
+
+if (process.argv.includes('--render-only')) rmSync(runsRoot, { recursive: true, force: true });
+else await recordInBox();
+await renderCopies();

@@ -30,7 +30,8 @@ const lazyRunners: CommandRunners = {
   publish: async (values) => (await import('./commands/publish.js')).runPublishCommand(values),
   diff: async (values) => (await import('./commands/diff.js')).runDiffCommand(values),
   advise: async (values) => (await import('./commands/advise.js')).runAdviseCommand(values),
-  export: async (values) => (await import('./commands/export.js')).runExportCommand(values),
+  export: async (values) =>
+    (await import('./commands/export.js')).runExportCommand(values, { serviceVersion: readPackageVersion() }),
   import: async (values) => (await import('./commands/import.js')).runImportCommand(values),
 };
 

@@ -323,5 +323,18 @@ export const RunFileSchema = z.strictObject({
   evidence: RunEvidenceSchema.optional(),
   /** The bake graph the run planned with, as digests (absent in runs recorded before issue 36's item 2). */
   bake: BakeDigestSchema.optional(),
+  /** Where an imported run came from when rocm-perf did not record it itself (docs/dockerbuild.md). */
+  imported: z
+    .strictObject({
+      from: z
+        .literal('dockerbuild')
+        .describe('a `buildx history export` file: build records only (no samples, cache logs or plan)'),
+      file: z.string().describe('The file as `rocm-perf import` was given it.'),
+      sha256: Sha256Schema,
+      records: z
+        .array(z.strictObject({ ref: z.string(), target: z.string() }))
+        .describe('Each build record and the target it became, in the file’s order.'),
+    })
+    .optional(),
 });
 export type RunFile = z.infer<typeof RunFileSchema>;

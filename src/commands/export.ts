@@ -4,15 +4,25 @@ import { buildPartialRunError, findRunDir, listLoudWarningLines, loadRunModel } 
 import { InternalError, UsageError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
+import { runOtlpExport } from './export-otlp.js';
 import type { ExportValues } from './flags/index.js';
 
 export const PERFETTO_FILE = 'perfetto-trace.json';
 
-// `rocm-perf export --perfetto RUN [--out FILE]`: the run as a Chrome JSON trace that ui.perfetto.dev opens.
-export async function runExportCommand(options: ExportValues): Promise<void> {
+// `rocm-perf export --perfetto RUN [--out FILE]`: the run as a Chrome JSON trace that ui.perfetto.dev opens;
+// `--otlp URL`: the run as one OTLP trace sent to a collector (export-otlp.ts).
+export async function runExportCommand(
+  options: ExportValues,
+  context: { serviceVersion: string },
+): Promise<void> {
+  if (options.perfetto && options.otlp !== undefined)
+    throw new UsageError('export: --perfetto and --otlp both given', {
+      hint: 'pass one format per run of `rocm-perf export`',
+    });
+  if (options.otlp !== undefined) return runOtlpExport({ ...options, otlp: options.otlp }, context);
   if (!options.perfetto)
     throw new UsageError('export: no format chosen', {
-      hint: 'pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`',
+      hint: 'pass --perfetto (`rocm-perf export --perfetto RUN`) or --otlp URL (`rocm-perf export --otlp http://127.0.0.1:4318 RUN`)',
     });
   const loaded = await loadRunModel({
     dir: await findRunDir({ run: options.run, root: options.root }),

@@ -2,9 +2,12 @@ import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
 import { readCliEnv } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
+import type { RunSummary } from '../summary/index.js';
+import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
-// SIGINT/SIGTERM turned into a clean stop.
+// SIGINT/SIGTERM turned into a clean stop; the run ends with its summary (docs/summary.md), then the run dir as
+// the last stdout line (or the --json document).
 
 export interface HarnessCommandContext {
   env?: Readonly<Record<string, string | undefined>>;
@@ -39,6 +42,7 @@ export async function runHarnessCommand(
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
   const env = readCliEnv(context.env ?? process.env);
+  let summary: RunSummary | undefined;
   try {
     const result = await runHarness({
       harness,
@@ -56,6 +60,11 @@ export async function runHarnessCommand(
       sampleIntervalMs: options.sampleIntervalMs,
       logLevel: options.logLevel,
       ...(context.effects ? { effects: context.effects } : {}),
+      // Also when an error stopped the run (it is rethrown after): a failed run gets its summary too.
+      onFinalized: async (finished) => {
+        summary = buildHarnessSummary(finished, env, options.root);
+        await writeHarnessSummary(summary, { env, json: options.json });
+      },
     });
     if (options.json)
       console.log(
@@ -65,6 +74,7 @@ export async function runHarnessCommand(
             status: result.run.status,
             exitCode: result.exitCode,
             targets: result.run.targets,
+            summary,
           },
           null,
           2,

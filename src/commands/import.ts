@@ -1,4 +1,7 @@
+import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
+import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { explainRunDir } from '../explain/index.js';
 import {
   buildPartialRunError,
   buildReportModel,
@@ -7,26 +10,48 @@ import {
   writeReport,
 } from '../report/index.js';
 import { importRun } from '../run/import/import-run.js';
+import { UsageError } from '../shared/errors.js';
 import type { ImportValues } from './flags/index.js';
+
+/** The lane a source comes in as: --lane, else `ci` for a CI build record (.dockerbuild), else refused. */
+function resolveImportLane(options: ImportValues): string {
+  if (options.lane !== undefined) return options.lane;
+  if (options.source.endsWith('.dockerbuild')) return 'ci';
+  throw new UsageError(`import: no --lane for ${options.source}`, {
+    hint: 'name where the run was recorded: `rocm-perf import --lane nightly-aws SRC` (a .dockerbuild comes in as lane `ci` unless told)',
+  });
+}
 
 // `rocm-perf import --lane NAME SRC`: a run recorded elsewhere comes in under --root as lane NAME.
 // The imported run passes the report's checks: its loud warnings are printed and it ends with exit 1, as `report`.
 export async function runImportCommand(options: ImportValues): Promise<void> {
   let model: DataFile | undefined;
+  const lane = resolveImportLane(options);
   const imported = await importRun({
     source: options.source,
-    lane: options.lane,
+    lane,
     root: options.root,
     force: options.force,
     extractTarball: async (extract) =>
       (await import('../run/executors/extract-tarball.js')).runExtractTarball(extract),
+    // As `report` writes it: a warm run's misses explained against the previous run of its lane under --root.
     rewriteReport: async (dir) => {
-      model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+      const inputs = await readRunInputs({ dir, generatedAtMs: Date.now() });
+      const explained = await explainRunDir({
+        dir,
+        model: buildReportModel(inputs),
+        runFile: inputs.run,
+        plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
+        root: options.root,
+        runsRoot: options.root,
+        nowMs: inputs.generatedAtMs,
+      });
+      model = await addAdvice({ dir, model: explained });
       await writeReport({ dir, model });
     },
   });
   console.log(
-    `${imported.replaced ? 'replaced' : 'imported'} run ${imported.stamp} as lane ${options.lane}: ${imported.dir}`,
+    `${imported.replaced ? 'replaced' : 'imported'} run ${imported.stamp} as lane ${lane}: ${imported.dir}`,
   );
   if (model === undefined) return;
   const sides = [{ label: imported.dir, model }];

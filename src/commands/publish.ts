@@ -17,7 +17,9 @@ export async function runPublishCommand(options: PublishValues): Promise<void> {
       hint: 'add publish: {ssh: {host, user}, path} to fleet.yaml, or publish without --push',
     });
   }
-  const { runs, loud } = await readSiteRuns({ root: options.root, generatedAtMs: Date.now() });
+  const { runs, loud, left, notes } = await readSiteRuns({ root: options.root, generatedAtMs: Date.now() });
+  for (const note of notes) console.error(`note: ${note}`);
+  for (const reason of left) console.error(`not published: ${reason}`);
   if (runs.length === 0)
     throw new UsageError(`no run dirs under ${options.root}`, { hint: 'pass --root or PERF_ROOT' });
   const files = buildSite({ runs, assets: { ...(await readPageAssets()) } });
@@ -45,7 +47,8 @@ async function publishInto(into: string, options: PublishValues): Promise<void> 
     throw new UsageError('--into and --push do different things', {
       hint: 'run `rocm-perf publish --push` for the site, and `rocm-perf publish --into DIR` for data/perf',
     });
-  const { runs, loud, left } = await readFinalRuns({ root: options.root });
+  const { runs, loud, left, notes } = await readFinalRuns({ root: options.root });
+  for (const note of notes) console.error(`note: ${note}`);
   for (const reason of left) console.error(`not published: ${reason}`);
   if (runs.length === 0)
     throw new UsageError(`no finished run dirs under ${options.root}`, { hint: 'pass --root or PERF_ROOT' });

@@ -248,6 +248,24 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   const usedDeps = deps.filter(usesDep);
   const changedDeps = usedDeps.filter((d) => CHANGE_KINDS.has(ctx.why.get(d)!.cause?.kind ?? 'unknown'));
   if (changedDeps.length > 0) return { cause: { kind: 'dependency-rebuilt', targets: changedDeps }, missing };
+  const filesInQuestion =
+    missing.includes(EVIDENCE.cacheDebug) ||
+    missing.some((m) => m.startsWith(FILES_ON_ANOTHER_BUILDER)) ||
+    (!step && cur?.llb === undefined);
+  // (e2) a dependency's image under the step (LLB ancestors) moved to a new digest, and nothing else under the step is
+  // in question (same args, instruction, files): an earlier `COPY --from=DEP` stayed cached by the content it copied,
+  // but the steps after it are keyed on the image's digest, so they run again. Found on the re-recorded sample: after
+  // pytorch's source bump, bitsandbytes-wheel's `COPY --from=pytorch` was cached and its unchanged `COPY src` ran.
+  const underImage = (d: string) =>
+    (ancestors ?? []).some((s) => {
+      const ref =
+        s.kind === 'source' && s.identifier?.startsWith('docker-image://') ? s.identifier.slice(15) : '';
+      return ref !== '' && producer(ref) === d && prev?.materials[ref] !== cur?.materials[ref];
+    });
+  const movedDeps = filesInQuestion
+    ? []
+    : deps.filter((d) => CHANGE_KINDS.has(ctx.why.get(d)!.cause?.kind ?? 'unknown') && underImage(d));
+  if (movedDeps.length > 0) return { cause: { kind: 'dependency-rebuilt', targets: movedDeps }, missing };
   // (f) the cache import gave nothing: BuildKit's own error on the import vertex
   const failure = curEv.status?.importFailures[0];
   if (failure)
@@ -255,10 +273,6 @@ function explainMiss(ctx: MissContext): { cause: MissCause; missing: string[] } 
   // (g) the builder's local cache no longer held the step, and nothing in the step's inputs is in question (a COPY from
   // the context whose files could not be compared is: left unknown). Shown by another builder than the compared
   // run's, or by the same builder's oldest cache record moving forward between the runs (pruned or recreated).
-  const filesInQuestion =
-    missing.includes(EVIDENCE.cacheDebug) ||
-    missing.some((m) => m.startsWith(FILES_ON_ANOTHER_BUILDER)) ||
-    (!step && cur?.llb === undefined);
   const lost = filesInQuestion ? undefined : findLostCache(ctx, curEv.node, prevEv.node);
   if (lost) return { cause: lost, missing };
   // (h) a dependency rebuilt for any reason
@@ -306,6 +320,14 @@ function findLostCache(
       evidence: `${target} ran on ${node}; ${previous.stamp} built it on ${prevNode}`,
     };
   const [now, before] = [current.builders?.[node], previous.builders?.[node]];
+  // The compared run built the target on this builder, so the builder held that build's records after it: none now is
+  // a builder pruned or recreated since (seen on the box: `buildx prune -af` leaves `buildx du` no record at all).
+  if (now?.cacheRecords === 0)
+    return {
+      kind: 'builder-cache-lost',
+      builder: node,
+      evidence: `buildx du: it held no cache record before this run (${before?.cacheRecords ?? '?'} before ${previous.stamp}, which built ${target} on it): pruned or recreated since`,
+    };
   const [t1, t0] = [now?.oldestRecordCreatedAt, before?.oldestRecordCreatedAt];
   if (t1 && t0 && Date.parse(t1) > Date.parse(t0))
     return {

@@ -22,16 +22,22 @@ export interface ExplainRunDirOptions {
   /** `--against RUN`: a run dir or a stamp under `root`. */
   against?: string | undefined;
   root?: string | undefined;
+  /** Where the previous run is looked for: default the run dir's parent (import stages a run outside its root). */
+  runsRoot?: string | undefined;
   nowMs: number;
 }
 
 const EXPLAINED_HARNESSES: ReadonlySet<string> = new Set(['warm', 'bench']);
 
 /** The newest run under the same root that started before this one, of the same lane, harness and arch. */
-async function findComparedRun(dir: string, runFile: RunFile): Promise<string | undefined> {
+async function findComparedRun(
+  dir: string,
+  runFile: RunFile,
+  runsRoot: string | undefined,
+): Promise<string | undefined> {
   const here = path.resolve(dir);
   const lane = await readLane(here);
-  for (const entry of await listRuns(path.dirname(here))) {
+  for (const entry of await listRuns(runsRoot ?? path.dirname(here))) {
     if (path.resolve(entry.dir) === here) continue;
     const other = await readRunFile(entry.dir).catch(() => undefined);
     if (!other || other.startedAtMs >= runFile.startedAtMs) continue;
@@ -48,7 +54,7 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
   const againstDir =
     options.against !== undefined
       ? await findRunDir({ run: options.against, root: options.root ?? path.dirname(path.resolve(dir)) })
-      : await findComparedRun(dir, runFile);
+      : await findComparedRun(dir, runFile, options.runsRoot);
   const current = await readRunEvidence({ dir, stamp: model.run.stamp, runFile, plan });
   // A compared run that cannot be read (a damaged run.json, plan.json of another version) leaves this run's report
   // whole: its misses are explained as with no run to compare with, and a note says which run and why.

@@ -200,13 +200,38 @@ function drawTargetRow(guide: DispatchGuide, context: DrawContext, j: number): v
 }
 
 /**
- * One draw of every duration. Live, a running target has already run `elapsed`: its row is drawn again until it
- * ends after now (at most 50 tries; past that it is given 5 % more than it has run).
+ * `drawFigure` of uniforms already drawn (the same operations in the same order, so the same bits), inlined into
+ * the batch loop of `drawDurations`: no call and no boxed number per figure.
+ */
+function toFigure(first: number, second: number, median: number, scale: number): number {
+  if (median === 0) return 0;
+  const radius = Math.sqrt(-2 * Math.log(1 - first));
+  const angle = 2 * Math.PI * second;
+  return median * Math.exp(clampExponent(scale * (radius * Math.cos(angle))));
+}
+
+/**
+ * One draw of every duration. The first pass takes every target's six uniforms in one batch (`Random.fill`: the
+ * stream `drawTargetRow` would read, target by target). Live, a running target has already run `elapsed`: its row
+ * is drawn again until it ends after now (at most 50 tries; past that it is given 5 % more than it has run).
  */
 function drawDurations(guide: DispatchGuide, context: DrawContext): void {
   const { problem } = guide;
-  const { duration, start } = context;
-  for (let j = 0; j < problem.n; j++) drawTargetRow(guide, context, j);
+  const { m, n } = problem;
+  const { duration, start, uniforms: u, figures: f, speed, linkBytesPerSecond: link, nodes } = context;
+  context.random.fill(u);
+  for (let j = 0; j < n; j++) {
+    const k = j * 6;
+    const build = toFigure(u[k]!, u[k + 1]!, f[k]!, f[k + 1]!);
+    const bytes = toFigure(u[k + 2]!, u[k + 3]!, f[k + 2]!, f[k + 3]!);
+    const setup = toFigure(u[k + 4]!, u[k + 5]!, f[k + 4]!, f[k + 5]!);
+    if (nodes.every)
+      for (let i = 0; i < m; i++) duration[j * m + i] = build / speed[i]! + bytes / link[i]! + setup;
+    else {
+      const i = nodes.node[j]!;
+      duration[j * m + i] = build / speed[i]! + bytes / link[i]! + setup;
+    }
+  }
   if (!start) return;
   for (let j = 0; j < problem.n; j++) {
     const i = start.node[j]!;
@@ -233,6 +258,8 @@ interface DrawContext {
   /** Per node: its speed, and its link in bytes per second (linkMbps × 10^6). */
   speed: Float64Array;
   linkBytesPerSecond: Float64Array;
+  /** Scratch: one draw's uniforms, six per target (`drawDurations`). */
+  uniforms: Float64Array;
 }
 
 function toDispatchStart(guide: DispatchGuide, progress: ForecastProgress): DispatchStart {
@@ -308,39 +335,48 @@ function findChain(guide: DispatchGuide, state: DispatchState, members: NodeMemb
   return chain;
 }
 
-/**
- * p10/p50/p90 of unsorted values, as `toBand` of them sorted gives, without sorting: each order statistic the
- * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered). The ranks asked
- * for only grow, so each selection searches only what lies right of the last one.
- */
-function selectBand(values: Float64Array): Band {
-  if (values.length === 0) return { p10: NaN, p50: NaN, p90: NaN };
-  let from = 0;
-  const place = (k: number) => {
-    if (k < from) return values[k]!;
-    const value = selectNth(values, k, from);
-    from = k + 1;
-    return value;
-  };
-  const at = (q: number) => q * (values.length - 1);
-  const pick = (q: number) => {
-    const low = Math.floor(at(q));
-    const lowValue = place(low);
-    if (low + 1 >= values.length) return lowValue;
-    // The next order statistic is the least of what lies right of it (a scan is cheaper than a selection).
-    let next = Infinity;
-    for (let k = low + 1; k < values.length; k++) if (values[k]! < next) next = values[k]!;
-    return lowValue + (next - lowValue) * (at(q) - low);
-  };
-  return { p10: pick(0.1), p50: pick(0.5), p90: pick(0.9) };
+/** The least of values[from…to] (Infinity when empty). */
+function leastOf(values: Float64Array, from: number, to: number): number {
+  let least = Infinity;
+  for (let k = from; k <= to; k++) if (values[k]! < least) least = values[k]!;
+  return least;
 }
 
 /**
- * The k-th smallest (0-based), moved to index k with smaller values before it and larger after (Hoare), searching
- * values[from…] only: every value before `from` must be no larger than every value from it on.
+ * p10/p50/p90 of unsorted values, as `toBand` of them sorted gives, without sorting: each order statistic the
+ * type-7 interpolation reads is selected (quickselect, in place; the array is left partly ordered). The median's
+ * low rank is selected first, over the whole array; then p10's in what lies left of it and p90's in what lies right.
+ * The next order statistic after each (the interpolation's upper value) is the least of what lies between it and
+ * the next selected rank, so each scan reads only that stretch.
  */
-function selectNth(values: Float64Array, k: number, from = 0): number {
-  let [left, right] = [from, values.length - 1];
+export function selectBand(values: Float64Array): Band {
+  const last = values.length - 1;
+  if (last < 0) return { p10: NaN, p50: NaN, p90: NaN };
+  const at = (q: number) => q * last;
+  const [low10, low50, low90] = [0.1, 0.5, 0.9].map((q) => Math.floor(at(q))) as [number, number, number];
+  const v50 = selectNth(values, low50, 0, last);
+  const v10 = low10 < low50 ? selectNth(values, low10, 0, low50 - 1) : v50;
+  const v90 = low90 > low50 ? selectNth(values, low90, low50 + 1, last) : v50;
+  // values[…low50] ≤ v50 ≤ values[low50 + 1…], and likewise around low10 (left of low50) and low90 (right of it).
+  const next10 = low10 < low50 ? leastOf(values, low10 + 1, low50) : undefined;
+  const next50 = leastOf(values, low50 + 1, low90 > low50 ? low90 : last);
+  const next90 = low90 > low50 ? leastOf(values, low90 + 1, last) : next50;
+  const pick = (q: number, low: number, lowValue: number, next: number) =>
+    low + 1 > last ? lowValue : lowValue + (next - lowValue) * (at(q) - low);
+  return {
+    p10: pick(0.1, low10, v10, next10 ?? next50),
+    p50: pick(0.5, low50, v50, next50),
+    p90: pick(0.9, low90, v90, next90),
+  };
+}
+
+/**
+ * The k-th smallest (0-based) of values[from…to], moved to index k with smaller values before it and larger after
+ * (Hoare), searching that stretch only: every value before `from` must be no larger, and every value after `to` no
+ * smaller, than every value in it.
+ */
+function selectNth(values: Float64Array, k: number, from: number, to: number): number {
+  let [left, right] = [from, to];
   while (right > left) {
     const pivot = values[(left + right) >> 1]!;
     let [i, j] = [left, right];
@@ -531,6 +567,7 @@ export function forecastMakespan(options: ForecastOptions): Forecast {
     overdue: new Float64Array(problem.n),
     speed: Float64Array.from(problem.nodes, (node) => node.speed),
     linkBytesPerSecond: Float64Array.from(problem.nodes, (node) => node.linkMbps * 1e6),
+    uniforms: new Float64Array(problem.n * 6),
   };
   const makespans = new Float64Array(draws);
   // Every draw's finishes and starts, a row per draw (copied whole from the simulation): `toTargetBands` reads them

@@ -85,13 +85,13 @@ function findLoadBound(problem: PlanProblem, subset: readonly number[], steps = 
   return best;
 }
 
-interface HeadsTails {
+export interface HeadsTails {
   head: Float64Array;
   tail: Float64Array;
   own: Float64Array;
 }
 
-function toHeadsTails(problem: PlanProblem): HeadsTails {
+export function toHeadsTails(problem: PlanProblem): HeadsTails {
   const own = toMinCosts(problem);
   const head = new Float64Array(problem.n);
   const tail = new Float64Array(problem.n);
@@ -138,15 +138,52 @@ function pickValues(values: Float64Array): number[] {
   );
 }
 
-function findWindowBound(problem: PlanProblem, { head, tail }: HeadsTails): number {
-  let best = 0;
+/**
+ * Per target, 1 / Σ_i 1/p_ij: its share of the fractional schedule that splits it over every node so each spends the
+ * same time on it. Summed over a set S this is a feasible fractional makespan, so by weak duality no dual value of S
+ * exceeds it (Σ_j min_i y_i·p_ij ≤ Σ_i y_i·Σ_j x_ij·p_ij = Σ_i y_i·T_h with x_ij = h_j/p_ij).
+ */
+function toHarmonicShares(problem: PlanProblem): Float64Array {
+  const { n, m, cost } = problem;
+  const share = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let rate = 0;
+    for (let i = 0; i < m; i++) rate += 1 / cost[j * m + i]!;
+    share[j] = 1 / rate;
+  }
+  return share;
+}
+
+/** Relative slack on the harmonic ceiling: the ascent's weights sum to 1 only within m·1e-12 (their floor). */
+const CEILING_SLACK = 1e-6;
+
+/**
+ * The best window bound. Every window's load bound is at most its harmonic ceiling (toHarmonicShares), so windows
+ * are tried highest ceiling first and one whose a + b + ceiling cannot beat the best found is not computed: the
+ * maximum, and so `windowSeconds`, is exactly what computing every window gives (`prune: false` computes every
+ * one; test/unit/plan/lower-bound.test.ts holds the two equal).
+ */
+export function findWindowBound(problem: PlanProblem, { head, tail }: HeadsTails, prune = true): number {
+  const share = toHarmonicShares(problem);
+  const windows: { offset: number; subset: number[]; ceiling: number }[] = [];
   for (const a of pickValues(head)) {
     for (const b of pickValues(tail)) {
       if (a === 0 && b === 0) continue;
       const subset: number[] = [];
-      for (let j = 0; j < problem.n; j++) if (head[j]! >= a && tail[j]! >= b) subset.push(j);
-      if (subset.length > 1) best = Math.max(best, a + b + findLoadBound(problem, subset, 40));
+      let harmonic = 0;
+      for (let j = 0; j < problem.n; j++)
+        if (head[j]! >= a && tail[j]! >= b) {
+          subset.push(j);
+          harmonic += share[j]!;
+        }
+      if (subset.length > 1) windows.push({ offset: a + b, subset, ceiling: a + b + harmonic });
     }
+  }
+  windows.sort((x, y) => y.ceiling - x.ceiling);
+  let best = 0;
+  for (const { offset, subset, ceiling } of windows) {
+    if (prune && ceiling * (1 + CEILING_SLACK) < best) break;
+    best = Math.max(best, offset + findLoadBound(problem, subset, 40));
   }
   return best;
 }

@@ -1,15 +1,57 @@
+import { realpath } from 'node:fs/promises';
 import { readRunFileBytes, RunFileRefusedError } from '../artifacts/open-run-file.js';
 import path from 'node:path';
+import type { RunIndexEntry } from '../artifacts/index.js';
 import { buildReportModel } from '../report/build-model.js';
-import { listRuns } from '../report/list-runs.js';
+import { compareEntriesNewestFirst, loadRunIndex } from '../report/run-index.js';
 import { readRunInputs } from '../report/read-run-dir.js';
+import { errorMessage } from '../shared/error-message.js';
+import { isRocmPerfError } from '../shared/errors.js';
 import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js';
 import type { RunInputs } from '../report/run-inputs.js';
 import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';
 
 // Every run under the root, read and modelled the way `report` does it, for the static site and for
-// `publish --into`.
+// `publish --into`. The runs are listed from the root's run index (docs/history.md), brought up to date first the
+// way serve does it (loadRunIndex: a run added since is read, one removed is dropped, one changed is read again),
+// not from a rescan of every run.json. Each listed run is then read from its dir (the source of truth: whether it
+// is final is never taken from an index line); one that cannot be read is left out and named as damaged with the
+// reason, and never stops the others from being published.
+
+/** The runs the root's index lists, newest first, and what to say about the index itself. */
+async function listIndexedRuns(
+  root: string,
+  nowMs: number,
+): Promise<{ entries: { entry: RunIndexEntry; dir: string }[]; notes: string[] }> {
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], notes: [] };
+    throw error;
+  }
+  const index = await loadRunIndex({ realRoot, nowMs, checkSignatures: true });
+  const entries = [...index.entries.values()]
+    .sort(compareEntriesNewestFirst)
+    .map((entry) => ({ entry, dir: path.join(realRoot, entry.folder) }));
+  return { entries, notes: index.problems };
+}
+
+/** A run's inputs, or the reason it is damaged: a run that cannot be read is named, not fatal to the rest. */
+async function readRunOrDamage(
+  dir: string,
+  generatedAtMs: number,
+): Promise<{ inputs: RunInputs } | { damaged: string }> {
+  try {
+    return { inputs: await readRunInputs({ dir, generatedAtMs }) };
+  } catch (error) {
+    if (!isRocmPerfError(error) && !(error instanceof SyntaxError)) throw error;
+    return { damaged: errorMessage(error) };
+  }
+}
+
+const describeDamage = (folder: string, reason: string) => `${folder}: damaged (${reason})`;
 
 /** A run modelled as `report` does, with its charts; its loud warnings go to `loud`. */
 function toSiteRun(stamp: string, inputs: RunInputs, loud: string[]): SiteRun {
@@ -35,12 +77,17 @@ export async function readSiteRuns({
 }: {
   root: string;
   generatedAtMs: number;
-}): Promise<{ runs: SiteRun[]; loud: string[] }> {
+}): Promise<{ runs: SiteRun[]; loud: string[]; left: string[]; notes: string[] }> {
   const runs: SiteRun[] = [];
   const loud: string[] = [];
-  for (const entry of await listRuns(root))
-    runs.push(toSiteRun(entry.stamp, await readRunInputs({ dir: entry.dir, generatedAtMs }), loud));
-  return { runs, loud };
+  const left: string[] = [];
+  const { entries, notes } = await listIndexedRuns(root, generatedAtMs);
+  for (const { entry, dir } of entries) {
+    const read = await readRunOrDamage(dir, generatedAtMs);
+    if ('damaged' in read) left.push(describeDamage(entry.folder, read.damaged));
+    else runs.push(toSiteRun(entry.folder, read.inputs, loud));
+  }
+  return { runs, loud, left, notes };
 }
 
 /**
@@ -50,26 +97,35 @@ export async function readSiteRuns({
  */
 export async function readFinalRuns({
   root,
+  nowMs = Date.now(),
 }: {
   root: string;
-}): Promise<{ runs: PerfRun[]; loud: string[]; left: string[] }> {
+  nowMs?: number;
+}): Promise<{ runs: PerfRun[]; loud: string[]; left: string[]; notes: string[] }> {
   const runs: PerfRun[] = [];
   const loud: string[] = [];
   const left: string[] = [];
-  for (const entry of await listRuns(root)) {
-    const inputs = await readRunInputs({ dir: entry.dir, generatedAtMs: 0 });
-    const finishedAtMs = inputs.run?.finishedAtMs ?? null;
-    if (inputs.run === undefined || finishedAtMs === null || inputs.run.status === 'running') {
-      left.push(`${entry.stamp}: ${inputs.run === undefined ? 'no run.json' : 'still running'}, not final`);
+  const { entries, notes } = await listIndexedRuns(root, nowMs);
+  for (const { entry, dir } of entries) {
+    // The run dir, not its entry, says whether the run is final: a line of the index is never trusted to hide one.
+    const read = await readRunOrDamage(dir, 0);
+    if ('damaged' in read) {
+      left.push(describeDamage(entry.folder, read.damaged));
       continue;
     }
-    const run = toSiteRun(entry.stamp, { ...inputs, generatedAtMs: finishedAtMs }, loud);
+    const { inputs } = read;
+    const finishedAtMs = inputs.run?.finishedAtMs ?? null;
+    if (inputs.run === undefined || finishedAtMs === null || inputs.run.status === 'running') {
+      left.push(`${entry.folder}: ${inputs.run === undefined ? 'no run.json' : 'still running'}, not final`);
+      continue;
+    }
+    const run = toSiteRun(entry.folder, { ...inputs, generatedAtMs: finishedAtMs }, loud);
     const copies: Record<string, Buffer> = {};
     for (const name of PERF_COPIED_FILES) {
-      const content = await readCopiedFile(path.join(entry.dir, name), loud, entry.stamp);
+      const content = await readCopiedFile(path.join(dir, name), loud, entry.folder);
       if (content !== undefined) copies[name] = content;
     }
     runs.push({ ...run, copies });
   }
-  return { runs, loud, left };
+  return { runs, loud, left, notes };
 }

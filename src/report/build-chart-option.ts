@@ -22,6 +22,7 @@ import {
   type ChartLayout,
 } from './chart-style.js';
 import { buildGanttSeries, describeBand } from './build-gantt-series.js';
+import { findAbsentNote } from './build-summary-cells.js';
 import { buildTimeExtent } from './build-plan-marks.js';
 import { formatBytes, formatDuration, formatMakespan } from './format-units.js';
 import { escapeHtml } from './render-summary-html.js';
@@ -107,7 +108,7 @@ export function buildChartOption(
     legend: buildLegends(model, selected, new Set(series.map((one) => String(one.name)))),
     grid: grids,
     xAxis: [0, 1].map((gridIndex) => buildTimeAxis(model, gridIndex)),
-    yAxis: [buildLaneAxis(model), buildUsageAxis()],
+    yAxis: [buildLaneAxis(model), buildUsageAxis(model)],
     series,
     ...(interactive ? buildInteraction(model) : {}),
   };
@@ -200,14 +201,19 @@ function buildLaneAxis(model: DataFile): YAXisComponentOption {
   };
 }
 
-function buildUsageAxis(): YAXisComponentOption {
+/** The usage panel's title; with no samples.jsonl it says why the panel is empty (e.g. a .dockerbuild has none). */
+function buildUsageAxis(model: DataFile): YAXisComponentOption {
+  const absent = findAbsentNote(model.summary, 'samples.jsonl');
   return {
     type: 'value',
     gridIndex: 1,
     min: 0,
     max: 100,
     interval: 25,
-    name: 'CPU busy (solid) and memory used (dashed), % of node',
+    name:
+      absent === undefined
+        ? 'CPU busy (solid) and memory used (dashed), % of node'
+        : `CPU busy and memory used, % of node: none drawn (${absent})`,
     nameLocation: 'end',
     nameTextStyle: { align: 'left', fontSize: 11, color: '#555' },
     axisLabel: { formatter: '{value}%' },

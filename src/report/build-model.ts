@@ -196,7 +196,10 @@ function buildLinks(inputs: RunInputs): Parameters<typeof buildNodes>[0]['links'
   const { uploads } = toUploadObservations({ run, traces: inputs.traces });
   return {
     measured: new Map(measureUploadLinks(uploads).map((link) => [link.node, link])),
-    configuredMbps: new Map(run.nodes.map((node) => [node.name, node.linkMbps])),
+    // A .dockerbuild's run knows no link (docs/dockerbuild.md): its link_mbps is not a figure to show.
+    configuredMbps: new Map(
+      run.imported === undefined ? run.nodes.map((node) => [node.name, node.linkMbps]) : [],
+    ),
   };
 }
 

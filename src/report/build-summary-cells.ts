@@ -115,7 +115,8 @@ export function buildNodeCells(n: NodeSummary, { withTargetCount }: NodeCellsOpt
     formatPct(n.cpuMeanPct),
     formatPct(n.cpuPeakPct),
     formatPct(n.memPeakPct),
-    String(n.sampleGaps),
+    // No samples of the node at all (CPU mean unknown): its scrape gaps are not known either, not 0.
+    n.cpuMeanPct === null && n.sampleGaps === 0 ? '—' : String(n.sampleGaps),
     formatUploadRate(n),
     formatRequestCost(n),
     formatMBps(n.configuredLinkMbps),
@@ -130,4 +131,14 @@ export function buildRegistryRows(registry: Summary['registry']): string[][] {
     String(registry[kind].blobsWritten),
     String(registry[kind].manifestsWritten),
   ]);
+}
+
+/**
+ * Why a section's figures are not there, when its one input file is absent (not damaged): the note the report
+ * wrote for it (e.g. `sccache.log: not recorded in a .dockerbuild …`), so the section says so instead of a table of
+ * zeros. Undefined when the file is present, or absent with a loud warning (those figures are marked partial).
+ */
+export function findAbsentNote(summary: Summary, stream: string): string | undefined {
+  if (summary.streams[stream]?.present !== false) return undefined;
+  return summary.warnings.find((w) => w.level === 'note' && w.stream === stream)?.message;
 }

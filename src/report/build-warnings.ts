@@ -58,6 +58,14 @@ export interface WarningsOptions {
   sampleShortfall?: SampleShortfall | undefined;
 }
 
+/** What each run-dir file a .dockerbuild cannot give holds, said in its note (docs/dockerbuild.md). */
+const ABSENT_FROM_RECORD: Readonly<Record<string, string>> = {
+  'samples.jsonl': 'node samples',
+  'sccache.log': 'sccache log',
+  'zot.jsonl': 'registry log',
+  'artifacts.txt': 'list of published artifacts',
+};
+
 export function buildWarnings(options: WarningsOptions): ReportWarning[] {
   return [
     ...streamWarnings(options),
@@ -80,7 +88,10 @@ function streamWarnings({ streams, inputs, inFlight }: WarningsOptions): ReportW
       warnings.push({
         level: 'note',
         stream: name,
-        message: `${name}: not in the run dir; its figures are absent, not 0`,
+        message:
+          inputs.run?.imported?.from === 'dockerbuild'
+            ? `${name}: not recorded in a .dockerbuild (a build record holds no ${ABSENT_FROM_RECORD[name] ?? 'such file'}); its figures are absent, not 0`
+            : `${name}: not in the run dir; its figures are absent, not 0`,
       });
     }
   }

@@ -1,7 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { readRunFileText } from '../artifacts/open-run-file.js';
 import path from 'node:path';
-import { parseBuildkitTrace, parseStatusSteps, type TargetTrace } from '../collect/index.js';
+import {
+  parseBuildkitTrace,
+  parseStatusSteps,
+  type TargetTrace,
+  type TraceExtent,
+} from '../collect/index.js';
 import {
   createStreamStats,
   findStreamWarnings,
@@ -28,22 +33,25 @@ async function listTraceFiles(dir: string): Promise<string[]> {
  * For the report: every trace with its stream stats; a damaged trace is a stream warning, not an error, and step
  * counts come from status-<target>.jsonl where there is one (readTraceFile). `uploadRefs` (run.json's) split each
  * target's uploads into image and cache; without them (runs recorded before issue 35) every upload is `unknown`.
+ * `extents`: per target whose trace was kept, what its file's spans carry (BuildKit trace IDs, top spans).
  */
 export async function readTraceFiles(
   dir: string,
   uploadRefs?: RunFile['uploadRefs'],
   check?: TraceCheck,
-): Promise<{ traces: TargetTrace[]; streams: StreamInput[] }> {
+): Promise<{ traces: TargetTrace[]; streams: StreamInput[]; extents: Map<string, TraceExtent> }> {
   const names = await listTraceFiles(dir);
   const traces: TargetTrace[] = [];
   const streams: StreamInput[] = [];
+  const extents = new Map<string, TraceExtent>();
   for (const name of names) {
     const target = TRACE_FILE.exec(name)?.[1] ?? name;
     const result = await readTraceFile(path.join(dir, name), uploadRefs?.[target], check);
     if (result.trace) traces.push(result.trace);
+    if (result.trace && result.extent) extents.set(result.trace.target, result.extent);
     streams.push(result.stream);
   }
-  return { traces, streams };
+  return { traces, streams, extents };
 }
 
 /**
@@ -60,7 +68,7 @@ export async function readTraceFile(
   file: string,
   refs?: UploadRefs,
   check?: TraceCheck,
-): Promise<{ trace: TargetTrace | undefined; stream: StreamInput }> {
+): Promise<{ trace: TargetTrace | undefined; stream: StreamInput; extent?: TraceExtent }> {
   const name = path.basename(file);
   const target = TRACE_FILE.exec(name)?.[1] ?? name;
   const probe = await probeStream(file);
@@ -96,6 +104,7 @@ export async function readTraceFile(
     return {
       trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
       stream,
+      extent: parsed.extent,
     };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;

@@ -6,6 +6,7 @@ import {
   buildNodeHeaders,
   buildRegistryRows,
   buildTargetCells,
+  findAbsentNote,
   formatPartial,
 } from './build-summary-cells.js';
 import { formatBytes, formatDuration, formatMakespan, formatPct } from './format-units.js';
@@ -163,18 +164,20 @@ export function renderReportMd({ model, charts }: RenderReportMdOptions): string
     ...renderUsageMd(model, h),
     `## Compiler cache traffic (${h}, prefix \`${summary.sccache.prefix ?? 'unknown: all prefixes counted'}\`)${formatPartial(summary.sccache.partial)}`,
     '',
-    mdTable(
-      ['who', 'hits', 'misses', 'hit rate', 'writes', 'read', 'written'],
-      [
-        sccacheRow('total', summary.sccache.total),
-        ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
-        sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
-      ],
-    ),
+    findAbsentNote(summary, 'sccache.log') ??
+      mdTable(
+        ['who', 'hits', 'misses', 'hit rate', 'writes', 'read', 'written'],
+        [
+          sccacheRow('total', summary.sccache.total),
+          ...Object.entries(summary.sccache.perNode).map(([node, c]) => sccacheRow(node, c)),
+          sccacheRow('outside the run prefix', summary.sccache.outsidePrefix),
+        ],
+      ),
     '',
     `## Registry writes (${h}, namespace \`${run.namespace ?? 'unknown'}\`)${formatPartial(summary.registry.partial)}`,
     '',
-    mdTable(['kind', 'bytes written', 'blobs', 'manifests'], buildRegistryRows(summary.registry)),
+    findAbsentNote(summary, 'zot.jsonl') ??
+      mdTable(['kind', 'bytes written', 'blobs', 'manifests'], buildRegistryRows(summary.registry)),
     ...(summary.registry.writesWithoutSize
       ? ['', `${summary.registry.writesWithoutSize} writes carried no size and are not in the byte counts.`]
       : []),

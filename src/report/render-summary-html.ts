@@ -6,6 +6,7 @@ import {
   buildNodeHeaders,
   buildRegistryRows,
   buildTargetCells,
+  findAbsentNote,
   formatPartial,
 } from './build-summary-cells.js';
 import { formatBytes, formatDuration } from './format-units.js';
@@ -102,6 +103,8 @@ export function renderSummaryHtml(model: DataFile): string {
     formatBytes(c.bytesRead),
     formatBytes(c.bytesWritten),
   ];
+  const sccacheAbsent = findAbsentNote(summary, 'sccache.log');
+  const registryAbsent = findAbsentNote(summary, 'zot.jsonl');
   const sccache = table(
     ['sccache', 'hits', 'misses', 'writes', 'read', 'written'],
     [
@@ -135,8 +138,8 @@ export function renderSummaryHtml(model: DataFile): string {
     renderWhyHtml(model),
     `<h2>Nodes <small>(${escapeHtml(harness)} harness)</small></h2>${nodes}`,
     ...renderUsageHtml(model),
-    `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.sccache.partial))}</small></h2>${sccache}`,
-    `<h2>Registry writes <small>(${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.registry.partial))}</small></h2>${registry}`,
+    `<h2>Compiler cache <small>(prefix ${escapeHtml(summary.sccache.prefix ?? 'unknown')}, ${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.sccache.partial))}</small></h2>${sccacheAbsent === undefined ? sccache : `<p>${escapeHtml(sccacheAbsent)}</p>`}`,
+    `<h2>Registry writes <small>(${escapeHtml(harness)} harness)${escapeHtml(formatPartial(summary.registry.partial))}</small></h2>${registryAbsent === undefined ? registry : `<p>${escapeHtml(registryAbsent)}</p>`}`,
     `<h2>Critical path</h2><p>measured (${escapeHtml(formatDuration(summary.criticalPath.measuredSeconds))})${escapeHtml(formatPartial(summary.partial))}: ${escapeHtml(summary.criticalPath.measured.join(' → ') || 'none')}</p>` +
       `<p>planned: ${escapeHtml(summary.criticalPath.planned.join(' → ') || 'no plan.json')}</p>`,
     ...(summary.advice === null ? [] : [renderAdviceHtml(summary.advice)]),

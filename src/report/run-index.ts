@@ -1,4 +1,4 @@
-import { lstat, readdir, rename, writeFile, appendFile, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, rename, appendFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
   LANE_FILE,
@@ -187,7 +187,7 @@ export async function summarizeRunDir({
   }
 }
 
-export interface RunIndexFileRead {
+interface RunIndexFileRead {
   entries: Map<string, RunIndexEntry>;
   /** Lines in the file (entries, replaced entries, removals, rejected lines). */
   lines: number;
@@ -230,7 +230,7 @@ export function applyRunIndexLines(
  * The index file of a root, confined (no link, no hard link), read line by line (a 10,000-run file is never held
  * whole); an absent file is an empty index.
  */
-export async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
+async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
   const entries = new Map<string, RunIndexEntry>();
   let handle: FileHandle;
   try {
@@ -267,11 +267,28 @@ export async function appendRunIndex(
   await appendFile(path.join(root, RUN_INDEX_FILE), lines.map(toLine).join(''), { flag: 'a' });
 }
 
+/** Entries a rewrite serialises per write (a 10,000-run index is never held as one string). */
+const REWRITE_CHUNK = 256;
+
 /** Rewrites the index with one line per run (written beside it and renamed in, so a reader never sees half). */
 export async function rewriteRunIndex(root: string, entries: Iterable<RunIndexEntry>): Promise<void> {
   const file = path.join(root, RUN_INDEX_FILE);
   const staged = `${file}.${process.pid}.tmp`;
-  await writeFile(staged, [...entries].map(toLine).join(''));
+  const handle = await open(staged, 'w');
+  try {
+    let chunk = '';
+    let count = 0;
+    for (const entry of entries) {
+      chunk += toLine(entry);
+      if (++count % REWRITE_CHUNK === 0) {
+        await handle.write(chunk);
+        chunk = '';
+      }
+    }
+    await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
   await rename(staged, file);
 }
 
@@ -291,6 +308,9 @@ export async function noteRunInIndex(dir: string, nowMs: number = Date.now()): P
     // The index is only a cache; serve's sync re-reads the run from its dir.
   }
 }
+
+/** Run dirs read at once by a sync (see syncRunIndex). */
+const SYNC_CONCURRENCY = 4;
 
 export interface RunIndexSync {
   entries: Map<string, RunIndexEntry>;
@@ -317,33 +337,100 @@ export async function syncRunIndex({
   const names = (await readdir(realRoot)).filter((name) => isServableStamp(name));
   const present = new Set<string>();
   const reread: string[] = [];
-  // Few at a time: a run read in full (a first start) holds its whole model while it is summarised.
-  const BATCH = 16;
-  for (let i = 0; i < names.length; i += BATCH) {
-    await Promise.all(
-      names.slice(i, i + BATCH).map(async (folder) => {
-        const dir = path.join(realRoot, folder);
-        const known = entries.get(folder);
-        if (known && !checkSignatures) {
-          present.add(folder);
-          return;
-        }
-        if (known && (await signRunDir(dir)) === known.sig) {
-          present.add(folder);
-          return;
-        }
-        const info = await lstat(dir).catch(() => undefined);
-        if (!info?.isDirectory()) return;
-        if (!isRunDir(await readdir(dir).catch(() => []))) return;
-        present.add(folder);
-        entries.set(folder, await summarizeRunDir({ dir, folder, nowMs }));
-        reread.push(folder);
-      }),
-    );
-  }
+  const visit = async (folder: string): Promise<void> => {
+    const dir = path.join(realRoot, folder);
+    const known = entries.get(folder);
+    if (known && !checkSignatures) {
+      present.add(folder);
+      return;
+    }
+    if (known && (await signRunDir(dir)) === known.sig) {
+      present.add(folder);
+      return;
+    }
+    const info = await lstat(dir).catch(() => undefined);
+    if (!info?.isDirectory()) return;
+    if (!isRunDir(await readdir(dir).catch(() => []))) return;
+    present.add(folder);
+    entries.set(folder, await summarizeRunDir({ dir, folder, nowMs }));
+    reread.push(folder);
+  };
+  // A few runs at a time, each worker taking the next folder as it finishes one: a run read in full holds its
+  // whole model only while it is summarised, and the fewer models in flight, the fewer outlive a young-generation
+  // collection and grow the heap (a first start over 10,000 runs; docs/history.md).
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < names.length) await visit(names[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, names.length) }, worker));
   const dropped = [...entries.keys()].filter((folder) => !present.has(folder));
   for (const folder of dropped) entries.delete(folder);
   return { entries, reread, dropped };
+}
+
+export interface LoadedRunIndex {
+  entries: Map<string, RunIndexEntry>;
+  /** No index file to start from (absent, deleted, empty or unreadable): every run was read. */
+  fresh: boolean;
+  /** Folders read again and folders dropped by the sync. */
+  reread: string[];
+  dropped: string[];
+  /** What to tell the user: the file not read, lines rejected, the file not written. */
+  problems: string[];
+  /** False when the file could not be written (the entries are good in memory). */
+  written: boolean;
+}
+
+/**
+ * The run index of a root, current: the file read (confined, line by line), then synced against the run dirs — a
+ * folder the file lacks is read, one that is gone is dropped, and with `checkSignatures` (always, without a file to
+ * start from) a run whose run.json, data.json or lane.txt changed since its entry is read again — and what changed
+ * written back (appended; the whole file rewritten when it had none, a rejected line, or more than twice as many
+ * lines as runs plus 100). serve starts from this, and `publish` lists its runs from it; `write: false` (a root
+ * known to be read-only) keeps it in memory only.
+ */
+export async function loadRunIndex({
+  realRoot,
+  nowMs,
+  checkSignatures,
+  write = true,
+}: {
+  realRoot: string;
+  nowMs: number;
+  checkSignatures: boolean;
+  write?: boolean;
+}): Promise<LoadedRunIndex> {
+  const file = path.join(realRoot, RUN_INDEX_FILE);
+  const problems: string[] = [];
+  const read = await readRunIndexFile(realRoot).catch((error: unknown) => {
+    problems.push(`${file}: not read (${errorMessage(error)}); rebuilt from the run dirs`);
+    return { entries: new Map<string, RunIndexEntry>(), lines: 0, rejected: 0, bytes: 0 };
+  });
+  if (read.rejected > 0)
+    problems.push(`${file}: ${read.rejected} line(s) rejected; their runs are read again`);
+  const { entries } = read;
+  const fresh = read.bytes === 0;
+  const { reread, dropped } = await syncRunIndex({
+    realRoot,
+    entries,
+    checkSignatures: checkSignatures || fresh,
+    nowMs,
+  });
+  const rewrite = read.rejected > 0 || read.lines > 2 * entries.size + 100 || fresh;
+  let written = true;
+  if (write && (rewrite || reread.length > 0 || dropped.length > 0))
+    try {
+      if (rewrite) await rewriteRunIndex(realRoot, entries.values());
+      else
+        await appendRunIndex(realRoot, [
+          ...reread.flatMap((folder) => (entries.has(folder) ? [entries.get(folder)!] : [])),
+          ...dropped.map((folder) => ({ folder, removed: true as const })),
+        ]);
+    } catch (error) {
+      written = false;
+      problems.push(`${file}: not written (${errorMessage(error)}); kept in memory only`);
+    }
+  return { entries, fresh, reread, dropped, problems, written };
 }
 
 /** Newest first: by start time, then by folder name. */

@@ -7,14 +7,15 @@ import { writeReport } from './write-report.js';
 
 /**
  * data.json, report.md and index.html for a run dir (the harness's last step), a warm or bench run's cache misses
- * explained against the previous run of its lane, harness and arch (docs/explain.md); returns the loud warnings.
+ * explained against the previous run of its lane, harness and arch (docs/explain.md); returns the model written (the
+ * end-of-run summary is built from it, docs/summary.md).
  * `addParts` fills what a layer beside the report computes from the explained model (the advisor's
  * `summary.advice`) before it is written.
  */
 export async function writeRunReport(
   runDir: string,
   addParts: (model: DataFile) => Promise<DataFile> = (model) => Promise.resolve(model),
-): Promise<string[]> {
+): Promise<DataFile> {
   const inputs = await readRunInputs({ dir: runDir, generatedAtMs: Date.now() });
   const explained = await explainRunDir({
     dir: runDir,
@@ -25,7 +26,5 @@ export async function writeRunReport(
   });
   const model = await addParts(explained);
   await writeReport({ dir: runDir, model });
-  return model.summary.warnings
-    .filter((warning) => warning.level === 'loud')
-    .map((warning) => warning.message);
+  return model;
 }

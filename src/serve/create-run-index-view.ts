@@ -5,7 +5,7 @@ import {
   appendRunIndex,
   applyRunIndexLines,
   compareEntriesNewestFirst,
-  readRunIndexFile,
+  loadRunIndex,
   rewriteRunIndex,
   signRunDir,
   summarizeRunDir,
@@ -125,34 +125,20 @@ export function createRunIndexView({
    */
   async function load(): Promise<void> {
     rootMtimeMs = (await lstat(realRoot)).mtimeMs;
-    const read = await readRunIndexFile(realRoot).catch((error: unknown) => {
-      failures.record('run index', `${file}: not read (${errorMessage(error)}); rebuilt from the run dirs`);
-      return { entries: new Map<string, RunIndexEntry>(), lines: 0, rejected: 0, bytes: 0 };
-    });
-    if (read.rejected > 0)
-      failures.record('run index', `${file}: ${read.rejected} line(s) rejected; their runs are read again`);
-    entries = read.entries;
-    const fresh = read.bytes === 0;
-    const { reread, dropped } = await syncRunIndex({
+    const loaded = await loadRunIndex({
       realRoot,
-      entries,
-      checkSignatures: fresh,
       nowMs: nowMs(),
+      checkSignatures: false,
+      write: !cannotWrite,
     });
+    for (const problem of loaded.problems) failures.record('run index', problem);
+    if (!loaded.written) cannotWrite = true;
+    entries = loaded.entries;
     changed();
-    const rewrite = read.rejected > 0 || read.lines > 2 * entries.size + 100 || fresh;
-    if (rewrite || reread.length > 0 || dropped.length > 0)
-      await save(
-        [
-          ...reread.flatMap((folder) => (entries.has(folder) ? [entries.get(folder)!] : [])),
-          ...dropped.map((folder) => ({ folder, removed: true as const })),
-        ],
-        rewrite,
-      );
     fileMark = await markOf(file);
     // A loaded file is checked against the run dirs' signatures by the first full check, due `firstFullCheckMs`
     // after the start (so it does not compete with the first pages viewers ask for).
-    lastFullMs = fresh ? nowMs() : nowMs() - fullCheckMs + firstFullCheckMs;
+    lastFullMs = loaded.fresh ? nowMs() : nowMs() - fullCheckMs + firstFullCheckMs;
   }
 
   async function check(): Promise<void> {

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
+import { formatServeUrl } from '../shared/format-serve-url.js';
 import { buildTrends, renderTrendsHtml, toTrendRunFromEntry } from '../trends/index.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
 import { createRunIndexView, type RunIndexView } from './create-run-index-view.js';
@@ -366,10 +367,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.bind.includes(':') ? `[${options.bind}]` : options.bind;
   return {
     server,
-    url: `http://${host}:${port}/`,
+    url: formatServeUrl(options.bind, port),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,8 +6,9 @@ import { assertCliBuilt, repoRoot, runBuiltCli } from '../helpers/run-built-cli.
 
 // `rocm-perf costs --from RUN` learns each target's memory peak from the run's data.json
 // (`targets[].usage.memoryPeakBytes`, the usage figures) and writes it as a `memory` line. The run is the recorded
-// warm sample with a usage figure written into its data.json here (the sample predates the usage figures). The
-// same data.json's node memory (MemTotal where fleet.yaml has no memory_gb) becomes a suggested memory_gb.
+// warm sample with its recorded usage taken out and one usage figure written into its data.json here. The
+// same data.json's node memory (MemTotal where fleet.yaml has no memory_gb) becomes a suggested memory_gb. The
+// sample was recorded on the box's bake definition, not the shipped print's: --allow-other-bake.
 
 const PEAK = 5 * 2 ** 30;
 const NODE_MEMORY = 15.62 * 2 ** 30;
@@ -21,6 +22,7 @@ beforeAll(async () => {
   const data = JSON.parse(await readFile(path.join(dir, 'data.json'), 'utf8')) as {
     summary: { targets: { target: string; usage: unknown }[]; nodes: { node: string; usage: unknown }[] };
   };
+  for (const entry of [...data.summary.targets, ...data.summary.nodes]) entry.usage = null;
   const usage = { cpuSeconds: null, ioReadBytes: null, ioWriteBytes: null, pidsPeak: null, oomEvents: null };
   data.summary.targets.find((t) => t.target === 'pytorch')!.usage = {
     ...usage,
@@ -47,6 +49,7 @@ describe('rocm-perf costs --from: memory lines', () => {
         'w',
         '--dry-run',
         '--allow-other-fleet',
+        '--allow-other-bake',
         '--fleet',
         path.join(repoRoot, 'fleet.yaml'),
       ],
@@ -63,7 +66,16 @@ describe('rocm-perf costs --from: memory lines', () => {
     await cp(path.join(repoRoot, 'fleet.yaml'), fleet);
     await cp(path.join(repoRoot, '.builders'), path.join(temp.path, '.builders'), { recursive: true });
     const result = await runBuiltCli(
-      ['costs', '--from', 'w', '--allow-other-fleet', '--fleet', fleet, '--write-fleet'],
+      [
+        'costs',
+        '--from',
+        'w',
+        '--allow-other-fleet',
+        '--allow-other-bake',
+        '--fleet',
+        fleet,
+        '--write-fleet',
+      ],
       { root: temp.path },
     );
     expect(result.exitCode).toBe(0);

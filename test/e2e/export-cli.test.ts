@@ -78,12 +78,21 @@ describe('rocm-perf export --perfetto', () => {
     expect(PerfettoTraceSchema.safeParse(JSON.parse(await readFile(out, 'utf8'))).success).toBe(true);
   });
 
-  it('exits 2 without a format flag, naming --perfetto', async () => {
+  it('exits 2 without a format flag, naming --perfetto and --otlp', async () => {
     const result = await runExport(['20260310T000000Z']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split('\n')).toEqual([
       'error: export: no format chosen',
-      'hint: pass --perfetto (the only format so far): `rocm-perf export --perfetto RUN`',
+      'hint: pass --perfetto (`rocm-perf export --perfetto RUN`) or --otlp URL (`rocm-perf export --otlp http://127.0.0.1:4318 RUN`)',
+    ]);
+  });
+
+  it('exits 2 when given both --perfetto and --otlp', async () => {
+    const result = await runExport(['--perfetto', '--otlp', 'http://127.0.0.1:4318', '20260310T000000Z']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split('\n')).toEqual([
+      'error: export: --perfetto and --otlp both given',
+      'hint: pass one format per run of `rocm-perf export`',
     ]);
   });
 

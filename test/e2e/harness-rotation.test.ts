@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -7,19 +8,47 @@ import type { RunFile } from '../../src/artifacts/index.js';
 import { isManifestPut, isStoredWrite, readRegistryTruth, toRepository } from '../fleet/index.js';
 import type { RunningFleet } from '../fleet/index.js';
 import { sleep } from '../helpers/daemons/index.js';
-import { listRunDirs, readData, readLines, readRun, useHarnessBox } from './harness-helpers.js';
+import { expectMarkdownMatchesRows, expectSummaryMatchesData } from '../helpers/check-run-summary.js';
+import {
+  listRunDirs,
+  readData,
+  readLines,
+  readRun,
+  runDirOf,
+  spawnCli,
+  useHarnessBox,
+} from './harness-helpers.js';
 
 // Issue 16 item 3, "rotation loses nothing": a warm run on the fleet in a box while Debian's logrotate rotates both
 // cache logs mid-run — the Zot log with copytruncate + compress (the proxy writes it with O_APPEND), the nginx log
 // with rename + create + a postrotate USR1 to nginx's master. The run's registry and sccache figures must equal
 // what happened outside the product: the proxy's own request record, and nginx's log read by this test across all
-// its pieces (current and rotated).
+// its pieces (current and rotated). The same run's end-of-run summary (issue 38 item 5, docs/summary.md) is held to
+// its data.json, on stdout and in the GITHUB_STEP_SUMMARY file.
 
-const { box, runHarness } = useHarnessBox({
+const SAMPLE_INTERVAL_MS = 500;
+const { box } = useHarnessBox({
   fleet: { scale: { timeScale: 1 / 150, linkScale: 0.5 } },
   rootName: 'harness-rotation',
-  sampleIntervalMs: 500,
+  sampleIntervalMs: SAMPLE_INTERVAL_MS,
 });
+
+/** What a CI job's earlier step left in its summary file: appended to, never truncated. */
+const EARLIER_STEP = '## an earlier step of this job\n\nits own summary\n';
+/** serve's address as a user configured it (not serve's defaults), for the summary's serve URL. */
+const SERVE_ENV = { PERF_BIND: '127.0.0.1', PERF_PORT: '8137' };
+
+/** The warm run as useHarnessBox's runHarness starts it, with GITHUB_STEP_SUMMARY and serve's address set. */
+async function runWarm(
+  fleet: RunningFleet,
+  root: string,
+  summaryFile: string,
+): Promise<{ runDir: string; stdout: string }> {
+  const args = ['warm', '--root', root, '--sample-interval-ms', String(SAMPLE_INTERVAL_MS)];
+  const result = await spawnCli(fleet, args, { ...SERVE_ENV, GITHUB_STEP_SUMMARY: summaryFile });
+  expect(result.exitCode, `warm failed:\n${String(result.stderr).slice(-3000)}`).toBe(0);
+  return { runDir: runDirOf(String(result.stdout)), stdout: String(result.stdout) };
+}
 
 /** Runs the real logrotate on one log with a throwaway config and state file. */
 function runLogrotate(fleet: RunningFleet, log: string, body: string): void {
@@ -133,10 +162,12 @@ const isKey = (line: Record<string, unknown>) => /\/[0-9a-f]{64}$/.test(String(l
 describe('log rotation during a run on the fleet in a box', () => {
   it('warm: both cache logs rotated mid-run by logrotate; registry and sccache figures equal the proxy’s and nginx’s own record', async () => {
     const { fleet, root } = box();
+    const summaryFile = path.join(tmpdir(), `rocm-perf-step-summary-${process.pid}.md`);
+    writeFileSync(summaryFile, EARLIER_STEP);
     let over = false;
-    const running = runHarness('warm', ['warm']).finally(() => (over = true));
+    const running = runWarm(fleet, root, summaryFile).finally(() => (over = true));
     const rotating = rotateMidRun(fleet, root, () => over);
-    const [runDir, rotatedAtMs] = await Promise.all([running, rotating]);
+    const [{ runDir, stdout }, rotatedAtMs] = await Promise.all([running, rotating]);
     const run = readRun(runDir);
     const data = readData(runDir);
     expect(run.status).toBe('completed');
@@ -233,5 +264,20 @@ describe('log rotation during a run on the fleet in a box', () => {
     );
     expect(reported).toEqual(expected);
     expect(expected.hits + expected.misses).toBeGreaterThan(0);
+
+    // The end-of-run summary: on stdout before the run dir (still the last line), every figure as data.json has it
+    // (parsed back and added up), the serve URL at the configured address; the same rows appended as markdown.
+    console.log(`rotation run: end-of-run summary\n${stdout}`);
+    const printed = stdout.slice(0, stdout.lastIndexOf(runDir));
+    const rows = expectSummaryMatchesData(printed, data, {
+      runDir,
+      exitCode: 0,
+      serveUrl: `http://127.0.0.1:8137/runs/${path.basename(runDir)}/`,
+    });
+    const markdown = readFileSync(summaryFile, 'utf8');
+    console.log(`rotation run: GITHUB_STEP_SUMMARY\n${markdown}`);
+    expect(markdown.startsWith(EARLIER_STEP), 'the earlier step’s summary was kept').toBe(true);
+    expectMarkdownMatchesRows(markdown.slice(EARLIER_STEP.length), printed.split('\n')[0]!, rows);
+    rmSync(summaryFile);
   });
 });

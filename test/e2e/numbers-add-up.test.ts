@@ -61,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(() => temp?.remove());
 
-describe.each(['gfx1201-warm', 'gfx1201-cold'])('report.md of %s', (name) => {
+describe.each(['gfx1201-warm', 'gfx1201-warm-before', 'gfx1201-cold'])('report.md of %s', (name) => {
   it('each target line: total = build + gap, gap = upload + setup/export; each table row: total = build + gap', async () => {
     const dir = path.join(temp.path, name);
     expect((await runCli(['report', dir])).exitCode).toBe(0);

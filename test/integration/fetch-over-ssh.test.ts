@@ -1,8 +1,8 @@
 // fetchOverSsh: one GET to an address as the node sees it, through a real sshd (Debian's openssh-server, loopback,
 // throwaway key) by a direct-tcpip channel, as the harness reads buildkitd's /debug/cache/all. The HTTP server is
 // a stand-in that serves the real capture (test/fixtures/buildkit-explain/capture-cache-all.v0.32.2.json) and logs
-// each request it receives: the truth of what crossed the wire. The box test (test/e2e/harness-evidence.test.ts)
-// does the same against real buildkitd inside a node's namespace, where only the ssh link reaches it.
+// each request it receives: the truth of what crossed the wire. The box test (test/e2e/harness-why.test.ts, "the
+// evidence …") does the same against real buildkitd inside a node's namespace, where only the ssh link reaches it.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -29,7 +30,18 @@ const SYNTHETIC = [
 ];
 /** Lane regress: three copies of the real warm run, then a longer synthetic warm run after them (the regression). */
 const REGRESS_COPIES = ['regress-1', 'regress-2', 'regress-3'];
-const REGRESSED = { stamp: '20261206T070000Z', startMs: Date.UTC(2026, 11, 6, 7), seed: 8 };
+/** The synthetic run starts on the hour after the real warm run finished (its run.json), so it is the lane's latest. */
+const REGRESSED = (() => {
+  const warmRun = JSON.parse(readFileSync(path.join(FIXTURES, 'gfx1201-warm', 'run.json'), 'utf8')) as {
+    finishedAtMs: number;
+  };
+  const startMs = Math.ceil((warmRun.finishedAtMs + 1) / 3_600_000) * 3_600_000;
+  const stamp = new Date(startMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
+  return { stamp, startMs, seed: 8 };
+})();
 const RUNNING = '20261231T000000Z';
 const BROKEN = '20260101T000000Z-broken';
 
@@ -335,7 +347,7 @@ describe('serve /metrics scraped by a real Prometheus', () => {
       expect(Number(recorded!.value[1]), lane).toBeCloseTo(baseline, 9);
     }
     // This file's rule: over 1.10 × the median of at least 3 previous runs. fleet/warm's latest (the real run,
-    // 10.6 s) is far under its synthetic predecessors; regress/warm's latest (synthetic, minutes) far over its three.
+    // 10.1 s) is far under its synthetic predecessors; regress/warm's latest (synthetic, minutes) far over its three.
     expect(warm.summary.makespanSeconds! > 1.1 * baselines.fleet).toBe(false);
     expect(regressed.summary.makespanSeconds! > 1.1 * baselines.regress).toBe(true);
     const alerts = await query('ALERTS{alertname="RocmPerfMakespanRegressed"}');

@@ -50,6 +50,8 @@ export interface TraceExtent {
   clientStartMs?: number | undefined;
   clientEndMs?: number | undefined;
   traceIds: string[];
+  /** The spans whose parent is not in the file (the record's top spans, e.g. buildx's `bake <target>`), by start. */
+  roots: { traceId: string; spanId: string; name: string }[];
   /** Spans that end before they start. */
   negativeSpans: number;
   /** The first such span, said for a warning: name and duration. */
@@ -77,11 +79,17 @@ function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
   }
   const [startMs, endMs] = times.builder;
   const [clientStartMs, clientEndMs] = times.client;
+  const ids = new Set(spans.map((span) => span.spanId));
+  const roots = spans
+    .filter((span) => span.parentId === undefined || !ids.has(span.parentId))
+    .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))
+    .map(({ traceId, spanId, name }) => ({ traceId, spanId, name }));
   return {
     startMs,
     endMs,
     ...(clientStartMs === undefined ? {} : { clientStartMs, clientEndMs }),
     traceIds: [...traceIds].sort(),
+    roots,
     negativeSpans,
     firstNegative,
   };

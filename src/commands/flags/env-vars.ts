@@ -9,6 +9,7 @@ export const OTHER_ENV_VARS = {
   LOG_LEVEL: 'src/shared/logger.ts',
   SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',
   DOCKER_CONFIG: 'src/run/registry/read-docker-auth.ts',
+  GITHUB_STEP_SUMMARY: 'src/commands/harness-summary.ts',
 } as const;
 
 export type OtherEnvVar = keyof typeof OTHER_ENV_VARS;
@@ -22,4 +23,6 @@ export const ENV_VAR_MEANINGS: Readonly<Record<OtherEnvVar, string>> = {
   LOG_LEVEL: "the logger's level where no --log-level applies",
   SSH_AUTH_SOCK: "the ssh agent that holds the keys for fleet.yaml's ssh targets",
   DOCKER_CONFIG: 'the docker config dir whose credentials reach the registry (default ~/.docker)',
+  GITHUB_STEP_SUMMARY:
+    "a file the end-of-run summary is appended to as markdown (GitHub Actions' job summary; docs/summary.md); its serve URL takes serve's PERF_BIND and PERF_PORT",
 };

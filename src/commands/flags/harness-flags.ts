@@ -29,20 +29,20 @@ const HARNESS_COMMANDS = {
     description:
       'cold run: --no-cache, own sccache prefix, pushes into the coldrun namespace, cache export off',
     examples: ['rocm-perf cold --arch gfx1201', 'rocm-perf cold --targets pytorch --dispatch guided'],
-    env: ['REGISTRY_NAME', 'PERF_COLD_NAMESPACE', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG'],
+    env: ['REGISTRY_NAME', 'PERF_COLD_NAMESPACE', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG', 'GITHUB_STEP_SUMMARY'],
     dispatch: true,
   },
   warm: {
     description: 'warm run: caches on, pushes, cache export kept and measured as upload',
     examples: ['rocm-perf warm', 'rocm-perf warm --plan plan.json --json'],
-    env: ['REGISTRY_NAME', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG'],
+    env: ['REGISTRY_NAME', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG', 'GITHUB_STEP_SUMMARY'],
     dispatch: true,
   },
   bench: {
     description:
       'what each target costs: one at a time across the fleet, --no-cache, own sccache prefix and bench namespace, cache export off',
     examples: ['rocm-perf bench --targets pytorch,triton-wheel'],
-    env: ['REGISTRY_NAME', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG'],
+    env: ['REGISTRY_NAME', 'SSH_AUTH_SOCK', 'DOCKER_CONFIG', 'GITHUB_STEP_SUMMARY'],
     dispatch: false,
   },
 } as const satisfies Record<Harness, HarnessRow>;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeArtifacts } from '../../collect/index.js';
-import type { Artifact, BuilderIdentity, RunFile } from '../../artifacts/index.js';
+import type { Artifact, BuilderIdentity, DataFile, RunFile } from '../../artifacts/index.js';
 import path from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
@@ -39,7 +39,7 @@ export interface FinalizeRunOptions {
   fatal?: string | undefined;
   clock: Clock;
   logger: Logger;
-  writeReport: (runDir: string) => Promise<string[]>;
+  writeReport: (runDir: string) => Promise<DataFile | undefined>;
   /** Reaches each builder's debug address over its node's ssh link (the cache-key debug database); none: not read. */
   fetchOverSsh?: FetchOverSsh | undefined;
   /** A build record's provenance attachment, where the metadata file lacks it. */
@@ -105,7 +105,13 @@ async function recordMetadataDigests(context: RunContext, targets: readonly stri
   }
 }
 
-export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile> {
+/** The finished run: run.json as written, and the report's model (undefined when the report failed). */
+export interface FinalizedRun {
+  run: RunFile;
+  model: DataFile | undefined;
+}
+
+export async function finalizeRun(options: FinalizeRunOptions): Promise<FinalizedRun> {
   const { context, runFile, resources, outcomes, logger } = options;
   const warnings: string[] = [];
   if (resources) {
@@ -183,7 +189,7 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     if (context.digests) run.files = context.digests.toRecords();
   });
   const reportProblems: string[] = [];
-  await attempt(
+  const model = await attempt(
     'writing the report (run `rocm-perf report` on this run dir to retry)',
     reportProblems,
     logger,
@@ -194,5 +200,5 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<RunFile>
     { exitCode, status: toStatus(exitCode), warnings: [...warnings, ...reportProblems] },
     'run finalized',
   );
-  return runFile.get();
+  return { run: runFile.get(), model };
 }

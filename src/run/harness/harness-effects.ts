@@ -28,7 +28,7 @@ import {
 import { createPreflightProbes } from './create-preflight-probes.js';
 import type { Bake, FindFailedBuild } from './dispatch-queues.js';
 import type { RunContext } from './load-run-context.js';
-import type { BuilderIdentity } from '../../artifacts/index.js';
+import type { BuilderIdentity, DataFile } from '../../artifacts/index.js';
 import type { FleetNode } from '../../config/schema.js';
 import { readBuilderIdentities } from './read-builder-identity.js';
 import type { PreflightProbes } from './preflight.js';
@@ -61,13 +61,13 @@ export interface HarnessEffects {
   createStepUsageSampler: (options: CreateStepUsageSamplerOptions) => StepUsageSampler;
   /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
   fetchMetrics: FetchMetrics;
-  /** Writes data.json, report.md and index.html; returns warnings. */
-  writeReport: (runDir: string) => Promise<string[]>;
+  /** Writes data.json, report.md and index.html; returns the model written (undefined: none, e.g. a fake). */
+  writeReport: (runDir: string) => Promise<DataFile | undefined>;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** The report (with the advisor's section) is loaded on first use, so a run that never gets there does not load it. */
-const writeRunReport = async (runDir: string): Promise<string[]> => {
+const writeRunReport = async (runDir: string): Promise<DataFile> => {
   const [report, advise] = await Promise.all([
     import('../../report/index.js'),
     import('../../advise/index.js'),

@@ -1,6 +1,11 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_SAMPLE_INTERVAL_MS, type BuilderIdentity, type RunFile } from '../../artifacts/index.js';
+import {
+  DEFAULT_SAMPLE_INTERVAL_MS,
+  type BuilderIdentity,
+  type DataFile,
+  type RunFile,
+} from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
 import { writePlanFile } from '../../artifacts/plan-file-io.js';
 import { createFileDigests } from '../../shared/file-digests.js';
@@ -12,7 +17,7 @@ import {
   toBuildEnv,
   toInterruptedOutcomes,
 } from './dispatch-queues.js';
-import { finalizeRun, type MeasuredResources } from './finalize-run.js';
+import { finalizeRun, type FinalizedRun, type MeasuredResources } from './finalize-run.js';
 import { createRunDirGuard, describeUnwritten, type RunDirGuard } from './guard-run-dir.js';
 import { createDefaultEffects, type HarnessEffects } from './harness-effects.js';
 import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
@@ -39,12 +44,19 @@ export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' |
   /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
   logLevel?: string;
   effects?: Partial<HarnessEffects>;
+  /**
+   * Called once the run is finalized (run.json and the report written), also when an error stopped the run and is
+   * rethrown after: the command's end-of-run summary (docs/summary.md).
+   */
+  onFinalized?: (result: HarnessResult) => Promise<void> | void;
 }
 
 export interface HarnessResult {
   runDir: string;
   exitCode: number;
   run: RunFile;
+  /** The report's data.json model; undefined when the report could not be written. */
+  model: DataFile | undefined;
 }
 
 /** The phases after preflight, each value named. */
@@ -57,6 +69,7 @@ interface RunPhasesOptions {
   runFile: RunFileWriter;
   /** Ctrl-C (runBuilds gets it joined with the guard's: the first write the run dir refuses). */
   signal: AbortSignal;
+  onFinalized: RunHarnessOptions['onFinalized'];
   bootstrapTargets: readonly string[];
   sampleIntervalMs: number;
   logPollIntervalMs: number;
@@ -134,9 +147,9 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
     progress.stop();
     progress.phase('finalize');
   }
-  let run: RunFile;
+  let finalized: FinalizedRun;
   try {
-    run = await finalizeRun({
+    finalized = await finalizeRun({
       context,
       runFile,
       resources,
@@ -154,11 +167,17 @@ async function runPhases(options: RunPhasesOptions): Promise<HarnessResult> {
   } finally {
     if (failure !== undefined) progress.stop();
   }
-  if (failure !== undefined) throw failure.error;
+  const { run, model } = finalized;
+  const result = { runDir: context.runDir, exitCode: run.exitCode ?? 1, run, model };
+  if (failure !== undefined) {
+    await options.onFinalized?.(result);
+    throw failure.error;
+  }
   await guard.release();
   for (const line of describeUnwritten({ guard, runFile })) progress.note(line);
   progress.note(`run ${context.stamp}: ${run.status} (exit ${run.exitCode}); ${context.runDir}`);
-  return { runDir: context.runDir, exitCode: run.exitCode ?? 1, run };
+  await options.onFinalized?.(result);
+  return result;
 }
 
 /** Takes the run lock and runs preflight; on failure releases the lock and removes the run dir. */
@@ -248,6 +267,7 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
       progress,
       runFile,
       signal: options.signal,
+      onFinalized: options.onFinalized,
       bootstrapTargets,
       sampleIntervalMs,
       logPollIntervalMs,

@@ -5,6 +5,8 @@ import { readRunFile } from '../../artifacts/read-run-file.js';
 import { findUnsafeEntries } from '../../artifacts/open-run-file.js';
 import { isRunDir } from '../../report/read-run-dir-names.js';
 import { UsageError } from '../../shared/errors.js';
+import { readDockerbuild } from './read-dockerbuild.js';
+import { buildUnsafeEntriesError } from './unsafe-entries-error.js';
 import {
   isEnvironmentError,
   throwFileAccessError,
@@ -39,6 +41,7 @@ export interface ImportedRun {
 }
 
 const TARBALL = /\.(tar\.gz|tgz)$/;
+const DOCKERBUILD = /\.dockerbuild$/;
 
 /** A tarball's run dir: its only top-level directory, else its top level. */
 async function findUnpackedRun(dir: string): Promise<string> {
@@ -62,14 +65,12 @@ async function checkRunDir(dir: string, source: string): Promise<void> {
 async function refuseUnsafeEntries(dir: string, source: string): Promise<void> {
   const unsafe = await findUnsafeEntries(dir);
   if (unsafe.length === 0) return;
-  const listed = unsafe.slice(0, 10).map((entry) => `${entry.name} (${entry.reason})`);
-  if (unsafe.length > 10) listed.push(`and ${unsafe.length - 10} more`);
-  throw new UsageError(
-    `${source}: ${unsafe.length} entr${unsafe.length === 1 ? 'y is' : 'ies are'} not a regular file of the run: ${listed.join(', ')}; nothing was imported`,
-    {
-      hint: 'pack the run with its files themselves (`tar -czhf` follows links; `cp -L` copies their targets) after checking what they point at, or remove those entries',
-    },
-  );
+  throw buildUnsafeEntriesError({
+    source,
+    unsafe,
+    what: 'a regular file of the run',
+    hint: 'pack the run with its files themselves (`tar -czhf` follows links; `cp -L` copies their targets) after checking what they point at, or remove those entries',
+  });
 }
 
 function toStamp(candidate: string, source: string): string {
@@ -96,13 +97,15 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
   await mkdir(root, { recursive: true }).catch(throwFileAccessError(rootTarget));
   const staging = await mkdtemp(path.join(root, '.import-')).catch(throwFileAccessError(rootTarget));
   try {
-    const isTarball = info.isFile() && TARBALL.test(source);
+    const isDockerbuild = info.isFile() && DOCKERBUILD.test(source);
+    const isTarball = (info.isFile() && TARBALL.test(source)) || isDockerbuild;
     if (!info.isDirectory() && !isTarball)
-      throw new UsageError(`${options.source}: neither a run dir nor a .tar.gz`, {
-        hint: 'pass a run dir or a .tar.gz of one',
+      throw new UsageError(`${options.source}: neither a run dir, a .tar.gz nor a .dockerbuild`, {
+        hint: 'pass a run dir, a .tar.gz of one, or a `buildx history export` file (.dockerbuild)',
       });
     let dir = source;
-    if (isTarball) {
+    if (isDockerbuild) dir = await readDockerbuild({ file: source, source: options.source, into: staging });
+    else if (isTarball) {
       await options.extractTarball({ file: source, into: staging });
       dir = await findUnpackedRun(staging);
     }

@@ -12,8 +12,9 @@ export const toolsDir = process.env.ROCM_PERF_TOOLS ?? path.join(homedir(), '.ca
 const versionsPath = path.resolve(here, '../../tools/versions.txt');
 const buildToolsCommand = 'test/tools/build-tools.sh';
 
-export type ToolRole = 'current' | 'oldest' | 'too-old';
-export type ToolName = 'buildkit' | 'buildx';
+/** `otlp`: the trace backend `export --otlp` is tested against (Jaeger), not part of the box's engine. */
+export type ToolRole = 'current' | 'oldest' | 'too-old' | 'otlp';
+export type ToolName = 'buildkit' | 'buildx' | 'jaeger';
 
 export interface PinnedTool {
   role: ToolRole;
@@ -40,7 +41,7 @@ export function pinnedVersion(name: ToolName, role: ToolRole): string {
   return tool.version;
 }
 
-/** The path of a built binary (`buildkitd`, `buildctl`, `buildx`) of a pinned release. */
+/** The path of a built binary (`buildkitd`, `buildctl`, `buildx`, `jaeger`) of a pinned release. */
 export function findToolBinary(name: ToolName, version: string, binary: string): string {
   const file = path.join(toolsDir, `${name}-${version}`, binary);
   if (!existsSync(file))

@@ -241,8 +241,9 @@ describe('buildAdvice', () => {
   });
 
   it('moving tag: an image a target of the run pushes is a dependency rebuilt, never a tag to pin', () => {
-    // Found on the re-recorded box pair (fixtures/why): rocm/pytorch, pushed by the run's pytorch target and read
-    // by the wheels through a target: context, was advised "pin by digest".
+    // Found on a re-recorded box pair (now fixtures/runs: gfx1201-warm-before and gfx1201-warm): rocm/pytorch,
+    // pushed by the run's pytorch target and read by the wheels through a target: context, was advised "pin by
+    // digest".
     const input = makeInput(
       {
         provenance: new Map([['x', image(D2)]]),

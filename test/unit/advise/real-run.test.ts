@@ -5,6 +5,7 @@ import { adviseRunDir } from '../../../src/advise/index.js';
 import { parseProvenance } from '../../../src/advise/parse-provenance.js';
 import { loadRunModel } from '../../../src/report/index.js';
 import { repoRoot } from '../../helpers/run-built-cli.js';
+import { traceFigures } from '../../helpers/sample-run-facts.js';
 
 // The advisor on the recorded warm sample (fixtures/runs/gfx1201-warm: a real box run, BuildKit v0.32 with
 // buildx bake, provenance mode=max in meta-<target>.json, Jaeger traces from `buildx history`, Zot's session log).
@@ -48,9 +49,14 @@ describe('advise on the recorded warm run', () => {
     );
     expect(Object.keys(fact.args).sort()).toEqual(args.map(([k]) => k.slice('build-arg:'.length)).sort());
     expect(fact.args.GFX_ARCH).toBe('gfx1201');
+    // The material as BuildKit names it: pkg:docker/<host, %3A for the colon>/<repository>@<tag>?platform=…
+    const [, host, repository, tag] = /^pkg:docker\/([^/]+)\/([^@]+)@([^?]+)\?/.exec(
+      provenance.materials[0]!.uri,
+    )!;
+    expect(repository).toBe('rocm/rocm-base');
     expect(fact.materials).toEqual([
       {
-        ref: '10.213.182.1:5000/rocm/rocm-base:gfx1201',
+        ref: `${decodeURIComponent(host!)}/${repository}:${tag}`,
         digest: `sha256:${provenance.materials[0]!.digest.sha256}`,
         pinned: false,
       },
@@ -66,8 +72,8 @@ describe('advise on the recorded warm run', () => {
       plan: loaded.plan,
       runs: 5,
     });
-    expect(advice.map((entry) => entry.kind)).toEqual(['double-cache-push']);
-    const [push] = advice;
+    expect(advice.map((entry) => entry.kind).sort()).toEqual(['double-cache-push', 'link-bound-export']);
+    const push = advice.find((entry) => entry.kind === 'double-cache-push');
     // Independent count: digests PUT more than once within one target's trace.
     const twice = new Map<string, number>();
     for (const name of readdirSync(dir).filter((n) => /^trace-.+\.json$/.test(n))) {
@@ -80,26 +86,52 @@ describe('advise on the recorded warm run', () => {
     expect([...push!.targets].sort()).toEqual([...twice.keys()].sort());
     const blobs = [...twice.values()].reduce((sum, n) => sum + n, 0);
     expect(push!.evidence[0]).toMatch(new RegExp(`^${twice.size} target\\(s\\) pushed ${blobs} blob\\(s\\)`));
-    // pytorch's 2 067 767-byte layer went to rocm/pytorch and to rocm/cache (trace and Zot's own log).
+    // pytorch's 2 067 779-byte layer went to rocm/pytorch and to rocm/cache (trace and Zot's own log).
     const pytorch = scanTracePushes(path.join(dir, 'trace-pytorch.json'));
-    const layer = 'sha256:23e90cc95d181385b9c621887ff8c7007b7bb374e0b9996a44797bec1f460277';
+    const layer = 'sha256:a03cb6845f43fada0e19bff6d6493be770bb57e49cc48cc2f9c1e786d3bcff0b';
     expect(pytorch.get(layer)?.sort()).toEqual(['rocm/cache', 'rocm/pytorch']);
-    const zotPuts = readFileSync(path.join(dir, 'zot.jsonl'), 'utf8')
-      .split('\n')
-      .filter(
-        (line) => line.includes(`digest=sha256%3A${layer.slice(7)}`) && line.includes('"method":"PUT"'),
-      );
-    expect(zotPuts).toHaveLength(2);
-    expect(push!.evidence).toContain(
-      `registry log: ${blobs} of these ${blobs} blobs were written at least twice (e.g. ${layer.slice(0, 19)}… into rocm/pytorch and rocm/cache)`,
+    const zotPutsOf = (digest: string) =>
+      readFileSync(path.join(dir, 'zot.jsonl'), 'utf8')
+        .split('\n')
+        .filter(
+          (line) => line.includes(`digest=sha256%3A${digest.slice(7)}`) && line.includes('"method":"PUT"'),
+        );
+    expect(zotPutsOf(layer)).toHaveLength(2);
+    // The example the evidence names is one of pytorch's twice-pushed blobs, written twice in Zot's log too.
+    const registryLine = push!.evidence.find((line) => line.startsWith('registry log: '));
+    const example = /\(e\.g\. (sha256:[0-9a-f]{12})… into rocm\/cache and rocm\/pytorch\)$/.exec(
+      registryLine ?? '',
+    )?.[1];
+    expect(registryLine).toContain(
+      `registry log: ${blobs} of these ${blobs} blobs were written at least twice`,
     );
+    const exampleDigest = [...pytorch.keys()].find((digest) => digest.startsWith(example ?? '-'));
+    expect(pytorch.get(exampleDigest!)?.sort()).toEqual(['rocm/cache', 'rocm/pytorch']);
+    expect(zotPutsOf(exampleDigest!)).toHaveLength(2);
     expect(push!.savingSeconds).toBeGreaterThan(0);
     expect(push!.savingSeconds).toBeLessThan(loaded.model.summary.makespanSeconds!);
+    // The export that outlasts its build: every target whose trace's upload union exceeds its steps' extent.
+    const linkBound = advice.find((entry) => entry.kind === 'link-bound-export')!;
+    const run = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as {
+      targets: Record<string, { node: string }>;
+    };
+    const slowExports = Object.keys(run.targets).filter((target) => {
+      const figures = traceFigures(dir, target);
+      return figures.uploadSeconds > figures.buildSeconds;
+    });
+    // Advised only where a replay saves something (onnxruntime-wheel, all cached, saves nothing on any node).
+    expect(linkBound.targets).toEqual(['apex-wheel']);
+    expect(slowExports).toContain('apex-wheel');
+    const apex = traceFigures(dir, 'apex-wheel');
+    expect(linkBound.nodes).toEqual([run.targets['apex-wheel']!.node]);
+    expect(linkBound.evidence[0]).toBe(
+      `data.json targets[apex-wheel]: upload ${apex.uploadSeconds.toFixed(2)}s against build ${apex.buildSeconds.toFixed(2)}s on ${run.targets['apex-wheel']!.node}`,
+    );
   });
 
-  it('a PUT the registry refused and the client retried is not a second push (the cold sample: onnxruntime-wheel)', async () => {
+  it('a PUT the registry refused and the client retried is not a second push (the cold sample: apex-wheel)', async () => {
     const cold = path.join(repoRoot, 'fixtures/runs/gfx1201-cold');
-    const json = JSON.parse(readFileSync(path.join(cold, 'trace-onnxruntime-wheel.json'), 'utf8')) as {
+    const json = JSON.parse(readFileSync(path.join(cold, 'trace-apex-wheel.json'), 'utf8')) as {
       data: { spans: JaegerSpan[] }[];
     };
     const statuses = json.data
@@ -109,7 +141,7 @@ describe('advise on the recorded warm run', () => {
         url: String(span.tags.find((t) => t.key === 'url.full' || t.key === 'http.url')?.value ?? ''),
         status: Number(span.tags.find((t) => /status_code$/.test(t.key))?.value),
       }))
-      .filter((put) => put.url.includes('digest=sha256%3A6a565095820d'));
+      .filter((put) => put.url.includes('digest=sha256%3A175c072cdaa6'));
     expect(statuses.map((put) => put.status).sort()).toEqual([201, 500]);
     const loaded = await loadRunModel({ dir: cold, nowMs: Date.now() });
     const advice = await adviseRunDir({

@@ -43,6 +43,10 @@ describe('bad flag values are usage errors (exit 2) naming the flag, the value a
     [['bench', '--sample-interval-ms', '0'], /^--sample-interval-ms 0: expected a positive number/],
     [['warm', '--sample-interval-ms', ''], /^--sample-interval-ms "": expected a positive number/],
     [['serve', '--port', 'abc'], '--port abc: expected a port number from 0 to 65535. Use e.g. --port 8090.'],
+    [
+      ['export', 'r1', '--otlp', 'localhost:4318'],
+      '--otlp localhost:4318: expected an http:// or https:// URL of an OTLP/HTTP receiver. Use e.g. --otlp http://127.0.0.1:4318.',
+    ],
     [['serve', '--port', '70000'], /^--port 70000: expected a port number from 0 to 65535\./],
     [['serve', '--port', '-1'], /^--port -1: expected a port number/],
     [
@@ -233,6 +237,12 @@ describe('good values arrive typed', () => {
       force: true,
     });
     expect((await parse(['export', 'r1', '--perfetto'])).values).toMatchObject({ run: 'r1', perfetto: true });
+    expect((await parse(['export', 'r1', '--otlp', 'http://h:4318'])).values).toMatchObject({
+      run: 'r1',
+      perfetto: false,
+      otlp: 'http://h:4318',
+      allowPartial: false,
+    });
   });
 
   it.each(Object.keys(COMMANDS))('%s: every default passes its own schema', async (name) => {

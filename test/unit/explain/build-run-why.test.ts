@@ -180,6 +180,39 @@ describe('buildRunWhy on real BuildKit v0.32.2 captures', () => {
     expect(kept.targets.get('lib')?.cause?.kind).toBe('unknown');
   });
 
+  it('the same builder holding no cache record at all (buildx prune -af): builder cache lost, with both counts', () => {
+    // On the box, `buildx prune -af` between two runs leaves `buildx du` no record: no oldest time to compare.
+    const current = loadStep('03-arg');
+    const lib = current.targets['lib']!;
+    const status = {
+      ...lib.status!,
+      vertices: lib.status!.vertices.map((v) =>
+        v.step?.instruction.startsWith('RUN') ? { ...v, cached: false } : v,
+      ),
+    };
+    const previous = loadStep('02-warm');
+    const run = (cacheRecords: number, oldestRecordCreatedAt: string | null) =>
+      buildRunWhy({
+        previous: {
+          ...previous,
+          builders: { n1: { oldestRecordCreatedAt: '2026-12-06T18:46:00Z', cacheRecords: 40 } },
+        },
+        current: {
+          ...current,
+          targets: { ...current.targets, lib: { ...lib, status } },
+          builders: { n1: { oldestRecordCreatedAt, cacheRecords } },
+        },
+      }).targets.get('lib')?.cause;
+    expect(run(0, null)).toEqual({
+      kind: 'builder-cache-lost',
+      builder: 'n1',
+      evidence:
+        'buildx du: it held no cache record before this run (40 before 02-warm, which built lib on it): pruned or recreated since',
+    });
+    // records kept (the oldest not moved): not lost, and nothing else explains it
+    expect(run(44, '2026-12-06T18:46:00Z')?.kind).toBe('unknown');
+  });
+
   it('another builder, but a COPY whose files cannot be compared: unknown, never builder cache lost', () => {
     const why = buildRunWhy({
       previous: loadStep('06-base', { node: 'n1' }),

@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createProblem, findLowerBound, type CostInput, type PlanNode } from '../../../src/plan/index.js';
+import { findWindowBound, toHeadsTails } from '../../../src/plan/lower-bound.js';
+import { createRandom } from '../../../src/shared/random.js';
+import { createInstance } from '../../../bench/create-instance.js';
+import { instanceArbitrary, type PlanInstance } from './random-instance.js';
 
 function node(name: string, speed = 1): PlanNode {
   return { name, builder: name, linkMbps: 1000, speed };
@@ -50,5 +55,35 @@ describe('findLowerBound', () => {
     expect(bound.loadSeconds).toBeCloseTo(25, 6);
     expect(bound.windowSeconds).toBeCloseTo(30, 6);
     expect(bound.lowerBoundSeconds).toBeCloseTo(30, 6);
+  });
+});
+
+describe('the window bound, pruned by each window’s harmonic ceiling', () => {
+  const windowsOf = (instance: PlanInstance) => {
+    const problem = createProblem(instance);
+    const headsTails = toHeadsTails(problem);
+    return {
+      pruned: findWindowBound(problem, headsTails),
+      every: findWindowBound(problem, headsTails, false),
+    };
+  };
+
+  it('equals the bound from every window, bit for bit, on random instances', () => {
+    fc.assert(
+      fc.property(instanceArbitrary, (instance) => {
+        const { pruned, every } = windowsOf(instance);
+        expect(pruned).toBe(every);
+      }),
+      { numRuns: 300, seed: 39 },
+    );
+  });
+
+  it('equals it on large seeded instances too (the case the pruning is for)', () => {
+    for (const seed of [1, 2, 3]) {
+      const instance = createInstance(createRandom(seed), { targets: [300, 300], nodes: [24, 24] });
+      const { pruned, every } = windowsOf(instance);
+      expect(pruned).toBe(every);
+      expect(pruned).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   cpSync,
   linkSync,
@@ -26,7 +27,8 @@ import {
   withCommas,
 } from '../../helpers/sample-run-facts.js';
 
-// The shipped sample run (fixtures/runs/gfx1201-warm, recorded on the fleet in a box, with run.json's slice sizes),
+// The shipped sample run (fixtures/runs/gfx1201-warm, recorded on the fleet in a box, with run.json's slice sizes and
+// file digests),
 // damaged the ways issue 28 found them passing silently: each damage is a loud warning naming the file and what is
 // missing, and the figures drawn from the file are marked partial in data.json. The expected figures are read from the
 // sample's own files (test/helpers/sample-run-facts.ts), so a re-recorded sample moves them along.
@@ -73,6 +75,28 @@ function shortfallOf(dir: string, name: string): { left: string; recorded: strin
   return { left: withCommas(left), recorded: withCommas(recorded), missing: withCommas(recorded - left) };
 }
 
+/**
+ * The digest finding for a changed or absent file, worked out here: run.json's `files` entry (what the harness wrote)
+ * against the sha256 and size of what is on disk now. The sample records its files, so every damage says this first.
+ */
+function digestFindingOf(dir: string, name: string): string {
+  const files = (
+    JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as {
+      files: Record<string, { sizeBytes: number; sha256: string }>;
+    }
+  ).files;
+  const recorded = files[name]!;
+  const short = (sha: string) => `${sha.slice(0, 12)}…`;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path.join(dir, name));
+  } catch {
+    return `${name}: absent, but the run wrote the ${withCommas(recorded.sizeBytes)}-byte file run.json recorded (sha256 ${short(recorded.sha256)}); every figure from it is missing`;
+  }
+  const size = bytes.length === recorded.sizeBytes ? 'same size' : `${withCommas(bytes.length)} bytes`;
+  return `${name}: sha256 ${short(createHash('sha256').update(bytes).digest('hex'))} (${size}) is not the ${withCommas(recorded.sizeBytes)}-byte file run.json recorded (sha256 ${short(recorded.sha256)}): the file was changed after the run; its figures are marked partial`;
+}
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the shipped warm sample run, damaged', () => {
@@ -100,6 +124,7 @@ describe('the shipped warm sample run, damaged', () => {
     const { left, recorded, missing } = shortfallOf(dir, 'zot.jsonl');
     const model = await modelOf(dir);
     expect(loudOf(model).map((w) => w.message)).toEqual([
+      digestFindingOf(dir, 'zot.jsonl'),
       `zot.jsonl: ${left} of the ${recorded} bytes run.json recorded for this slice (${missing} bytes missing: the file was cut short after the run); its figures count only what is left`,
       'zot.jsonl: the last line is cut off (no newline, and what is there does not parse): the file was truncated; its figures miss at least that line',
     ]);
@@ -138,6 +163,7 @@ describe('the shipped warm sample run, damaged', () => {
     expect(statSync(path.join(dir, 'zot.jsonl')).size).toBe(recorded + added);
     const messages = loudOf(await modelOf(dir)).map((w) => w.message);
     expect(messages).toEqual([
+      digestFindingOf(dir, 'zot.jsonl'),
       expect.stringMatching(
         new RegExp(
           `^zot\\.jsonl: ${withCommas(recorded + added)} bytes, but run\\.json recorded ${withCommas(recorded)} bytes .*\\(${added} bytes more`,
@@ -166,6 +192,7 @@ describe('the shipped warm sample run, damaged', () => {
     const model = await modelOf(dir);
     expect(model.run.artifacts).toHaveLength(12);
     expect(loudOf(model).map((w) => w.message)).toEqual([
+      digestFindingOf(dir, 'artifacts.txt'),
       expect.stringMatching(
         /^artifacts\.txt: 1 line rejected \(line 5: not an artifact line: "image rocm\/deepspeed-wheel:gfx1201"/,
       ),
@@ -265,6 +292,7 @@ describe('the shipped warm sample run, damaged', () => {
     rmSync(path.join(dir, 'zot.jsonl'));
     const model = await modelOf(dir);
     expect(loudOf(model).map((w) => w.message)).toEqual([
+      digestFindingOf(dir, 'zot.jsonl'),
       expect.stringMatching(
         new RegExp(
           `^zot\\.jsonl: absent, but run\\.json recorded a ${withCommas(recordedSliceBytes(dir, 'zot.jsonl'))}-byte slice of `,

@@ -41,19 +41,49 @@ describe('findTraceImplausibility', () => {
   });
 
   it("refuses the cold run's trace of the same target in the warm run", () => {
+    // The warm run as an older run.json without trace IDs (those would refuse it first, below), so the window decides.
     const [builder, client] = findTraceImplausibility({
       name: 'trace-pytorch.json',
       target: 'pytorch',
       extent: extentOf('gfx1201-cold', 'pytorch'),
-      run: warm,
+      run: { ...warm, files: undefined },
       nowMs: NOW,
     });
-    // buildkitd's spans, and buildx's own (its bake span opens first: 06:05:40.753).
-    expect(builder).toMatch(
-      /^trace-pytorch\.json: its spans run from 2026-12-06T06:05:40\.780Z to 2026-12-06T06:06:14\.435Z, outside pytorch's build on strix \(2026-12-06T06:05:26\.042Z → 2026-12-06T06:05:28\.773Z, allowing 2\.0 s either side, after the measured clock offset of strix \(0\.000 s\)\)/,
+    // Worked out here from the raw files: the cold trace's first span start and last span end (Jaeger µs) of
+    // buildkitd's spans and of buildx's own, the warm run's pytorch window and strix's measured offset as run.json
+    // holds them.
+    const traces = (
+      JSON.parse(readFileSync(path.join(fixtures, 'gfx1201-cold', 'trace-pytorch.json'), 'utf8')) as {
+        data: {
+          spans: { startTime: number; duration: number; processID: string }[];
+          processes: Record<string, { serviceName: string }>;
+        }[];
+      }
+    ).data;
+    const spansOf = (buildx: boolean) =>
+      traces.flatMap((trace) =>
+        trace.spans.filter((span) => (trace.processes[span.processID]?.serviceName === 'buildx') === buildx),
+      );
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const outcome = warm.targets.pytorch!;
+    if (outcome.status !== 'ok') throw new Error('the warm sample’s pytorch is ok');
+    const offset = warm.builderClocks!.find((clock) => clock.node === outcome.node)!.offsetMs;
+    const extent = (spans: { startTime: number; duration: number }[], shiftMs: number) => [
+      iso(Math.min(...spans.map((span) => span.startTime)) / 1000 - shiftMs),
+      iso(Math.max(...spans.map((span) => span.startTime + span.duration)) / 1000 - shiftMs),
+    ];
+    const window = `outside pytorch's build on ${outcome.node} (${iso(outcome.startedAtMs)} → ${iso(outcome.finishedAtMs)}, allowing `;
+    // buildkitd's spans as the builder's clock dated them, moved onto the workstation's by the offset.
+    const [from, to] = extent(spansOf(false), offset);
+    expect(builder).toContain(`trace-pytorch.json: its spans run from ${from} to ${to}, ${window}`);
+    expect(builder).toContain(
+      ` either side, after the measured clock offset of ${outcome.node} (${(offset / 1000).toFixed(3)} s))`,
     );
-    expect(client).toMatch(
-      /^trace-pytorch\.json: its buildx spans run from 2026-12-06T06:05:40\.753Z to .*allowing 2 s either side, on this workstation's clock\)/,
+    // buildx's own spans, on the workstation's clock already.
+    const [clientFrom, clientTo] = extent(spansOf(true), 0);
+    expect(spansOf(true).length).toBeGreaterThan(0);
+    expect(client).toContain(
+      `trace-pytorch.json: its buildx spans run from ${clientFrom} to ${clientTo}, ${window}2 s either side, on this workstation's clock)`,
     );
   });
 
@@ -152,10 +182,18 @@ describe('findTraceImplausibility', () => {
       ...warm,
       files: { 'trace-pytorch.json': { sizeBytes: 1, sha256: 'a'.repeat(64), traceIds } },
     });
-    expect(own.traceIds).toEqual(['c1103609257796867768c23c7d5372a9']);
-    expect(check(own, recorded(['c1103609257796867768c23c7d5372a9']))).toEqual([]);
+    // The trace's own traceID (raw JSON), which the harness recorded in run.json when it saved the file.
+    const raw = JSON.parse(
+      readFileSync(path.join(fixtures, 'gfx1201-warm', 'trace-pytorch.json'), 'utf8'),
+    ) as { data: { traceID: string }[] };
+    const traceIds = raw.data.map((trace) => trace.traceID);
+    expect(own.traceIds).toEqual(traceIds);
+    expect(warm.files?.['trace-pytorch.json']?.traceIds).toEqual(traceIds);
+    expect(check(own, recorded(traceIds))).toEqual([]);
     expect(check(own, recorded(['29145f2715f3754faf5e3deccd88d66f']))[0]).toMatch(
-      /^trace-pytorch\.json: trace ID c1103609257796867768c23c7d5372a9, but run\.json recorded 29145f2715f3754faf5e3deccd88d66f/,
+      new RegExp(
+        `^trace-pytorch\\.json: trace ID ${traceIds[0]}, but run\\.json recorded 29145f2715f3754faf5e3deccd88d66f`,
+      ),
     );
     expect(check(own, recorded([]))).toEqual([]);
   });
@@ -200,20 +238,22 @@ describe('findDigestMismatch', () => {
 
 describe('findPlanMismatch', () => {
   const plan = readPlan('gfx1201-warm');
+  // The sample's run.json holds plan.json's digest, which decides first (last case); without it, an older run.
+  const older: RunFile = { ...warm, files: undefined };
   it('accepts the run’s own plan (an older run: same targets, same strategy)', () => {
-    expect(findPlanMismatch({ run: warm, plan, digest: undefined })).toBeUndefined();
+    expect(findPlanMismatch({ run: older, plan, digest: undefined })).toBeUndefined();
   });
   it('refuses a plan of other targets, naming what differs', () => {
     const other = {
       ...plan,
       targets: Object.fromEntries(Object.entries(plan.targets).map(([t, v]) => [`x-${t}`, v])),
     };
-    expect(findPlanMismatch({ run: warm, plan: other, digest: undefined })).toMatch(
+    expect(findPlanMismatch({ run: older, plan: other, digest: undefined })).toMatch(
       /^plan\.json: not the plan this run used \(it lacks aiter-wheel, apex-wheel, bitsandbytes-wheel, deepspeed-wheel and 9 more, which the run built; it plans x-aiter-wheel, /,
     );
   });
   it('refuses a plan of another strategy', () => {
-    expect(findPlanMismatch({ run: { ...warm, strategy: 'lpt' }, plan, digest: undefined })).toMatch(
+    expect(findPlanMismatch({ run: { ...older, strategy: 'lpt' }, plan, digest: undefined })).toMatch(
       /^plan\.json: strategy .*, but run\.json says the run was planned with lpt/,
     );
   });

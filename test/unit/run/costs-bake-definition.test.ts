@@ -61,6 +61,7 @@ function writeSampleRun({ withDigest = true } = {}): {
   };
   const print = BakePrintSchema.parse(JSON.parse(readFileSync(SHIPPED_PRINT, 'utf8')));
   if (withDigest) run.bake = digestBakeGraph(print, Object.keys(run.targets));
+  else delete run.bake;
   writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(run, null, 2));
   const printPath = path.join(dir, '.builders/bake-print.gfx1201.json');
   mkdirSync(path.dirname(printPath));

@@ -373,7 +373,7 @@ export function createFakeWorld(options: FakeWorldOptions): FakeWorld {
     createSampler: createFakeSampler,
     writeReport: (runDir) => {
       writeFileSync(path.join(runDir, 'report.md'), '# fake report\n');
-      return Promise.resolve([]);
+      return Promise.resolve(undefined);
     },
     stderr: { write: () => true } as unknown as NodeJS.WritableStream,
   };

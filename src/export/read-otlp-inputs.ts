@@ -1,0 +1,25 @@
+import { readRunFile } from '../artifacts/read-run-file.js';
+import { gateRun, readTraceFiles } from '../report/index.js';
+import type { OtlpTargetTrace } from './build-otlp-target-spans.js';
+
+// What `export --otlp` reads from a run dir: the run through the one gate every reader passes (its model and loud
+// warnings), and each target's trace-<target>.json through the report's trace reader, held to the run the same
+// way, for its steps and the BuildKit spans its record starts at.
+
+export type OtlpRunGate = Awaited<ReturnType<typeof gateRun>>;
+
+export async function readOtlpInputs({
+  dir,
+  nowMs,
+}: {
+  dir: string;
+  nowMs: number;
+}): Promise<{ gate: OtlpRunGate; traces: Map<string, OtlpTargetTrace> }> {
+  const gate = await gateRun({ dir, nowMs });
+  const run = await readRunFile(dir);
+  const { traces, extents } = await readTraceFiles(dir, run?.uploadRefs, { run, nowMs });
+  const byTarget = new Map<string, OtlpTargetTrace>();
+  for (const trace of traces)
+    byTarget.set(trace.target, { trace, buildkitSpans: extents.get(trace.target)?.roots ?? [] });
+  return { gate, traces: byTarget };
+}
