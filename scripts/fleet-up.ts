@@ -26,10 +26,7 @@ const fleet = await startFleet({
 });
 const lines = [
   `# fleet in a box ${fleet.runId} is up (${fleet.nodes.map((n) => `${n.name} ${n.address} ${n.linkMbps} MB/s`).join(', ')})`,
-  ...(fleet.env.DOCKER_CONFIG
-    ? [`export DOCKER_CONFIG='${fleet.env.DOCKER_CONFIG}'`]
-    : [`export PATH="${fleet.env.PATH.split(':')[0] ?? ''}:$PATH"`]),
-  `export ROCM_PERF_FLEET_STATE='${fleet.env.ROCM_PERF_FLEET_STATE}'`,
+  `export DOCKER_CONFIG='${fleet.env.DOCKER_CONFIG}'`,
   `export PERF_FLEET='${fleet.fleetPath}'`,
   `# e.g.: rocm-perf plan; cd ${fleet.dir} && docker buildx bake --print; docker buildx bake --builder forge --push bitsandbytes-wheel`,
   `# logs: nginx ${fleet.services.nginxLogPath}  zot ${fleet.services.zotLogPath}  registry ${fleet.services.registryLogPath}`,

@@ -4,7 +4,8 @@ import type { TraceExtent } from '../collect/index.js';
 // Is trace-<target>.json this run's trace of that target? Three checks a dropped-in, edited or misdated file fails:
 // no span may end before it starts; the trace IDs must be those run.json recorded when the run saved the file (runs
 // that record them); and every span must lie inside the target's build on this workstation's clock (its launch to
-// its exit, else the run's window), allowing for the builder's measured clock offset. A trace that fails is left
+// its exit, else the run's window), allowing for the builder's measured clock offset (buildx's own spans are on
+// this workstation's clock already). A trace that fails is left
 // out: its target's figures are unknown (and marked partial), never a confident wrong number. Pure.
 
 export interface TraceImplausibilityOptions {
@@ -62,23 +63,38 @@ function findWindow(
 }
 
 function findOutsideWindow({ name, target, extent, run, nowMs }: TraceImplausibilityOptions): string[] {
-  if (run === undefined || extent.startMs === undefined || extent.endMs === undefined) return [];
+  if (run === undefined) return [];
   const window = findWindow(run, target, nowMs);
   const node = run.targets[target]?.node;
   const offset = node === undefined ? undefined : findNodeOffset(run, node);
   const slackMs =
     offset === undefined ? UNMEASURED_SLACK_MS : Math.abs(offset.uncertaintyMs) + MEASURED_SLACK_MS;
   const shiftMs = offset?.offsetMs ?? 0;
-  const fromMs = extent.startMs - shiftMs;
-  const toMs = extent.endMs - shiftMs;
-  if (fromMs >= window.fromMs - slackMs && toMs <= window.toMs + slackMs) return [];
   const allowance =
     offset === undefined
       ? `${UNMEASURED_SLACK_MS / 1000} s either side (no clock offset measured for ${node ?? 'its node'})`
       : `${(slackMs / 1000).toFixed(1)} s either side, after the measured clock offset of ${node} (${(shiftMs / 1000).toFixed(3)} s)`;
-  return [
-    `${name}: its spans run from ${iso(fromMs)} to ${iso(toMs)}, outside ${window.what} (${iso(window.fromMs)} → ${iso(window.toMs)}, allowing ${allowance}): not this run's trace of ${target}; it is left out and ${target}'s build/total/upload figures are unknown`,
+  // The builder's spans on its clock; buildx's own on this workstation's, where no offset applies.
+  const ranges = [
+    { fromMs: extent.startMs, toMs: extent.endMs, shiftMs, slackMs, allowance, whose: 'its spans' },
+    {
+      fromMs: extent.clientStartMs,
+      toMs: extent.clientEndMs,
+      shiftMs: 0,
+      slackMs: MEASURED_SLACK_MS,
+      allowance: `${MEASURED_SLACK_MS / 1000} s either side, on this workstation's clock`,
+      whose: 'its buildx spans',
+    },
   ];
+  return ranges.flatMap((range) => {
+    if (range.fromMs === undefined || range.toMs === undefined) return [];
+    const fromMs = range.fromMs - range.shiftMs;
+    const toMs = range.toMs - range.shiftMs;
+    if (fromMs >= window.fromMs - range.slackMs && toMs <= window.toMs + range.slackMs) return [];
+    return [
+      `${name}: ${range.whose} run from ${iso(fromMs)} to ${iso(toMs)}, outside ${window.what} (${iso(window.fromMs)} → ${iso(window.toMs)}, allowing ${range.allowance}): not this run's trace of ${target}; it is left out and ${target}'s build/total/upload figures are unknown`,
+    ];
+  });
 }
 
 function findForeignTraceIds({ name, target, extent, run }: TraceImplausibilityOptions): string[] {

@@ -41,7 +41,6 @@ const ALLOC = 'bitsandbytes-wheel';
 
 const { box, runHarness } = useHarnessBox({
   fleet: {
-    engine: 'real',
     scale: { timeScale: 1 / 600 },
     provenance: true,
     buildkitVersions: { [oldestNode]: oldestBuildkit },

@@ -1,7 +1,6 @@
 // PURE: the box's scaled subset of the gfx1201 scenario (.builders/, from the shared rocm-gfx1201 scenario): which nodes and
 // targets, and how seconds, bytes and link speeds shrink so a whole run takes a minute or two.
 import { parseTargetCosts } from '../../src/config/parse-target-costs.js';
-import type { RawFleetState } from './fleet-state.js';
 
 export interface BoxNodeSpec {
   name: string;
@@ -71,15 +70,12 @@ export interface BoxScale {
   timeScale: number;
   /** Scenario MB/s × linkScale = the box's shaped rate (what its fleet.yaml says). */
   linkScale: number;
-  /** Share of a target's export bytes that is the image push (the rest is the registry cache export). */
-  imageShare: number;
   sccacheEntryBytes: number;
 }
 
 export const defaultBoxScale: BoxScale = {
   timeScale: 1 / 150,
   linkScale: 0.05,
-  imageShare: 0.5,
   sccacheEntryBytes: 8 * 1024,
 };
 
@@ -121,25 +117,6 @@ export function renderBoxTargetCosts(costs: ReadonlyMap<string, BoxTargetCost>, 
   ].join('\n');
 }
 
-export function buildBoxTargetStates(
-  costs: ReadonlyMap<string, BoxTargetCost>,
-  scale: BoxScale,
-): RawFleetState['targets'] {
-  const out: RawFleetState['targets'] = {};
-  for (const [name, cost] of costs) {
-    const imageBytes = Math.round(cost.exportBytes * scale.imageShare);
-    out[name] = {
-      buildSeconds: cost.buildSeconds,
-      imageBytes,
-      cacheBytes: cost.exportBytes - imageBytes,
-      revision: '1',
-      compileUnits: Math.max(4, Math.min(40, Math.round(cost.buildSeconds * 2))),
-      sccacheEntryBytes: scale.sccacheEntryBytes,
-    };
-  }
-  return out;
-}
-
 interface RawPrint {
   group?: Record<string, { targets: string[] }>;
   target: Record<string, Record<string, unknown>>;
@@ -165,9 +142,6 @@ export function buildBoxBakeDefinition(
 /** The base image the scenario's targets build FROM (`docker-image://…/rocm/rocm-base:<arch>`). */
 export const baseImageTarget = 'rocm-base';
 
-/** The base image's scenario cost: a 5-minute build and a 2 GB image (no wheel, so all of it is the image). */
-const baseImageScenario = { buildSeconds: 300, imageBytes: 2e9 };
-
 /**
  * The base image as a bake target outside every group, so a run never builds it but bootstrap can, when a fresh
  * namespace lacks it: FROM scratch, its tag the one the wheels' `docker-image://` contexts name.
@@ -191,18 +165,5 @@ export function addBaseImageTarget(print: RawPrint, registryHost: string, arch: 
         output: [{ type: 'image', push: 'true' }],
       },
     },
-  };
-}
-
-/** The double's figures for the base image, scaled like the targets'. */
-export function buildBaseImageState(scale: BoxScale): RawFleetState['targets'][string] {
-  const buildSeconds = Math.round(baseImageScenario.buildSeconds * scale.timeScale * 100) / 100;
-  return {
-    buildSeconds,
-    imageBytes: Math.round(baseImageScenario.imageBytes * scale.timeScale * scale.linkScale),
-    cacheBytes: 0,
-    revision: '1',
-    compileUnits: Math.max(4, Math.min(40, Math.round(buildSeconds * 2))),
-    sccacheEntryBytes: scale.sccacheEntryBytes,
   };
 }

@@ -1,6 +1,5 @@
 export { boxTargets } from './box-scenario.js';
 export { findFleetBlocker } from './fleet-prerequisites.js';
-export { readFleetState } from './fleet-state.js';
 export { cleanupStaleFleets } from './network.js';
 export { readCpuUsageNs } from './node-cgroups.js';
 export {

@@ -1,9 +1,8 @@
-// One cgroup per box node (cgroup v1: cpu, cpuacct, memory), named like the node's namespace. The node's build
-// work (the double's bake worker) runs in the node's cgroup, so cpuacct counts all the CPU it spends and memory
-// what it holds. The thread doing the build's CPU work (compiling, compressing the cache export) joins cpu/…/work,
-// whose CFS quota makes the node's `speed` real, and cpuacct/…/compile or …/export, which count it apart. The
-// quota binds only that work: the worker's HTTP keeps its timing whatever the compile does, as a real node's
-// network stack would. A helper turns the node's counters into its own /proc (node-proc.ts).
+// One cgroup per box node (cgroup v1: cpu, cpuacct, memory), named like the node's namespace. The node's buildkitd
+// runs in the node's cgroup, so cpuacct counts all the CPU it spends and memory what it holds. Its RUN containers
+// go under <node>/compile (real/builders.ts), whose CFS quota makes the node's `speed` real and whose cpuacct counts
+// them apart. The quota binds only that work: the daemon's HTTP keeps its timing whatever the compile does, as a
+// real node's network stack would. A helper turns the node's counters into its own /proc (node-proc.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { registerResource, removeCgroupSync } from '../helpers/daemons/index.js';
@@ -13,18 +12,17 @@ import { isAlive } from './network.js';
 const cgroupRoot = '/sys/fs/cgroup';
 const cgroupControllers = ['cpu', 'cpuacct', 'memory'] as const;
 type CgroupController = (typeof cgroupControllers)[number];
-/** A short CFS period keeps a throttled burner's progress smooth (the kernel default is 100 ms). */
+/** A short CFS period keeps a throttled compile's progress smooth (the kernel default is 100 ms). */
 const cfsPeriodUs = 20_000;
 
 export interface NodeCgroup {
   name: string;
   dirs: Record<CgroupController, string>;
   /**
-   * cpu/<node>/work (the quota, for the double's burner); cpu/<node>/compile (the same quota, for real BuildKit's
-   * RUN containers, whose cgroup parent is <node>/compile); cpuacct/<node>/compile and …/export (CPU time in build
-   * steps, in export).
+   * cpu/<node>/compile (the quota, for real BuildKit's RUN containers, whose cgroup parent is <node>/compile) and
+   * cpuacct/<node>/compile (their CPU time).
    */
-  workDirs: { cpu: string; compileCpu: string; compileCpuacct: string; exportCpuacct: string };
+  workDirs: { compileCpu: string; compileCpuacct: string };
   quotaCores: number;
   memoryLimitBytes: number;
   remove: () => void;
@@ -49,10 +47,8 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
     cgroupControllers.map((controller) => [controller, path.join(cgroupRoot, controller, name)]),
   ) as Record<CgroupController, string>;
   const workDirs = {
-    cpu: path.join(dirs.cpu, 'work'),
     compileCpu: path.join(dirs.cpu, 'compile'),
     compileCpuacct: path.join(dirs.cpuacct, 'compile'),
-    exportCpuacct: path.join(dirs.cpuacct, 'export'),
   };
   const created = [...Object.values(dirs), ...Object.values(workDirs)];
   const unregister: (() => void)[] = [];
@@ -62,13 +58,11 @@ export function createNodeCgroup(options: CreateNodeCgroupOptions): NodeCgroup {
   }
   // The kernel's smallest quota is 1 ms: a node below 0.05 cores (a 24-node box) gets a longer period instead.
   const periodUs = Math.max(cfsPeriodUs, Math.ceil(1000 / options.quotaCores));
-  for (const quotaDir of [workDirs.cpu, workDirs.compileCpu]) {
-    writeFileSync(path.join(quotaDir, 'cpu.cfs_period_us'), String(periodUs));
-    writeFileSync(
-      path.join(quotaDir, 'cpu.cfs_quota_us'),
-      String(Math.max(1000, Math.round(options.quotaCores * periodUs))),
-    );
-  }
+  writeFileSync(path.join(workDirs.compileCpu, 'cpu.cfs_period_us'), String(periodUs));
+  writeFileSync(
+    path.join(workDirs.compileCpu, 'cpu.cfs_quota_us'),
+    String(Math.max(1000, Math.round(options.quotaCores * periodUs))),
+  );
   writeFileSync(path.join(dirs.memory, 'memory.limit_in_bytes'), String(options.memoryLimitBytes));
   return {
     name,

@@ -1,7 +1,7 @@
 // Pushes images straight to the real registry (not through the registry proxy, so no node is charged for them),
 // for inputs the scenario resolves from the registry rather than building (rocm-base): one OCI image manifest with
 // its config and layers, each blob skipped when the repository already holds it.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 const digestOf = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -64,12 +64,4 @@ export async function pushImage(
   });
   if (put.status !== 201) throw new Error(`seed ${repository}:${tag}: PUT manifest answered ${put.status}`);
   return digestOf(manifest);
-}
-
-/** The double's stand-in input: a small image with one random blob (the double never unpacks it). */
-export function seedImage(registryUrl: string, repository: string, tag: string): Promise<string> {
-  return pushImage(registryUrl, repository, tag, {
-    config: { architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [] } },
-    layers: [randomBytes(4096)],
-  });
 }

@@ -1,9 +1,8 @@
 // Starts the whole fleet in a box: bridge, one namespace per node (shaped veth, a cgroup with the node's CPU
 // quota, node_exporter reading the node's own /proc, sshd), services on the bridge (nginx with the shipped
 // sccache conf, docker-registry behind the Zot-logging proxy, an sshd for log access), the generated fleet files
-// and the `docker` double. `stop()` undoes all of it, also after a failed start.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+// and the real build engine (test/fleet/real/). `stop()` undoes all of it, also after a failed start.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
@@ -36,13 +35,11 @@ import {
 } from './create-box-fleet.js';
 import { assertFleetCanStart } from './fleet-prerequisites.js';
 import { createRunId } from './fleet-names.js';
-import { fleetStateEnvVar, readFleetState } from './fleet-state.js';
-import { bundleFleetScript, installDockerDouble } from './install-double.js';
+import { bundleFleetScript } from './bundle-fleet-script.js';
 import { cleanupStaleFleets, createBridge, createNodeNetwork, type FleetNodeNetwork } from './network.js';
 import { cleanupStaleCgroups, createNodeCgroup, type NodeCgroup } from './node-cgroups.js';
 import type { NodeProcConfig } from './node-proc-writer.js';
 import { generateBoxScenario } from './generate-box-scenario.js';
-import { seedImage } from './seed-registry.js';
 import { startClockKeeper, toSkewedClockEnv } from './skewed-clock.js';
 import type { StartZotProxyOptions } from './zot-proxy.js';
 import { writeBaseRootfs, packBaseLayer, pushBaseImage } from './real/base-image.js';
@@ -53,34 +50,24 @@ import { buildBoxCompile, findEngineBlocker, pinnedVersion } from './real/tools.
 
 import { baseImageTarget } from './box-scenario.js';
 
-/**
- * Which build engine the box runs: `real` (default) — a pinned BuildKit per node and the pinned buildx
- * (test/fleet/real/); `double` — the `docker` test double (test/fleet/double/), only for what real tools cannot
- * be made to do (docs/fleet-in-a-box.md, "What still runs on the double"). ROCM_PERF_BOX_ENGINE overrides the default.
- */
-type BoxEngine = 'real' | 'double';
-const defaultEngine = (): BoxEngine => (process.env.ROCM_PERF_BOX_ENGINE === 'double' ? 'double' : 'real');
-
 export interface StartFleetOptions {
-  /** The build engine (default `real`, or ROCM_PERF_BOX_ENGINE). */
-  engine?: BoxEngine;
   scale?: Partial<BoxScale>;
   /** Which cut of the gfx1201 scenario: `box` (4 nodes, 6 targets; default) or `gfx1201` (5 nodes, 13 targets). */
   scenario?: BoxScenarioName;
   /** Per-node compile speed (fleet.yaml `speed`; the node's CPU quota is cpuBaseCores × speed). Default 1. */
   nodeSpeeds?: Readonly<Record<string, number>>;
   /**
-   * Per-node BuildKit release, over the scenario's. Real engine: a version pinned in test/tools/versions.txt
-   * (default the `current` one); double: the release it imitates.
+   * Per-node BuildKit release: a version pinned in test/tools/versions.txt (default the `current` one).
    */
   buildkitVersions?: Readonly<Record<string, string>>;
-  /** The buildx release: real engine, a pinned one (default `current`); double, the one it claims (default v0.23.0). */
+  /** The buildx release: a pinned one (default `current`). */
   buildxVersion?: string;
   /** Cores of a speed-1 node's quota; default min(0.25, 0.3 × this host's cores ÷ Σ speeds). */
   cpuBaseCores?: number;
   /**
-   * Wall clocks off by whole seconds (libfaketime, skewed-clock.ts): a builder's bake worker (its build records and
-   * trace spans), and the services host (nginx's log, the Zot-log proxy's log and truth record, `date` over its sshd).
+   * Wall clocks off by whole seconds: a builder's (what buildx reports of it: build records, trace spans, the rawjson
+   * stream; real/skewed-buildx.ts), and the services host's (libfaketime, skewed-clock.ts: nginx's log, the Zot-log
+   * proxy's log and truth record, `date` over its sshd).
    */
   clockOffsetSeconds?: { builders?: Readonly<Record<string, number>>; services?: number };
   /** Architectures with their own costs, bake graph, base image and sccache prefix; the first is fleet.yaml's (default gfx1201). */
@@ -104,7 +91,7 @@ export interface StartFleetOptions {
    * Real engine: every target of the bake file attests `type=provenance,mode=max` (the evidence of
    * docs/cache-debug.md). Default off: BuildKit writes the attestation inside the build, which adds about 0.5 s to a
    * box target's build seconds (measured on harness-fleet's warm run: bitsandbytes-wheel on kiln, 0.59 s beyond its
-   * CPU at quota without it, 1.16 s with it), beyond the slack the timing checks allow. The cache-key debug database
+   * CPU at quota without it, 1.16 s with it), beyond what the build-seconds check allows (its probe attests nothing). The cache-key debug database
    * is always on where the release has it (no measurable cost).
    */
   provenance?: boolean;
@@ -122,16 +109,13 @@ export interface FleetNodeHandle extends BoxFleetNode {
 }
 
 export interface RunningFleet {
-  engine: BoxEngine;
   runId: string;
   dir: string;
   fleetPath: string;
-  statePath: string;
   /**
-   * Pass to the CLI under test: real engine, DOCKER_CONFIG (the pinned buildx as the docker CLI's plugin, a builder
-   * per node); double, PATH with the double first. Both carry the state variable.
+   * Pass to the CLI under test: DOCKER_CONFIG (the pinned buildx as the docker CLI's plugin, a builder per node).
    */
-  env: { PATH: string; ROCM_PERF_FLEET_STATE: string; DOCKER_CONFIG?: string };
+  env: { PATH: string; DOCKER_CONFIG: string };
   nodes: FleetNodeHandle[];
   services: {
     bridgeAddress: string;
@@ -162,16 +146,16 @@ export interface RunningFleet {
     refuseRegistry: (downMs: number) => Promise<void>;
     /**
      * Kills everything the builder of `node` runs (SIGKILL): a builder that vanishes mid-target. Returns how many
-     * bake workers (double) or RUN processes (real engine) it killed: 0, and nothing killed, when none was running.
-     * The real engine's buildkitd is started again on the same root at once, as a service manager would.
+     * RUN processes it killed: 0, and nothing killed, when none was running. Its buildkitd is started again on the
+     * same root at once, as a service manager would.
      */
     killBuilder: (node: string) => number;
   };
-  /** Build records every builder holds (`history ls` on the real engine; the double's history store). */
+  /** Build records every builder holds (`history ls`). */
   countBuildRecords: () => Promise<number>;
   /**
-   * Makes the box's `docker buildx` another release until the returned restore is called: the real engine's plugin
-   * link points at that pinned build (test/tools/versions.txt); the double claims it.
+   * Makes the box's `docker buildx` another release until the returned restore is called: the plugin's link points
+   * at that pinned build (test/tools/versions.txt).
    */
   useBuildx: (version: string) => () => void;
   /**
@@ -183,56 +167,6 @@ export interface RunningFleet {
   /** Simulates a source change: the targets' layer cache misses on their next build (sccache still hits). */
   bumpRevisions: (targets?: readonly string[]) => void;
   stop: () => Promise<void>;
-}
-
-/** SIGKILL to the double's bake workers in a node's namespace (not its node_exporter or sshd). */
-function killBakeWorkers(netns: string): number {
-  const pids = execFileSync('ip', ['netns', 'pids', netns], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  let killed = 0;
-  for (const pid of pids) {
-    let cmdline = '';
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue; // already gone
-    }
-    if (!cmdline.includes('__fleet-bake-worker')) continue;
-    try {
-      process.kill(Number(pid), 'SIGKILL');
-      killed += 1;
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return killed;
-}
-
-function countDoubleRecords(statePath: string): number {
-  const dir = path.join(readFleetState(statePath).stateDir, 'history');
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir).reduce(
-    (sum, builder) =>
-      sum + readdirSync(path.join(dir, builder)).filter((name) => !name.endsWith('.trace.json')).length,
-    0,
-  );
-}
-
-function claimBuildx(statePath: string, version: string): () => void {
-  const original = readFileSync(statePath, 'utf8');
-  writeFileSync(
-    statePath,
-    `${JSON.stringify({ ...JSON.parse(original), buildxVersion: version }, null, 2)}\n`,
-  );
-  return () => writeFileSync(statePath, original);
-}
-
-function bumpRevisionsIn(statePath: string, targets: readonly string[] | undefined): void {
-  const state = readFleetState(statePath);
-  for (const [name, target] of Object.entries(state.targets)) {
-    if (targets === undefined || targets.includes(name))
-      target.revision = String(Number(target.revision) + 1 || 2);
-  }
-  writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 async function pickPort(host: string, preferred: number): Promise<number> {
@@ -343,13 +277,8 @@ async function startProxyProcess({
 
 export async function startFleet(options: StartFleetOptions = {}): Promise<RunningFleet> {
   assertFleetCanStart();
-  const engine = options.engine ?? defaultEngine();
-  const engineBlocker = engine === 'real' ? findEngineBlocker() : undefined;
+  const engineBlocker = findEngineBlocker();
   if (engineBlocker) throw new Error(engineBlocker);
-  if (engine === 'real' && Object.keys(options.clockOffsetSeconds?.builders ?? {}).length > 0)
-    throw new Error(
-      "startFleet: a builder's skewed clock needs engine 'double': buildkitd is Go, which reads the clock through the vDSO, so libfaketime cannot move it (docs/fleet-in-a-box.md)",
-    );
   cleanupStaleLeftovers();
   cleanupStaleFleets();
   cleanupStaleCgroups();
@@ -384,11 +313,8 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(registry.stop);
     const zotLogPath = path.join(dir.path, 'zot.log');
     const registryTruthPath = path.join(dir.path, 'registry-truth.jsonl');
-    const skewed = [
-      options.clockOffsetSeconds?.services,
-      ...Object.values(options.clockOffsetSeconds?.builders ?? {}),
-    ];
-    const clockKeeper = skewed.some((seconds) => (seconds ?? 0) !== 0) ? await startClockKeeper() : undefined;
+    const clockKeeper =
+      (options.clockOffsetSeconds?.services ?? 0) !== 0 ? await startClockKeeper() : undefined;
     if (clockKeeper) stoppers.push(clockKeeper.stop);
     const servicesClock = toSkewedClockEnv(options.clockOffsetSeconds?.services, clockKeeper?.shared);
     const proxy = await startProxyProcess({
@@ -413,14 +339,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
     stoppers.push(nginx.stop);
     const servicesSshd = await startSshd({ host, sessionEnv: servicesClock });
     stoppers.push(servicesSshd.stop);
-    const baseLayer =
-      engine === 'real'
-        ? packBaseLayer(writeBaseRootfs(path.join(dir.path, 'base'), buildBoxCompile()))
-        : undefined;
+    const baseLayer = packBaseLayer(writeBaseRootfs(path.join(dir.path, 'base'), buildBoxCompile()));
     for (const namespace of ['rocm', 'rocm-coldrun', 'rocm-bench'])
       for (const arch of options.arches ?? ['gfx1201'])
-        if (baseLayer) await pushBaseImage(registry.url, `${namespace}/${baseImageTarget}`, arch, baseLayer);
-        else await seedImage(registry.url, `${namespace}/${baseImageTarget}`, arch);
+        await pushBaseImage(registry.url, `${namespace}/${baseImageTarget}`, arch, baseLayer);
     const prepared: {
       spec: BoxNodeSpec;
       network: FleetNodeNetwork;
@@ -482,21 +404,10 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
         ssh: toSsh(sshd, knownHostsPath),
         sshKnownHostsLine: sshd.knownHostsLine,
         rateBits: network.rateBits,
-        buildkitVersion:
-          engine === 'real'
-            ? (options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
-            : spec.buildkitVersion,
-        ...(engine === 'real' &&
-        hasCacheDebug(options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
+        buildkitVersion: options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'),
+        ...(hasCacheDebug(options.buildkitVersions?.[spec.name] ?? pinnedVersion('buildkit', 'current'))
           ? { buildkitDebug: BOX_DEBUG_ADDRESS }
           : {}),
-        clockOffsetSeconds: options.clockOffsetSeconds?.builders?.[spec.name] ?? 0,
-        cgroupDirs: {
-          nodeDirs: Object.values(cgroup.dirs),
-          workCpuDir: cgroup.workDirs.cpu,
-          compileCpuacctDir: cgroup.workDirs.compileCpuacct,
-          exportCpuacctDir: cgroup.workDirs.exportCpuacct,
-        },
         cgroup,
         procDir,
       });
@@ -533,47 +444,33 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
       services,
       scale,
       targets: scenario.targets,
-      cpuBaseCores,
-      retryBackoffMs: Math.max(10, Math.round(1000 * scale.timeScale)),
-      ...(options.buildxVersion ? { buildxVersion: options.buildxVersion } : {}),
       ...(options.arches ? { arches: options.arches } : {}),
-      ...(clockKeeper ? { faketimeShared: clockKeeper.shared } : {}),
       ...(options.distributionRegistry === undefined ? {} : { registryLog: 'distribution' as const }),
     });
-    const real =
-      engine === 'real'
-        ? await startRealEngine({
-            dir: dir.path,
-            nodes,
-            registryHost: new URL(proxy.url).host,
-            sccacheUrl: nginx.url,
-            scale,
-            scenario: readScenario(scenarioDir),
-            targets: scenario.targets,
-            arches: options.arches ?? ['gfx1201'],
-            cpuBaseCores,
-            ...(options.stepWork ? { stepWork: options.stepWork } : {}),
-            buildxVersion: options.buildxVersion ?? pinnedVersion('buildx', 'current'),
-            provenance: options.provenance ?? false,
-            stoppers,
-          })
-        : undefined;
-    const binDir = path.join(dir.path, 'bin');
-    if (!real) installDockerDouble(binDir);
-    const env = real
-      ? {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          [fleetStateEnvVar]: files.statePath,
-          DOCKER_CONFIG: real.dockerConfig,
-        }
-      : { PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`, [fleetStateEnvVar]: files.statePath };
+    const real = await startRealEngine({
+      dir: dir.path,
+      nodes,
+      registryHost: new URL(proxy.url).host,
+      sccacheUrl: nginx.url,
+      scale,
+      scenario: readScenario(scenarioDir),
+      targets: scenario.targets,
+      arches: options.arches ?? ['gfx1201'],
+      cpuBaseCores,
+      ...(options.stepWork ? { stepWork: options.stepWork } : {}),
+      buildxVersion: options.buildxVersion ?? pinnedVersion('buildx', 'current'),
+      clockSkews: options.clockOffsetSeconds?.builders ?? {},
+      provenance: options.provenance ?? false,
+      stoppers,
+    });
     return {
-      engine,
       runId,
       dir: dir.path,
       fleetPath: files.fleetPath,
-      statePath: files.statePath,
-      env,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        DOCKER_CONFIG: real.dockerConfig,
+      },
       nodes,
       services,
       cpuBaseCores,
@@ -587,24 +484,16 @@ export async function startFleet(options: StartFleetOptions = {}): Promise<Runni
           return exporter.outage(downMs);
         },
         refuseRegistry: (downMs) => proxy.outage(downMs),
-        killBuilder: (node) => {
-          const handle = nodes.find((candidate) => candidate.name === node);
-          if (!handle) throw new Error(`killBuilder: ${node} is not a box node`);
-          return real ? real.killBuilder(node) : killBakeWorkers(handle.netns);
-        },
+        killBuilder: (node) => real.killBuilder(node),
       },
-      countBuildRecords: () =>
-        real ? real.countBuildRecords() : Promise.resolve(countDoubleRecords(files.statePath)),
-      useBuildx: (version) => (real ? real.useBuildx(version) : claimBuildx(files.statePath, version)),
+      countBuildRecords: () => real.countBuildRecords(),
+      useBuildx: (version) => real.useBuildx(version),
       pauseRegistryProxy: () => {
         const pid = proxy.pid();
         process.kill(pid, 'SIGSTOP');
         return () => process.kill(pid, 'SIGCONT');
       },
-      bumpRevisions: (targets) =>
-        real
-          ? bumpSourceRevisions(dir.path, targets ?? real.targets)
-          : bumpRevisionsIn(files.statePath, targets),
+      bumpRevisions: (targets) => bumpSourceRevisions(dir.path, targets ?? real.targets),
       stop,
     };
   } catch (error) {

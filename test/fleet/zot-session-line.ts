@@ -17,7 +17,7 @@ export interface ZotSessionLineInput {
 }
 
 /** Go's RFC3339Nano in UTC: trailing zeros of the fraction stripped, no fraction when it is zero. */
-export function toGoRfc3339Nano(timeMs: number): string {
+function toGoRfc3339Nano(timeMs: number): string {
   const wholeMs = Math.floor(timeMs);
   const base = new Date(wholeMs).toISOString().slice(0, 19);
   const nanos = Math.round((timeMs - Math.floor(timeMs / 1000) * 1000) * 1e6);

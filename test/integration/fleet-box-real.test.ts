@@ -31,7 +31,6 @@ beforeAll(async () => {
   const blocker = findFleetBlocker();
   if (blocker) throw new Error(blocker);
   fleet = await startFleet({
-    engine: 'real',
     scale: { timeScale: 1 / 600 },
     buildxVersion: oldestBuildx,
     buildkitVersions: { kiln: oldestBuildkit, anvil: tooOldBuildkit },

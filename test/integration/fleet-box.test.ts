@@ -1,7 +1,7 @@
-// The fleet in a box itself: per-node network counters, shaped links, the docker double's flag discipline, and a
-// full bake through the double leaving metadata, a trace, nginx lines and registry/Zot lines behind.
+// The fleet in a box itself: per-node network counters and CPU, CPU quotas by speed, shaped links, and the cleanup
+// of a dead run's namespaces. Its build engine: fleet-box-real.test.ts.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,6 @@ import {
   cleanupStaleFleets,
   findFleetBlocker,
   readCpuUsageNs,
-  readFleetState,
-  readRegistryTruth,
   startFleet,
   type FleetNodeHandle,
   type RunningFleet,
@@ -23,9 +21,8 @@ let fleet: RunningFleet | undefined;
 beforeAll(async () => {
   const blocker = findFleetBlocker();
   if (blocker) throw new Error(blocker);
-  // The double's own tests: its flag discipline and behaviour (the real engine's box: fleet-box-real.test.ts).
-  fleet = await startFleet({ engine: 'double', scale: { timeScale: 1 / 1000 }, nodeSpeeds: { kiln: 0.5 } });
-}, 90_000);
+  fleet = await startFleet({ scale: { timeScale: 1 / 1000 }, nodeSpeeds: { kiln: 0.5 } });
+}, 120_000);
 
 afterAll(async () => {
   await fleet?.stop();
@@ -59,20 +56,6 @@ async function uploadFrom(netns: string, url: string, sizeBytes: number): Promis
   return Number(stdout.trim());
 }
 
-function runDocker(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('docker', args, { cwd, env: { ...process.env, ...running().env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 /** node_cpu_seconds_total summed per mode (idle vs the rest), from a node's node_exporter. */
 async function readCpuSeconds(url: string): Promise<{ idle: number; busy: number }> {
   const text = await (await fetch(url)).text();
@@ -86,13 +69,17 @@ const toBusyShare = (a: { idle: number; busy: number }, b: { idle: number; busy:
   (b.busy - a.busy) / (b.busy - a.busy + (b.idle - a.idle));
 
 /**
- * Spends `cpuMs` of CPU time in a process placed in the node's cgroups (the quota'd work group, its cpuacct and
+ * Spends `cpuMs` of CPU time in a process placed in the node's cgroups (the quota'd compile group, its cpuacct and
  * memory groups) before it starts; returns the wall time it took.
  */
 async function burnInNode(node: FleetNodeHandle, cpuMs: number): Promise<number> {
   const script = `process.stdin.once('data',()=>{const t=performance.now();const end=process.cpuUsage().user/1000+${cpuMs};let x=0;while(process.cpuUsage().user/1000<end)for(let i=0;i<1e5;i++)x=(x*31+i)%1e9;console.log(performance.now()-t);process.exit(0)})`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  for (const dir of [node.cgroup.workDirs.cpu, node.cgroup.workDirs.compileCpuacct, node.cgroup.dirs.memory])
+  for (const dir of [
+    node.cgroup.workDirs.compileCpu,
+    node.cgroup.workDirs.compileCpuacct,
+    node.cgroup.dirs.memory,
+  ])
     writeFileSync(path.join(dir, 'cgroup.procs'), String(child.pid));
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -103,7 +90,7 @@ async function burnInNode(node: FleetNodeHandle, cpuMs: number): Promise<number>
 }
 
 /**
- * Starts one spinner per node (in its quota'd work group and its compile cpuacct group), lets them all spin for the
+ * Starts one spinner per node (in its quota'd compile group and its cpuacct), lets them all spin for the
  * same `wallMs` at once, and returns the CPU each node's cpuacct counted over the spin, in ms. The counters are read
  * while the spinners wait on stdin, so process start and exit are not counted.
  */
@@ -112,7 +99,7 @@ async function spinTogether(nodes: readonly FleetNodeHandle[], wallMs: number): 
   const spinners = nodes.map((node) => {
     const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
     for (const dir of [
-      node.cgroup.workDirs.cpu,
+      node.cgroup.workDirs.compileCpu,
       node.cgroup.workDirs.compileCpuacct,
       node.cgroup.dirs.memory,
     ])
@@ -144,12 +131,6 @@ async function spinTogether(nodes: readonly FleetNodeHandle[], wallMs: number): 
     await Promise.all(spinners.map((s) => s.exited));
   }
 }
-
-const readJsonLines = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('nodes', () => {
   it("each node's node_exporter reports that node's own network counters", async () => {
@@ -226,214 +207,5 @@ describe('nodes', () => {
     const { stdout } = await execFileAsync('ip', ['netns', 'list']);
     expect(stdout).not.toContain(name);
     expect(stdout).toContain(running().nodes[0]!.netns);
-  });
-});
-
-describe('the docker double', () => {
-  it.each([
-    [['buildx', 'bake', '--frobnicate'], 'unknown flag: --frobnicate', "See 'docker buildx bake --help'."],
-    [
-      ['buildx', 'bake', '--set', 'pytorch.no-cache'],
-      'ERROR: invalid override pytorch.no-cache, expected target.name=value',
-      undefined,
-    ],
-    [
-      ['buildx', 'bake', '--print'],
-      'ERROR: --print is a real buildx flag the rocm-perf fleet double does not implement',
-      undefined,
-    ],
-    [
-      ['buildx', 'history', 'trace', '--json'],
-      'unknown flag: --json',
-      "See 'docker buildx history trace --help'.",
-    ],
-    // buildx cuts a filter at the first of != = <= < >= > it finds, so `>=` reads as key `startedAt>`.
-    [
-      ['buildx', 'history', 'ls', '--filter', 'startedAt>=2026-01-01T00:00:00Z'],
-      'ERROR: unsupported filter "startedAt>=2026-01-01T00:00:00Z"',
-      undefined,
-    ],
-    [['buildx', 'history', 'ls', '--filter', 'status'], 'ERROR: invalid filter "status"', undefined],
-    [
-      ['buildx', 'history', 'ls', '--filter', 'status<error'],
-      'ERROR: invalid separator for "status<error", expected = or !=',
-      undefined,
-    ],
-  ])('refuses %j', async (args, firstLine, secondLine) => {
-    const result = await runDocker(args, running().dir);
-    expect(result.code).toBe(1);
-    const lines = result.stderr.split('\n');
-    expect(lines[0]).toBe(firstLine);
-    if (secondLine) expect(lines[1]).toBe(secondLine);
-  });
-
-  it('bakes a small target end to end: metadata, trace, nginx, registry and Zot lines', async () => {
-    const box = running();
-    const metadataPath = path.join(box.dir, 'metadata.json');
-    const result = await runDocker(
-      [
-        'buildx',
-        'bake',
-        '--builder',
-        'forge',
-        '--push',
-        '--metadata-file',
-        metadataPath,
-        '--progress=rawjson',
-        'bitsandbytes-wheel',
-      ],
-      box.dir,
-    );
-    expect(result.stderr).not.toContain('ERROR');
-    expect(result.code).toBe(0);
-    const vertexNames = result.stderr
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { vertexes?: { name: string }[] })
-      .flatMap((s) => s.vertexes ?? [])
-      .map((v) => v.name);
-    expect(vertexNames).toContain(
-      '[bitsandbytes-wheel stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel',
-    );
-    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<
-      string,
-      Record<string, unknown>
-    >;
-    const ref = String(metadata['bitsandbytes-wheel']?.['buildx.build.ref']);
-    expect(ref).toMatch(/^forge\/forge0\/[a-z0-9]{25}$/);
-    expect(metadata['bitsandbytes-wheel']?.['image.name']).toBe(
-      `${box.services.registryUrl.slice('http://'.length)}/rocm/bitsandbytes-wheel:gfx1201`,
-    );
-    expect(metadata.pytorch?.['buildx.build.ref']).toMatch(/^forge\/forge0\//);
-
-    const trace = await runDocker(
-      ['buildx', 'history', 'trace', '--builder', 'forge', ref.split('/')[2]!],
-      box.dir,
-    );
-    expect(trace.code).toBe(0);
-    const spans = (
-      JSON.parse(trace.stdout) as {
-        data: { spans: { operationName: string; tags: { key: string; value: unknown }[] }[] }[];
-      }
-    ).data[0]!.spans;
-    const names = spans.map((s) => s.operationName);
-    expect(names).toContain('moby.buildkit.v1.Control/Solve');
-    expect(names).toContain(
-      '[stage-0 4/5] RUN --mount=type=secret,id=sccache sccache-build.sh bitsandbytes-wheel',
-    );
-    const blobPuts = spans.filter(
-      (s) =>
-        s.operationName === 'HTTP PUT' &&
-        s.tags.some((t) => t.key === 'url.full' && String(t.value).includes('/blobs/uploads/')),
-    );
-    expect(blobPuts.length).toBeGreaterThan(0);
-    expect(
-      blobPuts.every(
-        (s) => Number(s.tags.find((t) => t.key === 'http.request.header.content-length')?.value) > 0,
-      ),
-    ).toBe(true);
-
-    const forge = box.nodes.find((n) => n.name === 'forge')!;
-    const nginx = readJsonLines(box.services.nginxLogPath).filter((l) => l.remote_addr === forge.address);
-    expect(
-      nginx.some(
-        (l) => l.method === 'GET' && l.status === 404 && String(l.uri).startsWith('/sccache/rocm/gfx1201/'),
-      ),
-    ).toBe(true);
-    expect(nginx.some((l) => l.method === 'PUT' && l.status === 201 && Number(l.content_length) > 0)).toBe(
-      true,
-    );
-
-    const zot = readJsonLines(box.services.zotLogPath).filter((l) =>
-      String(l.clientIP).startsWith(`${forge.address}:`),
-    );
-    expect(Object.keys(zot[0]!)).toEqual([
-      'time',
-      'level',
-      'message',
-      'module',
-      'component',
-      'clientIP',
-      'method',
-      'path',
-      'statusCode',
-      'latency',
-      'bodySize',
-      'headers',
-      'caller',
-      'func',
-      'goroutine',
-    ]);
-    expect(
-      zot.some(
-        (l) =>
-          l.method === 'PUT' &&
-          String(l.path).includes('/v2/rocm/cache/manifests/bitsandbytes-wheel-gfx1201') &&
-          l.statusCode === 201,
-      ),
-    ).toBe(true);
-    expect(
-      zot.some(
-        (l) =>
-          l.method === 'PUT' &&
-          String(l.path).includes('digest=sha256%3A') &&
-          Number((l.headers as Record<string, string[]>)['Content-Length']?.[0]) > 0,
-      ),
-    ).toBe(true);
-    const registryJson = readFileSync(box.services.registryLogPath, 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('{'));
-    expect(
-      registryJson.some((l) => l.includes('"http.request.method":"PUT"') && l.includes('bitsandbytes-wheel')),
-    ).toBe(true);
-  });
-
-  it('a rebuild after a source change misses the layer cache but hits sccache', async () => {
-    const box = running();
-    box.bumpRevisions(['bitsandbytes-wheel']);
-    const startedMs = Date.now();
-    const metadataPath = path.join(box.dir, 'metadata-rebuild.json');
-    const result = await runDocker(
-      [
-        'buildx',
-        'bake',
-        '--builder',
-        'anvil',
-        '--push',
-        '--metadata-file',
-        metadataPath,
-        '--progress=quiet',
-        'bitsandbytes-wheel',
-      ],
-      box.dir,
-    );
-    expect(result.code).toBe(0);
-    const metadata = JSON.parse(readFileSync(metadataPath, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(metadata)).toContain('bitsandbytes-wheel');
-    expect(Object.keys(metadata)).toContain('bitsandbytes-wheel');
-    // Outside the double: nginx's log says which sccache entries anvil read and wrote, the proxy's record which
-    // blobs it pushed.
-    const anvil = box.nodes.find((node) => node.name === 'anvil')!;
-    const during = (ms: number) => ms >= startedMs && ms <= Date.now();
-    const entries = readJsonLines(box.services.nginxLogPath).filter(
-      (line) =>
-        line.remote_addr === anvil.address &&
-        during(Number(line.msec) * 1000) &&
-        /\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]\/[0-9a-f]{64}$/.test(String(line.uri)),
-    );
-    const hits = entries.filter((line) => line.method === 'GET' && line.status === 200).length;
-    const writes = entries.filter((line) => line.method === 'PUT').length;
-    expect(writes).toBe(0);
-    expect(hits).toBe(readFleetState(box.statePath).targets['bitsandbytes-wheel']!.compileUnits);
-    const blobPuts = (repository: string) =>
-      readRegistryTruth(box.services.registryTruthPath).filter(
-        (line) =>
-          line.clientIp === anvil.address &&
-          during(line.firstByteMs) &&
-          line.method === 'PUT' &&
-          line.path.startsWith(`/v2/rocm/${repository}/blobs/uploads/`),
-      ).length;
-    expect(blobPuts('pytorch')).toBe(0);
-    expect(blobPuts('bitsandbytes-wheel')).toBeGreaterThan(0);
   });
 });

@@ -38,10 +38,17 @@ export interface ParsedBuildkitTrace {
   extent: TraceExtent;
 }
 
-/** Over every decoded span (siblings' too): the time they cover, the trace IDs they carry, and the impossible ones. */
+/**
+ * Over every decoded span (siblings' too): the time they cover, the trace IDs they carry, and the impossible ones.
+ * Times apart by clock: the builder's spans (buildkitd's: its clock) and buildx's own (sent from this workstation,
+ * so on its clock; docs/real-buildkit.md).
+ */
 export interface TraceExtent {
   startMs: number | undefined;
   endMs: number | undefined;
+  /** buildx's own spans, on the workstation's clock. */
+  clientStartMs?: number | undefined;
+  clientEndMs?: number | undefined;
   traceIds: string[];
   /** The spans whose parent is not in the file (the record's top spans, e.g. buildx's `bake <target>`), by start. */
   roots: { traceId: string; spanId: string; name: string }[];
@@ -53,8 +60,10 @@ export interface TraceExtent {
 
 /** Pure: the extent of a list of spans. */
 function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
-  let startMs: number | undefined;
-  let endMs: number | undefined;
+  const times = { builder: [undefined, undefined], client: [undefined, undefined] } as Record<
+    'builder' | 'client',
+    [number | undefined, number | undefined]
+  >;
   let negativeSpans = 0;
   let firstNegative: string | undefined;
   const traceIds = new Set<string>();
@@ -64,16 +73,26 @@ function buildTraceExtent(spans: readonly TraceSpan[]): TraceExtent {
       negativeSpans += 1;
       firstNegative ??= `${span.name}, ${(span.endMs - span.startMs).toFixed(3)} ms`;
     }
-    startMs = startMs === undefined ? span.startMs : Math.min(startMs, span.startMs);
-    endMs =
-      endMs === undefined ? Math.max(span.startMs, span.endMs) : Math.max(endMs, span.startMs, span.endMs);
+    const range = times[span.service === 'buildx' ? 'client' : 'builder'];
+    range[0] = Math.min(range[0] ?? span.startMs, span.startMs);
+    range[1] = Math.max(range[1] ?? span.startMs, span.startMs, span.endMs);
   }
+  const [startMs, endMs] = times.builder;
+  const [clientStartMs, clientEndMs] = times.client;
   const ids = new Set(spans.map((span) => span.spanId));
   const roots = spans
     .filter((span) => span.parentId === undefined || !ids.has(span.parentId))
     .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))
     .map(({ traceId, spanId, name }) => ({ traceId, spanId, name }));
-  return { startMs, endMs, traceIds: [...traceIds].sort(), roots, negativeSpans, firstNegative };
+  return {
+    startMs,
+    endMs,
+    ...(clientStartMs === undefined ? {} : { clientStartMs, clientEndMs }),
+    traceIds: [...traceIds].sort(),
+    roots,
+    negativeSpans,
+    firstNegative,
+  };
 }
 
 export function parseBuildkitTrace(text: string, options: ParseBuildkitTraceOptions): ParsedBuildkitTrace {

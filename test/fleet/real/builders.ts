@@ -5,9 +5,11 @@
 // cgroup. It talks plain HTTP to the box registry. Each node is a buildx builder (`remote` driver) in a test-only
 // DOCKER_CONFIG whose cli-plugins/docker-buildx is the pinned buildx.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDaemon, type DaemonProcess } from '../../helpers/daemons/index.js';
+import { bundleFleetScript, shellQuote } from '../bundle-fleet-script.js';
+import { repoRoot } from '../create-box-fleet.js';
 import { listCgroupTree } from '../node-cgroups.js';
 import { findToolBinary } from './tools.js';
 
@@ -139,16 +141,39 @@ export async function startRealBuilder(options: {
   };
 }
 
-/** A DOCKER_CONFIG whose docker CLI runs the pinned buildx as its plugin. */
-export function createDockerConfig(dir: string, buildxVersion: string): string {
+/**
+ * A DOCKER_CONFIG whose docker CLI runs the pinned buildx as its plugin. With builders whose clock is skewed
+ * (`skews`: builder → whole seconds), the plugin is skewed-buildx.ts around that buildx. `buildxLink` is the link to
+ * the pinned binary (useBuildx swaps it).
+ */
+export function createDockerConfig(
+  dir: string,
+  buildxVersion: string,
+  skews: Readonly<Record<string, number>> = {},
+): { dockerConfig: string; buildxLink: string } {
   const config = path.join(dir, 'docker-config');
-  mkdirSync(path.join(config, 'cli-plugins'), { recursive: true });
-  symlinkSync(
-    findToolBinary('buildx', buildxVersion, 'buildx'),
-    path.join(config, 'cli-plugins', 'docker-buildx'),
-  );
+  const plugin = path.join(config, 'cli-plugins', 'docker-buildx');
+  mkdirSync(path.dirname(plugin), { recursive: true });
+  const skewed = Object.values(skews).some((seconds) => seconds !== 0);
+  const buildxLink = skewed ? path.join(config, 'pinned-buildx') : plugin;
+  symlinkSync(findToolBinary('buildx', buildxVersion, 'buildx'), buildxLink);
+  if (skewed) {
+    const argv = bundleFleetScript(
+      path.join(repoRoot, 'test/fleet/real/skewed-buildx.ts'),
+      path.join(config, 'skewed-buildx.mjs'),
+    );
+    const command = [process.execPath, ...argv, buildxLink, JSON.stringify(skews)].map(shellQuote).join(' ');
+    writeFileSync(
+      plugin,
+      `#!/bin/sh
+# buildx with skewed builder clocks (test/fleet/real/skewed-buildx.ts)
+exec ${command} "$@"
+`,
+    );
+    chmodSync(plugin, 0o755);
+  }
   writeFileSync(path.join(config, 'config.json'), '{}\n');
-  return config;
+  return { dockerConfig: config, buildxLink };
 }
 
 /** `docker buildx create --driver remote` for each node, named after it (its node `<name>0`). */

@@ -38,6 +38,8 @@ export interface StartRealEngineOptions {
   arches: readonly string[];
   cpuBaseCores: number;
   buildxVersion: string;
+  /** Builders whose wall clock is off, in whole seconds (skewed-buildx.ts moves what buildx reports of them). */
+  clockSkews?: Readonly<Record<string, number>>;
   /** Every target attests provenance in mode=max (StartFleetOptions.provenance). */
   provenance: boolean;
   /** Targets whose RUN step is told its work outright (bake-project.ts StepWork). */
@@ -81,7 +83,7 @@ export async function startRealEngine(options: StartRealEngineOptions) {
     provenance: options.provenance,
     rootfs: path.join(dir, 'base', 'rootfs'),
   });
-  const dockerConfig = createDockerConfig(dir, options.buildxVersion);
+  const { dockerConfig, buildxLink } = createDockerConfig(dir, options.buildxVersion, options.clockSkews);
   const env = { DOCKER_CONFIG: dockerConfig };
   stoppers.push(() => unmountUnder(path.join(dir, 'buildkit')));
   const builders = new Map<string, RealBuilder>();
@@ -116,7 +118,6 @@ export async function startRealEngine(options: StartRealEngineOptions) {
     const text = printBake({ dir, env, arch, targets: [...new Set(printTargets)] });
     writeFileSync(path.join(dir, `bake-print.${arch}.json`), text);
   }
-  const plugin = path.join(dockerConfig, 'cli-plugins', 'docker-buildx');
   return {
     dockerConfig,
     targets: options.targets,
@@ -133,10 +134,10 @@ export async function startRealEngine(options: StartRealEngineOptions) {
       return count;
     },
     useBuildx: (version: string) => {
-      const current = readlinkSync(plugin);
+      const current = readlinkSync(buildxLink);
       const swap = (target: string) => {
-        rmSync(plugin, { force: true });
-        symlinkSync(target, plugin);
+        rmSync(buildxLink, { force: true });
+        symlinkSync(target, buildxLink);
       };
       swap(findToolBinary('buildx', version, 'buildx'));
       return () => swap(current);

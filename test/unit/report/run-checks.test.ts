@@ -42,33 +42,87 @@ describe('findTraceImplausibility', () => {
 
   it("refuses the cold run's trace of the same target in the warm run", () => {
     // The warm run as an older run.json without trace IDs (those would refuse it first, below), so the window decides.
-    const [message] = findTraceImplausibility({
+    const [builder, client] = findTraceImplausibility({
       name: 'trace-pytorch.json',
       target: 'pytorch',
       extent: extentOf('gfx1201-cold', 'pytorch'),
       run: { ...warm, files: undefined },
       nowMs: NOW,
     });
-    // Worked out here from the raw files: the cold trace's first span start and last span end (Jaeger µs), the warm
-    // run's pytorch window and strix's measured offset as run.json holds them.
-    const spans = (
+    // Worked out here from the raw files: the cold trace's first span start and last span end (Jaeger µs) of
+    // buildkitd's spans and of buildx's own, the warm run's pytorch window and strix's measured offset as run.json
+    // holds them.
+    const traces = (
       JSON.parse(readFileSync(path.join(fixtures, 'gfx1201-cold', 'trace-pytorch.json'), 'utf8')) as {
-        data: { spans: { startTime: number; duration: number }[] }[];
+        data: {
+          spans: { startTime: number; duration: number; processID: string }[];
+          processes: Record<string, { serviceName: string }>;
+        }[];
       }
-    ).data.flatMap((trace) => trace.spans);
+    ).data;
+    const spansOf = (buildx: boolean) =>
+      traces.flatMap((trace) =>
+        trace.spans.filter((span) => (trace.processes[span.processID]?.serviceName === 'buildx') === buildx),
+      );
     const iso = (ms: number) => new Date(ms).toISOString();
     const outcome = warm.targets.pytorch!;
     if (outcome.status !== 'ok') throw new Error('the warm sample’s pytorch is ok');
     const offset = warm.builderClocks!.find((clock) => clock.node === outcome.node)!.offsetMs;
-    // The spans as the builder's clock dated them, moved onto the workstation's by the offset.
-    const from = iso(Math.min(...spans.map((span) => span.startTime)) / 1000 - offset);
-    const to = iso(Math.max(...spans.map((span) => span.startTime + span.duration)) / 1000 - offset);
-    expect(message).toContain(
-      `trace-pytorch.json: its spans run from ${from} to ${to}, outside pytorch's build on ${outcome.node} (${iso(outcome.startedAtMs)} → ${iso(outcome.finishedAtMs)}, allowing `,
-    );
-    expect(message).toContain(
+    const extent = (spans: { startTime: number; duration: number }[], shiftMs: number) => [
+      iso(Math.min(...spans.map((span) => span.startTime)) / 1000 - shiftMs),
+      iso(Math.max(...spans.map((span) => span.startTime + span.duration)) / 1000 - shiftMs),
+    ];
+    const window = `outside pytorch's build on ${outcome.node} (${iso(outcome.startedAtMs)} → ${iso(outcome.finishedAtMs)}, allowing `;
+    // buildkitd's spans as the builder's clock dated them, moved onto the workstation's by the offset.
+    const [from, to] = extent(spansOf(false), offset);
+    expect(builder).toContain(`trace-pytorch.json: its spans run from ${from} to ${to}, ${window}`);
+    expect(builder).toContain(
       ` either side, after the measured clock offset of ${outcome.node} (${(offset / 1000).toFixed(3)} s))`,
     );
+    // buildx's own spans, on the workstation's clock already.
+    const [clientFrom, clientTo] = extent(spansOf(true), 0);
+    expect(spansOf(true).length).toBeGreaterThan(0);
+    expect(client).toContain(
+      `trace-pytorch.json: its buildx spans run from ${clientFrom} to ${clientTo}, ${window}2 s either side, on this workstation's clock)`,
+    );
+  });
+
+  it('moves only the builder’s spans by its clock offset: buildx’s own are on this workstation’s clock', () => {
+    // A builder 5 s ahead (its offset measured from its records): BuildKit's spans are 5 s late, buildx's are not.
+    const ahead: RunFile = {
+      ...warm,
+      builderClocks: [
+        { node: 'strix', offsetMs: 5_000, uncertaintyMs: 5, source: 'build records', records: 1 },
+      ],
+    };
+    // The warm sample's trace as that builder would have written it: buildkitd's spans 5 s late (the box's skewed
+    // buildx does the same to a real trace: test/fleet/real/skewed-buildx.ts).
+    const jaeger = JSON.parse(
+      readFileSync(path.join(fixtures, 'gfx1201-warm', 'trace-pytorch.json'), 'utf8'),
+    ) as {
+      data: {
+        spans: { processID: string; startTime: number }[];
+        processes: Record<string, { serviceName: string }>;
+      }[];
+    };
+    for (const trace of jaeger.data)
+      for (const span of trace.spans)
+        if (trace.processes[span.processID]?.serviceName === 'buildkitd') span.startTime += 5_000_000;
+    const skewed = parseBuildkitTrace(JSON.stringify(jaeger), {
+      source: 'trace-pytorch.json',
+      target: 'pytorch',
+    }).extent;
+    expect(skewed.startMs).toBeCloseTo(own.startMs! + 5_000, 3);
+    expect(check(skewed, ahead)).toEqual([]);
+    // A file whose buildx spans moved with the rest was not made by this workstation's buildx during the build.
+    const allMoved = {
+      ...skewed,
+      clientStartMs: own.clientStartMs! + 5_000,
+      clientEndMs: own.clientEndMs! + 5_000,
+    };
+    expect(check(allMoved, ahead)).toEqual([
+      expect.stringMatching(/^trace-pytorch\.json: its buildx spans run from/),
+    ]);
   });
 
   const own = extentOf('gfx1201-warm', 'pytorch');
