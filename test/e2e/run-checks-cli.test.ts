@@ -23,15 +23,20 @@ let temp: TempDir;
 const readTrace = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as JaegerTrace;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
- * Where the cold run's pytorch trace starts on the workstation's clock, as the check dates it: its first span
- * (Jaeger µs, the builder's clock) less strix's offset the warm run measured (run.json builderClocks).
+ * Where the cold run's pytorch trace starts on the workstation's clock, as the check dates it: its first span of
+ * buildkitd (Jaeger µs, the builder's clock; a span whose process is `buildx` is on the workstation's clock and is
+ * checked apart) less strix's offset the warm run measured (run.json builderClocks).
  */
 function coldTraceStartIso(): string {
   const run = JSON.parse(readFileSync(path.join(warm, 'run.json'), 'utf8')) as RunFile;
   const node = run.targets.pytorch!.node;
   const offsetMs = run.builderClocks?.find((clock) => clock.node === node)?.offsetMs ?? 0;
   const startUs = Math.min(
-    ...readTrace(coldTrace).data.flatMap((t) => t.spans.map((span) => span.startTime)),
+    ...readTrace(coldTrace).data.flatMap((t) =>
+      t.spans
+        .filter((span) => t.processes?.[span.processID ?? '']?.serviceName !== 'buildx')
+        .map((span) => span.startTime),
+    ),
   );
   return new Date(startUs / 1000 - offsetMs).toISOString();
 }
@@ -41,7 +46,11 @@ const coldTraceFrom = new RegExp(
 const warmPytorchSpans = readTrace(path.join(warm, 'trace-pytorch.json')).data.flatMap((t) => t.spans).length;
 
 interface JaegerTrace {
-  data: { traceID: string; spans: { startTime: number; duration: number }[] }[];
+  data: {
+    traceID: string;
+    spans: { startTime: number; duration: number; processID?: string }[];
+    processes?: Record<string, { serviceName: string }>;
+  }[];
 }
 
 /** A copy of the warm sample without its report; `sign` records digests as a run of this rocm-perf does. */
