@@ -12,3 +12,13 @@ export function formatMakespan(seconds: number | null, status: string): string {
   if (status === 'failed') return `${formatDuration(seconds)} (partial: the run failed)`;
   return formatDuration(seconds);
 }
+
+/** Where a run landed against its band, after its percentile: far outside (past the p99 / under the p1), above the p90, or nothing. */
+export function formatBandPosition(
+  outside: 'above' | 'below' | null | undefined,
+  percentile: number,
+): string {
+  if (outside === 'above') return ' ⚠ far above its band (past the p99)';
+  if (outside === 'below') return ' ⚠ far below its band (under the p1)';
+  return percentile > 90 ? ', above the p90' : '';
+}

@@ -9,7 +9,7 @@ import {
   findAbsentNote,
   formatPartial,
 } from './build-summary-cells.js';
-import { formatMakespan, formatPct } from './format-units.js';
+import { formatBandPosition, formatMakespan, formatPct } from './format-units.js';
 import { describeForecastMethod } from '../plan/index.js';
 import { toInertMarkdown } from './to-inert-markdown.js';
 import { renderUsageMd } from './render-usage-md.js';
@@ -234,14 +234,7 @@ export function renderForecastLine({ run, summary }: DataFile): string | undefin
     return `Forecast now, ${formatDuration(forecast.live.atSeconds)} in (conditioned on what finished and what is running): ${band(forecast.live)}. ${planned}.`;
   if (forecast.percentile === null)
     return `${planned}; the run ${run.status === 'completed' ? 'has no measured makespan' : `is ${run.status}`}, so it has no percentile.`;
-  const where =
-    forecast.outside === 'above'
-      ? ' ⚠ far above its band (past the p99)'
-      : forecast.outside === 'below'
-        ? ' ⚠ far below its band (under the p1)'
-        : forecast.percentile > 90
-          ? ', above the p90'
-          : '';
+  const where = formatBandPosition(forecast.outside, forecast.percentile);
   return `${planned}; the run landed at percentile ${Math.round(forecast.percentile)}${where}.`;
 }
 

@@ -1,4 +1,4 @@
-import { formatMakespan, formatPct } from '../report/format-units.js';
+import { formatBandPosition, formatMakespan, formatPct } from '../report/format-units.js';
 import { formatDuration, formatSignedSecondsValue } from '../shared/format-units.js';
 import {
   describeEnding,
@@ -51,14 +51,7 @@ function describeForecast(forecast: SummaryForecast): string[] {
     case 'no-percentile':
       return [`no percentile: ${forecast.reason} (${formatBand(forecast)})`];
     case 'landed': {
-      const where =
-        forecast.outside === 'above'
-          ? ' ⚠ far above its band (past the p99)'
-          : forecast.outside === 'below'
-            ? ' ⚠ far below its band (under the p1)'
-            : forecast.percentile > 90
-              ? ', above the p90'
-              : '';
+      const where = formatBandPosition(forecast.outside, forecast.percentile);
       return [
         `landed at percentile ${Math.round(forecast.percentile)} of its band (${formatBand(forecast)})${where}`,
         ...(forecast.culprits.length ? [`outside their own bands: ${forecast.culprits.join(', ')}`] : []),
