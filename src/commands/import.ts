@@ -1,17 +1,9 @@
-import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
-import { explainRunDir } from '../explain/index.js';
-import {
-  buildPartialRunError,
-  buildReportModel,
-  listLoudWarningLines,
-  readRunInputs,
-  writeReport,
-} from '../report/index.js';
+import { buildPartialRunError, listLoudWarningLines } from '../report/index.js';
 import { importRun } from '../run/import/import-run.js';
 import { UsageError } from '../shared/errors.js';
 import type { ImportValues } from './flags/index.js';
+import { writeExplainedReport } from './write-explained-report.js';
 
 /** The lane a source comes in as: --lane, else `ci` for a CI build record (.dockerbuild), else refused. */
 function resolveImportLane(options: ImportValues): string {
@@ -36,18 +28,7 @@ export async function runImportCommand(options: ImportValues): Promise<void> {
       (await import('../run/executors/extract-tarball.js')).runExtractTarball(extract),
     // As `report` writes it: a warm run's misses explained against the previous run of its lane under --root.
     rewriteReport: async (dir) => {
-      const inputs = await readRunInputs({ dir, generatedAtMs: Date.now() });
-      const explained = await explainRunDir({
-        dir,
-        model: buildReportModel(inputs),
-        runFile: inputs.run,
-        plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
-        root: options.root,
-        runsRoot: options.root,
-        nowMs: inputs.generatedAtMs,
-      });
-      model = await addAdvice({ dir, model: explained });
-      await writeReport({ dir, model });
+      model = (await writeExplainedReport({ dir, root: options.root, runsRoot: options.root })).model;
     },
   });
   console.log(

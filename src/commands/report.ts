@@ -1,17 +1,7 @@
 import path from 'node:path';
-import { addAdvice } from '../advise/index.js';
-import {
-  buildPartialRunError,
-  buildReportModel,
-  findNewestRun,
-  findRunDir,
-  listLoudWarningLines,
-  readRunInputs,
-  writeReport,
-} from '../report/index.js';
+import { buildPartialRunError, findNewestRun, findRunDir, listLoudWarningLines } from '../report/index.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
-import { explainRunDir } from '../explain/index.js';
+import { writeExplainedReport } from './write-explained-report.js';
 import type { ReportValues } from './flags/index.js';
 
 // `rocm-perf report [RUN_DIR]`: data.json, report.md + SVGs and index.html into the run dir. Writes what it can,
@@ -24,23 +14,7 @@ export async function runReportCommand(options: ReportValues): Promise<void> {
           throwFileAccessError({ path: root, flag: '--root', doing: 'list its runs' }),
         )
       : await findRunDir({ run: runDir, root });
-  const inputs = await readRunInputs({ dir, generatedAtMs: Date.now() });
-  const explained = await explainRunDir({
-    dir,
-    model: buildReportModel(inputs),
-    runFile: inputs.run,
-    plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
-    against: options.against,
-    root,
-    nowMs: inputs.generatedAtMs,
-  });
-  const model = await addAdvice({
-    dir,
-    model: explained,
-  });
-  const files = await writeReport({ dir, model }).catch(
-    throwFileAccessError({ path: dir, doing: 'write the report into the run dir' }),
-  );
+  const { model, files } = await writeExplainedReport({ dir, root, against: options.against });
   const sides = [{ label: dir, model }];
   for (const line of listLoudWarningLines(sides)) console.error(line);
   if (options.json)
