@@ -65,7 +65,8 @@ export function buildClockWarnings(
     message,
   }));
   for (const clock of builderClocks) {
-    if (clock.source !== 'build records') continue;
+    // An imported build record holds one clock only (the builder's): there is no workstation to be ahead of.
+    if (clock.source !== 'build records' || run?.imported !== undefined) continue;
     const far = Math.abs(clock.offsetMs) > CLOCK_WARNING_MS;
     warnings.push({
       level: far ? 'loud' : 'note',
