@@ -1,6 +1,6 @@
 import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
-import { readCliEnv } from './flags/read-cli-env.js';
+import { readCliEnv, readSshAgent } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 import type { RunSummary } from '../summary/index.js';
 import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
@@ -10,7 +10,8 @@ import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 // the last stdout line (or the --json document).
 
 export interface HarnessCommandContext {
-  env?: Readonly<Record<string, string | undefined>>;
+  /** The CLI's environment (program.ts reads it once); a test passes its own. */
+  env: Readonly<Record<string, string | undefined>>;
   effects?: Partial<HarnessEffects>;
   /** Tests pass their own signal instead of the process's SIGINT/SIGTERM. */
   signal?: AbortSignal;
@@ -36,12 +37,12 @@ function listenForSignals(controller: AbortController): () => void {
 export async function runHarnessCommand(
   harness: Harness,
   options: HarnessValues,
-  context: HarnessCommandContext = {},
+  context: HarnessCommandContext,
 ): Promise<void> {
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
-  const env = readCliEnv(context.env ?? process.env);
+  const env = readCliEnv(context.env);
   let summary: RunSummary | undefined;
   try {
     const result = await runHarness({
@@ -55,6 +56,7 @@ export async function runHarnessCommand(
       placeFor: options.placeFor,
       draws: options.draws,
       env,
+      sshAgent: readSshAgent(env),
       coldNamespaceSuffix: toHarnessEnv(env).coldNamespaceSuffix,
       signal,
       sampleIntervalMs: options.sampleIntervalMs,

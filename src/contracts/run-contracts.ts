@@ -45,8 +45,8 @@ export interface RunContractsOptions {
   repoDir: string;
   paths?: Partial<ContractPaths>;
   zotConfigPath?: string | undefined;
-  /** Also check the nginx conf deployed on the cache host, fetched over ssh. */
-  remote?: { deployedConfPath: string } | undefined;
+  /** Also check the nginx conf deployed on the cache host, fetched over ssh (with this ssh agent, SSH_AUTH_SOCK). */
+  remote?: { deployedConfPath: string; sshAgent: string | undefined } | undefined;
   /** The CLI as its flag tables define it (the command layer lists it; core never imports commander). */
   cli: {
     commands: CliCommandSpec[];

@@ -48,6 +48,7 @@ async function runWith(onBakeStart: (target: string) => void) {
     flags: {},
     root,
     env: {},
+    sshAgent: undefined,
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

@@ -39,6 +39,8 @@ const DEFAULT_LOG_POLL_INTERVAL_MS = 5_000;
 export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' | 'runBakePrint'> {
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
+  /** The ssh agent's socket for every ssh link (SSH_AUTH_SOCK, read by the command layer); undefined: none. */
+  sshAgent: string | undefined;
   sampleIntervalMs?: number;
   logPollIntervalMs?: number;
   /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
@@ -217,7 +219,10 @@ async function passPreflight(options: {
 }
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
-  const effects = { ...createDefaultEffects(options.env), ...options.effects };
+  const effects = {
+    ...createDefaultEffects({ env: options.env, sshAgent: options.sshAgent }),
+    ...options.effects,
+  };
   const sampleIntervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
   const logPollIntervalMs = options.logPollIntervalMs ?? DEFAULT_LOG_POLL_INTERVAL_MS;
   const context = await loadRunContext({

@@ -11,7 +11,7 @@ afterEach(() => vi.unstubAllEnvs());
 
 async function parse(argv: string[]): Promise<{ name: CommandName; values: Record<string, unknown> }> {
   const seen: { name: CommandName; values: Record<string, unknown> }[] = [];
-  const record = (name: CommandName) => (values: object) => {
+  const record = (name: CommandName) => (values: object, _env: unknown) => {
     seen.push({ name, values: { ...values } });
     return Promise.resolve();
   };

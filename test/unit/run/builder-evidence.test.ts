@@ -60,6 +60,7 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
     flags: {},
     root: path.join(fleet.dir, 'runs'),
     env: {},
+    sshAgent: undefined,
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

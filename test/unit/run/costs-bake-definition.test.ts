@@ -126,6 +126,7 @@ describe('run.json records the bake graph the run planned with', () => {
       flags: {},
       root: path.join(fixture.dir, 'runs'),
       env: {},
+      sshAgent: undefined,
       signal: new AbortController().signal,
       sampleIntervalMs: 10,
       logPollIntervalMs: 10,

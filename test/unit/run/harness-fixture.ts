@@ -414,6 +414,7 @@ export function startHarness({
     flags: {},
     root: path.join(fixture.dir, 'runs'),
     env: {},
+    sshAgent: undefined,
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

@@ -56,6 +56,7 @@ function start(
     planPath: planDir,
     dispatch: 'fixed',
     env: {},
+    sshAgent: undefined,
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
