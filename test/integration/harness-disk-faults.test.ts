@@ -49,6 +49,7 @@ async function runWith(onBakeStart: (target: string) => void) {
     root,
     env: {},
     sshAgent: undefined,
+    logLevel: 'warn',
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

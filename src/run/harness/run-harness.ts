@@ -44,7 +44,7 @@ export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' |
   sampleIntervalMs?: number;
   logPollIntervalMs?: number;
   /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
-  logLevel?: string;
+  logLevel: string;
   effects?: Partial<HarnessEffects>;
   /**
    * Called once the run is finalized (run.json and the report written), also when an error stopped the run and is

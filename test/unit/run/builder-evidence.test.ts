@@ -61,6 +61,7 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
     root: path.join(fleet.dir, 'runs'),
     env: {},
     sshAgent: undefined,
+    logLevel: 'warn',
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

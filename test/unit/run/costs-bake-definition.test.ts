@@ -127,6 +127,7 @@ describe('run.json records the bake graph the run planned with', () => {
       root: path.join(fixture.dir, 'runs'),
       env: {},
       sshAgent: undefined,
+      logLevel: 'warn',
       signal: new AbortController().signal,
       sampleIntervalMs: 10,
       logPollIntervalMs: 10,

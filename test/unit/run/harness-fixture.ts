@@ -415,6 +415,7 @@ export function startHarness({
     root: path.join(fixture.dir, 'runs'),
     env: {},
     sshAgent: undefined,
+    logLevel: 'warn',
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

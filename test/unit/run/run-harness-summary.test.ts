@@ -57,6 +57,7 @@ function start(
     dispatch: 'fixed',
     env: {},
     sshAgent: undefined,
+    logLevel: 'warn',
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
