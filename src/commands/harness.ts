@@ -2,6 +2,7 @@ import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
 import { readCliEnv, readSshAgent } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
+import { HARNESS_LOG_POLL_INTERVAL_MS } from './flags/harness-flags.js';
 import type { RunSummary } from '../summary/index.js';
 import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 
@@ -60,6 +61,7 @@ export async function runHarnessCommand(
       coldNamespaceSuffix: toHarnessEnv(env).coldNamespaceSuffix,
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
+      logPollIntervalMs: HARNESS_LOG_POLL_INTERVAL_MS,
       logLevel: options.logLevel,
       ...(context.effects ? { effects: context.effects } : {}),
       // Also when an error stopped the run (it is rethrown after): a failed run gets its summary too.

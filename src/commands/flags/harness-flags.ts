@@ -1,6 +1,4 @@
 import type { Harness } from '../../artifacts/index.js';
-// Not through artifacts/index.js, which loads zod with the schemas: `--help` builds this table without zod.
-import { DEFAULT_SAMPLE_INTERVAL_MS } from '../../artifacts/sample-interval.js';
 import {
   commonFlags,
   dispatchFlag,
@@ -15,6 +13,15 @@ import { strategyFlag } from './plan-flags.js';
 import { optionalText, positiveNumber } from './value-schemas.js';
 
 // cold, warm and bench: one definition, their differences as data.
+
+/**
+ * One sample per node this often unless `--sample-interval-ms` says otherwise: the only place it is written (the
+ * samplers below take it as a required `sampleIntervalMs`).
+ */
+const DEFAULT_SAMPLE_INTERVAL_MS = 2_000;
+
+/** How often a run reads the followed cache logs (no flag): handed to runHarness as `logPollIntervalMs`. */
+export const HARNESS_LOG_POLL_INTERVAL_MS = 5_000;
 
 interface HarnessRow {
   description: string;

@@ -1,11 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  DEFAULT_SAMPLE_INTERVAL_MS,
-  type BuilderIdentity,
-  type DataFile,
-  type RunFile,
-} from '../../artifacts/index.js';
+import type { BuilderIdentity, DataFile, RunFile } from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
 import { writePlanFile } from '../../artifacts/plan-file-io.js';
 import { createFileDigests } from '../../shared/file-digests.js';
@@ -33,16 +28,16 @@ import { errorMessage } from '../../shared/error-message.js';
 
 export type { HarnessEffects } from './harness-effects.js';
 
-const DEFAULT_LOG_POLL_INTERVAL_MS = 5_000;
-
 /** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
 export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' | 'runBakePrint'> {
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
   /** The ssh agent's socket for every ssh link (SSH_AUTH_SOCK, read by the command layer); undefined: none. */
   sshAgent: string | undefined;
-  sampleIntervalMs?: number;
-  logPollIntervalMs?: number;
+  /** `--sample-interval-ms` (its default is the flag table's): node samples, and the RUN step cgroup polls. */
+  sampleIntervalMs: number;
+  /** How often the followed cache logs are read (the command's HARNESS_LOG_POLL_INTERVAL_MS). */
+  logPollIntervalMs: number;
   /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
   logLevel: string;
   effects?: Partial<HarnessEffects>;
@@ -223,8 +218,7 @@ export async function runHarness(options: RunHarnessOptions): Promise<HarnessRes
     ...createDefaultEffects({ env: options.env, sshAgent: options.sshAgent }),
     ...options.effects,
   };
-  const sampleIntervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
-  const logPollIntervalMs = options.logPollIntervalMs ?? DEFAULT_LOG_POLL_INTERVAL_MS;
+  const { sampleIntervalMs, logPollIntervalMs } = options;
   const context = await loadRunContext({
     ...options,
     clock: effects.clock,
