@@ -2,7 +2,7 @@ import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
 import { readCliEnv, readSshAgent } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
-import { HARNESS_LOG_POLL_INTERVAL_MS } from './flags/harness-flags.js';
+import { HARNESS_LOG_POLL_INTERVAL_MS, toHarnessDispatch } from './flags/harness-flags.js';
 import type { RunSummary } from '../summary/index.js';
 import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 
@@ -53,7 +53,7 @@ export async function runHarnessCommand(
       root: options.root,
       strategy: options.strategy,
       planPath: options.plan,
-      dispatch: options.dispatch,
+      dispatch: toHarnessDispatch(options),
       placeFor: options.placeFor,
       draws: options.draws,
       env,

@@ -50,6 +50,8 @@ async function runWith(onBakeStart: (target: string) => void) {
     env: {},
     sshAgent: undefined,
     logLevel: 'warn',
+    dispatch: 'fixed',
+    coldNamespaceSuffix: '',
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

@@ -54,6 +54,9 @@ export const bakeJsonFlag = {
   value: optionalText,
 } satisfies FlagSpec;
 
+/** `--dispatch`'s default, written once: bench (no such flag) runs it too (toHarnessDispatch). */
+export const DEFAULT_DISPATCH = 'fixed' satisfies DispatchMode;
+
 /** Every mode, checked against the run file's type in both directions. */
 const DISPATCH_MODES = { fixed: 'fixed', guided: 'guided' } as const satisfies { [M in DispatchMode]: M };
 
@@ -61,7 +64,7 @@ export const dispatchFlag = {
   flags: '--dispatch <mode>',
   description:
     'fixed: each node runs its plan queue; guided: an idle node takes a ready target whose planned finish it would not delay',
-  default: 'fixed',
+  default: DEFAULT_DISPATCH,
   value: (z) => z.enum(DISPATCH_MODES),
   expected: 'fixed or guided',
   example: 'guided',

@@ -1,6 +1,7 @@
-import type { Harness } from '../../artifacts/index.js';
+import type { DispatchMode, Harness } from '../../artifacts/index.js';
 import {
   commonFlags,
+  DEFAULT_DISPATCH,
   dispatchFlag,
   forecastFlags,
   jsonFlag,
@@ -98,4 +99,9 @@ export function toHarnessEnv(env: Readonly<Record<string, string | undefined>>):
   coldNamespaceSuffix: string;
 } {
   return { coldNamespaceSuffix: env.PERF_COLD_NAMESPACE ?? '' };
+}
+
+/** `--dispatch` as runHarness takes it: bench has no such flag and runs its serial queue as the default, fixed. */
+export function toHarnessDispatch(values: { dispatch?: DispatchMode | undefined }): DispatchMode {
+  return values.dispatch ?? DEFAULT_DISPATCH;
 }

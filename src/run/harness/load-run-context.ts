@@ -46,16 +46,16 @@ export interface LoadRunContextOptions {
   strategy?: string | undefined;
   /** Reuse a saved plan.json instead of planning now. */
   planPath?: string | undefined;
-  /** Default fixed. guided is refused for bench (serial: there is nothing to move). */
-  dispatch?: DispatchMode | undefined;
+  /** `--dispatch` (bench, which has no such flag, runs fixed: the command's toHarnessDispatch). guided is refused for bench. */
+  dispatch: DispatchMode;
   /** Robust placement (`--place-for p90`); default median. */
   placeFor?: PlaceFor | undefined;
   /** Forecast draws (`--draws`); default 2000. */
   draws?: number | undefined;
   /** The CLI's environment, for the config's REGISTRY_NAME and PERF_BUILDX and the registry credentials. */
   env: Readonly<Record<string, string | undefined>>;
-  /** PERF_COLD_NAMESPACE, resolved by the CLI; default ''. */
-  coldNamespaceSuffix?: string | undefined;
+  /** PERF_COLD_NAMESPACE, resolved by the CLI ('' when unset). */
+  coldNamespaceSuffix: string;
   clock: Clock;
   runBakePrint?: RunBakePrint | undefined;
 }
@@ -95,8 +95,7 @@ async function readPlanFlag(planPath: string): Promise<Plan> {
 }
 
 export async function loadRunContext(options: LoadRunContextOptions): Promise<RunContext> {
-  const { harness, fleetPath, flags, env, clock } = options;
-  const dispatch = options.dispatch ?? 'fixed';
+  const { harness, fleetPath, flags, env, clock, dispatch } = options;
   if (dispatch === 'guided' && harness === 'bench') {
     throw new UsageError('bench runs one target at a time, so guided dispatch has nothing to move', {
       hint: 'drop --dispatch, or use cold/warm',
@@ -139,7 +138,7 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
     harness,
     config,
     stamp,
-    coldNamespaceSuffix: options.coldNamespaceSuffix ?? '',
+    coldNamespaceSuffix: options.coldNamespaceSuffix,
   });
   return {
     harness,

@@ -62,6 +62,8 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
     env: {},
     sshAgent: undefined,
     logLevel: 'warn',
+    dispatch: 'fixed',
+    coldNamespaceSuffix: '',
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

@@ -128,6 +128,8 @@ describe('run.json records the bake graph the run planned with', () => {
       env: {},
       sshAgent: undefined,
       logLevel: 'warn',
+      dispatch: 'fixed',
+      coldNamespaceSuffix: '',
       signal: new AbortController().signal,
       sampleIntervalMs: 10,
       logPollIntervalMs: 10,

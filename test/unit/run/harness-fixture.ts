@@ -416,6 +416,8 @@ export function startHarness({
     env: {},
     sshAgent: undefined,
     logLevel: 'warn',
+    dispatch: 'fixed',
+    coldNamespaceSuffix: '',
     signal: controller.signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,

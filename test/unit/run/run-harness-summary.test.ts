@@ -58,6 +58,7 @@ function start(
     env: {},
     sshAgent: undefined,
     logLevel: 'warn',
+    coldNamespaceSuffix: '',
     signal: new AbortController().signal,
     sampleIntervalMs: 10,
     logPollIntervalMs: 10,
