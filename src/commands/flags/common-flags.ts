@@ -2,7 +2,7 @@ import type { ConfigOverrides } from '../../config/resolve-config.js';
 import { toBuildxOverride } from '../../config/to-buildx-override.js';
 import type { DispatchMode } from '../../artifacts/index.js';
 import type { FlagSpec } from './flag-table.js';
-import { nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';
+import { absoluteDir, nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';
 
 // Flags several commands share, spelled once so every subcommand and the Makefile shims agree on them.
 
@@ -39,7 +39,7 @@ export const rootFlag = {
   description: 'runs root',
   env: 'PERF_ROOT',
   default: '/var/tmp/rocm-perf',
-  value: text,
+  value: absoluteDir,
 } satisfies FlagSpec;
 
 export const costsFlag = {

@@ -6,7 +6,7 @@ import { describePlaceForSkipped, planFromFigures, type PlaceFor } from '../../p
 import type { DispatchMode, Harness, Plan } from '../../artifacts/index.js';
 import { readPlanFile } from '../../artifacts/plan-file-io.js';
 import type { Clock } from '../../shared/clock.js';
-import { UsageError } from '../../shared/errors.js';
+import { InternalError, UsageError } from '../../shared/errors.js';
 import { toFileAccessError } from '../../shared/to-file-access-error.js';
 import type { RunBakePrint } from '../executors/run-bake-print.js';
 import { loadPlanInputs } from '../plan-inputs/load-plan-inputs.js';
@@ -42,6 +42,7 @@ export interface LoadRunContextOptions {
   harness: Harness;
   fleetPath: string;
   flags: ConfigOverrides;
+  /** Absolute: `--root` as the flag table resolved it (commands/flags/value-schemas.ts, absoluteDir). */
   root: string;
   strategy?: string | undefined;
   /** Reuse a saved plan.json instead of planning now. */
@@ -132,7 +133,9 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
     });
   }
   const placeNote = options.planPath ? undefined : describePlaceForSkipped(plan, options.placeFor);
-  const root = path.resolve(options.root);
+  const { root } = options;
+  if (!path.isAbsolute(root))
+    throw new InternalError(`runHarness was handed a relative root (${root}): the command resolves --root`);
   const { stamp, dir } = await createRunDir({ root, clock });
   const settings = createRunSettings({
     harness,
