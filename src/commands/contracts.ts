@@ -135,6 +135,7 @@ export async function runContractsCommand(options: ContractsValues, env: CliEnv 
       : undefined,
     cli: { commands, programAt: PROGRAM_AT, envReads: envVars, resolveCall: resolveShimCall },
     only: options.only,
+    env,
   });
   if (options.json) console.log(JSON.stringify(report, null, 2));
   else process.stdout.write(renderContractsReport(report, { verbose: options.verbose }));
