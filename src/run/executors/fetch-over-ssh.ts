@@ -99,29 +99,35 @@ function readAnswer(channel: ClientChannel, options: FetchOverSshOptions): Promi
   });
 }
 
+async function fetchWithAgent(
+  options: FetchOverSshOptions,
+  agent: string | undefined,
+): Promise<FetchOverSshResult> {
+  let client: Client;
+  try {
+    client = await connectSsh(options.ssh, { timeoutMs: options.timeoutMs, agent });
+  } catch (error) {
+    return { ok: false, stage: 'ssh', reason: errorMessage(error) };
+  }
+  try {
+    let channel: ClientChannel;
+    try {
+      channel = await openChannel(client, options.host, options.port);
+    } catch (error) {
+      return {
+        ok: false,
+        stage: 'forward',
+        reason: `${formatSshLabel(options.ssh)} could not reach ${options.host}:${options.port}: ${errorMessage(error)}`,
+      };
+    }
+    return await readAnswer(channel, options);
+  } finally {
+    client.end();
+  }
+}
+
 /** The fetcher for an ssh agent (SSH_AUTH_SOCK, handed down from the command layer; undefined: none). */
 export const createFetchOverSsh =
   (agent: string | undefined): FetchOverSsh =>
-  async (options) => {
-    let client: Client;
-    try {
-      client = await connectSsh(options.ssh, { timeoutMs: options.timeoutMs, agent });
-    } catch (error) {
-      return { ok: false, stage: 'ssh', reason: errorMessage(error) };
-    }
-    try {
-      let channel: ClientChannel;
-      try {
-        channel = await openChannel(client, options.host, options.port);
-      } catch (error) {
-        return {
-          ok: false,
-          stage: 'forward',
-          reason: `${formatSshLabel(options.ssh)} could not reach ${options.host}:${options.port}: ${errorMessage(error)}`,
-        };
-      }
-      return await readAnswer(channel, options);
-    } finally {
-      client.end();
-    }
-  };
+  (options) =>
+    fetchWithAgent(options, agent);
