@@ -58,7 +58,7 @@ export async function runHarnessCommand(
       draws: options.draws,
       env,
       sshAgent: readSshAgent(env),
-      coldNamespaceSuffix: toHarnessEnv(env).coldNamespaceSuffix,
+      ...toHarnessEnv(env),
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
       logPollIntervalMs: HARNESS_LOG_POLL_INTERVAL_MS,

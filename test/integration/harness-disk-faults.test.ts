@@ -49,6 +49,7 @@ async function runWith(onBakeStart: (target: string) => void) {
     root,
     env: {},
     sshAgent: undefined,
+    dockerConfigDir: '/nonexistent/.docker',
     logLevel: 'warn',
     dispatch: 'fixed',
     coldNamespaceSuffix: '',

@@ -7,7 +7,7 @@ export const OTHER_ENV_VARS = {
   PERF_BUILDX: 'src/config/resolve-config.ts',
   PUSH: 'src/commands/publish.ts',
   SSH_AUTH_SOCK: 'src/commands/flags/read-cli-env.ts',
-  DOCKER_CONFIG: 'src/run/registry/read-docker-auth.ts',
+  DOCKER_CONFIG: 'src/commands/flags/harness-flags.ts',
   GITHUB_STEP_SUMMARY: 'src/commands/harness-summary.ts',
 } as const;
 

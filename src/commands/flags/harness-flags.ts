@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
 import type { DispatchMode, Harness } from '../../artifacts/index.js';
 import {
   commonFlags,
@@ -97,8 +99,13 @@ export type HarnessValues = CommandValues<ReturnType<typeof createHarnessCommand
 /** The harness's environment variables beyond its flags' own, read here once and handed down typed. */
 export function toHarnessEnv(env: Readonly<Record<string, string | undefined>>): {
   coldNamespaceSuffix: string;
+  /** Where docker keeps the registry credentials: DOCKER_CONFIG, else ~/.docker (docker's own default). */
+  dockerConfigDir: string;
 } {
-  return { coldNamespaceSuffix: env.PERF_COLD_NAMESPACE ?? '' };
+  return {
+    coldNamespaceSuffix: env.PERF_COLD_NAMESPACE ?? '',
+    dockerConfigDir: env.DOCKER_CONFIG ?? path.join(homedir(), '.docker'),
+  };
 }
 
 /** `--dispatch` as runHarness takes it: bench has no such flag and runs its serial queue as the default, fixed. */

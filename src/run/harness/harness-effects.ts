@@ -76,15 +76,15 @@ const writeRunReport = async (runDir: string): Promise<DataFile> => {
 };
 
 /**
- * The real effects; `env` is the CLI's environment and `sshAgent` its SSH_AUTH_SOCK, handed down (the core never
- * reads process.env).
+ * The real effects, with what the command resolved from the environment: the ssh agent (SSH_AUTH_SOCK) and the
+ * docker config dir (DOCKER_CONFIG, else ~/.docker). The core never reads process.env.
  */
 export const createDefaultEffects = ({
-  env,
   sshAgent,
+  dockerConfigDir,
 }: {
-  env: Readonly<Record<string, string | undefined>>;
   sshAgent: string | undefined;
+  dockerConfigDir: string;
 }): HarnessEffects => {
   const connect = createRemoteHostConnector(sshAgent);
   return {
@@ -101,7 +101,7 @@ export const createDefaultEffects = ({
         inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
         du: (builder) => runBuildxDu(builder, { buildx }),
       }),
-    createProbes: (context) => createPreflightProbes(context.config, env, connect),
+    createProbes: (context) => createPreflightProbes(context.config, dockerConfigDir, connect),
     createSampler: sampleOnThread,
     createPrometheusSampler,
     createStepUsageSampler,

@@ -34,6 +34,8 @@ export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' |
   signal: AbortSignal;
   /** The ssh agent's socket for every ssh link (SSH_AUTH_SOCK, read by the command layer); undefined: none. */
   sshAgent: string | undefined;
+  /** Where the registry credentials are: DOCKER_CONFIG, else ~/.docker (resolved by the command, toHarnessEnv). */
+  dockerConfigDir: string;
   /** `--sample-interval-ms` (its default is the flag table's): node samples, and the RUN step cgroup polls. */
   sampleIntervalMs: number;
   /** How often the followed cache logs are read (the command's HARNESS_LOG_POLL_INTERVAL_MS). */
@@ -215,7 +217,7 @@ async function passPreflight(options: {
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
   const effects = {
-    ...createDefaultEffects({ env: options.env, sshAgent: options.sshAgent }),
+    ...createDefaultEffects({ sshAgent: options.sshAgent, dockerConfigDir: options.dockerConfigDir }),
     ...options.effects,
   };
   const { sampleIntervalMs, logPollIntervalMs } = options;

@@ -61,6 +61,7 @@ async function runWarm(answers: Record<string, FetchOverSshResult>) {
     root: path.join(fleet.dir, 'runs'),
     env: {},
     sshAgent: undefined,
+    dockerConfigDir: '/nonexistent/.docker',
     logLevel: 'warn',
     dispatch: 'fixed',
     coldNamespaceSuffix: '',

@@ -127,6 +127,7 @@ describe('run.json records the bake graph the run planned with', () => {
       root: path.join(fixture.dir, 'runs'),
       env: {},
       sshAgent: undefined,
+      dockerConfigDir: '/nonexistent/.docker',
       logLevel: 'warn',
       dispatch: 'fixed',
       coldNamespaceSuffix: '',

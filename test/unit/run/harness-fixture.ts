@@ -415,6 +415,7 @@ export function startHarness({
     root: path.join(fixture.dir, 'runs'),
     env: {},
     sshAgent: undefined,
+    dockerConfigDir: '/nonexistent/.docker',
     logLevel: 'warn',
     dispatch: 'fixed',
     coldNamespaceSuffix: '',

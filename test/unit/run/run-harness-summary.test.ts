@@ -57,6 +57,7 @@ function start(
     dispatch: 'fixed',
     env: {},
     sshAgent: undefined,
+    dockerConfigDir: '/nonexistent/.docker',
     logLevel: 'warn',
     coldNamespaceSuffix: '',
     signal: new AbortController().signal,
