@@ -10,24 +10,27 @@ import {
 } from './commands/flags/index.js';
 import type { Harness } from './artifacts/index.js';
 import { renderCommandHelp } from './commands/flags/render-command-help.js';
+import type { CliEnv } from './commands/flags/read-cli-env.js';
 import { InternalError } from './shared/errors.js';
 
 // The commander tree, built from the flag tables in commands/flags/. Each action parses its values through zod,
 // then lazy-imports its command, so `--help` loads neither zod nor any command.
 
-const runHarnessLazily = (harness: Harness) => async (values: CommandValues<(typeof COMMANDS)[Harness]>) =>
-  (await import('./commands/harness.js')).runHarnessCommand(harness, values);
+const runHarnessLazily =
+  (harness: Harness) => async (values: CommandValues<(typeof COMMANDS)[Harness]>, env: CliEnv) =>
+    (await import('./commands/harness.js')).runHarnessCommand(harness, values, { env });
 
 const lazyRunners: CommandRunners = {
-  plan: async (values) => (await import('./commands/plan.js')).runPlanCommand(values),
-  contracts: async (values) => (await import('./commands/contracts.js')).runContractsCommand(values),
+  plan: async (values, env) => (await import('./commands/plan.js')).runPlanCommand(values, { env }),
+  contracts: async (values, env) =>
+    (await import('./commands/contracts.js')).runContractsCommand(values, env),
   report: async (values) => (await import('./commands/report.js')).runReportCommand(values),
   cold: runHarnessLazily('cold'),
   warm: runHarnessLazily('warm'),
   bench: runHarnessLazily('bench'),
   costs: async (values) => (await import('./commands/costs.js')).runCostsCommand(values),
   serve: async (values) => (await import('./commands/serve.js')).runServeCommand(values),
-  publish: async (values) => (await import('./commands/publish.js')).runPublishCommand(values),
+  publish: async (values, env) => (await import('./commands/publish.js')).runPublishCommand(values, env),
   diff: async (values) => (await import('./commands/diff.js')).runDiffCommand(values),
   advise: async (values) => (await import('./commands/advise.js')).runAdviseCommand(values),
   export: async (values) =>
@@ -54,7 +57,7 @@ function toOption(key: string, flag: FlagSpec): Option {
 function addCommand<C extends CommandSpec>(
   program: Command,
   spec: C,
-  run: (values: CommandValues<C>) => Promise<void>,
+  run: (values: CommandValues<C>, env: CliEnv) => Promise<void>,
 ): void {
   const command = program
     .command(spec.name)
@@ -69,13 +72,15 @@ function addCommand<C extends CommandSpec>(
     const { z } = await import('zod');
     const { parseCommandValues } = await import('./commands/flags/parse-command-values.js');
     const { readCliEnv } = await import('./commands/flags/read-cli-env.js');
+    // The one read of process.env: every command gets this copy (flag values, and `env` for the rest).
+    const env = readCliEnv(process.env);
     const values = parseCommandValues(z, spec, {
       args: command.processedArgs,
       options: command.opts(),
       sourceOf: (key) => command.getOptionValueSource(key),
-      env: readCliEnv(process.env),
+      env,
     });
-    await run(values);
+    await run(values, env);
   });
 }
 

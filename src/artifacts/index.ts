@@ -6,7 +6,6 @@ export * from './lane.js';
 export * from './plan-file.js';
 export * from './run-file.js';
 export * from './samples.js';
-export * from './sample-interval.js';
 export * from './strategy-names.js';
 export * from './stream-stats.js';
 export * from './sample-table.js';

@@ -18,7 +18,7 @@ import {
   type ContractsValues,
 } from './flags/index.js';
 import { parseCommandValues } from './flags/parse-command-values.js';
-import { readCliEnv } from './flags/read-cli-env.js';
+import { readCliEnv, readSshAgent, type CliEnv } from './flags/read-cli-env.js';
 
 const PROGRAM_AT: SourceLocation = { file: 'src/commands/flags/index.ts', line: undefined };
 
@@ -121,7 +121,7 @@ function toPaths(options: ContractsValues): Partial<ContractPaths> {
 }
 
 // Thin: flags → runContracts → print; exit 1 when any pair disagrees.
-export async function runContractsCommand(options: ContractsValues): Promise<void> {
+export async function runContractsCommand(options: ContractsValues, env: CliEnv = {}): Promise<void> {
   // Each schema is parsed a handful of times in this short process: zod's JIT compile would cost more than it saves.
   z.config({ jitless: true });
   const repoDir = existingPath('--repo', options.repo ?? process.cwd(), 'folder') ?? process.cwd();
@@ -130,9 +130,12 @@ export async function runContractsCommand(options: ContractsValues): Promise<voi
     repoDir,
     paths: toPaths(options),
     zotConfigPath: existingPath('--zot-config', options.zotConfig),
-    remote: options.remote ? { deployedConfPath: options.deployedConf } : undefined,
+    remote: options.remote
+      ? { deployedConfPath: options.deployedConf, sshAgent: readSshAgent(env) }
+      : undefined,
     cli: { commands, programAt: PROGRAM_AT, envReads: envVars, resolveCall: resolveShimCall },
     only: options.only,
+    env,
   });
   if (options.json) console.log(JSON.stringify(report, null, 2));
   else process.stdout.write(renderContractsReport(report, { verbose: options.verbose }));

@@ -32,6 +32,7 @@ function resolveServeUrl(env: CliEnv, stamp: string): string {
   return formatServeRunUrl(parsedBind.data, parsedPort.data, stamp);
 }
 
+/** `root`: absolute, as `--root` was resolved by the flag table. */
 export function buildHarnessSummary(result: HarnessResult, env: CliEnv, root: string): RunSummary {
   const { run, model, runDir } = result;
   return buildRunSummary({
@@ -46,7 +47,7 @@ export function buildHarnessSummary(result: HarnessResult, env: CliEnv, root: st
     runDir,
     serve: {
       url: resolveServeUrl(env, path.basename(runDir)),
-      command: `rocm-perf serve --root ${shellWord(path.resolve(root))}`,
+      command: `rocm-perf serve --root ${shellWord(root)}`,
     },
     joinPath: (dir, name) => path.join(dir, name),
   });

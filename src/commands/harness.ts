@@ -1,7 +1,8 @@
 import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
 import type { Harness } from '../artifacts/index.js';
-import { readCliEnv } from './flags/read-cli-env.js';
+import { readCliEnv, readSshAgent } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
+import { HARNESS_LOG_POLL_INTERVAL_MS, toHarnessDispatch } from './flags/harness-flags.js';
 import type { RunSummary } from '../summary/index.js';
 import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 
@@ -10,7 +11,8 @@ import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 // the last stdout line (or the --json document).
 
 export interface HarnessCommandContext {
-  env?: Readonly<Record<string, string | undefined>>;
+  /** The CLI's environment (program.ts reads it once); a test passes its own. */
+  env: Readonly<Record<string, string | undefined>>;
   effects?: Partial<HarnessEffects>;
   /** Tests pass their own signal instead of the process's SIGINT/SIGTERM. */
   signal?: AbortSignal;
@@ -36,12 +38,12 @@ function listenForSignals(controller: AbortController): () => void {
 export async function runHarnessCommand(
   harness: Harness,
   options: HarnessValues,
-  context: HarnessCommandContext = {},
+  context: HarnessCommandContext,
 ): Promise<void> {
   const controller = new AbortController();
   const signal = context.signal ?? controller.signal;
   const stopListening = context.signal ? () => undefined : listenForSignals(controller);
-  const env = readCliEnv(context.env ?? process.env);
+  const env = readCliEnv(context.env);
   let summary: RunSummary | undefined;
   try {
     const result = await runHarness({
@@ -51,13 +53,15 @@ export async function runHarnessCommand(
       root: options.root,
       strategy: options.strategy,
       planPath: options.plan,
-      dispatch: options.dispatch,
+      dispatch: toHarnessDispatch(options),
       placeFor: options.placeFor,
       draws: options.draws,
       env,
-      coldNamespaceSuffix: toHarnessEnv(env).coldNamespaceSuffix,
+      sshAgent: readSshAgent(env),
+      ...toHarnessEnv(env),
       signal,
       sampleIntervalMs: options.sampleIntervalMs,
+      logPollIntervalMs: HARNESS_LOG_POLL_INTERVAL_MS,
       logLevel: options.logLevel,
       ...(context.effects ? { effects: context.effects } : {}),
       // Also when an error stopped the run (it is rethrown after): a failed run gets its summary too.

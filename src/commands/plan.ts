@@ -1,4 +1,4 @@
-import { readCliEnv } from './flags/read-cli-env.js';
+import type { CliEnv } from './flags/read-cli-env.js';
 import { performance } from 'node:perf_hooks';
 import {
   chooseCosts,
@@ -101,7 +101,8 @@ function compareStrategies(inputs: PlanInputs, options: Omit<PlanWithOptions, 's
 // `rocm-perf plan`: place every target on a node. Builds nothing.
 export async function runPlanCommand(
   options: PlanValues,
-  effects: { runBakePrint?: RunBakePrint } = {},
+  /** `env`: the CLI's environment (REGISTRY_NAME, PERF_BUILDX); none when a test leaves it out. */
+  effects: { runBakePrint?: RunBakePrint; env?: CliEnv } = {},
 ): Promise<void> {
   checkReplayFlags(options);
   if (options.fromRun !== undefined) {
@@ -111,7 +112,7 @@ export async function runPlanCommand(
   const inputs = await loadPlanInputs({
     fleetPath: options.fleet,
     flags: toPlanInputOverrides(options),
-    env: readCliEnv(process.env),
+    env: effects.env ?? {},
     runBakePrint: effects.runBakePrint,
   });
   for (const warning of inputs.warnings) console.error(`warning: ${warning}`);

@@ -5,12 +5,14 @@ import { readPageAssets } from '../report/page-assets.js';
 import { UsageError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PublishValues } from './flags/index.js';
+import { readSshAgent, type CliEnv } from './flags/read-cli-env.js';
 
 // `rocm-perf publish [--push]`: the static site of every run (a top page with a run selector, newest first);
 // with --push or PUSH=1 it is uploaded over SFTP to fleet.yaml's `publish` target, incrementally and atomically.
-export async function runPublishCommand(options: PublishValues): Promise<void> {
-  if (options.into !== undefined) return publishInto(options.into, options);
-  const push = options.push || process.env.PUSH === '1';
+// `env`: the CLI's environment (PUSH, SSH_AUTH_SOCK); none when a test calls this directly.
+export async function runPublishCommand(options: PublishValues, env: CliEnv = {}): Promise<void> {
+  const push = options.push || env.PUSH === '1';
+  if (options.into !== undefined) return publishInto(options.into, options, push);
   const publishTarget = push ? (await loadConfig({ fleetPath: options.fleet })).config.publish : undefined;
   if (push && !publishTarget) {
     throw new UsageError(`--push: ${path.resolve(options.fleet)} has no \`publish\` section`, {
@@ -34,7 +36,12 @@ export async function runPublishCommand(options: PublishValues): Promise<void> {
   console.log(`site with ${runs.length} run(s) written to ${out}`);
   if (!publishTarget) return;
   const { pushSite } = await import('../publish/push-site.js');
-  const result = await pushSite({ ssh: publishTarget.ssh, remotePath: publishTarget.path, files });
+  const result = await pushSite({
+    ssh: publishTarget.ssh,
+    remotePath: publishTarget.path,
+    files,
+    sshAgent: readSshAgent(env),
+  });
   const where = publishTarget.url ?? `${publishTarget.ssh.host}:${publishTarget.path}`;
   console.log(
     `pushed to ${where}: ${result.uploaded.length} uploaded, ${result.skipped.length} unchanged, ${result.removed.length} removed`,
@@ -42,8 +49,8 @@ export async function runPublishCommand(options: PublishValues): Promise<void> {
 }
 
 // `rocm-perf publish --into DIR`: the finished runs into the repository's data/perf (docs/publish.md).
-async function publishInto(into: string, options: PublishValues): Promise<void> {
-  if (options.push || process.env.PUSH === '1')
+async function publishInto(into: string, options: PublishValues, push: boolean): Promise<void> {
+  if (push)
     throw new UsageError('--into and --push do different things', {
       hint: 'run `rocm-perf publish --push` for the site, and `rocm-perf publish --into DIR` for data/perf',
     });

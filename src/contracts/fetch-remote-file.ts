@@ -1,4 +1,4 @@
-import { connectRemoteHost, quoteShell } from '../run/executors/remote-host.js';
+import { createRemoteHostConnector, quoteShell } from '../run/executors/remote-host.js';
 import type { SshFacts } from './read-fleet-facts.js';
 import { errorMessage } from '../shared/error-message.js';
 
@@ -9,6 +9,8 @@ export interface FetchRemoteFileOptions {
   host: SshFacts;
   path: string;
   timeoutMs?: number;
+  /** The ssh agent's socket (SSH_AUTH_SOCK, handed down from the command layer); undefined: none. */
+  sshAgent: string | undefined;
 }
 
 export interface FetchedRemoteFile {
@@ -23,6 +25,7 @@ export async function fetchRemoteFile({
   host,
   path,
   timeoutMs = 15_000,
+  sshAgent,
 }: FetchRemoteFileOptions): Promise<FetchedRemoteFile> {
   const target = {
     host: host.host,
@@ -34,7 +37,7 @@ export async function fetchRemoteFile({
   };
   let label = `${host.user ?? ''}${host.user ? '@' : ''}${host.host}`;
   try {
-    const remote = await connectRemoteHost(target, { timeoutMs });
+    const remote = await createRemoteHostConnector(sshAgent)(target, { timeoutMs });
     label = remote.label;
     try {
       const result = await remote.run(`cat -- ${quoteShell(path)}`, { timeoutMs });

@@ -45,8 +45,8 @@ export interface RunContractsOptions {
   repoDir: string;
   paths?: Partial<ContractPaths>;
   zotConfigPath?: string | undefined;
-  /** Also check the nginx conf deployed on the cache host, fetched over ssh. */
-  remote?: { deployedConfPath: string } | undefined;
+  /** Also check the nginx conf deployed on the cache host, fetched over ssh (with this ssh agent, SSH_AUTH_SOCK). */
+  remote?: { deployedConfPath: string; sshAgent: string | undefined } | undefined;
   /** The CLI as its flag tables define it (the command layer lists it; core never imports commander). */
   cli: {
     commands: CliCommandSpec[];
@@ -58,6 +58,8 @@ export interface RunContractsOptions {
   };
   /** Run the shims through make with a stub CLI (default true; false checks the recipes as text). */
   runMake?: boolean;
+  /** The CLI's environment (handed down: the core reads no process.env); make gets only its PATH and HOME. */
+  env: Readonly<Record<string, string | undefined>>;
   only?: readonly ContractPair[] | undefined;
 }
 
@@ -150,6 +152,7 @@ async function checkMakefilePair(
   ctx: Context,
   cli: RunContractsOptions['cli'],
   runMake: boolean,
+  env: RunContractsOptions['env'],
 ): Promise<ContractResult> {
   const makefileText = readOptional(ctx.paths.makefile);
   if (makefileText === undefined)
@@ -163,6 +166,7 @@ async function checkMakefilePair(
           makefilePath: ctx.paths.makefile,
           cliVariable,
           requests: toShimRequests(makefileText, cli.commands),
+          env,
         })
       : undefined;
   const { resolveCall } = cli;
@@ -261,7 +265,7 @@ export async function runContracts(options: RunContractsOptions): Promise<Contra
   if (wanted('registry-log')) results.push(checkRegistryPair(ctx, options.zotConfigPath));
   if (wanted('target-costs')) results.push(checkCostsPair(ctx));
   if (wanted('makefile-shims'))
-    results.push(await checkMakefilePair(ctx, options.cli, options.runMake ?? true));
+    results.push(await checkMakefilePair(ctx, options.cli, options.runMake ?? true, options.env));
   if (wanted('fleet-schema')) results.push(checkFleetPair(ctx));
   if (wanted('prometheus-rules')) results.push(checkPrometheusRulesPair(ctx));
   return { version: 1, ok: results.every((result) => result.ok), repoDir, results };

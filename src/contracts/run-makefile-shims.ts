@@ -38,8 +38,8 @@ export interface RunMakefileShimsOptions {
   /** The variable that holds the CLI's command line (`ROCM_PERF`). */
   cliVariable: string;
   requests: readonly ShimRunRequest[];
-  /** Where make and HOME come from; nothing else of it reaches make. */
-  env?: NodeJS.ProcessEnv;
+  /** The CLI's environment: where make and HOME come from; nothing else of it reaches make. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** Records `$#`, each argument and the environment, NUL-separated, into a file of its own per call. */
@@ -139,7 +139,7 @@ async function mapInBatches<T, R>(
 /** undefined when no `make` can be run here (the static checks still apply). */
 export async function runMakefileShims(options: RunMakefileShimsOptions): Promise<ShimRun[] | undefined> {
   // Only where make is found and a home: handed to make, not settings of the CLI.
-  const { PATH: searchPath, HOME: home } = options.env ?? process.env;
+  const { PATH: searchPath, HOME: home } = options.env;
   const userEnv: NodeJS.ProcessEnv = { PATH: searchPath ?? '/usr/bin:/bin', HOME: home ?? tmpdir() };
   const probe = await make(['--version'], tmpdir(), userEnv);
   if (!probe.ok) return undefined;

@@ -12,7 +12,8 @@ export interface RunNginxContractsOptions {
   repoDir: string;
   show: (absolute: string) => string;
   facts: FleetFacts;
-  remote: { deployedConfPath: string } | undefined;
+  /** With --remote: the deployed conf's path, and the ssh agent (SSH_AUTH_SOCK) handed down. */
+  remote: { deployedConfPath: string; sshAgent: string | undefined } | undefined;
 }
 
 const EMBEDDED_MODULE = 'src/collect/logs/shipped-sccache-conf.generated.ts';
@@ -35,7 +36,11 @@ async function checkDeployed(
     );
   }
   const { fetchRemoteFile } = await import('./fetch-remote-file.js');
-  const fetched = await fetchRemoteFile({ host, path: options.remote?.deployedConfPath ?? '' });
+  const fetched = await fetchRemoteFile({
+    host,
+    path: options.remote?.deployedConfPath ?? '',
+    sshAgent: options.remote?.sshAgent,
+  });
   const confPath = `${fetched.label}:${fetched.path}`;
   if (fetched.text === undefined) {
     const problem = {

@@ -21,6 +21,8 @@ export interface PushSiteOptions {
   remotePath: string;
   files: readonly SiteFile[];
   timeoutMs?: number;
+  /** The ssh agent's socket (SSH_AUTH_SOCK, handed down from the command layer); undefined: none. */
+  sshAgent: string | undefined;
 }
 
 export interface PushResult {
@@ -51,8 +53,9 @@ function sftpCall<T>(
 async function connectSftp(
   ssh: SshTarget,
   timeoutMs: number,
+  agent: string | undefined,
 ): Promise<{ client: Client; sftp: SFTPWrapper }> {
-  const client = await connectSsh(ssh, { timeoutMs, hint: 'check publish.ssh in fleet.yaml' });
+  const client = await connectSsh(ssh, { timeoutMs, hint: 'check publish.ssh in fleet.yaml', agent });
   const sftp = await sftpCall<SFTPWrapper>(ssh.host, 'subsystem', (done) => client.sftp(done));
   return { client, sftp };
 }
@@ -89,8 +92,9 @@ export async function pushSite({
   remotePath,
   files,
   timeoutMs = 20_000,
+  sshAgent,
 }: PushSiteOptions): Promise<PushResult> {
-  const { client, sftp } = await connectSftp(ssh, timeoutMs);
+  const { client, sftp } = await connectSftp(ssh, timeoutMs, sshAgent);
   try {
     const manifest = buildManifest(files);
     const plan = planSiteSync(

@@ -325,7 +325,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await checkRoot(options.root, realRoot);
   const clock = options.clock ?? systemClock;
   const cache = createRunCache({ refreshMs: options.refreshMs ?? 3000, clock });
-  const failures = createFailureLog(options.logger ?? createLogger());
+  // Without a logger (a test, an embedder): warnings and errors on stderr, as `--log-level`'s default.
+  const failures = createFailureLog(options.logger ?? createLogger({ level: 'warn' }));
   const context: Context = {
     root,
     realRoot,

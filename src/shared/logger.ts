@@ -11,8 +11,8 @@ import {
 export type { Logger };
 
 export interface LoggerOptions {
-  /** Level of the stderr stream (`--log-level`); default LOG_LEVEL, else warn. */
-  level?: string;
+  /** Level of the stderr stream: the command's `--log-level` (its default, warn, is the flag table's). */
+  level: string;
   /** A file that gets every event at debug level too (a run's run.log), beside stderr. */
   destination?: string;
 }
@@ -20,11 +20,7 @@ export interface LoggerOptions {
 const toLevel = (name: string): Level | 'silent' => (name in levels.values ? (name as Level) : 'silent');
 
 // Logs go to stderr (and a run's run.log); results go to stdout.
-export function createLogger({
-  // `LOG_LEVEL=` (empty) is not set, as for every variable the CLI reads (commands/flags/read-cli-env.ts).
-  level = process.env.LOG_LEVEL || 'warn',
-  destination,
-}: LoggerOptions = {}): Logger {
+export function createLogger({ level, destination }: LoggerOptions): Logger {
   const stderrLevel = toLevel(level);
   const streams: (StreamEntry<Level> & { level: Level })[] = [];
   if (stderrLevel !== 'silent') streams.push({ level: stderrLevel, stream: pinoDestination(2) });

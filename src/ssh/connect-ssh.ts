@@ -14,6 +14,8 @@ export interface ConnectSshOptions {
   timeoutMs: number;
   /** Added to a connection error's hint, e.g. which fleet.yaml key holds these settings. */
   hint?: string;
+  /** The ssh agent's socket (SSH_AUTH_SOCK, read by the command layer and handed down); undefined: no agent. */
+  agent: string | undefined;
 }
 
 /** `user@host[:port]` for messages. */
@@ -55,7 +57,7 @@ export async function connectSsh(target: SshTarget, options: ConnectSshOptions):
     hostVerifier: verifier.verify,
     ...(verifier.serverHostKey ? { algorithms: { serverHostKey: verifier.serverHostKey } } : {}),
     ...(privateKey ? { privateKey } : {}),
-    ...(process.env.SSH_AUTH_SOCK ? { agent: process.env.SSH_AUTH_SOCK } : {}),
+    ...(options.agent ? { agent: options.agent } : {}),
   };
   await new Promise<void>((resolve, reject) => {
     client.once('ready', () => resolve());

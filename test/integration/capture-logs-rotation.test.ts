@@ -8,9 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SshTarget } from '../../src/config/schema.js';
 import { createLogCapture } from '../../src/run/cache-logs/capture-logs.js';
-import { connectRemoteHost } from '../../src/run/executors/remote-host.js';
+import { createRemoteHostConnector } from '../../src/run/executors/remote-host.js';
 import { createSilentLogger } from '../helpers/silent-logger.js';
 import { createTempDir, startSshd, type RunningSshd, type TempDir } from '../helpers/daemons/index.js';
+
+// No ssh agent: the test's sshd takes the key it was given (the CLI hands SSH_AUTH_SOCK down).
+const connectRemoteHost = createRemoteHostConnector(undefined);
 
 let sshd: RunningSshd;
 let dir: TempDir;

@@ -7,8 +7,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOverSsh } from '../../src/run/executors/fetch-over-ssh.js';
+import { createFetchOverSsh } from '../../src/run/executors/fetch-over-ssh.js';
 import { findFreePort, startSshd, type RunningSshd } from '../helpers/daemons/index.js';
+
+// No ssh agent: the test's sshd takes the key it was given (the CLI hands SSH_AUTH_SOCK down).
+const fetchOverSsh = createFetchOverSsh(undefined);
 
 const body = readFileSync(
   new URL('../fixtures/buildkit-explain/capture-cache-all.v0.32.2.json', import.meta.url),

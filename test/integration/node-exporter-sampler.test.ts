@@ -56,7 +56,7 @@ describe('node_exporter sampler against the real daemon', () => {
     const seen: Sample[] = [];
     const sampler = createSampler({
       nodes: [{ name: 'local', url: exporter?.url ?? '' }],
-      intervalMs: 1000,
+      sampleIntervalMs: 1000,
       onSample: (sample) => {
         seen.push(sample);
         writer.write(sample);
@@ -107,7 +107,7 @@ describe('node_exporter sampler against the real daemon', () => {
         { name: 'recovers', url: `${faultBase}/flaky` },
         { name: 'refused', url: `http://127.0.0.1:${refusedPort}/metrics` },
       ],
-      intervalMs: 500,
+      sampleIntervalMs: 500,
       timeoutMs: 400,
       onSample: (sample) => seen.push(sample),
     });

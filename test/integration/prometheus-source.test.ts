@@ -95,11 +95,15 @@ describe('Prometheus as the sample source, against the scrape sampler', () => {
     const nodes = [{ name: 'box', url: exporter.url, instance }];
     const scraped: Sample[] = [];
     const live: Sample[] = [];
-    const scraper = createSampler({ nodes, intervalMs, onSample: (sample) => scraped.push(sample) });
+    const scraper = createSampler({
+      nodes,
+      sampleIntervalMs: intervalMs,
+      onSample: (sample) => scraped.push(sample),
+    });
     const source = createPrometheusSampler({
       prometheusUrl: prometheus.url,
       nodes,
-      intervalMs,
+      sampleIntervalMs: intervalMs,
       onSample: (sample) => live.push(sample),
     });
     scraper.start();

@@ -161,13 +161,13 @@ describe('publish', () => {
       runs: (await readSiteRuns({ root: root.path, generatedAtMs: 1 })).runs,
       assets: { ...(await readPageAssets()) },
     });
-    const pushed = await pushSite({ ssh, remotePath, files: first });
+    const pushed = await pushSite({ ssh, remotePath, files: first, sshAgent: undefined });
     expect(pushed.uploaded).toHaveLength(first.length);
     expect(pushed.uploaded[pushed.uploaded.length - 1]).toBe('index.html');
     expect(await listFiles(remotePath)).toEqual([...first.map((f) => f.path), SITE_MANIFEST].sort());
     const scriptBefore = await stat(path.join(remotePath, 'assets/report-page.js'));
 
-    const again = await pushSite({ ssh, remotePath, files: first });
+    const again = await pushSite({ ssh, remotePath, files: first, sshAgent: undefined });
     expect(again.uploaded).toEqual([]);
     expect(again.skipped).toHaveLength(first.length);
 
@@ -178,7 +178,7 @@ describe('publish', () => {
           : f,
       )
       .filter((f) => f.path !== 'runs/20260310T080000Z/report.md');
-    const third = await pushSite({ ssh, remotePath, files: changed });
+    const third = await pushSite({ ssh, remotePath, files: changed, sshAgent: undefined });
     expect(third.uploaded).toEqual(['runs/20260312T080000Z/data.json']);
     expect(third.removed).toEqual(['runs/20260310T080000Z/report.md']);
     expect(await readFile(path.join(remotePath, 'runs/20260312T080000Z/data.json'), 'utf8')).toBe(

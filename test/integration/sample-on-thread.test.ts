@@ -35,7 +35,7 @@ async function sampleThroughBlock(create: (options: CreateSamplerOptions) => Sam
   const samples: Sample[] = [];
   const sampler = create({
     nodes: [{ name: 'local', url: exporter?.url ?? '' }],
-    intervalMs: INTERVAL_MS,
+    sampleIntervalMs: INTERVAL_MS,
     timeoutMs: 2000,
     onSample: (sample) => samples.push(sample),
   });
@@ -76,7 +76,7 @@ describe('the sampler on its own thread', () => {
     const samples: Sample[] = [];
     const sampler = sampleOnThread({
       nodes: [{ name: 'local', url: exporter?.url ?? '' }],
-      intervalMs: 100,
+      sampleIntervalMs: 100,
       onSample: (sample) => samples.push(sample),
     });
     sampler.start();
@@ -93,7 +93,7 @@ describe('the sampler on its own thread', () => {
     const samples: Sample[] = [];
     const sampler = sampleOnThread({
       nodes: [{ name: 'gone', url: 'http://127.0.0.1:9/metrics' }],
-      intervalMs: 100,
+      sampleIntervalMs: 100,
       onSample: (sample) => {
         samples.push(sample);
         if (samples.length === 3) throw new Error('disk full');

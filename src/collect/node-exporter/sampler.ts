@@ -1,12 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { HttpError } from '../../shared/errors.js';
-import {
-  DEFAULT_SAMPLE_INTERVAL_MS,
-  findStreamWarnings,
-  type Sample,
-  SAMPLES_VERSION,
-} from '../../artifacts/index.js';
+import { findStreamWarnings, type Sample, SAMPLES_VERSION } from '../../artifacts/index.js';
 import { computeSample, type ScrapeSnapshot } from './compute-rates.js';
 import { fetchMetricsText, type FetchMetrics } from './fetch-metrics.js';
 import { parseMetrics } from './parse-metrics.js';
@@ -22,8 +17,8 @@ interface SamplerNode {
 
 export interface CreateSamplerOptions {
   nodes: readonly SamplerNode[];
-  /** Default DEFAULT_SAMPLE_INTERVAL_MS. */
-  intervalMs?: number;
+  /** `--sample-interval-ms` (its default is the flag table's, commands/flags/harness-flags.ts). */
+  sampleIntervalMs: number;
   /** How long one scrape may take before it counts as a gap. Default: the interval. */
   timeoutMs?: number;
   onSample: (sample: Sample) => void;
@@ -39,7 +34,7 @@ export interface Sampler {
 }
 
 interface LoopContext {
-  intervalMs: number;
+  sampleIntervalMs: number;
   timeoutMs: number;
   onSample: (sample: Sample) => void;
   fetchMetrics: FetchMetrics;
@@ -50,10 +45,10 @@ interface LoopContext {
 
 export function createSampler(options: CreateSamplerOptions): Sampler {
   const controller = new AbortController();
-  const intervalMs = options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
+  const { sampleIntervalMs } = options;
   const context: LoopContext = {
-    intervalMs,
-    timeoutMs: options.timeoutMs ?? intervalMs,
+    sampleIntervalMs,
+    timeoutMs: options.timeoutMs ?? sampleIntervalMs,
     onSample: options.onSample,
     fetchMetrics: options.fetchMetrics ?? fetchMetricsText,
     dispatcher: options.dispatcher,
@@ -88,7 +83,7 @@ async function sampleNodeLoop(node: SamplerNode, context: LoopContext): Promise<
     if (outcome.snapshot !== undefined) previous = outcome.snapshot;
     context.onSample(outcome.sample);
     const elapsedMs = context.clock.nowMs() - startedMs;
-    await sleep(Math.max(0, context.intervalMs - elapsedMs), context.signal);
+    await sleep(Math.max(0, context.sampleIntervalMs - elapsedMs), context.signal);
   }
 }
 
@@ -101,7 +96,7 @@ interface ScrapeOutcome {
 export async function sampleNodeOnce(
   node: SamplerNode,
   previous: ScrapeSnapshot | undefined,
-  context: Omit<LoopContext, 'intervalMs' | 'onSample'>,
+  context: Omit<LoopContext, 'sampleIntervalMs' | 'onSample'>,
 ): Promise<ScrapeOutcome> {
   const tsMs = context.clock.nowMs();
   const timeout = AbortSignal.timeout(context.timeoutMs);

@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import type { Dispatcher } from 'undici';
-import { DEFAULT_SAMPLE_INTERVAL_MS, type Sample } from '../../artifacts/index.js';
+import type { Sample } from '../../artifacts/index.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { toSampleLine } from '../node-exporter/write-samples.js';
 import { fetchSamplesPoints, type FetchSamplesPoints } from './fetch-prometheus.js';
@@ -15,8 +15,8 @@ import { errorMessage } from '../../shared/error-message.js';
 export interface CreatePrometheusSamplerOptions {
   prometheusUrl: string;
   nodes: readonly PrometheusNode[];
-  /** Default DEFAULT_SAMPLE_INTERVAL_MS: the live poll interval and the range step. */
-  intervalMs?: number;
+  /** `--sample-interval-ms`: the live poll interval, and the query_range step (`stepMs` in Prometheus's terms). */
+  sampleIntervalMs: number;
   onSample: (sample: Sample) => void;
   fetchPoints?: FetchSamplesPoints;
   dispatcher?: Dispatcher;
@@ -35,7 +35,7 @@ export interface PrometheusSampler {
 const MAX_STEPS_PER_QUERY = 10_000;
 
 export function createPrometheusSampler(options: CreatePrometheusSamplerOptions): PrometheusSampler {
-  const intervalMs = options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
+  const { sampleIntervalMs } = options;
   const clock = options.clock ?? systemClock;
   const fetchPoints = options.fetchPoints ?? fetchSamplesPoints;
   const source = `prometheus ${options.prometheusUrl}`;
@@ -46,19 +46,19 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
   const common = {
     prometheusUrl: options.prometheusUrl,
     instances,
-    stepMs: intervalMs,
+    stepMs: sampleIntervalMs,
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
   };
 
   async function pollOnce(timeMs: number): Promise<void> {
-    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(intervalMs)]);
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(sampleIntervalMs)]);
     let samples: Sample[];
     try {
       const points = await fetchPoints({ ...common, at: { timeMs }, signal });
       samples = toPrometheusSamples({
         nodes: options.nodes,
         stepsMs: [timeMs],
-        stepMs: intervalMs,
+        stepMs: sampleIntervalMs,
         points,
         source,
       });
@@ -79,7 +79,7 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
     while (!controller.signal.aborted) {
       const timeMs = clock.nowMs();
       await pollOnce(timeMs);
-      await sleep(Math.max(0, intervalMs - (clock.nowMs() - timeMs)), controller.signal);
+      await sleep(Math.max(0, sampleIntervalMs - (clock.nowMs() - timeMs)), controller.signal);
     }
   }
 
@@ -97,7 +97,7 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
       if (result !== undefined) throw (result as { error: unknown }).error;
     },
     async fetchWindow(endMs) {
-      const steps = toRangeSteps({ startMs: startMs ?? endMs, endMs, stepMs: intervalMs });
+      const steps = toRangeSteps({ startMs: startMs ?? endMs, endMs, stepMs: sampleIntervalMs });
       const samples: Sample[] = [];
       for (let i = 0; i < steps.length; i += MAX_STEPS_PER_QUERY) {
         const chunk = steps.slice(i, i + MAX_STEPS_PER_QUERY);
@@ -108,7 +108,7 @@ export function createPrometheusSampler(options: CreatePrometheusSamplerOptions)
           ...toPrometheusSamples({
             nodes: options.nodes,
             stepsMs: chunk,
-            stepMs: intervalMs,
+            stepMs: sampleIntervalMs,
             points,
             source,
           }),

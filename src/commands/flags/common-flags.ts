@@ -2,7 +2,7 @@ import type { ConfigOverrides } from '../../config/resolve-config.js';
 import { toBuildxOverride } from '../../config/to-buildx-override.js';
 import type { DispatchMode } from '../../artifacts/index.js';
 import type { FlagSpec } from './flag-table.js';
-import { nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';
+import { absoluteDir, nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';
 
 // Flags several commands share, spelled once so every subcommand and the Makefile shims agree on them.
 
@@ -39,7 +39,7 @@ export const rootFlag = {
   description: 'runs root',
   env: 'PERF_ROOT',
   default: '/var/tmp/rocm-perf',
-  value: text,
+  value: absoluteDir,
 } satisfies FlagSpec;
 
 export const costsFlag = {
@@ -54,6 +54,9 @@ export const bakeJsonFlag = {
   value: optionalText,
 } satisfies FlagSpec;
 
+/** `--dispatch`'s default, written once: bench (no such flag) runs it too (toHarnessDispatch). */
+export const DEFAULT_DISPATCH = 'fixed' satisfies DispatchMode;
+
 /** Every mode, checked against the run file's type in both directions. */
 const DISPATCH_MODES = { fixed: 'fixed', guided: 'guided' } as const satisfies { [M in DispatchMode]: M };
 
@@ -61,7 +64,7 @@ export const dispatchFlag = {
   flags: '--dispatch <mode>',
   description:
     'fixed: each node runs its plan queue; guided: an idle node takes a ready target whose planned finish it would not delay',
-  default: 'fixed',
+  default: DEFAULT_DISPATCH,
   value: (z) => z.enum(DISPATCH_MODES),
   expected: 'fixed or guided',
   example: 'guided',

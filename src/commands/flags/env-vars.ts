@@ -6,9 +6,8 @@ export const OTHER_ENV_VARS = {
   REGISTRY_NAME: 'src/config/resolve-config.ts',
   PERF_BUILDX: 'src/config/resolve-config.ts',
   PUSH: 'src/commands/publish.ts',
-  LOG_LEVEL: 'src/shared/logger.ts',
-  SSH_AUTH_SOCK: 'src/ssh/connect-ssh.ts',
-  DOCKER_CONFIG: 'src/run/registry/read-docker-auth.ts',
+  SSH_AUTH_SOCK: 'src/commands/flags/read-cli-env.ts',
+  DOCKER_CONFIG: 'src/commands/flags/harness-flags.ts',
   GITHUB_STEP_SUMMARY: 'src/commands/harness-summary.ts',
 } as const;
 
@@ -20,7 +19,6 @@ export const ENV_VAR_MEANINGS: Readonly<Record<OtherEnvVar, string>> = {
   PERF_BUILDX:
     'a standalone buildx binary to run instead of `docker buildx` (over bake.buildx in fleet.yaml)',
   PUSH: 'PUSH=1 means --push',
-  LOG_LEVEL: "the logger's level where no --log-level applies",
   SSH_AUTH_SOCK: "the ssh agent that holds the keys for fleet.yaml's ssh targets",
   DOCKER_CONFIG: 'the docker config dir whose credentials reach the registry (default ~/.docker)',
   GITHUB_STEP_SUMMARY:

@@ -1,8 +1,9 @@
-import type { Harness } from '../../artifacts/index.js';
-// Not through artifacts/index.js, which loads zod with the schemas: `--help` builds this table without zod.
-import { DEFAULT_SAMPLE_INTERVAL_MS } from '../../artifacts/sample-interval.js';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { DispatchMode, Harness } from '../../artifacts/index.js';
 import {
   commonFlags,
+  DEFAULT_DISPATCH,
   dispatchFlag,
   forecastFlags,
   jsonFlag,
@@ -15,6 +16,15 @@ import { strategyFlag } from './plan-flags.js';
 import { optionalText, positiveNumber } from './value-schemas.js';
 
 // cold, warm and bench: one definition, their differences as data.
+
+/**
+ * One sample per node this often unless `--sample-interval-ms` says otherwise: the only place it is written (the
+ * samplers below take it as a required `sampleIntervalMs`).
+ */
+const DEFAULT_SAMPLE_INTERVAL_MS = 2_000;
+
+/** How often a run reads the followed cache logs (no flag): handed to runHarness as `logPollIntervalMs`. */
+export const HARNESS_LOG_POLL_INTERVAL_MS = 5_000;
 
 interface HarnessRow {
   description: string;
@@ -89,6 +99,16 @@ export type HarnessValues = CommandValues<ReturnType<typeof createHarnessCommand
 /** The harness's environment variables beyond its flags' own, read here once and handed down typed. */
 export function toHarnessEnv(env: Readonly<Record<string, string | undefined>>): {
   coldNamespaceSuffix: string;
+  /** Where docker keeps the registry credentials: DOCKER_CONFIG, else ~/.docker (docker's own default). */
+  dockerConfigDir: string;
 } {
-  return { coldNamespaceSuffix: env.PERF_COLD_NAMESPACE ?? '' };
+  return {
+    coldNamespaceSuffix: env.PERF_COLD_NAMESPACE ?? '',
+    dockerConfigDir: env.DOCKER_CONFIG ?? path.join(homedir(), '.docker'),
+  };
+}
+
+/** `--dispatch` as runHarness takes it: bench has no such flag and runs its serial queue as the default, fixed. */
+export function toHarnessDispatch(values: { dispatch?: DispatchMode | undefined }): DispatchMode {
+  return values.dispatch ?? DEFAULT_DISPATCH;
 }

@@ -5,6 +5,7 @@ import { diffCommand } from './diff-flags.js';
 import { exportCommand } from './export-flags.js';
 import { importCommand } from './import-flags.js';
 import type { CommandValues } from './flag-table.js';
+import type { CliEnv } from './read-cli-env.js';
 import { createHarnessCommand } from './harness-flags.js';
 import { planCommand } from './plan-flags.js';
 import { publishCommand } from './publish-flags.js';
@@ -33,8 +34,9 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 
 /** What each command's runner takes. */
+/** Each command's runner: its parsed values, and the CLI's environment (readCliEnv) for what no flag carries. */
 export type CommandRunners = {
-  [N in CommandName]: (values: CommandValues<(typeof COMMANDS)[N]>) => Promise<void>;
+  [N in CommandName]: (values: CommandValues<(typeof COMMANDS)[N]>, env: CliEnv) => Promise<void>;
 };
 
 export { OTHER_ENV_VARS } from './env-vars.js';

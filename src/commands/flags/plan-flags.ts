@@ -29,7 +29,7 @@ export const planCommand = defineCommand({
     'rocm-perf plan --from-run 20260314T092000Z-k3m9q2 --link kiln=110',
     'rocm-perf plan --dispatch guided --place-for p90',
   ],
-  env: ['REGISTRY_NAME', 'LOG_LEVEL'],
+  env: ['REGISTRY_NAME'],
   arguments: {},
   flags: {
     ...commonFlags,

@@ -12,8 +12,13 @@ function isSetValue(value: string | undefined): value is string {
 }
 
 // Pure: the process environment → a copy without its empty variables.
-export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
+export function readCliEnv(env: Readonly<Record<string, string | undefined>>): CliEnv {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (isSetValue(value)) out[name] = value;
   return out;
+}
+
+/** The ssh agent every ssh connection may use (connect-ssh.ts), handed down as a value: the core reads no env. */
+export function readSshAgent(env: CliEnv): string | undefined {
+  return env.SSH_AUTH_SOCK;
 }

@@ -8,7 +8,7 @@ export const serveCommand = defineCommand({
   description:
     'live chart of every run on :8090 with a paged, filtered index and trends, and /metrics for Prometheus (binds every interface unless --bind/PERF_BIND); keeps a run index in <root>/.runs-index.jsonl (docs/history.md)',
   examples: ['rocm-perf serve --bind 127.0.0.1', 'rocm-perf serve --root fixtures/runs --port 8091'],
-  env: ['LOG_LEVEL'],
+  env: [],
   arguments: {},
   flags: {
     ...commonFlags,

@@ -1,9 +1,16 @@
+import path from 'node:path';
 import type { Zod } from './flag-table.js';
 
 // Value schemas several flags share. Flags arrive as strings; these check and convert them.
 
 export const text = (z: Zod) => z.string();
 export const optionalText = (z: Zod) => z.string().optional();
+/**
+ * A directory, made absolute against the working directory here, once (`--root`): every command and the core
+ * below it get the same absolute path. A blank value stays blank, for the empty-value check (parse-command-values.ts).
+ */
+export const absoluteDir = (z: Zod) =>
+  z.string().transform((dir) => (dir.trim() === '' ? dir : path.resolve(dir)));
 /** A switch (`--json`): commander gives a boolean. */
 export const switchValue = (z: Zod) => z.boolean();
 

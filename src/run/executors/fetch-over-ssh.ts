@@ -99,10 +99,13 @@ function readAnswer(channel: ClientChannel, options: FetchOverSshOptions): Promi
   });
 }
 
-export const fetchOverSsh: FetchOverSsh = async (options) => {
+async function fetchWithAgent(
+  options: FetchOverSshOptions,
+  agent: string | undefined,
+): Promise<FetchOverSshResult> {
   let client: Client;
   try {
-    client = await connectSsh(options.ssh, { timeoutMs: options.timeoutMs });
+    client = await connectSsh(options.ssh, { timeoutMs: options.timeoutMs, agent });
   } catch (error) {
     return { ok: false, stage: 'ssh', reason: errorMessage(error) };
   }
@@ -121,4 +124,10 @@ export const fetchOverSsh: FetchOverSsh = async (options) => {
   } finally {
     client.end();
   }
-};
+}
+
+/** The fetcher for an ssh agent (SSH_AUTH_SOCK, handed down from the command layer; undefined: none). */
+export const createFetchOverSsh =
+  (agent: string | undefined): FetchOverSsh =>
+  (options) =>
+    fetchWithAgent(options, agent);

@@ -65,13 +65,16 @@ function execOnce(client: Client, host: string, command: string, timeoutMs: numb
   });
 }
 
-export const connectRemoteHost: ConnectRemoteHost = async (target, { timeoutMs = 15_000 } = {}) => {
-  const client = await connectSsh(target, { timeoutMs });
-  const name = formatSshLabel(target);
-  return {
-    label: name,
-    run: (command, { timeoutMs: commandTimeoutMs = 60_000 } = {}) =>
-      execOnce(client, name, command, commandTimeoutMs),
-    close: () => client.end(),
+/** The connector for an ssh agent (SSH_AUTH_SOCK, handed down from the command layer; undefined: none). */
+export const createRemoteHostConnector =
+  (agent: string | undefined): ConnectRemoteHost =>
+  async (target, { timeoutMs = 15_000 } = {}) => {
+    const client = await connectSsh(target, { timeoutMs, agent });
+    const name = formatSshLabel(target);
+    return {
+      label: name,
+      run: (command, { timeoutMs: commandTimeoutMs = 60_000 } = {}) =>
+        execOnce(client, name, command, commandTimeoutMs),
+      close: () => client.end(),
+    };
   };
-};

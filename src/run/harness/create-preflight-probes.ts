@@ -4,7 +4,7 @@ import { fetchKnownInstances, fetchScrapeIntervals } from '../../collect/index.j
 import type { Config } from '../../config/schema.js';
 import { readExecutableStatus } from '../executors/check-buildx-binary.js';
 import { runBuildxInspect, runBuildxVersion, runHistoryList } from '../executors/buildx.js';
-import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
+import type { ConnectRemoteHost } from '../executors/remote-host.js';
 import { buildLogHostCheckCommand } from '../cache-logs/remote-log-files.js';
 import type { PreflightProbes } from './preflight.js';
 import { fetchManifestExists, fetchRegistryStatus } from '../registry/registry-client.js';
@@ -20,12 +20,13 @@ async function fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<numb
 
 export async function createPreflightProbes(
   config: Config,
-  /** The CLI's environment: DOCKER_CONFIG says where the registry credentials are. */
-  env: Readonly<Record<string, string | undefined>>,
-  connect: ConnectRemoteHost = connectRemoteHost,
+  /** Where the registry credentials are (DOCKER_CONFIG, else ~/.docker; resolved by the command). */
+  dockerConfigDir: string,
+  /** The ssh connector (with the CLI's ssh agent) for the remote-log checks. */
+  connect: ConnectRemoteHost,
 ): Promise<PreflightProbes> {
   const baseUrl = config.registry.url;
-  const credentials = await loadDockerCredentials(new URL(baseUrl).host, env);
+  const credentials = await loadDockerCredentials(new URL(baseUrl).host, dockerConfigDir);
   const buildx = config.buildx?.path;
   return {
     executableStatus: readExecutableStatus,

@@ -17,8 +17,8 @@ import {
   runHistoryAttachment,
   runHistoryTrace,
 } from '../executors/buildx.js';
-import { connectRemoteHost, type ConnectRemoteHost } from '../executors/remote-host.js';
-import { fetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
+import { createRemoteHostConnector, type ConnectRemoteHost } from '../executors/remote-host.js';
+import { createFetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
 import {
   createStepUsageSampler,
@@ -75,26 +75,38 @@ const writeRunReport = async (runDir: string): Promise<DataFile> => {
   return report.writeRunReport(runDir, (model) => advise.addAdvice({ dir: runDir, model }));
 };
 
-/** The real effects; `env` is the CLI's environment, handed down (the core never reads process.env). */
-export const createDefaultEffects = (env: Readonly<Record<string, string | undefined>>): HarnessEffects => ({
-  clock: systemClock,
-  runBakePrint,
-  bake: runBake,
-  findFailedBuild: findFailedBuildRef,
-  fetchTrace: runHistoryTrace,
-  fetchAttachment: runHistoryAttachment,
-  connect: connectRemoteHost,
-  fetchOverSsh,
-  readBuilderIdentities: (nodes, buildx) =>
-    readBuilderIdentities(nodes, {
-      inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
-      du: (builder) => runBuildxDu(builder, { buildx }),
-    }),
-  createProbes: (context) => createPreflightProbes(context.config, env),
-  createSampler: sampleOnThread,
-  createPrometheusSampler,
-  createStepUsageSampler,
-  fetchMetrics: fetchMetricsText,
-  writeReport: writeRunReport,
-  stderr: process.stderr,
-});
+/**
+ * The real effects, with what the command resolved from the environment: the ssh agent (SSH_AUTH_SOCK) and the
+ * docker config dir (DOCKER_CONFIG, else ~/.docker). The core never reads process.env.
+ */
+export const createDefaultEffects = ({
+  sshAgent,
+  dockerConfigDir,
+}: {
+  sshAgent: string | undefined;
+  dockerConfigDir: string;
+}): HarnessEffects => {
+  const connect = createRemoteHostConnector(sshAgent);
+  return {
+    clock: systemClock,
+    runBakePrint,
+    bake: runBake,
+    findFailedBuild: findFailedBuildRef,
+    fetchTrace: runHistoryTrace,
+    fetchAttachment: runHistoryAttachment,
+    connect,
+    fetchOverSsh: createFetchOverSsh(sshAgent),
+    readBuilderIdentities: (nodes, buildx) =>
+      readBuilderIdentities(nodes, {
+        inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
+        du: (builder) => runBuildxDu(builder, { buildx }),
+      }),
+    createProbes: (context) => createPreflightProbes(context.config, dockerConfigDir, connect),
+    createSampler: sampleOnThread,
+    createPrometheusSampler,
+    createStepUsageSampler,
+    fetchMetrics: fetchMetricsText,
+    writeReport: writeRunReport,
+    stderr: process.stderr,
+  };
+};

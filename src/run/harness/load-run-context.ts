@@ -6,7 +6,7 @@ import { describePlaceForSkipped, planFromFigures, type PlaceFor } from '../../p
 import type { DispatchMode, Harness, Plan } from '../../artifacts/index.js';
 import { readPlanFile } from '../../artifacts/plan-file-io.js';
 import type { Clock } from '../../shared/clock.js';
-import { UsageError } from '../../shared/errors.js';
+import { InternalError, UsageError } from '../../shared/errors.js';
 import { toFileAccessError } from '../../shared/to-file-access-error.js';
 import type { RunBakePrint } from '../executors/run-bake-print.js';
 import { loadPlanInputs } from '../plan-inputs/load-plan-inputs.js';
@@ -42,20 +42,21 @@ export interface LoadRunContextOptions {
   harness: Harness;
   fleetPath: string;
   flags: ConfigOverrides;
+  /** Absolute: `--root` as the flag table resolved it (commands/flags/value-schemas.ts, absoluteDir). */
   root: string;
   strategy?: string | undefined;
   /** Reuse a saved plan.json instead of planning now. */
   planPath?: string | undefined;
-  /** Default fixed. guided is refused for bench (serial: there is nothing to move). */
-  dispatch?: DispatchMode | undefined;
+  /** `--dispatch` (bench, which has no such flag, runs fixed: the command's toHarnessDispatch). guided is refused for bench. */
+  dispatch: DispatchMode;
   /** Robust placement (`--place-for p90`); default median. */
   placeFor?: PlaceFor | undefined;
   /** Forecast draws (`--draws`); default 2000. */
   draws?: number | undefined;
   /** The CLI's environment, for the config's REGISTRY_NAME and PERF_BUILDX and the registry credentials. */
   env: Readonly<Record<string, string | undefined>>;
-  /** PERF_COLD_NAMESPACE, resolved by the CLI; default ''. */
-  coldNamespaceSuffix?: string | undefined;
+  /** PERF_COLD_NAMESPACE, resolved by the CLI ('' when unset). */
+  coldNamespaceSuffix: string;
   clock: Clock;
   runBakePrint?: RunBakePrint | undefined;
 }
@@ -95,8 +96,7 @@ async function readPlanFlag(planPath: string): Promise<Plan> {
 }
 
 export async function loadRunContext(options: LoadRunContextOptions): Promise<RunContext> {
-  const { harness, fleetPath, flags, env, clock } = options;
-  const dispatch = options.dispatch ?? 'fixed';
+  const { harness, fleetPath, flags, env, clock, dispatch } = options;
   if (dispatch === 'guided' && harness === 'bench') {
     throw new UsageError('bench runs one target at a time, so guided dispatch has nothing to move', {
       hint: 'drop --dispatch, or use cold/warm',
@@ -133,13 +133,15 @@ export async function loadRunContext(options: LoadRunContextOptions): Promise<Ru
     });
   }
   const placeNote = options.planPath ? undefined : describePlaceForSkipped(plan, options.placeFor);
-  const root = path.resolve(options.root);
+  const { root } = options;
+  if (!path.isAbsolute(root))
+    throw new InternalError(`runHarness was handed a relative root (${root}): the command resolves --root`);
   const { stamp, dir } = await createRunDir({ root, clock });
   const settings = createRunSettings({
     harness,
     config,
     stamp,
-    coldNamespaceSuffix: options.coldNamespaceSuffix ?? '',
+    coldNamespaceSuffix: options.coldNamespaceSuffix,
   });
   return {
     harness,

@@ -1,11 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  DEFAULT_SAMPLE_INTERVAL_MS,
-  type BuilderIdentity,
-  type DataFile,
-  type RunFile,
-} from '../../artifacts/index.js';
+import type { BuilderIdentity, DataFile, RunFile } from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
 import { writePlanFile } from '../../artifacts/plan-file-io.js';
 import { createFileDigests } from '../../shared/file-digests.js';
@@ -33,16 +28,20 @@ import { errorMessage } from '../../shared/error-message.js';
 
 export type { HarnessEffects } from './harness-effects.js';
 
-const DEFAULT_LOG_POLL_INTERVAL_MS = 5_000;
-
 /** The run context's options (harness, fleet, flags, root, strategy, plan, dispatch, env) plus the shell's own. */
 export interface RunHarnessOptions extends Omit<LoadRunContextOptions, 'clock' | 'runBakePrint'> {
   /** Aborted with the signal name ('SIGINT', 'SIGTERM') as its reason. */
   signal: AbortSignal;
-  sampleIntervalMs?: number;
-  logPollIntervalMs?: number;
+  /** The ssh agent's socket for every ssh link (SSH_AUTH_SOCK, read by the command layer); undefined: none. */
+  sshAgent: string | undefined;
+  /** Where the registry credentials are: DOCKER_CONFIG, else ~/.docker (resolved by the command, toHarnessEnv). */
+  dockerConfigDir: string;
+  /** `--sample-interval-ms` (its default is the flag table's): node samples, and the RUN step cgroup polls. */
+  sampleIntervalMs: number;
+  /** How often the followed cache logs are read (the command's HARNESS_LOG_POLL_INTERVAL_MS). */
+  logPollIntervalMs: number;
   /** Level of the log events echoed on stderr (`--log-level`); run.log gets every event at debug level. */
-  logLevel?: string;
+  logLevel: string;
   effects?: Partial<HarnessEffects>;
   /**
    * Called once the run is finalized (run.json and the report written), also when an error stopped the run and is
@@ -217,9 +216,11 @@ async function passPreflight(options: {
 }
 
 export async function runHarness(options: RunHarnessOptions): Promise<HarnessResult> {
-  const effects = { ...createDefaultEffects(options.env), ...options.effects };
-  const sampleIntervalMs = options.sampleIntervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS;
-  const logPollIntervalMs = options.logPollIntervalMs ?? DEFAULT_LOG_POLL_INTERVAL_MS;
+  const effects = {
+    ...createDefaultEffects({ sshAgent: options.sshAgent, dockerConfigDir: options.dockerConfigDir }),
+    ...options.effects,
+  };
+  const { sampleIntervalMs, logPollIntervalMs } = options;
   const context = await loadRunContext({
     ...options,
     clock: effects.clock,

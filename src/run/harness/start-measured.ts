@@ -48,7 +48,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
   const sampler = startSampleSource({
     nodes: context.config.nodes,
     prometheusUrl: context.config.samples?.prometheusUrl,
-    intervalMs: options.sampleIntervalMs,
+    sampleIntervalMs: options.sampleIntervalMs,
     onSample: (sample) => samples.write(sample),
     createSampler: effects.createSampler,
     createPrometheusSampler: effects.createPrometheusSampler,
@@ -60,7 +60,7 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
   const stepUsage = startStepUsage({
     nodes: context.config.nodes,
     path: stepUsagePath,
-    intervalMs: options.sampleIntervalMs,
+    sampleIntervalMs: options.sampleIntervalMs,
     createSampler: (sampler) =>
       effects.createStepUsageSampler({ ...sampler, connect: effects.connect, clock: effects.clock }),
     openDigest: () => context.digests?.open(STEP_USAGE_FILE),

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { z } from 'zod';
 
-// Registry credentials as docker keeps them: `$DOCKER_CONFIG/config.json` (default ~/.docker),
+// Registry credentials as docker keeps them: `<docker config dir>/config.json` (the command resolves the dir:
+// DOCKER_CONFIG, else ~/.docker),
 // `auths.<host>.auth` (base64 user:pass) or username/password, or a credential helper
 // (`credHelpers.<host>` / `credsStore`) asked with `docker-credential-<name> get`.
 
@@ -64,9 +64,10 @@ async function askHelper(helper: string, host: string): Promise<RegistryCredenti
 
 export async function loadDockerCredentials(
   host: string,
-  env: Readonly<Record<string, string | undefined>>,
+  /** DOCKER_CONFIG, else ~/.docker: resolved by the command (toHarnessEnv). */
+  dockerConfigDir: string,
 ): Promise<RegistryCredentials | undefined> {
-  const file = path.join(env.DOCKER_CONFIG ?? path.join(homedir(), '.docker'), 'config.json');
+  const file = path.join(dockerConfigDir, 'config.json');
   let config: DockerConfig;
   try {
     const parsed = DockerConfigSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));

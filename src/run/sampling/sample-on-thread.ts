@@ -39,7 +39,7 @@ function startWorker(input: SamplerThreadInput): Worker {
 export function sampleOnThread(options: CreateSamplerOptions): Sampler {
   const input: SamplerThreadInput = {
     nodes: options.nodes.map(({ name, url }) => ({ name, url })),
-    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    sampleIntervalMs: options.sampleIntervalMs,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
   let worker: Worker | undefined;

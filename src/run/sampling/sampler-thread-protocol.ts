@@ -5,8 +5,7 @@ import { SampleSchema } from '../../artifacts/index.js';
 
 export const SamplerThreadInputSchema = z.strictObject({
   nodes: z.array(z.strictObject({ name: z.string(), url: z.string() })),
-  /** Unset: createSampler's default. */
-  intervalMs: z.number().positive().optional(),
+  sampleIntervalMs: z.number().positive(),
   timeoutMs: z.number().positive().optional(),
 });
 export type SamplerThreadInput = z.infer<typeof SamplerThreadInputSchema>;

@@ -24,7 +24,7 @@ export interface StartSampleSourceOptions {
   nodes: readonly { name: string; nodeExporterUrl: string; prometheusInstance: string }[];
   /** Undefined: scrape each node's node_exporter. */
   prometheusUrl: string | undefined;
-  intervalMs: number;
+  sampleIntervalMs: number;
   onSample: (sample: Sample) => void;
   createSampler: (options: CreateSamplerOptions) => Sampler;
   createPrometheusSampler: (options: CreatePrometheusSamplerOptions) => PrometheusSampler;
@@ -35,11 +35,11 @@ export interface StartSampleSourceOptions {
 }
 
 export function startSampleSource(options: StartSampleSourceOptions): SampleSource {
-  const { nodes, prometheusUrl, intervalMs, onSample } = options;
+  const { nodes, prometheusUrl, sampleIntervalMs, onSample } = options;
   if (prometheusUrl === undefined) {
     const sampler = options.createSampler({
       nodes: nodes.map((node) => ({ name: node.name, url: node.nodeExporterUrl })),
-      intervalMs,
+      sampleIntervalMs,
       onSample,
     });
     sampler.start();
@@ -48,7 +48,7 @@ export function startSampleSource(options: StartSampleSourceOptions): SampleSour
   const sampler = options.createPrometheusSampler({
     prometheusUrl,
     nodes: nodes.map((node) => ({ name: node.name, instance: node.prometheusInstance })),
-    intervalMs,
+    sampleIntervalMs,
     onSample,
   });
   sampler.start();

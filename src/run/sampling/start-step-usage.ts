@@ -18,7 +18,8 @@ export interface StepUsageCapture {
 export function startStepUsage(options: {
   nodes: readonly FleetNode[];
   path: string;
-  intervalMs: number;
+  /** `--sample-interval-ms`; the cgroups are polled at it, at most MAX_STEP_USAGE_INTERVAL_MS apart. */
+  sampleIntervalMs: number;
   createSampler: (options: Omit<CreateStepUsageSamplerOptions, 'connect' | 'clock'>) => StepUsageSampler;
   /** Opens the run's digest of the file, called only when the file is written (a node has ssh). */
   openDigest: () => FileDigestWriter | undefined;
@@ -43,7 +44,7 @@ export function startStepUsage(options: {
   });
   const sampler = options.createSampler({
     nodes: withLink,
-    intervalMs: Math.min(options.intervalMs, MAX_STEP_USAGE_INTERVAL_MS),
+    intervalMs: Math.min(options.sampleIntervalMs, MAX_STEP_USAGE_INTERVAL_MS),
     onSample: (sample: StepUsageSample) => {
       if (failed) return;
       const line = `${JSON.stringify(sample)}\n`;

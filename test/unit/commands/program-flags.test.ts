@@ -11,7 +11,7 @@ afterEach(() => vi.unstubAllEnvs());
 
 async function parse(argv: string[]): Promise<{ name: CommandName; values: Record<string, unknown> }> {
   const seen: { name: CommandName; values: Record<string, unknown> }[] = [];
-  const record = (name: CommandName) => (values: object) => {
+  const record = (name: CommandName) => (values: object, _env: unknown) => {
     seen.push({ name, values: { ...values } });
     return Promise.resolve();
   };
@@ -221,6 +221,17 @@ describe('good values arrive typed', () => {
     vi.stubEnv('PERF_FLEET', 'fleets/x.yaml');
     expect((await parse(['plan'])).values).toMatchObject({ fleet: 'fleets/x.yaml' });
     expect((await parse(['plan', '--fleet', 'y.yaml'])).values).toMatchObject({ fleet: 'y.yaml' });
+  });
+
+  it('--root (or PERF_ROOT) is made absolute once, at parse, for every command that takes it', async () => {
+    const cwd = process.cwd();
+    for (const command of ['report', 'publish', 'serve', 'warm', 'plan', 'diff'] as const) {
+      const argv = command === 'diff' ? ['diff', 'a', 'b'] : [command];
+      expect((await parse([...argv, '--root', 'runs/here'])).values.root).toBe(`${cwd}/runs/here`);
+    }
+    vi.stubEnv('PERF_ROOT', 'from-env/');
+    expect((await parse(['publish'])).values.root).toBe(`${cwd}/from-env`);
+    await expect(parse(['report', '--root', ''])).rejects.toThrow(/^--root "": an empty value/);
   });
 
   it('contracts: --only as pair names; --fleet unset unless given', async () => {

@@ -132,6 +132,7 @@ async function checkShims(makefile: string, repoDir = repoRoot) {
   const { commands, envVars } = listCliCommands();
   const report = await runContracts({
     repoDir,
+    env: process.env,
     paths: { makefile },
     cli: {
       commands,

@@ -131,7 +131,7 @@ describe('startStepUsage', () => {
     const capture = startStepUsage({
       nodes: [node('forge', true), node('kiln', false)],
       path: file,
-      intervalMs: 5,
+      sampleIntervalMs: 5,
       createSampler: (options) => createStepUsageSampler({ ...options, connect: link.connect, clock }),
       openDigest: () => undefined,
       onWriteError: (error) => warnings.push(error.message),
