@@ -1,6 +1,7 @@
+import { fromSlsaV1 } from '../explain/index.js';
 import type { MaterialFact, ProvenanceFact } from './advise-input.js';
 
-// meta-TARGET.json (bake --metadata-file, provenance mode=max) → the target's build args and input images. Pure and
+// A target's provenance (meta-TARGET.json's, or a build record's provenance-TARGET.json) → its build args and input images. Pure and
 // lenient: the file is untrusted, so a missing or odd-shaped part gives nothing for that part, never a throw.
 
 const ARG_PREFIX = 'build-arg:';
@@ -47,7 +48,21 @@ function toArgs(value: unknown): Record<string, string> {
   return args;
 }
 
-/** The target's provenance facts; undefined when the file is not JSON or records no provenance for it. */
+/**
+ * The facts of one target's provenance (the value of `buildx.build.provenance`, SLSA v0.2 or a build record's v1
+ * predicate); undefined when it is not an object.
+ */
+export function toProvenanceFact(raw: unknown): ProvenanceFact | undefined {
+  const provenance = asRecord(fromSlsaV1(raw));
+  if (!provenance) return undefined;
+  const parameters = asRecord(asRecord(provenance.invocation)?.parameters);
+  return { args: toArgs(parameters?.args), materials: toMaterials(provenance.materials) };
+}
+
+/**
+ * meta-TARGET.json's text → the target's provenance facts; undefined when it is not JSON or records none for it.
+ * @internal
+ */
 export function parseProvenance(text: string, target: string): ProvenanceFact | undefined {
   let raw: unknown;
   try {
@@ -55,8 +70,6 @@ export function parseProvenance(text: string, target: string): ProvenanceFact | 
   } catch {
     return undefined;
   }
-  const provenance = asRecord(asRecord(asRecord(raw)?.[target])?.['buildx.build.provenance']);
-  if (!provenance) return undefined;
-  const parameters = asRecord(asRecord(provenance.invocation)?.parameters);
-  return { args: toArgs(parameters?.args), materials: toMaterials(provenance.materials) };
+  const provenance = asRecord(asRecord(raw)?.[target])?.['buildx.build.provenance'];
+  return provenance === undefined ? undefined : toProvenanceFact(provenance);
 }

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
 import { statRunFile } from '../artifacts/open-run-file.js';
-import { readTextIfPresent } from '../artifacts/read-json-file.js';
 import { readRunFile } from '../artifacts/read-run-file.js';
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
 import { buildSideFigures, type SideFigures } from '../diff/build-side-figures.js';
+import { readProvenanceFile } from '../explain/index.js';
 import { listRuns, readLane, readTraceFiles, RUN_FILES } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { totalLengthMs } from '../shared/intervals.js';
 import type { AdviseInput, BlobPush, LaneRunFact, ProvenanceFact } from './advise-input.js';
 import { findBlobPushes } from './find-blob-pushes.js';
-import { parseProvenance } from './parse-provenance.js';
+import { toProvenanceFact } from './parse-provenance.js';
 import { replayWhatIf } from './replay-what-if.js';
 
 // The advisor's reader: one run dir (its model already built) and the earlier runs of its lane under the runs root
@@ -31,8 +31,8 @@ export interface ReadAdviseInputOptions {
 async function readProvenance(dir: string, targets: readonly string[]): Promise<Map<string, ProvenanceFact>> {
   const facts = new Map<string, ProvenanceFact>();
   for (const target of targets) {
-    const text = await readTextIfPresent(path.join(dir, `meta-${target}.json`)).catch(() => undefined);
-    const fact = text === undefined ? undefined : parseProvenance(text, target);
+    // A damaged or refused file gives no facts here; the report's explanation names it (the same reader).
+    const fact = await readProvenanceFile(dir, target, [], toProvenanceFact);
     if (fact) facts.set(target, fact);
   }
   return facts;

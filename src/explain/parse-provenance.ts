@@ -169,6 +169,7 @@ function toLlbStep(
  * SLSA v1 (what BuildKit ≥ v0.28.0 stores in the build record: provenance-<target>.json, docs/cache-debug.md) in
  * v0.2's places: request.args, configSource.path, resolvedDependencies, internalParameters.buildConfig and
  * runDetails.metadata.buildkit_metadata carry what invocation, materials, buildConfig and the #metadata key do.
+ * Anything else is returned as it is (SLSA v0.2 already).
  */
 const SlsaV1Schema = z.looseObject({
   buildDefinition: z.looseObject({
@@ -186,7 +187,7 @@ const SlsaV1Schema = z.looseObject({
     .optional(),
 });
 
-function fromSlsaV1(raw: unknown): unknown {
+export function fromSlsaV1(raw: unknown): unknown {
   const v1 = SlsaV1Schema.safeParse(raw);
   if (!v1.success) return raw;
   const { buildDefinition: def, runDetails } = v1.data;

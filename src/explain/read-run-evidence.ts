@@ -7,7 +7,7 @@ import { ZodError } from 'zod';
 import type { WhyEvidence, TargetEvidence } from './build-run-why.js';
 import { parseCacheDebug } from '../collect/buildkit/parse-cache-debug.js';
 import { buildContentTrees, type ContentTree } from './build-content-trees.js';
-import { parseProvenance, type Provenance } from './parse-provenance.js';
+import { parseProvenance } from './parse-provenance.js';
 import { parseStatusVertices } from './parse-status-vertices.js';
 
 // A run dir's evidence for `why` (docs/explain.md): per target status-<target>.jsonl and its provenance
@@ -66,19 +66,26 @@ function pickProvenance(raw: unknown, target: string): unknown {
   return own ?? record['buildx.build.provenance'];
 }
 
-async function readProvenance(
+/**
+ * One target's provenance through `parse` (handed the value of `buildx.build.provenance`, or a build record's SLSA
+ * v1 predicate): provenance-<target>.json first (BuildKit ≥ v0.28.0 keeps it in the build record, and a .dockerbuild
+ * import writes it), else meta-<target>.json. Absent → undefined; damaged → undefined and a problem naming the file.
+ * The one place that knows where a target's provenance lies: explain and advise both read it here.
+ */
+export async function readProvenanceFile<T>(
   dir: string,
   target: string,
   problems: ReadEvidence['problems'],
-): Promise<Provenance | undefined> {
+  parse: (raw: unknown) => T | undefined,
+): Promise<T | undefined> {
   const separate = await readOne(dir, `provenance-${target}.json`, problems, (text) => {
     const raw = JSON.parse(text) as unknown;
-    return parseProvenance(pickProvenance(raw, target) ?? raw);
+    return parse(pickProvenance(raw, target) ?? raw);
   });
-  if (separate) return separate;
+  if (separate !== undefined) return separate;
   return readOne(dir, `meta-${target}.json`, problems, (text) => {
     const raw = pickProvenance(JSON.parse(text), target);
-    return raw === undefined ? undefined : parseProvenance(raw);
+    return raw === undefined ? undefined : parse(raw);
   });
 }
 
@@ -104,7 +111,7 @@ export async function readRunEvidence({
   for (const [target, outcome] of Object.entries(runFile.targets)) {
     if (!/^[\w.-]+$/.test(target)) continue; // a name that cannot be a file of the run dir's own
     const status = await readOne(dir, `status-${target}.jsonl`, problems, parseStatusVertices);
-    const provenance = await readProvenance(dir, target, problems);
+    const provenance = await readProvenanceFile(dir, target, problems, parseProvenance);
     targets[target] = { status, provenance, node: 'node' in outcome ? outcome.node : undefined };
   }
   const content: Record<string, ContentTree[]> = {};
