@@ -1,3 +1,4 @@
+import { createNodeLoops } from '../../shared/create-node-loops.js';
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { HttpError } from '../../shared/errors.js';
@@ -55,23 +56,7 @@ export function createSampler(options: CreateSamplerOptions): Sampler {
     clock: options.clock ?? systemClock,
     signal: controller.signal,
   };
-  let loops: Promise<unknown>[] | undefined;
-  return {
-    start() {
-      loops ??= options.nodes.map((node) =>
-        sampleNodeLoop(node, context).then(
-          () => undefined,
-          (error: unknown) => ({ error }),
-        ),
-      );
-    },
-    async stop() {
-      controller.abort();
-      const results = await Promise.all(loops ?? []);
-      const failure = results.find((result): result is { error: unknown } => result !== undefined);
-      if (failure !== undefined) throw failure.error;
-    },
-  };
+  return createNodeLoops(options.nodes, (node) => sampleNodeLoop(node, context), controller);
 }
 
 async function sampleNodeLoop(node: SamplerNode, context: LoopContext): Promise<void> {

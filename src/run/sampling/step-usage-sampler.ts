@@ -1,3 +1,4 @@
+import { createNodeLoops } from '../../shared/create-node-loops.js';
 import { STEP_USAGE_VERSION, type StepUsageSample } from '../../artifacts/index.js';
 import { parseCgroupDump } from '../../collect/cgroup/parse-cgroup-dump.js';
 import { renderCgroupDumpCommand } from '../../collect/cgroup/render-cgroup-dump-command.js';
@@ -87,22 +88,5 @@ async function sampleNodeLoop(
 }
 
 export function createStepUsageSampler(options: CreateStepUsageSamplerOptions): StepUsageSampler {
-  const controller = new AbortController();
-  let loops: Promise<unknown>[] | undefined;
-  return {
-    start() {
-      loops ??= options.nodes.map((node) =>
-        sampleNodeLoop(node, options, controller.signal).then(
-          () => undefined,
-          (error: unknown) => ({ error }),
-        ),
-      );
-    },
-    async stop() {
-      controller.abort();
-      const results = await Promise.all(loops ?? []);
-      const failure = results.find((result): result is { error: unknown } => result !== undefined);
-      if (failure !== undefined) throw failure.error;
-    },
-  };
+  return createNodeLoops(options.nodes, (node, signal) => sampleNodeLoop(node, options, signal));
 }
