@@ -108,7 +108,9 @@ describe('the run root failing mid-run', () => {
       extraMounts.push(runDir);
       execFileSync('mount', ['-o', 'remount,bind,ro', runDir]);
     });
-    expect(result.exitCode).toBe(ExitCode.fatal);
+    const account = JSON.stringify({ targets: result.run.targets, warnings: result.run.warnings, stderr });
+    expect(runDir, `a-wheel never started: ${account}`).not.toBe('');
+    expect(result.exitCode, account).toBe(ExitCode.fatal);
     expect(result.run.status).toBe('failed');
     expect(stderr).toContain('ERROR: the run dir could not be written (EROFS');
     expect(stderr).toMatch(/Fix: the file system was remounted read-only/);
