@@ -5,6 +5,7 @@ const executors = '^src/(ssh|run/executors)/';
 const layers = [
   { name: 'leaf', path: '^src/(artifacts|shared)/' },
   { name: 'core', path: '^src/(config|graph|collect|plan)/' },
+  { name: 'run-dir', path: '^src/run-dir/' },
   { name: 'views', path: '^src/(report|diff|explain|export|trends|advise|summary)/' },
   { name: 'executors', path: executors },
   { name: 'shell', path: '^src/(run|serve|publish|contracts)/', pathNot: executors },

@@ -1,6 +1,6 @@
 import type { Advice, DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
-import { readRunFile } from '../artifacts/read-run-file.js';
+import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
+import { readRunFile } from '../run-dir/read-run-file.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { buildAdvice } from './build-advice.js';
 import { readAdviseInput, type ReadAdviseInputOptions } from './read-advise-input.js';

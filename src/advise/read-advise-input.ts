@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
 import { statRunFile } from '../artifacts/open-run-file.js';
-import { readRunFile } from '../artifacts/read-run-file.js';
+import { readRunFile } from '../run-dir/read-run-file.js';
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
 import { buildSideFigures, type SideFigures } from '../diff/build-side-figures.js';
 import { readProvenanceFile } from '../explain/index.js';

@@ -1,6 +1,6 @@
 import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
 import { explainRunDir } from '../explain/index.js';
 import { buildReportModel, readRunInputs, writeReport } from '../report/index.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { DataFile, Plan, RunFile, TargetWhy } from '../artifacts/index.js';
-import { readRunFile } from '../artifacts/read-run-file.js';
-import { listRuns } from '../report/list-runs.js';
+import { readRunFile } from '../run-dir/read-run-file.js';
+import { listRuns } from '../run-dir/list-runs.js';
 import { findRunDir, loadRunModel } from '../report/load-run-model.js';
-import { readLane } from '../report/read-run-dir.js';
+import { readLane } from '../run-dir/read-run-dir.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { buildRunWhy } from './build-run-why.js';
 import { priceMisses } from './price-misses.js';

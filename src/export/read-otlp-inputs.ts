@@ -1,4 +1,4 @@
-import { readRunFile } from '../artifacts/read-run-file.js';
+import { readRunFile } from '../run-dir/read-run-file.js';
 import { gateRun, readTraceFiles } from '../report/index.js';
 import type { OtlpTargetTrace } from './build-otlp-target-spans.js';
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { RunIndexEntry } from '../artifacts/index.js';
 import { buildReportModel } from '../report/build-model.js';
 import { compareEntriesNewestFirst, loadRunIndex } from '../report/run-index.js';
-import { readRunInputs } from '../report/read-run-dir.js';
+import { readRunInputs } from '../run-dir/read-run-dir.js';
 import { errorMessage } from '../shared/error-message.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js';
-import type { RunInputs } from '../report/run-inputs.js';
+import type { RunInputs } from '../run-dir/run-inputs.js';
 import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';
 

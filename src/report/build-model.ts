@@ -23,9 +23,9 @@ import { buildPlanNotes } from './build-plan-notes.js';
 import { buildForecastSummary, describeForecastMiss } from './build-forecast-summary.js';
 import { findSampleShortfall } from './find-sample-shortfall.js';
 import { markPartialFigures } from './mark-partial-figures.js';
-import { RUN_FILES } from './run-files.js';
+import { RUN_FILES } from '../run-dir/run-files.js';
 import type { Interval } from '../shared/intervals.js';
-import type { RunInputs } from './run-inputs.js';
+import type { RunInputs } from '../run-dir/run-inputs.js';
 
 // Run inputs (parsed records) → the data.json model. Pure: no I/O, no clock (generatedAtMs arrives as input).
 

@@ -10,25 +10,12 @@ import type {
 } from '../artifacts/index.js';
 import { matchesStepCommand } from '../collect/cgroup/match-step-command.js';
 import { parseCgroupCounters, type CgroupFigures } from '../collect/cgroup/parse-cgroup-counters.js';
-import type { ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
 import { toRunCommand, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
+import type { UsageInputs } from '../run-dir/run-inputs.js';
 import { STEP_USAGE_FILE } from '../artifacts/index.js';
 
 // What each RUN step used (docs/step-usage.md): BuildKit's own provenance samples first, else the step container's
 // cgroup as the step-usage sampler read it, joined to the step by its command line and its time. Pure.
-
-export interface UsageInputs {
-  /** step-usage.jsonl's successful polls, in file order. */
-  polls: readonly StepUsagePoll[];
-  /** Each target's status-stream vertices. */
-  vertices: ReadonlyMap<string, readonly StatusVertex[]>;
-  /** Each target's provenance usage (metadata file), where BuildKit sampled. */
-  provenance: ReadonlyMap<string, ProvenanceUsage>;
-  /** fleet.yaml memory_gb as run.json recorded it, per node. */
-  configuredMemoryBytes: ReadonlyMap<string, number>;
-  /** Each node's MemTotal from samples.jsonl. */
-  sampledMemoryBytes: ReadonlyMap<string, number>;
-}
 
 /** A step's peak within this share of its node's memory is flagged `memory-near-limit`. */
 const NEAR_LIMIT_SHARE = 0.1;

@@ -6,7 +6,7 @@ import {
   type TargetSummary,
 } from '../artifacts/index.js';
 import type { RunFile } from '../artifacts/index.js';
-import type { RunInputs, StreamInput } from './run-inputs.js';
+import type { RunInputs, StreamInput } from '../run-dir/run-inputs.js';
 import { buildSampleGapWarnings } from './find-sample-gaps.js';
 import { findStreamDamage } from './find-stream-damage.js';
 import type { SampleShortfall } from './find-sample-shortfall.js';

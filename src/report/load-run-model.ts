@@ -11,14 +11,14 @@ import {
   STEP_USAGE_FILE,
 } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
-import { readRunDirNames } from './read-run-dir-names.js';
-import { RUN_FILES, TRACE_FILE } from './run-files.js';
+import { readRunDirNames } from '../run-dir/read-run-dir-names.js';
+import { RUN_FILES, TRACE_FILE } from '../run-dir/run-files.js';
 import { buildReportModel } from './build-model.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
-import { readTextIfPresent } from '../artifacts/read-json-file.js';
-import { readRunFile } from '../artifacts/read-run-file.js';
-import { readLane, readRunInputs } from './read-run-dir.js';
-import { readRunFileChecks } from './read-run-checks.js';
+import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
+import { readTextIfPresent } from '../run-dir/read-json-file.js';
+import { readRunFile } from '../run-dir/read-run-file.js';
+import { readLane, readRunInputs } from '../run-dir/read-run-dir.js';
+import { readRunFileChecks } from '../run-dir/read-run-checks.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { errorMessage } from '../shared/error-message.js';
 

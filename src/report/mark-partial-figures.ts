@@ -1,5 +1,5 @@
 import type { NodeSummary, StreamSummary, Summary, TargetSummary } from '../artifacts/index.js';
-import { RUN_FILES } from './run-files.js';
+import { RUN_FILES } from '../run-dir/run-files.js';
 import type { SampleShortfall } from './find-sample-shortfall.js';
 
 // Which figures a damaged input file leaves partial, as data.json says it: every figure keeps the names of the files

@@ -1,8 +1,8 @@
 import type { DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
+import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
 import { explainRunDir } from '../explain/explain-run-dir.js';
 import { buildReportModel } from './build-model.js';
-import { readRunInputs } from './read-run-dir.js';
+import { readRunInputs } from '../run-dir/read-run-dir.js';
 import { writeReport } from './write-report.js';
 
 /**

@@ -26,11 +26,11 @@ import {
   readReportPlan,
   RUN_FILES,
   TRACE_FILE,
-} from '../report/read-run-dir.js';
-import { readTraceFile } from '../report/read-trace-files.js';
-import { probeStream, unreadableStream } from '../report/probe-stream.js';
-import { readRunFile } from '../artifacts/read-run-file.js';
-import type { RunInputs, StreamInput } from '../report/run-inputs.js';
+} from '../run-dir/read-run-dir.js';
+import { readTraceFile } from '../run-dir/read-trace-files.js';
+import { probeStream, unreadableStream } from '../run-dir/probe-stream.js';
+import { readRunFile } from '../run-dir/read-run-file.js';
+import type { RunInputs, StreamInput } from '../run-dir/run-inputs.js';
 
 // A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and
 // samples.jsonl by byte offset, so each refresh parses only what was appended; traces are parsed once per

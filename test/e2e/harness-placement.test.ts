@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { boxTargets } from '../fleet/index.js';
-import { readPlanFile } from '../../src/artifacts/plan-file-io.js';
+import { readPlanFile } from '../../src/run-dir/plan-file-io.js';
 import {
   formatUploadTable,
   isUploadWithin,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlan } from '../../src/plan/index.js';
 import { type ReplayResult } from '../../src/plan/replay-run.js';
 import { PlanFileSchema, RUN_VERSION, type RunFile } from '../../src/artifacts/index.js';
-import { writePlanFile } from '../../src/artifacts/plan-file-io.js';
+import { writePlanFile } from '../../src/run-dir/plan-file-io.js';
 import { createRunFileWriter } from '../../src/run/harness/run-file-writer.js';
 import { repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRegistrySizes } from '../../src/artifacts/read-registry-sizes-file.js';
+import { readRegistrySizes } from '../../src/run-dir/read-registry-sizes-file.js';
 import { writeRegistrySizes } from '../../src/run/cache-logs/write-registry-sizes.js';
 import { runRegistryTraffic } from '../../scripts/capture-registry-fixtures.js';
 import type { PushExpectation } from '../../scripts/capture-registry-fixtures.js';

@@ -9,7 +9,7 @@ import {
 } from '../../report/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
-import { readRequiredRunFile } from '../../artifacts/read-run-file.js';
+import { readRequiredRunFile } from '../../run-dir/read-run-file.js';
 import type { FleetNode } from '../../config/schema.js';
 import { findFleetDifferences } from './compare-run-fleet.js';
 import { findBakeDifferences, type BakePrint } from '../../graph/index.js';

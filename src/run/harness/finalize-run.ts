@@ -10,7 +10,7 @@ import { writeRegistrySizes } from '../cache-logs/write-registry-sizes.js';
 import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import { estimateRunBuilderClocks } from '../../report/align-traces.js';
-import { readTraceFiles } from '../../report/read-trace-files.js';
+import { readTraceFiles } from '../../run-dir/read-trace-files.js';
 import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';

@@ -22,7 +22,7 @@ export interface RunFileWriterOptions {
   onWriteError?: (file: string, error: unknown) => boolean;
 }
 
-import { RUN_FILE_NAME } from '../../artifacts/read-run-file.js';
+import { RUN_FILE_NAME } from '../../run-dir/read-run-file.js';
 
 export function createRunFileWriter(
   runDir: string,

@@ -1,9 +1,9 @@
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LANE_FILE, LaneSchema } from '../../artifacts/index.js';
-import { readRunFile } from '../../artifacts/read-run-file.js';
+import { readRunFile } from '../../run-dir/read-run-file.js';
 import { findUnsafeEntries } from '../../artifacts/open-run-file.js';
-import { isRunDir } from '../../report/read-run-dir-names.js';
+import { isRunDir } from '../../run-dir/read-run-dir-names.js';
 import { UsageError } from '../../shared/errors.js';
 import { readDockerbuild } from './read-dockerbuild.js';
 import { buildUnsafeEntriesError } from './unsafe-entries-error.js';

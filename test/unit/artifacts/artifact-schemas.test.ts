@@ -88,7 +88,7 @@ describe('checkArtifactSchemas', () => {
       text: reader.text
         .replace(
           "import { RunFileSchema } from '../run/index.js';",
-          "import type { RunFile } from './../run/run-file.js';",
+          "import type { RunFile } from '../run/run-file.js';",
         )
         .replace('RunFileSchema.parse(', '('),
     };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlan } from '../../../src/plan/index.js';
 import { parsePlanFile, PLAN_VERSION, PlanFileSchema } from '../../../src/artifacts/index.js';
-import { readPlanFile, writePlanFile } from '../../../src/artifacts/plan-file-io.js';
+import { readPlanFile, writePlanFile } from '../../../src/run-dir/plan-file-io.js';
 import { ArtifactError } from '../../../src/shared/errors.js';
 
 const plan = createPlan({

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writePlanFile } from '../../../src/artifacts/plan-file-io.js';
+import { writePlanFile } from '../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema } from '../../../src/artifacts/index.js';
 import type { CommandName, CommandRunners, HarnessValues } from '../../../src/commands/flags/index.js';
 import { COMMANDS } from '../../../src/commands/flags/index.js';

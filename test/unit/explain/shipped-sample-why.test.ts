@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPlanFileIfPresent } from '../../../src/artifacts/plan-file-io.js';
+import { readPlanFileIfPresent } from '../../../src/run-dir/plan-file-io.js';
 import { explainRunDir } from '../../../src/explain/index.js';
 import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlanNotes } from '../../../src/report/build-plan-notes.js';
 import type { RunFile } from '../../../src/artifacts/index.js';
-import type { ReportPlan } from '../../../src/report/run-inputs.js';
+import type { ReportPlan } from '../../../src/run-dir/run-inputs.js';
 import { makeRunFile } from './make-run-inputs.js';
 
 // Next to the plan: a warm run planned without warm figures, the run against its plan target by target (computed,

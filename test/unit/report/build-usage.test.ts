@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeSummary, StepUsagePoll, TargetSummary } from '../../../src/artifacts/index.js';
 import type { StatusVertex } from '../../../src/collect/buildkit/parse-status-vertices.js';
-import { buildUsage, type UsageInputs } from '../../../src/report/build-usage.js';
+import { buildUsage } from '../../../src/report/build-usage.js';
+import type { UsageInputs } from '../../../src/run-dir/run-inputs.js';
 
 const T0 = Date.parse('2026-12-06T06:00:00Z');
 const GiB = 2 ** 30;

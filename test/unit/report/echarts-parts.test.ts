@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildChartLayoutFor, buildChartOption } from '../../../src/report/build-chart-option.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { TIMELINE_CHART_PARTS } from '../../../src/report/echarts-parts.js';
-import { readRunInputs } from '../../../src/report/read-run-dir.js';
+import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { copyRunWithForecast } from '../../helpers/add-forecast.js';
 
 // The page bundles only TIMELINE_CHART_PARTS of ECharts. ECharts drops an option it has no part for, mostly in

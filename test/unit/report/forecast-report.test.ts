@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataFileSchema } from '../../../src/artifacts/index.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
-import { readRunInputs } from '../../../src/report/read-run-dir.js';
+import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { renderReportMd } from '../../../src/report/render-report-md.js';
 import { renderSummaryHtml } from '../../../src/report/render-summary-html.js';
 import { copyRunWithForecast } from '../../helpers/add-forecast.js';

@@ -4,7 +4,7 @@ import { DataFileSchema } from '../../../src/artifacts/index.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { readRegistryLog } from '../../../src/collect/log-reader/read-registry-log.js';
 import { summarizeRegistry } from '../../../src/collect/logs/summarize-registry.js';
-import { buildAddressToNode, readRunInputs } from '../../../src/report/read-run-dir.js';
+import { buildAddressToNode, readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { FIXTURE_RUNS, FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 
 // Golden data.json for each committed fixture run dir (regenerate the dirs with scripts/make-fixture-run.ts,

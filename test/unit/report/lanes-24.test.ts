@@ -11,7 +11,7 @@ import {
   cpuLineName,
 } from '../../../src/report/build-chart-option.js';
 import { buildReportModel } from '../../../src/report/build-model.js';
-import { readRunInputs } from '../../../src/report/read-run-dir.js';
+import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { buildTimeExtent } from '../../../src/report/build-plan-marks.js';
 import { CHART_WIDTH_PX, PLOT_LEFT_PX, PLOT_RIGHT_PX } from '../../../src/report/chart-style.js';
 import {

@@ -12,7 +12,7 @@ import {
   type Sample,
   type StreamStats,
 } from '../../../src/artifacts/index.js';
-import type { RunInputs, StreamInput } from '../../../src/report/run-inputs.js';
+import type { RunInputs, StreamInput } from '../../../src/run-dir/run-inputs.js';
 
 // A small, hand-built run: two nodes, three targets (pytorch → triton-wheel on forge, aiter-wheel on strix).
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReportModel } from '../../../src/report/build-model.js';
-import { readRunInputs } from '../../../src/report/read-run-dir.js';
+import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { renderChartSvg, renderTargetsSvg, renumberSvgIds } from '../../../src/report/render-chart-svg.js';
 
 // Server-side charts give the same bytes for the same model, however many charts the process rendered before

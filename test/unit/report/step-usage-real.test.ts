@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSampleTable, type NodeSummary, type TargetSummary } from '../../../src/artifacts/index.js';
-import { readRunFile } from '../../../src/artifacts/read-run-file.js';
+import { readRunFile } from '../../../src/run-dir/read-run-file.js';
 import { readStepUsage } from '../../../src/collect/cgroup/read-step-usage.js';
 import { buildUsage } from '../../../src/report/build-usage.js';
-import { readUsageInputs } from '../../../src/report/read-usage-inputs.js';
+import { readUsageInputs } from '../../../src/run-dir/read-usage-inputs.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/step-usage-real', import.meta.url));
 const X_CPU_SECONDS = 3;

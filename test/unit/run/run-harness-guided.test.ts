@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writePlanFile } from '../../../src/artifacts/plan-file-io.js';
+import { writePlanFile } from '../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
 import { writeRunReport } from '../../../src/report/index.js';
 import type { RunHarnessOptions } from '../../../src/run/harness/run-harness.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writePlanFile } from '../../../src/artifacts/plan-file-io.js';
+import { writePlanFile } from '../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema } from '../../../src/artifacts/index.js';
 import { buildHarnessSummary } from '../../../src/commands/harness-summary.js';
 import { writeRunReport } from '../../../src/report/index.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseStatusSteps } from '../../../../src/collect/index.js';
-import { readTraceFile } from '../../../../src/report/read-trace-files.js';
+import { readTraceFile } from '../../../../src/run-dir/read-trace-files.js';
 
 const fixture = (name: string) => new URL(`../../../fixtures/buildkit-real/${name}`, import.meta.url);
 const read = (name: string) => readFileSync(fixture(name), 'utf8');

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { type Plan, type RunFile, RunFileSchema } from '../../../src/artifacts/index.js';
 import { parsePlanFile } from '../../../src/artifacts/plan-file.js';
 import { parseBuildkitTrace, type TraceExtent } from '../../../src/collect/index.js';
-import { findDigestMismatch } from '../../../src/report/find-digest-mismatch.js';
-import { findPlanMismatch } from '../../../src/report/find-plan-mismatch.js';
+import { findDigestMismatch } from '../../../src/run-dir/find-digest-mismatch.js';
+import { findPlanMismatch } from '../../../src/run-dir/find-plan-mismatch.js';
 import {
   findTraceImplausibility,
   MEASURED_SLACK_MS,
   UNMEASURED_SLACK_MS,
-} from '../../../src/report/find-trace-implausibility.js';
+} from '../../../src/run-dir/find-trace-implausibility.js';
 
 // The pure trust checks of issue 35, held to the shipped sample runs (fixtures/runs/, recorded on the fleet in a
 // box): every real trace of a run passes its run's checks, and each kind of forgery fails with the file named.

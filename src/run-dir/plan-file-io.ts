@@ -1,9 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { readRunFileText, RunFileRefusedError } from './open-run-file.js';
+import { readRunFileText, RunFileRefusedError } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
-import { parsePlanFile, type Plan } from './plan-file.js';
+import { parsePlanFile, type Plan } from '../artifacts/plan-file.js';
 import { readJsonIfPresent } from './read-json-file.js';
 import { errorMessage } from '../shared/error-message.js';
 

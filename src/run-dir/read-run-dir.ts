@@ -14,11 +14,11 @@ import {
   type RunFile,
   type StreamStats,
 } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../artifacts/plan-file-io.js';
-import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readPlanFileIfPresent } from './plan-file-io.js';
+import { readTextIfPresent } from './read-json-file.js';
 import { readRunFileText } from '../artifacts/open-run-file.js';
-import { readRunFile } from '../artifacts/read-run-file.js';
-import { readRegistrySizes } from '../artifacts/read-registry-sizes-file.js';
+import { readRunFile } from './read-run-file.js';
+import { readRegistrySizes } from './read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
 import { readTraceFiles } from './read-trace-files.js';

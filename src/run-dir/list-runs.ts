@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readRunFile } from '../artifacts/read-run-file.js';
+import { readRunFile } from './read-run-file.js';
 import { UsageError } from '../shared/errors.js';
 import { isRunDir, readRunDirNames } from './read-run-dir-names.js';
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
-import { REGISTRY_SIZES_FILE, RegistrySizesFileSchema } from './registry-sizes-file.js';
+import { REGISTRY_SIZES_FILE, RegistrySizesFileSchema } from '../artifacts/registry-sizes-file.js';
 
 // The one reader of registry-sizes.json (run/cache-logs/write-registry-sizes.ts writes it). Not in index.ts (node:fs).
 

@@ -14,7 +14,7 @@ import {
   type StreamStats,
   type UploadRefs,
 } from '../artifacts/index.js';
-import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readTextIfPresent } from './read-json-file.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { describeReadError, probeStream, unreadableStream } from './probe-stream.js';
 import { TRACE_FILE } from './run-files.js';

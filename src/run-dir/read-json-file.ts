@@ -1,6 +1,6 @@
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
-import { readRunFileText } from './open-run-file.js';
+import { readRunFileText } from '../artifacts/open-run-file.js';
 
 // The file access under every artifact reader, confined (open-run-file.ts): a missing file is undefined, a link or
 // special file is refused, anything else that fails is an ArtifactError naming the file. Not in index.ts: the schemas stay importable without node:fs (the page bundle).

@@ -1,19 +1,14 @@
 import path from 'node:path';
 import { STEP_USAGE_FILE, type ReportWarning, type RunFile, type SampleTable } from '../artifacts/index.js';
-import { readTextIfPresent } from '../artifacts/read-json-file.js';
+import { readTextIfPresent } from './read-json-file.js';
 import { parseProvenanceUsage, type ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
 import { parseStatusVertices, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
 import type { readStepUsage } from '../collect/cgroup/read-step-usage.js';
-import type { UsageInputs } from './build-usage.js';
+import type { UsageRead } from './run-inputs.js';
 
 // What the step-usage figures need from a run dir (docs/step-usage.md): step-usage.jsonl, each target's status
 // stream (its RUN vertices and their times) and metadata file (BuildKit's provenance samples). Every file is
 // untrusted: a bad line is counted by the reader; a malformed provenance is a loud warning naming the key.
-
-export interface UsageRead {
-  usage: UsageInputs;
-  warnings: ReportWarning[];
-}
 
 export async function readUsageInputs(options: {
   dir: string;

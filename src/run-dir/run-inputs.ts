@@ -1,7 +1,9 @@
 import type { Plan, PlanForecast } from '../artifacts/index.js';
 import type { RegistrySummary, SccacheSummary, TargetTrace } from '../collect/index.js';
 import type { RunFile, SampleTable, StreamStats } from '../artifacts/index.js';
-import type { UsageRead } from './read-usage-inputs.js';
+import type { ReportWarning, StepUsagePoll } from '../artifacts/index.js';
+import type { ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
+import type { StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
 
 // What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
 
@@ -90,4 +92,24 @@ export interface RunInputs {
 export interface RunChecks {
   loud: readonly { file: string; message: string }[];
   notes: readonly { file: string; message: string }[];
+}
+
+/** What the step-usage join (report/build-usage.ts) reads from a run dir. */
+export interface UsageInputs {
+  /** step-usage.jsonl's successful polls, in file order. */
+  polls: readonly StepUsagePoll[];
+  /** Each target's status-stream vertices. */
+  vertices: ReadonlyMap<string, readonly StatusVertex[]>;
+  /** Each target's provenance usage (metadata file), where BuildKit sampled. */
+  provenance: ReadonlyMap<string, ProvenanceUsage>;
+  /** fleet.yaml memory_gb as run.json recorded it, per node. */
+  configuredMemoryBytes: ReadonlyMap<string, number>;
+  /** Each node's MemTotal from samples.jsonl. */
+  sampledMemoryBytes: ReadonlyMap<string, number>;
+}
+
+/** The usage inputs with what reading them found wrong. */
+export interface UsageRead {
+  usage: UsageInputs;
+  warnings: ReportWarning[];
 }

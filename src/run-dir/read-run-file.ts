@@ -3,8 +3,8 @@ import { ArtifactError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
-import { readRunFileText, RunFileRefusedError } from './open-run-file.js';
-import { RunFileSchema, type RunFile } from './run-file.js';
+import { readRunFileText, RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { RunFileSchema, type RunFile } from '../artifacts/run-file.js';
 
 // The one reader of run.json (written by the harness's run-file writer): through RunFileSchema, in the two ways
 // callers need it. Not in index.ts (node:fs).
