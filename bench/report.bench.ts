@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { Pool } from 'undici';
 import { buildReportModel } from '../src/report/build-model.js';
-import { readRunInputs } from '../src/report/read-run-dir.js';
+import { readRunInputs } from '../src/run-dir/read-run-dir.js';
 import { serialiseModel, writeReport } from '../src/report/write-report.js';
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunFileSchema } from '../src/artifacts/index.js';
-import { readPlanFileIfPresent } from '../src/artifacts/plan-file-io.js';
+import { readPlanFileIfPresent } from '../src/run-dir/plan-file-io.js';
 import { explainRunDir } from '../src/explain/index.js';
 import { buildReportModel, readRunInputs } from '../src/report/index.js';
 

@@ -30,8 +30,8 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { readRegistryTruth, startFleet, type RegistryTruthLine } from '../test/fleet/index.js';
-import { readTraceFiles } from '../src/report/read-trace-files.js';
-import { readRunFile } from '../src/artifacts/read-run-file.js';
+import { readTraceFiles } from '../src/run-dir/read-trace-files.js';
+import { readRunFile } from '../src/run-dir/read-run-file.js';
 import { runBoxCli } from './run-box-cli.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
