@@ -18,6 +18,7 @@ import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { LANES_24_RUN, writeFixtureRun } from '../scripts/make-fixture-run.js';
 import { CHROMIUM_ARGS } from '../test/helpers/chromium-args.js';
+import { openRunDir } from '../src/run-dir/open-run-dir.js';
 
 const TARGETS = { dataSeconds: 1.5, dataBytes: 5_000_000, firstRenderMs: 1000, p99Ms: 20 };
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 50);
@@ -32,7 +33,9 @@ async function benchDataJson(dir: string): Promise<{ seconds: number; bytes: num
   let bytes = 0;
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+    const model = buildReportModel(
+      await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: Date.now() }),
+    );
     bytes = Buffer.byteLength(serialiseModel(model));
     times.push((performance.now() - started) / 1000);
   }
@@ -121,7 +124,7 @@ async function benchLanes24(temp: string): Promise<[string, boolean][]> {
   await writeFixtureRun({ ...LANES_24_RUN, dir });
   const samplesBytes = (await stat(path.join(dir, 'samples.jsonl'))).size;
   const started = performance.now();
-  const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+  const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: Date.now() }));
   const bytes = Buffer.byteLength(serialiseModel(model));
   const seconds = (performance.now() - started) / 1000;
   const points = Math.max(...model.series.map((one) => one.points.length));
@@ -264,7 +267,7 @@ async function main(): Promise<void> {
     );
     await writeReport({
       dir,
-      model: buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() })),
+      model: buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: Date.now() })),
     });
     const server = await startServeProcess(path.join(temp, 'runs'));
     try {

@@ -12,6 +12,7 @@ import { RunFileSchema } from '../src/artifacts/index.js';
 import { readPlanFileIfPresent } from '../src/run-dir/plan-file-io.js';
 import { explainRunDir } from '../src/explain/index.js';
 import { buildReportModel, readRunInputs } from '../src/report/index.js';
+import { openRunDir } from '../src/run-dir/open-run-dir.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -47,14 +48,15 @@ const explain: number[] = [];
 let explained = 0;
 for (let round = 0; round < ROUNDS; round += 1) {
   const t0 = performance.now();
-  const inputs = await readRunInputs({ dir: b, generatedAtMs: Date.now() });
+  const runDir = openRunDir(b);
+  const inputs = await readRunInputs({ runDir, generatedAtMs: Date.now() });
   const model = buildReportModel(inputs);
   const t1 = performance.now();
   const withWhy = await explainRunDir({
-    dir: b,
+    runDir,
     model,
     runFile: inputs.run,
-    plan: await readPlanFileIfPresent(b),
+    plan: await readPlanFileIfPresent(runDir),
     nowMs: Date.now(),
   });
   const t2 = performance.now();

@@ -33,6 +33,7 @@ import { readRegistryTruth, startFleet, type RegistryTruthLine } from '../test/f
 import { readTraceFiles } from '../src/run-dir/read-trace-files.js';
 import { readRunFile } from '../src/run-dir/read-run-file.js';
 import { runBoxCli } from './run-box-cli.js';
+import { openRunDir } from '../src/run-dir/open-run-dir.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const registryBinary = path.join(
@@ -85,7 +86,7 @@ const fleet = await startFleet({ distributionRegistry: registryBinary, failLayer
 try {
   const stdout = await runBoxCli(fleet, ['warm', '--root', runsRoot, '--sample-interval-ms', '1000']);
   const runDir = stdout.trim().split('\n').at(-1) ?? '';
-  const run = (await readRunFile(runDir))!;
+  const run = (await readRunFile(openRunDir(runDir)))!;
   const data = JSON.parse(readFileSync(path.join(runDir, 'data.json'), 'utf8')) as {
     summary: {
       targets: { target: string; uploadBytes: number | null }[];
@@ -101,7 +102,7 @@ try {
       sizes: Record<string, number>;
     }
   ).sizes;
-  const { traces } = await readTraceFiles(runDir, run.uploadRefs);
+  const { traces } = await readTraceFiles(openRunDir(runDir), { nowMs: Date.now() });
   const truth = readRegistryTruth(fleet.services.registryTruthPath);
   const stored = readStoredBlobSizes(path.join(path.dirname(fleet.services.registryLogPath), 'data'));
   const logText = readFileSync(path.join(runDir, 'zot.jsonl'), 'utf8');

@@ -18,6 +18,7 @@ import {
   writeSlowerUploadCopy,
 } from '../test/unit/diff/slow-fixture-run.js';
 import { INTERACTING_PAIR, RUN_A, SYNTHETIC_PAIRS, type Truth } from '../test/unit/diff/synthetic-pairs.js';
+import { openRunDir } from '../src/run-dir/open-run-dir.js';
 
 interface EvaluatedPair {
   name: string;
@@ -36,7 +37,7 @@ function findShare(explanation: MakespanExplanation, truth: Truth): CauseShare |
 }
 
 async function loadSide(dir: string): Promise<DiffSide> {
-  const loaded = await loadRunModel({ dir, nowMs: 0 });
+  const loaded = await loadRunModel({ runDir: openRunDir(dir), nowMs: 0 });
   const { drag } = buildRunDrag({ runFile: loaded.runFile, plan: loaded.plan });
   return { model: loaded.model, drag, runFile: loaded.runFile, plan: loaded.plan };
 }

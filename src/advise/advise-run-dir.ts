@@ -2,6 +2,7 @@ import type { Advice, DataFile } from '../artifacts/index.js';
 import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
 import { readRunFile } from '../run-dir/read-run-file.js';
 import { isRocmPerfError } from '../shared/errors.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
 import { buildAdvice } from './build-advice.js';
 import { readAdviseInput, type ReadAdviseInputOptions } from './read-advise-input.js';
 
@@ -19,18 +20,18 @@ export async function adviseRunDir(options: ReadAdviseInputOptions): Promise<Adv
  * lost to it.
  */
 export async function addAdvice({
-  dir,
+  runDir,
   model,
   runs = DEFAULT_ADVISE_RUNS,
 }: {
-  dir: string;
+  runDir: RunDir;
   model: DataFile;
   runs?: number;
 }): Promise<DataFile> {
   try {
-    const runFile = await readRunFile(dir);
-    const plan = await readPlanFileIfPresent(dir);
-    const advice = await adviseRunDir({ dir, model, runFile, plan, runs });
+    const runFile = await readRunFile(runDir);
+    const plan = await readPlanFileIfPresent(runDir);
+    const advice = await adviseRunDir({ runDir, model, runFile, plan, runs });
     return { ...model, summary: { ...model.summary, advice } };
   } catch (error) {
     if (!isRocmPerfError(error)) throw error;

@@ -1,3 +1,4 @@
+import { RUN_DIR_FILES } from '../artifacts/index.js';
 import path from 'node:path';
 import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
 import { statRunFile } from '../artifacts/open-run-file.js';
@@ -5,8 +6,9 @@ import { readRunFile } from '../run-dir/read-run-file.js';
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
 import { buildSideFigures, type SideFigures } from '../diff/build-side-figures.js';
 import { readProvenanceFile } from '../explain/index.js';
-import { listRuns, readLane, readTraceFiles, RUN_FILES } from '../report/index.js';
+import { listRuns, readLane, readTraceFiles } from '../report/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
 import { totalLengthMs } from '../shared/intervals.js';
 import type { AdviseInput, BlobPush, LaneRunFact, ProvenanceFact } from './advise-input.js';
 import { findBlobPushes } from './find-blob-pushes.js';
@@ -18,7 +20,7 @@ import { replayWhatIf } from './replay-what-if.js';
 // parse gives nothing for its part (the rules then say what they lacked), never a guess.
 
 export interface ReadAdviseInputOptions {
-  dir: string;
+  runDir: RunDir;
   model: DataFile;
   runFile: RunFile | undefined;
   plan: Plan | undefined;
@@ -28,11 +30,14 @@ export interface ReadAdviseInputOptions {
   root?: string;
 }
 
-async function readProvenance(dir: string, targets: readonly string[]): Promise<Map<string, ProvenanceFact>> {
+async function readProvenance(
+  runDir: RunDir,
+  targets: readonly string[],
+): Promise<Map<string, ProvenanceFact>> {
   const facts = new Map<string, ProvenanceFact>();
   for (const target of targets) {
     // A damaged or refused file gives no facts here; the report's explanation names it (the same reader).
-    const fact = await readProvenanceFile(dir, target, [], toProvenanceFact);
+    const fact = await readProvenanceFile(runDir, target, [], toProvenanceFact);
     if (fact) facts.set(target, fact);
   }
   return facts;
@@ -77,12 +82,12 @@ function findTwicePushed(pushes: ReadonlyMap<string, readonly BlobPush[]>): Set<
  * trace shows such a digest: a 300 MB log is not parsed a second time for nothing.
  */
 async function readBlobWrites(
-  dir: string,
+  runDir: RunDir,
   runFile: RunFile | undefined,
   digests: ReadonlySet<string>,
 ): Promise<Map<string, string[]> | null> {
   if (!runFile) return null;
-  const file = path.join(dir, RUN_FILES.registry);
+  const file = runDir.file(RUN_DIR_FILES.registry);
   if ((await statRunFile(file).catch(() => undefined)) === undefined) return null;
   if (digests.size === 0) return new Map();
   const { records } = await readRegistryLog({
@@ -110,36 +115,36 @@ async function readHistory(
   count: number,
 ): Promise<LaneRunFact[]> {
   if (count <= 0) return [];
-  const root = options.root ?? path.dirname(path.resolve(options.dir));
-  const lane = await readLane(options.dir);
-  const self = path.resolve(options.dir);
+  const root = options.root ?? path.dirname(path.resolve(options.runDir.dir));
+  const lane = await readLane(options.runDir);
+  const self = path.resolve(options.runDir.dir);
   const history: LaneRunFact[] = [];
   for (const entry of await listRuns(root)) {
     if (history.length >= count) break;
     if (path.resolve(entry.dir) === self) continue;
-    const run = await readRunFile(entry.dir).catch(() => undefined);
+    const run = await readRunFile(entry.runDir).catch(() => undefined);
     const started = options.runFile?.startedAtMs;
     if (!run || run.harness !== options.runFile?.harness || run.arch !== options.runFile.arch) continue;
     if (started !== undefined && !(run.startedAtMs < started)) continue;
-    if ((await readLane(entry.dir).catch(() => undefined)) !== lane) continue;
-    history.push({ stamp: entry.stamp, provenance: await readProvenance(entry.dir, targets) });
+    if ((await readLane(entry.runDir).catch(() => undefined)) !== lane) continue;
+    history.push({ stamp: entry.stamp, provenance: await readProvenance(entry.runDir, targets) });
   }
   return history;
 }
 
 export async function readAdviseInput(options: ReadAdviseInputOptions): Promise<AdviseInput> {
-  const { dir, model, runFile } = options;
+  const { runDir, model, runFile } = options;
   const targets = model.summary.targets.map((t) => t.target);
-  const { traces } = await readTraceFiles(dir, runFile?.uploadRefs);
+  const { traces } = await readTraceFiles(runDir, { nowMs: model.generatedAtMs });
   const pushes = new Map(traces.map((trace) => [trace.target, findBlobPushes(trace.uploads)]));
   return {
-    stamp: path.basename(path.resolve(dir)),
+    stamp: path.basename(path.resolve(runDir.dir)),
     model,
     ...toSide(options),
-    provenance: await readProvenance(dir, targets),
+    provenance: await readProvenance(runDir, targets),
     pushes,
     uncachedSeconds: toUncachedSeconds(traces),
-    registryBlobWrites: await readBlobWrites(dir, runFile, findTwicePushed(pushes)),
+    registryBlobWrites: await readBlobWrites(runDir, runFile, findTwicePushed(pushes)),
     history: await readHistory(options, targets, options.runs - 1),
   };
 }

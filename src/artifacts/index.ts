@@ -13,3 +13,4 @@ export * from './registry-sizes-file.js';
 export * from './explain-file.js';
 export * from './step-usage-file.js';
 export * from './run-index-file.js';
+export * from './run-dir-files.js';

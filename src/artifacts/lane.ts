@@ -5,7 +5,6 @@ import { z } from 'zod';
 // Numbers from different lanes are not comparable, as numbers from different harnesses are not.
 
 export const DEFAULT_LANE = 'fleet';
-export const LANE_FILE = 'lane.txt';
 
 export const LaneSchema = z
   .string()

@@ -4,7 +4,6 @@ import { z } from 'zod';
 // (CNCF Distribution logs no request size), asked of the registry by HEAD when the harness slices the log, so the
 // report stays offline. Written by run/cache-logs/write-registry-sizes.ts; read by report/read-run-dir.ts.
 
-export const REGISTRY_SIZES_FILE = 'registry-sizes.json';
 export const REGISTRY_SIZES_VERSION = 1;
 
 export const RegistrySizesFileSchema = z.strictObject({

@@ -5,7 +5,6 @@ import { z } from 'zod';
 // the one reader). Raw: each counter file's text as the node's kernel gave it; the parse is collect/cgroup's.
 
 export const STEP_USAGE_VERSION = 1;
-export const STEP_USAGE_FILE = 'step-usage.jsonl';
 
 const CgroupReadSchema = z.strictObject({
   id: z

@@ -7,15 +7,16 @@ import {
   renderAdviceMd,
 } from '../report/index.js';
 import type { AdviseValues } from './flags/index.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // `rocm-perf advise RUN`: the advisor's ranked actions for one run (markdown, or --json), each with the makespan a
 // what-if replay of the run saves and its evidence; "nothing to advise" is an answer. Exit 1 after printing when
 // the run has loud warnings (figures partial), as `report` and `diff` do.
 export async function runAdviseCommand(options: AdviseValues): Promise<void> {
   const dir = await findRunDir({ run: options.run, root: options.root });
-  const loaded = await loadRunModel({ dir, nowMs: Date.now() });
+  const loaded = await loadRunModel({ runDir: openRunDir(dir), nowMs: Date.now() });
   const advice = await adviseRunDir({
-    dir,
+    runDir: loaded.runDir,
     model: loaded.model,
     runFile: loaded.runFile,
     plan: loaded.plan,

@@ -11,19 +11,23 @@ import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { explainRunDir } from '../explain/index.js';
 import type { DiffValues } from './flags/index.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 async function loadSide(
   run: string,
   root: string,
   against?: string,
 ): Promise<DiffSide & { folder: string; dir: string }> {
-  const loaded = await loadRunModel({ dir: await findRunDir({ run, root }), nowMs: Date.now() });
+  const loaded = await loadRunModel({
+    runDir: openRunDir(await findRunDir({ run, root })),
+    nowMs: Date.now(),
+  });
   // B's misses are explained against A (docs/explain.md), whatever its stored data.json compared with.
   const model =
     against === undefined
       ? loaded.model
       : await explainRunDir({
-          dir: loaded.dir,
+          runDir: loaded.runDir,
           model: loaded.model,
           runFile: loaded.runFile,
           plan: loaded.plan,

@@ -6,6 +6,7 @@ import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { runOtlpExport } from './export-otlp.js';
 import type { ExportValues } from './flags/index.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 export const PERFETTO_FILE = 'perfetto-trace.json';
 
@@ -25,7 +26,7 @@ export async function runExportCommand(
       hint: 'pass --perfetto (`rocm-perf export --perfetto RUN`) or --otlp URL (`rocm-perf export --otlp http://127.0.0.1:4318 RUN`)',
     });
   const loaded = await loadRunModel({
-    dir: await findRunDir({ run: options.run, root: options.root }),
+    runDir: openRunDir(await findRunDir({ run: options.run, root: options.root })),
     nowMs: Date.now(),
   });
   const deps = loaded.plan

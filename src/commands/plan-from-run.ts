@@ -1,16 +1,18 @@
+import { TRACE_FILE } from '../artifacts/index.js';
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts } from '../config/parse-target-costs.js';
 import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges } from '../plan/index.js';
-import { readPlanFile, writePlanFile } from '../run-dir/plan-file-io.js';
+import { readRequiredPlanFile, writePlanFile } from '../run-dir/plan-file-io.js';
 import { readRequiredRunFile } from '../run-dir/read-run-file.js';
 import { replayAsRecorded } from '../diff/index.js';
-import { gateRun, readRunTraces, TRACE_FILE } from '../report/index.js';
+import { gateRun, readRunTraces } from '../report/index.js';
 import { systemClock } from '../shared/clock.js';
 import { ConfigError, RocmPerfError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PlanValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // `rocm-perf plan --from-run RUN`: the I/O around the pure replay (src/plan/replay-run.ts). Reads the run dir
 // (run.json, plan.json, trace-*.json) and the current target costs, chosen for the run's mode (the fallback for
@@ -37,16 +39,17 @@ async function readTargetCosts(options: PlanFromRunOptions, mode: CostMode) {
 
 export async function runPlanFromRun(options: PlanFromRunOptions): Promise<void> {
   const runDir = await resolveRunDir({ flag: '--from-run', run: options.fromRun, root: options.root });
-  const run = await readRequiredRunFile(runDir);
+  const handle = openRunDir(runDir);
+  const run = await readRequiredRunFile(handle);
   const nowMs = systemClock.nowMs();
   // The replay re-runs plan.json's queues with the traces' figures: both must be this run's (the report's checks).
-  const gate = await gateRun({ dir: runDir, nowMs });
+  const gate = await gateRun({ runDir: handle, nowMs });
   if (gate.planProblem !== undefined)
     throw new RocmPerfError('ROCMPERF_RUN_FLAGGED', `--from-run ${runDir}: ${gate.planProblem}`, {
       hint: 'replay a run whose plan.json is the plan it used (restore it from a copy of the run dir), or plan afresh with `rocm-perf plan`',
     });
-  const plan = await readPlanFile(runDir);
-  const { traces, warnings } = await readRunTraces(runDir);
+  const plan = await readRequiredPlanFile(handle);
+  const { traces, warnings } = await readRunTraces(handle);
   for (const file of gate.flaggedFiles) {
     const target = TRACE_FILE.exec(file)?.[1];
     if (target !== undefined) traces.delete(target);

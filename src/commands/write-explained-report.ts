@@ -1,8 +1,7 @@
 import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
-import { explainRunDir } from '../explain/index.js';
-import { buildReportModel, readRunInputs, writeReport } from '../report/index.js';
+import { writeRunReport } from '../report/index.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 
 export interface WriteExplainedReportOptions {
@@ -15,25 +14,16 @@ export interface WriteExplainedReportOptions {
   against?: string;
 }
 
-/** The report as `report` writes it: the model, its misses explained and its advice, written into the run dir. */
+/** The report as `report` and `import` write it: the model, its misses explained and its advice, in the run dir. */
 export async function writeExplainedReport(
   options: WriteExplainedReportOptions,
 ): Promise<{ model: DataFile; files: string[] }> {
-  const { dir } = options;
-  const inputs = await readRunInputs({ dir, generatedAtMs: Date.now() });
-  const explained = await explainRunDir({
-    dir,
-    model: buildReportModel(inputs),
-    runFile: inputs.run,
-    plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(dir),
-    against: options.against,
+  const runDir = openRunDir(options.dir);
+  return writeRunReport({
+    runDir,
     root: options.root,
     runsRoot: options.runsRoot,
-    nowMs: inputs.generatedAtMs,
-  });
-  const model = await addAdvice({ dir, model: explained });
-  const files = await writeReport({ dir, model }).catch(
-    throwFileAccessError({ path: dir, doing: 'write the report into the run dir' }),
-  );
-  return { model, files };
+    against: options.against,
+    addParts: (model) => addAdvice({ runDir, model }),
+  }).catch(throwFileAccessError({ path: options.dir, doing: 'write the report into the run dir' }));
 }

@@ -5,6 +5,7 @@ import { listRuns } from '../run-dir/list-runs.js';
 import { findRunDir, loadRunModel } from '../report/load-run-model.js';
 import { readLane } from '../run-dir/read-run-dir.js';
 import { isRocmPerfError } from '../shared/errors.js';
+import { openRunDir, type RunDir } from '../run-dir/open-run-dir.js';
 import { buildRunWhy } from './build-run-why.js';
 import { priceMisses } from './price-misses.js';
 import { readRunEvidence } from './read-run-evidence.js';
@@ -15,7 +16,7 @@ import { readRunEvidence } from './read-run-evidence.js';
 // runs are explained: a cold run misses every step by design.
 
 export interface ExplainRunDirOptions {
-  dir: string;
+  runDir: RunDir;
   model: DataFile;
   runFile: RunFile | undefined;
   plan: Plan | undefined;
@@ -31,47 +32,52 @@ const EXPLAINED_HARNESSES: ReadonlySet<string> = new Set(['warm', 'bench']);
 
 /** The newest run under the same root that started before this one, of the same lane, harness and arch. */
 async function findComparedRun(
-  dir: string,
+  runDir: RunDir,
   runFile: RunFile,
   runsRoot: string | undefined,
-): Promise<string | undefined> {
-  const here = path.resolve(dir);
-  const lane = await readLane(here);
+): Promise<RunDir | undefined> {
+  const here = path.resolve(runDir.dir);
+  const lane = await readLane(runDir);
   for (const entry of await listRuns(runsRoot ?? path.dirname(here))) {
     if (path.resolve(entry.dir) === here) continue;
-    const other = await readRunFile(entry.dir).catch(() => undefined);
+    const other = await readRunFile(entry.runDir).catch(() => undefined);
     if (!other || other.startedAtMs >= runFile.startedAtMs) continue;
     if (other.harness !== runFile.harness || other.arch !== runFile.arch) continue;
-    if ((await readLane(entry.dir).catch(() => undefined)) !== lane) continue;
-    return entry.dir;
+    if ((await readLane(entry.runDir).catch(() => undefined)) !== lane) continue;
+    return entry.runDir;
   }
   return undefined;
 }
 
 export async function explainRunDir(options: ExplainRunDirOptions): Promise<DataFile> {
-  const { dir, model, runFile, plan } = options;
+  const { runDir, model, runFile, plan } = options;
   if (!runFile || !EXPLAINED_HARNESSES.has(runFile.harness)) return model;
   const againstDir =
     options.against !== undefined
-      ? await findRunDir({ run: options.against, root: options.root ?? path.dirname(path.resolve(dir)) })
-      : await findComparedRun(dir, runFile, options.runsRoot);
-  const current = await readRunEvidence({ dir, stamp: model.run.stamp, runFile, plan });
+      ? openRunDir(
+          await findRunDir({
+            run: options.against,
+            root: options.root ?? path.dirname(path.resolve(runDir.dir)),
+          }),
+        )
+      : await findComparedRun(runDir, runFile, options.runsRoot);
+  const current = await readRunEvidence({ runDir, stamp: model.run.stamp, runFile, plan });
   // A compared run that cannot be read (a damaged run.json, plan.json of another version) leaves this run's report
   // whole: its misses are explained as with no run to compare with, and a note says which run and why.
   const loadNotes: string[] = [];
   const compared =
     againstDir === undefined
       ? undefined
-      : await loadRunModel({ dir: againstDir, nowMs: options.nowMs }).catch((error: unknown) => {
+      : await loadRunModel({ runDir: againstDir, nowMs: options.nowMs }).catch((error: unknown) => {
           if (!isRocmPerfError(error)) throw error;
-          loadNotes.push(`${path.basename(againstDir)}: not compared with (${error.message})`);
+          loadNotes.push(`${path.basename(againstDir.dir)}: not compared with (${error.message})`);
           return undefined;
         });
   const previous =
     compared?.runFile === undefined
       ? undefined
       : await readRunEvidence({
-          dir: compared.dir,
+          runDir: compared.runDir,
           stamp: compared.stamp,
           runFile: compared.runFile,
           plan: compared.plan,

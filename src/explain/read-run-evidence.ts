@@ -1,6 +1,5 @@
-import path from 'node:path';
-import { readRunFileText } from '../artifacts/open-run-file.js';
-import type { Plan, RunFile } from '../artifacts/index.js';
+import { TARGET_FILES, type Plan, type RunFile } from '../artifacts/index.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { ZodError } from 'zod';
@@ -21,8 +20,6 @@ export interface ReadEvidence {
   problems: { file: string; message: string }[];
 }
 
-const isAbsent = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-
 function describe(error: unknown): string {
   if (error instanceof ZodError)
     return `not the shape BuildKit writes (${formatZodIssues(error.issues, { limit: 1 })})`;
@@ -30,24 +27,15 @@ function describe(error: unknown): string {
   return errorMessage(error);
 }
 
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readRunFileText(file);
-  } catch (error) {
-    if (isAbsent(error)) return undefined;
-    throw error;
-  }
-}
-
 /** Reads one file through `parse`; absent → undefined; damaged → undefined and a problem naming it. */
 async function readOne<T>(
-  dir: string,
+  runDir: RunDir,
   name: string,
   problems: ReadEvidence['problems'],
   parse: (text: string) => T | undefined,
 ) {
   try {
-    const text = await readText(path.join(dir, name));
+    const text = await runDir.readText(name);
     return text === undefined ? undefined : parse(text);
   } catch (error) {
     problems.push({
@@ -73,17 +61,17 @@ function pickProvenance(raw: unknown, target: string): unknown {
  * The one place that knows where a target's provenance lies: explain and advise both read it here.
  */
 export async function readProvenanceFile<T>(
-  dir: string,
+  runDir: RunDir,
   target: string,
   problems: ReadEvidence['problems'],
   parse: (raw: unknown) => T | undefined,
 ): Promise<T | undefined> {
-  const separate = await readOne(dir, `provenance-${target}.json`, problems, (text) => {
+  const separate = await readOne(runDir, TARGET_FILES.provenance(target), problems, (text) => {
     const raw = JSON.parse(text) as unknown;
     return parse(pickProvenance(raw, target) ?? raw);
   });
   if (separate !== undefined) return separate;
-  return readOne(dir, `meta-${target}.json`, problems, (text) => {
+  return readOne(runDir, TARGET_FILES.meta(target), problems, (text) => {
     const raw = pickProvenance(JSON.parse(text), target);
     return raw === undefined ? undefined : parse(raw);
   });
@@ -96,12 +84,12 @@ function listDeps(runFile: RunFile | undefined, plan: Plan | undefined): Record<
 }
 
 export async function readRunEvidence({
-  dir,
+  runDir,
   stamp,
   runFile,
   plan,
 }: {
-  dir: string;
+  runDir: RunDir;
   stamp: string;
   runFile: RunFile;
   plan: Plan | undefined;
@@ -110,15 +98,16 @@ export async function readRunEvidence({
   const targets: Record<string, TargetEvidence> = {};
   for (const [target, outcome] of Object.entries(runFile.targets)) {
     if (!/^[\w.-]+$/.test(target)) continue; // a name that cannot be a file of the run dir's own
-    const status = await readOne(dir, `status-${target}.jsonl`, problems, parseStatusVertices);
-    const provenance = await readProvenanceFile(dir, target, problems, parseProvenance);
+    const status = await readOne(runDir, TARGET_FILES.status(target), problems, parseStatusVertices);
+    const provenance = await readProvenanceFile(runDir, target, problems, parseProvenance);
     targets[target] = { status, provenance, node: 'node' in outcome ? outcome.node : undefined };
   }
   const content: Record<string, ContentTree[]> = {};
   for (const node of runFile.nodes) {
     if (!/^[\w.-]+$/.test(node.name)) continue;
-    const trees = await readOne(dir, `cache-debug-${node.name}.json`, problems, (text) =>
-      buildContentTrees(parseCacheDebug(text, `cache-debug-${node.name}.json`)),
+    const name = TARGET_FILES.cacheDebug(node.name);
+    const trees = await readOne(runDir, name, problems, (text) =>
+      buildContentTrees(parseCacheDebug(text, name)),
     );
     if (trees) content[node.name] = trees;
   }

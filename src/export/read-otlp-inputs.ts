@@ -1,6 +1,6 @@
-import { readRunFile } from '../run-dir/read-run-file.js';
 import { gateRun, readTraceFiles } from '../report/index.js';
 import type { OtlpTargetTrace } from './build-otlp-target-spans.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // What `export --otlp` reads from a run dir: the run through the one gate every reader passes (its model and loud
 // warnings), and each target's trace-<target>.json through the report's trace reader, held to the run the same
@@ -15,9 +15,9 @@ export async function readOtlpInputs({
   dir: string;
   nowMs: number;
 }): Promise<{ gate: OtlpRunGate; traces: Map<string, OtlpTargetTrace> }> {
-  const gate = await gateRun({ dir, nowMs });
-  const run = await readRunFile(dir);
-  const { traces, extents } = await readTraceFiles(dir, run?.uploadRefs, { run, nowMs });
+  const runDir = openRunDir(dir);
+  const gate = await gateRun({ runDir, nowMs });
+  const { traces, extents } = await readTraceFiles(runDir, { nowMs });
   const byTarget = new Map<string, OtlpTargetTrace>();
   for (const trace of traces)
     byTarget.set(trace.target, { trace, buildkitSpans: extents.get(trace.target)?.roots ?? [] });

@@ -11,6 +11,7 @@ import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js'
 import type { RunInputs } from '../run-dir/run-inputs.js';
 import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // Every run under the root, read and modelled the way `report` does it, for the static site and for
 // `publish --into`. The runs are listed from the root's run index (docs/history.md), brought up to date first the
@@ -44,7 +45,7 @@ async function readRunOrDamage(
   generatedAtMs: number,
 ): Promise<{ inputs: RunInputs } | { damaged: string }> {
   try {
-    return { inputs: await readRunInputs({ dir, generatedAtMs }) };
+    return { inputs: await readRunInputs({ runDir: openRunDir(dir), generatedAtMs }) };
   } catch (error) {
     if (!isRocmPerfError(error) && !(error instanceof SyntaxError)) throw error;
     return { damaged: errorMessage(error) };

@@ -9,6 +9,7 @@ import {
   type StreamSummary,
   type Summary,
   type TargetSummary,
+  RUN_DIR_FILES,
 } from '../artifacts/index.js';
 import { alignTraces, buildClockWarnings } from './align-traces.js';
 import { buildCriticalPath } from './build-critical-path.js';
@@ -23,7 +24,7 @@ import { buildPlanNotes } from './build-plan-notes.js';
 import { buildForecastSummary, describeForecastMiss } from './build-forecast-summary.js';
 import { findSampleShortfall } from './find-sample-shortfall.js';
 import { markPartialFigures } from './mark-partial-figures.js';
-import { RUN_FILES } from '../run-dir/run-files.js';
+
 import type { Interval } from '../shared/intervals.js';
 import type { RunInputs } from '../run-dir/run-inputs.js';
 
@@ -111,7 +112,7 @@ function buildSummary({
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((stream) => [stream.name, buildStreamSummary({ stream, run: inputs.run, inFlight })]),
   );
-  const samplesStream = streams[RUN_FILES.samples];
+  const samplesStream = streams[RUN_DIR_FILES.samples];
   const sampleShortfall =
     samplesStream?.present && samplesStream.bytes > 0
       ? findSampleShortfall({ samples: inputs.samples, run: inputs.run, window })

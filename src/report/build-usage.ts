@@ -12,7 +12,7 @@ import { matchesStepCommand } from '../collect/cgroup/match-step-command.js';
 import { parseCgroupCounters, type CgroupFigures } from '../collect/cgroup/parse-cgroup-counters.js';
 import { toRunCommand, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
 import type { UsageInputs } from '../run-dir/run-inputs.js';
-import { STEP_USAGE_FILE } from '../artifacts/index.js';
+import { RUN_DIR_FILES } from '../artifacts/index.js';
 
 // What each RUN step used (docs/step-usage.md): BuildKit's own provenance samples first, else the step container's
 // cgroup as the step-usage sampler read it, joined to the step by its command line and its time. Pure.
@@ -305,7 +305,7 @@ export function buildUsage(options: {
   notes.push(...findMissingStepCgroups(usage.polls, runSteps, nodeOf));
   const warnings = notes.map((message): ReportWarning => ({
     level: 'note',
-    stream: STEP_USAGE_FILE,
+    stream: RUN_DIR_FILES.stepUsage,
     message,
   }));
   return { targets, nodes, warnings };

@@ -3,6 +3,7 @@ import type { DataFile } from '../artifacts/index.js';
 import { ExitCode, RocmPerfError } from '../shared/errors.js';
 import { loadRunModel } from './load-run-model.js';
 import { listPartialFiles } from './mark-partial-figures.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
 
 // The one gate every reader of a run passes (report builds the same model; costs --from, plan --from-run, diff,
 // export, publish, import and trends read runs through it or through readRunInputs under it): the run's files
@@ -20,8 +21,9 @@ export interface RunGate {
   planProblem: string | undefined;
 }
 
-export async function gateRun({ dir, nowMs }: { dir: string; nowMs: number }): Promise<RunGate> {
-  const { model } = await loadRunModel({ dir, nowMs });
+export async function gateRun({ runDir, nowMs }: { runDir: RunDir; nowMs: number }): Promise<RunGate> {
+  const { dir } = runDir;
+  const { model } = await loadRunModel({ runDir, nowMs });
   const loud = model.summary.warnings.filter((warning) => warning.level === 'loud');
   return {
     dir,

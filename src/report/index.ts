@@ -4,7 +4,7 @@ export { buildReportModel } from './build-model.js';
 export { renderAdviceMd } from './render-advice-md.js';
 export { toInertMarkdown } from './to-inert-markdown.js';
 export { renderPageShell } from './render-page-shell.js';
-export { readLane, readRunInputs, RUN_FILES, TRACE_FILE } from '../run-dir/read-run-dir.js';
+export { readLane, readRunInputs, RUN_DIR_FILES, TRACE_FILE } from '../run-dir/read-run-dir.js';
 export { readRunTraces, readTraceFiles } from '../run-dir/read-trace-files.js';
 export { findRunDir, loadRunModel } from './load-run-model.js';
 export { gateRun, buildFlaggedRunError } from './gate-run.js';

@@ -1,18 +1,20 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { statRunFile } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import {
   type DataFile,
   DataFileSchema,
-  LANE_FILE,
+  RUN_DIR_FILES,
   type Plan,
   RUN_CHECKS_VERSION,
   type RunFile,
-  STEP_USAGE_FILE,
+  STREAM_FILES,
+  TRACE_FILE,
 } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { readRunDirNames } from '../run-dir/read-run-dir-names.js';
-import { RUN_FILES, TRACE_FILE } from '../run-dir/run-files.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
+
 import { buildReportModel } from './build-model.js';
 import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
 import { readTextIfPresent } from '../run-dir/read-json-file.js';
@@ -29,6 +31,8 @@ import { errorMessage } from '../shared/error-message.js';
 
 export interface LoadedRun {
   dir: string;
+  /** The run dir's handle: what loading read is not read again through it. */
+  runDir: RunDir;
   stamp: string;
   model: DataFile;
   runFile: RunFile | undefined;
@@ -53,11 +57,11 @@ export async function findRunDir({ run, root }: { run: string; root: string }): 
 
 /** The stored data.json when it can be trusted, else a note saying why not. */
 async function readStoredModel(
-  dir: string,
+  runDir: RunDir,
   runFile: RunFile | undefined,
 ): Promise<{ model?: DataFile; note?: string }> {
-  const file = path.join(dir, 'data.json');
-  const text = await readTextIfPresent(file);
+  const file = runDir.file(RUN_DIR_FILES.data);
+  const text = await readTextIfPresent(runDir, RUN_DIR_FILES.data);
   if (text === undefined) return {};
   let raw: unknown;
   try {
@@ -81,34 +85,30 @@ async function readStoredModel(
       note: `${file} says the run is ${parsed.data.run.status} but run.json says ${runFile.status}; rebuilt from the run files`,
     };
   }
-  const changed = findChangedStream(parsed.data, await readStreamSizes(dir));
+  const changed = findChangedStream(parsed.data, await readStreamSizes(runDir));
   if (changed) return { note: `${file} ${changed}; rebuilt from the run files` };
   // A same-size edit, or plan.json swapped: data.json cannot say, run.json's digests can.
-  const checks = await readRunFileChecks({ dir, run: runFile, plan: await readPlanFileIfPresent(dir) });
+  const checks = await readRunFileChecks({ runDir, run: runFile, plan: await readPlanFileIfPresent(runDir) });
   const failed = [...checks.mismatches.keys(), ...(checks.planProblem ? ['plan.json'] : [])];
   if (failed.length > 0)
     return {
       note: `${file} may hide a change to ${failed.join(', ')} since it was made (run.json's checks fail); rebuilt from the run files`,
     };
-  const lane = await readLane(dir);
+  const lane = await readLane(runDir);
   if (parsed.data.run.lane !== lane) {
     return {
-      note: `${file} was made in lane ${parsed.data.run.lane}, but the run is lane ${lane} (${LANE_FILE}); rebuilt from the run files`,
+      note: `${file} was made in lane ${parsed.data.run.lane}, but the run is lane ${lane} (${RUN_DIR_FILES.lane}); rebuilt from the run files`,
     };
   }
   return { model: parsed.data };
 }
 
 /** The size of each input file of the run dir now (undefined: absent), traces included. */
-async function readStreamSizes(dir: string): Promise<Map<string, number | undefined>> {
-  const names = [
-    ...Object.values(RUN_FILES),
-    STEP_USAGE_FILE,
-    ...(await readdir(dir)).filter((name) => TRACE_FILE.test(name)),
-  ];
+async function readStreamSizes(runDir: RunDir): Promise<Map<string, number | undefined>> {
+  const names = [...STREAM_FILES, ...(await runDir.listNames()).filter((name) => TRACE_FILE.test(name))];
   const sizes = new Map<string, number | undefined>();
   for (const name of names) {
-    sizes.set(name, (await statRunFile(path.join(dir, name)))?.size);
+    sizes.set(name, (await statRunFile(runDir.file(name)))?.size);
   }
   return sizes;
 }
@@ -133,13 +133,15 @@ function findChangedStream(
   return undefined;
 }
 
-export async function loadRunModel({ dir, nowMs }: { dir: string; nowMs: number }): Promise<LoadedRun> {
-  const runFile = await readRunFile(dir);
-  const plan = await readPlanFileIfPresent(dir);
-  const stored = await readStoredModel(dir, runFile);
+export async function loadRunModel({ runDir, nowMs }: { runDir: RunDir; nowMs: number }): Promise<LoadedRun> {
+  const { dir } = runDir;
+  const runFile = await readRunFile(runDir);
+  const plan = await readPlanFileIfPresent(runDir);
+  const stored = await readStoredModel(runDir, runFile);
   const notes = stored.note ? [stored.note] : [];
   const stamp = path.basename(path.resolve(dir));
-  if (stored.model) return { dir, stamp, model: stored.model, runFile, plan, source: 'data.json', notes };
-  const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: nowMs }));
-  return { dir, stamp, model, runFile, plan, source: 'run files', notes };
+  if (stored.model)
+    return { dir, runDir, stamp, model: stored.model, runFile, plan, source: 'data.json', notes };
+  const model = buildReportModel(await readRunInputs({ runDir, generatedAtMs: nowMs }));
+  return { dir, runDir, stamp, model, runFile, plan, source: 'run files', notes };
 }

@@ -1,5 +1,6 @@
+import { RUN_DIR_FILES } from '../artifacts/index.js';
 import type { NodeSummary, StreamSummary, Summary, TargetSummary } from '../artifacts/index.js';
-import { RUN_FILES } from '../run-dir/run-files.js';
+
 import type { SampleShortfall } from './find-sample-shortfall.js';
 
 // Which figures a damaged input file leaves partial, as data.json says it: every figure keeps the names of the files
@@ -42,7 +43,7 @@ export function markPartialFigures({
   for (const t of targets) if (isUntraced(t)) damaged.add(traceFileOf(t.target));
   const shortNodes = new Set(sampleShortfall?.nodes ?? []);
   // A shortfall names one node; a damaged samples.jsonl (cut, rejected lines, unreadable) touches every node.
-  const samplesWhole = damaged.has(RUN_FILES.samples);
+  const samplesWhole = damaged.has(RUN_DIR_FILES.samples);
   const markedTargets = targets.map((t) => ({
     ...t,
     partial: damaged.has(traceFileOf(t.target)) ? [traceFileOf(t.target)] : [],
@@ -51,7 +52,7 @@ export function markPartialFigures({
   const markedNodes = nodes.map((n) => ({
     ...n,
     partial: [
-      ...(samplesWhole || shortNodes.has(n.node) ? [RUN_FILES.samples] : []),
+      ...(samplesWhole || shortNodes.has(n.node) ? [RUN_DIR_FILES.samples] : []),
       ...n.targets.flatMap((target) => partialOfTarget.get(target) ?? []),
     ],
   }));
@@ -59,8 +60,8 @@ export function markPartialFigures({
   return {
     targets: markedTargets,
     nodes: markedNodes,
-    sccache: only(RUN_FILES.sccache),
-    registry: only(RUN_FILES.registry),
+    sccache: only(RUN_DIR_FILES.sccache),
+    registry: only(RUN_DIR_FILES.registry),
     run: markedTargets.flatMap((t) => t.partial),
   };
 }

@@ -1,7 +1,7 @@
 import { lstat, open, readdir, rename, appendFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  LANE_FILE,
+  RUN_DIR_FILES,
   RUN_INDEX_FILE,
   RUN_INDEX_VERSION,
   RunIndexLineSchema as LineSchema,
@@ -16,6 +16,7 @@ import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { loadRunModel, type LoadedRun } from './load-run-model.js';
 import { isRunDir } from '../run-dir/read-run-dir-names.js';
 import { readLane } from '../run-dir/read-run-dir.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // The run index (docs/history.md): one compact summary per run dir of a runs root, in `<root>/.runs-index.jsonl`,
 // an append-only JSON Lines file (the last line of a folder wins; `{"folder":…,"removed":true}` drops it). The run
@@ -140,7 +141,7 @@ async function statSig(file: string): Promise<string> {
 /** The signature of a run dir: what its entry was made from. */
 export async function signRunDir(dir: string): Promise<string> {
   const parts = await Promise.all(
-    ['run.json', 'data.json', LANE_FILE].map((n) => statSig(path.join(dir, n))),
+    ['run.json', 'data.json', RUN_DIR_FILES.lane].map((n) => statSig(path.join(dir, n))),
   );
   return parts.join('|');
 }
@@ -162,26 +163,27 @@ export async function summarizeRunDir({
   const sig = await signRunDir(dir);
   const mtimeMs = (await lstat(dir)).mtimeMs;
   const fallbackMs = parseStampMs(folder) ?? mtimeMs;
+  const runDir = openRunDir(dir);
   try {
-    const runFile = await readRunFile(dir);
+    const runFile = await readRunFile(runDir);
     if (runFile?.status === 'running')
       return bareEntry(folder, sig, {
         stamp: runFile.stamp,
-        lane: await readLane(dir),
+        lane: await readLane(runDir),
         harness: runFile.harness,
         arch: runFile.arch,
         namespace: runFile.namespace ?? null,
         status: 'running',
         startedAtMs: runFile.startedAtMs ?? fallbackMs,
       });
-    return summarizeLoadedRun({ folder, sig, loaded: await loadRunModel({ dir, nowMs }), mtimeMs });
+    return summarizeLoadedRun({ folder, sig, loaded: await loadRunModel({ runDir, nowMs }), mtimeMs });
   } catch (error) {
     if (!isRocmPerfError(error) && !(error instanceof SyntaxError)) throw error;
-    const run = await readRunFile(dir).catch(() => undefined);
+    const run = await readRunFile(runDir).catch(() => undefined);
     return bareEntry(folder, sig, {
       stamp: run?.stamp ?? folder,
       harness: run?.harness ?? 'unknown',
-      lane: await readLane(dir).catch(() => 'unknown'),
+      lane: await readLane(runDir).catch(() => 'unknown'),
       arch: run?.arch ?? null,
       status: run?.status ?? 'unknown',
       startedAtMs: run?.startedAtMs ?? fallbackMs,

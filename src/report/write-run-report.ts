@@ -1,30 +1,45 @@
 import type { DataFile } from '../artifacts/index.js';
 import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
 import { explainRunDir } from '../explain/explain-run-dir.js';
 import { buildReportModel } from './build-model.js';
 import { readRunInputs } from '../run-dir/read-run-dir.js';
 import { writeReport } from './write-report.js';
 
+export interface WriteRunReportOptions {
+  /** The run dir's handle: the report, why and `addParts` read each of its files once through it. */
+  runDir: RunDir;
+  /** The runs root, where `against` is looked for as a stamp. */
+  root?: string | undefined;
+  /** Where the run's siblings lie when the run dir is not under its root yet (an import's staging folder). */
+  runsRoot?: string | undefined;
+  /** `report --against RUN`: the run to explain this one's misses against. */
+  against?: string | undefined;
+  /** Fills what a layer beside the report computes from the explained model (the advisor's `summary.advice`). */
+  addParts?: (model: DataFile) => Promise<DataFile>;
+}
+
 /**
- * data.json, report.md and index.html for a run dir (the harness's last step), a warm or bench run's cache misses
- * explained against the previous run of its lane, harness and arch (docs/explain.md); returns the model written (the
- * end-of-run summary is built from it, docs/summary.md).
- * `addParts` fills what a layer beside the report computes from the explained model (the advisor's
- * `summary.advice`) before it is written.
+ * data.json, report.md and index.html for a run dir (`report`, `import`, and the harness's last step), a warm or
+ * bench run's cache misses explained against the previous run of its lane, harness and arch (docs/explain.md);
+ * returns the model written (the end-of-run summary is built from it, docs/summary.md) and the files.
  */
 export async function writeRunReport(
-  runDir: string,
-  addParts: (model: DataFile) => Promise<DataFile> = (model) => Promise.resolve(model),
-): Promise<DataFile> {
-  const inputs = await readRunInputs({ dir: runDir, generatedAtMs: Date.now() });
+  options: WriteRunReportOptions,
+): Promise<{ model: DataFile; files: string[] }> {
+  const { runDir } = options;
+  const inputs = await readRunInputs({ runDir, generatedAtMs: Date.now() });
   const explained = await explainRunDir({
-    dir: runDir,
+    runDir,
     model: buildReportModel(inputs),
     runFile: inputs.run,
     plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(runDir),
+    against: options.against,
+    root: options.root,
+    runsRoot: options.runsRoot,
     nowMs: inputs.generatedAtMs,
   });
-  const model = await addParts(explained);
-  await writeReport({ dir: runDir, model });
-  return model;
+  const model = options.addParts ? await options.addParts(explained) : explained;
+  const files = await writeReport({ dir: runDir.dir, model });
+  return { model, files };
 }

@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunFile } from './read-run-file.js';
+import { openRunDir, type RunDir } from './open-run-dir.js';
 import { UsageError } from '../shared/errors.js';
 import { isRunDir, readRunDirNames } from './read-run-dir-names.js';
 
@@ -17,11 +18,13 @@ export interface RunEntry {
   mtimeMs: number;
   /** run.json's startedAtMs; undefined when run.json is absent or does not say. */
   startedAtMs: number | undefined;
+  /** The run dir's handle: what the listing read (run.json) is not read again through it. */
+  runDir: RunDir;
 }
 
 /** Only the start time of run.json, for ordering; a file that is absent or damaged gives undefined (placed below). */
-async function readRunStartMs(dir: string): Promise<number | undefined> {
-  const run = await readRunFile(dir).catch(() => undefined);
+async function readRunStartMs(runDir: RunDir): Promise<number | undefined> {
+  const run = await readRunFile(runDir).catch(() => undefined);
   return run?.startedAtMs;
 }
 
@@ -67,8 +70,9 @@ export async function listRuns(root: string): Promise<RunEntry[]> {
     const info = await lstat(dir).catch(() => undefined);
     if (!info?.isDirectory()) continue;
     const files = await readdir(dir).catch(() => [] as string[]);
-    if (isRunDir(files))
-      runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs, startedAtMs: await readRunStartMs(dir) });
+    if (!isRunDir(files)) continue;
+    const runDir = openRunDir(dir);
+    runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs, startedAtMs: await readRunStartMs(runDir), runDir });
   }
   return runs.sort(compareRunsNewestFirst);
 }

@@ -37,3 +37,7 @@ export function findErrno(error: unknown): NodeJS.ErrnoException | undefined {
 export function unreadableStream(name: string, why: string): StreamInput {
   return { name, present: true, stats: createStreamStats(name), unreadable: why };
 }
+
+export function absentStream(name: string): StreamInput {
+  return { name, present: false, stats: createStreamStats(name) };
+}

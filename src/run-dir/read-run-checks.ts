@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { KEPT_BYTES, type RunDir } from './open-run-dir.js';
 import type { Plan, RunFile } from '../artifacts/index.js';
 import { findDigestMismatch, type FileDigestNow } from './find-digest-mismatch.js';
 import { findPlanMismatch } from './find-plan-mismatch.js';
@@ -19,8 +20,26 @@ export interface RunFileChecks {
   notes: string[];
 }
 
-/** SHA-256 and size of a file, read in chunks. */
-async function readFileDigest(file: string): Promise<FileDigestNow> {
+/**
+ * SHA-256 and size of a file: through the run dir's handle when it is small enough to keep (a trace, a status
+ * stream: its readers then read the same bytes), else in chunks (the logs).
+ */
+async function readFileDigest(runDir: RunDir, name: string, recordedBytes: number): Promise<FileDigestNow> {
+  if (recordedBytes <= KEPT_BYTES) {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await runDir.readBytes(name);
+    } catch (error) {
+      return { state: 'unreadable', why: describeReadError(error) };
+    }
+    if (bytes === undefined) return { state: 'absent' };
+    return {
+      state: 'read',
+      sizeBytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    };
+  }
+  const file = runDir.file(name);
   try {
     if (!(await stat(file)).isFile()) return { state: 'unreadable', why: 'not a regular file' };
   } catch (error) {
@@ -42,11 +61,11 @@ async function readFileDigest(file: string): Promise<FileDigestNow> {
 }
 
 export async function readRunFileChecks({
-  dir,
+  runDir,
   run,
   plan,
 }: {
-  dir: string;
+  runDir: RunDir;
   run: RunFile | undefined;
   plan: Plan | undefined;
 }): Promise<RunFileChecks> {
@@ -60,7 +79,7 @@ export async function readRunFileChecks({
       );
     for (const [name, record] of Object.entries(recorded ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
       if (path.basename(name) !== name) continue;
-      const mismatch = findDigestMismatch(name, record, await readFileDigest(path.join(dir, name)));
+      const mismatch = findDigestMismatch(name, record, await readFileDigest(runDir, name, record.sizeBytes));
       if (mismatch !== undefined) mismatches.set(name, mismatch);
     }
   }

@@ -1,13 +1,12 @@
 import { readdir } from 'node:fs/promises';
-import { LANE_FILE } from '../artifacts/index.js';
+import { RUN_DIR_FILES, TRACE_FILE } from '../artifacts/index.js';
 import { RocmPerfError } from '../shared/errors.js';
-import { RUN_FILES, TRACE_FILE } from './run-files.js';
 
 // What makes a directory a run (docs/trust.md): report, diff, export, serve, publish and import refuse anything
 // else before they read or write it.
 
 /** The files a run writes beside its traces; a trace with one of them is a run from elsewhere (e.g. CI). */
-const BESIDE_A_TRACE = new Set<string>([...Object.values(RUN_FILES), 'plan.json']);
+const BESIDE_A_TRACE = new Set<string>([...Object.values(RUN_DIR_FILES), 'plan.json']);
 const STATUS_FILE = /^status-.+\.jsonl$/;
 
 /**
@@ -16,7 +15,7 @@ const STATUS_FILE = /^status-.+\.jsonl$/;
  * zot.jsonl, artifacts.txt, plan.json): a run recorded elsewhere. A lone stray trace-<target>.json is not a run.
  */
 export function isRunDir(names: readonly string[]): boolean {
-  if (names.includes('run.json') || names.includes(LANE_FILE)) return true;
+  if (names.includes('run.json') || names.includes(RUN_DIR_FILES.lane)) return true;
   return (
     names.some((name) => TRACE_FILE.test(name)) &&
     names.some((name) => BESIDE_A_TRACE.has(name) || STATUS_FILE.test(name))

@@ -4,39 +4,38 @@ import { readStepUsage } from '../collect/cgroup/read-step-usage.js';
 import {
   createStreamStats,
   DEFAULT_LANE,
-  LANE_FILE,
+  RUN_DIR_FILES,
   LaneSchema,
   ARTIFACTS_HEADER,
   parseArtifactLines,
   createSampleTable,
-  STEP_USAGE_FILE,
   type Plan,
   type RunFile,
   type StreamStats,
+  TRACE_FILE,
 } from '../artifacts/index.js';
 import { readPlanFileIfPresent } from './plan-file-io.js';
 import { readTextIfPresent } from './read-json-file.js';
-import { readRunFileText } from '../artifacts/open-run-file.js';
+import type { RunDir } from './open-run-dir.js';
 import { readRunFile } from './read-run-file.js';
 import { readRegistrySizes } from './read-registry-sizes-file.js';
 import { ArtifactError, isRocmPerfError } from '../shared/errors.js';
-import { describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
+import { absentStream, describeReadError, findErrno, probeStream, unreadableStream } from './probe-stream.js';
 import { readTraceFiles } from './read-trace-files.js';
 import { readUsageInputs } from './read-usage-inputs.js';
 import type { ReportPlan, RunChecks, RunInputs, StreamInput } from './run-inputs.js';
 import { readRunFileChecks, type RunFileChecks } from './read-run-checks.js';
-import { RUN_FILES, TRACE_FILE } from './run-files.js';
 
 // A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
 // sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
 // must pass their schemas.
 
-export { RUN_FILES, TRACE_FILE };
+export { RUN_DIR_FILES, TRACE_FILE };
 
 /** The run's lane: lane.txt (written by `rocm-perf import`), else this fleet's lane. */
-export async function readLane(dir: string): Promise<string> {
-  const file = path.join(dir, LANE_FILE);
-  const text = await readTextIfPresent(file);
+export async function readLane(runDir: RunDir): Promise<string> {
+  const file = runDir.file(RUN_DIR_FILES.lane);
+  const text = await readTextIfPresent(runDir, RUN_DIR_FILES.lane);
   if (text === undefined) return DEFAULT_LANE;
   const parsed = LaneSchema.safeParse(text.trim());
   if (parsed.success) return parsed.data;
@@ -49,8 +48,8 @@ export async function readLane(dir: string): Promise<string> {
   );
 }
 
-export async function readReportPlan(dir: string): Promise<ReportPlan | undefined> {
-  return toReportPlan(await readPlanFileIfPresent(dir));
+export async function readReportPlan(runDir: RunDir): Promise<ReportPlan | undefined> {
+  return toReportPlan(await readPlanFileIfPresent(runDir));
 }
 
 function toReportPlan(plan: Plan | undefined): ReportPlan | undefined {
@@ -86,17 +85,13 @@ function toReportPlan(plan: Plan | undefined): ReportPlan | undefined {
   };
 }
 
-export function absentStream(name: string): StreamInput {
-  return { name, present: false, stats: createStreamStats(name) };
-}
-
 /** Client address → node name, from run.json. */
 export function buildAddressToNode(run: RunFile | undefined): Record<string, string> {
   return Object.fromEntries((run?.nodes ?? []).flatMap((n) => (n.address ? [[n.address, n.name]] : [])));
 }
 
 export interface ReadRunInputsOptions {
-  dir: string;
+  runDir: RunDir;
   generatedAtMs: number;
   seriesPoints?: number;
 }
@@ -106,18 +101,19 @@ const keepNone = () => false;
 
 /** Reads a whole run dir once (report, publish, and serve for finished runs). */
 export async function readRunInputs({
-  dir,
+  runDir,
   generatedAtMs,
   seriesPoints,
 }: ReadRunInputsOptions): Promise<RunInputs> {
-  const run = await readRunFile(dir);
-  const planFile = await readPlanFileIfPresent(dir);
-  const checked = await readRunFileChecks({ dir, run, plan: planFile });
+  const { dir } = runDir;
+  const run = await readRunFile(runDir);
+  const planFile = await readPlanFileIfPresent(runDir);
+  const checked = await readRunFileChecks({ runDir, run, plan: planFile });
   const plan = checked.planProblem === undefined ? toReportPlan(planFile) : undefined;
   const addressToNode = buildAddressToNode(run);
   const file = (name: string): string => path.join(dir, name);
-  const samples = await readStream(file(RUN_FILES.samples), (at) => readSamples(at));
-  const sccache = await readStream(file(RUN_FILES.sccache), (at) =>
+  const samples = await readStream(file(RUN_DIR_FILES.samples), (at) => readSamples(at));
+  const sccache = await readStream(file(RUN_DIR_FILES.sccache), (at) =>
     readSccacheLog({
       path: at,
       addressToNode,
@@ -126,8 +122,8 @@ export async function readRunInputs({
     }),
   );
   const format = run?.registryLogFormat ?? 'zot';
-  const sizes = format === 'distribution' ? await readRegistrySizes(dir) : undefined;
-  const registry = await readStream(file(RUN_FILES.registry), (at) =>
+  const sizes = format === 'distribution' ? await readRegistrySizes(runDir) : undefined;
+  const registry = await readStream(file(RUN_DIR_FILES.registry), (at) =>
     readRegistryLog({
       path: at,
       format,
@@ -137,14 +133,11 @@ export async function readRunInputs({
       keep: keepNone,
     }),
   );
-  const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
-  const { traces, streams: traceStreams } = await readTraceFiles(dir, run?.uploadRefs, {
-    run,
-    nowMs: generatedAtMs,
-  });
-  const stepUsage = await readStream(file(STEP_USAGE_FILE), readStepUsage);
+  const artifacts = await readArtifacts(runDir);
+  const { traces, streams: traceStreams } = await readTraceFiles(runDir, { nowMs: generatedAtMs });
+  const stepUsage = await readStream(file(RUN_DIR_FILES.stepUsage), readStepUsage);
   const usage = await readUsageInputs({
-    dir,
+    runDir,
     run,
     stepUsage: stepUsage.read,
     samples: samples.read?.table ?? createSampleTable(),
@@ -163,7 +156,7 @@ export async function readRunInputs({
   );
   return {
     stamp: path.basename(path.resolve(dir)),
-    lane: await readLane(dir),
+    lane: await readLane(runDir),
     run,
     plan,
     samples: samples.read?.table ?? createSampleTable(),
@@ -236,17 +229,15 @@ async function readStream<T extends { stats: StreamStats }>(
  * artifacts.txt: the versioned format (`# rocm-perf artifacts version 1`, tab-separated, read through the collectors'
  * schema); a file without that header (an older harness) is read as one artifact per line.
  */
-export async function readArtifacts(file: string): Promise<{ lines: string[]; stream: StreamInput }> {
-  const name = path.basename(file);
-  const probe = await probeStream(file);
-  if (!probe.present) return { lines: [], stream: absentStream(name) };
-  if (probe.unreadable !== undefined) return { lines: [], stream: unreadableStream(name, probe.unreadable) };
-  let text: string;
+export async function readArtifacts(runDir: RunDir): Promise<{ lines: string[]; stream: StreamInput }> {
+  const name = RUN_DIR_FILES.artifacts;
+  let text: string | undefined;
   try {
-    text = await readRunFileText(file);
+    text = await runDir.readText(name);
   } catch (error) {
     return { lines: [], stream: unreadableStream(name, describeReadError(error)) };
   }
+  if (text === undefined) return { lines: [], stream: absentStream(name) };
   const rawLines = text.split('\n');
   if (rawLines[rawLines.length - 1] === '') rawLines.pop();
   const stats: StreamStats = {

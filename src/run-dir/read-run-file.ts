@@ -1,15 +1,16 @@
-import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
-import { readRunFileText, RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { RunFileRefusedError } from '../artifacts/open-run-file.js';
 import { RunFileSchema, type RunFile } from '../artifacts/run-file.js';
+import { RUN_DIR_FILES } from '../artifacts/run-dir-files.js';
+import type { RunDir } from './open-run-dir.js';
 
 // The one reader of run.json (written by the harness's run-file writer): through RunFileSchema, in the two ways
-// callers need it. Not in index.ts (node:fs).
+// callers need it, parsed once per run-dir handle.
 
-export const RUN_FILE_NAME = 'run.json';
+const NAME = RUN_DIR_FILES.run;
 
 function parseRunFile(raw: unknown, file: string, hint: string): RunFile {
   const parsed = RunFileSchema.safeParse(raw);
@@ -18,23 +19,26 @@ function parseRunFile(raw: unknown, file: string, hint: string): RunFile {
 }
 
 /** A run dir's run.json; undefined when it has none (report, serve, trends, import: a run dir may lack it). */
-export async function readRunFile(dir: string): Promise<RunFile | undefined> {
-  const file = path.join(dir, RUN_FILE_NAME);
-  const raw = await readJsonIfPresent(file);
-  if (raw === undefined) return undefined;
-  return parseRunFile(
-    raw,
-    file,
-    'run.json is written by `rocm-perf cold|warm|bench`; a file from another version needs the matching rocm-perf',
-  );
+export function readRunFile(runDir: RunDir): Promise<RunFile | undefined> {
+  return runDir.remember(NAME, async () => {
+    const raw = await readJsonIfPresent(runDir, NAME);
+    if (raw === undefined) return undefined;
+    return parseRunFile(
+      raw,
+      runDir.file(NAME),
+      'run.json is written by `rocm-perf cold|warm|bench`; a file from another version needs the matching rocm-perf',
+    );
+  });
 }
 
 /** A finished run's run.json, which must be there (`costs --from`, `plan --from-run`). */
-export async function readRequiredRunFile(dir: string): Promise<RunFile> {
-  const file = path.join(dir, RUN_FILE_NAME);
+export async function readRequiredRunFile(runDir: RunDir): Promise<RunFile> {
+  const file = runDir.file(NAME);
   let raw: unknown;
   try {
-    raw = JSON.parse(await readRunFileText(file));
+    const text = await runDir.readText(NAME);
+    if (text === undefined) throw new Error('no run.json in the run dir');
+    raw = JSON.parse(text);
   } catch (cause) {
     if (cause instanceof RunFileRefusedError) throw cause;
     throw new ArtifactError(file, `cannot read run.json: ${errorMessage(cause)}`, {

@@ -1,6 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import { readRunFileText } from '../artifacts/open-run-file.js';
-import path from 'node:path';
 import {
   parseBuildkitTrace,
   parseStatusSteps,
@@ -10,14 +7,16 @@ import {
 import {
   createStreamStats,
   findStreamWarnings,
+  TARGET_FILES,
+  TRACE_FILE,
   type RunFile,
   type StreamStats,
-  type UploadRefs,
 } from '../artifacts/index.js';
-import { readTextIfPresent } from './read-json-file.js';
+import type { RunDir } from './open-run-dir.js';
+import { readRunFile } from './read-run-file.js';
 import { isRocmPerfError } from '../shared/errors.js';
-import { describeReadError, probeStream, unreadableStream } from './probe-stream.js';
-import { TRACE_FILE } from './run-files.js';
+import { absentStream, describeReadError, unreadableStream } from './probe-stream.js';
+import { readTextIfPresent } from './read-json-file.js';
 import { findTraceImplausibility } from './find-trace-implausibility.js';
 import type { StreamInput } from './run-inputs.js';
 
@@ -25,61 +24,74 @@ import type { StreamInput } from './run-inputs.js';
 // the parser is collect's, a layer above the artifacts.)
 
 /** The trace files of a run dir, in name order. */
-async function listTraceFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
+async function listTraceFiles(runDir: RunDir): Promise<string[]> {
+  return (await runDir.listNames()).filter((name) => TRACE_FILE.test(name));
+}
+
+export interface TraceFilesRead {
+  traces: TargetTrace[];
+  streams: StreamInput[];
+  /** Per target whose trace was kept, what its file's spans carry (BuildKit trace IDs, top spans). */
+  extents: Map<string, TraceExtent>;
 }
 
 /**
- * For the report: every trace with its stream stats; a damaged trace is a stream warning, not an error, and step
- * counts come from status-<target>.jsonl where there is one (readTraceFile). `uploadRefs` (run.json's) split each
- * target's uploads into image and cache; without them (runs recorded before issue 35) every upload is `unknown`.
- * `extents`: per target whose trace was kept, what its file's spans carry (BuildKit trace IDs, top spans).
+ * Every trace of a run dir with its stream stats, read and checked once per handle (report, why, the advisor and
+ * export all read them here): a damaged trace is a stream warning, not an error; a trace that is not this run's
+ * (find-trace-implausibility.ts, against run.json) is left out with its damage said; step counts come from
+ * status-<target>.jsonl where there is one. run.json's `uploadRefs` split each target's uploads into image and
+ * cache; without them (runs recorded before issue 35) every upload is `unknown`. `nowMs` closes the window of a
+ * run still in flight; `check: false` reads the traces as they are (the harness's clock estimate, see TraceCheck).
  */
-export async function readTraceFiles(
-  dir: string,
-  uploadRefs?: RunFile['uploadRefs'],
-  check?: TraceCheck,
-): Promise<{ traces: TargetTrace[]; streams: StreamInput[]; extents: Map<string, TraceExtent> }> {
-  const names = await listTraceFiles(dir);
-  const traces: TargetTrace[] = [];
-  const streams: StreamInput[] = [];
-  const extents = new Map<string, TraceExtent>();
-  for (const name of names) {
-    const target = TRACE_FILE.exec(name)?.[1] ?? name;
-    const result = await readTraceFile(path.join(dir, name), uploadRefs?.[target], check);
-    if (result.trace) traces.push(result.trace);
-    if (result.trace && result.extent) extents.set(result.trace.target, result.extent);
-    streams.push(result.stream);
-  }
-  return { traces, streams, extents };
+export function readTraceFiles(
+  runDir: RunDir,
+  { nowMs, check = true }: { nowMs: number; check?: boolean },
+): Promise<TraceFilesRead> {
+  return runDir.remember(`traces:${check}`, async () => {
+    const run = await readRunFile(runDir);
+    const traces: TargetTrace[] = [];
+    const streams: StreamInput[] = [];
+    const extents = new Map<string, TraceExtent>();
+    for (const name of await listTraceFiles(runDir)) {
+      const result = await readTraceFile(runDir, name, { run, nowMs, check });
+      if (result.trace) traces.push(result.trace);
+      if (result.trace && result.extent) extents.set(result.trace.target, result.extent);
+      streams.push(result.stream);
+    }
+    return { traces, streams, extents };
+  });
+}
+
+/** What a trace is checked against (find-trace-implausibility.ts). */
+export interface TraceCheck {
+  run: RunFile | undefined;
+  nowMs: number;
+  /**
+   * False only for the harness's own estimate of the builders' clocks at the end of a run, which the check needs
+   * (a skewed builder's trace fails the check until its clock is known).
+   */
+  check?: boolean;
 }
 
 /**
  * One trace-<target>.json; its step counts come from status-<target>.jsonl beside it when that stream is a
- * single-target bake's (they then agree with `history inspect`), else from the trace's step spans.
+ * single-target bake's (they then agree with `history inspect`), else from the trace's step spans. serve reads a
+ * run in flight trace by trace through it.
  */
-/** What a trace is checked against (find-trace-implausibility.ts); without it a trace is read as it is. */
-export interface TraceCheck {
-  run: RunFile | undefined;
-  nowMs: number;
-}
-
 export async function readTraceFile(
-  file: string,
-  refs?: UploadRefs,
-  check?: TraceCheck,
+  runDir: RunDir,
+  name: string,
+  check: TraceCheck,
 ): Promise<{ trace: TargetTrace | undefined; stream: StreamInput; extent?: TraceExtent }> {
-  const name = path.basename(file);
   const target = TRACE_FILE.exec(name)?.[1] ?? name;
-  const probe = await probeStream(file);
-  if (probe.unreadable !== undefined)
-    return { trace: undefined, stream: unreadableStream(name, probe.unreadable) };
-  let text: string;
+  const refs = check.run?.uploadRefs?.[target];
+  let text: string | undefined;
   try {
-    text = await readRunFileText(file);
+    text = await runDir.readText(name);
   } catch (error) {
     return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
   }
+  if (text === undefined) return { trace: undefined, stream: absentStream(name) };
   try {
     const parsed = parseBuildkitTrace(text, {
       source: name,
@@ -90,7 +102,15 @@ export async function readTraceFile(
     // Drift and rejected span objects are said once, by the report's own stream checks.
     const own = new Set(findStreamWarnings(parsed.stats));
     const damage =
-      check === undefined ? [] : findTraceImplausibility({ name, target, extent: parsed.extent, ...check });
+      check.check === false
+        ? []
+        : findTraceImplausibility({
+            name,
+            target,
+            extent: parsed.extent,
+            run: check.run,
+            nowMs: check.nowMs,
+          });
     const stream: StreamInput = {
       name,
       present: true,
@@ -99,7 +119,7 @@ export async function readTraceFile(
       ...(damage.length > 0 ? { damage } : {}),
     };
     if (damage.length > 0) return { trace: undefined, stream };
-    const status = await readTextIfPresent(path.join(path.dirname(file), `status-${target}.jsonl`));
+    const status = await readTextIfPresent(runDir, TARGET_FILES.status(target));
     const counts = status === undefined ? undefined : parseStatusSteps(status, target);
     return {
       trace: counts === undefined ? parsed.trace : { ...parsed.trace, ...counts },
@@ -123,17 +143,15 @@ export async function readTraceFile(
  * counts), with the parser's warnings; a trace that does not parse is an error.
  */
 export async function readRunTraces(
-  runDir: string,
+  runDir: RunDir,
 ): Promise<{ traces: Map<string, TargetTrace>; warnings: string[] }> {
   const traces = new Map<string, TargetTrace>();
   const warnings: string[] = [];
   for (const name of await listTraceFiles(runDir)) {
     const target = TRACE_FILE.exec(name)?.[1];
-    if (!target) continue;
-    const parsed = parseBuildkitTrace(await readRunFileText(path.join(runDir, name)), {
-      source: name,
-      target,
-    });
+    const text = await runDir.readText(name);
+    if (!target || text === undefined) continue;
+    const parsed = parseBuildkitTrace(text, { source: name, target });
     warnings.push(...parsed.warnings);
     traces.set(target, parsed.trace);
   }

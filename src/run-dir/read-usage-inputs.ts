@@ -1,5 +1,11 @@
-import path from 'node:path';
-import { STEP_USAGE_FILE, type ReportWarning, type RunFile, type SampleTable } from '../artifacts/index.js';
+import type { RunDir } from './open-run-dir.js';
+import {
+  RUN_DIR_FILES,
+  TARGET_FILES,
+  type ReportWarning,
+  type RunFile,
+  type SampleTable,
+} from '../artifacts/index.js';
 import { readTextIfPresent } from './read-json-file.js';
 import { parseProvenanceUsage, type ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
 import { parseStatusVertices, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
@@ -11,20 +17,20 @@ import type { UsageRead } from './run-inputs.js';
 // untrusted: a bad line is counted by the reader; a malformed provenance is a loud warning naming the key.
 
 export async function readUsageInputs(options: {
-  dir: string;
+  runDir: RunDir;
   run: RunFile | undefined;
   stepUsage: Awaited<ReturnType<typeof readStepUsage>> | undefined;
   samples: SampleTable;
 }): Promise<UsageRead> {
-  const { dir, run } = options;
+  const { runDir, run } = options;
   const warnings: ReportWarning[] = [];
   const vertices = new Map<string, readonly StatusVertex[]>();
   const provenance = new Map<string, ProvenanceUsage>();
   for (const target of Object.keys(run?.targets ?? {}).sort()) {
-    const status = await readTextIfPresent(path.join(dir, `status-${target}.jsonl`));
+    const status = await readTextIfPresent(runDir, TARGET_FILES.status(target));
     if (status !== undefined) vertices.set(target, parseStatusVertices(status));
-    const metaName = `meta-${target}.json`;
-    const meta = await readTextIfPresent(path.join(dir, metaName));
+    const metaName = TARGET_FILES.meta(target);
+    const meta = await readTextIfPresent(runDir, metaName);
     if (meta === undefined) continue;
     let json: unknown;
     try {
@@ -44,7 +50,7 @@ export async function readUsageInputs(options: {
   for (const [node, gaps] of options.stepUsage?.gaps ?? [])
     warnings.push({
       level: 'note',
-      stream: STEP_USAGE_FILE,
+      stream: RUN_DIR_FILES.stepUsage,
       message: `${gaps.count} step-usage poll(s) of ${node} failed (the first: ${gaps.firstError}); a step that ended in such a gap lost the CPU after its last good poll`,
     });
   return {

@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   addToRegistrySummary,
@@ -17,18 +17,17 @@ import {
   type SccacheSummary,
   type TargetTrace,
 } from '../collect/index.js';
-import { createSampleTable, type RunFile, type StreamStats } from '../artifacts/index.js';
 import {
-  absentStream,
-  buildAddressToNode,
-  readArtifacts,
-  readLane,
-  readReportPlan,
-  RUN_FILES,
+  createSampleTable,
+  type RunFile,
+  type StreamStats,
+  RUN_DIR_FILES,
   TRACE_FILE,
-} from '../run-dir/read-run-dir.js';
+} from '../artifacts/index.js';
+import { buildAddressToNode, readArtifacts, readLane, readReportPlan } from '../run-dir/read-run-dir.js';
+import { openRunDir, type RunDir } from '../run-dir/open-run-dir.js';
 import { readTraceFile } from '../run-dir/read-trace-files.js';
-import { probeStream, unreadableStream } from '../run-dir/probe-stream.js';
+import { absentStream, probeStream, unreadableStream } from '../run-dir/probe-stream.js';
 import { readRunFile } from '../run-dir/read-run-file.js';
 import type { RunInputs, StreamInput } from '../run-dir/run-inputs.js';
 
@@ -85,7 +84,7 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
     tailsFor = key;
     sccache = {
       tail: createLogTail({
-        path: file(RUN_FILES.sccache),
+        path: file(RUN_DIR_FILES.sccache),
         ...createSccacheParser({ addressToNode }),
         aggregate: {
           create: () => createSccacheSummary(summarize),
@@ -95,35 +94,28 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
         keep: keepNone,
       }),
       summary: undefined,
-      stats: absentStream(RUN_FILES.sccache).stats,
+      stats: absentStream(RUN_DIR_FILES.sccache).stats,
     };
     registry = {
       tail: createLogTail({
-        path: file(RUN_FILES.registry),
+        path: file(RUN_DIR_FILES.registry),
         ...createRegistryLineParser({ format, cachePatterns, addressToNode }),
         aggregate: { create: createRegistrySummary, add: addToRegistrySummary },
         keep: keepNone,
       }),
       summary: undefined,
-      stats: absentStream(RUN_FILES.registry).stats,
+      stats: absentStream(RUN_DIR_FILES.registry).stats,
     };
   }
 
   /** Each trace once it changes, held to the run as `report` holds it (a trace is written after its target ends). */
-  async function readTraces(run: RunFile | undefined): Promise<boolean> {
+  async function readTraces(runDir: RunDir, run: RunFile | undefined): Promise<boolean> {
     let changed = false;
-    const names = (await readdir(dir)).filter((name) => TRACE_FILE.test(name)).sort();
+    const names = (await runDir.listNames()).filter((name) => TRACE_FILE.test(name));
     for (const name of names) {
       const sig = await signature(file(name));
       if (traces.get(name)?.sig === sig) continue;
-      const target = TRACE_FILE.exec(name)?.[1] ?? name;
-      traces.set(name, {
-        sig,
-        ...(await readTraceFile(file(name), run?.uploadRefs?.[target], {
-          run,
-          nowMs: Date.now(),
-        })),
-      });
+      traces.set(name, { sig, ...(await readTraceFile(runDir, name, { run, nowMs: Date.now() })) });
       changed = true;
     }
     return changed;
@@ -131,15 +123,17 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
 
   return {
     async read() {
-      const run = await readRunFile(dir);
-      const plan = await readReportPlan(dir);
+      // A fresh handle per read: the run's files grow between reads.
+      const runDir = openRunDir(dir);
+      const run = await readRunFile(runDir);
+      const plan = await readReportPlan(runDir);
       createTails(run);
-      samples ??= createSamplesTail(file(RUN_FILES.samples));
+      samples ??= createSamplesTail(file(RUN_DIR_FILES.samples));
       // A link or special file is there but refused (openRunFile): a warning naming it, never read.
       const probes = {
-        samples: await probeStream(file(RUN_FILES.samples)),
-        sccache: await probeStream(file(RUN_FILES.sccache)),
-        registry: await probeStream(file(RUN_FILES.registry)),
+        samples: await probeStream(file(RUN_DIR_FILES.samples)),
+        sccache: await probeStream(file(RUN_DIR_FILES.sccache)),
+        registry: await probeStream(file(RUN_DIR_FILES.registry)),
       };
       const isReadable = (probe: { present: boolean; unreadable?: string }) =>
         probe.present && probe.unreadable === undefined;
@@ -152,8 +146,8 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
       let changed = samplesRead?.changed ?? false;
       if (present.sccache && (await readTailed(sccache!))) changed = true;
       if (present.registry && (await readTailed(registry!))) changed = true;
-      if (await readTraces(run)) changed = true;
-      const artifacts = await readArtifacts(file(RUN_FILES.artifacts));
+      if (await readTraces(runDir, run)) changed = true;
+      const artifacts = await readArtifacts(runDir);
       const sig = [
         await signature(file('run.json')),
         await signature(file('plan.json')),
@@ -162,7 +156,7 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
       if (sig !== lastSignature) changed = true;
       lastSignature = sig;
       const stream = (name: keyof typeof probes, stats: StreamStats | undefined): StreamInput => {
-        const at = RUN_FILES[name];
+        const at = RUN_DIR_FILES[name];
         const why = probes[name].unreadable;
         if (why !== undefined) return unreadableStream(at, why);
         return present[name] && stats
@@ -173,7 +167,7 @@ export function createInFlightRunReader(dir: string): InFlightRunReader {
         changed,
         inputs: {
           stamp: path.basename(dir),
-          lane: await readLane(dir),
+          lane: await readLane(runDir),
           run,
           plan,
           samples: samplesRead?.table ?? createSampleTable(),

@@ -11,6 +11,7 @@ import type { PushExpectation } from '../../scripts/capture-registry-fixtures.js
 import { fetchBlobSizes, readRegistryLog, summarizeRegistry } from '../../src/collect/index.js';
 import type { RunningRegistry } from '../helpers/daemons/index.js';
 import { startRegistry } from '../helpers/daemons/index.js';
+import { openRunDir } from '../../src/run-dir/open-run-dir.js';
 
 let registry: RunningRegistry;
 let expected: PushExpectation;
@@ -102,7 +103,7 @@ describe('the docker-registry JSON log', () => {
         nowMs: () => 1,
       });
       expect(written).toEqual({ unsized: 6, sized: 6, warnings: [] });
-      const sizes = await readRegistrySizes(runDir);
+      const sizes = await readRegistrySizes(openRunDir(runDir));
       const { summary } = await readRegistryLog({
         path: path.join(runDir, 'zot.jsonl'),
         format: 'distribution',

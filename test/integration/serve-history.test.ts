@@ -8,6 +8,7 @@ import { writeRunReport } from '../../src/report/index.js';
 import { importRun } from '../../src/run/import/import-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
+import { openRunDir } from '../../src/run-dir/open-run-dir.js';
 
 // serve over 250 runs (bench/make-history-runs.ts: copies of fixtures/runs' samples with spread stamps, lanes,
 // arches and statuses, a few damaged) through the run index (docs/history.md). The truth each check holds the pages
@@ -184,7 +185,7 @@ describe('serve: history through the run index', () => {
     const dir = path.join(root, stamp);
     await writeFixtureRun({ dir, stamp, harness: 'bench', seed: 3, nodeCount: 1, durationSeconds: 60 });
     const before = (await stat(path.join(root, INDEX))).size;
-    await writeRunReport(dir);
+    await writeRunReport({ runDir: openRunDir(dir) });
     const appended = (await readFile(path.join(root, INDEX), 'utf8')).slice(before);
     expect(appended).toContain(`"folder":"${stamp}"`);
     expect(appended).toContain('"harness":"bench"');
@@ -210,7 +211,7 @@ describe('serve: history through the run index', () => {
       root,
       force: false,
       extractTarball: () => Promise.resolve(),
-      rewriteReport: (dir) => writeRunReport(dir).then(() => undefined),
+      rewriteReport: (dir) => writeRunReport({ runDir: openRunDir(dir) }).then(() => undefined),
     });
     const appended = (await readFile(path.join(root, INDEX), 'utf8')).slice(before);
     expect(appended).toContain(`"folder":"${imported.stamp}"`);

@@ -6,6 +6,7 @@ import { serialiseModel } from '../../src/report/write-report.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';
+import { openRunDir } from '../../src/run-dir/open-run-dir.js';
 
 // serve's trends page on 127.0.0.1 over a temp runs root: linked from `/`, one section per harness, the latest
 // warm run's doubled makespan flagged, an unreadable run named, a symlinked run outside the root left out.
@@ -31,7 +32,9 @@ beforeAll(async () => {
     seed: 6,
   });
   const latest = path.join(temp.path, WARM[3]!);
-  const model = buildReportModel(await readRunInputs({ dir: latest, generatedAtMs: Date.now() }));
+  const model = buildReportModel(
+    await readRunInputs({ runDir: openRunDir(latest), generatedAtMs: Date.now() }),
+  );
   await writeFile(
     path.join(latest, 'data.json'),
     serialiseModel({

@@ -2,7 +2,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fetchBlobSizes, readRegistryLog, type RegistryRecord } from '../../collect/index.js';
 import {
-  REGISTRY_SIZES_FILE,
+  RUN_DIR_FILES,
   REGISTRY_SIZES_VERSION,
   RegistrySizesFileSchema,
   toRegistrySizeKey,
@@ -63,7 +63,7 @@ export async function writeRegistrySizes(options: WriteRegistrySizesOptions): Pr
     sizes,
     failures: fetched.failures,
   });
-  const target = path.join(options.runDir, REGISTRY_SIZES_FILE);
+  const target = path.join(options.runDir, RUN_DIR_FILES.registrySizes);
   await writeFile(`${target}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
   await rename(`${target}.tmp`, target);
   const sized = fetched.records.filter((record) => record.bytes !== null).length;

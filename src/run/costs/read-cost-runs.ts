@@ -1,18 +1,13 @@
+import { TRACE_FILE } from '../../artifacts/index.js';
 import { findPoolingRefusals } from '../../plan/index.js';
-import {
-  buildFlaggedRunError,
-  gateRun,
-  loadRunModel,
-  readLane,
-  readRunTraces,
-  TRACE_FILE,
-} from '../../report/index.js';
+import { buildFlaggedRunError, gateRun, loadRunModel, readLane, readRunTraces } from '../../report/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
 import { readRequiredRunFile } from '../../run-dir/read-run-file.js';
 import type { FleetNode } from '../../config/schema.js';
 import { findFleetDifferences } from './compare-run-fleet.js';
 import { findBakeDifferences, type BakePrint } from '../../graph/index.js';
+import { openRunDir, type RunDir } from '../../run-dir/open-run-dir.js';
 
 // The run dirs `rocm-perf costs --from RUN...` pools: each one's run.json, traces and lane (lane.txt); whether they
 // pool; and the header of the costs file they give.
@@ -37,12 +32,13 @@ export async function readCostRuns(
   const runs: CostRun[] = [];
   const warnings: string[] = [];
   for (const dir of dirs) {
-    const run = await readRequiredRunFile(dir);
-    const gate = await gateRun({ dir, nowMs });
+    const runDir = openRunDir(dir);
+    const run = await readRequiredRunFile(runDir);
+    const gate = await gateRun({ runDir, nowMs });
     if (gate.flaggedFiles.length > 0 && !allowPartial)
       throw buildFlaggedRunError({ gate, command: 'costs', flag: '--from' });
     // The gate's flagged traces (changed, or not this run's) are taken out: no figure from a flagged file.
-    const read = await readRunTraces(dir);
+    const read = await readRunTraces(runDir);
     for (const file of gate.flaggedFiles) {
       const target = TRACE_FILE.exec(file)?.[1];
       if (target !== undefined && read.traces.delete(target))
@@ -56,14 +52,14 @@ export async function readCostRuns(
         hint: 'costs come from a finished run with traces',
       });
     warnings.push(...read.warnings);
-    const memory = await readMemory(dir, { nowMs, traced: read.traces });
+    const memory = await readMemory(runDir, { nowMs, traced: read.traces });
     runs.push({
       dir,
       run,
       traces: read.traces,
       memoryPeaks: memory.peaks,
       nodeMemory: memory.nodes,
-      lane: await readLane(dir),
+      lane: await readLane(runDir),
     });
   }
   return { runs, warnings };
@@ -75,10 +71,10 @@ export async function readCostRuns(
  * stale), peaks for the targets whose trace `costs` takes.
  */
 async function readMemory(
-  dir: string,
+  runDir: RunDir,
   { nowMs, traced }: { nowMs: number; traced: ReadonlyMap<string, unknown> },
 ): Promise<{ peaks: Map<string, number>; nodes: Map<string, number> }> {
-  const { model } = await loadRunModel({ dir, nowMs });
+  const { model } = await loadRunModel({ runDir, nowMs });
   const peaks = new Map<string, number>();
   for (const target of model.summary.targets) {
     const bytes = target.usage?.memoryPeakBytes;

@@ -17,6 +17,7 @@ import type { RunFileWriter } from './run-file-writer.js';
 import { errorMessage } from '../../shared/error-message.js';
 import type { FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { saveBuilderEvidence, type FetchAttachment } from './save-builder-evidence.js';
+import { openRunDir } from '../../run-dir/open-run-dir.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.
@@ -160,7 +161,10 @@ export async function finalizeRun(options: FinalizeRunOptions): Promise<Finalize
         for (const note of evidence.notes) logger.info({ note }, 'evidence not recorded');
       });
     await attempt("estimating the builders' clocks", warnings, logger, async () => {
-      const { traces } = await readTraceFiles(context.runDir);
+      const { traces } = await readTraceFiles(openRunDir(context.runDir), {
+        nowMs: options.clock.nowMs(),
+        check: false,
+      });
       const builderClocks = estimateRunBuilderClocks(
         { ...runFile.get(), targets: { ...runFile.get().targets, ...outcomes } },
         traces,

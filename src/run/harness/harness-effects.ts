@@ -68,11 +68,17 @@ export interface HarnessEffects {
 
 /** The report (with the advisor's section) is loaded on first use, so a run that never gets there does not load it. */
 const writeRunReport = async (runDir: string): Promise<DataFile> => {
-  const [report, advise] = await Promise.all([
+  const [report, advise, { openRunDir }] = await Promise.all([
     import('../../report/index.js'),
     import('../../advise/index.js'),
+    import('../../run-dir/open-run-dir.js'),
   ]);
-  return report.writeRunReport(runDir, (model) => advise.addAdvice({ dir: runDir, model }));
+  const handle = openRunDir(runDir);
+  const { model } = await report.writeRunReport({
+    runDir: handle,
+    addParts: (explained) => advise.addAdvice({ runDir: handle, model: explained }),
+  });
+  return model;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InternalError } from '../../shared/errors.js';
-import { RUN_VERSION, type RunFile, RunFileSchema } from '../../artifacts/index.js';
+import { RUN_VERSION, type RunFile, RunFileSchema, RUN_DIR_FILES } from '../../artifacts/index.js';
 import type { RunContext } from './load-run-context.js';
 import { formatZodIssues } from '../../shared/format-zod-issues.js';
 import { toUploadRefs } from './to-upload-refs.js';
@@ -22,14 +22,12 @@ export interface RunFileWriterOptions {
   onWriteError?: (file: string, error: unknown) => boolean;
 }
 
-import { RUN_FILE_NAME } from '../../run-dir/read-run-file.js';
-
 export function createRunFileWriter(
   runDir: string,
   initial: RunFile,
   options: RunFileWriterOptions = {},
 ): RunFileWriter {
-  const file = path.join(runDir, RUN_FILE_NAME);
+  const file = path.join(runDir, RUN_DIR_FILES.run);
   let current = structuredClone(initial);
   let written = false;
   let chain: Promise<void> = Promise.resolve();

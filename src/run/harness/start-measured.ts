@@ -3,7 +3,7 @@ import { createSamplesWriter } from '../../collect/index.js';
 import { createLogCapture, toLogSources, type LogCapture } from '../cache-logs/capture-logs.js';
 import { startSampleSource } from '../sampling/start-sample-source.js';
 import { startStepUsage } from '../sampling/start-step-usage.js';
-import { STEP_USAGE_FILE } from '../../artifacts/index.js';
+import { RUN_DIR_FILES } from '../../artifacts/index.js';
 import { createTraceCollector } from './collect-traces.js';
 import type { MeasuredResources } from './finalize-run.js';
 import type { RunDirGuard } from './guard-run-dir.js';
@@ -56,14 +56,14 @@ export async function startMeasured(options: StartMeasuredOptions): Promise<Meas
     logger,
     onWarning: (warning) => runFile.update((run) => void run.warnings.push(warning)),
   });
-  const stepUsagePath = path.join(context.runDir, STEP_USAGE_FILE);
+  const stepUsagePath = path.join(context.runDir, RUN_DIR_FILES.stepUsage);
   const stepUsage = startStepUsage({
     nodes: context.config.nodes,
     path: stepUsagePath,
     sampleIntervalMs: options.sampleIntervalMs,
     createSampler: (sampler) =>
       effects.createStepUsageSampler({ ...sampler, connect: effects.connect, clock: effects.clock }),
-    openDigest: () => context.digests?.open(STEP_USAGE_FILE),
+    openDigest: () => context.digests?.open(RUN_DIR_FILES.stepUsage),
     onWriteError: (error) => guard.fail(stepUsagePath, error),
     onWarning: (warning) => void runFile.update((run) => void run.warnings.push(warning)),
   });

@@ -1,6 +1,6 @@
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LANE_FILE, LaneSchema } from '../../artifacts/index.js';
+import { RUN_DIR_FILES, LaneSchema } from '../../artifacts/index.js';
 import { readRunFile } from '../../run-dir/read-run-file.js';
 import { findUnsafeEntries } from '../../artifacts/open-run-file.js';
 import { isRunDir } from '../../run-dir/read-run-dir-names.js';
@@ -13,6 +13,7 @@ import {
   toFileAccessError,
 } from '../../shared/to-file-access-error.js';
 import { noteRunInIndex } from '../../report/run-index.js';
+import { openRunDir } from '../../run-dir/open-run-dir.js';
 
 // `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
 // under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never
@@ -110,7 +111,7 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
       dir = await findUnpackedRun(staging);
     }
     await checkRunDir(dir, options.source);
-    const run = await readRunFile(dir);
+    const run = await readRunFile(openRunDir(dir));
     const fallback =
       isTarball && dir === staging ? path.basename(source).replace(TARBALL, '') : path.basename(dir);
     const stamp = toStamp(run?.stamp ?? fallback, options.source);
@@ -127,8 +128,8 @@ export async function importRun(options: ImportRunOptions): Promise<ImportedRun>
         if (name !== '.run') await rename(path.join(staging, name), path.join(ready, name));
     }
     // The import decides the lane: whatever the run came with under that name (even a directory) is replaced.
-    await rm(path.join(ready, LANE_FILE), { recursive: true, force: true });
-    await writeFile(path.join(ready, LANE_FILE), `${lane.data}\n`);
+    await rm(path.join(ready, RUN_DIR_FILES.lane), { recursive: true, force: true });
+    await writeFile(path.join(ready, RUN_DIR_FILES.lane), `${lane.data}\n`);
     await options.rewriteReport(ready);
     if (exists) await rm(target, { recursive: true, force: true });
     await rename(ready, target);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readAdviseInput } from '../../../src/advise/read-advise-input.js';
 import { loadRunModel } from '../../../src/report/index.js';
 import { repoRoot } from '../../helpers/run-built-cli.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // Where the advisor finds a target's provenance: a build record's provenance-<target>.json first (BuildKit ≥ v0.28.0
 // writes SLSA v1 there when buildx leaves the metadata file empty; a .dockerbuild import writes it), else the
@@ -21,8 +22,9 @@ describe('the advisor’s provenance', () => {
     const dir = path.join(temp, path.basename(sample));
     cpSync(sample, dir, { recursive: true });
     writeFileSync(path.join(dir, 'provenance-pytorch.json'), readFileSync(record));
-    const { model, runFile, plan } = await loadRunModel({ dir, nowMs: Date.now() });
-    const input = await readAdviseInput({ dir, model, runFile, plan, runs: 1, root: temp });
+    const runDir = openRunDir(dir);
+    const { model, runFile, plan } = await loadRunModel({ runDir, nowMs: Date.now() });
+    const input = await readAdviseInput({ runDir, model, runFile, plan, runs: 1, root: temp });
     // The record's own args, as the file holds them (its `build-arg:` prefix off).
     const v1 = JSON.parse(readFileSync(record, 'utf8')) as {
       buildDefinition: { externalParameters: { request: { args: Record<string, string> } } };

@@ -6,6 +6,7 @@ import { parseProvenance } from '../../../src/advise/parse-provenance.js';
 import { loadRunModel } from '../../../src/report/index.js';
 import { repoRoot } from '../../helpers/run-built-cli.js';
 import { traceFigures } from '../../helpers/sample-run-facts.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The advisor on the recorded warm sample (fixtures/runs/gfx1201-warm: a real box run, BuildKit v0.32 with
 // buildx bake, provenance mode=max in meta-<target>.json, Jaeger traces from `buildx history`, Zot's session log).
@@ -64,9 +65,9 @@ describe('advise on the recorded warm run', () => {
   });
 
   it('finds every layer the image and the cache export both pushed, as the traces and the registry log show', async () => {
-    const loaded = await loadRunModel({ dir, nowMs: Date.now() });
+    const loaded = await loadRunModel({ runDir: openRunDir(dir), nowMs: Date.now() });
     const advice = await adviseRunDir({
-      dir,
+      runDir: loaded.runDir,
       model: loaded.model,
       runFile: loaded.runFile,
       plan: loaded.plan,
@@ -143,9 +144,9 @@ describe('advise on the recorded warm run', () => {
       }))
       .filter((put) => put.url.includes('digest=sha256%3A175c072cdaa6'));
     expect(statuses.map((put) => put.status).sort()).toEqual([201, 500]);
-    const loaded = await loadRunModel({ dir: cold, nowMs: Date.now() });
+    const loaded = await loadRunModel({ runDir: openRunDir(cold), nowMs: Date.now() });
     const advice = await adviseRunDir({
-      dir: cold,
+      runDir: loaded.runDir,
       model: loaded.model,
       runFile: loaded.runFile,
       plan: loaded.plan,

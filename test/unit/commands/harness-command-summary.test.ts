@@ -11,6 +11,7 @@ import { writeRunReport } from '../../../src/report/index.js';
 import { expectMarkdownMatchesRows, expectSummaryMatchesData } from '../../helpers/check-run-summary.js';
 import { createTestPlan } from '../run/create-test-plan.js';
 import { createFakeWorld, writeFleetFixture } from '../run/harness-fixture.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // `rocm-perf warm` in-process (the real command, flags parsed by the real commander tree; a fake fleet, the real
 // report): the summary goes to stdout before the run dir, which stays the last line; GITHUB_STEP_SUMMARY gets the
@@ -62,7 +63,8 @@ async function runWarm(extra: string[], env: Record<string, string>) {
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void err.push(`${args.join(' ')}\n`));
   const fake = createFakeWorld({ sccacheLog: fixture.sccacheLog, registryLog: fixture.registryLog });
-  fake.effects.writeReport = writeRunReport;
+  fake.effects.writeReport = (dir) =>
+    writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model);
   await runHarnessCommand('warm', await parseWarm(extra), {
     env,
     effects: fake.effects,

@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { buildRunDrag } from '../../../src/diff/index.js';
 import { loadRunModel } from '../../../src/report/index.js';
 import { FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The drag analysis diff shows, from the committed warm fixture run's run.json and plan.json.
 
-const loaded = await loadRunModel({ dir: path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm'), nowMs: 0 });
+const loaded = await loadRunModel({
+  runDir: openRunDir(path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm')),
+  nowMs: 0,
+});
 
 describe('buildRunDrag', () => {
   it('walks back from the last target to finish, with a drag for each entry', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readPlanFileIfPresent } from '../../../src/run-dir/plan-file-io.js';
 import { explainRunDir } from '../../../src/explain/index.js';
 import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The shipped warm sample (fixtures/runs/gfx1201-warm) was recorded after one known change: pytorch's source
 // (src/pytorch/REVISION) moved, nothing else (scripts/make-example-run.ts, fixtures/runs/README.md). The explainer
@@ -35,12 +36,13 @@ function firstUncachedStep(target: string): string | null {
 }
 
 async function explainSample() {
-  const inputs = await readRunInputs({ dir, generatedAtMs: 0 });
+  const runDir = openRunDir(dir);
+  const inputs = await readRunInputs({ runDir, generatedAtMs: 0 });
   return explainRunDir({
-    dir,
+    runDir,
     model: buildReportModel(inputs),
     runFile: inputs.run,
-    plan: await readPlanFileIfPresent(dir),
+    plan: await readPlanFileIfPresent(runDir),
     nowMs: Date.now(),
   });
 }

@@ -6,6 +6,7 @@ import { type CompleteEvent, type PerfettoTrace } from '../../../src/export/trac
 import { FIXTURE_RUNS, FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
 import { makeModel, T0 } from '../diff/make-model.js';
 import { enclosingSlice, findPartialOverlaps, flowPairs } from './trace-checks.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 const band = (
   target: string,
@@ -176,7 +177,7 @@ describe('buildPerfettoTrace on a hand-built model', () => {
 describe.each(Object.keys(FIXTURE_RUNS))('Perfetto export of fixture run %s', (name) => {
   it('follows the Trace Event Format: schema, sorted, nested slices, paired flows inside slices', async () => {
     const loaded = await loadRunModel({
-      dir: path.join(FIXTURE_RUNS_DIR, name),
+      runDir: openRunDir(path.join(FIXTURE_RUNS_DIR, name)),
       nowMs: Date.UTC(2026, 2, 14),
     });
     const deps = loaded.plan

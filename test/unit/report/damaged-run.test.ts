@@ -26,6 +26,7 @@ import {
   sampleTimesByNode,
   withCommas,
 } from '../../helpers/sample-run-facts.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The shipped sample run (fixtures/runs/gfx1201-warm, recorded on the fleet in a box, with run.json's slice sizes and
 // file digests),
@@ -58,7 +59,7 @@ function insertLine(file: string, lineIndex: number, line: string): void {
 }
 
 async function modelOf(dir: string): Promise<DataFile> {
-  return buildReportModel(await readRunInputs({ dir, generatedAtMs: 0 }));
+  return buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 0 }));
 }
 
 const loudOf = (model: DataFile) => model.summary.warnings.filter((w) => w.level === 'loud');

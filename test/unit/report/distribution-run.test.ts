@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRegistryLog } from '../../../src/collect/index.js';
 import { readRunInputs } from '../../../src/report/index.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../fixtures/registry-distribution-v3');
 const read = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
@@ -84,7 +85,7 @@ describe('item 9: a Distribution v3.1.2 log sized by registry-sizes.json', () =>
 
   it("the report's registry bytes are what the proxy forwarded and the registry's disk holds, per side", async () => {
     const inputs = await readRunInputs({
-      dir: makeRunDir({ sizes: true, uploadRefs: true }),
+      runDir: openRunDir(makeRunDir({ sizes: true, uploadRefs: true })),
       generatedAtMs: 0,
     });
     const registry = inputs.registry!;
@@ -102,7 +103,7 @@ describe('item 8: uploads split by run.json uploadRefs equal the registry per re
     '%s: image and cache bytes are the requests the proxy and the registry took per repository',
     async (target) => {
       const inputs = await readRunInputs({
-        dir: makeRunDir({ sizes: true, uploadRefs: true }),
+        runDir: openRunDir(makeRunDir({ sizes: true, uploadRefs: true })),
         generatedAtMs: 0,
       });
       const trace = inputs.traces.find((t) => t.target === target)!;
@@ -141,7 +142,7 @@ describe('item 8: uploads split by run.json uploadRefs equal the registry per re
 
   it('without uploadRefs (a run recorded before issue 35) every upload stays unknown', async () => {
     const inputs = await readRunInputs({
-      dir: makeRunDir({ sizes: true, uploadRefs: false }),
+      runDir: openRunDir(makeRunDir({ sizes: true, uploadRefs: false })),
       generatedAtMs: 0,
     });
     const uploads = inputs.traces.flatMap((t) => t.uploads);

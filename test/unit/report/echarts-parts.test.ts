@@ -6,6 +6,7 @@ import { buildReportModel } from '../../../src/report/build-model.js';
 import { TIMELINE_CHART_PARTS } from '../../../src/report/echarts-parts.js';
 import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { copyRunWithForecast } from '../../helpers/add-forecast.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The page bundles only TIMELINE_CHART_PARTS of ECharts. ECharts drops an option it has no part for, mostly in
 // silence (a missing markLine just leaves the plan lines out), so: the chart drawn with those parts alone must be
@@ -34,7 +35,9 @@ describe('TIMELINE_CHART_PARTS and SVG_CHART_PARTS', () => {
       copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm'),
     ];
     const models = await Promise.all(
-      dirs.map(async (dir) => buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }))),
+      dirs.map(async (dir) =>
+        buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 1 })),
+      ),
     );
     const cases = models.map((model) => ({
       option: buildChartOption(model, { interactive: true }),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
 import { renderReportMd } from '../../../src/report/render-report-md.js';
 import { measuredWindowMs } from '../../helpers/sample-run-facts.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The shipped sample runs (real BuildKit on the fleet in a box, recorded after three warm and three cold runs were
 // pooled by `costs --from`) carry a banded forecast. The percentile data.json records is checked against a count
@@ -23,7 +24,7 @@ describe.each(['gfx1201-warm', 'gfx1201-cold'])('the forecast of the real %s run
     const [originMs, endMs] = measuredWindowMs(dir);
     const measured = (endMs - originMs) / 1000;
     const under = plan.forecast.quantiles.filter((q) => q <= measured).length;
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 0 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 0 }));
     const percentile = model.summary.forecast!.percentile!;
     // 101 percentiles 0…100: `under` of them lie at or below the makespan, so it lands between under − 1 and under.
     expect(percentile).toBeGreaterThanOrEqual(under - 1 - 1e-9);

@@ -5,6 +5,7 @@ import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { renderReportMd } from '../../../src/report/render-report-md.js';
 import { renderSummaryHtml } from '../../../src/report/render-summary-html.js';
 import { copyRunWithForecast } from '../../helpers/add-forecast.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // A completed run whose plan carried a forecast: data.json records the band and the percentile the run landed at;
 // report.md and the page say it in one sentence.
@@ -12,7 +13,7 @@ import { copyRunWithForecast } from '../../helpers/add-forecast.js';
 describe('the forecast in the report', () => {
   it('records the planned band and the percentile, and says both', async () => {
     const dir = copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm');
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 1 }));
     DataFileSchema.parse(model);
     const forecast = model.summary.forecast!;
     expect(forecast.banded).toBe(true);
@@ -28,14 +29,14 @@ describe('the forecast in the report', () => {
 
   it('states a thin history instead of a band', async () => {
     const dir = copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm', { runs: 2 });
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 1 }));
     const md = renderReportMd({ model, charts: { timeline: 'timeline.svg', targets: 'targets.svg' } });
     expect(md).toMatch(/Forecast: no band — 6 targets had fewer than 3 runs of history \(fewest 2: /);
   });
 
   it('data.json refuses an unbanded forecast that calls the run outside its band', async () => {
     const dir = copyRunWithForecast('test/fixtures/runs/20260314T092000Z-warm', { runs: 2 });
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 1 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 1 }));
     expect(model.summary.forecast).toMatchObject({ banded: false, outside: null, culprits: [] });
     expect(DataFileSchema.safeParse(model).success).toBe(true);
     const flagged = structuredClone(model);

@@ -6,6 +6,7 @@ import { readRegistryLog } from '../../../src/collect/log-reader/read-registry-l
 import { summarizeRegistry } from '../../../src/collect/logs/summarize-registry.js';
 import { buildAddressToNode, readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { FIXTURE_RUNS, FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // Golden data.json for each committed fixture run dir (regenerate the dirs with scripts/make-fixture-run.ts,
 // then the snapshots with `vitest -u`). A diff here is a change to the data.json contract: bump DATA_VERSION
@@ -16,7 +17,7 @@ const GENERATED_AT_MS = Date.UTC(2026, 2, 14, 12, 0, 0);
 describe.each(Object.keys(FIXTURE_RUNS))('data.json of fixture run %s', (name) => {
   it('matches the golden file and the schema', async () => {
     const inputs = await readRunInputs({
-      dir: path.join(FIXTURE_RUNS_DIR, name),
+      runDir: openRunDir(path.join(FIXTURE_RUNS_DIR, name)),
       generatedAtMs: GENERATED_AT_MS,
     });
     const model = buildReportModel(inputs);
@@ -32,7 +33,7 @@ describe('fixture runs read through the real parsers', () => {
   it('a warm run: every stream has records, nothing rejected, harness and plan carried through', async () => {
     const model = buildReportModel(
       await readRunInputs({
-        dir: path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm'),
+        runDir: openRunDir(path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm')),
         generatedAtMs: GENERATED_AT_MS,
       }),
     );
@@ -65,7 +66,7 @@ describe('fixture runs read through the real parsers', () => {
   it('a run dir with only the spec files is labelled harness unknown', async () => {
     const model = buildReportModel(
       await readRunInputs({
-        dir: path.join(FIXTURE_RUNS_DIR, '20250901T120000Z-spec-only'),
+        runDir: openRunDir(path.join(FIXTURE_RUNS_DIR, '20250901T120000Z-spec-only')),
         generatedAtMs: GENERATED_AT_MS,
       }),
     );
@@ -81,7 +82,7 @@ describe('fixture runs read through the real parsers', () => {
 
   it('summarises the registry log as it reads it: the summary of every record, none held', async () => {
     const dir = path.join(FIXTURE_RUNS_DIR, '20260314T092000Z-warm');
-    const inputs = await readRunInputs({ dir, generatedAtMs: GENERATED_AT_MS });
+    const inputs = await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: GENERATED_AT_MS });
     const every = await readRegistryLog({
       path: path.join(dir, 'zot.jsonl'),
       format: inputs.run?.registryLogFormat ?? 'zot',

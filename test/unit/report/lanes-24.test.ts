@@ -22,6 +22,7 @@ import {
 } from '../../../src/report/fit-bar-label.js';
 import { buildPointsPerSeries } from '../../../src/report/build-series.js';
 import { serialiseModel } from '../../../src/report/write-report.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // Issue 18 item 3: 24 nodes, 100 targets, 6 hours. Sampled every 10 s here, not 1 s, to stay fast (2,160 raw
 // points per series, still over the 500-point budget 48 series get, so every series is downsampled); the 1 Hz run
@@ -40,7 +41,7 @@ beforeAll(async () => {
     dir: path.join(dir, LANES_24_RUN.stamp),
   });
   model = buildReportModel(
-    await readRunInputs({ dir: path.join(dir, LANES_24_RUN.stamp), generatedAtMs: 1 }),
+    await readRunInputs({ runDir: openRunDir(path.join(dir, LANES_24_RUN.stamp)), generatedAtMs: 1 }),
   );
 }, 60_000);
 

@@ -6,6 +6,7 @@ import { buildReportModel, findRunDir, loadRunModel, readRunInputs } from '../..
 import { serialiseModel } from '../../../src/report/write-report.js';
 import { RocmPerfError } from '../../../src/shared/errors.js';
 import { FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // loadRunModel trusts a stored data.json only when it still describes the run: a data.json made before the run
 // was imported into another lane says the old lane, and is rebuilt.
@@ -25,19 +26,19 @@ function copyFixtureRun(): string {
 describe('loadRunModel', () => {
   it('uses the stored data.json while its lane is the run’s', async () => {
     const dir = copyFixtureRun();
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 0 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 0 }));
     writeFileSync(path.join(dir, 'data.json'), serialiseModel(model));
-    const loaded = await loadRunModel({ dir, nowMs: 0 });
+    const loaded = await loadRunModel({ runDir: openRunDir(dir), nowMs: 0 });
     expect(loaded).toMatchObject({ source: 'data.json', notes: [] });
     expect(loaded.model.run.lane).toBe('fleet');
   });
 
   it('rebuilds a data.json made in another lane, and says why', async () => {
     const dir = copyFixtureRun();
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 0 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 0 }));
     writeFileSync(path.join(dir, 'data.json'), serialiseModel(model));
     writeFileSync(path.join(dir, 'lane.txt'), 'nightly-aws\n');
-    const loaded = await loadRunModel({ dir, nowMs: 0 });
+    const loaded = await loadRunModel({ runDir: openRunDir(dir), nowMs: 0 });
     expect(loaded.source).toBe('run files');
     expect(loaded.model.run.lane).toBe('nightly-aws');
     expect(loaded.notes).toEqual([
@@ -47,12 +48,12 @@ describe('loadRunModel', () => {
 
   it('rebuilds a data.json whose run files changed after it was made (a trace damaged since `report`)', async () => {
     const dir = copyFixtureRun();
-    const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: 0 }));
+    const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: 0 }));
     writeFileSync(path.join(dir, 'data.json'), serialiseModel(model));
     const trace = path.join(dir, 'trace-pytorch.json');
     const size = readFileSync(trace).length;
     writeFileSync(trace, 'not a trace\n');
-    const loaded = await loadRunModel({ dir, nowMs: 0 });
+    const loaded = await loadRunModel({ runDir: openRunDir(dir), nowMs: 0 });
     expect(loaded.source).toBe('run files');
     expect(loaded.notes).toEqual([
       `${path.join(dir, 'data.json')} was made when trace-pytorch.json was ${size} bytes; it is 12 bytes now; rebuilt from the run files`,

@@ -8,6 +8,7 @@ import { renderReportMd } from '../../../src/report/render-report-md.js';
 import { buildTargetsChartOption } from '../../../src/report/build-targets-chart-option.js';
 import { renderSummaryHtml } from '../../../src/report/render-summary-html.js';
 import { measuredWindowMs, readRunJson, traceFigures } from '../../helpers/sample-run-facts.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // One figure, one value (issue 28 item 4): report.md's bullets, its table, targets.svg and the page read a target's
 // upload and setup/export from data.json's summary, so they cannot disagree. The shipped warm sample showed pytorch
@@ -21,7 +22,7 @@ const sample = path.resolve(
 );
 let model: DataFile;
 beforeAll(async () => {
-  model = buildReportModel(await readRunInputs({ dir: sample, generatedAtMs: 0 }));
+  model = buildReportModel(await readRunInputs({ runDir: openRunDir(sample), generatedAtMs: 0 }));
 });
 
 describe('one figure, one value', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReportModel } from '../../../src/report/build-model.js';
 import { readRunInputs } from '../../../src/run-dir/read-run-dir.js';
 import { renderChartSvg, renderTargetsSvg, renumberSvgIds } from '../../../src/report/render-chart-svg.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // Server-side charts give the same bytes for the same model, however many charts the process rendered before
 // (ECharts counts its instances in its ids); `publish --into` compares published files byte for byte.
@@ -9,7 +10,10 @@ import { renderChartSvg, renderTargetsSvg, renumberSvgIds } from '../../../src/r
 describe('renderChartSvg', () => {
   it('renders the same model to the same bytes, twice in one process', async () => {
     const model = buildReportModel(
-      await readRunInputs({ dir: 'test/fixtures/runs/20260314T092000Z-warm', generatedAtMs: 1 }),
+      await readRunInputs({
+        runDir: openRunDir('test/fixtures/runs/20260314T092000Z-warm'),
+        generatedAtMs: 1,
+      }),
     );
     const first = [renderChartSvg(model), renderTargetsSvg(model)];
     const second = [renderChartSvg(model), renderTargetsSvg(model)];

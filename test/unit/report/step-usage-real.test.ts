@@ -9,16 +9,18 @@ import { readRunFile } from '../../../src/run-dir/read-run-file.js';
 import { readStepUsage } from '../../../src/collect/cgroup/read-step-usage.js';
 import { buildUsage } from '../../../src/report/build-usage.js';
 import { readUsageInputs } from '../../../src/run-dir/read-usage-inputs.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/step-usage-real', import.meta.url));
 const X_CPU_SECONDS = 3;
 const N_BYTES = 256 * 2 ** 20;
 
 async function readUsage() {
-  const run = await readRunFile(dir);
+  const runDir = openRunDir(dir);
+  const run = await readRunFile(runDir);
   const stepUsage = await readStepUsage(path.join(dir, 'step-usage.jsonl'));
   const { usage, warnings: readWarnings } = await readUsageInputs({
-    dir,
+    runDir,
     run,
     stepUsage,
     samples: createSampleTable(),

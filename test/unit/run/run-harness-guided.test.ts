@@ -8,6 +8,7 @@ import type { RunHarnessOptions } from '../../../src/run/harness/run-harness.js'
 import { UsageError } from '../../../src/shared/errors.js';
 import { createTestPlan } from './create-test-plan.js';
 import { startHarness, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // `--dispatch guided` through the whole harness (fakes for buildx and the rest, the real report). The saved plan
 // puts c-wheel behind pytorch on forge (twice anvil's speed), while anvil's head (a-wheel) waits for pytorch: at the
@@ -39,7 +40,15 @@ function start(
   extra: Partial<Omit<RunHarnessOptions, 'effects'>> = {},
 ) {
   const options = { planPath: planDir, dispatch: 'guided' as const, ...extra };
-  return startHarness({ fixture, harness, world, options, effects: { writeReport: writeRunReport } });
+  return startHarness({
+    fixture,
+    harness,
+    world,
+    options,
+    effects: {
+      writeReport: (dir) => writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model),
+    },
+  });
 }
 
 const readRun = (runDir: string): RunFile =>

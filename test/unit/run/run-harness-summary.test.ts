@@ -10,6 +10,7 @@ import { renderSummaryText } from '../../../src/summary/index.js';
 import { expectSummaryMatchesData } from '../../helpers/check-run-summary.js';
 import { createTestPlan } from './create-test-plan.js';
 import { createFakeWorld, writeFleetFixture, type FakeWorldOptions } from './harness-fixture.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The harness hands the command what its end-of-run summary needs (docs/summary.md): once the run is finalized,
 // onFinalized gets run.json and the very model the report wrote as data.json, also for a failed run and for one an
@@ -44,7 +45,8 @@ function start(
     registryLog: fixture.registryLog,
     ...world,
   });
-  fake.effects.writeReport = writeRunReport;
+  fake.effects.writeReport = (dir) =>
+    writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model);
   tweak(fake.effects);
   const finalized: HarnessResult[] = [];
   const root = path.join(fixture.dir, 'runs');

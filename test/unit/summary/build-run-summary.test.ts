@@ -10,6 +10,7 @@ import {
   expectSummaryMatchesData,
   findBiggestOverrun,
 } from '../../helpers/check-run-summary.js';
+import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The end-of-run summary (docs/summary.md) of the shipped sample runs (fixtures/runs: a cold run of the fleet in a
 // box and the explained warm pair), held to each run's data.json by figures computed in
@@ -145,7 +146,7 @@ async function buildInterruptedModel(): Promise<{ dir: string; model: DataFile }
   rmSync(path.join(dir, 'trace-vllm-wheel.json'));
   Object.assign(run, { status: 'interrupted', exitCode: 130, interruptedBy: 'SIGINT' });
   writeFileSync(path.join(dir, 'run.json'), JSON.stringify(run));
-  const model = buildReportModel(await readRunInputs({ dir, generatedAtMs: Date.now() }));
+  const model = buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: Date.now() }));
   return { dir, model };
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseStatusSteps } from '../../../../src/collect/index.js';
 import { readTraceFile } from '../../../../src/run-dir/read-trace-files.js';
+import { openRunDir } from '../../../../src/run-dir/open-run-dir.js';
 
 const fixture = (name: string) => new URL(`../../../fixtures/buildkit-real/${name}`, import.meta.url);
 const read = (name: string) => readFileSync(fixture(name), 'utf8');
@@ -52,10 +53,12 @@ describe('the report takes step counts from status-<target>.jsonl beside the tra
     dirs.push(dir);
     const trace = path.join(dir, 'trace-pytorch-wheel.json');
     await copyFile(fixture('trace-push-cache-max.jaeger.json'), trace);
-    const alone = await readTraceFile(trace);
+    const check = { run: undefined, nowMs: Date.now(), check: false };
+    const alone = await readTraceFile(openRunDir(dir), path.basename(trace), check);
     expect(alone.trace).toMatchObject({ totalSteps: 8, cachedSteps: 1 });
     await copyFile(fixture('rawjson-push-cache-max.jsonl'), path.join(dir, 'status-pytorch-wheel.jsonl'));
-    const both = await readTraceFile(trace);
+    // A new handle: one handle reads each file once, and the stream was not there for the first.
+    const both = await readTraceFile(openRunDir(dir), path.basename(trace), check);
     expect(both.trace).toMatchObject({ totalSteps: 13, cachedSteps: 1 });
     expect(both.trace?.steps).toHaveLength(8);
   });

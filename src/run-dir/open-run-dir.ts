@@ -1,0 +1,62 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { readRunFileBytes } from '../artifacts/open-run-file.js';
+
+// A run dir as one command reads it: every file through the confined open (open-run-file.ts), each read at most
+// once however many readers ask (the report, its checks, why, usage and the advisor all read the same traces and
+// status streams), and each parsed value kept beside it. A handle lives as long as one command's read of one run
+// dir; serve opens a fresh one for every read of a run in flight, whose files grow.
+//
+// Only files up to KEPT_BYTES are kept in memory: the logs (sccache.log, zot.jsonl) may be hundreds of megabytes,
+// and their readers stream them (collect/log-reader).
+
+/** Files at most this large are read whole and kept for the handle's life. */
+export const KEPT_BYTES = 32 * 1024 * 1024;
+
+export interface RunDir {
+  /** The run dir's path, as given. */
+  readonly dir: string;
+  /** The path of a file of the run dir. */
+  file(name: string): string;
+  /**
+   * A file's bytes, read confined the first time any reader asks; undefined when there is no such file. A link or
+   * special file rejects with RunFileRefusedError; another failure with the file system's error.
+   */
+  readBytes(name: string): Promise<Buffer | undefined>;
+  /** The same file's text (UTF-8). */
+  readText(name: string): Promise<string | undefined>;
+  /** The dir's entry names in name order, listed once. */
+  listNames(): Promise<readonly string[]>;
+  /** A value computed from the run dir's files, once per handle: `key` names what it is (a file and a reading). */
+  remember<T>(key: string, compute: () => Promise<T>): Promise<T>;
+}
+
+const isAbsent = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+
+export function openRunDir(dir: string): RunDir {
+  const kept = new Map<string, Promise<unknown>>();
+  const remember = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    let value = kept.get(key) as Promise<T> | undefined;
+    if (value === undefined) {
+      value = compute();
+      kept.set(key, value);
+    }
+    return value;
+  };
+  const file = (name: string) => path.join(dir, name);
+  const readBytes = (name: string) =>
+    remember(`bytes:${name}`, () =>
+      readRunFileBytes(file(name)).catch((error: unknown) => {
+        if (isAbsent(error)) return undefined;
+        throw error;
+      }),
+    );
+  return {
+    dir,
+    file,
+    readBytes,
+    readText: (name) => remember(`text:${name}`, async () => (await readBytes(name))?.toString('utf8')),
+    listNames: () => remember('names', async () => (await readdir(dir)).sort()),
+    remember,
+  };
+}
