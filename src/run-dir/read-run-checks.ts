@@ -77,11 +77,17 @@ export async function readRunFileChecks({
       notes.push(
         "run.json records no digests (a run recorded before rocm-perf kept them): its files are checked by size and content only, so an edit that keeps a file's size cannot be seen",
       );
-    for (const [name, record] of Object.entries(recorded ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
-      if (path.basename(name) !== name) continue;
-      const mismatch = findDigestMismatch(name, record, await readFileDigest(runDir, name, record.sizeBytes));
+    const records = Object.entries(recorded ?? {})
+      .filter(([name]) => path.basename(name) === name)
+      .sort(([a], [b]) => a.localeCompare(b));
+    // Read side by side (the files' reads overlap); said in name order.
+    const now = await Promise.all(
+      records.map(([name, record]) => readFileDigest(runDir, name, record.sizeBytes)),
+    );
+    records.forEach(([name, record], index) => {
+      const mismatch = findDigestMismatch(name, record, now[index]!);
       if (mismatch !== undefined) mismatches.set(name, mismatch);
-    }
+    });
   }
   const planProblem =
     run?.status === 'running'
