@@ -119,7 +119,7 @@ async function readHistory(
   const lane = await readLane(options.runDir);
   const self = path.resolve(options.runDir.dir);
   const history: LaneRunFact[] = [];
-  for (const entry of await listRuns(root)) {
+  for (const entry of await listRuns(root, options.runDir.open)) {
     if (history.length >= count) break;
     if (path.resolve(entry.dir) === self) continue;
     const run = await readRunFile(entry.runDir).catch(() => undefined);

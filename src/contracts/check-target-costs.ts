@@ -1,5 +1,6 @@
 import {
-  BakePrintSchema,
+  BAKE_PRINT_FIX,
+  parseBakePrint,
   buildGraph,
   parseComposable,
   type BakePrint,
@@ -9,7 +10,6 @@ import { parseTargetCosts, type TargetCost } from '../config/parse-target-costs.
 import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
 import { findJsonKeyLine, findLine } from './find-line.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
-import { errorMessage } from '../shared/error-message.js';
 
 // Pair 3: .builders/target-costs (producer) vs the bake graph the packer plans over (consumer).
 
@@ -49,21 +49,13 @@ function lineOfLocated(message: string): number | undefined {
 }
 
 function parsePrint(options: CheckTargetCostsOptions, problems: ContractProblem[]): BakePrint | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(options.printText);
-  } catch (error) {
-    problems.push({
-      message: `${options.printPath}: not JSON (${errorMessage(error)}). Fix: save the output of \`docker buildx bake --print\`.`,
-      producer: at(options.costsPath),
-      consumer: at(options.printPath),
-    });
-    return undefined;
-  }
-  const parsed = BakePrintSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  const read = parseBakePrint(options.printText);
+  if ('print' in read) return read.print;
   problems.push({
-    message: `${options.printPath}: not a bake print: ${formatZodIssues(parsed.error.issues, { limit: Infinity, root: '' })}`,
+    message:
+      'notJson' in read
+        ? `${options.printPath}: not JSON (${read.notJson}). Fix: ${BAKE_PRINT_FIX}.`
+        : `${options.printPath}: not a bake print: ${formatZodIssues(read.issues, { limit: Infinity, root: '' })}`,
     producer: at(options.costsPath),
     consumer: at(options.printPath),
   });

@@ -5,7 +5,7 @@ import { listRuns } from '../run-dir/list-runs.js';
 import { findRunDir, loadRunModel } from '../report/load-run-model.js';
 import { readLane } from '../run-dir/read-run-dir.js';
 import { isRocmPerfError } from '../shared/errors.js';
-import { openRunDir, type RunDir } from '../run-dir/open-run-dir.js';
+import type { RunDir } from '../run-dir/open-run-dir.js';
 import { buildRunWhy } from './build-run-why.js';
 import { priceMisses } from './price-misses.js';
 import { readRunEvidence } from './read-run-evidence.js';
@@ -38,7 +38,7 @@ async function findComparedRun(
 ): Promise<RunDir | undefined> {
   const here = path.resolve(runDir.dir);
   const lane = await readLane(runDir);
-  for (const entry of await listRuns(runsRoot ?? path.dirname(here))) {
+  for (const entry of await listRuns(runsRoot ?? path.dirname(here), runDir.open)) {
     if (path.resolve(entry.dir) === here) continue;
     const other = await readRunFile(entry.runDir).catch(() => undefined);
     if (!other || other.startedAtMs >= runFile.startedAtMs) continue;
@@ -54,7 +54,7 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
   if (!runFile || !EXPLAINED_HARNESSES.has(runFile.harness)) return model;
   const againstDir =
     options.against !== undefined
-      ? openRunDir(
+      ? runDir.open(
           await findRunDir({
             run: options.against,
             root: options.root ?? path.dirname(path.resolve(runDir.dir)),

@@ -26,6 +26,27 @@ export const BakePrintSchema = z.looseObject({
 export type BakePrint = z.output<typeof BakePrintSchema>;
 export type BakeTarget = z.output<typeof BakeTargetSchema>;
 
+/** What to do about a print that does not parse. */
+export const BAKE_PRINT_FIX = 'save the output of `docker buildx bake --print`';
+
+/**
+ * The one reader of a bake print's text (a saved print, or what `bake --print` wrote): the print, or why not —
+ * `notJson` (the parser's message) or the schema's `issues` with the raw value (for located messages). The plan
+ * inputs and `contracts` each say it in their own form. Pure.
+ */
+export function parseBakePrint(
+  text: string,
+): { print: BakePrint } | { notJson: string } | { issues: z.core.$ZodIssue[]; raw: unknown } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    return { notJson: cause instanceof Error ? cause.message : String(cause) };
+  }
+  const parsed = BakePrintSchema.safeParse(raw);
+  return parsed.success ? { print: parsed.data } : { issues: parsed.error.issues, raw };
+}
+
 /** Parse one composable attribute entry in either form into a flat map. */
 export function parseComposable(entry: string | Record<string, string>): Record<string, string> {
   if (typeof entry !== 'string') return entry;

@@ -1,5 +1,6 @@
 export {
-  BakePrintSchema,
+  BAKE_PRINT_FIX,
+  parseBakePrint,
   parseComposable,
   listTargetLinks,
   type BakePrint,

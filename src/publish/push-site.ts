@@ -6,6 +6,7 @@ import { connectSsh } from '../ssh/connect-ssh.js';
 import {
   buildManifest,
   planSiteSync,
+  parseSiteManifest,
   SITE_MANIFEST,
   type SiteFile,
   type SiteManifest,
@@ -64,13 +65,7 @@ async function fetchRemoteManifest(sftp: SFTPWrapper, file: string): Promise<Sit
   const text = await new Promise<string | undefined>((resolve) => {
     sftp.readFile(file, 'utf8', (error, data) => resolve(error ? undefined : String(data)));
   });
-  if (text === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(text) as SiteManifest;
-    return parsed.version === 1 && typeof parsed.files === 'object' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  return text === undefined ? undefined : parseSiteManifest(text);
 }
 
 async function ensureDir(sftp: SFTPWrapper, host: string, dir: string, known: Set<string>): Promise<void> {

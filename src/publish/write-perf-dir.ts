@@ -1,7 +1,9 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { readRunFileBytes, readRunFileText, RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { readRunFileBytes } from '../artifacts/open-run-file.js';
+import { openRunDir } from '../run-dir/open-run-dir.js';
+import { readDataFile } from '../run-dir/read-data-file.js';
 import path from 'node:path';
-import { DataFileSchema, type DataFile } from '../artifacts/index.js';
+import type { DataFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { buildPerfIndexFiles, buildPerfRunFiles, type PerfRun } from './build-perf-dir.js';
@@ -75,23 +77,13 @@ async function readPublishedModels(dir: string): Promise<{ stamp: string; model:
   const out: { stamp: string; model: DataFile }[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'assets') continue;
-    const file = path.join(dir, entry.name, 'data.json');
-    let text: string;
-    try {
-      text = await readRunFileText(file);
-    } catch (error) {
-      if (error instanceof RunFileRefusedError) throw error;
-      continue;
-    }
-    const parsed = DataFileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success)
-      throw new UsageError(
-        `${file}: not a data.json this version reads (${parsed.error.issues[0]?.message})`,
-        {
-          hint: `republish that run with --force, or remove ${path.join(dir, entry.name)}`,
-        },
-      );
-    out.push({ stamp: entry.name, model: parsed.data });
+    const read = await readDataFile(openRunDir(path.join(dir, entry.name)));
+    if (read.state === 'absent') continue;
+    if (read.state === 'bad')
+      throw new UsageError(`${read.file}: not a data.json this version reads: it ${read.why}`, {
+        hint: `republish that run with --force, or remove ${path.join(dir, entry.name)}`,
+      });
+    out.push({ stamp: entry.name, model: read.model });
   }
   return out;
 }

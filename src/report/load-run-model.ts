@@ -3,7 +3,6 @@ import { statRunFile } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import {
   type DataFile,
-  DataFileSchema,
   RUN_DIR_FILES,
   type Plan,
   RUN_CHECKS_VERSION,
@@ -17,12 +16,10 @@ import type { RunDir } from '../run-dir/open-run-dir.js';
 
 import { buildReportModel } from './build-model.js';
 import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
-import { readTextIfPresent } from '../run-dir/read-json-file.js';
+import { readDataFile } from '../run-dir/read-data-file.js';
 import { readRunFile } from '../run-dir/read-run-file.js';
 import { readLane, readRunInputs } from '../run-dir/read-run-dir.js';
 import { readRunFileChecks } from '../run-dir/read-run-checks.js';
-import { formatZodIssues } from '../shared/format-zod-issues.js';
-import { errorMessage } from '../shared/error-message.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another
@@ -60,22 +57,11 @@ async function readStoredModel(
   runDir: RunDir,
   runFile: RunFile | undefined,
 ): Promise<{ model?: DataFile; note?: string }> {
+  const read = await readDataFile(runDir);
+  if (read.state === 'absent') return {};
+  if (read.state === 'bad') return { note: `${read.file} ${read.why}; rebuilt from the run files` };
   const file = runDir.file(RUN_DIR_FILES.data);
-  const text = await readTextIfPresent(runDir, RUN_DIR_FILES.data);
-  if (text === undefined) return {};
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { note: `${file} is not JSON (${errorMessage(error)}); rebuilt from the run files` };
-  }
-  const parsed = DataFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const first = formatZodIssues(parsed.error.issues, { limit: 1 }) || 'invalid';
-    return {
-      note: `${file} does not match this rocm-perf's data.json schema (${first}); rebuilt from the run files`,
-    };
-  }
+  const parsed = { data: read.model };
   if (parsed.data.run.runChecks !== RUN_CHECKS_VERSION)
     return {
       note: `${file} was made before this rocm-perf's run checks (digests, traces held to the run, samples to physical ranges); rebuilt from the run files`,

@@ -55,7 +55,11 @@ function compareRunsNewestFirst(a: RunEntry, b: RunEntry): number {
   return toOrderMs(b) - toOrderMs(a) || b.stamp.localeCompare(a.stamp);
 }
 
-export async function listRuns(root: string): Promise<RunEntry[]> {
+/** The runs under ROOT; `open` opens each one's handle (a handle's `open`, so a command reads a sibling once). */
+export async function listRuns(
+  root: string,
+  open: (dir: string) => RunDir = openRunDir,
+): Promise<RunEntry[]> {
   let names: string[];
   try {
     names = await readdir(root);
@@ -71,7 +75,7 @@ export async function listRuns(root: string): Promise<RunEntry[]> {
     if (!info?.isDirectory()) continue;
     const files = await readdir(dir).catch(() => [] as string[]);
     if (!isRunDir(files)) continue;
-    const runDir = openRunDir(dir);
+    const runDir = open(dir);
     runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs, startedAtMs: await readRunStartMs(runDir), runDir });
   }
   return runs.sort(compareRunsNewestFirst);

@@ -29,11 +29,18 @@ export interface RunDir {
   listNames(): Promise<readonly string[]>;
   /** A value computed from the run dir's files, once per handle: `key` names what it is (a file and a reading). */
   remember<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * Another run dir's handle for the same command (the run `why` compares with, the lane's earlier runs the
+   * advisor reads): one handle per path, so what one reader read of a sibling another does not read again.
+   */
+  open(dir: string): RunDir;
 }
 
 const isAbsent = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 
-export function openRunDir(dir: string): RunDir {
+export function openRunDir(dir: string, opened = new Map<string, RunDir>()): RunDir {
+  const known = opened.get(path.resolve(dir));
+  if (known !== undefined) return known;
   const kept = new Map<string, Promise<unknown>>();
   const remember = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let value = kept.get(key) as Promise<T> | undefined;
@@ -51,12 +58,15 @@ export function openRunDir(dir: string): RunDir {
         throw error;
       }),
     );
-  return {
+  const runDir: RunDir = {
     dir,
     file,
     readBytes,
     readText: (name) => remember(`text:${name}`, async () => (await readBytes(name))?.toString('utf8')),
     listNames: () => remember('names', async () => (await readdir(dir)).sort()),
     remember,
+    open: (other) => openRunDir(other, opened),
   };
+  opened.set(path.resolve(dir), runDir);
+  return runDir;
 }

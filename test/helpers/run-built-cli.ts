@@ -43,6 +43,8 @@ export interface RunBuiltCliOptions {
   nodeArgs?: readonly string[];
   /** A file descriptor the child writes its stdout to instead of a pipe (then `stdout` reads as ''). */
   stdoutFd?: number;
+  /** A command node runs under, e.g. `['strace', '-f', '-o', LOG]` (not with `stdoutFd`). */
+  under?: readonly [string, ...string[]];
 }
 
 /** The environment a CLI child gets: nothing of this process's but PATH and LANG. */
@@ -68,6 +70,10 @@ export function runBuiltCli(
     env: toCliEnv(options),
   } as const;
   const argv = [...(options.nodeArgs ?? []), bin, ...args];
+  if (options.under !== undefined) {
+    const [command, ...prefix] = options.under;
+    return execa(command, [...prefix, process.execPath, ...argv], spawnOptions);
+  }
   if (options.stdoutFd === undefined) return execa(process.execPath, argv, spawnOptions);
   // stdin closed and stdout on the descriptor itself, as `rocm-perf plan > /dev/full` runs. execa passes any
   // descriptor on; its types list only 3–9.

@@ -8,7 +8,8 @@ import { formatIssues } from '../../config/format-issues.js';
 import type { TargetCost } from '../../config/parse-target-costs.js';
 import type { Config } from '../../config/schema.js';
 import {
-  BakePrintSchema,
+  BAKE_PRINT_FIX,
+  parseBakePrint,
   buildGraph,
   findUnknownNames,
   listRequestableNames,
@@ -20,7 +21,6 @@ import { ConfigError, UsageError } from '../../shared/errors.js';
 import { readBuildxProblem } from '../executors/check-buildx-binary.js';
 import type { RunBakePrint } from '../executors/run-bake-print.js';
 import { toBakePrintCommand } from '../executors/buildx-command.js';
-import { errorMessage } from '../../shared/error-message.js';
 
 export interface PlanInputs {
   config: Config;
@@ -39,19 +39,12 @@ export interface LoadPlanInputsOptions extends LoadPlanConfigOptions {
 const runRealBakePrint: RunBakePrint = async (options) =>
   (await import('../executors/run-bake-print.js')).runBakePrint(options);
 
-function parseBakePrint(text: string, source: string): BakePrint {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw new ConfigError(source, [
-      `not JSON: ${errorMessage(cause)}. Fix: save the output of \`docker buildx bake --print\`.`,
-    ]);
-  }
-  const parsed = BakePrintSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new ConfigError(source, formatIssues({ issues: parsed.error.issues, raw, source }));
-  return parsed.data;
+function readBakePrint(text: string, source: string): BakePrint {
+  const read = parseBakePrint(text);
+  if ('print' in read) return read.print;
+  if ('notJson' in read)
+    throw new ConfigError(source, [`not JSON: ${read.notJson}. Fix: ${BAKE_PRINT_FIX}.`]);
+  throw new ConfigError(source, formatIssues({ issues: read.issues, raw: read.raw, source }));
 }
 
 /** The bake print fleet.yaml names: a saved file is read; a bake file is printed by `runBakePrint`. */
@@ -69,7 +62,7 @@ export async function loadBakePrint(
       arch: config.arch,
       archOrigin: origins.arch,
     });
-    return { print: parseBakePrint(text, source), source };
+    return { print: readBakePrint(text, source), source };
   }
   if (config.bakeFile) {
     const call = { bakeFile: config.bakeFile, targets: config.targets, buildx: config.buildx?.path };
@@ -77,7 +70,7 @@ export async function loadBakePrint(
     if (problem !== undefined) throw new UsageError(problem);
     const source = toBakePrintCommand(call).command;
     const text = await runBakePrint({ ...call, env: { [config.archVariable]: config.arch } });
-    return { print: parseBakePrint(text, source), source };
+    return { print: readBakePrint(text, source), source };
   }
   throw new UsageError('no target graph: fleet.yaml sets neither bake.file nor bake.print', {
     hint: 'pass --bake-json FILE or set bake.print in fleet.yaml',

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BakePrintSchema, buildGraph } from '../../../src/graph/index.js';
+import { buildGraph } from '../../../src/graph/index.js';
+import { BakePrintSchema } from '../../../src/graph/bake-print-schema.js';
 import { findCycles } from '../../../src/graph/build-graph.js';
 import { parseTargetCosts } from '../../../src/config/parse-target-costs.js';
 import { generateBoxScenario } from '../../fleet/generate-box-scenario.js';

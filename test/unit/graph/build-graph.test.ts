@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  BakePrintSchema,
   buildGraph,
   listTargetLinks,
   orderTopologically,
   parseComposable,
   type BakePrint,
 } from '../../../src/graph/index.js';
+import { BakePrintSchema } from '../../../src/graph/bake-print-schema.js';
 import { findCycles } from '../../../src/graph/build-graph.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');

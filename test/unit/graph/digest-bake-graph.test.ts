@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BakePrintSchema, digestBakeGraph, type BakePrint } from '../../../src/graph/index.js';
+import { digestBakeGraph, type BakePrint } from '../../../src/graph/index.js';
+import { BakePrintSchema } from '../../../src/graph/bake-print-schema.js';
 
 // The bake graph's digests (run.json `bake`) on the shipped print (.builders/bake-print.gfx1201.json, the output of
 // `docker buildx bake --print` for the gfx1201 wheels): what changes them and what does not. Which targets an edit

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, type TempDir } from '../../helpers/daemons/index.js';
-import { SITE_MANIFEST, type SiteFile } from '../../../src/publish/build-site.js';
+import { parseSiteManifest, SITE_MANIFEST, type SiteFile } from '../../../src/publish/build-site.js';
 import { writeSite } from '../../../src/publish/write-site.js';
 import { UsageError } from '../../../src/shared/errors.js';
 
@@ -60,5 +60,20 @@ describe('writeSite', () => {
     expect((error as NodeJS.ErrnoException).code).toMatch(/^E(NOTDIR|EXIST)$/);
     expect(await readdir(temp.path)).toEqual(['site']);
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toBe('<h1>runs</h1>');
+  });
+});
+
+describe('the site manifest', () => {
+  it('reads a manifest the push wrote, and nothing else', () => {
+    const manifest = { version: 1, files: { 'index.html': 'a'.repeat(64) } };
+    expect(parseSiteManifest(JSON.stringify(manifest))).toEqual(manifest);
+    for (const text of [
+      'not json',
+      '{"version":2,"files":{}}',
+      '{"version":1,"files":{"index.html":"not-a-digest"}}',
+      '{"version":1,"files":[]}',
+      '{"version":1,"files":{},"extra":true}',
+    ])
+      expect(parseSiteManifest(text), text).toBeUndefined();
   });
 });

@@ -3,7 +3,8 @@
 // can be absent; a linked `target:` built in the same bake has a ref but no image.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BakePrintSchema, buildGraph } from '../../../../src/graph/index.js';
+import { buildGraph } from '../../../../src/graph/index.js';
+import { BakePrintSchema } from '../../../../src/graph/bake-print-schema.js';
 import { readBuildMetadata, toImageArtifacts } from '../../../../src/run/harness/read-build-metadata.js';
 import { readRealFixture } from './fixture.js';
 
