@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { RunFileSchema } from '../src/artifacts/index.js';
 import { readPlanFileIfPresent } from '../src/run-dir/plan-file-io.js';
 import { explainRunDir } from '../src/explain/index.js';
-import { buildReportModel, readRunInputs } from '../src/report/index.js';
+import { buildReportModel } from '../src/report/build-model.js';
+import { readRunInputs } from '../src/run-dir/index.js';
 import { openRunDir } from '../src/run-dir/open-run-dir.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

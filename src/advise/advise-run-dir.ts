@@ -1,8 +1,8 @@
+import { readPlanFileIfPresent, readRunFile, type RunDir } from '../run-dir/index.js';
 import type { Advice, DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
-import { readRunFile } from '../run-dir/read-run-file.js';
+
 import { isRocmPerfError } from '../shared/errors.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
+
 import { buildAdvice } from './build-advice.js';
 import { readAdviseInput, type ReadAdviseInputOptions } from './read-advise-input.js';
 

@@ -1,14 +1,15 @@
+import { readRunFile, type RunDir } from '../run-dir/index.js';
 import { RUN_DIR_FILES } from '../artifacts/index.js';
 import path from 'node:path';
 import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
 import { statRunFile } from '../artifacts/open-run-file.js';
-import { readRunFile } from '../run-dir/read-run-file.js';
+
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
 import { buildSideFigures, type SideFigures } from '../diff/build-side-figures.js';
 import { readProvenanceFile } from '../explain/index.js';
-import { listRuns, readLane, readTraceFiles } from '../report/index.js';
+import { listRuns, readLane, readTraceFiles } from '../run-dir/index.js';
 import { isRocmPerfError } from '../shared/errors.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
+
 import { totalLengthMs } from '../shared/intervals.js';
 import type { AdviseInput, BlobPush, LaneRunFact, ProvenanceFact } from './advise-input.js';
 import { findBlobPushes } from './find-blob-pushes.js';

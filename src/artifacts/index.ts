@@ -14,3 +14,4 @@ export * from './explain-file.js';
 export * from './step-usage-file.js';
 export * from './run-index-file.js';
 export * from './run-dir-files.js';
+export * from './site-manifest-file.js';

@@ -84,11 +84,6 @@ export async function readRunFileBytes(file: string): Promise<Buffer> {
   }
 }
 
-/** A run-dir file's text, read confined (openRunFile). */
-export async function readRunFileText(file: string): Promise<string> {
-  return (await readRunFileBytes(file)).toString('utf8');
-}
-
 /**
  * A run-dir file's size and mtime when it is a regular file of its own (lstat: a link is never followed), else
  * undefined. For signatures and size checks that read no bytes; the read itself goes through openRunFile.

@@ -47,8 +47,6 @@ export const TARGET_FILES = {
 export const TRACE_FILE = /^trace-(.+)\.json$/;
 /** status-<target>.jsonl → the target. */
 export const STATUS_FILE = /^status-(.+)\.jsonl$/;
-/** meta-<target>.json → the target. */
-export const META_FILE = /^meta-(.+)\.json$/;
 
 /** The run's input streams the report counts as streams (data.json records each one's size), traces aside. */
 export const STREAM_FILES = [

@@ -1,3 +1,4 @@
+import { openRunDir } from '../run-dir/index.js';
 import { adviseRunDir } from '../advise/index.js';
 import {
   buildPartialRunError,
@@ -7,7 +8,6 @@ import {
   renderAdviceMd,
 } from '../report/index.js';
 import type { AdviseValues } from './flags/index.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // `rocm-perf advise RUN`: the advisor's ranked actions for one run (markdown, or --json), each with the makespan a
 // what-if replay of the run saves and its evidence; "nothing to advise" is an answer. Exit 1 after printing when

@@ -1,3 +1,4 @@
+import { openRunDir } from '../run-dir/index.js';
 import path from 'node:path';
 import {
   buildRunDiff,
@@ -11,7 +12,6 @@ import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { explainRunDir } from '../explain/index.js';
 import type { DiffValues } from './flags/index.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 async function loadSide(
   run: string,

@@ -1,3 +1,4 @@
+import { openRunDir } from '../run-dir/index.js';
 import path from 'node:path';
 import { buildPerfettoTrace, findTraceProblems, PerfettoTraceSchema } from '../export/index.js';
 import { buildPartialRunError, findRunDir, listLoudWarningLines, loadRunModel } from '../report/index.js';
@@ -6,7 +7,6 @@ import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { runOtlpExport } from './export-otlp.js';
 import type { ExportValues } from './flags/index.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 export const PERFETTO_FILE = 'perfetto-trace.json';
 

@@ -1,18 +1,18 @@
+import { readRequiredPlanFile, writePlanFile, readRequiredRunFile, openRunDir } from '../run-dir/index.js';
 import { TRACE_FILE } from '../artifacts/index.js';
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../config/load-config.js';
 import { parseTargetCosts } from '../config/parse-target-costs.js';
 import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges } from '../plan/index.js';
-import { readRequiredPlanFile, writePlanFile } from '../run-dir/plan-file-io.js';
-import { readRequiredRunFile } from '../run-dir/read-run-file.js';
+
 import { replayAsRecorded } from '../diff/index.js';
-import { gateRun, readRunTraces } from '../report/index.js';
+import { gateRun } from '../report/index.js';
+import { readRunTraces } from '../run-dir/index.js';
 import { systemClock } from '../shared/clock.js';
 import { ConfigError, RocmPerfError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PlanValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // `rocm-perf plan --from-run RUN`: the I/O around the pure replay (src/plan/replay-run.ts). Reads the run dir
 // (run.json, plan.json, trace-*.json) and the current target costs, chosen for the run's mode (the fallback for

@@ -1,3 +1,4 @@
+import { writePlanFile } from '../run-dir/index.js';
 import type { CliEnv } from './flags/read-cli-env.js';
 import { performance } from 'node:perf_hooks';
 import {
@@ -11,7 +12,7 @@ import {
   type FleetChanges,
 } from '../plan/index.js';
 import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
-import { writePlanFile } from '../run-dir/plan-file-io.js';
+
 import type { RunBakePrint } from '../run/executors/run-bake-print.js';
 import { loadPlanInputs, type PlanInputs } from '../run/plan-inputs/load-plan-inputs.js';
 import { systemClock } from '../shared/clock.js';

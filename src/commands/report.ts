@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { buildPartialRunError, findNewestRun, findRunDir, listLoudWarningLines } from '../report/index.js';
+import { buildPartialRunError, findRunDir, listLoudWarningLines } from '../report/index.js';
+import { findNewestRun } from '../run-dir/index.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { writeExplainedReport } from './write-explained-report.js';
 import type { ReportValues } from './flags/index.js';

@@ -1,11 +1,11 @@
+import { readRunFile, listRuns, readLane, type RunDir } from '../run-dir/index.js';
 import path from 'node:path';
 import type { DataFile, Plan, RunFile, TargetWhy } from '../artifacts/index.js';
-import { readRunFile } from '../run-dir/read-run-file.js';
-import { listRuns } from '../run-dir/list-runs.js';
+
 import { findRunDir, loadRunModel } from '../report/load-run-model.js';
-import { readLane } from '../run-dir/read-run-dir.js';
+
 import { isRocmPerfError } from '../shared/errors.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
+
 import { buildRunWhy } from './build-run-why.js';
 import { priceMisses } from './price-misses.js';
 import { readRunEvidence } from './read-run-evidence.js';

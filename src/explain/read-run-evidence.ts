@@ -1,5 +1,6 @@
+import { type RunDir } from '../run-dir/index.js';
 import { TARGET_FILES, type Plan, type RunFile } from '../artifacts/index.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
+
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { ZodError } from 'zod';

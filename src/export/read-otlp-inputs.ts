@@ -1,6 +1,7 @@
-import { gateRun, readTraceFiles } from '../report/index.js';
+import { openRunDir } from '../run-dir/index.js';
+import { gateRun } from '../report/index.js';
+import { readTraceFiles } from '../run-dir/index.js';
 import type { OtlpTargetTrace } from './build-otlp-target-spans.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // What `export --otlp` reads from a run dir: the run through the one gate every reader passes (its model and loud
 // warnings), and each target's trace-<target>.json through the report's trace reader, held to the run the same

@@ -16,6 +16,7 @@ const BakeTargetSchema = z.looseObject({
   output: z.array(Composable).optional(),
 });
 
+/** @internal */
 export const BakePrintSchema = z.looseObject({
   group: z
     .record(z.string(), z.looseObject({ targets: z.array(z.string()), description: z.string().optional() }))

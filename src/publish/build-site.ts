@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import type { DataFile } from '../artifacts/index.js';
+import type { DataFile, SiteManifest } from '../artifacts/index.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderReportMd } from '../report/render-report-md.js';
 import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
@@ -111,28 +110,6 @@ export function buildReportFiles(run: SiteRun, base: string): SiteFile[] {
 
 function hashContent(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
-}
-
-const SiteManifestSchema = z.strictObject({
-  version: z.literal(1),
-  /** Site path → SHA-256 of its bytes. */
-  files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
-});
-export type SiteManifest = z.output<typeof SiteManifestSchema>;
-
-/**
- * The one reader of a site's manifest (the published site's own record of what it holds): the manifest, or
- * undefined when the text is not one (absent, damaged, another version), so a push uploads everything again. Pure.
- */
-export function parseSiteManifest(text: string): SiteManifest | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = SiteManifestSchema.safeParse(raw);
-  return parsed.success ? parsed.data : undefined;
 }
 
 export function buildManifest(files: readonly SiteFile[]): SiteManifest {

@@ -3,14 +3,8 @@ import type { Client, SFTPWrapper } from 'ssh2';
 import type { SshTarget } from '../config/schema.js';
 import { RemoteCommandError } from '../shared/errors.js';
 import { connectSsh } from '../ssh/connect-ssh.js';
-import {
-  buildManifest,
-  planSiteSync,
-  parseSiteManifest,
-  SITE_MANIFEST,
-  type SiteFile,
-  type SiteManifest,
-} from './build-site.js';
+import { parseSiteManifest, type SiteManifest } from '../artifacts/index.js';
+import { buildManifest, planSiteSync, SITE_MANIFEST, type SiteFile } from './build-site.js';
 
 // `publish --push`: the site over SFTP to fleet.yaml's `publish` target. Incremental: the remote keeps a
 // manifest of content hashes, and files whose hash is unchanged are not sent. Atomic per file: each file is

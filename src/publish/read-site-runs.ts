@@ -1,17 +1,17 @@
+import { readRunInputs, type RunInputs, openRunDir } from '../run-dir/index.js';
 import { realpath } from 'node:fs/promises';
 import { readRunFileBytes, RunFileRefusedError } from '../artifacts/open-run-file.js';
 import path from 'node:path';
 import type { RunIndexEntry } from '../artifacts/index.js';
 import { buildReportModel } from '../report/build-model.js';
 import { compareEntriesNewestFirst, loadRunIndex } from '../report/run-index.js';
-import { readRunInputs } from '../run-dir/read-run-dir.js';
+
 import { errorMessage } from '../shared/error-message.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js';
-import type { RunInputs } from '../run-dir/run-inputs.js';
+
 import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // Every run under the root, read and modelled the way `report` does it, for the static site and for
 // `publish --into`. The runs are listed from the root's run index (docs/history.md), brought up to date first the

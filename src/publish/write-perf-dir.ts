@@ -1,7 +1,7 @@
+import { openRunDir, readDataFile } from '../run-dir/index.js';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readRunFileBytes } from '../artifacts/open-run-file.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
-import { readDataFile } from '../run-dir/read-data-file.js';
+
 import path from 'node:path';
 import type { DataFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';

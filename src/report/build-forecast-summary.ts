@@ -1,7 +1,7 @@
+import { type PlanForecastInput } from '../run-dir/index.js';
 import type { ForecastSummary, PlanForecast, RunFile, TargetSummary } from '../artifacts/index.js';
 import { findForecastPercentile, forecastMakespan, type ForecastProgress } from '../plan/index.js';
 import { round } from './build-targets.js';
-import type { PlanForecastInput } from '../run-dir/run-inputs.js';
 
 // The plan's forecast against the run: the planned band; while running, the band again conditioned on what has
 // finished and what is running; once completed, the percentile the makespan landed at and, far outside the band

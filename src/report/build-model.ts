@@ -1,3 +1,4 @@
+import { type RunInputs } from '../run-dir/index.js';
 import {
   DATA_VERSION,
   RUN_CHECKS_VERSION,
@@ -26,7 +27,6 @@ import { findSampleShortfall } from './find-sample-shortfall.js';
 import { markPartialFigures } from './mark-partial-figures.js';
 
 import type { Interval } from '../shared/intervals.js';
-import type { RunInputs } from '../run-dir/run-inputs.js';
 
 // Run inputs (parsed records) → the data.json model. Pure: no I/O, no clock (generatedAtMs arrives as input).
 

@@ -1,6 +1,6 @@
+import { type ReportPlan } from '../run-dir/index.js';
 import type { RunFile, TargetSummary } from '../artifacts/index.js';
 import { formatDuration, toShownDifference } from '../shared/format-units.js';
-import type { ReportPlan } from '../run-dir/run-inputs.js';
 
 // What a reader of "measured vs planned" must know, said next to the plan in report.md and the page, each computed
 // from the run, never assumed: a warm run planned without warm build figures (and how its builds measured against

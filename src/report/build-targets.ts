@@ -1,8 +1,8 @@
+import { type RunInputs } from '../run-dir/index.js';
 import type { TargetTrace } from '../collect/types.js';
 import type { Band, TargetOutcome, TargetSummary } from '../artifacts/index.js';
 import { buildBands, isUploadSpan } from './build-bands.js';
 import { totalLengthMs } from '../shared/intervals.js';
-import type { RunInputs } from '../run-dir/run-inputs.js';
 
 // Per-target figures and the chart's bands. A target is known from its trace, run.json or plan.json; the node
 // comes from run.json, else plan.json, else `unknown` (a run dir from an older harness does not say).

@@ -1,3 +1,4 @@
+import { type UsageInputs } from '../run-dir/index.js';
 import type {
   NodeSummary,
   NodeUsage,
@@ -11,7 +12,7 @@ import type {
 import { matchesStepCommand } from '../collect/cgroup/match-step-command.js';
 import { parseCgroupCounters, type CgroupFigures } from '../collect/cgroup/parse-cgroup-counters.js';
 import { toRunCommand, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
-import type { UsageInputs } from '../run-dir/run-inputs.js';
+
 import { RUN_DIR_FILES } from '../artifacts/index.js';
 
 // What each RUN step used (docs/step-usage.md): BuildKit's own provenance samples first, else the step container's

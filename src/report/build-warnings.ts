@@ -1,3 +1,4 @@
+import { type RunInputs, type StreamInput } from '../run-dir/index.js';
 import {
   findStreamWarnings,
   type ReportWarning,
@@ -6,7 +7,7 @@ import {
   type TargetSummary,
 } from '../artifacts/index.js';
 import type { RunFile } from '../artifacts/index.js';
-import type { RunInputs, StreamInput } from '../run-dir/run-inputs.js';
+
 import { buildSampleGapWarnings } from './find-sample-gaps.js';
 import { findStreamDamage } from './find-stream-damage.js';
 import type { SampleShortfall } from './find-sample-shortfall.js';

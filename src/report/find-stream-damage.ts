@@ -1,5 +1,5 @@
+import { type StreamInput } from '../run-dir/index.js';
 import type { RunFile, StreamStats } from '../artifacts/index.js';
-import type { StreamInput } from '../run-dir/run-inputs.js';
 
 // A run's input files checked against what the run recorded about them (run.json's log slices and their sizes) and
 // against themselves (a cut last line, rejected lines, an unreadable file). Each finding is one message naming the

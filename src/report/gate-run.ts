@@ -1,9 +1,9 @@
+import { type RunDir } from '../run-dir/index.js';
 import path from 'node:path';
 import type { DataFile } from '../artifacts/index.js';
 import { ExitCode, RocmPerfError } from '../shared/errors.js';
 import { loadRunModel } from './load-run-model.js';
 import { listPartialFiles } from './mark-partial-figures.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
 
 // The one gate every reader of a run passes (report builds the same model; costs --from, plan --from-run, diff,
 // export, publish, import and trends read runs through it or through readRunInputs under it): the run's files

@@ -1,3 +1,13 @@
+import {
+  readRunDirNames,
+  type RunDir,
+  readPlanFileIfPresent,
+  readDataFile,
+  readRunFile,
+  readLane,
+  readRunInputs,
+  readRunFileChecks,
+} from '../run-dir/index.js';
 import { stat } from 'node:fs/promises';
 import { statRunFile } from '../artifacts/open-run-file.js';
 import path from 'node:path';
@@ -11,15 +21,8 @@ import {
   TRACE_FILE,
 } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
-import { readRunDirNames } from '../run-dir/read-run-dir-names.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
 
 import { buildReportModel } from './build-model.js';
-import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
-import { readDataFile } from '../run-dir/read-data-file.js';
-import { readRunFile } from '../run-dir/read-run-file.js';
-import { readLane, readRunInputs } from '../run-dir/read-run-dir.js';
-import { readRunFileChecks } from '../run-dir/read-run-checks.js';
 
 // One run dir → its data.json model (plus run.json and plan.json when present), for diff, export and trends.
 // data.json is used when it passes DataFileSchema and agrees with run.json's status; otherwise (absent, another

@@ -1,3 +1,4 @@
+import { readRunFile, isRunDir, readLane, openRunDir } from '../run-dir/index.js';
 import { lstat, open, readdir, rename, appendFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -8,15 +9,12 @@ import {
   type RunIndexEntry,
 } from '../artifacts/index.js';
 import { openRunFile } from '../artifacts/open-run-file.js';
-import { readRunFile } from '../run-dir/read-run-file.js';
+
 import { errorMessage } from '../shared/error-message.js';
 import { isServableStamp } from '../shared/is-servable-stamp.js';
 import { isRocmPerfError } from '../shared/errors.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { loadRunModel, type LoadedRun } from './load-run-model.js';
-import { isRunDir } from '../run-dir/read-run-dir-names.js';
-import { readLane } from '../run-dir/read-run-dir.js';
-import { openRunDir } from '../run-dir/open-run-dir.js';
 
 // The run index (docs/history.md): one compact summary per run dir of a runs root, in `<root>/.runs-index.jsonl`,
 // an append-only JSON Lines file (the last line of a folder wins; `{"folder":…,"removed":true}` drops it). The run

@@ -1,9 +1,9 @@
+import { readPlanFileIfPresent, type RunDir, readRunInputs } from '../run-dir/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { readPlanFileIfPresent } from '../run-dir/plan-file-io.js';
-import type { RunDir } from '../run-dir/open-run-dir.js';
+
 import { explainRunDir } from '../explain/explain-run-dir.js';
 import { buildReportModel } from './build-model.js';
-import { readRunInputs } from '../run-dir/read-run-dir.js';
+
 import { writeReport } from './write-report.js';
 
 export interface WriteRunReportOptions {

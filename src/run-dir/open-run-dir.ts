@@ -33,7 +33,7 @@ export interface RunDir {
    * Another run dir's handle for the same command (the run `why` compares with, the lane's earlier runs the
    * advisor reads): one handle per path, so what one reader read of a sibling another does not read again.
    */
-  open(dir: string): RunDir;
+  open: (dir: string) => RunDir;
 }
 
 const isAbsent = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';

@@ -1,13 +1,18 @@
 import { readdir } from 'node:fs/promises';
-import { RUN_DIR_FILES, TRACE_FILE } from '../artifacts/index.js';
+import { RUN_DIR_FILES, STATUS_FILE, TRACE_FILE } from '../artifacts/index.js';
 import { RocmPerfError } from '../shared/errors.js';
 
 // What makes a directory a run (docs/trust.md): report, diff, export, serve, publish and import refuse anything
 // else before they read or write it.
 
 /** The files a run writes beside its traces; a trace with one of them is a run from elsewhere (e.g. CI). */
-const BESIDE_A_TRACE = new Set<string>([...Object.values(RUN_DIR_FILES), 'plan.json']);
-const STATUS_FILE = /^status-.+\.jsonl$/;
+const BESIDE_A_TRACE = new Set<string>([
+  RUN_DIR_FILES.samples,
+  RUN_DIR_FILES.sccache,
+  RUN_DIR_FILES.registry,
+  RUN_DIR_FILES.artifacts,
+  RUN_DIR_FILES.plan,
+]);
 
 /**
  * A run dir holds run.json (every harness writes it first), or lane.txt (`rocm-perf import` writes it), or a
@@ -15,7 +20,7 @@ const STATUS_FILE = /^status-.+\.jsonl$/;
  * zot.jsonl, artifacts.txt, plan.json): a run recorded elsewhere. A lone stray trace-<target>.json is not a run.
  */
 export function isRunDir(names: readonly string[]): boolean {
-  if (names.includes('run.json') || names.includes(RUN_DIR_FILES.lane)) return true;
+  if (names.includes(RUN_DIR_FILES.run) || names.includes(RUN_DIR_FILES.lane)) return true;
   return (
     names.some((name) => TRACE_FILE.test(name)) &&
     names.some((name) => BESIDE_A_TRACE.has(name) || STATUS_FILE.test(name))

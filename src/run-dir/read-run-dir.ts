@@ -5,6 +5,7 @@ import {
   createStreamStats,
   DEFAULT_LANE,
   RUN_DIR_FILES,
+  STATUS_FILE,
   LaneSchema,
   ARTIFACTS_HEADER,
   parseArtifactLines,
@@ -12,7 +13,6 @@ import {
   type Plan,
   type RunFile,
   type StreamStats,
-  TRACE_FILE,
 } from '../artifacts/index.js';
 import { readPlanFileIfPresent } from './plan-file-io.js';
 import { readTextIfPresent } from './read-json-file.js';
@@ -29,8 +29,6 @@ import { readRunFileChecks, type RunFileChecks } from './read-run-checks.js';
 // A run dir → RunInputs, through the collectors' readers. Files of the spec (samples.jsonl, trace-*.json,
 // sccache.log, zot.jsonl, artifacts.txt) may each be absent; run.json and plan.json are ours and, when present,
 // must pass their schemas.
-
-export { RUN_DIR_FILES, TRACE_FILE };
 
 /** The run's lane: lane.txt (written by `rocm-perf import`), else this fleet's lane. */
 export async function readLane(runDir: RunDir): Promise<string> {
@@ -173,7 +171,7 @@ export async function readRunInputs({
 }
 
 /** A target's status stream and metadata file feed its trace's figures (step counts, artifacts): blamed there. */
-const SIDE_FILE = /^(?:status-(.+)\.jsonl|meta-(.+)\.json)$/;
+const SIDE_FILE = new RegExp(`${STATUS_FILE.source}|^meta-(.+)\\.json$`);
 
 /**
  * The digest findings onto the stream whose figures they touch (the warning still names the file at fault); the

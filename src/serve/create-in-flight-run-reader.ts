@@ -1,3 +1,18 @@
+import {
+  buildAddressToNode,
+  readArtifacts,
+  readLane,
+  readReportPlan,
+  openRunDir,
+  type RunDir,
+  readTraceFile,
+  absentStream,
+  probeStream,
+  unreadableStream,
+  readRunFile,
+  type RunInputs,
+  type StreamInput,
+} from '../run-dir/index.js';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -24,12 +39,6 @@ import {
   RUN_DIR_FILES,
   TRACE_FILE,
 } from '../artifacts/index.js';
-import { buildAddressToNode, readArtifacts, readLane, readReportPlan } from '../run-dir/read-run-dir.js';
-import { openRunDir, type RunDir } from '../run-dir/open-run-dir.js';
-import { readTraceFile } from '../run-dir/read-trace-files.js';
-import { absentStream, probeStream, unreadableStream } from '../run-dir/probe-stream.js';
-import { readRunFile } from '../run-dir/read-run-file.js';
-import type { RunInputs, StreamInput } from '../run-dir/run-inputs.js';
 
 // A run dir read incrementally for `serve`: the cache logs through the slicers' cursors (createLogTail) and
 // samples.jsonl by byte offset, so each refresh parses only what was appended; traces are parsed once per

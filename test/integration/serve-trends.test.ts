@@ -1,7 +1,8 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReportModel, readRunInputs } from '../../src/report/index.js';
+import { buildReportModel } from '../../src/report/build-model.js';
+import { readRunInputs } from '../../src/run-dir/index.js';
 import { serialiseModel } from '../../src/report/write-report.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';

@@ -1,13 +1,14 @@
+import { readRequiredRunFile, openRunDir, type RunDir } from '../../run-dir/index.js';
 import { TRACE_FILE } from '../../artifacts/index.js';
 import { findPoolingRefusals } from '../../plan/index.js';
-import { buildFlaggedRunError, gateRun, loadRunModel, readLane, readRunTraces } from '../../report/index.js';
+import { buildFlaggedRunError, gateRun, loadRunModel } from '../../report/index.js';
+import { readLane, readRunTraces } from '../../run-dir/index.js';
 import { UsageError } from '../../shared/errors.js';
 import type { DerivedCosts, RunTraces } from '../../plan/derive-target-costs.js';
-import { readRequiredRunFile } from '../../run-dir/read-run-file.js';
+
 import type { FleetNode } from '../../config/schema.js';
 import { findFleetDifferences } from './compare-run-fleet.js';
 import { findBakeDifferences, type BakePrint } from '../../graph/index.js';
-import { openRunDir, type RunDir } from '../../run-dir/open-run-dir.js';
 
 // The run dirs `rocm-perf costs --from RUN...` pools: each one's run.json, traces and lane (lane.txt); whether they
 // pool; and the header of the costs file they give.

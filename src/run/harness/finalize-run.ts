@@ -1,3 +1,4 @@
+import { readTraceFiles, openRunDir } from '../../run-dir/index.js';
 import { readFile } from 'node:fs/promises';
 import { writeArtifacts } from '../../collect/index.js';
 import type { Artifact, BuilderIdentity, DataFile, RunFile } from '../../artifacts/index.js';
@@ -10,14 +11,13 @@ import { writeRegistrySizes } from '../cache-logs/write-registry-sizes.js';
 import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import { estimateRunBuilderClocks } from '../../report/align-traces.js';
-import { readTraceFiles } from '../../run-dir/read-trace-files.js';
+
 import type { SettledOutcome } from './node-queue.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import { errorMessage } from '../../shared/error-message.js';
 import type { FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { saveBuilderEvidence, type FetchAttachment } from './save-builder-evidence.js';
-import { openRunDir } from '../../run-dir/open-run-dir.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.

@@ -1,10 +1,11 @@
+import { readPlanFile } from '../../run-dir/index.js';
 import path from 'node:path';
 import type { Config } from '../../config/schema.js';
 import type { ConfigOverrides } from '../../config/resolve-config.js';
 import type { BakePrint, TargetGraph } from '../../graph/index.js';
 import { describePlaceForSkipped, planFromFigures, type PlaceFor } from '../../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../../artifacts/index.js';
-import { readPlanFile } from '../../run-dir/plan-file-io.js';
+
 import type { Clock } from '../../shared/clock.js';
 import { InternalError, UsageError } from '../../shared/errors.js';
 import { toFileAccessError } from '../../shared/to-file-access-error.js';

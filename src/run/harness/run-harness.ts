@@ -1,8 +1,9 @@
+import { writePlanFile } from '../../run-dir/index.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuilderIdentity, DataFile, RunFile } from '../../artifacts/index.js';
 import { describeCostSet } from '../../plan/index.js';
-import { writePlanFile } from '../../run-dir/plan-file-io.js';
+
 import { createFileDigests } from '../../shared/file-digests.js';
 import { createLogger, type Logger } from '../../shared/logger.js';
 import { runBootstrap } from './bootstrap.js';

@@ -1,9 +1,10 @@
+import { readRunFile, isRunDir, openRunDir } from '../../run-dir/index.js';
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RUN_DIR_FILES, LaneSchema } from '../../artifacts/index.js';
-import { readRunFile } from '../../run-dir/read-run-file.js';
+
 import { findUnsafeEntries } from '../../artifacts/open-run-file.js';
-import { isRunDir } from '../../run-dir/read-run-dir-names.js';
+
 import { UsageError } from '../../shared/errors.js';
 import { readDockerbuild } from './read-dockerbuild.js';
 import { buildUnsafeEntriesError } from './unsafe-entries-error.js';
@@ -13,7 +14,6 @@ import {
   toFileAccessError,
 } from '../../shared/to-file-access-error.js';
 import { noteRunInIndex } from '../../report/run-index.js';
-import { openRunDir } from '../../run-dir/open-run-dir.js';
 
 // `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
 // under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never

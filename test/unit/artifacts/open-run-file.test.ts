@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   findUnsafeEntries,
   openRunFile,
-  readRunFileText,
+  readRunFileBytes,
   RunFileRefusedError,
   statRunFile,
 } from '../../../src/artifacts/open-run-file.js';
@@ -67,14 +67,14 @@ const makers: [string, string, (file: string) => Promise<unknown>][] = [
 describe('openRunFile', () => {
   it('reads a regular file of the run dir', async () => {
     await writeFile(path.join(run, 'artifacts.txt'), 'wheel a.whl\n');
-    expect(await readRunFileText(path.join(run, 'artifacts.txt'))).toBe('wheel a.whl\n');
+    expect((await readRunFileBytes(path.join(run, 'artifacts.txt'))).toString('utf8')).toBe('wheel a.whl\n');
     expect(await statRunFile(path.join(run, 'artifacts.txt'))).toMatchObject({ size: 12 });
   });
 
   it.each(makers)('refuses %s, naming the file and what it is', async (_, reason, make) => {
     const file = path.join(run, 'artifacts.txt');
     await make(file);
-    const refusal = await readRunFileText(file).catch((error: unknown) => error);
+    const refusal = await readRunFileBytes(file).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(RunFileRefusedError);
     expect(refusal).toMatchObject({ code: 'ROCMPERF_RUN_FILE_REFUSED', path: file, reason, exitCode: 2 });
     expect((refusal as Error).message).toBe(

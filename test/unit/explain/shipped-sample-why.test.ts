@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPlanFileIfPresent } from '../../../src/run-dir/plan-file-io.js';
 import { explainRunDir } from '../../../src/explain/index.js';
-import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { readRunInputs } from '../../../src/run-dir/index.js';
 import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // The shipped warm sample (fixtures/runs/gfx1201-warm) was recorded after one known change: pytorch's source

@@ -2,7 +2,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, type TempDir } from '../../helpers/daemons/index.js';
-import { parseSiteManifest, SITE_MANIFEST, type SiteFile } from '../../../src/publish/build-site.js';
+import { SITE_MANIFEST, type SiteFile } from '../../../src/publish/build-site.js';
+import { parseSiteManifest } from '../../../src/artifacts/site-manifest-file.js';
 import { writeSite } from '../../../src/publish/write-site.js';
 import { UsageError } from '../../../src/shared/errors.js';
 

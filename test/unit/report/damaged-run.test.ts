@@ -16,7 +16,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DataFile } from '../../../src/artifacts/index.js';
-import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { readRunInputs } from '../../../src/run-dir/index.js';
 import {
   countCacheBlobWrites,
   countSccacheHits,

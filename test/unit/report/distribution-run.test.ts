@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRegistryLog } from '../../../src/collect/index.js';
-import { readRunInputs } from '../../../src/report/index.js';
+import { readRunInputs } from '../../../src/run-dir/index.js';
 import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../fixtures/registry-distribution-v3');

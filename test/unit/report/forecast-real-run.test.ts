@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { readRunInputs } from '../../../src/run-dir/index.js';
 import { renderReportMd } from '../../../src/report/render-report-md.js';
 import { measuredWindowMs } from '../../helpers/sample-run-facts.js';
 import { openRunDir } from '../../../src/run-dir/open-run-dir.js';

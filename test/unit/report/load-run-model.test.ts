@@ -2,7 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildReportModel, findRunDir, loadRunModel, readRunInputs } from '../../../src/report/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { findRunDir, loadRunModel } from '../../../src/report/index.js';
+import { readRunInputs } from '../../../src/run-dir/index.js';
 import { serialiseModel } from '../../../src/report/write-report.js';
 import { RocmPerfError } from '../../../src/shared/errors.js';
 import { FIXTURE_RUNS_DIR } from '../../../scripts/make-fixture-run.js';

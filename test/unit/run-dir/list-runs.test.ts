@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listRuns } from '../../../src/report/index.js';
+import { listRuns } from '../../../src/run-dir/index.js';
 import { createTempDir, type TempDir } from '../../helpers/daemons/index.js';
 
 // listRuns orders runs newest first by when they started (run.json's startedAtMs), never by folder name: the

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFileSchema, RunFileSchema, type DataFile } from '../../../src/artifacts/index.js';
-import { buildReportModel, readRunInputs } from '../../../src/report/index.js';
+import { buildReportModel } from '../../../src/report/build-model.js';
+import { readRunInputs } from '../../../src/run-dir/index.js';
 import { buildRunSummary, renderSummaryMd, renderSummaryText } from '../../../src/summary/index.js';
 import {
   expectMarkdownMatchesRows,
