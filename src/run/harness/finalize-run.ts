@@ -5,13 +5,12 @@ import path from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { ExitCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
-import type { LogCapture } from '../cache-logs/capture-logs.js';
 import { writeRegistrySizes } from '../cache-logs/write-registry-sizes.js';
-import type { TraceCollector } from './collect-traces.js';
 import type { RunContext } from './load-run-context.js';
 import { estimateRunBuilderClocks } from '../../report/align-traces.js';
 import { readTraceFiles } from '../../report/read-trace-files.js';
 import type { SettledOutcome } from './node-queue.js';
+import type { MeasuredResources } from './start-measured.js';
 import { readBuildMetadata, toImageArtifacts } from './read-build-metadata.js';
 import type { RunFileWriter } from './run-file-writer.js';
 import { errorMessage } from '../../shared/error-message.js';
@@ -20,14 +19,6 @@ import { saveBuilderEvidence, type FetchAttachment } from './save-builder-eviden
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.
-
-export interface MeasuredResources {
-  stopSampler: () => Promise<void>;
-  logCapture: LogCapture | undefined;
-  /** Reads the clocks again after the run and records them in run.json. */
-  measureClocksAfter: () => Promise<void>;
-  traces: TraceCollector;
-}
 
 export interface FinalizeRunOptions {
   context: RunContext;

@@ -12,7 +12,7 @@ import {
   toBuildEnv,
   toInterruptedOutcomes,
 } from './dispatch-queues.js';
-import { finalizeRun, type FinalizedRun, type MeasuredResources } from './finalize-run.js';
+import { finalizeRun, type FinalizedRun } from './finalize-run.js';
 import { createRunDirGuard, describeUnwritten, type RunDirGuard } from './guard-run-dir.js';
 import { createDefaultEffects, type HarnessEffects } from './harness-effects.js';
 import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
@@ -21,7 +21,7 @@ import { runPreflight } from './preflight.js';
 import { createProgress, type Progress } from './progress.js';
 import { createInitialRun, createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
-import { startMeasured } from './start-measured.js';
+import { startMeasured, type MeasuredResources } from './start-measured.js';
 import { errorMessage } from '../../shared/error-message.js';
 
 // cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.

@@ -1,13 +1,22 @@
 import path from 'node:path';
-import { createSamplesWriter } from '../../collect/index.js';
+import {
+  createSamplesWriter,
+  type CreatePrometheusSamplerOptions,
+  type CreateSamplerOptions,
+  type FetchMetrics,
+  type PrometheusSampler,
+  type Sampler,
+} from '../../collect/index.js';
+import type { Clock } from '../../shared/clock.js';
 import { createLogCapture, toLogSources, type LogCapture } from '../cache-logs/capture-logs.js';
+import type { runHistoryTrace } from '../executors/buildx.js';
+import type { ConnectRemoteHost } from '../executors/remote-host.js';
 import { startSampleSource } from '../sampling/start-sample-source.js';
 import { startStepUsage } from '../sampling/start-step-usage.js';
+import type { CreateStepUsageSamplerOptions, StepUsageSampler } from '../sampling/step-usage-sampler.js';
 import { STEP_USAGE_FILE } from '../../artifacts/index.js';
-import { createTraceCollector } from './collect-traces.js';
-import type { MeasuredResources } from './finalize-run.js';
+import { createTraceCollector, type TraceCollector } from './collect-traces.js';
 import type { RunDirGuard } from './guard-run-dir.js';
-import type { HarnessEffects } from './harness-effects.js';
 import type { RunContext } from './load-run-context.js';
 import { recordClocks } from './measure-clocks.js';
 import type { Progress } from './progress.js';
@@ -18,9 +27,32 @@ import { errorMessage } from '../../shared/error-message.js';
 // The measured run's instruments, started together: clocks before, samples, cache-log capture, trace collection.
 // finalizeRun stops and keeps them.
 
+/** The effects the instruments use (part of HarnessEffects). */
+export interface MeasureEffects {
+  clock: Clock;
+  fetchTrace: typeof runHistoryTrace;
+  connect: ConnectRemoteHost;
+  createSampler: (options: CreateSamplerOptions) => Sampler;
+  /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
+  createPrometheusSampler: (options: CreatePrometheusSamplerOptions) => PrometheusSampler;
+  /** Polls the nodes' step container cgroups over their ssh links (step-usage.jsonl; docs/step-usage.md). */
+  createStepUsageSampler: (options: CreateStepUsageSamplerOptions) => StepUsageSampler;
+  /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
+  fetchMetrics: FetchMetrics;
+}
+
+/** The instruments started, for finalizeRun to stop and keep. */
+export interface MeasuredResources {
+  stopSampler: () => Promise<void>;
+  logCapture: LogCapture | undefined;
+  /** Reads the clocks again after the run and records them in run.json. */
+  measureClocksAfter: () => Promise<void>;
+  traces: TraceCollector;
+}
+
 export interface StartMeasuredOptions {
   context: RunContext;
-  effects: HarnessEffects;
+  effects: MeasureEffects;
   guard: RunDirGuard;
   logger: Logger;
   progress: Progress;
