@@ -76,6 +76,8 @@ export default tseslint.config(
       'src/collect/**',
       'src/report/**',
       'src/run/**',
+      'src/costs/**',
+      'src/import/**',
       'src/diff/**',
       'src/explain/**',
       'src/export/**',

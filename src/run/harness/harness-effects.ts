@@ -13,14 +13,12 @@ import { createRemoteHostConnector } from '../executors/remote-host.js';
 import { createFetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
 import { createStepUsageSampler } from '../sampling/step-usage-sampler.js';
-import { createPreflightProbes } from './create-preflight-probes.js';
-import type { MeasureEffects } from './start-measured.js';
-import type { Bake, FindFailedBuild } from './dispatch-queues.js';
-import type { RunContext } from './load-run-context.js';
+import { createPreflightProbes, type PreflightProbes, readBuilderIdentities } from './preflight/index.js';
+import type { MeasureEffects } from './measure/index.js';
+import type { Bake, FindFailedBuild } from './dispatch/index.js';
+import type { RunContext } from './context/index.js';
 import type { BuilderIdentity, DataFile } from '../../artifacts/index.js';
 import type { FleetNode } from '../../config/schema.js';
-import { readBuilderIdentities } from './read-builder-identity.js';
-import type { PreflightProbes } from './preflight.js';
 
 // What the harness does to the world, as values: the real ones below, fakes in tests.
 

@@ -1,0 +1,185 @@
+import type { FileDigests } from '../../../shared/file-digests.js';
+import path from 'node:path';
+import type { Clock } from '../../../shared/clock.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { CommandOutcome, findFailedBuildRef, RunBakeOptions } from '../../executors/buildx.js';
+import { type RunContext, toTargetOverrides } from '../context/index.js';
+import {
+  createGuidedChooser,
+  type Executor,
+  type QueueEvent,
+  runGuidedQueues,
+  runNodeQueues,
+  type SettledOutcome,
+} from '../queues/index.js';
+import type { Progress } from '../progress/index.js';
+import { readBuildMetadata, type RunFileWriter } from '../record/index.js';
+import type { TraceCollector } from '../measure/index.js';
+
+// Phase 4, the measured run: every node's queue through buildx (fixed queues, or plan-guided dispatch), run.json
+// kept current with the node each target actually runs on, each finished target's trace fetched in the background.
+
+export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
+
+/**
+ * Environment every build gets: the run's namespace, published inputs (target: contexts only resolve within one
+ * builder), the arch in the bake variable fleet.yaml names (bake reads variables from the environment), and
+ * BUILDX_METADATA_PROVENANCE=max: buildx (≥ 0.14.0) copies the build's whole provenance attestation into the
+ * metadata file (`buildx.build.provenance`), the evidence of docs/cache-debug.md.
+ */
+export function toBuildEnv(context: RunContext): Record<string, string> {
+  return {
+    REGISTRY_NAME: context.settings.namespace,
+    PUBLISHED_INPUTS: '1',
+    [context.config.archVariable]: context.config.arch,
+    BUILDX_METADATA_PROVENANCE: 'max',
+  };
+}
+
+/** Looks up the build record a failed bake left (it writes no metadata file); see findFailedBuildRef. */
+export type FindFailedBuild = typeof findFailedBuildRef;
+
+export function createBuildxExecutor({
+  context,
+  bake,
+  findFailedBuild,
+  logger,
+  onWriteError,
+}: {
+  context: RunContext;
+  bake: Bake;
+  findFailedBuild: FindFailedBuild;
+  logger: Logger;
+  onWriteError?: (file: string, error: unknown) => void;
+}): Executor {
+  const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
+  const { settings } = context;
+  return {
+    async run(job, { signal }) {
+      const metadataFile = path.join(context.runDir, `meta-${job.target}.json`);
+      const builder = builders.get(job.node) ?? job.node;
+      const sinceMs = Date.now();
+      const outcome = await bake({
+        builder,
+        target: job.target,
+        metadataFile,
+        statusFile: path.join(context.runDir, `status-${job.target}.jsonl`),
+        onStatusBytes: toStatusDigest(context.digests, job.target),
+        bakeFile: context.config.bakeFile,
+        buildx: context.config.buildx?.path,
+        noCache: settings.noCache,
+        clearCacheTo: settings.clearCacheTo,
+        sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
+        overrides: toTargetOverrides(context, job.target, settings.clearCacheTo),
+        push: true,
+        cwd: path.dirname(context.fleetPath),
+        env: toBuildEnv(context),
+        signal,
+        ...(onWriteError ? { onWriteError } : {}),
+      });
+      const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
+      if (outcome.ok) return { ok: true, buildRef: metadata?.['buildx.build.ref'] };
+      // A bake cancelled by the interrupt left a record too: its partial trace shows how far it got.
+      const found = await findFailedBuild({
+        builder,
+        buildx: context.config.buildx?.path,
+        sinceMs,
+        status: signal.aborted ? 'canceled' : 'error',
+      });
+      if (found !== undefined && 'reason' in found)
+        logger.warn(
+          { target: job.target, builder, reason: found.reason },
+          `no build record for the ${signal.aborted ? 'cancelled' : 'failed'} target`,
+        );
+      const buildRef = found !== undefined && 'ref' in found ? found.ref : undefined;
+      return {
+        ok: false,
+        exitCode: outcome.exitCode,
+        error: outcome.errorTail || `\`${outcome.command}\` exited ${outcome.exitCode ?? 'without a code'}`,
+        buildRef,
+      };
+    },
+  };
+}
+
+export interface DispatchQueuesOptions {
+  context: RunContext;
+  executor: Executor;
+  clock: Clock;
+  signal: AbortSignal;
+  logger: Logger;
+  progress: Progress;
+  runFile: RunFileWriter;
+  traces: TraceCollector;
+}
+
+export async function dispatchQueues(
+  options: DispatchQueuesOptions,
+): Promise<Record<string, SettledOutcome>> {
+  const { context, runFile, logger, progress, traces } = options;
+  const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
+  const onEvent = (event: QueueEvent) => {
+    progress.onQueueEvent(event);
+    if (event.type === 'started') {
+      const plannedNode = context.plan.targets[event.target]?.node;
+      logger.info(
+        { phase: 'measured', target: event.target, node: event.node, plannedNode, reason: event.reason },
+        'target started',
+      );
+      runFile
+        .update((run) => {
+          run.targets[event.target] = { status: 'running', node: event.node, startedAtMs: event.atMs };
+        })
+        .catch((error: unknown) => logger.error({ err: error }, 'run.json update failed'));
+      return;
+    }
+    const { outcome } = event;
+    logger.info({ phase: 'measured', target: event.target, outcome }, `target ${outcome.status}`);
+    runFile
+      .update((run) => {
+        run.targets[event.target] = outcome;
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'run.json update failed'));
+    if (outcome.status !== 'skipped' && outcome.buildRef) {
+      traces.collect({
+        target: event.target,
+        builder: builders.get(outcome.node) ?? outcome.node,
+        buildRef: outcome.buildRef,
+      });
+    }
+  };
+  const common = {
+    queues: context.plan.queues,
+    deps: context.waitFor,
+    executor: options.executor,
+    clock: options.clock,
+    signal: options.signal,
+    onEvent,
+  };
+  if (context.dispatch === 'fixed')
+    return runNodeQueues({ ...common, maxConcurrent: context.settings.maxConcurrent });
+  const fleetNodes = new Set(context.config.nodes.map((node) => node.name));
+  const nodes = context.plan.nodes.map((node) => node.name).filter((name) => fleetNodes.has(name));
+  const choose = createGuidedChooser({ plan: context.plan, originMs: options.clock.nowMs() });
+  return runGuidedQueues({ ...common, nodes, choose });
+}
+
+/** Every planned target skipped: Ctrl-C came before the measured run started. */
+export function toInterruptedOutcomes(context: RunContext): Record<string, SettledOutcome> {
+  return Object.fromEntries(
+    Object.entries(context.plan.targets).map(([target, entry]) => [
+      target,
+      { status: 'skipped' as const, node: entry.node, reason: 'interrupted' },
+    ]),
+  );
+}
+
+/** Feeds a target's status stream into the run's digests as it is written (status-<target>.jsonl). */
+function toStatusDigest(
+  digests: FileDigests | undefined,
+  target: string,
+): ((bytes: Uint8Array) => void) | undefined {
+  if (digests === undefined) return undefined;
+  const digest = digests.open(`status-${target}.jsonl`);
+  return (bytes) => digest.update(bytes);
+}
