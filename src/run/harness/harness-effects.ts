@@ -3,19 +3,19 @@ import { systemClock } from '../../shared/clock.js';
 import { runBakePrint, type RunBakePrint } from '../executors/run-bake-print.js';
 import {
   findFailedBuildRef,
+  type Bake,
+  type FindFailedBuild,
   runBake,
-  runBuildxDu,
-  runBuildxInspect,
   runHistoryAttachment,
   runHistoryTrace,
 } from '../executors/buildx.js';
+import { createBuilderIdentityCommands } from '../executors/buildx-probes.js';
 import { createRemoteHostConnector } from '../executors/remote-host.js';
 import { createFetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
 import { createStepUsageSampler } from '../sampling/step-usage-sampler.js';
 import { createPreflightProbes, type PreflightProbes, readBuilderIdentities } from './preflight/index.js';
 import type { MeasureEffects } from './measure/index.js';
-import type { Bake, FindFailedBuild } from './dispatch/index.js';
 import type { RunContext } from './context/index.js';
 import type { BuilderIdentity, DataFile } from '../../artifacts/index.js';
 import type { FleetNode } from '../../config/schema.js';
@@ -75,10 +75,7 @@ export const createDefaultEffects = ({
     connect,
     fetchOverSsh: createFetchOverSsh(sshAgent),
     readBuilderIdentities: (nodes, buildx) =>
-      readBuilderIdentities(nodes, {
-        inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
-        du: (builder) => runBuildxDu(builder, { buildx }),
-      }),
+      readBuilderIdentities(nodes, createBuilderIdentityCommands(buildx)),
     createProbes: (context) => createPreflightProbes(context.config, dockerConfigDir, connect),
     createSampler: sampleOnThread,
     createPrometheusSampler,

@@ -6,10 +6,10 @@ import { writePlanFile } from '../../artifacts/plan-file-io.js';
 import { createFileDigests } from '../../shared/file-digests.js';
 import { createLogger, type Logger } from '../../shared/logger.js';
 import {
-  createBuildxExecutor,
   dispatchQueues,
   runBootstrap,
   toBuildEnv,
+  toBuildxExecutorOptions,
   toInterruptedOutcomes,
 } from './dispatch/index.js';
 import { finalizeRun, type FinalizedRun } from './finalize/index.js';
@@ -32,6 +32,7 @@ import {
 import type { SettledOutcome } from './queues/index.js';
 import { runPreflight } from './preflight/index.js';
 import { createProgress, type Progress } from './progress/index.js';
+import { createBuildxExecutor } from '../executors/buildx-executor.js';
 import { startMeasured, type MeasuredResources } from './measure/index.js';
 import { errorMessage } from '../../shared/error-message.js';
 
@@ -124,7 +125,7 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
     await runFile.update((run) => void (run.measuredStartedAtMs = effects.clock.nowMs()));
     phases.resources = await startMeasured(options);
     const executor = createBuildxExecutor({
-      context,
+      ...toBuildxExecutorOptions(context),
       bake: effects.bake,
       findFailedBuild: effects.findFailedBuild,
       logger,

@@ -1,12 +1,11 @@
-import type { FileDigests } from '../../../shared/file-digests.js';
 import path from 'node:path';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
-import type { CommandOutcome, findFailedBuildRef, RunBakeOptions } from '../../executors/buildx.js';
+import type { CreateBuildxExecutorOptions } from '../../executors/buildx-executor.js';
+import type { Executor } from '../../executors/executor.js';
 import { type RunContext, toTargetOverrides } from '../context/index.js';
 import {
   createGuidedChooser,
-  type Executor,
   type QueueEvent,
   runGuidedQueues,
   runNodeQueues,
@@ -18,8 +17,6 @@ import type { TraceCollector } from '../measure/index.js';
 
 // Phase 4, the measured run: every node's queue through buildx (fixed queues, or plan-guided dispatch), run.json
 // kept current with the node each target actually runs on, each finished target's trace fetched in the background.
-
-export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
 
 /**
  * Environment every build gets: the run's namespace, published inputs (target: contexts only resolve within one
@@ -36,69 +33,33 @@ export function toBuildEnv(context: RunContext): Record<string, string> {
   };
 }
 
-/** Looks up the build record a failed bake left (it writes no metadata file); see findFailedBuildRef. */
-export type FindFailedBuild = typeof findFailedBuildRef;
-
-export function createBuildxExecutor({
-  context,
-  bake,
-  findFailedBuild,
-  logger,
-  onWriteError,
-}: {
-  context: RunContext;
-  bake: Bake;
-  findFailedBuild: FindFailedBuild;
-  logger: Logger;
-  onWriteError?: (file: string, error: unknown) => void;
-}): Executor {
-  const builders = new Map(context.config.nodes.map((node) => [node.name, node.builder]));
+/**
+ * What the buildx executor (executors/buildx-executor.ts) takes from the run context: where the run dir is, each
+ * node's builder, the bake options every target shares, each target's overrides, and the metadata file's build ref.
+ */
+export function toBuildxExecutorOptions(
+  context: RunContext,
+): Pick<
+  CreateBuildxExecutorOptions,
+  'runDir' | 'builders' | 'shared' | 'toOverrides' | 'readBuildRef' | 'digests'
+> {
   const { settings } = context;
   return {
-    async run(job, { signal }) {
-      const metadataFile = path.join(context.runDir, `meta-${job.target}.json`);
-      const builder = builders.get(job.node) ?? job.node;
-      const sinceMs = Date.now();
-      const outcome = await bake({
-        builder,
-        target: job.target,
-        metadataFile,
-        statusFile: path.join(context.runDir, `status-${job.target}.jsonl`),
-        onStatusBytes: toStatusDigest(context.digests, job.target),
-        bakeFile: context.config.bakeFile,
-        buildx: context.config.buildx?.path,
-        noCache: settings.noCache,
-        clearCacheTo: settings.clearCacheTo,
-        sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
-        overrides: toTargetOverrides(context, job.target, settings.clearCacheTo),
-        push: true,
-        cwd: path.dirname(context.fleetPath),
-        env: toBuildEnv(context),
-        signal,
-        ...(onWriteError ? { onWriteError } : {}),
-      });
-      const metadata = outcome.ok ? await readBuildMetadata(metadataFile, job.target) : undefined;
-      if (outcome.ok) return { ok: true, buildRef: metadata?.['buildx.build.ref'] };
-      // A bake cancelled by the interrupt left a record too: its partial trace shows how far it got.
-      const found = await findFailedBuild({
-        builder,
-        buildx: context.config.buildx?.path,
-        sinceMs,
-        status: signal.aborted ? 'canceled' : 'error',
-      });
-      if (found !== undefined && 'reason' in found)
-        logger.warn(
-          { target: job.target, builder, reason: found.reason },
-          `no build record for the ${signal.aborted ? 'cancelled' : 'failed'} target`,
-        );
-      const buildRef = found !== undefined && 'ref' in found ? found.ref : undefined;
-      return {
-        ok: false,
-        exitCode: outcome.exitCode,
-        error: outcome.errorTail || `\`${outcome.command}\` exited ${outcome.exitCode ?? 'without a code'}`,
-        buildRef,
-      };
+    runDir: context.runDir,
+    builders: new Map(context.config.nodes.map((node) => [node.name, node.builder])),
+    shared: {
+      bakeFile: context.config.bakeFile,
+      buildx: context.config.buildx?.path,
+      noCache: settings.noCache,
+      clearCacheTo: settings.clearCacheTo,
+      sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
+      push: true,
+      cwd: path.dirname(context.fleetPath),
+      env: toBuildEnv(context),
     },
+    toOverrides: (target) => toTargetOverrides(context, target, settings.clearCacheTo),
+    readBuildRef: async (file, target) => (await readBuildMetadata(file, target))?.['buildx.build.ref'],
+    digests: context.digests,
   };
 }
 
@@ -172,14 +133,4 @@ export function toInterruptedOutcomes(context: RunContext): Record<string, Settl
       { status: 'skipped' as const, node: entry.node, reason: 'interrupted' },
     ]),
   );
-}
-
-/** Feeds a target's status stream into the run's digests as it is written (status-<target>.jsonl). */
-function toStatusDigest(
-  digests: FileDigests | undefined,
-  target: string,
-): ((bytes: Uint8Array) => void) | undefined {
-  if (digests === undefined) return undefined;
-  const digest = digests.open(`status-${target}.jsonl`);
-  return (bytes) => digest.update(bytes);
 }

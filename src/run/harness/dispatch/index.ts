@@ -1,9 +1,7 @@
 export { type BootstrapPlan, findBootstrapPlan, type ManifestExists, runBootstrap } from './bootstrap.js';
 export {
-  type Bake,
-  createBuildxExecutor,
+  toBuildxExecutorOptions,
   dispatchQueues,
-  type FindFailedBuild,
   toBuildEnv,
   toInterruptedOutcomes,
 } from './dispatch-queues.js';

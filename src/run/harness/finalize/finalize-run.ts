@@ -14,7 +14,8 @@ import type { MeasuredResources } from '../measure/index.js';
 import { readBuildMetadata, type RunFileWriter, toImageArtifacts } from '../record/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
 import type { FetchOverSsh } from '../../executors/fetch-over-ssh.js';
-import { saveBuilderEvidence, type FetchAttachment } from './save-builder-evidence.js';
+import { saveBuilderEvidence } from './save-builder-evidence.js';
+import type { FetchAttachment } from '../../executors/buildx.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.

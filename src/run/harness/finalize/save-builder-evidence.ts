@@ -10,10 +10,7 @@ import { parseCacheDebug } from '../../../collect/buildkit/parse-cache-debug.js'
 import type { FleetNode } from '../../../config/schema.js';
 import { errorMessage } from '../../../shared/error-message.js';
 import type { FetchOverSsh, FetchOverSshResult } from '../../executors/fetch-over-ssh.js';
-import type { runHistoryAttachment } from '../../executors/buildx.js';
-
-/** `buildx history inspect attachment` of one record (effects, so tests can fake it). */
-export type FetchAttachment = typeof runHistoryAttachment;
+import type { FetchAttachment } from '../../executors/buildx.js';
 import type { RunContext } from '../context/index.js';
 import { readBuildMetadata } from '../record/index.js';
 

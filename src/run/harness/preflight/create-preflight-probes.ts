@@ -2,15 +2,14 @@ import { statfs } from 'node:fs/promises';
 import { request } from '../../../shared/request.js';
 import { fetchKnownInstances, fetchScrapeIntervals } from '../../../collect/index.js';
 import type { Config } from '../../../config/schema.js';
-import { readExecutableStatus } from '../../executors/check-buildx-binary.js';
-import { runBuildxInspect, runBuildxVersion, runHistoryList } from '../../executors/buildx.js';
+import { createBuildxProbes } from '../../executors/buildx-probes.js';
 import type { ConnectRemoteHost } from '../../executors/remote-host.js';
 import { buildLogHostCheckCommand } from '../../cache-logs/remote-log-files.js';
 import type { PreflightProbes } from './preflight.js';
 import { fetchManifestExists, fetchRegistryStatus } from '../../registry/registry-client.js';
 import { loadDockerCredentials } from '../../registry/read-docker-auth.js';
 
-// The real probes behind preflight: buildx, undici, the OCI registry client and ssh2.
+// The real probes behind preflight: buildx (executors/buildx-probes.ts), undici, the OCI registry client and ssh2.
 
 async function fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<number> {
   const response = await request(url, { method, headersTimeout: 10_000, bodyTimeout: 10_000 });
@@ -27,12 +26,8 @@ export async function createPreflightProbes(
 ): Promise<PreflightProbes> {
   const baseUrl = config.registry.url;
   const credentials = await loadDockerCredentials(new URL(baseUrl).host, dockerConfigDir);
-  const buildx = config.buildx?.path;
   return {
-    executableStatus: readExecutableStatus,
-    buildxVersion: () => runBuildxVersion({ buildx }),
-    inspectBuilder: (builder) => runBuildxInspect(builder, { buildx }),
-    listHistory: (builder) => runHistoryList(builder, { buildx }),
+    ...createBuildxProbes(config.buildx?.path),
     fetchStatus,
     prometheusInstances: (prometheusUrl, instances) =>
       fetchKnownInstances({ prometheusUrl, instances, signal: AbortSignal.timeout(10_000) }),

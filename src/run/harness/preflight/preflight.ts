@@ -1,24 +1,19 @@
 import type { SshTarget } from '../../../config/schema.js';
 import { PreflightError } from '../../../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from '../dispatch/index.js';
-import { describeBuildxProblem, type ExecutableStatus } from '../../executors/check-buildx-binary.js';
+import { describeBuildxProblem } from '../../executors/check-buildx-binary.js';
+import type { BuildxProbes } from '../../executors/buildx-probes.js';
 import { checkToolVersions, parseBuildxInspect, toBuildkitVersion } from './check-tool-versions.js';
 import { estimateRunDir, findDiskProblem } from '../record/index.js';
-import { toHistoryListArgs, toInspectArgs, type CommandOutcome } from '../../executors/buildx.js';
+import { toHistoryListArgs, toInspectArgs } from '../../executors/buildx.js';
 import { toBuildxCommand } from '../../executors/buildx-command.js';
 import type { RunContext } from '../context/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
 
 // Phase 2: everything the run needs answers, before anything starts. Every problem is listed at once.
 
-export interface PreflightProbes {
-  /** Whether a standalone buildx binary (fleet.yaml `bake.buildx`, PERF_BUILDX, --buildx) can be run. */
-  executableStatus(file: string): Promise<ExecutableStatus>;
-  /** `docker buildx version` (or the standalone buildx's) on this workstation. */
-  buildxVersion(): Promise<CommandOutcome>;
-  inspectBuilder(builder: string): Promise<CommandOutcome>;
-  /** `docker buildx history ls` on the builder: whether its BuildKit serves the build-history API at all. */
-  listHistory(builder: string): Promise<CommandOutcome>;
+/** BuildxProbes: the buildx version, the builders (`inspect`, `history ls`) and the standalone binary's status. */
+export interface PreflightProbes extends BuildxProbes {
   /** HTTP status of a plain request; throws on connection errors. */
   fetchStatus(url: string, method: 'GET' | 'OPTIONS'): Promise<number>;
   /** `GET /v2/` with the auth dance; throws on connection errors. */

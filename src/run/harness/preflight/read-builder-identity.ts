@@ -1,18 +1,12 @@
 import type { BuilderIdentity } from '../../../artifacts/index.js';
 import type { FleetNode } from '../../../config/schema.js';
-import type { CommandOutcome } from '../../executors/buildx.js';
+import type { BuilderIdentityCommands } from '../../executors/buildx-probes.js';
 import { parseBuildxInspect } from './check-tool-versions.js';
 
 // Before the measured run: per builder, what changes when it is recreated or pruned (docs/cache-debug.md,
 // "Builder identity"): its build cache's record count, total size and the creation time of its oldest record
 // (`buildx du --verbose`), and its BuildKit version (`buildx inspect`). The cause "the builder's local cache no
 // longer held the record" compares these with the previous run's.
-
-/** The two buildx calls, as values (fakes in tests). */
-export interface BuilderIdentityCommands {
-  inspect: (builder: string) => Promise<CommandOutcome>;
-  du: (builder: string) => Promise<CommandOutcome>;
-}
 
 const units: Readonly<Record<string, number>> = {
   B: 1,

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../shared/clock.js';
-import { runOneJob, skipReason, type Executor, type QueueEvent, type SettledOutcome } from './node-queue.js';
+import type { Executor } from '../../executors/executor.js';
+import { runOneJob, skipReason, type QueueEvent, type SettledOutcome } from './node-queue.js';
 import { errorMessage } from '../../../shared/error-message.js';
 
 // Plan-guided dispatch (`--dispatch guided`): event-driven instead of one loop per node. Whenever a target starts

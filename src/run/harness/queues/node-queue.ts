@@ -1,24 +1,11 @@
 import type { Clock } from '../../../shared/clock.js';
 import type { TargetOutcome } from '../../../artifacts/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
+import type { ExecResult, Executor, QueueJob } from '../../executors/executor.js';
 
 // Dependency-ordered per-node queues. Each node runs its queue in order; a target starts when every
 // dependency inside the run has settled ok. A failure skips its dependents; other queues go on.
 // The world arrives through an injected Executor and Clock, so this file does no I/O.
-
-export interface QueueJob {
-  target: string;
-  node: string;
-}
-
-/** What one executor call reports. Expected failures are values, never throws. @internal */
-export type ExecResult =
-  | { ok: true; buildRef?: string | undefined }
-  | { ok: false; exitCode: number | null; error: string; buildRef?: string | undefined };
-
-export interface Executor {
-  run(job: QueueJob, options: { signal: AbortSignal }): Promise<ExecResult>;
-}
 
 export type SettledOutcome = Extract<TargetOutcome, { status: 'ok' | 'failed' | 'interrupted' | 'skipped' }>;
 

@@ -12,10 +12,8 @@ import type {
   FetchOverSshResult,
 } from '../../../../../src/run/executors/fetch-over-ssh.js';
 import { runHarness } from '../../../../../src/run/harness/run-harness.js';
-import {
-  CACHE_DEBUG_MAX_BYTES,
-  type FetchAttachment,
-} from '../../../../../src/run/harness/finalize/save-builder-evidence.js';
+import { CACHE_DEBUG_MAX_BYTES } from '../../../../../src/run/harness/finalize/save-builder-evidence.js';
+import type { FetchAttachment } from '../../../../../src/run/executors/buildx.js';
 import { createFakeWorld, writeFleetFixture } from '../../../../helpers/harness-fixture.js';
 
 const fixture = (name: string) =>

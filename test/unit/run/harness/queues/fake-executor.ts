@@ -1,5 +1,5 @@
 import { createFakeClock } from '../../../../helpers/fake-clock.js';
-import type { ExecResult, Executor, QueueJob } from '../../../../../src/run/harness/queues/node-queue.js';
+import type { ExecResult, Executor, QueueJob } from '../../../../../src/run/executors/executor.js';
 
 // A discrete-event fake: each job takes `durationMs` of fake time; `drive` completes the job that
 // ends soonest, advances the clock to its end, and repeats until `until` settles.
