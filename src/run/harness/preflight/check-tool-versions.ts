@@ -3,6 +3,12 @@
 // Release landmarks: docs/harness.md ("Tool versions"), from the buildx and BuildKit tags that hold each change.
 
 import { toBuildxCommand } from '../../executors/buildx-command.js';
+import {
+  parseVersion,
+  toBuildkitVersion,
+  type BuilderInspect,
+  type InspectNode,
+} from '../../executors/parse-buildx-inspect.js';
 
 type Tool = 'buildx' | 'BuildKit';
 
@@ -43,59 +49,11 @@ const TOOL_REQUIREMENTS: readonly ToolRequirement[] = [
   },
 ];
 
-/**
- * `v0.21.2`, `0.21.2-desktop.1`, `github.com/docker/buildx v0.23.0 abc…` → [0, 21, 2]; undefined when none.
- * @internal
- */
-export function parseVersion(text: string): [number, number, number] | undefined {
-  const match = /\bv?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
-  return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : undefined;
-}
-
 const isBefore = (found: readonly number[], minimum: readonly number[]) => {
   for (let i = 0; i < 3; i++)
     if ((found[i] ?? 0) !== (minimum[i] ?? 0)) return (found[i] ?? 0) < (minimum[i] ?? 0);
   return false;
 };
-
-/** One node of `docker buildx inspect`: its name, status and the version line, as printed. */
-interface InspectNode {
-  name: string;
-  status: string | undefined;
-  /** `BuildKit version:` (buildx ≥ 0.10) or `Buildkit:` (older); undefined when the node printed none. */
-  buildkit: string | undefined;
-}
-
-export interface BuilderInspect {
-  driver: string | undefined;
-  nodes: InspectNode[];
-}
-
-/**
- * Pure: `docker buildx inspect` output → the builder's driver and every node (a builder may have several; a node
- * that is down prints `Status: inactive` and no version line). Both layouts: `BuildKit version:` and `Buildkit:`.
- */
-export function parseBuildxInspect(output: string): BuilderInspect {
-  const [head = '', body = ''] = output.split(/^Nodes:\s*$/m);
-  const field = (text: string, key: string) =>
-    new RegExp(`^\\s*${key}:[ \\t]*(\\S.*?)\\s*$`, 'im').exec(text)?.[1];
-  const nodes = body
-    .split(/^(?=Name:)/m)
-    .filter((block) => /^Name:/.test(block))
-    .map((block) => ({
-      name: field(block, 'Name') ?? '',
-      status: field(block, 'Status'),
-      buildkit: field(block, '(?:BuildKit version|Buildkit)'),
-    }));
-  return { driver: field(head, 'Driver'), nodes };
-}
-
-/** BuildKit releases are 0.x; `v0.0.0+unknown` is a build without a version stamped in. */
-export function toBuildkitVersion(text: string): [number, number, number] | undefined {
-  const found = parseVersion(text);
-  if (found === undefined || found[0] !== 0 || (found[1] === 0 && found[2] === 0)) return undefined;
-  return found;
-}
 
 export interface CheckToolVersionsOptions {
   /** `docker buildx version` output. */

@@ -1,9 +1,7 @@
 // `docker buildx inspect` and `docker buildx version` as real buildx prints them (fixtures README).
 import { describe, expect, it } from 'vitest';
-import {
-  checkToolVersions,
-  parseBuildxInspect,
-} from '../../../../../src/run/harness/preflight/check-tool-versions.js';
+import { checkToolVersions } from '../../../../../src/run/harness/preflight/check-tool-versions.js';
+import { parseBuildxInspect } from '../../../../../src/run/executors/parse-buildx-inspect.js';
 import { readRealFixture } from '../../../../helpers/read-real-fixture.js';
 
 const buildxVersion = readRealFixture('buildx-version.txt');

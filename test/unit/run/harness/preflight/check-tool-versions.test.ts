@@ -1,11 +1,11 @@
 // The tool versions preflight accepts: what `docker buildx version` and `buildx inspect` print, in both layouts.
 import { describe, expect, it } from 'vitest';
+import { checkToolVersions } from '../../../../../src/run/harness/preflight/check-tool-versions.js';
 import {
-  checkToolVersions,
   parseBuildxInspect,
   parseVersion,
   type BuilderInspect,
-} from '../../../../../src/run/harness/preflight/check-tool-versions.js';
+} from '../../../../../src/run/executors/parse-buildx-inspect.js';
 
 const oneNode = (buildkit: string | undefined, driver = 'remote'): BuilderInspect => ({
   driver,

@@ -3,10 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CommandOutcome } from '../../../../../src/run/executors/buildx.js';
-import {
-  parseBuildxDu,
-  readBuilderIdentities,
-} from '../../../../../src/run/harness/preflight/read-builder-identity.js';
+import { readBuilderIdentities } from '../../../../../src/run/harness/preflight/read-builder-identity.js';
+import { parseBuildxDu } from '../../../../../src/run/executors/parse-buildx-du.js';
 import type { FleetNode } from '../../../../../src/config/schema.js';
 
 const read = (name: string) =>
