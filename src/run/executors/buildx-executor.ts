@@ -10,7 +10,7 @@ import type { Executor } from './executor.js';
 // flags) arrives resolved: the harness's dispatch room builds these options from the run context.
 
 /** The bake options every target of the run shares; the rest (builder, target, files, overrides) are per target. */
-type SharedBakeOptions = Pick<
+export type SharedBakeOptions = Pick<
   RunBakeOptions,
   'bakeFile' | 'buildx' | 'noCache' | 'clearCacheTo' | 'sccachePrefix' | 'push' | 'cwd' | 'env'
 >;

@@ -8,7 +8,6 @@ import { createLogger, type Logger } from '../../shared/logger.js';
 import {
   dispatchQueues,
   runBootstrap,
-  toBuildEnv,
   toBuildxExecutorOptions,
   toInterruptedOutcomes,
 } from './dispatch/index.js';
@@ -106,7 +105,6 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
       clock: effects.clock,
       targets: options.bootstrapTargets,
       bake: effects.bake,
-      env: toBuildEnv(context),
       signal,
       logger,
       onTarget: (target, node) =>

@@ -9,6 +9,7 @@ import { findImageInputs, type ImageInput } from './find-image-inputs.js';
 import { renderImageRef } from '../../registry/image-ref.js';
 import { type RunContext, toTargetOverrides } from '../context/index.js';
 import type { runBake } from '../../executors/buildx.js';
+import { toSharedBakeOptions } from './dispatch-queues.js';
 import { errorMessage } from '../../../shared/error-message.js';
 
 // Images the run's targets build FROM that the registry lacks are built and pushed before the
@@ -100,7 +101,6 @@ export interface RunBootstrapOptions {
   clock: Clock;
   targets: readonly string[];
   bake: typeof runBake;
-  env: Record<string, string>;
   signal: AbortSignal;
   logger: Logger;
   onTarget?: (target: string, node: string) => void;
@@ -115,7 +115,6 @@ export async function runBootstrap({
   clock,
   targets,
   bake,
-  env,
   signal,
   logger,
   onTarget,
@@ -135,15 +134,10 @@ export async function runBootstrap({
       target,
       metadataFile: path.join(dir, `meta-${target}.json`),
       statusFile: path.join(dir, `status-${target}.jsonl`),
-      bakeFile: context.config.bakeFile,
-      buildx: context.config.buildx?.path,
+      ...toSharedBakeOptions(context),
       noCache: false,
       clearCacheTo: false,
-      sccachePrefix: context.settings.overrideSccachePrefix ? context.settings.sccachePrefix : undefined,
       overrides: toTargetOverrides(context, target, false),
-      push: true,
-      cwd: path.dirname(context.fleetPath),
-      env,
       signal,
     });
     logger.info(

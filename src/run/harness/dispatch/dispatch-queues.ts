@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
-import type { CreateBuildxExecutorOptions } from '../../executors/buildx-executor.js';
+import type { CreateBuildxExecutorOptions, SharedBakeOptions } from '../../executors/buildx-executor.js';
 import type { Executor } from '../../executors/executor.js';
 import { type RunContext, toTargetOverrides } from '../context/index.js';
 import {
@@ -24,12 +24,30 @@ import type { TraceCollector } from '../measure/index.js';
  * BUILDX_METADATA_PROVENANCE=max: buildx (≥ 0.14.0) copies the build's whole provenance attestation into the
  * metadata file (`buildx.build.provenance`), the evidence of docs/cache-debug.md.
  */
-export function toBuildEnv(context: RunContext): Record<string, string> {
+function toBuildEnv(context: RunContext): Record<string, string> {
   return {
     REGISTRY_NAME: context.settings.namespace,
     PUBLISHED_INPUTS: '1',
     [context.config.archVariable]: context.config.arch,
     BUILDX_METADATA_PROVENANCE: 'max',
+  };
+}
+
+/**
+ * The bake options every target of the run shares, measured or bootstrap (which turns the caches back on):
+ * the bake file, the buildx, the run's cache flags and sccache prefix, push, the fleet's directory and the env.
+ */
+export function toSharedBakeOptions(context: RunContext): SharedBakeOptions {
+  const { settings } = context;
+  return {
+    bakeFile: context.config.bakeFile,
+    buildx: context.config.buildx?.path,
+    noCache: settings.noCache,
+    clearCacheTo: settings.clearCacheTo,
+    sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
+    push: true,
+    cwd: path.dirname(context.fleetPath),
+    env: toBuildEnv(context),
   };
 }
 
@@ -47,16 +65,7 @@ export function toBuildxExecutorOptions(
   return {
     runDir: context.runDir,
     builders: new Map(context.config.nodes.map((node) => [node.name, node.builder])),
-    shared: {
-      bakeFile: context.config.bakeFile,
-      buildx: context.config.buildx?.path,
-      noCache: settings.noCache,
-      clearCacheTo: settings.clearCacheTo,
-      sccachePrefix: settings.overrideSccachePrefix ? settings.sccachePrefix : undefined,
-      push: true,
-      cwd: path.dirname(context.fleetPath),
-      env: toBuildEnv(context),
-    },
+    shared: toSharedBakeOptions(context),
     toOverrides: (target) => toTargetOverrides(context, target, settings.clearCacheTo),
     readBuildRef: async (file, target) => (await readBuildMetadata(file, target))?.['buildx.build.ref'],
     digests: context.digests,

@@ -1,7 +1,2 @@
 export { type BootstrapPlan, findBootstrapPlan, type ManifestExists, runBootstrap } from './bootstrap.js';
-export {
-  toBuildxExecutorOptions,
-  dispatchQueues,
-  toBuildEnv,
-  toInterruptedOutcomes,
-} from './dispatch-queues.js';
+export { toBuildxExecutorOptions, dispatchQueues, toInterruptedOutcomes } from './dispatch-queues.js';
