@@ -8,7 +8,7 @@ const layers = [
   { name: 'run-dir', path: '^src/run-dir/' },
   { name: 'views', path: '^src/(report|diff|explain|export|trends|advise|summary)/' },
   { name: 'executors', path: executors },
-  { name: 'shell', path: '^src/(run|serve|publish|contracts)/', pathNot: executors },
+  { name: 'shell', path: '^src/(run|serve|publish|contracts|costs|import)/', pathNot: executors },
   { name: 'commands', path: '^src/commands/' },
   { name: 'entry', path: '^src/(cli|program)\\.ts$' },
 ];
@@ -35,10 +35,66 @@ const runRoomsBelowHarness = {
   to: { path: '^src/run/harness/' },
 };
 
+/**
+ * The rooms of run/harness/ on floors (docs/layers.md): a room imports only rooms on the floors below its own, and
+ * only through their index.ts; run-harness.ts and harness-effects.ts, on top, import any room's index.ts.
+ */
+const harnessFloors = [
+  ['queues'],
+  ['context', 'progress'],
+  ['record'],
+  ['measure'],
+  ['dispatch', 'finalize'],
+  ['preflight'],
+];
+const harnessRoomsDownward = harnessFloors.flatMap((floor, index) =>
+  floor.flatMap((room) => {
+    const notBelow = harnessFloors
+      .slice(index)
+      .flat()
+      .filter((other) => other !== room);
+    if (notBelow.length === 0) return [];
+    return [
+      {
+        name: `harness-${room}-imports-rooms-below`,
+        comment: `run/harness/${room}/ imports only the rooms on the floors below its own`,
+        severity: 'error',
+        from: { path: `^src/run/harness/${room}/` },
+        to: { path: notBelow.map((other) => `^src/run/harness/${other}/`) },
+      },
+    ];
+  }),
+);
+const harnessRoomsThroughIndex = [
+  {
+    name: 'harness-rooms-through-index',
+    comment: "a harness room's files are imported from another room through its index.ts",
+    severity: 'error',
+    from: { path: '^src/run/harness/([^/]+)/' },
+    to: { path: '^src/run/harness/[^/]+/(?!index\\.ts$)', pathNot: '^src/run/harness/$1/' },
+  },
+  {
+    name: 'harness-top-through-index',
+    comment: "run-harness.ts and harness-effects.ts import a room's files through its index.ts",
+    severity: 'error',
+    from: { path: '^src/run/harness/[^/]+\\.ts$' },
+    to: { path: '^src/run/harness/[^/]+/(?!index\\.ts$)' },
+  },
+  {
+    name: 'harness-rooms-below-top',
+    comment: 'no room imports run-harness.ts or harness-effects.ts (the top)',
+    severity: 'error',
+    from: { path: '^src/run/harness/[^/]+/' },
+    to: { path: '^src/run/harness/[^/]+\\.ts$' },
+  },
+];
+
 module.exports = {
   forbidden: [
     ...noUpward,
     runRoomsBelowHarness,
+    ...harnessRoomsDownward,
+    ...harnessRoomsThroughIndex,
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

@@ -78,6 +78,8 @@ export default tseslint.config(
       'src/report/**',
       'src/run-dir/**',
       'src/run/**',
+      'src/costs/**',
+      'src/import/**',
       'src/diff/**',
       'src/explain/**',
       'src/export/**',

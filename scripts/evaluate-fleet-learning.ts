@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { learnFleet, measureUploadLinks, toUploadObservations } from '../src/plan/index.js';
 import { type UploadObservation } from '../src/plan/learn-fleet.js';
 import { deriveTargetCosts } from '../src/plan/derive-target-costs.js';
-import { readCostRuns, refuseUnpoolableRuns } from '../src/run/costs/read-cost-runs.js';
+import { readCostRuns, refuseUnpoolableRuns } from '../src/costs/read-cost-runs.js';
 import { defaultBoxScale, gfx1201Nodes } from '../test/fleet/box-scenario.js';
 import { toTbfRateBits } from '../test/fleet/fleet-names.js';
 import { toCpuBaseCores } from '../test/fleet/start-fleet.js';

@@ -14,7 +14,7 @@ import {
   renderLiveForecast,
   renderProgressView,
   replayLive,
-} from '../src/run/harness/progress.js';
+} from '../src/run/harness/progress/progress.js';
 import { CHROMIUM_ARGS } from '../test/helpers/chromium-args.js';
 import { readFileSync } from 'node:fs';
 

@@ -16,7 +16,7 @@ import {
   refuseOtherFleetRuns,
   refuseUnpoolableRuns,
   type CostRun,
-} from '../run/costs/read-cost-runs.js';
+} from '../costs/read-cost-runs.js';
 import { learnFleet, renderFleetLearning, toFleetEdits, toUploadObservations } from '../plan/index.js';
 import type { CostsValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';

@@ -1,6 +1,6 @@
 import type { DataFile } from '../artifacts/index.js';
 import { buildPartialRunError, listLoudWarningLines } from '../report/index.js';
-import { importRun } from '../run/import/import-run.js';
+import { importRun } from '../import/import-run.js';
 import { UsageError } from '../shared/errors.js';
 import type { ImportValues } from './flags/index.js';
 import { writeExplainedReport } from './write-explained-report.js';

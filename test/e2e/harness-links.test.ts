@@ -74,7 +74,7 @@ describe('dropped links mid-run', () => {
       return found?.run.measuredStartedAtMs != null ? found : undefined;
     });
     // Mid-run: the capture has started both logs (its run-dir copies exist) before sshd goes down. A log host down
-    // at the start is another case (waited for before any target is dispatched; test/unit/run/capture-logs.test.ts).
+    // at the start is another case (waited for before any target is dispatched; test/unit/run/cache-logs/capture-logs.test.ts).
     await waitFor('the log capture', () =>
       ['sccache.log', 'zot.jsonl'].every((file) => existsSync(path.join(live.dir, file))) ? true : undefined,
     );

@@ -6,7 +6,7 @@ import { createPlan } from '../../src/plan/index.js';
 import { type ReplayResult } from '../../src/plan/replay-run.js';
 import { PlanFileSchema, RUN_VERSION, type RunFile } from '../../src/artifacts/index.js';
 import { writePlanFile } from '../../src/run-dir/plan-file-io.js';
-import { createRunFileWriter } from '../../src/run/harness/run-file-writer.js';
+import { createRunFileWriter } from '../../src/run/harness/record/run-file-writer.js';
 import { repoRoot, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // `rocm-perf plan --from-run RUN`, spawned from the built CLI (`npm test` builds first) against run dirs this test

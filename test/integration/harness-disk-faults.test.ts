@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunFileSchema, type RunFile } from '../../src/artifacts/index.js';
 import { ExitCode } from '../../src/shared/errors.js';
 import { runHarness } from '../../src/run/harness/run-harness.js';
-import { createFakeWorld, writeFleetFixture } from '../unit/run/harness-fixture.js';
+import { createFakeWorld, writeFleetFixture } from '../helpers/harness-fixture.js';
 
 let fixture: ReturnType<typeof writeFleetFixture>;
 let root: string;

@@ -333,3 +333,12 @@ export async function findFailedBuildRef(
     return { reason: `\`${outcome.command}\` failed: ${outcome.errorTail.split('\n').at(-1) ?? ''}` };
   return pickFailedRecord(outcome.stdout, query);
 }
+
+/** One target's bake: runBake, or a fake in tests (the harness's effects). */
+export type Bake = (options: RunBakeOptions) => Promise<CommandOutcome>;
+
+/** Looks up the build record a failed bake left (it writes no metadata file); see findFailedBuildRef. */
+export type FindFailedBuild = typeof findFailedBuildRef;
+
+/** `buildx history inspect attachment` of one record (effects, so tests can fake it). */
+export type FetchAttachment = typeof runHistoryAttachment;

@@ -1,51 +1,36 @@
-import {
-  createPrometheusSampler,
-  fetchMetricsText,
-  type CreatePrometheusSamplerOptions,
-  type CreateSamplerOptions,
-  type FetchMetrics,
-  type PrometheusSampler,
-  type Sampler,
-} from '../../collect/index.js';
-import { systemClock, type Clock } from '../../shared/clock.js';
+import { createPrometheusSampler, fetchMetricsText } from '../../collect/index.js';
+import { systemClock } from '../../shared/clock.js';
 import { runBakePrint, type RunBakePrint } from '../executors/run-bake-print.js';
 import {
   findFailedBuildRef,
+  type Bake,
+  type FindFailedBuild,
   runBake,
-  runBuildxDu,
-  runBuildxInspect,
   runHistoryAttachment,
   runHistoryTrace,
 } from '../executors/buildx.js';
-import { createRemoteHostConnector, type ConnectRemoteHost } from '../executors/remote-host.js';
+import { createBuilderIdentityCommands } from '../executors/buildx-probes.js';
+import { createRemoteHostConnector } from '../executors/remote-host.js';
 import { createFetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
 import { sampleOnThread } from '../sampling/sample-on-thread.js';
-import {
-  createStepUsageSampler,
-  type CreateStepUsageSamplerOptions,
-  type StepUsageSampler,
-} from '../sampling/step-usage-sampler.js';
-import { createPreflightProbes } from './create-preflight-probes.js';
-import type { Bake, FindFailedBuild } from './dispatch-queues.js';
-import type { RunContext } from './load-run-context.js';
+import { createStepUsageSampler } from '../sampling/step-usage-sampler.js';
+import { createPreflightProbes, type PreflightProbes, readBuilderIdentities } from './preflight/index.js';
+import type { MeasureEffects } from './measure/index.js';
+import type { RunContext } from './context/index.js';
 import type { BuilderIdentity, DataFile } from '../../artifacts/index.js';
 import type { FleetNode } from '../../config/schema.js';
-import { readBuilderIdentities } from './read-builder-identity.js';
-import type { PreflightProbes } from './preflight.js';
 
 // What the harness does to the world, as values: the real ones below, fakes in tests.
 
-export interface HarnessEffects {
-  clock: Clock;
+/** MeasureEffects: the clock, traces, ssh links, samplers and /metrics the measured run's instruments use. */
+export interface HarnessEffects extends MeasureEffects {
   /** `buildx bake --print` (docker's or the standalone binary), when fleet.yaml names a bake file, not a saved print. */
   runBakePrint: RunBakePrint;
   bake: Bake;
   /** The build record of a failed bake, for its trace (a failed bake writes no metadata file). */
   findFailedBuild: FindFailedBuild;
-  fetchTrace: typeof runHistoryTrace;
   /** A build record's attachment (`history inspect attachment`): the provenance a metadata file lacks. */
   fetchAttachment: typeof runHistoryAttachment;
-  connect: ConnectRemoteHost;
   /** One HTTP GET to an address as a node sees it, over its ssh link (buildkitd's debug address). */
   fetchOverSsh: FetchOverSsh;
   /** Each node's builder before the measured run (`buildx inspect`, `buildx du --verbose`). */
@@ -54,13 +39,6 @@ export interface HarnessEffects {
     buildx: string | undefined,
   ) => Promise<Map<string, BuilderIdentity>>;
   createProbes: (context: RunContext) => Promise<PreflightProbes>;
-  createSampler: (options: CreateSamplerOptions) => Sampler;
-  /** With fleet.yaml `samples.prometheus`: live instant queries, then the window by query_range at finalize. */
-  createPrometheusSampler: (options: CreatePrometheusSamplerOptions) => PrometheusSampler;
-  /** Polls the nodes' step container cgroups over their ssh links (step-usage.jsonl; docs/step-usage.md). */
-  createStepUsageSampler: (options: CreateStepUsageSamplerOptions) => StepUsageSampler;
-  /** One GET of a node's /metrics (the clock readings take node_time_seconds from it). */
-  fetchMetrics: FetchMetrics;
   /** Writes data.json, report.md and index.html; returns the model written (undefined: none, e.g. a fake). */
   writeReport: (runDir: string) => Promise<DataFile | undefined>;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -103,10 +81,7 @@ export const createDefaultEffects = ({
     connect,
     fetchOverSsh: createFetchOverSsh(sshAgent),
     readBuilderIdentities: (nodes, buildx) =>
-      readBuilderIdentities(nodes, {
-        inspect: (builder) => runBuildxInspect(builder, { buildx, timeoutMs: 30_000 }),
-        du: (builder) => runBuildxDu(builder, { buildx }),
-      }),
+      readBuilderIdentities(nodes, createBuilderIdentityCommands(buildx)),
     createProbes: (context) => createPreflightProbes(context.config, dockerConfigDir, connect),
     createSampler: sampleOnThread,
     createPrometheusSampler,

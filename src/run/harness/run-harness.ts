@@ -6,23 +6,34 @@ import { describeCostSet } from '../../plan/index.js';
 
 import { createFileDigests } from '../../shared/file-digests.js';
 import { createLogger, type Logger } from '../../shared/logger.js';
-import { runBootstrap } from './bootstrap.js';
 import {
-  createBuildxExecutor,
   dispatchQueues,
-  toBuildEnv,
+  runBootstrap,
+  toBuildxExecutorOptions,
   toInterruptedOutcomes,
-} from './dispatch-queues.js';
-import { finalizeRun, type FinalizedRun, type MeasuredResources } from './finalize-run.js';
-import { createRunDirGuard, describeUnwritten, type RunDirGuard } from './guard-run-dir.js';
+} from './dispatch/index.js';
+import { finalizeRun, type FinalizedRun } from './finalize/index.js';
+import {
+  createInitialRun,
+  createRunDirGuard,
+  createRunFileWriter,
+  describeUnwritten,
+  type RunDirGuard,
+  type RunFileWriter,
+} from './record/index.js';
 import { createDefaultEffects, type HarnessEffects } from './harness-effects.js';
-import { loadRunContext, type LoadRunContextOptions, type RunContext } from './load-run-context.js';
-import type { SettledOutcome } from './node-queue.js';
-import { runPreflight } from './preflight.js';
-import { createProgress, type Progress } from './progress.js';
-import { createInitialRun, createRunFileWriter, type RunFileWriter } from './run-file-writer.js';
-import { acquireRunLock, type RunLock } from './run-lock.js';
-import { startMeasured } from './start-measured.js';
+import {
+  acquireRunLock,
+  loadRunContext,
+  type LoadRunContextOptions,
+  type RunContext,
+  type RunLock,
+} from './context/index.js';
+import type { SettledOutcome } from './queues/index.js';
+import { runPreflight } from './preflight/index.js';
+import { createProgress, type Progress } from './progress/index.js';
+import { createBuildxExecutor } from '../executors/buildx-executor.js';
+import { startMeasured, type MeasuredResources } from './measure/index.js';
 import { errorMessage } from '../../shared/error-message.js';
 
 // cold, warm and bench: load → preflight → bootstrap → measured run → finalize, each a named step.
@@ -95,7 +106,6 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
       clock: effects.clock,
       targets: options.bootstrapTargets,
       bake: effects.bake,
-      env: toBuildEnv(context),
       signal,
       logger,
       onTarget: (target, node) =>
@@ -114,7 +124,7 @@ async function runBuilds(options: RunPhasesOptions): Promise<BuildPhases> {
     await runFile.update((run) => void (run.measuredStartedAtMs = effects.clock.nowMs()));
     phases.resources = await startMeasured(options);
     const executor = createBuildxExecutor({
-      context,
+      ...toBuildxExecutorOptions(context),
       bake: effects.bake,
       findFailedBuild: effects.findFailedBuild,
       logger,

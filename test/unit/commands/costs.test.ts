@@ -40,7 +40,7 @@ afterEach(() => {
 });
 
 // The samples record the box's bake definition (run.json `bake`), not the shipped print's: that check is
-// test/unit/run/costs-bake-definition.test.ts's, so it is waived here.
+// test/unit/costs/costs-bake-definition.test.ts's, so it is waived here.
 const costsOn = (fleet: string, ...args: string[]) =>
   createProgram().parseAsync(
     ['costs', '--fleet', fleet, '--costs', path.join(dir, 'target-costs'), '--allow-other-bake', ...args],

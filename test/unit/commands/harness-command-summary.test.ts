@@ -9,8 +9,8 @@ import { runHarnessCommand } from '../../../src/commands/harness.js';
 import { createProgram } from '../../../src/program.js';
 import { writeRunReport } from '../../../src/report/index.js';
 import { expectMarkdownMatchesRows, expectSummaryMatchesData } from '../../helpers/check-run-summary.js';
-import { createTestPlan } from '../run/create-test-plan.js';
-import { createFakeWorld, writeFleetFixture } from '../run/harness-fixture.js';
+import { createTestPlan } from '../../helpers/create-test-plan.js';
+import { createFakeWorld, writeFleetFixture } from '../../helpers/harness-fixture.js';
 import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 
 // `rocm-perf warm` in-process (the real command, flags parsed by the real commander tree; a fake fleet, the real

@@ -5,7 +5,7 @@ import { runPlanCommand } from '../../../src/commands/plan.js';
 import { PlanFileSchema } from '../../../src/artifacts/index.js';
 import type { FetchBakePrintOptions } from '../../../src/run/executors/run-bake-print.js';
 import { createProgram } from '../../../src/program.js';
-import { writeFleetFixture } from '../run/harness-fixture.js';
+import { writeFleetFixture } from '../../helpers/harness-fixture.js';
 
 // `rocm-perf plan` in-process, on a fleet.yaml that names a bake file: the bake graph comes from the injected
 // executor, so no docker runs.

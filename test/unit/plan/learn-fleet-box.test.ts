@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunFile } from '../../../src/artifacts/index.js';
 import { learnFleet, toUploadObservations } from '../../../src/plan/index.js';
 import { type UploadObservation } from '../../../src/plan/learn-fleet.js';
-import { readCostRuns } from '../../../src/run/costs/read-cost-runs.js';
+import { readCostRuns } from '../../../src/costs/read-cost-runs.js';
 import { createTrace, createUpload } from './cost-run-fixture.js';
 
 // The link fit held to real pushes on the fleet in a box, whose tc tbf shapes each node's egress at exactly its

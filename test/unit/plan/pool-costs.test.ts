@@ -5,7 +5,7 @@ import { createRunFile, createTrace, createUpload } from './cost-run-fixture.js'
 import { findPoolingRefusals } from '../../../src/plan/index.js';
 import { estimateLogSigma, poolFigure } from '../../../src/plan/pool-costs.js';
 import { deriveTargetCosts } from '../../../src/plan/derive-target-costs.js';
-import { refuseUnpoolableRuns, type CostRun } from '../../../src/run/costs/read-cost-runs.js';
+import { refuseUnpoolableRuns, type CostRun } from '../../../src/costs/read-cost-runs.js';
 import { parseTargetCosts, renderTargetCosts } from '../../../src/config/parse-target-costs.js';
 
 // Costs as distributions: figures from several runs pooled into a median and a robust sigma of ln(figure).

@@ -1,0 +1,2 @@
+export { type BootstrapPlan, findBootstrapPlan, type ManifestExists, runBootstrap } from './bootstrap.js';
+export { toBuildxExecutorOptions, dispatchQueues, toInterruptedOutcomes } from './dispatch-queues.js';

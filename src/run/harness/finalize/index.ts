@@ -1,0 +1,1 @@
+export { type FinalizedRun, finalizeRun } from './finalize-run.js';

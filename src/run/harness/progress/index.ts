@@ -1,0 +1,1 @@
+export { createProgress, type Progress } from './progress.js';
