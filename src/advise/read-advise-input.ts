@@ -2,7 +2,7 @@ import { readRunFile, type RunDir } from '../run-dir/index.js';
 import { RUN_DIR_FILES } from '../artifacts/index.js';
 import path from 'node:path';
 import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
-import { statRunFile } from '../artifacts/open-run-file.js';
+import { statRunFile } from '../shared/open-run-file.js';
 
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
 import { buildSideFigures, type SideFigures } from '../diff/build-side-figures.js';

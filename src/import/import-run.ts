@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:f
 import path from 'node:path';
 import { RUN_DIR_FILES, LaneSchema } from '../artifacts/index.js';
 import { isRunDir, openRunDir, readRunFile } from '../run-dir/index.js';
-import { findUnsafeEntries } from '../artifacts/open-run-file.js';
+import { findUnsafeEntries } from '../shared/open-run-file.js';
 import { UsageError } from '../shared/errors.js';
 import { readDockerbuild } from './read-dockerbuild.js';
 import { buildUnsafeEntriesError } from './unsafe-entries-error.js';

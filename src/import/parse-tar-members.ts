@@ -1,4 +1,4 @@
-import type { UnsafeEntry } from '../artifacts/open-run-file.js';
+import type { UnsafeEntry } from '../shared/open-run-file.js';
 
 // A tar archive (POSIX ustar, as Go's archive/tar writes a .dockerbuild) read in memory, nothing written to disk:
 // its regular files by name, and every member rocm-perf will not take, with why (the reasons are open-run-file.ts's

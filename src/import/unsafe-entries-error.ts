@@ -1,4 +1,4 @@
-import type { UnsafeEntry } from '../artifacts/open-run-file.js';
+import type { UnsafeEntry } from '../shared/open-run-file.js';
 import { UsageError } from '../shared/errors.js';
 
 /** The error `import` refuses a source with: every entry that is not what it should be, named (the first 10). */

@@ -1,6 +1,6 @@
 import { readRunInputs, type RunInputs, openRunDir } from '../run-dir/index.js';
 import { realpath } from 'node:fs/promises';
-import { readRunFileBytes, RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { readRunFileBytes, RunFileRefusedError } from '../shared/open-run-file.js';
 import path from 'node:path';
 import type { RunIndexEntry } from '../artifacts/index.js';
 import { buildReportModel } from '../report/build-model.js';

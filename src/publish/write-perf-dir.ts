@@ -1,6 +1,6 @@
 import { openRunDir, readDataFile } from '../run-dir/index.js';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { readRunFileBytes } from '../artifacts/open-run-file.js';
+import { readRunFileBytes } from '../shared/open-run-file.js';
 
 import path from 'node:path';
 import type { DataFile } from '../artifacts/index.js';

@@ -9,7 +9,7 @@ import {
   readRunFileChecks,
 } from '../run-dir/index.js';
 import { stat } from 'node:fs/promises';
-import { statRunFile } from '../artifacts/open-run-file.js';
+import { statRunFile } from '../shared/open-run-file.js';
 import path from 'node:path';
 import {
   type DataFile,

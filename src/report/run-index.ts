@@ -8,7 +8,7 @@ import {
   RunIndexLineSchema as LineSchema,
   type RunIndexEntry,
 } from '../artifacts/index.js';
-import { openRunFile } from '../artifacts/open-run-file.js';
+import { openRunFile } from '../shared/open-run-file.js';
 
 import { errorMessage } from '../shared/error-message.js';
 import { isServableStamp } from '../shared/is-servable-stamp.js';

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readRunFileBytes } from '../artifacts/open-run-file.js';
+import { readRunFileBytes } from '../shared/open-run-file.js';
 
 // A run dir as one command reads it: every file through the confined open (open-run-file.ts), each read at most
 // once however many readers ask (the report, its checks, why, usage and the advisor all read the same traces and

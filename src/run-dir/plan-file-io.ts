@@ -1,5 +1,5 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { RunFileRefusedError } from '../shared/open-run-file.js';
 import { openRunDir, type RunDir } from './open-run-dir.js';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';

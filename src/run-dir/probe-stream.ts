@@ -1,4 +1,4 @@
-import { openRunFile, RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { openRunFile, RunFileRefusedError } from '../shared/open-run-file.js';
 import { createStreamStats } from '../artifacts/index.js';
 import type { StreamInput } from './run-inputs.js';
 

@@ -2,7 +2,7 @@ import { ArtifactError } from '../shared/errors.js';
 import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
-import { RunFileRefusedError } from '../artifacts/open-run-file.js';
+import { RunFileRefusedError } from '../shared/open-run-file.js';
 import { RunFileSchema, type RunFile } from '../artifacts/run-file.js';
 import { RUN_DIR_FILES } from '../artifacts/run-dir-files.js';
 import type { RunDir } from './open-run-dir.js';

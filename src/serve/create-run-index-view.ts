@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { openRunFile } from '../artifacts/open-run-file.js';
+import { openRunFile } from '../shared/open-run-file.js';
 import {
   appendRunIndex,
   applyRunIndexLines,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { readRunFileBytes } from '../artifacts/open-run-file.js';
+import { readRunFileBytes } from '../shared/open-run-file.js';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { readPageAssets } from '../report/page-assets.js';

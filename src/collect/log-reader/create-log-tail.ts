@@ -2,7 +2,7 @@
 // later reads parse only the bytes appended since. A file that shrank or was replaced starts over (`reset`).
 // Every reader of it reads a run-dir file, so it opens confined (openRunFile: no link, no special file).
 import type { FileHandle } from 'node:fs/promises';
-import { openRunFile } from '../../artifacts/open-run-file.js';
+import { openRunFile } from '../../shared/open-run-file.js';
 import path from 'node:path';
 import type { StreamStats } from '../../artifacts/index.js';
 import type { LogCursor, LogWindow } from '../logs/log-cursor.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunFileRefusedError } from '../../../src/artifacts/open-run-file.js';
+import { RunFileRefusedError } from '../../../src/shared/open-run-file.js';
 import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
 import { readDataFile } from '../../../src/run-dir/read-data-file.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactError, FileAccessError, ParseError } from '../../../src/shared/errors.js';
 import { toViewerReason } from '../../../src/shared/to-viewer-reason.js';
-import { RunFileRefusedError } from '../../../src/artifacts/open-run-file.js';
+import { RunFileRefusedError } from '../../../src/shared/open-run-file.js';
 
 // The few words serve shows a viewer about a run it cannot show: a file's name and what is wrong, never a path,
 // a stack or a parser's message.

@@ -9,7 +9,7 @@ import {
   readRunFileBytes,
   RunFileRefusedError,
   statRunFile,
-} from '../../../src/artifacts/open-run-file.js';
+} from '../../../src/shared/open-run-file.js';
 import { createTempDir, type TempDir } from '../../helpers/daemons/index.js';
 
 // Confinement (docs/trust.md): a run-dir file is read only when it is a regular file of its own. Each case makes the

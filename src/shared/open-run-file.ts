@@ -1,14 +1,14 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { RocmPerfError } from '../shared/errors.js';
+import { RocmPerfError } from './errors.js';
 
 // Confinement: the one way a run-dir file is opened (docs/trust.md). A run dir is untrusted input (a tarball from
 // CI, a copy from another host), so a file in it is read only when it is a regular file of its own: opened with
 // O_NOFOLLOW (a symbolic link is refused, never followed) and O_NONBLOCK (a FIFO cannot hang the open), then
 // checked with fstat on the opened descriptor, not by a stat before the open, so nothing can be swapped in
 // between. A hard link (more than one link) may be a file outside the run dir and is refused too; so is any
-// FIFO, socket, device or directory. Not in index.ts (node:fs).
+// FIFO, socket, device or directory. In shared/, not artifacts/: artifacts/index.ts stays importable without node:fs (the page bundle imports it).
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
