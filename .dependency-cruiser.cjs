@@ -36,6 +36,24 @@ const runRoomsBelowHarness = {
 };
 
 /**
+ * A folder's files are imported from another folder through its index.ts (issue 40 item 3). The unit is a top-level
+ * folder of src/, and each room of run/ (run/<room>/). Inside a unit, files import each other directly. Exempt:
+ * src/shared/, a leaf toolbox of independent single-purpose files (errors, logger, clock, format-units,
+ * open-run-file, …): an index would make every importer load all of them (docs/layers.md, Decisions); and the
+ * entry files at src/'s top (cli.ts, program.ts), which are no folder's public API.
+ */
+const crossFolderThroughIndex = {
+  name: 'cross-folder-through-index',
+  comment: "another folder's files are imported through its index.ts (shared/ exempt: a leaf toolbox)",
+  severity: 'error',
+  from: { path: '^src/(run/[^/]+|[^/]+)/' },
+  to: {
+    path: '^src/',
+    pathNot: ['^src/$1/', '^src/shared/', '^src/(run/[^/]+|[^/]+)/index\\.ts$', '^src/[^/]+\\.ts$'],
+  },
+};
+
+/**
  * The rooms of run/harness/ on floors (docs/layers.md): a room imports only rooms on the floors below its own, and
  * only through their index.ts; run-harness.ts and harness-effects.ts, on top, import any room's index.ts.
  */
@@ -93,6 +111,7 @@ module.exports = {
   forbidden: [
     ...noUpward,
     runRoomsBelowHarness,
+    crossFolderThroughIndex,
     ...harnessRoomsDownward,
     ...harnessRoomsThroughIndex,
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

@@ -1,5 +1,5 @@
 import type { DataFile } from '../artifacts/index.js';
-import type { SideFigures } from '../diff/build-side-figures.js';
+import type { SideFigures } from '../diff/index.js';
 
 // What the advisor reads, as values: the run (its model, its replayable figures, its provenance and pushes) and the
 // provenance of the lane's earlier runs. Built by read-advise-input.ts; every rule takes it whole. Pure types.

@@ -1,5 +1,5 @@
 import type { Advice } from '../artifacts/index.js';
-import type { SideFigures } from '../diff/build-side-figures.js';
+import type { SideFigures } from '../diff/index.js';
 import { formatDuration } from '../shared/format-units.js';
 import type { AdviseInput } from './advise-input.js';
 import { describeSaving, notReplayable } from './describe-saving.js';

@@ -38,3 +38,19 @@ export { estimateBuilderClocks, shiftTrace, toBuildWindows } from './clocks/esti
 export { fetchKnownInstances, fetchScrapeIntervals } from './prometheus/fetch-prometheus.js';
 export { createPrometheusSampler, writeSamplesFile } from './prometheus/prometheus-sampler.js';
 export type { CreatePrometheusSamplerOptions, PrometheusSampler } from './prometheus/prometheus-sampler.js';
+export {
+  type CacheDebugDb,
+  type CacheDebugRecord,
+  parseCacheDebug,
+  toCacheDebugFileList,
+} from './buildkit/parse-cache-debug.js';
+export { type ProvenanceUsage, parseProvenanceUsage } from './buildkit/parse-provenance-usage.js';
+export { type StatusVertex, parseStatusVertices, toRunCommand } from './buildkit/parse-status-vertices.js';
+export { matchesStepCommand } from './cgroup/match-step-command.js';
+export { type CgroupFigures, parseCgroupCounters } from './cgroup/parse-cgroup-counters.js';
+export { parseCgroupDump } from './cgroup/parse-cgroup-dump.js';
+export { readStepUsage } from './cgroup/read-step-usage.js';
+export { renderCgroupDumpCommand } from './cgroup/render-cgroup-dump-command.js';
+export { sccacheLogFormatName } from './logs/create-shipped-sccache-parser.js';
+export { type LogFormatSpec, parseLogFormat, tokenizeNginxConf } from './logs/parse-log-format.js';
+export { renderShippedSccacheModule } from './logs/render-shipped-sccache-module.js';

@@ -1,14 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from '../config/load-config.js';
-import { parseTargetCosts, renderTargetCosts, type ParsedTargetCosts } from '../config/parse-target-costs.js';
-import { toEditedFleetYaml } from '../config/to-edited-fleet-yaml.js';
-import type { Config } from '../config/schema.js';
+import {
+  loadConfig,
+  parseTargetCosts,
+  renderTargetCosts,
+  type ParsedTargetCosts,
+  toEditedFleetYaml,
+  type Config,
+  nameInputOrigins,
+} from '../config/index.js';
 import { ConfigError, isRocmPerfError, UsageError } from '../shared/errors.js';
-import { nameInputOrigins } from '../config/name-origins.js';
-import { loadBakePrint } from '../run/plan-inputs/load-plan-inputs.js';
+import { loadBakePrint } from '../run/plan-inputs/index.js';
 import type { BakePrint } from '../graph/index.js';
-import { deriveTargetCosts, type DerivedCosts } from '../plan/derive-target-costs.js';
+import {
+  learnFleet,
+  renderFleetLearning,
+  toFleetEdits,
+  toUploadObservations,
+  deriveTargetCosts,
+  type DerivedCosts,
+} from '../plan/index.js';
 import {
   buildCostsHeader,
   readCostRuns,
@@ -16,8 +27,7 @@ import {
   refuseOtherFleetRuns,
   refuseUnpoolableRuns,
   type CostRun,
-} from '../costs/read-cost-runs.js';
-import { learnFleet, renderFleetLearning, toFleetEdits, toUploadObservations } from '../plan/index.js';
+} from '../costs/index.js';
 import type { CostsValues } from './flags/index.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';

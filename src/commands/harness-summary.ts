@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { HarnessResult } from '../run/harness/run-harness.js';
+import type { HarnessResult } from '../run/harness/index.js';
 import { formatServeRunUrl } from '../shared/format-serve-url.js';
 import {
   appendStepSummary,

@@ -1,4 +1,4 @@
-import { runHarness, type HarnessEffects } from '../run/harness/run-harness.js';
+import { runHarness, type HarnessEffects } from '../run/harness/index.js';
 import type { Harness } from '../artifacts/index.js';
 import { readCliEnv, readSshAgent } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';

@@ -1,6 +1,7 @@
 import type { DataFile } from '../artifacts/index.js';
 import { buildPartialRunError, listLoudWarningLines } from '../report/index.js';
-import { importRun } from '../import/import-run.js';
+import { importRun } from '../import/index.js';
+import { runExtractTarballLazily } from '../run/executors/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { ImportValues } from './flags/index.js';
 import { writeExplainedReport } from './write-explained-report.js';
@@ -24,8 +25,7 @@ export async function runImportCommand(options: ImportValues): Promise<void> {
     lane,
     root: options.root,
     force: options.force,
-    extractTarball: async (extract) =>
-      (await import('../run/executors/extract-tarball.js')).runExtractTarball(extract),
+    extractTarball: runExtractTarballLazily,
     // As `report` writes it: a warm run's misses explained against the previous run of its lane under --root.
     rewriteReport: async (dir) => {
       model = (await writeExplainedReport({ dir, root: options.root, runsRoot: options.root })).model;

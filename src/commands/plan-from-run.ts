@@ -1,8 +1,7 @@
 import { readRequiredPlanFile, writePlanFile, readRequiredRunFile, openRunDir } from '../run-dir/index.js';
 import { TRACE_FILE } from '../artifacts/index.js';
 import { readFile } from 'node:fs/promises';
-import { loadConfig } from '../config/load-config.js';
-import { parseTargetCosts } from '../config/parse-target-costs.js';
+import { loadConfig, parseTargetCosts } from '../config/index.js';
 import { chooseCosts, renderReplay, replayRun, type CostMode, type FleetChanges } from '../plan/index.js';
 
 import { replayAsRecorded } from '../diff/index.js';

@@ -13,8 +13,8 @@ import {
 } from '../plan/index.js';
 import { type Plan, STRATEGY_DESCRIPTIONS, STRATEGY_NAMES, type StrategyName } from '../artifacts/index.js';
 
-import type { RunBakePrint } from '../run/executors/run-bake-print.js';
-import { loadPlanInputs, type PlanInputs } from '../run/plan-inputs/load-plan-inputs.js';
+import type { RunBakePrint } from '../run/executors/index.js';
+import { loadPlanInputs, type PlanInputs } from '../run/plan-inputs/index.js';
 import { systemClock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';

@@ -1,7 +1,14 @@
 import path from 'node:path';
-import { loadConfig } from '../config/load-config.js';
-import { buildSite, readFinalRuns, readSiteRuns, writePerfDir, writeSite } from '../publish/index.js';
-import { readPageAssets } from '../report/page-assets.js';
+import { loadConfig } from '../config/index.js';
+import {
+  buildSite,
+  pushSiteLazily,
+  readFinalRuns,
+  readSiteRuns,
+  writePerfDir,
+  writeSite,
+} from '../publish/index.js';
+import { readPageAssets } from '../report/index.js';
 import { UsageError } from '../shared/errors.js';
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import type { PublishValues } from './flags/index.js';
@@ -35,8 +42,7 @@ export async function runPublishCommand(options: PublishValues, env: CliEnv = {}
   for (const warning of loud) console.error(`WARNING: ${warning}`);
   console.log(`site with ${runs.length} run(s) written to ${out}`);
   if (!publishTarget) return;
-  const { pushSite } = await import('../publish/push-site.js');
-  const result = await pushSite({
+  const result = await pushSiteLazily({
     ssh: publishTarget.ssh,
     remotePath: publishTarget.path,
     files,

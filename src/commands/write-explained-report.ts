@@ -1,7 +1,7 @@
+import { writeRunReport } from '../explain/index.js';
 import { openRunDir } from '../run-dir/index.js';
 import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { writeRunReport } from '../report/index.js';
 
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { parseYamlWithLines, type ParsedYaml } from '../config/parse-fleet-yaml.js';
-import { validateConfig } from '../config/resolve-config.js';
+import { parseYamlWithLines, type ParsedYaml, validateConfig } from '../config/index.js';
 import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
 
 // Pair 5b: fleet.yaml and rocm-perf.schema.json (producers) vs the zod schema in src/config/schema.ts (consumer).

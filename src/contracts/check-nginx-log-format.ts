@@ -1,6 +1,11 @@
-import { createSccacheParser, sccacheLogFormatName } from '../collect/logs/create-shipped-sccache-parser.js';
-import { parseLogFormat, tokenizeNginxConf, type LogFormatSpec } from '../collect/logs/parse-log-format.js';
-import { renderShippedSccacheModule } from '../collect/logs/render-shipped-sccache-module.js';
+import {
+  createSccacheParser,
+  sccacheLogFormatName,
+  parseLogFormat,
+  tokenizeNginxConf,
+  type LogFormatSpec,
+  renderShippedSccacheModule,
+} from '../collect/index.js';
 import {
   at,
   createContractResult,

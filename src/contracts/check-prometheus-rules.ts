@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseYamlWithLines } from '../config/parse-fleet-yaml.js';
-import type { MetricFamily } from '../serve/metrics/metric-catalog.js';
+import { parseYamlWithLines } from '../config/index.js';
+import type { MetricFamily } from '../serve/index.js';
 import {
   at,
   createContractResult,

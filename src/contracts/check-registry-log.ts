@@ -1,4 +1,4 @@
-import { parseYamlWithLines } from '../config/parse-fleet-yaml.js';
+import { parseYamlWithLines } from '../config/index.js';
 import {
   at,
   createContractResult,

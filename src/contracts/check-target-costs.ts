@@ -6,7 +6,7 @@ import {
   type BakePrint,
   type BakeTarget,
 } from '../graph/index.js';
-import { parseTargetCosts, type TargetCost } from '../config/parse-target-costs.js';
+import { parseTargetCosts, type TargetCost } from '../config/index.js';
 import { at, createContractResult, type ContractProblem, type ContractResult } from './contract-result.js';
 import { findJsonKeyLine, findLine } from './find-line.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';

@@ -1,4 +1,4 @@
-import { createRemoteHostConnector, quoteShell } from '../run/executors/remote-host.js';
+import { createRemoteHostConnector, quoteShell } from '../run/executors/index.js';
 import type { SshFacts } from './read-fleet-facts.js';
 import { errorMessage } from '../shared/error-message.js';
 

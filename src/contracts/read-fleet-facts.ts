@@ -1,8 +1,13 @@
-import { ARCH_PLACEHOLDER } from '../config/resolve-config.js';
+import {
+  ARCH_PLACEHOLDER,
+  parseYamlWithLines,
+  type ParsedYaml,
+  type YamlPath,
+  HostKeyCheckingSchema,
+  type HostKeyChecking,
+} from '../config/index.js';
 import path from 'node:path';
-import { parseYamlWithLines, type ParsedYaml, type YamlPath } from '../config/parse-fleet-yaml.js';
 import type { FleetRegistryLog } from './check-registry-log.js';
-import { HostKeyCheckingSchema, type HostKeyChecking } from '../config/schema.js';
 
 // The few fleet.yaml values the other pairs need, read leniently: an invalid fleet.yaml fails the fleet-schema
 // pair, and must not stop the other pairs from being checked.

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { renderFleetJsonSchema } from '../config/fleet-json-schema.js';
-import { parseYamlWithLines, type ParsedYaml } from '../config/parse-fleet-yaml.js';
+import { renderFleetJsonSchema, parseYamlWithLines, type ParsedYaml } from '../config/index.js';
 import { checkFleetSchema } from './check-fleet-schema.js';
 import {
   checkMakefileShims,
@@ -13,7 +12,7 @@ import { parseMakefile } from './parse-makefile.js';
 import { runMakefileShims, type ShimCall, type ShimRunRequest } from './run-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
 import { checkPrometheusRules } from './check-prometheus-rules.js';
-import { METRIC_FAMILIES } from '../serve/metrics/metric-catalog.js';
+import { METRIC_FAMILIES } from '../serve/index.js';
 import { checkTargetCosts } from './check-target-costs.js';
 import {
   at,

@@ -1,5 +1,5 @@
 import type { RunFile } from '../artifacts/index.js';
-import type { FleetNode } from '../config/schema.js';
+import type { FleetNode } from '../config/index.js';
 
 // Whether a run was recorded on the fleet `costs --from` would teach. run.json keeps each node as fleet.yaml
 // described it when the run started (name, builder, address, link_mbps, speed): a run whose nodes sit elsewhere

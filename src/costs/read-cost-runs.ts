@@ -1,10 +1,9 @@
-import { findPoolingRefusals } from '../plan/index.js';
+import { findPoolingRefusals, type DerivedCosts, type RunTraces } from '../plan/index.js';
 import { buildFlaggedRunError, gateRun, loadRunModel } from '../report/index.js';
 import { TRACE_FILE } from '../artifacts/index.js';
 import { openRunDir, readLane, readRequiredRunFile, readRunTraces, type RunDir } from '../run-dir/index.js';
 import { UsageError } from '../shared/errors.js';
-import type { DerivedCosts, RunTraces } from '../plan/derive-target-costs.js';
-import type { FleetNode } from '../config/schema.js';
+import type { FleetNode } from '../config/index.js';
 import { findFleetDifferences } from './compare-run-fleet.js';
 import { findBakeDifferences, type BakePrint } from '../graph/index.js';
 

@@ -1,5 +1,4 @@
-import { renderPageShell } from '../report/index.js';
-import { renderWhySentence } from '../explain/render-why.js';
+import { renderPageShell, renderWhySentence } from '../report/index.js';
 import type { RunDiff, RunRef, TargetDiff } from './build-run-diff.js';
 import { NO_EXPLANATION } from './build-diff-explanation.js';
 import type { CauseShare, MakespanExplanation } from './build-makespan-explanation.js';

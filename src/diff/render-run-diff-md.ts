@@ -4,9 +4,8 @@ import { NO_EXPLANATION } from './build-diff-explanation.js';
 import { formatBytes, formatDuration } from '../shared/format-units.js';
 import { formatDelta, NOT_KNOWN } from './format-delta.js';
 import { renderExplanationMd } from './render-explanation-md.js';
-import { toInertMarkdown } from '../report/index.js';
+import { toInertMarkdown, renderWhyMd } from '../report/index.js';
 import { renderUsageDiffMd } from './render-usage-diff-md.js';
-import { renderWhyMd } from '../explain/render-why.js';
 
 // RunDiff → markdown: a header naming both runs and their harness, the makespan change split by cause, the
 // makespan, the critical path change and a table per target (worst Δtotal first), then the targets only in one

@@ -1,8 +1,4 @@
-import {
-  toCacheDebugFileList,
-  type CacheDebugDb,
-  type CacheDebugRecord,
-} from '../collect/buildkit/parse-cache-debug.js';
+import { toCacheDebugFileList, type CacheDebugDb, type CacheDebugRecord } from '../collect/index.js';
 
 // The content trees in a builder's cache-key debug database (cache-debug-<node>.json, parsed by collect's
 // parseCacheDebug; docs/cache-debug.md): what each COPY/ADD from a context copied, as BuildKit checksummed it. Pure.

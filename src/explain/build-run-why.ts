@@ -1,4 +1,4 @@
-import type { MissCause, RunWhy, TargetWhy } from '../artifacts/explain-file.js';
+import type { MissCause, RunWhy, TargetWhy } from '../artifacts/index.js';
 import { diffTrees, pairNewContent, type ContentTree } from './build-content-trees.js';
 import { listAncestors, type LlbStep, type Provenance } from './parse-provenance.js';
 import {

@@ -2,7 +2,7 @@ import { readRunFile, listRuns, readLane, type RunDir } from '../run-dir/index.j
 import path from 'node:path';
 import type { DataFile, Plan, RunFile, TargetWhy } from '../artifacts/index.js';
 
-import { findRunDir, loadRunModel } from '../report/load-run-model.js';
+import { findRunDir, loadRunModel } from '../report/index.js';
 
 import { isRocmPerfError } from '../shared/errors.js';
 

@@ -5,7 +5,7 @@ import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { ZodError } from 'zod';
 import type { WhyEvidence, TargetEvidence } from './build-run-why.js';
-import { parseCacheDebug } from '../collect/buildkit/parse-cache-debug.js';
+import { parseCacheDebug } from '../collect/index.js';
 import { buildContentTrees, type ContentTree } from './build-content-trees.js';
 import { parseProvenance } from './parse-provenance.js';
 import { parseStatusVertices } from './parse-status-vertices.js';

@@ -11,7 +11,7 @@ import {
   throwFileAccessError,
   toFileAccessError,
 } from '../shared/to-file-access-error.js';
-import { noteRunInIndex } from '../report/run-index.js';
+import { noteRunInIndex } from '../report/index.js';
 
 // `rocm-perf import`: a run recorded elsewhere (same run-dir layout: the nightly on AWS is a fourth lane) comes in
 // under the runs root as <root>/<stamp>/ with its lane in lane.txt, staged beside and renamed in, so a viewer never

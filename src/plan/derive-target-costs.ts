@@ -1,5 +1,5 @@
-import type { TargetCost } from '../config/parse-target-costs.js';
-import type { TargetTrace } from '../collect/types.js';
+import type { TargetCost } from '../config/index.js';
+import type { TargetTrace } from '../collect/index.js';
 import type { RunFile } from '../artifacts/index.js';
 import type { BuildObservation } from './fit-node-speeds.js';
 import { poolTargetCost, type PooledSpreads, type TargetSamples } from './pool-costs.js';

@@ -27,3 +27,4 @@ export {
   type LinkMeasurement,
 } from './learn-fleet.js';
 export { renderFleetLearning } from './render-fleet-learning.js';
+export { type DerivedCosts, type RunTraces, deriveTargetCosts } from './derive-target-costs.js';

@@ -1,6 +1,6 @@
 import { learnNodeMemory, type MemoryFinding, type MemoryObservation } from './learn-node-memory.js';
 import type { RunFile } from '../artifacts/index.js';
-import type { TargetTrace } from '../collect/types.js';
+import type { TargetTrace } from '../collect/index.js';
 import { totalLengthMs, type Interval } from '../shared/intervals.js';
 import { fitNodeSpeeds, type BuildObservation, type SpeedEstimate } from './fit-node-speeds.js';
 import {

@@ -1,4 +1,4 @@
-import type { TargetTrace } from '../collect/types.js';
+import type { TargetTrace } from '../collect/index.js';
 import { mergeIntervals, totalLengthMs } from '../shared/intervals.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CostSpread, TargetCost } from '../config/parse-target-costs.js';
+import type { CostSpread, TargetCost } from '../config/index.js';
 import { InternalError } from '../shared/errors.js';
 
 // Costs as distributions (docs/planning.md, "Costs as distributions"): one target's figures from several runs of

@@ -1,4 +1,4 @@
-import type { TargetTrace } from '../collect/types.js';
+import type { TargetTrace } from '../collect/index.js';
 import type { RunFile } from '../artifacts/index.js';
 import { UsageError } from '../shared/errors.js';
 import { measureSetupSeconds } from './measure-setup.js';

@@ -1,4 +1,4 @@
-import type { TargetTrace } from '../collect/types.js';
+import type { TargetTrace } from '../collect/index.js';
 import type { Plan, RunFile } from '../artifacts/index.js';
 import type { RealisedSchedule, ScheduledTarget } from './critical-drag.js';
 

@@ -1,6 +1,6 @@
 import type { DataFile } from '../artifacts/index.js';
 import { formatDuration } from '../shared/format-units.js';
-import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
+import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/index.js';
 import { buildReportFiles, compareSiteRunsNewestFirst, type SiteFile, type SiteRun } from './build-site.js';
 
 // `publish --into DIR` (data/perf by default): the results kept in the repository beside the code. Per run only

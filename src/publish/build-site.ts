@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { DataFile, SiteManifest } from '../artifacts/index.js';
-import { renderHtml } from '../report/render-html.js';
-import { renderReportMd } from '../report/render-report-md.js';
-import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
-import { serialiseModel } from '../report/write-report.js';
+import {
+  renderHtml,
+  renderReportMd,
+  renderRunsIndex,
+  RUNS_INDEX_SCRIPT,
+  RUNS_INDEX_SCRIPT_NAME,
+  serialiseModel,
+} from '../report/index.js';
 import { buildTrends, renderTrendsHtml, toTrendRun, TRENDS_PAGE } from '../trends/index.js';
 
 // The static site: a top page with a selector for every run (newest first), each run's page with its data.json,

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Client, SFTPWrapper } from 'ssh2';
-import type { SshTarget } from '../config/schema.js';
+import type { SshTarget } from '../config/index.js';
 import { RemoteCommandError } from '../shared/errors.js';
-import { connectSsh } from '../ssh/connect-ssh.js';
+import { connectSsh } from '../ssh/index.js';
 import { parseSiteManifest, type SiteManifest } from '../artifacts/index.js';
 import { buildManifest, planSiteSync, SITE_MANIFEST, type SiteFile } from './build-site.js';
 

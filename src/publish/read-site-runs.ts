@@ -3,12 +3,16 @@ import { realpath } from 'node:fs/promises';
 import { readRunFileBytes, RunFileRefusedError } from '../shared/open-run-file.js';
 import path from 'node:path';
 import type { RunIndexEntry } from '../artifacts/index.js';
-import { buildReportModel } from '../report/build-model.js';
-import { compareEntriesNewestFirst, loadRunIndex } from '../report/run-index.js';
+import {
+  buildReportModel,
+  compareEntriesNewestFirst,
+  loadRunIndex,
+  renderChartSvg,
+  renderTargetsSvg,
+} from '../report/index.js';
 
 import { errorMessage } from '../shared/error-message.js';
 import { isRocmPerfError } from '../shared/errors.js';
-import { renderChartSvg, renderTargetsSvg } from '../report/render-chart-svg.js';
 
 import { PERF_COPIED_FILES, type PerfRun } from './build-perf-dir.js';
 import type { SiteRun } from './build-site.js';

@@ -1,4 +1,4 @@
-import type { TargetTrace, TraceStep, TraceUpload } from '../collect/types.js';
+import type { TargetTrace, TraceStep, TraceUpload } from '../collect/index.js';
 import { formatBytes, formatDuration } from '../shared/format-units.js';
 import type { Band, Phase } from '../artifacts/index.js';
 import { mergeIntervals, containsPoint, type Interval } from '../shared/intervals.js';

@@ -1,5 +1,5 @@
 import { type RunInputs } from '../run-dir/index.js';
-import type { TargetTrace } from '../collect/types.js';
+import type { TargetTrace } from '../collect/index.js';
 import type { Band, TargetOutcome, TargetSummary } from '../artifacts/index.js';
 import { buildBands, isUploadSpan } from './build-bands.js';
 import { totalLengthMs } from '../shared/intervals.js';

@@ -9,9 +9,13 @@ import type {
   TargetUsage,
   UsageFlag,
 } from '../artifacts/index.js';
-import { matchesStepCommand } from '../collect/cgroup/match-step-command.js';
-import { parseCgroupCounters, type CgroupFigures } from '../collect/cgroup/parse-cgroup-counters.js';
-import { toRunCommand, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
+import {
+  matchesStepCommand,
+  parseCgroupCounters,
+  type CgroupFigures,
+  toRunCommand,
+  type StatusVertex,
+} from '../collect/index.js';
 
 import { RUN_DIR_FILES } from '../artifacts/index.js';
 

@@ -1,3 +1,4 @@
+import { renderWhyMd } from './render-why.js';
 import { renderAdviceMd } from './render-advice-md.js';
 import { formatBytes, formatDuration, toShownDifference } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts, TargetSummary } from '../artifacts/index.js';
@@ -13,7 +14,6 @@ import { formatBandPosition, formatMakespan, formatPct } from './format-units.js
 import { describeForecastMethod } from '../plan/index.js';
 import { toInertMarkdown } from './to-inert-markdown.js';
 import { renderUsageMd } from './render-usage-md.js';
-import { renderWhyMd } from '../explain/render-why.js';
 
 // report.md: what a reader of a git forge sees. The SVGs sit beside it (relative links). Every section names the
 // harness its numbers came from, because numbers from cold, warm and bench runs answer different questions.

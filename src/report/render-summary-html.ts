@@ -1,4 +1,4 @@
-import { formatCause } from '../explain/render-why.js';
+import { formatCause } from './render-why.js';
 import { formatBytes, formatDuration, formatSignedSecondsValue } from '../shared/format-units.js';
 import type { DataFile, SccacheCounts } from '../artifacts/index.js';
 import {

@@ -4,10 +4,9 @@ import { openRunDir, type RunDir } from './open-run-dir.js';
 import path from 'node:path';
 import { ArtifactError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
-import { parsePlanFile, type Plan } from '../artifacts/plan-file.js';
+import { parsePlanFile, type Plan, RUN_DIR_FILES } from '../artifacts/index.js';
 import { readJsonIfPresent } from './read-json-file.js';
 import { errorMessage } from '../shared/error-message.js';
-import { RUN_DIR_FILES } from '../artifacts/run-dir-files.js';
 
 // The one reader and writer of plan.json, through PlanFileSchema. Not in index.ts (node:fs).
 

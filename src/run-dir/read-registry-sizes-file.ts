@@ -1,9 +1,8 @@
-import { RUN_DIR_FILES } from '../artifacts/index.js';
+import { RUN_DIR_FILES, RegistrySizesFileSchema } from '../artifacts/index.js';
 import type { RunDir } from './open-run-dir.js';
 import { ArtifactError } from '../shared/errors.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
-import { RegistrySizesFileSchema } from '../artifacts/registry-sizes-file.js';
 
 // The one reader of registry-sizes.json (run/cache-logs/write-registry-sizes.ts writes it). Not in index.ts (node:fs).
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { readRegistryLog, readSamples, readSccacheLog } from '../collect/index.js';
-import { readStepUsage } from '../collect/cgroup/read-step-usage.js';
+import { readRegistryLog, readSamples, readSccacheLog, readStepUsage } from '../collect/index.js';
 import {
   createStreamStats,
   DEFAULT_LANE,

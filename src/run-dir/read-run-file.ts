@@ -3,8 +3,7 @@ import { errorMessage } from '../shared/error-message.js';
 import { formatZodIssues } from '../shared/format-zod-issues.js';
 import { readJsonIfPresent } from './read-json-file.js';
 import { RunFileRefusedError } from '../shared/open-run-file.js';
-import { RunFileSchema, type RunFile } from '../artifacts/run-file.js';
-import { RUN_DIR_FILES } from '../artifacts/run-dir-files.js';
+import { RunFileSchema, type RunFile, RUN_DIR_FILES } from '../artifacts/index.js';
 import type { RunDir } from './open-run-dir.js';
 
 // The one reader of run.json (written by the harness's run-file writer): through RunFileSchema, in the two ways

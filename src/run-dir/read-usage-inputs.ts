@@ -7,9 +7,13 @@ import {
   type SampleTable,
 } from '../artifacts/index.js';
 import { readTextIfPresent } from './read-json-file.js';
-import { parseProvenanceUsage, type ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
-import { parseStatusVertices, type StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
-import type { readStepUsage } from '../collect/cgroup/read-step-usage.js';
+import {
+  parseProvenanceUsage,
+  type ProvenanceUsage,
+  parseStatusVertices,
+  type StatusVertex,
+  type readStepUsage,
+} from '../collect/index.js';
 import type { UsageRead } from './run-inputs.js';
 
 // What the step-usage figures need from a run dir (docs/step-usage.md): step-usage.jsonl, each target's status

@@ -1,9 +1,13 @@
 import type { Plan, PlanForecast } from '../artifacts/index.js';
-import type { RegistrySummary, SccacheSummary, TargetTrace } from '../collect/index.js';
+import type {
+  RegistrySummary,
+  SccacheSummary,
+  TargetTrace,
+  ProvenanceUsage,
+  StatusVertex,
+} from '../collect/index.js';
 import type { RunFile, SampleTable, StreamStats } from '../artifacts/index.js';
 import type { ReportWarning, StepUsagePoll } from '../artifacts/index.js';
-import type { ProvenanceUsage } from '../collect/buildkit/parse-provenance-usage.js';
-import type { StatusVertex } from '../collect/buildkit/parse-status-vertices.js';
 
 // What the model builder needs from a run dir, already parsed. read-run-dir.ts fills it; tests build it by hand.
 

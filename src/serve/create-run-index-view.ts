@@ -10,7 +10,7 @@ import {
   signRunDir,
   summarizeRunDir,
   syncRunIndex,
-} from '../report/run-index.js';
+} from '../report/index.js';
 import { RUN_INDEX_FILE, type RunIndexEntry } from '../artifacts/index.js';
 import { errorMessage } from '../shared/error-message.js';
 import type { FailureLog } from './failure-reply.js';

@@ -3,8 +3,12 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { readRunFileBytes } from '../shared/open-run-file.js';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { readPageAssets } from '../report/page-assets.js';
-import { renderRunsIndex, RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME } from '../report/render-runs-index.js';
+import {
+  readPageAssets,
+  renderRunsIndex,
+  RUNS_INDEX_SCRIPT,
+  RUNS_INDEX_SCRIPT_NAME,
+} from '../report/index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/logger.js';

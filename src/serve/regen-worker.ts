@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { buildReportModel } from '../report/build-model.js';
-import { renderChartSvg } from '../report/render-chart-svg.js';
-import { renderHtml } from '../report/render-html.js';
-import { serialiseModel } from '../report/write-report.js';
+import { buildReportModel, renderChartSvg, renderHtml, serialiseModel } from '../report/index.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { createInFlightRunReader, type InFlightRunReader } from './create-in-flight-run-reader.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
 import path from 'node:path';
 import { Client, type ConnectConfig } from 'ssh2';
-import type { SshTarget } from '../config/schema.js';
+import type { SshTarget } from '../config/index.js';
 import { RemoteCommandError } from '../shared/errors.js';
 import { createHostVerifier } from './create-host-verifier.js';
 import { errorMessage } from '../shared/error-message.js';

@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { SshTarget } from '../config/schema.js';
+import type { SshTarget } from '../config/index.js';
 import {
   checkHostKey,
   formatFingerprint,

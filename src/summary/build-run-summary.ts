@@ -1,6 +1,5 @@
 import type { DataFile, ForecastSummary, TargetSummary } from '../artifacts/index.js';
-import { listLoudWarningLines } from '../report/build-partial-run-error.js';
-import { renderWhySentence } from '../explain/render-why.js';
+import { listLoudWarningLines, renderWhySentence } from '../report/index.js';
 import { toShownDifference } from '../shared/format-units.js';
 
 // The end-of-run summary of cold, warm and bench (docs/summary.md): what a person at the terminal (or a CI job's

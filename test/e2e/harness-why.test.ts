@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderWhySentence } from '../../src/explain/render-why.js';
+import { renderWhySentence } from '../../src/report/render-why.js';
 import type { DataFile, MissCause, StepUsage } from '../../src/artifacts/index.js';
 import { bumpSourceRevisions } from '../fleet/real/bake-project.js';
 import { pinnedVersion } from '../fleet/real/tools.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHistoryRuns } from '../../bench/make-history-runs.js';
 import { writeFixtureRun } from '../../scripts/make-fixture-run.js';
-import { writeRunReport } from '../../src/report/index.js';
+import { writeRunReport } from '../../src/explain/write-run-report.js';
 import { importRun } from '../../src/import/import-run.js';
 import { createTempDir, type TempDir } from '../helpers/daemons/index.js';
 import { startServedRoot, type ServedRoot } from '../helpers/serve-client.js';

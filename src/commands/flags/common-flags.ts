@@ -1,5 +1,4 @@
-import type { ConfigOverrides } from '../../config/resolve-config.js';
-import { toBuildxOverride } from '../../config/to-buildx-override.js';
+import { type ConfigOverrides, toBuildxOverride } from '../../config/index.js';
 import type { DispatchMode } from '../../artifacts/index.js';
 import type { FlagSpec } from './flag-table.js';
 import { absoluteDir, nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../shared/logger.js';
-import type { Config, SshTarget } from '../../config/schema.js';
-import type { ConnectRemoteHost, RemoteHost } from '../executors/remote-host.js';
+import type { Config, SshTarget } from '../../config/index.js';
+import type { ConnectRemoteHost, RemoteHost } from '../executors/index.js';
 import { RemoteCommandError } from '../../shared/errors.js';
 import {
   appendNewBytes,

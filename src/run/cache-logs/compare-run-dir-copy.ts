@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { LogCaptureError } from '../../shared/errors.js';
-import type { RemoteHost } from '../executors/remote-host.js';
+import type { RemoteHost } from '../executors/index.js';
 import { findFirstDifference, type LogGeneration } from './log-rotation/index.js';
 import { DIGEST_BLOCK_BYTES, runReadCopy, runRemoteDigest, type RemoteCopy } from './remote-log-files.js';
 

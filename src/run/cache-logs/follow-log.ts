@@ -1,10 +1,10 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogSliceEntry } from '../../artifacts/index.js';
-import type { SshTarget } from '../../config/schema.js';
+import type { SshTarget } from '../../config/index.js';
 import { LogCaptureError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
-import type { RemoteHost } from '../executors/remote-host.js';
+import type { RemoteHost } from '../executors/index.js';
 import {
   createGeneration,
   detectRotation,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { LogCaptureError, RemoteCommandError } from '../../shared/errors.js';
 import type { Compression, RemoteFileRecord } from './log-rotation/index.js';
 import { FINGERPRINT_LIMIT_BYTES, parseFileRecords } from './log-rotation/index.js';
-import { quoteShell, type RemoteHost } from '../executors/remote-host.js';
+import { quoteShell, type RemoteHost } from '../executors/index.js';
 import { errorMessage } from '../../shared/error-message.js';
 
 // The shell commands log capture runs on the store host (POSIX sh, coreutils): a log's size, a byte range of it,

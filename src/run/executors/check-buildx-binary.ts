@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { BuildxSetting } from '../../config/schema.js';
+import type { BuildxSetting } from '../../config/index.js';
 
 // A standalone buildx named by fleet.yaml `bake.buildx`, PERF_BUILDX or --buildx must exist and be executable;
 // otherwise every buildx call would fail with a bare `spawn … ENOENT`, so it is said once, with the setting.

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { Client, ClientChannel } from 'ssh2';
-import type { SshTarget } from '../../config/schema.js';
-import { connectSsh, formatSshLabel } from '../../ssh/connect-ssh.js';
+import type { SshTarget } from '../../config/index.js';
+import { connectSsh, formatSshLabel } from '../../ssh/index.js';
 import { errorMessage } from '../../shared/error-message.js';
 
 // One HTTP GET to an address as a node sees it (e.g. buildkitd's --debugaddr 127.0.0.1:6060), carried over the

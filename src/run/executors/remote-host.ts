@@ -1,7 +1,7 @@
 import type { Client } from 'ssh2';
-import type { SshTarget } from '../../config/schema.js';
+import type { SshTarget } from '../../config/index.js';
 import { RemoteCommandError } from '../../shared/errors.js';
-import { connectSsh, formatSshLabel } from '../../ssh/connect-ssh.js';
+import { connectSsh, formatSshLabel } from '../../ssh/index.js';
 
 // Run commands on a host over ssh (connect-ssh.ts: authentication and the known_hosts check), binary-safe on stdout.
 

@@ -1,24 +1,26 @@
+import { openRunDir } from '../../run-dir/index.js';
 import { createPrometheusSampler, fetchMetricsText } from '../../collect/index.js';
 import { systemClock } from '../../shared/clock.js';
-import { runBakePrint, type RunBakePrint } from '../executors/run-bake-print.js';
 import {
+  runBakePrint,
+  type RunBakePrint,
   findFailedBuildRef,
   type Bake,
   type FindFailedBuild,
   runBake,
   runHistoryAttachment,
   runHistoryTrace,
-} from '../executors/buildx.js';
-import { createBuilderIdentityCommands } from '../executors/buildx-probes.js';
-import { createRemoteHostConnector } from '../executors/remote-host.js';
-import { createFetchOverSsh, type FetchOverSsh } from '../executors/fetch-over-ssh.js';
-import { sampleOnThread } from '../sampling/sample-on-thread.js';
-import { createStepUsageSampler } from '../sampling/step-usage-sampler.js';
+  createBuilderIdentityCommands,
+  createRemoteHostConnector,
+  createFetchOverSsh,
+  type FetchOverSsh,
+} from '../executors/index.js';
+import { sampleOnThread, createStepUsageSampler } from '../sampling/index.js';
 import { createPreflightProbes, type PreflightProbes, readBuilderIdentities } from './preflight/index.js';
 import type { MeasureEffects } from './measure/index.js';
 import type { RunContext } from './context/index.js';
 import type { BuilderIdentity, DataFile } from '../../artifacts/index.js';
-import type { FleetNode } from '../../config/schema.js';
+import type { FleetNode } from '../../config/index.js';
 
 // What the harness does to the world, as values: the real ones below, fakes in tests.
 
@@ -46,13 +48,12 @@ export interface HarnessEffects extends MeasureEffects {
 
 /** The report (with the advisor's section) is loaded on first use, so a run that never gets there does not load it. */
 const writeRunReport = async (runDir: string): Promise<DataFile> => {
-  const [report, advise, { openRunDir }] = await Promise.all([
-    import('../../report/index.js'),
+  const [explain, advise] = await Promise.all([
+    import('../../explain/index.js'),
     import('../../advise/index.js'),
-    import('../../run-dir/open-run-dir.js'),
   ]);
   const handle = openRunDir(runDir);
-  const { model } = await report.writeRunReport({
+  const { model } = await explain.writeRunReport({
     runDir: handle,
     addParts: (explained) => advise.addAdvice({ runDir: handle, model: explained }),
   });

@@ -32,7 +32,7 @@ import {
 import type { SettledOutcome } from './queues/index.js';
 import { runPreflight } from './preflight/index.js';
 import { createProgress, type Progress } from './progress/index.js';
-import { createBuildxExecutor } from '../executors/buildx-executor.js';
+import { createBuildxExecutor } from '../executors/index.js';
 import { startMeasured, type MeasuredResources } from './measure/index.js';
 import { errorMessage } from '../../shared/error-message.js';
 

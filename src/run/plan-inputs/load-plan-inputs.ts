@@ -3,10 +3,10 @@ import {
   readNamedFile,
   type LoadPlanConfigOptions,
   type PlanConfig,
-} from '../../config/load-plan-config.js';
-import { formatIssues } from '../../config/format-issues.js';
-import type { TargetCost } from '../../config/parse-target-costs.js';
-import type { Config } from '../../config/schema.js';
+  formatIssues,
+  type TargetCost,
+  type Config,
+} from '../../config/index.js';
 import {
   BAKE_PRINT_FIX,
   parseBakePrint,
@@ -18,9 +18,12 @@ import {
 } from '../../graph/index.js';
 import { renderDidYouMean } from '../../shared/find-nearest.js';
 import { ConfigError, UsageError } from '../../shared/errors.js';
-import { readBuildxProblem } from '../executors/check-buildx-binary.js';
-import type { RunBakePrint } from '../executors/run-bake-print.js';
-import { toBakePrintCommand } from '../executors/buildx-command.js';
+import {
+  readBuildxProblem,
+  runBakePrintLazily,
+  type RunBakePrint,
+  toBakePrintCommand,
+} from '../executors/index.js';
 
 export interface PlanInputs {
   config: Config;
@@ -35,10 +38,6 @@ export interface LoadPlanInputsOptions extends LoadPlanConfigOptions {
   runBakePrint?: RunBakePrint | undefined;
 }
 
-// Loaded on first use, so a saved print never loads execa.
-const runRealBakePrint: RunBakePrint = async (options) =>
-  (await import('../executors/run-bake-print.js')).runBakePrint(options);
-
 function readBakePrint(text: string, source: string): BakePrint {
   const read = parseBakePrint(text);
   if ('print' in read) return read.print;
@@ -50,7 +49,7 @@ function readBakePrint(text: string, source: string): BakePrint {
 /** The bake print fleet.yaml names: a saved file is read; a bake file is printed by `runBakePrint`. */
 export async function loadBakePrint(
   { config, origins }: Pick<PlanConfig, 'config' | 'origins'>,
-  runBakePrint: RunBakePrint = runRealBakePrint,
+  runBakePrint: RunBakePrint = runBakePrintLazily, // loaded on first use: a saved print never loads execa
 ): Promise<{ print: BakePrint; source: string }> {
   if (config.bakePrintPath) {
     const source = config.bakePrintPath;

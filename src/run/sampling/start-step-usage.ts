@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { StepUsageSample } from '../../artifacts/index.js';
-import type { FleetNode } from '../../config/schema.js';
+import type { FleetNode } from '../../config/index.js';
 import type { FileDigestWriter } from '../../shared/file-digests.js';
 import type { CreateStepUsageSamplerOptions, StepUsageSampler } from './step-usage-sampler.js';
 

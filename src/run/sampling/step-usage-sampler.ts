@@ -1,12 +1,11 @@
 import { createNodeLoops } from '../../shared/create-node-loops.js';
 import { STEP_USAGE_VERSION, type StepUsageSample } from '../../artifacts/index.js';
-import { parseCgroupDump } from '../../collect/cgroup/parse-cgroup-dump.js';
-import { renderCgroupDumpCommand } from '../../collect/cgroup/render-cgroup-dump-command.js';
-import type { SshTarget } from '../../config/schema.js';
+import { parseCgroupDump, renderCgroupDumpCommand } from '../../collect/index.js';
+import type { SshTarget } from '../../config/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/error-message.js';
 import { sleep } from '../../shared/sleep.js';
-import type { ConnectRemoteHost, RemoteHost } from '../executors/remote-host.js';
+import type { ConnectRemoteHost, RemoteHost } from '../executors/index.js';
 
 // Polls each node's step container cgroups over its ssh link while the measured run builds (docs/step-usage.md):
 // one remote command per poll per node (renderCgroupDumpCommand), each answer one step-usage.jsonl line. Each node

@@ -7,7 +7,7 @@ import type { CommandName, CommandRunners, HarnessValues } from '../../../src/co
 import { COMMANDS } from '../../../src/commands/flags/index.js';
 import { runHarnessCommand } from '../../../src/commands/harness.js';
 import { createProgram } from '../../../src/program.js';
-import { writeRunReport } from '../../../src/report/index.js';
+import { writeRunReport } from '../../../src/explain/write-run-report.js';
 import { expectMarkdownMatchesRows, expectSummaryMatchesData } from '../../helpers/check-run-summary.js';
 import { createTestPlan } from '../../helpers/create-test-plan.js';
 import { createFakeWorld, writeFleetFixture } from '../../helpers/harness-fixture.js';

@@ -1,6 +1,6 @@
 import { listTargetLinks, parseComposable, type BakePrint } from '../../../graph/index.js';
 import type { RunContext } from './load-run-context.js';
-import { parseImageRef, renderImageRef, toNamespace } from '../../registry/image-ref.js';
+import { parseImageRef, renderImageRef, toNamespace } from '../../registry/index.js';
 
 // The run's namespace and published inputs as explicit `--set` overrides, so they hold for any bake
 // file — also a saved `--print`, whose refs were rendered for the live namespace and whose `target:`

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../../../config/schema.js';
-import type { ConfigOverrides } from '../../../config/resolve-config.js';
+import type { Config, ConfigOverrides } from '../../../config/index.js';
 import type { BakePrint, TargetGraph } from '../../../graph/index.js';
 import { describePlaceForSkipped, planFromFigures, type PlaceFor } from '../../../plan/index.js';
 import type { DispatchMode, Harness, Plan } from '../../../artifacts/index.js';
@@ -8,8 +7,8 @@ import { readPlanFile } from '../../../run-dir/index.js';
 import type { Clock } from '../../../shared/clock.js';
 import { InternalError, UsageError } from '../../../shared/errors.js';
 import { toFileAccessError } from '../../../shared/to-file-access-error.js';
-import type { RunBakePrint } from '../../executors/run-bake-print.js';
-import { loadPlanInputs } from '../../plan-inputs/load-plan-inputs.js';
+import type { RunBakePrint } from '../../executors/index.js';
+import { loadPlanInputs } from '../../plan-inputs/index.js';
 import { findQueueProblems } from '../queues/index.js';
 import { createRunSettings, type RunSettings } from './run-settings.js';
 import { createRunDir } from './run-stamp.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../../../config/schema.js';
+import type { Config } from '../../../config/index.js';
 import type { Harness } from '../../../artifacts/index.js';
 
 // What a harness means for one run: where it pushes, which sccache prefix it uses, which caches

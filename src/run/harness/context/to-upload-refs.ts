@@ -1,6 +1,6 @@
 import { parseComposable, type BakePrint } from '../../../graph/index.js';
 import type { UploadRefs } from '../../../artifacts/index.js';
-import { parseImageRef, renderImageRef, toNamespace } from '../../registry/image-ref.js';
+import { parseImageRef, renderImageRef, toNamespace } from '../../registry/index.js';
 
 // The refs each target pushes to, as this run's bake gets them (tags, image outputs, registry cache-to, moved into
 // the run's namespace as build-target-overrides.ts moves them), for run.json's `uploadRefs`: the report splits a

@@ -4,11 +4,11 @@ import { orderTopologically } from '../../../graph/index.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
 import { RemoteCommandError } from '../../../shared/errors.js';
-import type { FleetNode } from '../../../config/schema.js';
+import type { FleetNode } from '../../../config/index.js';
 import { findImageInputs, type ImageInput } from './find-image-inputs.js';
-import { renderImageRef } from '../../registry/image-ref.js';
+import { renderImageRef } from '../../registry/index.js';
 import { type RunContext, toTargetOverrides } from '../context/index.js';
-import type { runBake } from '../../executors/buildx.js';
+import type { runBake } from '../../executors/index.js';
 import { toSharedBakeOptions } from './dispatch-queues.js';
 import { errorMessage } from '../../../shared/error-message.js';
 

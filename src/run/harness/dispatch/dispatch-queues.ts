@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
-import type { CreateBuildxExecutorOptions, SharedBakeOptions } from '../../executors/buildx-executor.js';
-import type { Executor } from '../../executors/executor.js';
+import type { CreateBuildxExecutorOptions, SharedBakeOptions, Executor } from '../../executors/index.js';
 import { type RunContext, toTargetOverrides } from '../context/index.js';
 import {
   createGuidedChooser,

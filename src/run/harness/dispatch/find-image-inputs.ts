@@ -1,5 +1,5 @@
 import { listTargetLinks, type BakePrint } from '../../../graph/index.js';
-import { parseImageRef, renderImageRef, toNamespace, type ImageRef } from '../../registry/image-ref.js';
+import { parseImageRef, renderImageRef, toNamespace, type ImageRef } from '../../registry/index.js';
 
 // Pure: which images the run's targets build FROM, and which bake target produces each one.
 // Inputs are `docker-image://` contexts in the registry's namespace, and `target:` links to

@@ -5,17 +5,16 @@ import path from 'node:path';
 import type { Clock } from '../../../shared/clock.js';
 import { ExitCode } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/logger.js';
-import { writeRegistrySizes } from '../../cache-logs/write-registry-sizes.js';
+import { writeRegistrySizes } from '../../cache-logs/index.js';
 import type { RunContext } from '../context/index.js';
-import { estimateRunBuilderClocks } from '../../../report/align-traces.js';
+import { estimateRunBuilderClocks } from '../../../report/index.js';
 import { openRunDir, readTraceFiles } from '../../../run-dir/index.js';
 import type { SettledOutcome } from '../queues/index.js';
 import type { MeasuredResources } from '../measure/index.js';
 import { readBuildMetadata, type RunFileWriter, toImageArtifacts } from '../record/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
-import type { FetchOverSsh } from '../../executors/fetch-over-ssh.js';
+import type { FetchOverSsh, FetchAttachment } from '../../executors/index.js';
 import { saveBuilderEvidence } from './save-builder-evidence.js';
-import type { FetchAttachment } from '../../executors/buildx.js';
 
 // Phase 5: nothing collected is lost — also after a failure or an interrupt. Each step runs even if
 // an earlier one failed; what went wrong becomes a warning in run.json.

@@ -6,11 +6,10 @@ import type {
   RunEvidence,
   TargetProvenance,
 } from '../../../artifacts/index.js';
-import { parseCacheDebug } from '../../../collect/buildkit/parse-cache-debug.js';
-import type { FleetNode } from '../../../config/schema.js';
+import { parseCacheDebug } from '../../../collect/index.js';
+import type { FleetNode } from '../../../config/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
-import type { FetchOverSsh, FetchOverSshResult } from '../../executors/fetch-over-ssh.js';
-import type { FetchAttachment } from '../../executors/buildx.js';
+import type { FetchOverSsh, FetchOverSshResult, FetchAttachment } from '../../executors/index.js';
 import type { RunContext } from '../context/index.js';
 import { readBuildMetadata } from '../record/index.js';
 

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../../shared/logger.js';
-import { toHistoryId, toTraceArgs, type runHistoryTrace } from '../../executors/buildx.js';
-import { toBuildxCommand } from '../../executors/buildx-command.js';
+import { toHistoryId, toTraceArgs, type runHistoryTrace, toBuildxCommand } from '../../executors/index.js';
 import type { RunDirGuard } from '../record/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
 import type { FileDigests } from '../../../shared/file-digests.js';

@@ -8,11 +8,11 @@ import {
   type FetchMetrics,
 } from '../../../collect/index.js';
 import type { ClockReading } from '../../../artifacts/index.js';
-import type { SshTarget } from '../../../config/schema.js';
+import type { SshTarget } from '../../../config/index.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/logger.js';
-import { toLogSources } from '../../cache-logs/capture-logs.js';
-import type { ConnectRemoteHost } from '../../executors/remote-host.js';
+import { toLogSources } from '../../cache-logs/index.js';
+import type { ConnectRemoteHost } from '../../executors/index.js';
 import type { RunContext } from '../context/index.js';
 import type { Progress } from '../progress/index.js';
 import type { RunFileWriter } from '../record/index.js';

@@ -8,12 +8,14 @@ import {
   type Sampler,
 } from '../../../collect/index.js';
 import type { Clock } from '../../../shared/clock.js';
-import { createLogCapture, toLogSources, type LogCapture } from '../../cache-logs/capture-logs.js';
-import type { runHistoryTrace } from '../../executors/buildx.js';
-import type { ConnectRemoteHost } from '../../executors/remote-host.js';
-import { startSampleSource } from '../../sampling/start-sample-source.js';
-import { startStepUsage } from '../../sampling/start-step-usage.js';
-import type { CreateStepUsageSamplerOptions, StepUsageSampler } from '../../sampling/step-usage-sampler.js';
+import { createLogCapture, toLogSources, type LogCapture } from '../../cache-logs/index.js';
+import type { runHistoryTrace, ConnectRemoteHost } from '../../executors/index.js';
+import {
+  startSampleSource,
+  startStepUsage,
+  type CreateStepUsageSamplerOptions,
+  type StepUsageSampler,
+} from '../../sampling/index.js';
 import { RUN_DIR_FILES } from '../../../artifacts/index.js';
 import { createTraceCollector, type TraceCollector } from './collect-traces.js';
 import type { RunDirGuard, RunFileWriter } from '../record/index.js';

@@ -2,13 +2,13 @@
 // workstation with an older buildx would otherwise learn it at finalize, hours later, with the traces missing.
 // Release landmarks: docs/harness.md ("Tool versions"), from the buildx and BuildKit tags that hold each change.
 
-import { toBuildxCommand } from '../../executors/buildx-command.js';
 import {
+  toBuildxCommand,
   parseVersion,
   toBuildkitVersion,
   type BuilderInspect,
   type InspectNode,
-} from '../../executors/parse-buildx-inspect.js';
+} from '../../executors/index.js';
 
 type Tool = 'buildx' | 'BuildKit';
 

@@ -1,13 +1,11 @@
 import { statfs } from 'node:fs/promises';
 import { request } from '../../../shared/request.js';
 import { fetchKnownInstances, fetchScrapeIntervals } from '../../../collect/index.js';
-import type { Config } from '../../../config/schema.js';
-import { createBuildxProbes } from '../../executors/buildx-probes.js';
-import type { ConnectRemoteHost } from '../../executors/remote-host.js';
-import { buildLogHostCheckCommand } from '../../cache-logs/remote-log-files.js';
+import type { Config } from '../../../config/index.js';
+import { createBuildxProbes, type ConnectRemoteHost } from '../../executors/index.js';
+import { buildLogHostCheckCommand } from '../../cache-logs/index.js';
 import type { PreflightProbes } from './preflight.js';
-import { fetchManifestExists, fetchRegistryStatus } from '../../registry/registry-client.js';
-import { loadDockerCredentials } from '../../registry/read-docker-auth.js';
+import { fetchManifestExists, fetchRegistryStatus, loadDockerCredentials } from '../../registry/index.js';
 
 // The real probes behind preflight: buildx (executors/buildx-probes.ts), undici, the OCI registry client and ssh2.
 

@@ -1,13 +1,17 @@
-import type { SshTarget } from '../../../config/schema.js';
+import type { SshTarget } from '../../../config/index.js';
 import { PreflightError } from '../../../shared/errors.js';
 import { findBootstrapPlan, type BootstrapPlan, type ManifestExists } from '../dispatch/index.js';
-import { describeBuildxProblem } from '../../executors/check-buildx-binary.js';
-import type { BuildxProbes } from '../../executors/buildx-probes.js';
+import {
+  describeBuildxProblem,
+  type BuildxProbes,
+  parseBuildxInspect,
+  toBuildkitVersion,
+  toHistoryListArgs,
+  toInspectArgs,
+  toBuildxCommand,
+} from '../../executors/index.js';
 import { checkToolVersions } from './check-tool-versions.js';
-import { parseBuildxInspect, toBuildkitVersion } from '../../executors/parse-buildx-inspect.js';
 import { estimateRunDir, findDiskProblem } from '../record/index.js';
-import { toHistoryListArgs, toInspectArgs } from '../../executors/buildx.js';
-import { toBuildxCommand } from '../../executors/buildx-command.js';
 import type { RunContext } from '../context/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
 

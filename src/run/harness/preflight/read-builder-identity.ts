@@ -1,8 +1,6 @@
 import type { BuilderIdentity } from '../../../artifacts/index.js';
-import type { FleetNode } from '../../../config/schema.js';
-import type { BuilderIdentityCommands } from '../../executors/buildx-probes.js';
-import { parseBuildxDu } from '../../executors/parse-buildx-du.js';
-import { parseBuildxInspect } from '../../executors/parse-buildx-inspect.js';
+import type { FleetNode } from '../../../config/index.js';
+import { type BuilderIdentityCommands, parseBuildxDu, parseBuildxInspect } from '../../executors/index.js';
 
 // Before the measured run: per builder, what changes when it is recreated or pruned (docs/cache-debug.md,
 // "Builder identity"): its build cache's record count, total size and the creation time of its oldest record

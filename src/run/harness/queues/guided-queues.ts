@@ -1,5 +1,5 @@
 import type { Clock } from '../../../shared/clock.js';
-import type { Executor } from '../../executors/executor.js';
+import type { Executor } from '../../executors/index.js';
 import { runOneJob, skipReason, type QueueEvent, type SettledOutcome } from './node-queue.js';
 import { errorMessage } from '../../../shared/error-message.js';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../shared/clock.js';
 import type { TargetOutcome } from '../../../artifacts/index.js';
 import { errorMessage } from '../../../shared/error-message.js';
-import type { ExecResult, Executor, QueueJob } from '../../executors/executor.js';
+import type { ExecResult, Executor, QueueJob } from '../../executors/index.js';
 
 // Dependency-ordered per-node queues. Each node runs its queue in order; a target starts when every
 // dependency inside the run has settled ok. A failure skips its dependents; other queues go on.

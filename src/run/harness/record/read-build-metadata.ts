@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Artifact } from '../../../artifacts/index.js';
-import { parseImageRef } from '../../registry/image-ref.js';
+import { parseImageRef } from '../../registry/index.js';
 
 // The bake --metadata-file (written only when the whole bake succeeded): target → exporter response.
 

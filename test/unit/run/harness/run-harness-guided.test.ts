@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writePlanFile } from '../../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema, type RunFile, RunFileSchema } from '../../../../src/artifacts/index.js';
-import { writeRunReport } from '../../../../src/report/index.js';
+import { writeRunReport } from '../../../../src/explain/write-run-report.js';
 import type { RunHarnessOptions } from '../../../../src/run/harness/run-harness.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 import { createTestPlan } from '../../../helpers/create-test-plan.js';

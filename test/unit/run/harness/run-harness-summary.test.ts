@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writePlanFile } from '../../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema } from '../../../../src/artifacts/index.js';
 import { buildHarnessSummary } from '../../../../src/commands/harness-summary.js';
-import { writeRunReport } from '../../../../src/report/index.js';
+import { writeRunReport } from '../../../../src/explain/write-run-report.js';
 import { runHarness, type HarnessResult } from '../../../../src/run/harness/run-harness.js';
 import { renderSummaryText } from '../../../../src/summary/index.js';
 import { expectSummaryMatchesData } from '../../../helpers/check-run-summary.js';

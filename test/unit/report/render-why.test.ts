@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCause, renderWhyMd, renderWhySentence } from '../../../src/explain/render-why.js';
+import { formatCause, renderWhyMd, renderWhySentence } from '../../../src/report/render-why.js';
 import { renderSummaryHtml } from '../../../src/report/render-summary-html.js';
 import { makeModel } from '../diff/make-model.js';
 

@@ -1,10 +1,7 @@
 import { readPlanFileIfPresent, type RunDir, readRunInputs } from '../run-dir/index.js';
 import type { DataFile } from '../artifacts/index.js';
-
-import { explainRunDir } from '../explain/explain-run-dir.js';
-import { buildReportModel } from './build-model.js';
-
-import { writeReport } from './write-report.js';
+import { buildReportModel, writeReport } from '../report/index.js';
+import { explainRunDir } from './explain-run-dir.js';
 
 export interface WriteRunReportOptions {
   /** The run dir's handle: the report, why and `addParts` read each of its files once through it. */

@@ -1,0 +1,1 @@
+export { importRun } from './import-run.js';

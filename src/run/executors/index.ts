@@ -1,0 +1,44 @@
+export { toBakePrintCommand, toBuildxCommand } from './buildx-command.js';
+export {
+  type CreateBuildxExecutorOptions,
+  type SharedBakeOptions,
+  createBuildxExecutor,
+} from './buildx-executor.js';
+export {
+  type BuilderIdentityCommands,
+  type BuildxProbes,
+  createBuilderIdentityCommands,
+  createBuildxProbes,
+} from './buildx-probes.js';
+export {
+  type Bake,
+  type FetchAttachment,
+  type FindFailedBuild,
+  findFailedBuildRef,
+  runBake,
+  runHistoryAttachment,
+  runHistoryTrace,
+  toHistoryId,
+  toHistoryListArgs,
+  toInspectArgs,
+  toTraceArgs,
+} from './buildx.js';
+export { describeBuildxProblem, readBuildxProblem } from './check-buildx-binary.js';
+export { type ExecResult, type Executor, type QueueJob } from './executor.js';
+export { type FetchOverSsh, type FetchOverSshResult, createFetchOverSsh } from './fetch-over-ssh.js';
+export { runBakePrintLazily, runExtractTarballLazily } from './load-lazily.js';
+export { parseBuildxDu } from './parse-buildx-du.js';
+export {
+  type BuilderInspect,
+  type InspectNode,
+  parseBuildxInspect,
+  parseVersion,
+  toBuildkitVersion,
+} from './parse-buildx-inspect.js';
+export {
+  type ConnectRemoteHost,
+  type RemoteHost,
+  createRemoteHostConnector,
+  quoteShell,
+} from './remote-host.js';
+export { type RunBakePrint, runBakePrint } from './run-bake-print.js';

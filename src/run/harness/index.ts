@@ -1,0 +1,1 @@
+export { type HarnessEffects, type HarnessResult, runHarness } from './run-harness.js';

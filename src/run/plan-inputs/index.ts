@@ -1,0 +1,1 @@
+export { type PlanInputs, loadBakePrint, loadPlanInputs } from './load-plan-inputs.js';

@@ -1,0 +1,3 @@
+export { type ImageRef, parseImageRef, renderImageRef, toNamespace } from './image-ref.js';
+export { loadDockerCredentials } from './read-docker-auth.js';
+export { fetchManifestExists, fetchRegistryStatus } from './registry-client.js';

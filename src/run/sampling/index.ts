@@ -1,0 +1,8 @@
+export { sampleOnThread } from './sample-on-thread.js';
+export { startSampleSource } from './start-sample-source.js';
+export { startStepUsage } from './start-step-usage.js';
+export {
+  type CreateStepUsageSamplerOptions,
+  type StepUsageSampler,
+  createStepUsageSampler,
+} from './step-usage-sampler.js';

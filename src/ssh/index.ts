@@ -1,0 +1,1 @@
+export { connectSsh, formatSshLabel } from './connect-ssh.js';
