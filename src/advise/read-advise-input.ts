@@ -5,7 +5,8 @@ import type { DataFile, Plan, RunFile } from '../artifacts/index.js';
 import { statRunFile } from '../shared/open-run-file.js';
 
 import { readRegistryLog, type TargetTrace } from '../collect/index.js';
-import { buildSideFigures, type SideFigures } from '../diff/index.js';
+import type { SideFigures } from '../diff/index.js';
+import { buildSideFigures } from '../diff/build-side-figures.js';
 import { readProvenanceFile } from '../explain/index.js';
 import { listRuns, readLane, readTraceFiles } from '../run-dir/index.js';
 import { isRocmPerfError } from '../shared/errors.js';

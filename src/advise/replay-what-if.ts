@@ -1,4 +1,5 @@
-import { buildExplainInputs, createCoalitionValue, type SideFigures } from '../diff/index.js';
+import type { SideFigures } from '../diff/index.js';
+import { buildExplainInputs, createCoalitionValue } from '../diff/build-explain-inputs.js';
 
 // The advisor's what-if: the run replayed by diff's counterfactual replay (the run's own queues, waits, build
 // seconds and upload throughput, fitted so that replaying them gives back the run's makespan), once as recorded and

@@ -51,6 +51,3 @@ export { type CgroupFigures, parseCgroupCounters } from './cgroup/parse-cgroup-c
 export { parseCgroupDump } from './cgroup/parse-cgroup-dump.js';
 export { readStepUsage } from './cgroup/read-step-usage.js';
 export { renderCgroupDumpCommand } from './cgroup/render-cgroup-dump-command.js';
-export { sccacheLogFormatName } from './logs/create-shipped-sccache-parser.js';
-export { type LogFormatSpec, parseLogFormat, tokenizeNginxConf } from './logs/parse-log-format.js';
-export { renderShippedSccacheModule } from './logs/render-shipped-sccache-module.js';

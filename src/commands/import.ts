@@ -1,7 +1,7 @@
 import type { DataFile } from '../artifacts/index.js';
 import { buildPartialRunError, listLoudWarningLines } from '../report/index.js';
 import { importRun } from '../import/index.js';
-import { runExtractTarballLazily } from '../run/executors/index.js';
+import { runExtractTarballLazily } from '../run/executors/load-lazily.js';
 import { UsageError } from '../shared/errors.js';
 import type { ImportValues } from './flags/index.js';
 import { writeExplainedReport } from './write-explained-report.js';

@@ -1,3 +1,5 @@
+// The public API of config/: fleet.yaml and target-costs read, checked and resolved (the loaders read files, never
+// run a process), the schema's types, and the YAML reader with line numbers contracts shares.
 export { renderFleetJsonSchema } from './fleet-json-schema.js';
 export { formatIssues } from './format-issues.js';
 export { loadConfig } from './load-config.js';
@@ -25,5 +27,4 @@ export {
   HostKeyCheckingSchema,
   type SshTarget,
 } from './schema.js';
-export { toBuildxOverride } from './to-buildx-override.js';
 export { toEditedFleetYaml } from './to-edited-fleet-yaml.js';

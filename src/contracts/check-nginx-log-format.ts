@@ -1,11 +1,6 @@
-import {
-  createSccacheParser,
-  sccacheLogFormatName,
-  parseLogFormat,
-  tokenizeNginxConf,
-  type LogFormatSpec,
-  renderShippedSccacheModule,
-} from '../collect/index.js';
+import { renderShippedSccacheModule } from '../collect/logs/render-shipped-sccache-module.js';
+import { parseLogFormat, tokenizeNginxConf, type LogFormatSpec } from '../collect/logs/parse-log-format.js';
+import { createSccacheParser, sccacheLogFormatName } from '../collect/logs/create-shipped-sccache-parser.js';
 import {
   at,
   createContractResult,

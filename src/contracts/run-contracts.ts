@@ -12,7 +12,7 @@ import { parseMakefile } from './parse-makefile.js';
 import { runMakefileShims, type ShimCall, type ShimRunRequest } from './run-makefile-shims.js';
 import { checkRegistryLog } from './check-registry-log.js';
 import { checkPrometheusRules } from './check-prometheus-rules.js';
-import { METRIC_FAMILIES } from '../serve/index.js';
+import { METRIC_FAMILIES } from '../serve/metrics/metric-catalog.js';
 import { checkTargetCosts } from './check-target-costs.js';
 import {
   at,

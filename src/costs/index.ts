@@ -1,3 +1,4 @@
+// The public API of costs/: the runs `rocm-perf costs` learns from (the derivation is plan/derive-target-costs.ts).
 export {
   type CostRun,
   buildCostsHeader,

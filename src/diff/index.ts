@@ -5,5 +5,4 @@ export { renderRunDiffMd } from './render-run-diff-md.js';
 export { renderRunDiffHtml } from './render-run-diff-html.js';
 export { NOT_KNOWN } from './format-delta.js';
 export { replayAsRecorded } from './replay-as-recorded.js';
-export { buildExplainInputs, createCoalitionValue, toBuildPlayer } from './build-explain-inputs.js';
-export { type SideFigures, buildSideFigures } from './build-side-figures.js';
+export { type SideFigures } from './build-side-figures.js';

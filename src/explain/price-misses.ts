@@ -1,5 +1,6 @@
 import type { DataFile, Plan, RunFile, TargetWhy } from '../artifacts/index.js';
-import { buildExplainInputs, createCoalitionValue, toBuildPlayer, buildSideFigures } from '../diff/index.js';
+import { buildSideFigures } from '../diff/build-side-figures.js';
+import { buildExplainInputs, createCoalitionValue, toBuildPlayer } from '../diff/build-explain-inputs.js';
 
 // What each miss cost, in makespan seconds, by diff's own counterfactual replay (docs/run-diff.md,
 // docs/explain.md). Pure. The replay is diff's: A is the compared run, B this one, and v(S) the makespan replayed

@@ -8,7 +8,6 @@ export { findRunDir, loadRunModel } from './load-run-model.js';
 export { gateRun, buildFlaggedRunError } from './gate-run.js';
 export { renderWhyMd, renderWhySentence } from './render-why.js';
 export { buildPartialRunError, listLoudWarningLines } from './build-partial-run-error.js';
-export { estimateRunBuilderClocks } from './align-traces.js';
 export { buildReportModel } from './build-model.js';
 export { formatBandPosition, formatMakespan, formatPct } from './format-units.js';
 export { readPageAssets } from './page-assets.js';

@@ -1,3 +1,3 @@
 // The public API of serve/.
 export { startServer } from './create-server.js';
-export { METRIC_FAMILIES, type MetricFamily } from './metrics/metric-catalog.js';
+export { type MetricFamily } from './metrics/metric-catalog.js';

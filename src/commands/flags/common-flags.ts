@@ -1,4 +1,5 @@
-import { type ConfigOverrides, toBuildxOverride } from '../../config/index.js';
+import type { ConfigOverrides } from '../../config/index.js';
+import { toBuildxOverride } from '../../config/to-buildx-override.js';
 import type { DispatchMode } from '../../artifacts/index.js';
 import type { FlagSpec } from './flag-table.js';
 import { absoluteDir, nameList, optionalText, positiveInteger, switchValue, text } from './value-schemas.js';

@@ -1,4 +1,4 @@
-import { CONTRACT_PAIRS } from '../../contracts/index.js';
+import { CONTRACT_PAIRS } from '../../contracts/contract-pairs.js';
 import { bakeJsonFlag, commonFlags, costsFlag, jsonFlag } from './common-flags.js';
 import { defineCommand, type CommandValues } from './flag-table.js';
 import { nameList, optionalText, switchValue } from './value-schemas.js';

@@ -1,5 +1,5 @@
 // Not through artifacts/index.js, which loads zod with the schemas: `--help` builds this table without zod.
-import { STRATEGY_NAMES } from '../../artifacts/index.js';
+import { STRATEGY_NAMES } from '../../artifacts/strategy-names.js';
 import { defineCommand, type CommandValues, type FlagSpec } from './flag-table.js';
 import {
   commonFlags,

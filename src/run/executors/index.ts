@@ -1,4 +1,7 @@
-export { toBakePrintCommand, toBuildxCommand } from './buildx-command.js';
+// The public API of run/executors/: buildx and ssh, as the harness and contracts --remote run them. The commands
+// that must not load execa or ssh2 import load-lazily.ts (and plan the pure buildx-command.ts) directly: see the
+// load-path leaves in .dependency-cruiser.cjs.
+export { toBuildxCommand } from './buildx-command.js';
 export {
   type CreateBuildxExecutorOptions,
   type SharedBakeOptions,
@@ -23,10 +26,9 @@ export {
   toInspectArgs,
   toTraceArgs,
 } from './buildx.js';
-export { describeBuildxProblem, readBuildxProblem } from './check-buildx-binary.js';
+export { describeBuildxProblem } from './check-buildx-binary.js';
 export { type ExecResult, type Executor, type QueueJob } from './executor.js';
 export { type FetchOverSsh, type FetchOverSshResult, createFetchOverSsh } from './fetch-over-ssh.js';
-export { runBakePrintLazily, runExtractTarballLazily } from './load-lazily.js';
 export { parseBuildxDu } from './parse-buildx-du.js';
 export {
   type BuilderInspect,

@@ -18,12 +18,10 @@ import {
 } from '../../graph/index.js';
 import { renderDidYouMean } from '../../shared/find-nearest.js';
 import { ConfigError, UsageError } from '../../shared/errors.js';
-import {
-  readBuildxProblem,
-  runBakePrintLazily,
-  type RunBakePrint,
-  toBakePrintCommand,
-} from '../executors/index.js';
+import type { RunBakePrint } from '../executors/index.js';
+import { runBakePrintLazily } from '../executors/load-lazily.js';
+import { toBakePrintCommand } from '../executors/buildx-command.js';
+import { readBuildxProblem } from '../executors/check-buildx-binary.js';
 
 export interface PlanInputs {
   config: Config;

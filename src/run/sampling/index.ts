@@ -1,3 +1,4 @@
+// The public API of run/sampling/: the node_exporter sampler on a worker thread and the step-usage sampler.
 export { sampleOnThread } from './sample-on-thread.js';
 export { startSampleSource } from './start-sample-source.js';
 export { startStepUsage } from './start-step-usage.js';

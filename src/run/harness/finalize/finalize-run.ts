@@ -7,7 +7,7 @@ import { ExitCode } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/logger.js';
 import { writeRegistrySizes } from '../../cache-logs/index.js';
 import type { RunContext } from '../context/index.js';
-import { estimateRunBuilderClocks } from '../../../report/index.js';
+import { estimateRunBuilderClocks } from '../../../report/align-traces.js';
 import { openRunDir, readTraceFiles } from '../../../run-dir/index.js';
 import type { SettledOutcome } from '../queues/index.js';
 import type { MeasuredResources } from '../measure/index.js';
