@@ -59,8 +59,13 @@ const loadPathLeaves = [
   'collect/logs/parse-log-format.ts',
   'collect/logs/render-shipped-sccache-module.ts',
   'serve/metrics/metric-catalog.ts',
-  // the harness: the report stays lazy (harness-effects.ts), only the clock alignment is eager
+  // the harness: the report stays lazy (harness-effects.ts); the clock alignment and the end-of-run summary's words
+  // are eager
   'report/align-traces.ts',
+  'report/build-partial-run-error.ts',
+  'report/format-units.ts',
+  'report/render-why.ts',
+  'report/to-inert-markdown.ts',
 ].map((file) => `^src/${file.replaceAll('.', '\\.')}$`);
 
 /**

@@ -4,6 +4,7 @@ import { readCliEnv, readSshAgent } from './flags/read-cli-env.js';
 import { toHarnessEnv, toPlanInputOverrides, type HarnessValues } from './flags/index.js';
 import { HARNESS_LOG_POLL_INTERVAL_MS, toHarnessDispatch } from './flags/harness-flags.js';
 import type { RunSummary } from '../summary/index.js';
+import { buildHarnessSummary, writeHarnessSummary } from './harness-summary.js';
 
 // `rocm-perf cold|warm|bench` (one definition, commands/flags/harness-flags.ts): flags → runHarness, with
 // SIGINT/SIGTERM turned into a clean stop; the run ends with its summary (docs/summary.md), then the run dir as
@@ -63,10 +64,8 @@ export async function runHarnessCommand(
       logPollIntervalMs: HARNESS_LOG_POLL_INTERVAL_MS,
       logLevel: options.logLevel,
       ...(context.effects ? { effects: context.effects } : {}),
-      // Also when an error stopped the run (it is rethrown after): a failed run gets its summary too. Loaded here,
-      // with the report: the summary imports report/, which the run loads only when it writes the report.
+      // Also when an error stopped the run (it is rethrown after): a failed run gets its summary too.
       onFinalized: async (finished) => {
-        const { buildHarnessSummary, writeHarnessSummary } = await import('./harness-summary.js');
         summary = buildHarnessSummary(finished, env, options.root);
         await writeHarnessSummary(summary, { env, json: options.json });
       },

@@ -9,7 +9,6 @@ export { gateRun, buildFlaggedRunError } from './gate-run.js';
 export { renderWhyMd, renderWhySentence } from './render-why.js';
 export { buildPartialRunError, listLoudWarningLines } from './build-partial-run-error.js';
 export { buildReportModel } from './build-model.js';
-export { formatBandPosition, formatMakespan, formatPct } from './format-units.js';
 export { readPageAssets } from './page-assets.js';
 export { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
 export { renderHtml } from './render-html.js';

@@ -1,5 +1,6 @@
 import type { DataFile, ForecastSummary, TargetSummary } from '../artifacts/index.js';
-import { listLoudWarningLines, renderWhySentence } from '../report/index.js';
+import { renderWhySentence } from '../report/render-why.js';
+import { listLoudWarningLines } from '../report/build-partial-run-error.js';
 import { toShownDifference } from '../shared/format-units.js';
 
 // The end-of-run summary of cold, warm and bench (docs/summary.md): what a person at the terminal (or a CI job's

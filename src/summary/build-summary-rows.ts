@@ -1,4 +1,4 @@
-import { formatBandPosition, formatMakespan, formatPct } from '../report/index.js';
+import { formatBandPosition, formatMakespan, formatPct } from '../report/format-units.js';
 import { formatDuration, formatSignedSecondsValue } from '../shared/format-units.js';
 import {
   describeEnding,

@@ -1,4 +1,4 @@
-import { toInertMarkdown } from '../report/index.js';
+import { toInertMarkdown } from '../report/to-inert-markdown.js';
 import { buildSummaryRows, describeHeadline } from './build-summary-rows.js';
 import type { RunSummary } from './build-run-summary.js';
 
