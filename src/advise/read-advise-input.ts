@@ -124,12 +124,13 @@ async function readHistory(
   for (const entry of await listRuns(root, options.runDir.open)) {
     if (history.length >= count) break;
     if (path.resolve(entry.dir) === self) continue;
-    const run = await readRunFile(entry.runDir).catch(() => undefined);
+    const sibling = options.runDir.open(entry.dir);
+    const run = await readRunFile(sibling).catch(() => undefined);
     const started = options.runFile?.startedAtMs;
     if (!run || run.harness !== options.runFile?.harness || run.arch !== options.runFile.arch) continue;
     if (started !== undefined && !(run.startedAtMs < started)) continue;
-    if ((await readLane(entry.runDir).catch(() => undefined)) !== lane) continue;
-    history.push({ stamp: entry.stamp, provenance: await readProvenance(entry.runDir, targets) });
+    if ((await readLane(sibling).catch(() => undefined)) !== lane) continue;
+    history.push({ stamp: entry.stamp, provenance: await readProvenance(sibling, targets) });
   }
   return history;
 }

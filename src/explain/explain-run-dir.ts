@@ -40,11 +40,12 @@ async function findComparedRun(
   const lane = await readLane(runDir);
   for (const entry of await listRuns(runsRoot ?? path.dirname(here), runDir.open)) {
     if (path.resolve(entry.dir) === here) continue;
-    const other = await readRunFile(entry.runDir).catch(() => undefined);
+    const sibling = runDir.open(entry.dir);
+    const other = await readRunFile(sibling).catch(() => undefined);
     if (!other || other.startedAtMs >= runFile.startedAtMs) continue;
     if (other.harness !== runFile.harness || other.arch !== runFile.arch) continue;
-    if ((await readLane(entry.runDir).catch(() => undefined)) !== lane) continue;
-    return entry.runDir;
+    if ((await readLane(sibling).catch(() => undefined)) !== lane) continue;
+    return sibling;
   }
   return undefined;
 }
@@ -68,11 +69,13 @@ export async function explainRunDir(options: ExplainRunDirOptions): Promise<Data
   const compared =
     againstDir === undefined
       ? undefined
-      : await loadRunModel({ runDir: againstDir, nowMs: options.nowMs }).catch((error: unknown) => {
-          if (!isRocmPerfError(error)) throw error;
-          loadNotes.push(`${path.basename(againstDir.dir)}: not compared with (${error.message})`);
-          return undefined;
-        });
+      : await loadRunModel({ runDir: againstDir, nowMs: options.nowMs, keepFiles: true }).catch(
+          (error: unknown) => {
+            if (!isRocmPerfError(error)) throw error;
+            loadNotes.push(`${path.basename(againstDir.dir)}: not compared with (${error.message})`);
+            return undefined;
+          },
+        );
   const previous =
     compared?.runFile === undefined
       ? undefined

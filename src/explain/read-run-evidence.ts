@@ -34,9 +34,10 @@ async function readOne<T>(
   name: string,
   problems: ReadEvidence['problems'],
   parse: (text: string) => T | undefined,
+  { once = false }: { once?: boolean } = {},
 ) {
   try {
-    const text = await runDir.readText(name);
+    const text = once ? await runDir.takeText(name) : await runDir.readText(name);
     return text === undefined ? undefined : parse(text);
   } catch (error) {
     problems.push({
@@ -107,8 +108,13 @@ export async function readRunEvidence({
   for (const node of runFile.nodes) {
     if (!/^[\w.-]+$/.test(node.name)) continue;
     const name = TARGET_FILES.cacheDebug(node.name);
-    const trees = await readOne(runDir, name, problems, (text) =>
-      buildContentTrees(parseCacheDebug(text, name)),
+    // Read by why alone, once per run: not kept.
+    const trees = await readOne(
+      runDir,
+      name,
+      problems,
+      (text) => buildContentTrees(parseCacheDebug(text, name)),
+      { once: true },
     );
     if (trees) content[node.name] = trees;
   }

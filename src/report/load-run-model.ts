@@ -59,6 +59,7 @@ export async function findRunDir({ run, root }: { run: string; root: string }): 
 async function readStoredModel(
   runDir: RunDir,
   runFile: RunFile | undefined,
+  keepFiles: boolean,
 ): Promise<{ model?: DataFile; note?: string }> {
   const read = await readDataFile(runDir);
   if (read.state === 'absent') return {};
@@ -77,7 +78,13 @@ async function readStoredModel(
   const changed = findChangedStream(parsed.data, await readStreamSizes(runDir));
   if (changed) return { note: `${file} ${changed}; rebuilt from the run files` };
   // A same-size edit, or plan.json swapped: data.json cannot say, run.json's digests can.
-  const checks = await readRunFileChecks({ runDir, run: runFile, plan: await readPlanFileIfPresent(runDir) });
+  // A stored model that passes is used as it is, so unless the caller reads the files next, nothing is kept.
+  const checks = await readRunFileChecks({
+    runDir,
+    run: runFile,
+    plan: await readPlanFileIfPresent(runDir),
+    keep: keepFiles,
+  });
   const failed = [...checks.mismatches.keys(), ...(checks.planProblem ? ['plan.json'] : [])];
   if (failed.length > 0)
     return {
@@ -122,11 +129,20 @@ function findChangedStream(
   return undefined;
 }
 
-export async function loadRunModel({ runDir, nowMs }: { runDir: RunDir; nowMs: number }): Promise<LoadedRun> {
+export async function loadRunModel({
+  runDir,
+  nowMs,
+  keepFiles = false,
+}: {
+  runDir: RunDir;
+  nowMs: number;
+  /** The command reads the run's files after loading it (why reads the compared run's evidence): keep them. */
+  keepFiles?: boolean;
+}): Promise<LoadedRun> {
   const { dir } = runDir;
   const runFile = await readRunFile(runDir);
   const plan = await readPlanFileIfPresent(runDir);
-  const stored = await readStoredModel(runDir, runFile);
+  const stored = await readStoredModel(runDir, runFile, keepFiles);
   const notes = stored.note ? [stored.note] : [];
   const stamp = path.basename(path.resolve(dir));
   if (stored.model)

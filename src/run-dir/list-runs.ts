@@ -18,8 +18,6 @@ export interface RunEntry {
   mtimeMs: number;
   /** run.json's startedAtMs; undefined when run.json is absent or does not say. */
   startedAtMs: number | undefined;
-  /** The run dir's handle: what the listing read (run.json) is not read again through it. */
-  runDir: RunDir;
 }
 
 /** Only the start time of run.json, for ordering; a file that is absent or damaged gives undefined (placed below). */
@@ -55,7 +53,11 @@ function compareRunsNewestFirst(a: RunEntry, b: RunEntry): number {
   return toOrderMs(b) - toOrderMs(a) || b.stamp.localeCompare(a.stamp);
 }
 
-/** The runs under ROOT; `open` opens each one's handle (a handle's `open`, so a command reads a sibling once). */
+/**
+ * The runs under ROOT. `open` opens each one's handle to read its run.json: a handle's `open`, so a command that
+ * then reads a sibling (`handle.open(entry.dir)`) reads its run.json once; the entries do not hold the handles (serve
+ * lists thousands of runs).
+ */
 export async function listRuns(
   root: string,
   open: (dir: string) => RunDir = openRunDir,
@@ -76,7 +78,7 @@ export async function listRuns(
     const files = await readdir(dir).catch(() => [] as string[]);
     if (!isRunDir(files)) continue;
     const runDir = open(dir);
-    runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs, startedAtMs: await readRunStartMs(runDir), runDir });
+    runs.push({ stamp: name, dir, mtimeMs: info.mtimeMs, startedAtMs: await readRunStartMs(runDir) });
   }
   return runs.sort(compareRunsNewestFirst);
 }

@@ -23,8 +23,14 @@ export interface RunDir {
    * special file rejects with RunFileRefusedError; another failure with the file system's error.
    */
   readBytes(name: string): Promise<Buffer | undefined>;
-  /** The same file's text (UTF-8). */
+  /** The same file's text (UTF-8), kept for the next reader. */
   readText(name: string): Promise<string | undefined>;
+  /**
+   * The file's text for a reader that keeps what it parses from it (the traces, read whole by one memoized reader;
+   * the cache-debug files): not kept after, so a command reading many runs (serve's index) holds each run's
+   * largest files only while it parses them.
+   */
+  takeText(name: string): Promise<string | undefined>;
   /** The dir's entry names in name order, listed once. */
   listNames(): Promise<readonly string[]>;
   /** A value computed from the run dir's files, once per handle: `key` names what it is (a file and a reading). */
@@ -62,7 +68,21 @@ export function openRunDir(dir: string, opened = new Map<string, RunDir>()): Run
     dir,
     file,
     readBytes,
-    readText: (name) => remember(`text:${name}`, async () => (await readBytes(name))?.toString('utf8')),
+    // The text replaces the bytes: a reader that parses a file never needs its bytes again (the digest check
+    // reads them first), and a run's files are kept once, not twice.
+    readText: (name) =>
+      remember(`text:${name}`, async () => {
+        const text = (await readBytes(name))?.toString('utf8');
+        kept.delete(`bytes:${name}`);
+        return text;
+      }),
+    takeText: async (name) => {
+      const text =
+        kept.has(`text:${name}`) || kept.has(`bytes:${name}`) ? await runDir.readText(name) : undefined;
+      kept.delete(`text:${name}`);
+      if (text !== undefined) return text;
+      return (await readBytes(name).finally(() => kept.delete(`bytes:${name}`)))?.toString('utf8');
+    },
     listNames: () => remember('names', async () => (await readdir(dir)).sort()),
     remember,
     open: (other) => openRunDir(other, opened),

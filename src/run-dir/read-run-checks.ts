@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRunFile } from '../shared/open-run-file.js';
 import path from 'node:path';
 import { KEPT_BYTES, type RunDir } from './open-run-dir.js';
-import type { Plan, RunFile } from '../artifacts/index.js';
+import { STREAM_FILES, type Plan, type RunFile } from '../artifacts/index.js';
 import { findDigestMismatch, type FileDigestNow } from './find-digest-mismatch.js';
 import { findPlanMismatch } from './find-plan-mismatch.js';
 import { describeReadError } from './probe-stream.js';
@@ -21,11 +21,17 @@ export interface RunFileChecks {
 }
 
 /**
- * SHA-256 and size of a file: through the run dir's handle when it is small enough to keep (a trace, a status
- * stream: its readers then read the same bytes), else in chunks (the logs).
+ * SHA-256 and size of a file. Through the run dir's handle when the command goes on to read it (`keep`: the report
+ * checks and then parses the same bytes) and it is small enough to keep; else streamed in chunks, confined (the logs;
+ * and every file when only the check reads it, as for a stored data.json: nothing is kept then).
  */
-async function readFileDigest(runDir: RunDir, name: string, recordedBytes: number): Promise<FileDigestNow> {
-  if (recordedBytes <= KEPT_BYTES) {
+async function readFileDigest(
+  runDir: RunDir,
+  name: string,
+  { recordedBytes, keep }: { recordedBytes: number; keep: boolean },
+): Promise<FileDigestNow> {
+  // The streams (samples, step usage, the logs) have streaming readers of their own: never kept.
+  if (keep && recordedBytes <= KEPT_BYTES && !(STREAM_FILES as readonly string[]).includes(name)) {
     let bytes: Buffer | undefined;
     try {
       bytes = await runDir.readBytes(name);
@@ -39,9 +45,9 @@ async function readFileDigest(runDir: RunDir, name: string, recordedBytes: numbe
       sha256: createHash('sha256').update(bytes).digest('hex'),
     };
   }
-  const file = runDir.file(name);
+  let handle: FileHandle;
   try {
-    if (!(await stat(file)).isFile()) return { state: 'unreadable', why: 'not a regular file' };
+    handle = await openRunFile(runDir.file(name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent' };
     return { state: 'unreadable', why: describeReadError(error) };
@@ -49,13 +55,15 @@ async function readFileDigest(runDir: RunDir, name: string, recordedBytes: numbe
   const hash = createHash('sha256');
   let sizeBytes = 0;
   try {
-    for await (const chunk of createReadStream(file)) {
+    for await (const chunk of handle.createReadStream()) {
       const bytes = chunk as Buffer;
       hash.update(bytes);
       sizeBytes += bytes.length;
     }
   } catch (error) {
     return { state: 'unreadable', why: describeReadError(error) };
+  } finally {
+    await handle.close().catch(() => undefined);
   }
   return { state: 'read', sizeBytes, sha256: hash.digest('hex') };
 }
@@ -64,10 +72,13 @@ export async function readRunFileChecks({
   runDir,
   run,
   plan,
+  keep,
 }: {
   runDir: RunDir;
   run: RunFile | undefined;
   plan: Plan | undefined;
+  /** The command reads the files after checking them (the report): keep the small ones in the handle. */
+  keep: boolean;
 }): Promise<RunFileChecks> {
   const mismatches = new Map<string, string>();
   const notes: string[] = [];
@@ -80,10 +91,13 @@ export async function readRunFileChecks({
     const records = Object.entries(recorded ?? {})
       .filter(([name]) => path.basename(name) === name)
       .sort(([a], [b]) => a.localeCompare(b));
-    // Read side by side (the files' reads overlap); said in name order.
-    const now = await Promise.all(
-      records.map(([name, record]) => readFileDigest(runDir, name, record.sizeBytes)),
-    );
+    // Kept files are read side by side (the report's wait); streamed ones one at a time (serve's index reads runs
+    // four at a time, and forty streams per run held its first build ~60 MB higher).
+    const digest = ([name, record]: (typeof records)[number]) =>
+      readFileDigest(runDir, name, { recordedBytes: record.sizeBytes, keep });
+    const now: FileDigestNow[] = [];
+    if (keep) now.push(...(await Promise.all(records.map(digest))));
+    else for (const record of records) now.push(await digest(record));
     records.forEach(([name, record], index) => {
       const mismatch = findDigestMismatch(name, record, now[index]!);
       if (mismatch !== undefined) mismatches.set(name, mismatch);

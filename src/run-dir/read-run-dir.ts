@@ -105,7 +105,7 @@ export async function readRunInputs({
   const { dir } = runDir;
   const run = await readRunFile(runDir);
   const planFile = await readPlanFileIfPresent(runDir);
-  const checked = await readRunFileChecks({ runDir, run, plan: planFile });
+  const checked = await readRunFileChecks({ runDir, run, plan: planFile, keep: true });
   const plan = checked.planProblem === undefined ? toReportPlan(planFile) : undefined;
   const addressToNode = buildAddressToNode(run);
   const file = (name: string): string => path.join(dir, name);

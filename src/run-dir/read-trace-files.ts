@@ -87,7 +87,7 @@ export async function readTraceFile(
   const refs = check.run?.uploadRefs?.[target];
   let text: string | undefined;
   try {
-    text = await runDir.readText(name);
+    text = await runDir.takeText(name);
   } catch (error) {
     return { trace: undefined, stream: unreadableStream(name, describeReadError(error)) };
   }
@@ -149,7 +149,7 @@ export async function readRunTraces(
   const warnings: string[] = [];
   for (const name of await listTraceFiles(runDir)) {
     const target = TRACE_FILE.exec(name)?.[1];
-    const text = await runDir.readText(name);
+    const text = await runDir.takeText(name);
     if (!target || text === undefined) continue;
     const parsed = parseBuildkitTrace(text, { source: name, target });
     warnings.push(...parsed.warnings);
