@@ -22,6 +22,16 @@ describe('a run dir handle', () => {
     expect(await openRunDir(dir).readText('lane.txt')).toBe('other\n');
   });
 
+  it('takes a text without keeping it: the next read sees the file as it is then', async () => {
+    writeFileSync(path.join(dir, 'trace-a.json'), 'first');
+    const runDir = openRunDir(dir);
+    expect(await runDir.readText('trace-a.json')).toBe('first');
+    expect(await runDir.takeText('trace-a.json')).toBe('first');
+    writeFileSync(path.join(dir, 'trace-a.json'), 'second');
+    expect(await runDir.takeText('trace-a.json')).toBe('second');
+    expect(await runDir.takeText('absent.json')).toBeUndefined();
+  });
+
   it('says undefined for an absent file and refuses a link every time it is asked', async () => {
     const outside = path.join(dir, '..', `${path.basename(dir)}-secret`);
     writeFileSync(outside, 'secret');
