@@ -1,7 +1,7 @@
 import { findPoolingRefusals, type DerivedCosts, type RunTraces } from '../plan/index.js';
-import { buildFlaggedRunError, gateRun, loadRunModel } from '../report/index.js';
-import { TRACE_FILE } from '../artifacts/index.js';
-import { openRunDir, readLane, readRequiredRunFile, readRunTraces, type RunDir } from '../run-dir/index.js';
+import { buildFlaggedRunError, gateRun } from '../report/index.js';
+import { TRACE_FILE, type DataFile } from '../artifacts/index.js';
+import { openRunDir, readLane, readRequiredRunFile, readRunTraces } from '../run-dir/index.js';
 import { UsageError } from '../shared/errors.js';
 import type { FleetNode } from '../config/index.js';
 import { findFleetDifferences } from './compare-run-fleet.js';
@@ -50,7 +50,7 @@ export async function readCostRuns(
         hint: 'costs come from a finished run with traces',
       });
     warnings.push(...read.warnings);
-    const memory = await readMemory(runDir, { nowMs, traced: read.traces });
+    const memory = readMemory(gate.model, read.traces);
     runs.push({
       dir,
       run,
@@ -65,14 +65,13 @@ export async function readCostRuns(
 
 /**
  * Each target's memory peak and each node's memory as the run's model records them (data.json
- * `targets[].usage.memoryPeakBytes`, `nodes[].usage.memoryBytes`; rebuilt from the run files when data.json is
- * stale), peaks for the targets whose trace `costs` takes.
+ * `targets[].usage.memoryPeakBytes`, `nodes[].usage.memoryBytes`: the gate's model, rebuilt from the run files when
+ * data.json is stale), peaks for the targets whose trace `costs` takes. Pure.
  */
-async function readMemory(
-  runDir: RunDir,
-  { nowMs, traced }: { nowMs: number; traced: ReadonlyMap<string, unknown> },
-): Promise<{ peaks: Map<string, number>; nodes: Map<string, number> }> {
-  const { model } = await loadRunModel({ runDir, nowMs });
+function readMemory(
+  model: DataFile,
+  traced: ReadonlyMap<string, unknown>,
+): { peaks: Map<string, number>; nodes: Map<string, number> } {
   const peaks = new Map<string, number>();
   for (const target of model.summary.targets) {
     const bytes = target.usage?.memoryPeakBytes;

@@ -7,11 +7,9 @@ import { readRunFileBytes } from '../shared/open-run-file.js';
 // status streams), and each parsed value kept beside it. A handle lives as long as one command's read of one run
 // dir; serve opens a fresh one for every read of a run in flight, whose files grow.
 //
-// Only files up to KEPT_BYTES are kept in memory: the logs (sccache.log, zot.jsonl) may be hundreds of megabytes,
-// and their readers stream them (collect/log-reader).
-
-/** Files at most this large are read whole and kept for the handle's life. */
-export const KEPT_BYTES = 32 * 1024 * 1024;
+// The handle holds files read whole (run.json, plan.json, the traces, status streams, metadata): the streams
+// (samples, step usage, the logs, which may be hundreds of megabytes) are read by their streaming readers
+// (collect/log-reader) and never kept; the digest check keeps only what the command parses next (read-run-checks.ts).
 
 export interface RunDir {
   /** The run dir's path, as given. */
@@ -77,11 +75,9 @@ export function openRunDir(dir: string, opened = new Map<string, RunDir>()): Run
         return text;
       }),
     takeText: async (name) => {
-      const text =
-        kept.has(`text:${name}`) || kept.has(`bytes:${name}`) ? await runDir.readText(name) : undefined;
+      const text = await runDir.readText(name);
       kept.delete(`text:${name}`);
-      if (text !== undefined) return text;
-      return (await readBytes(name).finally(() => kept.delete(`bytes:${name}`)))?.toString('utf8');
+      return text;
     },
     listNames: () => remember('names', async () => (await readdir(dir)).sort()),
     remember,

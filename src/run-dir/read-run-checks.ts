@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { openRunFile } from '../shared/open-run-file.js';
 import path from 'node:path';
-import { KEPT_BYTES, type RunDir } from './open-run-dir.js';
+import type { RunDir } from './open-run-dir.js';
 import { STREAM_FILES, type Plan, type RunFile } from '../artifacts/index.js';
 import { findDigestMismatch, type FileDigestNow } from './find-digest-mismatch.js';
 import { findPlanMismatch } from './find-plan-mismatch.js';
@@ -19,6 +19,9 @@ export interface RunFileChecks {
   planProblem: string | undefined;
   notes: string[];
 }
+
+/** Files at most this large are kept in the handle when the command parses them after the check. */
+const KEPT_BYTES = 32 * 1024 * 1024;
 
 /**
  * SHA-256 and size of a file. Through the run dir's handle when the command goes on to read it (`keep`: the report
