@@ -6,6 +6,10 @@ import { type CreateSamplerOptions, type Sampler } from '../../src/collect/index
 import { SAMPLES_VERSION } from '../../src/artifacts/index.js';
 import type { CommandOutcome, RunBakeOptions } from '../../src/run/executors/buildx.js';
 import { localHost } from './local-host.js';
+import { createTestPlan } from './create-test-plan.js';
+import { writePlanFile } from '../../src/run-dir/plan-file-io.js';
+import { openRunDir } from '../../src/run-dir/open-run-dir.js';
+import { writeRunReport } from '../../src/explain/write-run-report.js';
 import { readBuilderIdentities } from '../../src/run/harness/preflight/read-builder-identity.js';
 import {
   runHarness,
@@ -427,3 +431,27 @@ export function startHarness({
   });
   return { fake, controller, promise };
 }
+
+/**
+ * The saved plan of the fake fleet's four targets (pytorch and c-wheel on forge, a-wheel then b-wheel on anvil after
+ * pytorch), written as DIR/saved-plan/plan.json; returns that dir (`--plan`).
+ */
+export async function writeSavedFleetPlan(dir: string): Promise<string> {
+  const plan = createTestPlan(
+    ['anvil', 'forge', 'kiln'],
+    {
+      pytorch: { node: 'forge', start: 0, finish: 40 },
+      'c-wheel': { node: 'forge', start: 40, finish: 60 },
+      'a-wheel': { node: 'anvil', start: 40, finish: 50, waitFor: ['pytorch'] },
+      'b-wheel': { node: 'anvil', start: 50, finish: 60, waitFor: ['pytorch', 'a-wheel'] },
+    },
+    { forge: 2 },
+  );
+  const planDir = path.join(dir, 'saved-plan');
+  await writePlanFile(planDir, plan);
+  return planDir;
+}
+
+/** The harness's writeReport effect with the real report (explained, without the advisor): the model written. */
+export const writeRealReport = (dir: string) =>
+  writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model);

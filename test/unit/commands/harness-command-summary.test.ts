@@ -1,17 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writePlanFile } from '../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema } from '../../../src/artifacts/index.js';
 import type { CommandName, CommandRunners, HarnessValues } from '../../../src/commands/flags/index.js';
 import { COMMANDS } from '../../../src/commands/flags/index.js';
 import { runHarnessCommand } from '../../../src/commands/harness.js';
 import { createProgram } from '../../../src/program.js';
-import { writeRunReport } from '../../../src/explain/write-run-report.js';
 import { expectMarkdownMatchesRows, expectSummaryMatchesData } from '../../helpers/check-run-summary.js';
-import { createTestPlan } from '../../helpers/create-test-plan.js';
-import { createFakeWorld, writeFleetFixture } from '../../helpers/harness-fixture.js';
-import { openRunDir } from '../../../src/run-dir/open-run-dir.js';
+import {
+  createFakeWorld,
+  writeFleetFixture,
+  writeRealReport,
+  writeSavedFleetPlan,
+} from '../../helpers/harness-fixture.js';
 
 // `rocm-perf warm` in-process (the real command, flags parsed by the real commander tree; a fake fleet, the real
 // report): the summary goes to stdout before the run dir, which stays the last line; GITHUB_STEP_SUMMARY gets the
@@ -21,18 +22,7 @@ let fixture: ReturnType<typeof writeFleetFixture>;
 let planDir: string;
 beforeEach(async () => {
   fixture = writeFleetFixture();
-  const plan = createTestPlan(
-    ['anvil', 'forge', 'kiln'],
-    {
-      pytorch: { node: 'forge', start: 0, finish: 40 },
-      'c-wheel': { node: 'forge', start: 40, finish: 60 },
-      'a-wheel': { node: 'anvil', start: 40, finish: 50, waitFor: ['pytorch'] },
-      'b-wheel': { node: 'anvil', start: 50, finish: 60, waitFor: ['pytorch', 'a-wheel'] },
-    },
-    { forge: 2 },
-  );
-  planDir = path.join(fixture.dir, 'saved-plan');
-  await writePlanFile(planDir, plan);
+  planDir = await writeSavedFleetPlan(fixture.dir);
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -63,8 +53,7 @@ async function runWarm(extra: string[], env: Record<string, string>) {
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void err.push(`${args.join(' ')}\n`));
   const fake = createFakeWorld({ sccacheLog: fixture.sccacheLog, registryLog: fixture.registryLog });
-  fake.effects.writeReport = (dir) =>
-    writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model);
+  fake.effects.writeReport = writeRealReport;
   await runHarnessCommand('warm', await parseWarm(extra), {
     env,
     effects: fake.effects,

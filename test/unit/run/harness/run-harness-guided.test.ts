@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writePlanFile } from '../../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema, type RunFile, RunFileSchema } from '../../../../src/artifacts/index.js';
-import { writeRunReport } from '../../../../src/explain/write-run-report.js';
 import type { RunHarnessOptions } from '../../../../src/run/harness/run-harness.js';
 import { UsageError } from '../../../../src/shared/errors.js';
-import { createTestPlan } from '../../../helpers/create-test-plan.js';
-import { startHarness, writeFleetFixture, type FakeWorldOptions } from '../../../helpers/harness-fixture.js';
-import { openRunDir } from '../../../../src/run-dir/open-run-dir.js';
+import {
+  startHarness,
+  writeFleetFixture,
+  type FakeWorldOptions,
+  writeRealReport,
+  writeSavedFleetPlan,
+} from '../../../helpers/harness-fixture.js';
 
 // `--dispatch guided` through the whole harness (fakes for buildx and the rest, the real report). The saved plan
 // puts c-wheel behind pytorch on forge (twice anvil's speed), while anvil's head (a-wheel) waits for pytorch: at the
@@ -19,18 +21,7 @@ let fixture: ReturnType<typeof writeFleetFixture>;
 let planDir: string;
 beforeEach(async () => {
   fixture = writeFleetFixture();
-  const plan = createTestPlan(
-    ['anvil', 'forge', 'kiln'],
-    {
-      pytorch: { node: 'forge', start: 0, finish: 40 },
-      'c-wheel': { node: 'forge', start: 40, finish: 60 },
-      'a-wheel': { node: 'anvil', start: 40, finish: 50, waitFor: ['pytorch'] },
-      'b-wheel': { node: 'anvil', start: 50, finish: 60, waitFor: ['pytorch', 'a-wheel'] },
-    },
-    { forge: 2 },
-  );
-  planDir = path.join(fixture.dir, 'saved-plan');
-  await writePlanFile(planDir, plan);
+  planDir = await writeSavedFleetPlan(fixture.dir);
 });
 afterEach(() => fixture.remove());
 
@@ -46,7 +37,7 @@ function start(
     world,
     options,
     effects: {
-      writeReport: (dir) => writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model),
+      writeReport: writeRealReport,
     },
   });
 }

@@ -1,20 +1,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writePlanFile } from '../../../../src/run-dir/plan-file-io.js';
 import { DataFileSchema } from '../../../../src/artifacts/index.js';
 import { buildHarnessSummary } from '../../../../src/commands/harness-summary.js';
-import { writeRunReport } from '../../../../src/explain/write-run-report.js';
 import { runHarness, type HarnessResult } from '../../../../src/run/harness/run-harness.js';
 import { renderSummaryText } from '../../../../src/summary/index.js';
 import { expectSummaryMatchesData } from '../../../helpers/check-run-summary.js';
-import { createTestPlan } from '../../../helpers/create-test-plan.js';
 import {
   createFakeWorld,
   writeFleetFixture,
   type FakeWorldOptions,
+  writeRealReport,
+  writeSavedFleetPlan,
 } from '../../../helpers/harness-fixture.js';
-import { openRunDir } from '../../../../src/run-dir/open-run-dir.js';
 
 // The harness hands the command what its end-of-run summary needs (docs/summary.md): once the run is finalized,
 // onFinalized gets run.json and the very model the report wrote as data.json, also for a failed run and for one an
@@ -25,18 +23,7 @@ let planDir: string;
 beforeEach(async () => {
   fixture = writeFleetFixture();
   // The saved plan of the guided-dispatch test (the fake fleet's targets), run as fixed.
-  const plan = createTestPlan(
-    ['anvil', 'forge', 'kiln'],
-    {
-      pytorch: { node: 'forge', start: 0, finish: 40 },
-      'c-wheel': { node: 'forge', start: 40, finish: 60 },
-      'a-wheel': { node: 'anvil', start: 40, finish: 50, waitFor: ['pytorch'] },
-      'b-wheel': { node: 'anvil', start: 50, finish: 60, waitFor: ['pytorch', 'a-wheel'] },
-    },
-    { forge: 2 },
-  );
-  planDir = path.join(fixture.dir, 'saved-plan');
-  await writePlanFile(planDir, plan);
+  planDir = await writeSavedFleetPlan(fixture.dir);
 });
 afterEach(() => fixture.remove());
 
@@ -49,8 +36,7 @@ function start(
     registryLog: fixture.registryLog,
     ...world,
   });
-  fake.effects.writeReport = (dir) =>
-    writeRunReport({ runDir: openRunDir(dir) }).then((written) => written.model);
+  fake.effects.writeReport = writeRealReport;
   tweak(fake.effects);
   const finalized: HarnessResult[] = [];
   const root = path.join(fixture.dir, 'runs');
