@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, ftruncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,16 +7,51 @@ import { fileURLToPath } from 'node:url';
 // minutes over a year (10,000 runs), a nightly cold per five, with spread lanes (fleet, nightly-aws, box), arches,
 // statuses (3 % failed, 1 % interrupted) and a few damaged (one in 200: run.json cut short). Each copy has its own
 // run.json and a fresh data.json (the sample's, re-stamped: stamp, times, lane, arch, status, and makespan and build
-// seconds scaled by ±15 %), and plan.json. The streams data.json was made from (trace-*.json, zot.jsonl, sccache.log,
-// samples.jsonl, artifacts.txt) are sparse files of their recorded sizes: `loadRunModel` takes data.json when their
-// sizes agree (the samples' run.json records no digests), and 10,000 real copies (7–8 MB each) would not fit on a
-// shared disk. Deterministic: run i is the same whatever N, so one root grows size by size.
+// seconds scaled by ±15 %), and plan.json. Every other file run.json records (traces, metadata, status streams, the
+// logs, samples, cache-debug files: 7–8 MB a run) is a sparse file of its recorded size, and the copy's run.json
+// records the size and SHA-256 of those zeros, so each copy passes the run checks as a real run does and
+// `loadRunModel` takes its data.json (the first start of serve still reads and hashes every byte, as it would on a
+// real history); 10,000 real copies would not fit on a shared disk. Deterministic: run i is the same whatever N, so
+// one root grows size by size.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface FileRecord {
+  sizeBytes: number;
+  sha256: string;
+}
+
+const ZERO_CHUNK = Buffer.alloc(1 << 20);
+
+/** SHA-256 of `bytes` zero bytes: what a sparse file of that size reads as. */
+function hashZeros(bytes: number): string {
+  const hash = createHash('sha256');
+  for (let left = bytes; left > 0; left -= ZERO_CHUNK.length)
+    hash.update(left >= ZERO_CHUNK.length ? ZERO_CHUNK : ZERO_CHUNK.subarray(0, left));
+  return hash.digest('hex');
+}
+
 const SAMPLES = ['gfx1201-cold', 'gfx1201-warm'].map((name) => {
   const dir = path.join(repoRoot, 'fixtures/runs', name);
+  const run = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as Record<string, unknown> & {
+    files: Record<string, FileRecord>;
+  };
+  // plan.json is copied as it is; every other recorded file becomes zeros of its size.
+  const sparse = Object.entries(run.files).filter(([file]) => file !== 'plan.json');
   return {
-    run: JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as Record<string, unknown>,
+    run: {
+      ...run,
+      files: {
+        ...run.files,
+        ...Object.fromEntries(
+          sparse.map(([file, record]) => [
+            file,
+            { sizeBytes: record.sizeBytes, sha256: hashZeros(record.sizeBytes) },
+          ]),
+        ),
+      },
+    },
+    sparse: sparse.map(([file, record]) => ({ file, bytes: record.sizeBytes })),
     data: JSON.parse(readFileSync(path.join(dir, 'data.json'), 'utf8')) as DataLike,
     plan: readFileSync(path.join(dir, 'plan.json')),
   };
@@ -147,8 +183,7 @@ export function makeHistoryRuns({ root, from, to }: { root: string; from: number
       },
     };
     writeFileSync(path.join(dir, 'data.json'), JSON.stringify(fresh));
-    for (const [name, stream] of Object.entries(data.summary.streams))
-      if (stream.present) writeSparse(path.join(dir, name), stream.bytes);
+    for (const { file, bytes } of sample.sparse) writeSparse(path.join(dir, file), bytes);
   }
   return { newestMs };
 }
