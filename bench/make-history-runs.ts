@@ -38,19 +38,20 @@ const SAMPLES = ['gfx1201-cold', 'gfx1201-warm'].map((name) => {
   };
   // plan.json is copied as it is; every other recorded file becomes zeros of its size.
   const sparse = Object.entries(run.files).filter(([file]) => file !== 'plan.json');
-  return {
-    run: {
-      ...run,
-      files: {
-        ...run.files,
-        ...Object.fromEntries(
-          sparse.map(([file, record]) => [
-            file,
-            { sizeBytes: record.sizeBytes, sha256: hashZeros(record.sizeBytes) },
-          ]),
-        ),
-      },
+  const copied: Record<string, unknown> = {
+    ...run,
+    files: {
+      ...run.files,
+      ...Object.fromEntries(
+        sparse.map(([file, record]) => [
+          file,
+          { sizeBytes: record.sizeBytes, sha256: hashZeros(record.sizeBytes) },
+        ]),
+      ),
     },
+  };
+  return {
+    run: copied,
     sparse: sparse.map(([file, record]) => ({ file, bytes: record.sizeBytes })),
     data: JSON.parse(readFileSync(path.join(dir, 'data.json'), 'utf8')) as DataLike,
     plan: readFileSync(path.join(dir, 'plan.json')),
