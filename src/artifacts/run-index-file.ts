@@ -61,7 +61,15 @@ export const RunIndexEntrySchema = z.object({
 
 export type RunIndexEntry = z.infer<typeof RunIndexEntrySchema>;
 
-export const RunIndexLineSchema = z.union([
-  RunIndexEntrySchema,
-  z.object({ folder: FolderSchema, removed: z.literal(true) }),
+const RemovedLineSchema = z.object({ folder: FolderSchema, removed: z.literal(true) });
+
+export const RunIndexLineSchema = z.union([RunIndexEntrySchema, RemovedLineSchema]);
+
+/**
+ * A line read only for where its run stands in time (listRuns orders a root's runs by it): an entry's folder and
+ * start, or a removal. Lighter than the whole entry (a 10,000-run index is read by every `report` of a warm run).
+ */
+export const RunIndexStartLineSchema = z.union([
+  RunIndexEntrySchema.pick({ version: true, folder: true, startedAtMs: true }),
+  RemovedLineSchema,
 ]);

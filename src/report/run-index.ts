@@ -1,5 +1,5 @@
-import { readRunFile, isRunDir, readLane, openRunDir } from '../run-dir/index.js';
-import { lstat, open, readdir, rename, appendFile, type FileHandle } from 'node:fs/promises';
+import { readRunFile, isRunDir, readLane, openRunDir, readRunIndexLines } from '../run-dir/index.js';
+import { lstat, open, readdir, rename, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   RUN_DIR_FILES,
@@ -8,7 +8,6 @@ import {
   RunIndexLineSchema as LineSchema,
   type RunIndexEntry,
 } from '../artifacts/index.js';
-import { openRunFile } from '../shared/open-run-file.js';
 
 import { errorMessage } from '../shared/error-message.js';
 import { isServableStamp } from '../shared/is-servable-stamp.js';
@@ -229,33 +228,16 @@ export function applyRunIndexLines(
   return { lines, rejected };
 }
 
-/**
- * The index file of a root, confined (no link, no hard link), read line by line (a 10,000-run file is never held
- * whole); an absent file is an empty index.
- */
+/** The index file of a root (read confined, line by line); an absent file is an empty index. */
 async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
   const entries = new Map<string, RunIndexEntry>();
-  let handle: FileHandle;
-  try {
-    handle = await openRunFile(path.join(root, RUN_INDEX_FILE));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { entries, lines: 0, rejected: 0, bytes: 0 };
-    throw error;
-  }
   let lines = 0;
   let rejected = 0;
-  try {
-    const { size } = await handle.stat();
-    for await (const line of handle.readLines({ encoding: 'utf8', autoClose: false })) {
-      if (line.trim() === '') continue;
-      lines += 1;
-      if (!applyRunIndexLine(line, entries)) rejected += 1;
-    }
-    return { entries, lines, rejected, bytes: size };
-  } finally {
-    await handle.close();
-  }
+  const read = await readRunIndexLines(root, (line) => {
+    lines += 1;
+    if (!applyRunIndexLine(line, entries)) rejected += 1;
+  });
+  return { entries, lines, rejected, bytes: read?.bytes ?? 0 };
 }
 
 const toLine = (entry: RunIndexEntry | { folder: string; removed: true }): string =>
