@@ -1,6 +1,6 @@
 import { type ReportPlan } from '../run-dir/index.js';
 import type { RunFile, TargetSummary } from '../artifacts/index.js';
-import { formatDuration, toShownDifference } from '../shared/format-units.js';
+import { formatCount, formatDuration, toShownDifference } from '../shared/format-units.js';
 
 // What a reader of "measured vs planned" must know, said next to the plan in report.md and the page, each computed
 // from the run, never assumed: a warm run planned without warm build figures (and how its builds measured against
@@ -89,7 +89,7 @@ function describeColdFigures(
 }
 
 const formatShare = (share: number) => `${share >= 0 ? '+' : '−'}${Math.round(Math.abs(share) * 100)} %`;
-const formatBytesExact = (bytes: number) => `${bytes.toLocaleString('en-US')} B`;
+const formatBytesExact = (bytes: number) => `${formatCount(bytes)} B`;
 
 interface TargetOff {
   name: string;

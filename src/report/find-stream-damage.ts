@@ -1,3 +1,4 @@
+import { formatCount } from '../shared/format-units.js';
 import { type StreamInput } from '../run-dir/index.js';
 import type { RunFile, StreamStats } from '../artifacts/index.js';
 
@@ -13,7 +14,6 @@ export interface FindStreamDamageOptions {
   inFlight: boolean;
 }
 
-const formatCount = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** What the file lacks against run.json's record of its slice: fewer or more bytes, or the capture's own warning. */
