@@ -11,6 +11,7 @@ import {
   NOT_KNOWN,
 } from './format-delta.js';
 import { describeMethod, describeModelCheck, toShownCauses } from './render-explanation-md.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // RunDiff → one self-contained HTML page (`rocm-perf diff A B --html FILE`): the makespan change split by cause
 // first, as sentences and a bar per cause, then what the markdown shows. No script, no external file: it opens
@@ -21,10 +22,6 @@ h1{font-size:20px}h2{font-size:16px;margin-top:24px}table{border-collapse:collap
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .note{color:#555}.loud{color:#a40000;font-weight:600}.moved{font-weight:600}
 svg text{font:12px system-ui,sans-serif}.up{fill:#c0392b}.down{fill:#27864a}.other{fill:#999}`;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function table(
   head: readonly string[],

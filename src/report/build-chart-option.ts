@@ -26,7 +26,7 @@ import { buildGanttSeries, describeBand } from './build-gantt-series.js';
 import { findAbsentNote } from './build-summary-cells.js';
 import { buildTimeExtent } from './build-plan-marks.js';
 import { formatMakespan } from './format-units.js';
-import { escapeHtml } from './render-summary-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // data.json model → ONE ECharts option, used for the SVG (server-side render) and by the page. One time axis
 // (two linked x axes drawn as one: the Gantt's and the usage plot's, same range, labels once); a lane per node;

@@ -1,7 +1,8 @@
 import type { DataFile } from '../artifacts/index.js';
 import { buildChartLayoutFor } from './build-chart-option.js';
 import { renderPageShell } from './render-page-shell.js';
-import { escapeHtml, renderSummaryHtml, renderWarningsHtml } from './render-summary-html.js';
+import { renderSummaryHtml, renderWarningsHtml } from './render-summary-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // index.html: the interactive page. It paints from the data.json embedded at render time (so it also works
 // opened from disk), then polls data.json with ETag and updates in place. The page script (with the parts of

@@ -1,4 +1,4 @@
-import { escapeHtml } from './render-summary-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // The HTML page shell every page of ours shares (report index.html, the runs list, trends.html): doctype, head
 // with charset, viewport, an empty favicon (no /favicon.ico request), the title and the page's own style. Pure.

@@ -1,5 +1,5 @@
 import { renderPageShell } from './render-page-shell.js';
-import { escapeHtml } from './render-summary-html.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // The list of runs, newest first, with a selector: serve's `/` and publish's top page. The selector's script is
 // an external file (RUNS_INDEX_SCRIPT), so the page runs under a CSP with no inline script; the list of links

@@ -11,13 +11,10 @@ import {
 } from './build-summary-cells.js';
 import { renderForecastLine, renderMakespan } from './render-report-md.js';
 import { buildUsageRows, USAGE_LEGEND } from './build-usage-rows.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // The tables under the chart, as HTML. Used for the first paint (render-html) and by the page after each
 // data.json update, so both always agree. Pure; every value is escaped.
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');

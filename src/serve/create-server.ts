@@ -34,6 +34,7 @@ import { toListenError } from './to-listen-error.js';
 import { buildMetricSamples } from './metrics/build-metric-samples.js';
 import { createMetricModelMemo, readMetricGroups } from './metrics/read-metric-groups.js';
 import { OPEN_METRICS_CONTENT_TYPE, renderOpenMetrics } from './metrics/render-open-metrics.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk. The
 // root is resolved once (realpath: an operator may reach it through a link); a run dir must be a directory of the
@@ -161,7 +162,7 @@ async function renderIndexPage(context: Context, query: HistoryQuery): Promise<s
   const page = Math.min(query.page ?? 1, pages);
   const shown = runs.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const link = (to: number, label: string) =>
-    `<a href="${escapeAttr(`/${toQueryString(query, { page: to === 1 ? undefined : String(to) })}`)}">${label}</a>`;
+    `<a href="${escapeHtml(`/${toQueryString(query, { page: to === 1 ? undefined : String(to) })}`)}">${label}</a>`;
   const pageLinks = [
     page > 1 ? link(1, '« newest') : '',
     page > 1 ? link(page - 1, '‹ newer') : '',
@@ -188,13 +189,6 @@ async function renderIndexPage(context: Context, query: HistoryQuery): Promise<s
       pages: `<p class="pages">${pageLinks.join(' · ')}</p>`,
     },
   });
-}
-
-function escapeAttr(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 }
 
 /** trends.html over the runs passing the filters, from the run index; per-target series on demand (targets=1). */

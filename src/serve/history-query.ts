@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunIndexEntry } from '../artifacts/index.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // The filters of serve's paged index and trends (docs/history.md): lane, harness, arch, status, a date range
 // (from/to, UTC days, inclusive), a page, and for trends whether the per-target series are shown (other keys, e.g. a
@@ -113,12 +114,6 @@ export function listFacets(
     status: list(sets.status),
   };
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /**
  * The filter links of a page (`base`: `/` or `/trends.html`): per filter, `all` and each value, each link keeping

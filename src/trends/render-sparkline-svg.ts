@@ -1,4 +1,5 @@
 // A small inline SVG line of a metric across runs: gaps (null) break the line, flagged points are red dots, the
+import { escapeHtml } from '../shared/escape-html.js';
 // last value is a dot. Pure; no script, so it renders under serve's CSP and from a file.
 
 export interface SparklineOptions {
@@ -11,13 +12,6 @@ export interface SparklineOptions {
 }
 
 const PAD = 3;
-
-function escapeXml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
 
 function toScale(
   values: readonly (number | null)[],
@@ -76,5 +70,5 @@ export function renderSparklineSvg({
       ? [`<circle cx="${x}" cy="${y}" r="2" fill="#3b6ea8"/>`]
       : [];
   });
-  return `<svg class="spark" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(title)}"><title>${escapeXml(title)}</title>${lines.join('')}${dots.join('')}</svg>`;
+  return `<svg class="spark" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>${lines.join('')}${dots.join('')}</svg>`;
 }

@@ -12,6 +12,7 @@ import {
   type TrendUnit,
 } from './build-trends.js';
 import { renderSparklineSvg } from './render-sparkline-svg.js';
+import { escapeHtml } from '../shared/escape-html.js';
 
 // trends.html: per harness, the makespan and each target's build seconds and upload bytes across runs, as
 // sparklines with the latest value and its baseline, and the regressions flagged. Static HTML with inline SVG
@@ -36,13 +37,6 @@ export const TRENDS_PAGE = 'trends.html';
 
 const STYLE =
   'body{font:14px system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:16px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:2px 8px;text-align:left;border-bottom:1px solid #eee}td.num{text-align:right;white-space:nowrap}.flag{color:#c0392b}.note{color:#666}svg.spark{vertical-align:middle}';
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
 
 function format(value: number | null, unit: TrendUnit): string {
   return unit === 'seconds' ? formatDuration(value, NOT_KNOWN) : formatBytes(value, NOT_KNOWN);

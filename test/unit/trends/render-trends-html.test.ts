@@ -27,7 +27,7 @@ describe('renderSparklineSvg', () => {
     expect(svg.match(/<polyline /g)).toHaveLength(2);
     expect(svg).toContain('points="3,13.5 26.5,10"');
     expect(svg).toContain('<circle cx="97" cy="3" r="3" fill="#c0392b">');
-    expect(svg).toContain('aria-label="a &amp; b"');
+    expect(svg).toContain('aria-label="a &#38; b"');
   });
 
   it('draws a single value as a dot and nothing for no values', () => {
@@ -73,8 +73,8 @@ describe('renderTrendsHtml', () => {
   });
 
   it('escapes names and notes, and has no script', () => {
-    expect(html).toContain('<th scope="row">py&lt;torch&gt;</th>');
-    expect(html).toContain('<p class="note">x left out: bad &lt;run.json&gt;</p>');
+    expect(html).toContain('<th scope="row">py&#60;torch&#62;</th>');
+    expect(html).toContain('<p class="note">x left out: bad &#60;run.json&#62;</p>');
     expect(html).not.toContain('<script');
   });
 
