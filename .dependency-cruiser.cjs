@@ -66,6 +66,8 @@ const loadPathLeaves = [
   'report/format-units.ts',
   'report/render-why.ts',
   'report/to-inert-markdown.ts',
+  // report: ECharts loads on the report's chart thread only; publish and serve's regeneration process draw in place
+  'report/render-chart-svg.ts',
 ].map((file) => `^src/${file.replaceAll('.', '\\.')}$`);
 
 /**

@@ -14,6 +14,7 @@ import { Pool } from 'undici';
 import { buildReportModel } from '../src/report/build-model.js';
 import { readRunInputs } from '../src/run-dir/read-run-dir.js';
 import { serialiseModel, writeReport } from '../src/report/write-report.js';
+import { renderReportCharts } from '../src/report/render-chart-svg.js';
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { LANES_24_RUN, writeFixtureRun } from '../scripts/make-fixture-run.js';
@@ -131,7 +132,7 @@ async function benchLanes24(temp: string): Promise<[string, boolean][]> {
   console.log(
     `24 lanes: data.json ${(bytes / 1e6).toFixed(2)} MB from samples.jsonl ${(samplesBytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s; ${model.series.length} series, at most ${points} points each`,
   );
-  await writeReport({ dir, model });
+  await writeReport({ dir, model, charts: renderReportCharts(model) });
   const measure = async (cli: string, label: string): Promise<FirstPaint> => {
     const server = await startServeProcess(root, cli);
     try {
@@ -265,10 +266,10 @@ async function main(): Promise<void> {
     console.log(
       `data.json: ${data.seconds.toFixed(3)} s (median of 3; samples.jsonl ${(samplesBytes / 1e6).toFixed(1)} MB in), ${(data.bytes / 1e6).toFixed(2)} MB out`,
     );
-    await writeReport({
-      dir,
-      model: buildReportModel(await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: Date.now() })),
-    });
+    const model = buildReportModel(
+      await readRunInputs({ runDir: openRunDir(dir), generatedAtMs: Date.now() }),
+    );
+    await writeReport({ dir, model, charts: renderReportCharts(model) });
     const server = await startServeProcess(path.join(temp, 'runs'));
     try {
       const { chartMs: firstRenderMs } = await benchFirstRender(

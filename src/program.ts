@@ -24,7 +24,11 @@ const lazyRunners: CommandRunners = {
   plan: async (values, env) => (await import('./commands/plan.js')).runPlanCommand(values, { env }),
   contracts: async (values, env) =>
     (await import('./commands/contracts.js')).runContractsCommand(values, env),
-  report: async (values) => (await import('./commands/report.js')).runReportCommand(values),
+  // report's chart thread starts before report's own modules load, so ECharts loads on it meanwhile (docs/startup.md).
+  report: async (values) => {
+    const chartThread = (await import('./report/start-chart-thread.js')).startChartThread();
+    return (await import('./commands/report.js')).runReportCommand(values, chartThread);
+  },
   cold: runHarnessLazily('cold'),
   warm: runHarnessLazily('warm'),
   bench: runHarnessLazily('bench'),

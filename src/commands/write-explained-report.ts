@@ -2,6 +2,7 @@ import { writeRunReport } from '../explain/index.js';
 import { openRunDir } from '../run-dir/index.js';
 import { addAdvice } from '../advise/index.js';
 import type { DataFile } from '../artifacts/index.js';
+import type { ChartThread } from '../report/index.js';
 
 import { throwFileAccessError } from '../shared/to-file-access-error.js';
 
@@ -13,6 +14,8 @@ export interface WriteExplainedReportOptions {
   runsRoot?: string;
   /** `report --against RUN`. */
   against?: string;
+  /** report's chart thread, started first thing (writeRunReport). */
+  chartThread?: ChartThread;
 }
 
 /** The report as `report` and `import` write it: the model, its misses explained and its advice, in the run dir. */
@@ -26,5 +29,6 @@ export async function writeExplainedReport(
     runsRoot: options.runsRoot,
     against: options.against,
     addParts: (model) => addAdvice({ runDir, model }),
+    chartThread: options.chartThread,
   }).catch(throwFileAccessError({ path: options.dir, doing: 'write the report into the run dir' }));
 }

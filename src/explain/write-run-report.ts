@@ -1,6 +1,6 @@
 import { readPlanFileIfPresent, type RunDir, readRunInputs } from '../run-dir/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { buildReportModel, writeReport } from '../report/index.js';
+import { buildReportModel, type ChartThread, startChartThread, writeReport } from '../report/index.js';
 import { explainRunDir } from './explain-run-dir.js';
 
 export interface WriteRunReportOptions {
@@ -14,6 +14,8 @@ export interface WriteRunReportOptions {
   against?: string | undefined;
   /** Fills what a layer beside the report computes from the explained model (the advisor's `summary.advice`). */
   addParts?: (model: DataFile) => Promise<DataFile>;
+  /** The thread that draws the charts, started by the caller as early as it could (and closed by it); else one is started here. */
+  chartThread?: ChartThread | undefined;
 }
 
 /**
@@ -25,18 +27,28 @@ export async function writeRunReport(
   options: WriteRunReportOptions,
 ): Promise<{ model: DataFile; files: string[] }> {
   const { runDir } = options;
-  const inputs = await readRunInputs({ runDir, generatedAtMs: Date.now() });
-  const explained = await explainRunDir({
-    runDir,
-    model: buildReportModel(inputs),
-    runFile: inputs.run,
-    plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(runDir),
-    against: options.against,
-    root: options.root,
-    runsRoot: options.runsRoot,
-    nowMs: inputs.generatedAtMs,
-  });
-  const model = options.addParts ? await options.addParts(explained) : explained;
-  const files = await writeReport({ dir: runDir.dir, model });
-  return { model, files };
+  // The charts are drawn on a thread from the model as measured, while this thread explains it (docs/startup.md).
+  const chartThread = options.chartThread ?? startChartThread();
+  try {
+    const inputs = await readRunInputs({ runDir, generatedAtMs: Date.now() });
+    const measured = buildReportModel(inputs);
+    const charts = chartThread.render(measured);
+    // Not left unhandled while the explanation runs: a failure is awaited (and thrown) below.
+    charts.catch(() => undefined);
+    const explained = await explainRunDir({
+      runDir,
+      model: measured,
+      runFile: inputs.run,
+      plan: inputs.plan === undefined ? undefined : await readPlanFileIfPresent(runDir),
+      against: options.against,
+      root: options.root,
+      runsRoot: options.runsRoot,
+      nowMs: inputs.generatedAtMs,
+    });
+    const model = options.addParts ? await options.addParts(explained) : explained;
+    const files = await writeReport({ dir: runDir.dir, model, charts: await charts });
+    return { model, files };
+  } finally {
+    if (!options.chartThread) await chartThread.close();
+  }
 }

@@ -3,13 +3,8 @@ import { realpath } from 'node:fs/promises';
 import { readRunFileBytes, RunFileRefusedError } from '../shared/open-run-file.js';
 import path from 'node:path';
 import type { RunIndexEntry } from '../artifacts/index.js';
-import {
-  buildReportModel,
-  compareEntriesNewestFirst,
-  loadRunIndex,
-  renderChartSvg,
-  renderTargetsSvg,
-} from '../report/index.js';
+import { buildReportModel, compareEntriesNewestFirst, loadRunIndex } from '../report/index.js';
+import { renderReportCharts } from '../report/render-chart-svg.js';
 
 import { errorMessage } from '../shared/error-message.js';
 import { isRocmPerfError } from '../shared/errors.js';
@@ -63,7 +58,7 @@ function toSiteRun(stamp: string, inputs: RunInputs, loud: string[]): SiteRun {
   const model = buildReportModel(inputs);
   for (const warning of model.summary.warnings)
     if (warning.level === 'loud') loud.push(`${stamp}: ${warning.message}`);
-  return { stamp, model, svgs: { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) } };
+  return { stamp, model, svgs: renderReportCharts(model) };
 }
 
 /** A file copied as it is, read confined: a link or special file is left out with a loud warning naming it. */

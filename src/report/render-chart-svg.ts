@@ -59,3 +59,13 @@ export function renderChartSvg(model: DataFile): string {
 export function renderTargetsSvg(model: DataFile): string {
   return renderOptionSvg({ option: buildTargetsChartOption(model), ...buildTargetsChartLayout(model) });
 }
+
+/** A report's two charts. */
+export interface ReportCharts {
+  timeline: string;
+  targets: string;
+}
+
+export function renderReportCharts(model: DataFile): ReportCharts {
+  return { timeline: renderChartSvg(model), targets: renderTargetsSvg(model) };
+}

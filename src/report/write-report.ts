@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DataFile } from '../artifacts/index.js';
 import { writeFileAtomic } from '../shared/write-file-atomic.js';
 import { readPageAssets } from './page-assets.js';
-import { renderChartSvg, renderTargetsSvg } from './render-chart-svg.js';
+import type { ReportCharts } from './render-chart-svg.js';
 import { renderHtml } from './render-html.js';
 import { renderReportMd } from './render-report-md.js';
 import { noteRunInIndex } from './run-index.js';
@@ -27,16 +27,18 @@ export function serialiseModel(model: DataFile): string {
 export interface WriteReportOptions {
   dir: string;
   model: DataFile;
+  /** The model's two charts (startChartThread), drawn from it as measured: why and advice add no mark to them. */
+  charts: ReportCharts;
 }
 
 /** Renders everything first (so a render failure writes nothing), then writes. Returns the paths written. */
-export async function writeReport({ dir, model }: WriteReportOptions): Promise<string[]> {
+export async function writeReport({ dir, model, charts }: WriteReportOptions): Promise<string[]> {
   const assets = await readPageAssets();
-  const timeline = renderChartSvg(model);
+  const timeline = charts.timeline;
   const files: [string, string | Buffer][] = [
     [REPORT_FILES.data, serialiseModel(model)],
     [REPORT_FILES.timeline, timeline],
-    [REPORT_FILES.targets, renderTargetsSvg(model)],
+    [REPORT_FILES.targets, charts.targets],
     [
       REPORT_FILES.markdown,
       renderReportMd({ model, charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets } }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { buildReportModel, renderChartSvg, renderHtml, serialiseModel } from '../report/index.js';
+import { buildReportModel, renderHtml, serialiseModel } from '../report/index.js';
+import { renderChartSvg } from '../report/render-chart-svg.js';
 import { toViewerReason } from '../shared/to-viewer-reason.js';
 import { createInFlightRunReader, type InFlightRunReader } from './create-in-flight-run-reader.js';
 import type { RegenReply, RegenRequest } from './regen-protocol.js';
