@@ -1,5 +1,13 @@
 // Windows by binary search, and the incremental tail (append, partial line, truncation), on generated temp logs.
-import { appendFileSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +41,25 @@ describe('readRegistryLog with a window', () => {
     expect(sliced.records.length).toBeGreaterThan(100);
     expect(sliced.stats.bytes).toBeLessThan(statSync(file).size / 4);
     expect(sliced.stats.lines).toBe(sliced.stats.records + sliced.stats.skipped + sliced.stats.rejected);
+  });
+
+  it('reads the same records in small chunks as in one (the next chunk is read while one is parsed)', async () => {
+    const parser = createRegistryLineParser({ format: 'zot', cachePatterns: ['*/cache:*'] });
+    const read = (chunkBytes: number | undefined, window: { fromMs?: number; toMs?: number } = {}) =>
+      createLogTail({ ...parser, path: file, chunkBytes, ...window }).readToEnd();
+    const whole = await read(undefined);
+    // Truth from outside the reader: the file's own newlines.
+    const newlines = readFileSync(file).reduce((count, byte) => count + (byte === 10 ? 1 : 0), 0);
+    expect(whole.stats.lines).toBe(newlines);
+    // 997 bytes: lines split across chunks, and several hundred reads each started before the last chunk is parsed.
+    const small = await read(997);
+    expect(small.records).toEqual(whole.records);
+    expect(small.stats.lines).toBe(newlines);
+    // A window that ends early stops with a read in flight; the records are the window's all the same.
+    const window = { fromMs: startMs + 5 * 60_000, toMs: startMs + 10 * 60_000 };
+    const early = await read(997, window);
+    expect(early.records).toEqual(sliceWindow(whole.records, window));
+    expect(early.stats.bytes).toBeLessThan(statSync(file).size / 4);
   });
 
   it('an empty window yields no records and says why', async () => {
