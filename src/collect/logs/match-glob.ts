@@ -17,13 +17,24 @@ function splitPattern(pattern: string): { repository: string; tag: string } {
     : { repository: pattern.slice(0, colon), tag: pattern.slice(colon + 1) };
 }
 
+const MEMO_SIZE = 10_000;
+
 export function createCacheMatcher(patterns: readonly string[]): CacheMatcher {
   const full = patterns.map((pattern) => toGlobRegExp(pattern));
   const repositoryOnly = patterns
     .map(splitPattern)
     .filter((part) => part.tag === '*')
     .map((part) => toGlobRegExp(part.repository));
-  const isCacheRepository = (repository: string) => repositoryOnly.some((regExp) => regExp.test(repository));
+  // A registry log names a few repositories a million times: each is matched once (at most MEMO_SIZE remembered).
+  const memo = new Map<string, boolean>();
+  const isCacheRepository = (repository: string): boolean => {
+    let cache = memo.get(repository);
+    if (cache === undefined) {
+      cache = repositoryOnly.some((regExp) => regExp.test(repository));
+      if (memo.size < MEMO_SIZE) memo.set(repository, cache);
+    }
+    return cache;
+  };
   return {
     isCacheManifest: (repository, reference) =>
       reference.includes(':')
