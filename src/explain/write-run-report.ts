@@ -33,7 +33,7 @@ export async function writeRunReport(
     const inputs = await readRunInputs({ runDir, generatedAtMs: Date.now() });
     const measured = buildReportModel(inputs);
     const charts = chartThread.render(measured);
-    // Not left unhandled while the explanation runs: a failure is awaited (and thrown) below.
+    // Not left unhandled while the explanation runs: a failure is awaited (and thrown) in writeReport.
     charts.catch(() => undefined);
     const explained = await explainRunDir({
       runDir,
@@ -46,7 +46,7 @@ export async function writeRunReport(
       nowMs: inputs.generatedAtMs,
     });
     const model = options.addParts ? await options.addParts(explained) : explained;
-    const files = await writeReport({ dir: runDir.dir, model, charts: await charts });
+    const files = await writeReport({ dir: runDir.dir, model, charts });
     return { model, files };
   } finally {
     if (!options.chartThread) await chartThread.close();

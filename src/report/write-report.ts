@@ -27,22 +27,27 @@ export function serialiseModel(model: DataFile): string {
 export interface WriteReportOptions {
   dir: string;
   model: DataFile;
-  /** The model's two charts (startChartThread), drawn from it as measured: why and advice add no mark to them. */
-  charts: ReportCharts;
+  /**
+   * The model's two charts (startChartThread), drawn from it as measured (why and advice add no mark to them); awaited
+   * only once data.json and report.md are made, which need no chart.
+   */
+  charts: ReportCharts | Promise<ReportCharts>;
 }
 
 /** Renders everything first (so a render failure writes nothing), then writes. Returns the paths written. */
 export async function writeReport({ dir, model, charts }: WriteReportOptions): Promise<string[]> {
   const assets = await readPageAssets();
-  const timeline = charts.timeline;
+  const data = serialiseModel(model);
+  const markdown = renderReportMd({
+    model,
+    charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets },
+  });
+  const { timeline, targets } = await charts;
   const files: [string, string | Buffer][] = [
-    [REPORT_FILES.data, serialiseModel(model)],
+    [REPORT_FILES.data, data],
     [REPORT_FILES.timeline, timeline],
-    [REPORT_FILES.targets, charts.targets],
-    [
-      REPORT_FILES.markdown,
-      renderReportMd({ model, charts: { timeline: REPORT_FILES.timeline, targets: REPORT_FILES.targets } }),
-    ],
+    [REPORT_FILES.targets, targets],
+    [REPORT_FILES.markdown, markdown],
     [REPORT_FILES.html, renderHtml({ model, assetBase: './', chartSvg: timeline })],
     ...(Object.entries(assets) as [string, Buffer][]),
   ];
