@@ -24,8 +24,11 @@ const lazyRunners: CommandRunners = {
   plan: async (values, env) => (await import('./commands/plan.js')).runPlanCommand(values, { env }),
   contracts: async (values, env) =>
     (await import('./commands/contracts.js')).runContractsCommand(values, env),
-  // report's chart thread starts before report's own modules load, so ECharts loads on it meanwhile (docs/startup.md).
+  // report's chart thread starts before report's own modules load, so ECharts loads on it meanwhile; and V8 waits four
+  // times its default before optimising a function, so report does not compile code it is about to stop running
+  // (docs/startup.md).
   report: async (values) => {
+    (await import('node:v8')).setFlagsFromString('--interrupt-budget=270336');
     const chartThread = (await import('./report/start-chart-thread.js')).startChartThread();
     return (await import('./commands/report.js')).runReportCommand(values, chartThread);
   },

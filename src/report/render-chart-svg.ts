@@ -30,7 +30,7 @@ export function renumberSvgIds(svg: string): string {
   });
 }
 
-/** @internal */
+/** One chart option as SVG (the report's charts, and the chart thread's warm-up). */
 export function renderOptionSvg({
   option,
   width,
@@ -56,6 +56,7 @@ export function renderChartSvg(model: DataFile): string {
   });
 }
 
+/** @internal */
 export function renderTargetsSvg(model: DataFile): string {
   return renderOptionSvg({ option: buildTargetsChartOption(model), ...buildTargetsChartLayout(model) });
 }
