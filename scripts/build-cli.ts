@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishOnlyZod } from './build-page.js';
 
-// Bundles the CLI for Node (issue 36 item 10): src/cli.ts and the three programs it starts (serve's regeneration
-// process, the sampler thread, report's chart thread) into dist/, with the commands program.ts imports lazily split into chunks. Node then
+// Bundles the CLI for Node (issue 36 item 10): src/cli.ts and the four programs it starts (serve's regeneration
+// process, the sampler thread, report's chart and registry-log threads) into dist/, with the commands program.ts imports lazily split into chunks. Node then
 // reads a handful of files instead of resolving and loading ~320 of ours and ~600 of ECharts, zod and commander one
 // by one. Everything lands flat in dist/, so each module's `new URL('./x.js', import.meta.url)` and
 // `'../package.json'` point where they did in the tsc layout (docs/startup.md). Source maps are written beside
@@ -29,6 +29,7 @@ export async function buildCliBundle(outdir = CLI_OUT_DIR): Promise<string> {
       'regen-worker': path.join(repoRoot, 'src/serve/regen-worker.ts'),
       'sampler-thread-worker': path.join(repoRoot, 'src/run/sampling/sampler-thread-worker.ts'),
       'chart-thread-worker': path.join(repoRoot, 'src/report/chart-thread-worker.ts'),
+      'registry-thread-worker': path.join(repoRoot, 'src/collect/log-reader/registry-thread-worker.ts'),
     },
     outdir,
     bundle: true,

@@ -12,6 +12,7 @@ export { parseStatusSteps } from './buildkit/parse-status-steps.js';
 // Logs: sccache (nginx WebDAV), registry (Zot, docker-registry), windows and incremental tails, artifacts.
 export { readSccacheLog } from './log-reader/read-sccache-log.js';
 export { readRegistryLog } from './log-reader/read-registry-log.js';
+export { readRegistrySummary } from './log-reader/read-registry-log-on-thread.js';
 export { createLogTail } from './log-reader/create-log-tail.js';
 export type { LogTail } from './log-reader/create-log-tail.js';
 export { createSccacheParser } from './logs/create-shipped-sccache-parser.js';

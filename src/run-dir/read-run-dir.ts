@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readRegistryLog, readSamples, readSccacheLog, readStepUsage } from '../collect/index.js';
+import { readRegistrySummary, readSamples, readSccacheLog, readStepUsage } from '../collect/index.js';
 import {
   createStreamStats,
   DEFAULT_LANE,
@@ -109,24 +109,26 @@ export async function readRunInputs({
   const plan = checked.planProblem === undefined ? toReportPlan(planFile) : undefined;
   const addressToNode = buildAddressToNode(run);
   const file = (name: string): string => path.join(dir, name);
+  // The registry log first: a large one is summarised on a thread while the other files are read here.
+  const format = run?.registryLogFormat ?? 'zot';
+  const sizes = format === 'distribution' ? await readRegistrySizes(runDir) : undefined;
+  const registryRead = readStream(file(RUN_DIR_FILES.registry), (at) =>
+    readRegistrySummary({
+      path: at,
+      format,
+      sizes,
+      cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
+      addressToNode,
+    }),
+  );
+  // Awaited below; not left unhandled while the other files are read.
+  registryRead.catch(() => undefined);
   const samples = await readStream(file(RUN_DIR_FILES.samples), (at) => readSamples(at));
   const sccache = await readStream(file(RUN_DIR_FILES.sccache), (at) =>
     readSccacheLog({
       path: at,
       addressToNode,
       summarize: { livePrefix: run?.liveSccachePrefix ?? '', runPrefix: run?.sccachePrefix },
-      keep: keepNone,
-    }),
-  );
-  const format = run?.registryLogFormat ?? 'zot';
-  const sizes = format === 'distribution' ? await readRegistrySizes(runDir) : undefined;
-  const registry = await readStream(file(RUN_DIR_FILES.registry), (at) =>
-    readRegistryLog({
-      path: at,
-      format,
-      sizes,
-      cachePatterns: run?.registryCachePatterns ?? ['*/cache:*'],
-      addressToNode,
       keep: keepNone,
     }),
   );
@@ -139,6 +141,7 @@ export async function readRunInputs({
     stepUsage: stepUsage.read,
     samples: samples.read?.table ?? createSampleTable(),
   });
+  const registry = await registryRead;
   const { streams, checks } = attachChecks(
     [
       samples.stream,

@@ -1,0 +1,71 @@
+import { lstat } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import {
+  readRegistryLog,
+  type ReadRegistryLogOptions,
+  type ReadRegistryLogResult,
+} from './read-registry-log.js';
+import type { RegistryThreadReply, RegistryThreadRequest } from './registry-thread-protocol.js';
+
+// The registry log of a finished run, summarised on a thread of its own when it is large, so `report` parses the
+// run's other files meanwhile (a 300 MB zot.jsonl is most of such a report; docs/startup.md). A small log is read
+// here: a thread costs some 50 ms to start. A thread that fails, or a read that fails on it, leaves the read to this
+// thread, so a damaged log fails here, with the error it always had. Only the summary and stats come back: for
+// readers that keep no record.
+
+/** Logs at least this large are read on a thread. */
+const THREAD_BYTES = 32 * 1024 * 1024;
+
+/**
+ * From dist the worker is plain JS. From source (tsx, vitest) a thread does not inherit the `--import tsx` hooks,
+ * so the thread registers them itself before importing the worker.
+ */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./registry-thread-worker.js', import.meta.url));
+  const source = new URL('./registry-thread-worker.ts', import.meta.url).href;
+  return new Worker(
+    `import('tsx/esm/api').then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`,
+    { eval: true },
+  );
+}
+
+function readOnThread(options: Omit<ReadRegistryLogOptions, 'keep'>): Promise<RegistryThreadReply> {
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = startWorker();
+    } catch (error) {
+      resolve({ error: String(error) });
+      return;
+    }
+    const done = (reply: RegistryThreadReply) => {
+      resolve(reply);
+      void worker.terminate();
+    };
+    worker.once('message', (reply: RegistryThreadReply) => done(reply));
+    worker.once('error', (error) => done({ error: error.message }));
+    worker.once('exit', (code) => done({ error: `registry thread exited ${code}` }));
+    worker.postMessage({ options } satisfies RegistryThreadRequest);
+  });
+}
+
+/**
+ * readRegistryLog keeping no record: on a thread when the log is large, else (or when the thread fails) here.
+ * `readOn` says where it was read.
+ */
+export async function readRegistrySummary(
+  options: Omit<ReadRegistryLogOptions, 'keep'>,
+  { threadBytes = THREAD_BYTES }: { threadBytes?: number } = {},
+): Promise<ReadRegistryLogResult & { readOn: 'thread' | 'here' }> {
+  const inPlace = async () => ({
+    ...(await readRegistryLog({ ...options, keep: () => false })),
+    readOn: 'here' as const,
+  });
+  const size = (await lstat(options.path).catch(() => undefined))?.size ?? 0;
+  if (size < threadBytes) return inPlace();
+  const reply = await readOnThread(options);
+  if ('error' in reply || typeof reply.summary !== 'object' || typeof reply.stats !== 'object')
+    return inPlace();
+  return { records: [], stats: reply.stats, summary: reply.summary, readOn: 'thread' };
+}
