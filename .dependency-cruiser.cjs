@@ -66,8 +66,10 @@ const loadPathLeaves = [
   'report/format-units.ts',
   'report/render-why.ts',
   'report/to-inert-markdown.ts',
-  // report: ECharts loads on the report's chart thread only; publish and serve's regeneration process draw in place
+  // report: ECharts loads on the report's chart thread only; publish and serve's regeneration process draw in place.
+  // The thread's starter is not in report/index.ts: every command that reaches the index would load worker_threads
   'report/render-chart-svg.ts',
+  'report/start-chart-thread.ts',
 ].map((file) => `^src/${file.replaceAll('.', '\\.')}$`);
 
 /**

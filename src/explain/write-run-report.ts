@@ -1,6 +1,7 @@
 import { readPlanFileIfPresent, type RunDir, readRunInputs } from '../run-dir/index.js';
 import type { DataFile } from '../artifacts/index.js';
-import { buildReportModel, type ChartThread, startChartThread, writeReport } from '../report/index.js';
+import { buildReportModel, type ChartThread, writeReport } from '../report/index.js';
+import { startChartThread } from '../report/start-chart-thread.js';
 import { explainRunDir } from './explain-run-dir.js';
 
 export interface WriteRunReportOptions {

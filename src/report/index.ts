@@ -10,7 +10,7 @@ export { renderWhyMd, renderWhySentence } from './render-why.js';
 export { buildPartialRunError, listLoudWarningLines } from './build-partial-run-error.js';
 export { buildReportModel } from './build-model.js';
 export { readPageAssets } from './page-assets.js';
-export { type ChartThread, startChartThread } from './start-chart-thread.js';
+export type { ChartThread } from './start-chart-thread.js';
 export { renderHtml } from './render-html.js';
 export { renderReportMd } from './render-report-md.js';
 export { RUNS_INDEX_SCRIPT, RUNS_INDEX_SCRIPT_NAME, renderRunsIndex } from './render-runs-index.js';

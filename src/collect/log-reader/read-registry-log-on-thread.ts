@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import {
   readRegistryLog,
   type ReadRegistryLogOptions,
@@ -20,7 +20,9 @@ const THREAD_BYTES = 32 * 1024 * 1024;
  * From dist the worker is plain JS. From source (tsx, vitest) a thread does not inherit the `--import tsx` hooks,
  * so the thread registers them itself before importing the worker.
  */
-function startWorker(): Worker {
+async function startWorker(): Promise<Worker> {
+  // Loaded on first use: every command that reads a run dir loads this file, few start the thread.
+  const { Worker } = await import('node:worker_threads');
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./registry-thread-worker.js', import.meta.url));
   const source = new URL('./registry-thread-worker.ts', import.meta.url).href;
@@ -30,15 +32,14 @@ function startWorker(): Worker {
   );
 }
 
-function readOnThread(options: Omit<ReadRegistryLogOptions, 'keep'>): Promise<RegistryThreadReply> {
+async function readOnThread(options: Omit<ReadRegistryLogOptions, 'keep'>): Promise<RegistryThreadReply> {
+  let worker: Worker;
+  try {
+    worker = await startWorker();
+  } catch (error) {
+    return { error: String(error) };
+  }
   return new Promise((resolve) => {
-    let worker: Worker;
-    try {
-      worker = startWorker();
-    } catch (error) {
-      resolve({ error: String(error) });
-      return;
-    }
     const done = (reply: RegistryThreadReply) => {
       resolve(reply);
       void worker.terminate();
