@@ -10,15 +10,12 @@
 const pad = (value: number): string => String(value).padStart(2, '0');
 
 /**
- * One formatter, made on first use (not at start-up: every command loads this file): `toLocaleString` builds a new
- * one per call, about 0.1 ms each, 50 per report.
+ * A whole count with thousands separators (`3,891,862`), for exact byte and line counts in warnings. Written out
+ * rather than through Intl: the first Intl.NumberFormat of a process loads ICU's number data (~5 ms of a report).
  */
-let countFormat: Intl.NumberFormat | undefined;
-
-/** A whole count with thousands separators (`3,891,862`), for exact byte and line counts in warnings. */
 export function formatCount(count: number): string {
-  countFormat ??= new Intl.NumberFormat('en-US');
-  return countFormat.format(count);
+  if (!Number.isSafeInteger(count)) return count.toLocaleString('en-US');
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** How the report and the page show a figure that is not known (yet); never 0. */
