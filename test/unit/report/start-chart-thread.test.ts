@@ -14,18 +14,22 @@ const readModel = (sample: string) =>
   ) as DataFile;
 
 describe('startChartThread', () => {
-  it('draws on its thread the SVGs drawn in place, one model after another', { timeout: 60_000 }, async () => {
-    const thread = startChartThread();
-    try {
-      for (const sample of ['gfx1201-cold', 'gfx1201-warm']) {
-        const model = readModel(sample);
-        expect(await thread.render(model), sample).toEqual(renderReportCharts(model));
+  it(
+    'draws on its thread the SVGs drawn in place, one model after another',
+    { timeout: 60_000 },
+    async () => {
+      const thread = startChartThread();
+      try {
+        for (const sample of ['gfx1201-cold', 'gfx1201-warm']) {
+          const model = readModel(sample);
+          expect(await thread.render(model), sample).toEqual(renderReportCharts(model));
+        }
+        expect(thread.counts()).toEqual({ onThread: 2, here: 0 });
+      } finally {
+        await thread.close();
       }
-      expect(thread.counts()).toEqual({ onThread: 2, here: 0 });
-    } finally {
-      await thread.close();
-    }
-  });
+    },
+  );
 
   it('draws in place when its thread has ended', { timeout: 60_000 }, async () => {
     const thread = startChartThread();

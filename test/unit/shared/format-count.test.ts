@@ -13,7 +13,9 @@ describe('formatCount', () => {
   });
 
   it('agrees with toLocaleString("en-US") on counts up to a terabyte', () => {
-    for (const n of [1, 12, 123, 1234, 98_765, 100_000, 7_777_994, 1_099_511_627_776, -1, -1234, -987_654_321])
+    for (const n of [
+      1, 12, 123, 1234, 98_765, 100_000, 7_777_994, 1_099_511_627_776, -1, -1234, -987_654_321,
+    ])
       expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
   });
 });
