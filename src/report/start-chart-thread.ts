@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../shared/start-worker-thread.js';
 import type { DataFile } from '../artifacts/index.js';
 import { InternalError } from '../shared/errors.js';
 import { ChartThreadReplySchema, type ChartThreadRequest } from './chart-thread-protocol.js';
@@ -15,20 +16,6 @@ export interface ChartThread {
   /** How many models were drawn on the thread and how many here (the thread had failed or ended). */
   counts(): { onThread: number; here: number };
   close(): Promise<void>;
-}
-
-/**
- * From dist the worker is plain JS. From source (tsx, vitest) a thread does not inherit the `--import tsx` hooks,
- * so the thread registers them itself before importing the worker.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./chart-thread-worker.js', import.meta.url));
-  const source = new URL('./chart-thread-worker.ts', import.meta.url).href;
-  return new Worker(
-    `import('tsx/esm/api').then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`,
-    { eval: true },
-  );
 }
 
 /** Draws here: the fallback, and what the thread runs. */
@@ -54,7 +41,7 @@ export function startChartThread(): ChartThread {
   };
   try {
     // Not unref'd: the report waits on its answer. close() ends it.
-    worker = startWorker();
+    worker = startWorkerThread(import.meta.url, 'chart-thread-worker');
     worker.on('message', (raw: unknown) => {
       const reply = ChartThreadReplySchema.safeParse(raw);
       if (!reply.success) return failAll(new InternalError(`chart thread sent ${JSON.stringify(raw)}`));

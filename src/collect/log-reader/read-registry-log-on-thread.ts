@@ -16,20 +16,10 @@ import type { RegistryThreadReply, RegistryThreadRequest } from './registry-thre
 /** Logs at least this large are read on a thread. */
 const THREAD_BYTES = 32 * 1024 * 1024;
 
-/**
- * From dist the worker is plain JS. From source (tsx, vitest) a thread does not inherit the `--import tsx` hooks,
- * so the thread registers them itself before importing the worker.
- */
+/** Loaded on first use: every command that reads a run dir loads this file, few start the thread. */
 async function startWorker(): Promise<Worker> {
-  // Loaded on first use: every command that reads a run dir loads this file, few start the thread.
-  const { Worker } = await import('node:worker_threads');
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./registry-thread-worker.js', import.meta.url));
-  const source = new URL('./registry-thread-worker.ts', import.meta.url).href;
-  return new Worker(
-    `import('tsx/esm/api').then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`,
-    { eval: true },
-  );
+  const { startWorkerThread } = await import('../../shared/start-worker-thread.js');
+  return startWorkerThread(import.meta.url, 'registry-thread-worker');
 }
 
 async function readOnThread(options: Omit<ReadRegistryLogOptions, 'keep'>): Promise<RegistryThreadReply> {

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../shared/start-worker-thread.js';
 import type { CreateSamplerOptions, Sampler } from '../../collect/index.js';
 import { InternalError } from '../../shared/errors.js';
 import {
@@ -20,19 +21,11 @@ import {
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
-/**
- * From dist the worker is plain JS. From source (tsx, vitest) a thread does not inherit the `--import tsx` hooks,
- * so the thread registers them itself before importing the worker.
- */
 function startWorker(input: SamplerThreadInput): Worker {
-  const options = { workerData: input, resourceLimits: RESOURCE_LIMITS };
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./sampler-thread-worker.js', import.meta.url), options);
-  const source = new URL('./sampler-thread-worker.ts', import.meta.url).href;
-  return new Worker(
-    `import('tsx/esm/api').then((api) => api.register()).then(() => import(${JSON.stringify(source)}))`,
-    { ...options, eval: true },
-  );
+  return startWorkerThread(import.meta.url, 'sampler-thread-worker', {
+    workerData: input,
+    resourceLimits: RESOURCE_LIMITS,
+  });
 }
 
 /** The same sampler as createSampler (same options, minus the test seams), hosted on a thread. */
