@@ -191,6 +191,9 @@ describe('nodes', () => {
     const wifiMs = await uploadFrom(wifi.netns, `${services.sccacheUrl}probe/wifi`, wifiBytes);
     const wiredMbps = wiredBytes / 1e3 / wiredMs;
     const wifiMbps = wifiBytes / 1e3 / wifiMs;
+    console.log(
+      `uploads: forge ${wiredBytes} B in ${wiredMs.toFixed(0)} ms (${wiredMbps.toFixed(2)} MB/s, link ${wired.linkMbps}), kiln ${wifiBytes} B in ${wifiMs.toFixed(0)} ms (${wifiMbps.toFixed(3)} MB/s, link ${wifi.linkMbps}): ratio ${(wiredMbps / wifiMbps).toFixed(2)} against ${linkRatio.toFixed(2)}`,
+    );
     expect(wiredMbps).toBeGreaterThan(wired.linkMbps * 0.7);
     expect(wiredMbps).toBeLessThan(wired.linkMbps * 1.3);
     expect(wiredMbps / wifiMbps).toBeGreaterThan(linkRatio * 0.7);
