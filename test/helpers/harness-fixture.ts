@@ -157,7 +157,8 @@ export interface FakeWorldOptions {
   missingImages?: string[];
   /** How far each node's clock (node_time_seconds) is off this machine's; default 0. */
   nodeClockOffsetsMs?: Record<string, number>;
-  onBakeStart?: (target: string) => void;
+  /** Called as a target's bake starts; the bake waits for what it returns (a fault test's async setup). */
+  onBakeStart?: (target: string) => unknown;
 }
 
 const jaegerTrace = (target: string) =>
@@ -190,7 +191,7 @@ function createFakeBake(world: FakeWorld, options: FakeWorldOptions) {
     const startedAtMs = Date.now();
     running += 1;
     maxRunning = Math.max(maxRunning, running);
-    options.onBakeStart?.(bake.target);
+    await options.onBakeStart?.(bake.target);
     try {
       // The harness's own status stream (runBake writes it, feeds each chunk to onStatusBytes, and reports a failed
       // write).

@@ -2,6 +2,7 @@
 // read-only (EROFS) while a target builds. buildx, node_exporter and the log host are the unit tier's fakes; the
 // kernel's errors are not. The run must stop launching, finalize what it can, say so on stderr and exit non-zero.
 import { execFileSync } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ function fillUp(dir: string): void {
   execFileSync('fallocate', ['-l', String(bavail * bsize), path.join(dir, 'filler')]);
 }
 
-async function runWith(onBakeStart: (target: string) => void) {
+async function runWith(onBakeStart: (target: string) => unknown) {
   const lines: string[] = [];
   const stderr = {
     write: (chunk: string) => (lines.push(String(chunk)), true),
@@ -95,7 +96,7 @@ describe('the run root failing mid-run', () => {
 
   it('EROFS: nothing more can be written; stderr says what run.json on disk is missing, exits 2', async () => {
     let runDir = '';
-    const { result, stderr } = await runWith((target) => {
+    const { result, stderr } = await runWith(async (target) => {
       if (target !== 'a-wheel') return;
       // The run dir goes read-only under the harness: a read-only bind mount over it (a remount of the whole tmpfs
       // is refused while the harness holds files open for writing; files already open keep writing, as on a disk
@@ -106,7 +107,17 @@ describe('the run root failing mid-run', () => {
       );
       execFileSync('mount', ['--bind', runDir, runDir]);
       extraMounts.push(runDir);
-      execFileSync('mount', ['-o', 'remount,bind,ro', runDir]);
+      // A write the harness began just before (on libuv's pool) may open its file through the new mount; the kernel
+      // then refuses the read-only remount ("mount point is busy") until that write closes. So: again, shortly.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          execFileSync('mount', ['-o', 'remount,bind,ro', runDir], { stdio: 'pipe' });
+          break;
+        } catch (error) {
+          if (attempt === 40) throw error;
+          await delay(25);
+        }
+      }
     });
     const account = JSON.stringify({ targets: result.run.targets, warnings: result.run.warnings, stderr });
     expect(runDir, `a-wheel never started: ${account}`).not.toBe('');
