@@ -5,7 +5,11 @@ import {
   type ReadRegistryLogOptions,
   type ReadRegistryLogResult,
 } from './read-registry-log.js';
-import type { RegistryThreadReply, RegistryThreadRequest } from './registry-thread-protocol.js';
+import {
+  RegistryThreadReplySchema,
+  type RegistryThreadReply,
+  type RegistryThreadRequest,
+} from './registry-thread-protocol.js';
 
 // The registry log of a finished run, summarised on a thread of its own when it is large, so `report` parses the
 // run's other files meanwhile (a 300 MB zot.jsonl is most of such a report; docs/startup.md). A small log is read
@@ -34,7 +38,14 @@ async function readOnThread(options: Omit<ReadRegistryLogOptions, 'keep'>): Prom
       resolve(reply);
       void worker.terminate();
     };
-    worker.once('message', (reply: RegistryThreadReply) => done(reply));
+    worker.once('message', (message: unknown) => {
+      const reply = RegistryThreadReplySchema.safeParse(message);
+      done(
+        reply.success
+          ? reply.data
+          : { error: `registry thread replied out of shape: ${reply.error.message}` },
+      );
+    });
     worker.once('error', (error) => done({ error: error.message }));
     worker.once('exit', (code) => done({ error: `registry thread exited ${code}` }));
     worker.postMessage({ options } satisfies RegistryThreadRequest);
@@ -56,7 +67,6 @@ export async function readRegistrySummary(
   const size = (await lstat(options.path).catch(() => undefined))?.size ?? 0;
   if (size < threadBytes) return inPlace();
   const reply = await readOnThread(options);
-  if ('error' in reply || typeof reply.summary !== 'object' || typeof reply.stats !== 'object')
-    return inPlace();
+  if ('error' in reply) return inPlace();
   return { records: [], stats: reply.stats, summary: reply.summary, readOn: 'thread' };
 }

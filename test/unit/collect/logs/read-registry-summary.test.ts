@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateZotLog } from '../../../../bench/generate-logs.js';
 import { readRegistryLog } from '../../../../src/collect/log-reader/read-registry-log.js';
 import { readRegistrySummary } from '../../../../src/collect/log-reader/read-registry-log-on-thread.js';
+import { RegistryThreadReplySchema } from '../../../../src/collect/log-reader/registry-thread-protocol.js';
 
 // report summarises a large registry log on a thread (read-registry-log-on-thread.ts) while it reads the run's other
 // files. What comes back must be what the same read gives in place, and a log the thread cannot read fails in place
@@ -37,6 +38,17 @@ describe('readRegistrySummary', () => {
     expect(onThread.summary).toEqual(inPlace.summary);
     expect(onThread.stats).toEqual(inPlace.stats);
     expect(onThread.records).toEqual([]);
+  });
+
+  it("holds the thread's reply to its schema: a summary out of shape is refused", async () => {
+    const { stats, summary } = await readRegistryLog({ ...options, keep: () => false });
+    expect(RegistryThreadReplySchema.safeParse({ stats, summary }).success).toBe(true);
+    expect(RegistryThreadReplySchema.safeParse({ stats, summary: 'summary' }).success).toBe(false);
+    expect(RegistryThreadReplySchema.safeParse({ stats: { ...stats, lines: -1 }, summary }).success).toBe(
+      false,
+    );
+    const { byNode: _byNode, ...noNodes } = summary;
+    expect(RegistryThreadReplySchema.safeParse({ stats, summary: noNodes }).success).toBe(false);
   });
 
   it('reads a small log here', async () => {
