@@ -1,4 +1,11 @@
-import { readRunFile, isRunDir, readLane, openRunDir, readRunIndexLines } from '../run-dir/index.js';
+import {
+  readRunFile,
+  isRunDir,
+  readLane,
+  openRunDir,
+  readRunIndexLines,
+  applyRunIndexLine,
+} from '../run-dir/index.js';
 import { lstat, open, readdir, rename, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -199,19 +206,8 @@ interface RunIndexFileRead {
 }
 
 /** Applies one line to entries (the last line of a folder wins); false when the line is rejected. Pure. */
-function applyRunIndexLine(line: string, entries: Map<string, RunIndexEntry>): boolean {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return false;
-  }
-  const parsed = LineSchema.safeParse(raw);
-  if (!parsed.success) return false;
-  if ('removed' in parsed.data) entries.delete(parsed.data.folder);
-  else entries.set(parsed.data.folder, parsed.data);
-  return true;
-}
+const applyEntryLine = (line: string, entries: Map<string, RunIndexEntry>): boolean =>
+  applyRunIndexLine(line, LineSchema, entries, (entry) => entry);
 
 /** Applies JSON Lines text to entries (last line of a folder wins). Pure. */
 export function applyRunIndexLines(
@@ -223,7 +219,7 @@ export function applyRunIndexLines(
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     lines += 1;
-    if (!applyRunIndexLine(line, entries)) rejected += 1;
+    if (!applyEntryLine(line, entries)) rejected += 1;
   }
   return { lines, rejected };
 }
@@ -235,7 +231,7 @@ async function readRunIndexFile(root: string): Promise<RunIndexFileRead> {
   let rejected = 0;
   const read = await readRunIndexLines(root, (line) => {
     lines += 1;
-    if (!applyRunIndexLine(line, entries)) rejected += 1;
+    if (!applyEntryLine(line, entries)) rejected += 1;
   });
   return { entries, lines, rejected, bytes: read?.bytes ?? 0 };
 }

@@ -15,7 +15,7 @@ export {
 } from './read-run-dir.js';
 export { isRunDir, readRunDirNames } from './read-run-dir-names.js';
 export { readRequiredRunFile, readRunFile } from './read-run-file.js';
-export { readRunIndexLines } from './read-run-index-lines.js';
+export { readRunIndexLines, applyRunIndexLine } from './read-run-index-lines.js';
 export { readRunTraces, readTraceFile, readTraceFiles } from './read-trace-files.js';
 export {
   type PlanForecastInput,

@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { z } from 'zod';
 import { RUN_INDEX_FILE, RunIndexStartLineSchema } from '../artifacts/index.js';
 import { openRunFile } from '../shared/open-run-file.js';
 
@@ -30,22 +31,37 @@ export async function readRunIndexLines(
 }
 
 /**
+ * Applies one index line to a map by folder, held to the caller's schema: an entry sets its folder (the last line of
+ * a folder wins), a removal deletes it. False when the line is not JSON or fails the schema. Pure.
+ */
+export function applyRunIndexLine<Entry extends { folder: string }, Value>(
+  line: string,
+  schema: z.ZodType<Entry | { folder: string; removed: true }>,
+  values: Map<string, Value>,
+  toValue: (entry: Entry) => Value,
+): boolean {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return false;
+  const data = parsed.data;
+  if ('removed' in data && data.removed === true) values.delete(data.folder);
+  else values.set(data.folder, toValue(data as Entry));
+  return true;
+}
+
+/**
  * When each run the index lists started (the last line of a folder wins; a removal drops it); empty when the root
  * keeps no index or it cannot be read (the caller then reads each run.json). A line that fails its schema is skipped.
  */
 export async function readIndexedStarts(root: string): Promise<Map<string, number>> {
   const starts = new Map<string, number>();
   await readRunIndexLines(root, (line) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      return;
-    }
-    const parsed = RunIndexStartLineSchema.safeParse(raw);
-    if (!parsed.success) return;
-    if ('removed' in parsed.data) starts.delete(parsed.data.folder);
-    else starts.set(parsed.data.folder, parsed.data.startedAtMs);
+    applyRunIndexLine(line, RunIndexStartLineSchema, starts, (entry) => entry.startedAtMs);
   }).catch(() => starts.clear());
   return starts;
 }
