@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { startServer } from '../serve/index.js';
+import { createIndexProgressPrinter, startServer } from '../serve/index.js';
 import { createLogger } from '../shared/logger.js';
 import type { ServeValues } from './flags/index.js';
 
@@ -24,6 +24,7 @@ export async function runServeCommand(options: ServeValues): Promise<void> {
     port,
     refreshMs: options.refreshSeconds * 1000,
     logger: createLogger({ level: options.logLevel }),
+    onIndexProgress: createIndexProgressPrinter({ print: (line) => console.log(line) }),
   });
   console.log(exposureLine(running.url, options.bind, options.root));
   await new Promise<void>((resolve) => {

@@ -24,5 +24,6 @@ export {
   signRunDir,
   summarizeRunDir,
   syncRunIndex,
+  type RunIndexProgress,
 } from './run-index.js';
 export { serialiseModel, writeReport } from './write-report.js';

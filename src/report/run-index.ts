@@ -293,6 +293,12 @@ export async function noteRunInIndex(dir: string, nowMs: number = Date.now()): P
 /** Run dirs read at once by a sync (see syncRunIndex). */
 const SYNC_CONCURRENCY = 4;
 
+/** How far a sync has got: folders looked at (read, or found current in the index) of the root's folders. */
+export interface RunIndexProgress {
+  done: number;
+  total: number;
+}
+
 export interface RunIndexSync {
   entries: Map<string, RunIndexEntry>;
   /** Folders read again (new, changed or with a rejected line) and folders dropped. */
@@ -309,11 +315,14 @@ export async function syncRunIndex({
   entries,
   checkSignatures,
   nowMs,
+  onProgress,
 }: {
   realRoot: string;
   entries: Map<string, RunIndexEntry>;
   checkSignatures: boolean;
   nowMs: number;
+  /** After each folder: how many of the root's folders have been looked at. */
+  onProgress?: (progress: RunIndexProgress) => void;
 }): Promise<RunIndexSync> {
   const names = (await readdir(realRoot)).filter((name) => isServableStamp(name));
   const present = new Set<string>();
@@ -340,8 +349,12 @@ export async function syncRunIndex({
   // whole model only while it is summarised, and the fewer models in flight, the fewer outlive a young-generation
   // collection and grow the heap (a first start over 10,000 runs; docs/history.md).
   let next = 0;
+  let done = 0;
   const worker = async (): Promise<void> => {
-    while (next < names.length) await visit(names[next++]!);
+    while (next < names.length) {
+      await visit(names[next++]!);
+      onProgress?.({ done: ++done, total: names.length });
+    }
   };
   await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, names.length) }, worker));
   const dropped = [...entries.keys()].filter((folder) => !present.has(folder));
@@ -375,11 +388,13 @@ export async function loadRunIndex({
   nowMs,
   checkSignatures,
   write = true,
+  onProgress,
 }: {
   realRoot: string;
   nowMs: number;
   checkSignatures: boolean;
   write?: boolean;
+  onProgress?: (progress: RunIndexProgress & { fresh: boolean }) => void;
 }): Promise<LoadedRunIndex> {
   const file = path.join(realRoot, RUN_INDEX_FILE);
   const problems: string[] = [];
@@ -396,6 +411,7 @@ export async function loadRunIndex({
     entries,
     checkSignatures: checkSignatures || fresh,
     nowMs,
+    onProgress: onProgress && ((progress) => onProgress({ ...progress, fresh })),
   });
   const rewrite = read.rejected > 0 || read.lines > 2 * entries.size + 100 || fresh;
   let written = true;

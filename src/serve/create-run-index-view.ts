@@ -10,6 +10,7 @@ import {
   signRunDir,
   summarizeRunDir,
   syncRunIndex,
+  type RunIndexProgress,
 } from '../report/index.js';
 import { RUN_INDEX_FILE, type RunIndexEntry } from '../artifacts/index.js';
 import { errorMessage } from '../shared/error-message.js';
@@ -23,9 +24,19 @@ import type { FailureLog } from './failure-reply.js';
 // Changes serve finds are appended to the index; a file with many replaced lines is rewritten. A root serve may
 // not write to keeps the index in memory only (logged once).
 
+/** A load of the index under way: folders looked at so far, and whether it started without an index file. */
+export interface RunIndexBuild extends RunIndexProgress {
+  fresh: boolean;
+  startedAtMs: number;
+}
+
 export interface RunIndexView {
   /** Every run, newest first, and a version that changes whenever the list does. */
   current(): Promise<{ runs: readonly RunIndexEntry[]; version: number }>;
+  /** Starts loading the index now (serve's start), so the first viewer finds it built, or being built. */
+  start(): void;
+  /** While the index is being loaded: how far the load has got; undefined once it is loaded. */
+  building(): RunIndexBuild | undefined;
 }
 
 interface FileMark {
@@ -57,9 +68,12 @@ export function createRunIndexView({
   nowMs = () => Date.now(),
   fullCheckMs = 60_000,
   firstFullCheckMs = 30_000,
+  onProgress,
 }: {
   realRoot: string;
   failures: FailureLog;
+  /** Each step of a load (a folder looked at), and its end (`done === total`). */
+  onProgress?: (build: RunIndexBuild) => void;
   nowMs?: () => number;
   /** How often the run dirs' signatures are checked again (a hand edit is seen within this). */
   fullCheckMs?: number;
@@ -77,6 +91,7 @@ export function createRunIndexView({
   let fullSync: Promise<void> | undefined;
   let checking: Promise<void> | undefined;
   let cannotWrite = false;
+  let build: RunIndexBuild | undefined;
 
   const changed = (): void => {
     sorted = undefined;
@@ -124,12 +139,20 @@ export function createRunIndexView({
    * unreadable index), every run is read now.
    */
   async function load(): Promise<void> {
+    const startedAtMs = Date.now();
+    build = { done: 0, total: 0, fresh: false, startedAtMs };
     rootMtimeMs = (await lstat(realRoot)).mtimeMs;
     const loaded = await loadRunIndex({
       realRoot,
       nowMs: nowMs(),
       checkSignatures: false,
       write: !cannotWrite,
+      onProgress: (progress) => {
+        build = { ...progress, startedAtMs };
+        onProgress?.(build);
+      },
+    }).finally(() => {
+      build = undefined;
     });
     for (const problem of loaded.problems) failures.record('run index', problem);
     if (!loaded.written) cannotWrite = true;
@@ -187,13 +210,20 @@ export function createRunIndexView({
     fileMark = await markOf(file);
   }
 
+  const startLoading = (): Promise<void> =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+
   return {
+    start() {
+      // A load that fails here fails again, with its error, for the first viewer who asks.
+      startLoading().catch(() => undefined);
+    },
+    building: () => build,
     async current() {
-      loading ??= load().catch((error: unknown) => {
-        loading = undefined;
-        throw error;
-      });
-      await loading;
+      await startLoading();
       const now = nowMs();
       checking ??= check().finally(() => {
         checking = undefined;

@@ -16,7 +16,7 @@ import { throwFileAccessError } from '../shared/to-file-access-error.js';
 import { formatServeUrl } from '../shared/format-serve-url.js';
 import { buildTrends, renderTrendsHtml, toTrendRunFromEntry } from '../trends/index.js';
 import { createRunCache, type RunCache } from './create-run-cache.js';
-import { createRunIndexView, type RunIndexView } from './create-run-index-view.js';
+import { createRunIndexView, type RunIndexBuild, type RunIndexView } from './create-run-index-view.js';
 import {
   filterEntries,
   listFacets,
@@ -35,6 +35,11 @@ import { buildMetricSamples } from './metrics/build-metric-samples.js';
 import { createMetricModelMemo, readMetricGroups } from './metrics/read-metric-groups.js';
 import { OPEN_METRICS_CONTENT_TYPE, renderOpenMetrics } from './metrics/render-open-metrics.js';
 import { escapeHtml } from '../shared/escape-html.js';
+import {
+  describeIndexBuild,
+  INDEX_BUILD_RETRY_SECONDS,
+  renderIndexBuildingPage,
+} from './describe-index-build.js';
 
 // `serve`: read-only HTTP over the runs root. GET and HEAD only; paths are routed before touching the disk. The
 // root is resolved once (realpath: an operator may reach it through a link); a run dir must be a directory of the
@@ -55,11 +60,17 @@ export interface ServeOptions {
   indexChecks?: { everyMs: number; firstMs: number };
   /** Where failures go with their details (paths, parser messages); viewers only get a short reason. */
   logger?: Logger;
+  /** Each step of a load of the run index (serve starts one as it starts listening), and its end. */
+  onIndexProgress?: (build: RunIndexBuild) => void;
+  /** How long `/`, trends and /metrics wait for a loading index before answering 503 with its progress. */
+  indexWaitMs?: number;
 }
 
 export interface RunningServer {
   server: Server;
   url: string;
+  /** Resolves once the run index is loaded (rejects as the first page would, when it cannot be). */
+  indexReady(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,6 +109,7 @@ interface Context {
   failures: FailureLog;
   clock: Clock;
   metricModels: ReturnType<typeof createMetricModelMemo>;
+  indexWaitMs: number;
 }
 
 /**
@@ -114,7 +126,42 @@ async function resolveRunDir(context: Context, stamp: string): Promise<string | 
   return ok ? dir : undefined;
 }
 
+/** How long a history request waits for the run index before it is told how far the index's load has got. */
+const INDEX_WAIT_MS = 1000;
+
+/**
+ * undefined when the run index is ready (within INDEX_WAIT_MS); else, while it loads (a first start reads every
+ * run), a 503 saying how far it has got: a page that reloads itself for `/` and trends, a line for /metrics.
+ */
+async function awaitIndex(context: Context, as: 'page' | 'text'): Promise<Reply | undefined> {
+  const ready = context.index.current().then(() => true);
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), context.indexWaitMs);
+  });
+  try {
+    if (await Promise.race([ready, waited])) return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+  const build = context.index.building();
+  // Not loading, only slow (a check under load): the request waits for it, as it always did.
+  if (!build) {
+    await ready;
+    return undefined;
+  }
+  const now = Date.now();
+  const headers = { 'Retry-After': String(INDEX_BUILD_RETRY_SECONDS), 'Cache-Control': 'no-store' };
+  return as === 'page'
+    ? { status: 503, type: TYPES['.html'], body: renderIndexBuildingPage(build, now), headers }
+    : { status: 503, body: `rocm-perf serve is ${describeIndexBuild(build, now)}\n`, headers };
+}
+
 async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply> {
+  if (route.kind === 'index' || route.kind === 'trends' || route.kind === 'metrics') {
+    const waiting = await awaitIndex(context, route.kind === 'metrics' ? 'text' : 'page');
+    if (waiting) return waiting;
+  }
   switch (route.kind) {
     case 'bad-request':
       return { status: 400, body: `bad request: ${route.reason}\n` };
@@ -335,11 +382,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       failures,
       fullCheckMs: options.indexChecks?.everyMs,
       firstFullCheckMs: options.indexChecks?.firstMs,
+      onProgress: options.onIndexProgress,
     }),
     trendsPages: new Map(),
     failures,
     clock,
     metricModels: createMetricModelMemo(),
+    indexWaitMs: options.indexWaitMs ?? INDEX_WAIT_MS,
   };
   const server = createServer(
     {
@@ -364,11 +413,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       hostAddresses: listHostAddresses(),
     });
   });
+  // The index loads from now on, not at the first viewer's request: over a long history without an index file
+  // (a first start) that is minutes of reading, and viewers meanwhile are told how far it has got (awaitIndex).
+  context.index.start();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     server,
     url: formatServeUrl(options.bind, port),
+    indexReady: async () => {
+      await context.index.current();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

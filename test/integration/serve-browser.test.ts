@@ -81,6 +81,7 @@ beforeAll(async () => {
     sampleIntervalMs: 5000,
   });
   server = await startServer({ root: temp.path, bind: '127.0.0.1', port: 0, refreshMs: 200 });
+  await server.indexReady();
   context = await chromium.launchPersistentContext(profile.path, {
     executablePath: '/usr/bin/chromium',
     headless: true,

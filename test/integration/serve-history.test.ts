@@ -260,4 +260,56 @@ describe('serve: history through the run index', () => {
     const lines = (await readFile(path.join(root, INDEX), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(count);
   });
+
+  it('answers 503 with how far a first start has got, serves run pages meanwhile, then the runs', async () => {
+    // Truth: the run dirs this test made, counted here from the root's own folders.
+    const folders = readdirSync(root).filter((name) => !name.startsWith('.'));
+    const aRun = readTruth().find((t) => t.status === 'completed')!.folder;
+    await rm(path.join(root, INDEX));
+    await served.close();
+    const steps: { done: number; total: number }[] = [];
+    // A viewer who asks when 100 runs have been looked at (150 still to read).
+    let started!: (s: ServedRoot) => void;
+    const ready = new Promise<ServedRoot>((resolve) => (started = resolve));
+    let midway: ReturnType<ServedRoot['get']> | undefined;
+    served = await startServedRoot(
+      {
+        root,
+        bind: '127.0.0.1',
+        port: 0,
+        indexWaitMs: 0,
+        onIndexProgress: ({ done, total }) => {
+          steps.push({ done, total });
+          if (done === 100) midway = ready.then((s) => s.get('/'));
+        },
+      },
+      { awaitIndex: false },
+    );
+    started(served);
+    const first = await served.get('/');
+    expect(first.status).toBe(503);
+    expect(first.headers['retry-after']).toBe('5');
+    expect(first.body).toContain('<meta http-equiv="refresh" content="5">');
+    expect(first.body).toContain('rocm-perf serve is building the run index');
+    const metrics = await served.get('/metrics');
+    expect(metrics.status).toBe(503);
+    expect(metrics.body).toMatch(/^rocm-perf serve is building the run index/);
+    // A run's own page does not wait for the index.
+    expect((await served.get(`/runs/${aRun}/`)).status).toBe(200);
+    await served.server.indexReady();
+    const during = await midway!;
+    expect(during.status).toBe(503);
+    const shown = /\(no index file yet: every run is read once\): ([\d,]+) of ([\d,]+) runs looked at/.exec(
+      during.body,
+    );
+    expect(Number(shown?.[2]?.replaceAll(',', ''))).toBe(folders.length);
+    expect(Number(shown?.[1]?.replaceAll(',', ''))).toBeGreaterThanOrEqual(100);
+    expect(Number(shown?.[1]?.replaceAll(',', ''))).toBeLessThan(folders.length);
+    const page = await served.get('/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`${folders.length} runs; 1–100 shown`);
+    // Every folder counted once, and the last step says the load is done.
+    expect(steps.map((step) => step.done)).toEqual(folders.map((_, i) => i + 1));
+    expect(steps.at(-1)).toEqual({ done: folders.length, total: folders.length });
+  });
 });
