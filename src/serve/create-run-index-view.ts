@@ -141,19 +141,23 @@ export function createRunIndexView({
   async function load(): Promise<void> {
     const startedAtMs = Date.now();
     build = { done: 0, total: 0, fresh: false, startedAtMs };
-    rootMtimeMs = (await lstat(realRoot)).mtimeMs;
-    const loaded = await loadRunIndex({
-      realRoot,
-      nowMs: nowMs(),
-      checkSignatures: false,
-      write: !cannotWrite,
-      onProgress: (progress) => {
-        build = { ...progress, startedAtMs };
-        onProgress?.(build);
-      },
-    }).finally(() => {
+    let loaded: Awaited<ReturnType<typeof loadRunIndex>>;
+    try {
+      rootMtimeMs = (await lstat(realRoot)).mtimeMs;
+      loaded = await loadRunIndex({
+        realRoot,
+        nowMs: nowMs(),
+        checkSignatures: false,
+        write: !cannotWrite,
+        onProgress: (progress) => {
+          build = { ...progress, startedAtMs };
+          onProgress?.(build);
+        },
+      });
+    } finally {
+      // Loaded or failed: either way, no viewer is told it is under way any more.
       build = undefined;
-    });
+    }
     for (const problem of loaded.problems) failures.record('run index', problem);
     if (!loaded.written) cannotWrite = true;
     entries = loaded.entries;
