@@ -6,7 +6,7 @@ import { defineCommand, type CommandValues } from './flag-table.js';
 export const serveCommand = defineCommand({
   name: 'serve',
   description:
-    'live chart of every run on :8090 with a paged, filtered index and trends, and /metrics for Prometheus (binds every interface unless --bind/PERF_BIND); keeps a run index in <root>/.runs-index.jsonl (docs/history.md)',
+    'live chart of every run on :8090 with a paged, filtered index and trends, and /metrics for Prometheus (binds every interface unless --bind/PERF_BIND); keeps a run index in <root>/.runs-index.jsonl, loaded as it starts (its progress on the console, and on / until it is loaded; docs/history.md)',
   examples: ['rocm-perf serve --bind 127.0.0.1', 'rocm-perf serve --root fixtures/runs --port 8091'],
   env: [],
   arguments: {},
