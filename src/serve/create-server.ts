@@ -129,58 +129,70 @@ async function resolveRunDir(context: Context, stamp: string): Promise<string | 
 /** How long a history request waits for the run index before it is told how far the index's load has got. */
 const INDEX_WAIT_MS = 1000;
 
+type IndexNow = Awaited<ReturnType<RunIndexView['current']>>;
+
 /**
- * undefined when the run index is ready (within INDEX_WAIT_MS); else, while it loads (a first start reads every
- * run), a 503 saying how far it has got: a page that reloads itself for `/` and trends, a line for /metrics.
+ * The run index when it is ready (within `indexWaitMs`); else, while it loads (a first start reads every run), a 503
+ * saying how far it has got: a page that reloads itself for `/` and trends, a line for /metrics.
  */
-async function awaitIndex(context: Context, as: 'page' | 'text'): Promise<Reply | undefined> {
-  const ready = context.index.current().then(() => true);
+async function awaitIndex(
+  context: Context,
+  as: 'page' | 'text',
+): Promise<{ index: IndexNow } | { reply: Reply }> {
+  const ready = context.index.current();
   let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), context.indexWaitMs);
+  const waited = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), context.indexWaitMs);
   });
   try {
-    if (await Promise.race([ready, waited])) return undefined;
+    const index = await Promise.race([ready, waited]);
+    if (index) return { index };
   } finally {
     clearTimeout(timer);
   }
   const build = context.index.building();
   // Not loading, only slow (a check under load): the request waits for it, as it always did.
-  if (!build) {
-    await ready;
-    return undefined;
-  }
+  if (!build) return { index: await ready };
   const now = Date.now();
   const headers = { 'Retry-After': String(INDEX_BUILD_RETRY_SECONDS), 'Cache-Control': 'no-store' };
-  return as === 'page'
-    ? { status: 503, type: TYPES['.html'], body: renderIndexBuildingPage(build, now), headers }
-    : { status: 503, body: `rocm-perf serve is ${describeIndexBuild(build, now)}\n`, headers };
+  return {
+    reply:
+      as === 'page'
+        ? { status: 503, type: TYPES['.html'], body: renderIndexBuildingPage(build, now), headers }
+        : { status: 503, body: `rocm-perf serve is ${describeIndexBuild(build, now)}\n`, headers },
+  };
+}
+
+/** `/`, trends and /metrics: answered from the run index as it stands when the request came (one check of it). */
+async function answerHistory(
+  context: Context,
+  request: IncomingMessage,
+  kind: 'index' | 'trends' | 'metrics',
+): Promise<Reply> {
+  if (kind === 'metrics') {
+    const awaited = await awaitIndex(context, 'text');
+    return 'reply' in awaited ? awaited.reply : answerMetrics(context, awaited.index);
+  }
+  const parsed = parseHistoryQuery(request.url ?? '/');
+  if ('error' in parsed) return { status: 400, body: `bad request: ${parsed.error}\n` };
+  const awaited = await awaitIndex(context, 'page');
+  if ('reply' in awaited) return awaited.reply;
+  const { index } = awaited;
+  if (kind === 'trends') return answerTrends(context, parsed.query, index);
+  // An ETag of the page itself: a viewer reloading an unchanged list gets a 304.
+  return fileReply(request, Buffer.from(renderIndexPage(parsed.query, index)), TYPES['.html']);
 }
 
 async function answer(context: Context, request: IncomingMessage, route: Route): Promise<Reply> {
-  if (route.kind === 'index' || route.kind === 'trends' || route.kind === 'metrics') {
-    const waiting = await awaitIndex(context, route.kind === 'metrics' ? 'text' : 'page');
-    if (waiting) return waiting;
-  }
   switch (route.kind) {
     case 'bad-request':
       return { status: 400, body: `bad request: ${route.reason}\n` };
     case 'not-found':
       return { status: 404, body: 'not found\n' };
-    case 'index': {
-      const parsed = parseHistoryQuery(request.url ?? '/');
-      if ('error' in parsed) return { status: 400, body: `bad request: ${parsed.error}\n` };
-      const html = await renderIndexPage(context, parsed.query);
-      // An ETag of the page itself: a viewer reloading an unchanged list gets a 304.
-      return fileReply(request, Buffer.from(html), TYPES['.html']);
-    }
-    case 'trends': {
-      const parsed = parseHistoryQuery(request.url ?? '/');
-      if ('error' in parsed) return { status: 400, body: `bad request: ${parsed.error}\n` };
-      return answerTrends(context, parsed.query);
-    }
+    case 'index':
+    case 'trends':
     case 'metrics':
-      return answerMetrics(context);
+      return answerHistory(context, request, route.kind);
     case 'asset': {
       if (route.name === RUNS_INDEX_SCRIPT_NAME)
         return {
@@ -202,8 +214,7 @@ async function answer(context: Context, request: IncomingMessage, route: Route):
 const runHrefOf = (folder: string): string => `/runs/${encodeURIComponent(folder)}/`;
 
 /** `/`: one page of the runs passing the filters, newest first, from the run index (docs/history.md). */
-async function renderIndexPage(context: Context, query: HistoryQuery): Promise<string> {
-  const { runs: all } = await context.index.current();
+function renderIndexPage(query: HistoryQuery, { runs: all }: IndexNow): string {
   const runs = filterEntries(all, query);
   const pages = Math.max(1, Math.ceil(runs.length / PAGE_SIZE));
   const page = Math.min(query.page ?? 1, pages);
@@ -239,8 +250,7 @@ async function renderIndexPage(context: Context, query: HistoryQuery): Promise<s
 }
 
 /** trends.html over the runs passing the filters, from the run index; per-target series on demand (targets=1). */
-async function answerTrends(context: Context, query: HistoryQuery): Promise<Reply> {
-  const { runs: all, version } = await context.index.current();
+function answerTrends(context: Context, query: HistoryQuery, { runs: all, version }: IndexNow): Reply {
   const key = toQueryString(query, { page: undefined });
   const kept = context.trendsPages.get(key);
   const reply = (body: string): Reply => ({
@@ -272,9 +282,9 @@ async function answerTrends(context: Context, query: HistoryQuery): Promise<Repl
 }
 
 /** /metrics: the latest completed run per lane, harness and arch in OpenMetrics text (docs/metrics.md). */
-async function answerMetrics(context: Context): Promise<Reply> {
+async function answerMetrics(context: Context, index: IndexNow): Promise<Reply> {
   const sources = {
-    listRuns: async () => (await context.index.current()).runs,
+    listRuns: () => Promise.resolve(index.runs),
     cache: context.cache,
     failures: context.failures,
     resolveRunDir: (stamp: string) => resolveRunDir(context, stamp),
